@@ -1,0 +1,211 @@
+package naming
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// Limits the derivations enforce. They come from the API server's rules for
+// the kinds involved and from what etcd-operator derives from a cluster name.
+const (
+	// MaxClusterName bounds an EtcdCluster name: the operator derives member
+	// pods "<name>-xxxxx" and a "<name>-client" Service (a DNS-1035 label, 63).
+	MaxClusterName = 56
+	// MaxDataStoreName bounds a Kamaji DataStore name before it is hashed.
+	MaxDataStoreName = validation.DNS1123LabelMaxLength
+	// MaxCronJobName is the API server's limit for a CronJob name: the Job
+	// controller appends an 11-character suffix to a 52-character name.
+	MaxCronJobName = 52
+
+	// EtcdChartRelease is the only release name the etcd chart accepts.
+	EtcdChartRelease = "etcd"
+	// EtcdChartName is the fixed EtcdCluster name of the etcd chart.
+	EtcdChartName = "etcd"
+	// RootTenant is the namespace of the root tenant.
+	RootTenant = "tenant-root"
+
+	tenantPrefix = "tenant-"
+	hashLen      = 8
+	// Lengths the truncation schemes keep of the readable part. Released
+	// with the schemes; never change them.
+	dataStoreKeep = 54
+	cronJobKeep   = 36
+)
+
+// Caller says which chart the shapes are rendered for.
+type Caller int
+
+const (
+	// EtcdChart is the etcd chart: one shared etcd per tenant, named "etcd".
+	EtcdChart Caller = iota
+	// PerCluster is the kubernetes chart: one etcd per tenant cluster, named
+	// "<release>-etcd".
+	PerCluster
+)
+
+func (c Caller) String() string {
+	if c == PerCluster {
+		return "cluster"
+	}
+	return "etcd"
+}
+
+// Names is every name one etcd stack uses. Build it with ForEtcdChart or
+// ForCluster; the zero value is not usable.
+type Names struct {
+	Caller    Caller
+	Namespace string
+	Release   string
+	// Cluster is the EtcdCluster name and the base of every other name.
+	Cluster string
+}
+
+// ForEtcdChart returns the names of the etcd chart's stack in namespace.
+// The release must be "etcd" (the chart pins it) and the namespace a tenant.
+func ForEtcdChart(namespace, release string) (Names, error) {
+	if err := ValidateTenantNamespace("namespace", namespace); err != nil {
+		return Names{}, err
+	}
+	if release != EtcdChartRelease {
+		return Names{}, Errorf("release", release, "the etcd chart must be installed as release %q", EtcdChartRelease)
+	}
+	return Names{Caller: EtcdChart, Namespace: namespace, Release: release, Cluster: EtcdChartName}, nil
+}
+
+// ForCluster returns the names of a tenant cluster's etcd: "<release>-etcd".
+func ForCluster(namespace, release string) (Names, error) {
+	if err := ValidateTenantNamespace("namespace", namespace); err != nil {
+		return Names{}, err
+	}
+	if release == "" {
+		return Names{}, Errorf("release", release, "must not be empty")
+	}
+	if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
+		return Names{}, Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
+	}
+	name := release + "-etcd"
+	if len(name) > MaxClusterName {
+		return Names{}, Errorf("release", release,
+			"the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)",
+			name, len(name), MaxClusterName)
+	}
+	return Names{Caller: PerCluster, Namespace: namespace, Release: release, Cluster: name}, nil
+}
+
+// ValidateTenantNamespace checks that ns is a Cozystack tenant namespace:
+// "tenant-" followed by dash-separated tenant names, as a DNS-1123 label.
+func ValidateTenantNamespace(field, ns string) error {
+	if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+		return Errorf(field, ns, "must be a namespace name (DNS-1123 label): %s", strings.Join(errs, "; "))
+	}
+	if !strings.HasPrefix(ns, tenantPrefix) {
+		return Errorf(field, ns, "must be a tenant namespace (\"tenant-<name>\")")
+	}
+	for _, part := range strings.Split(strings.TrimPrefix(ns, tenantPrefix), "-") {
+		if part == "" {
+			return Errorf(field, ns, "must be a tenant namespace: every tenant name on the path must be non-empty")
+		}
+	}
+	return nil
+}
+
+// TenantPath lists the tenants whose administrators see a namespace's
+// resources, as Cozystack's RBAC helpers derive them: every tenant on the
+// path to the namespace, shortest first, then tenant-root unless it is the
+// namespace itself. The namespace must have passed ValidateTenantNamespace.
+func TenantPath(ns string) []string {
+	parts := strings.Split(ns, "-")
+	out := make([]string, 0, len(parts))
+	for i := 2; i <= len(parts); i++ {
+		out = append(out, strings.Join(parts[:i], "-"))
+	}
+	if ns != RootTenant {
+		out = append(out, RootTenant)
+	}
+	return out
+}
+
+// Derived names. Each is a pure function of the base name.
+
+func (n Names) SelfSigningIssuer() string { return n.Cluster + "-selfsigning-issuer" }
+func (n Names) PeerIssuer() string        { return n.Cluster + "-peer-issuer" }
+func (n Names) Issuer() string            { return n.Cluster + "-issuer" }
+
+func (n Names) PeerCACertificate() string { return n.Cluster + "-peer-ca" }
+func (n Names) CACertificate() string     { return n.Cluster + "-ca" }
+func (n Names) ServerCertificate() string { return n.Cluster + "-server" }
+func (n Names) PeerCertificate() string   { return n.Cluster + "-peer" }
+func (n Names) ClientCertificate() string { return n.Cluster + "-client" }
+
+// TLSSecret is the Secret cert-manager writes for a certificate name.
+func TLSSecret(certificate string) string { return certificate + "-tls" }
+
+func (n Names) PeerCASecret() string { return TLSSecret(n.PeerCACertificate()) }
+func (n Names) CASecret() string     { return TLSSecret(n.CACertificate()) }
+func (n Names) ServerSecret() string { return TLSSecret(n.ServerCertificate()) }
+func (n Names) PeerSecret() string   { return TLSSecret(n.PeerCertificate()) }
+func (n Names) ClientSecret() string { return TLSSecret(n.ClientCertificate()) }
+
+// TLSSecrets lists the five PKI secrets in the order the cleanup deletes them.
+func (n Names) TLSSecrets() []string {
+	return []string{n.PeerCASecret(), n.CASecret(), n.ServerSecret(), n.PeerSecret(), n.ClientSecret()}
+}
+
+// ClientService is the Service etcd-operator creates for clients.
+func (n Names) ClientService() string { return n.Cluster + "-client" }
+
+// ServiceHost is the cluster's in-namespace DNS name, "<name>.<ns>.svc".
+func (n Names) ServiceHost() string { return n.Cluster + "." + n.Namespace + ".svc" }
+
+// ClientEndpoint is the etcd client endpoint "<name>.<ns>.svc:2379".
+func (n Names) ClientEndpoint() string { return n.ServiceHost() + ":2379" }
+
+// LegacyHeadlessService is the etcd chart's transitional headless Service.
+func (n Names) LegacyHeadlessService() string { return n.Cluster + "-headless" }
+
+func (n Names) PodScrape() string          { return n.Cluster + "-pod-scrape" }
+func (n Names) Cleanup() string            { return n.Cluster + "-cleanup" }
+func (n Names) DashboardResources() string { return n.Release + "-dashboard-resources" }
+func (n Names) PrometheusRule() string     { return n.Cluster + "-rules" }
+
+// DataPVC is the PersistentVolumeClaim of member i (the etcd chart's legacy
+// StatefulSet naming, which the cleanup hook deletes).
+func (n Names) DataPVC(i int) string { return "data-" + n.Cluster + "-" + strconv.Itoa(i) }
+
+// DataStore is the Kamaji DataStore name. The etcd chart's shared datastore
+// is named after the namespace; a tenant cluster's is "<ns>.<release>",
+// hashed down to 63 characters when longer.
+func (n Names) DataStore() string {
+	if n.Caller == EtcdChart {
+		return n.Namespace
+	}
+	return hashTruncate(n.Namespace+"."+n.Release, MaxDataStoreName, dataStoreKeep, "")
+}
+
+// DefragCronJob is the defrag CronJob name "<name>-defrag", hashed down to
+// the CronJob limit of 52 characters when longer.
+func (n Names) DefragCronJob() string {
+	return hashTruncate(n.Cluster+"-defrag", MaxCronJobName, cronJobKeep, "-defrag")
+}
+
+// hashTruncate returns full when it fits in limit; otherwise the first keep
+// characters of the readable part (full without suffix), with one trailing
+// "-" and then one trailing "." trimmed so the result stays a valid name,
+// then "-", the first 8 hex digits of sha256(full) and suffix.
+func hashTruncate(full string, limit, keep int, suffix string) string {
+	if len(full) <= limit {
+		return full
+	}
+	readable := strings.TrimSuffix(full, suffix)
+	if len(readable) > keep {
+		readable = readable[:keep]
+	}
+	readable = strings.TrimSuffix(readable, "-")
+	readable = strings.TrimSuffix(readable, ".")
+	sum := sha256.Sum256([]byte(full))
+	return readable + "-" + hex.EncodeToString(sum[:])[:hashLen] + suffix
+}
