@@ -1,0 +1,233 @@
+// Command etcdshapes renders the etcd stacks of Cozystack's etcd and
+// kubernetes charts from the etcdshapes builders, reading the charts' own
+// values files.
+//
+//	etcdshapes render etcd    --namespace NS [--release etcd] [-f VALUES]... [--chart-version V]
+//	etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--chart-version V]
+//	                          [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
+//	                          [--live-storage-class NAME]
+//
+// Output is multi-document YAML on stdout; errors go to stderr with a
+// non-zero exit.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes"
+)
+
+const usage = `etcdshapes renders the etcd objects of Cozystack's charts as typed, validated YAML.
+
+Usage:
+  etcdshapes render etcd    --namespace NS [--release etcd] [-f VALUES]... [--chart-version V]
+  etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--chart-version V]
+                            [--api-versions GROUP/VERSION/Kind]...
+                            [--live-datastore NAME] [--live-storage-class NAME]
+
+  render etcd      the etcd chart: one shared etcd per tenant namespace, named "etcd".
+                   Values: version, replicas, size, storageClass, resources (flat map),
+                   affinity, and the platform's _cluster map. Unknown keys are refused.
+  render cluster   the kubernetes chart's etcd for one tenant cluster, named
+                   "<release>-etcd". Values: etcd.replicas (1 or 3) and _cluster
+                   (allocation ratios, scheduling.globalAppTopologySpreadConstraints,
+                   etcd-storage-class-local, etcd-storage-class-replicated); other keys
+                   are ignored, unknown keys under etcd: are refused.
+
+Flags:
+  -n, --namespace NS          tenant namespace ("tenant-…"); required
+  --release NAME              Helm release (etcd: must be "etcd"; cluster: "kubernetes-<name>")
+  -f, --values FILE           values file in the chart's shape; repeat to merge like Helm
+                              (later files win, null deletes a default); "-" reads stdin
+  --chart-version V           calling chart's version, shown by the WorkloadMonitor (default 0.0.0)
+  --api-versions API          (cluster) a served API, as for helm template; repeat or comma-separate.
+                              The VPA, VMPodScrape and CiliumNetworkPolicy render only when listed:
+                                autoscaling.k8s.io/v1/VerticalPodAutoscaler
+                                operator.victoriametrics.com/v1beta1/VMPodScrape
+                                cilium.io/v2/CiliumNetworkPolicy
+  --live-datastore NAME       (cluster) spec.dataStoreName of the live KamajiControlPlane. If it names
+                              another datastore, the cluster stays there and nothing is rendered.
+  --live-storage-class NAME   (cluster) spec.storage.storageClassName of the live EtcdCluster; it is
+                              immutable, so it wins over the _cluster classes (pass "" for a live
+                              cluster without a class).
+
+Examples:
+  etcdshapes render cluster --namespace tenant-demo --release kubernetes-demo
+  etcdshapes render etcd --namespace tenant-root -f values.yaml
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole command, testable without a process.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || isHelp(args[0]) {
+		fmt.Fprint(stderr, usage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	if args[0] != "render" {
+		fmt.Fprintf(stderr, "etcdshapes: unknown command %q (want render)\n\n%s", args[0], usage)
+		return 2
+	}
+	if len(args) < 2 || isHelp(args[1]) {
+		fmt.Fprint(stderr, usage)
+		if len(args) < 2 {
+			return 2
+		}
+		return 0
+	}
+	caller := args[1]
+	if caller != "etcd" && caller != "cluster" {
+		fmt.Fprintf(stderr, "etcdshapes: unknown caller %q (want etcd or cluster)\n", caller)
+		return 2
+	}
+	out, err := render(caller, args[2:], stdin, stderr)
+	if err != nil {
+		var flagErr *usageError
+		if errors.As(err, &flagErr) {
+			fmt.Fprintf(stderr, "etcdshapes: %v\nRun 'etcdshapes --help' for usage.\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
+		return 1
+	}
+	if _, err := stdout.Write(out); err != nil {
+		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "help" }
+
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
+// optionalString records whether a flag was given, even as "".
+type optionalString struct {
+	set   bool
+	value string
+}
+
+func (o *optionalString) String() string { return o.value }
+func (o *optionalString) Set(v string) error {
+	o.set, o.value = true, v
+	return nil
+}
+
+func render(caller string, args []string, stdin io.Reader, stderr io.Writer) ([]byte, error) {
+	fs := flag.NewFlagSet("etcdshapes render "+caller, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		namespace, release, chartVersion string
+		valueFiles, apiVersions          listFlag
+		liveDataStore, liveStorageClass  optionalString
+	)
+	fs.StringVar(&namespace, "namespace", "", "")
+	fs.StringVar(&namespace, "n", "", "")
+	fs.StringVar(&release, "release", "", "")
+	fs.StringVar(&chartVersion, "chart-version", "", "")
+	fs.Var(&valueFiles, "f", "")
+	fs.Var(&valueFiles, "values", "")
+	if caller == "cluster" {
+		fs.Var(&apiVersions, "api-versions", "")
+		fs.Var(&liveDataStore, "live-datastore", "")
+		fs.Var(&liveStorageClass, "live-storage-class", "")
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, &usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return nil, &usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	if namespace == "" {
+		return nil, &usageError{errors.New("--namespace is required")}
+	}
+	docs, err := readValues(valueFiles, stdin)
+	if err != nil {
+		return nil, err
+	}
+	values, err := etcdshapes.MergeValues(docs...)
+	if err != nil {
+		return nil, err
+	}
+
+	var objs []etcdshapes.Object
+	switch caller {
+	case "etcd":
+		if release == "" {
+			release = "etcd"
+		}
+		o, err := etcdshapes.EtcdChartOptionsFromValues(namespace, release, chartVersion, values)
+		if err != nil {
+			return nil, err
+		}
+		if objs, err = etcdshapes.EtcdChart(o); err != nil {
+			return nil, err
+		}
+	case "cluster":
+		if release == "" {
+			return nil, &usageError{errors.New("--release is required for render cluster")}
+		}
+		o, err := etcdshapes.ClusterOptionsFromValues(namespace, release, chartVersion, values)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range apiVersions {
+			for _, part := range strings.Split(a, ",") {
+				o.APIVersions = append(o.APIVersions, strings.TrimSpace(part))
+			}
+		}
+		o.Live.DataStoreName = liveDataStore.value
+		if liveDataStore.set && liveDataStore.value == "" {
+			return nil, &usageError{errors.New("--live-datastore needs a DataStore name")}
+		}
+		if liveStorageClass.set {
+			sc := liveStorageClass.value
+			o.Live.StorageClassName = &sc
+		}
+		if objs, err = etcdshapes.Cluster(o); err != nil {
+			return nil, err
+		}
+		if len(objs) == 0 {
+			fmt.Fprintf(stderr, "etcdshapes: the cluster stays on the shared datastore %q; no etcd objects rendered\n", o.Live.DataStoreName)
+		}
+	}
+	return etcdshapes.Marshal(objs)
+}
+
+func readValues(files []string, stdin io.Reader) ([][]byte, error) {
+	docs := make([][]byte, 0, len(files))
+	for _, f := range files {
+		var b []byte
+		var err error
+		if f == "-" {
+			b, err = io.ReadAll(stdin)
+		} else {
+			b, err = os.ReadFile(f)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("values file: %w", err)
+		}
+		docs = append(docs, b)
+	}
+	return docs, nil
+}

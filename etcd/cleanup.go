@@ -1,0 +1,204 @@
+package etcd
+
+import (
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Helm hook annotations.
+const (
+	HookAnnotation             = "helm.sh/hook"
+	HookWeightAnnotation       = "helm.sh/hook-weight"
+	HookDeletePolicyAnnotation = "helm.sh/hook-delete-policy"
+
+	hookPostDelete   = "post-delete"
+	hookDeletePolicy = "before-hook-creation,hook-succeeded"
+
+	// CleanupImage runs kubectl in the cleanup Job.
+	CleanupImage = "docker.io/clastix/kubectl:v1.32"
+	// AllowToAPIServerLabel opens the tenant's network policy to the API
+	// server for a pod.
+	AllowToAPIServerLabel = "policy.cozystack.io/allow-to-apiserver"
+
+	nobody = int64(65534)
+)
+
+// CleanupHook is the post-delete hook that deletes what an uninstall leaves
+// behind: the five PKI Secrets (cert-manager sets no owner on them, and two
+// are "keep" secrets) and, for the etcd chart, the legacy data PVCs
+// data-<name>-<i>, which etcd-operator does not garbage-collect. The Role
+// grants get and delete on exactly those names and nothing else.
+type CleanupHook struct {
+	ServiceAccount *corev1.ServiceAccount
+	Role           *rbacv1.Role
+	RoleBinding    *rbacv1.RoleBinding
+	Job            *batchv1.Job
+}
+
+// Objects lists the hook's objects in creation order (by hook weight).
+func (h CleanupHook) Objects() []runtime.Object {
+	return []runtime.Object{h.ServiceAccount, h.Role, h.RoleBinding, h.Job}
+}
+
+// Cleanup builds the post-delete cleanup hook. replicas is the member count
+// whose PVCs the etcd chart's hook deletes (0 means DefaultReplicas); the
+// per-cluster hook deletes Secrets only.
+func Cleanup(n naming.Names, replicas int32) (CleanupHook, error) {
+	if replicas == 0 {
+		replicas = DefaultReplicas
+	}
+	if replicas < 1 {
+		return CleanupHook{}, naming.Errorf("values.replicas", replicas, "must be at least 1")
+	}
+	return cleanup(n, replicas), nil
+}
+
+func hookMeta(n naming.Names, weight string, labels map[string]string) metav1.ObjectMeta {
+	return metav1.ObjectMeta{
+		Name:      n.Cleanup(),
+		Namespace: n.Namespace,
+		Labels:    labels,
+		Annotations: map[string]string{
+			HookAnnotation:             hookPostDelete,
+			HookWeightAnnotation:       weight,
+			HookDeletePolicyAnnotation: hookDeletePolicy,
+		},
+	}
+}
+
+func cleanup(n naming.Names, replicas int32) CleanupHook {
+	etcdChart := n.Caller == naming.EtcdChart
+	var labels map[string]string
+	if etcdChart {
+		labels = map[string]string{InstanceLabel: n.Cluster}
+	}
+	secrets := n.TLSSecrets()
+	var pvcs []string
+	if etcdChart {
+		for i := 0; i < int(replicas); i++ {
+			pvcs = append(pvcs, n.DataPVC(i))
+		}
+	}
+
+	var rules []rbacv1.PolicyRule
+	if len(pvcs) > 0 {
+		rules = append(rules, rbacv1.PolicyRule{
+			APIGroups: []string{""}, Resources: []string{"persistentvolumeclaims"},
+			Verbs: []string{"get", "delete"}, ResourceNames: pvcs,
+		})
+	}
+	rules = append(rules, rbacv1.PolicyRule{
+		APIGroups: []string{""}, Resources: []string{"secrets"},
+		Verbs: []string{"get", "delete"}, ResourceNames: secrets,
+	})
+
+	podLabels := map[string]string{AllowToAPIServerLabel: "true"}
+	podSecurity := &corev1.PodSecurityContext{
+		RunAsNonRoot:   ptr(true),
+		RunAsUser:      ptr(nobody),
+		RunAsGroup:     ptr(nobody),
+		SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+	}
+	var command []string
+	if etcdChart {
+		podLabels[InstanceLabel] = n.Cluster
+		podSecurity.FSGroup = ptr(nobody)
+		command = []string{"/bin/sh", "-c", etcdChartCleanupScript(n, pvcs, secrets)}
+	} else {
+		command = append([]string{"kubectl", "--namespace=" + n.Namespace, "delete", "secret", "--ignore-not-found", "--wait=false"}, secrets...)
+	}
+
+	return CleanupHook{
+		ServiceAccount: &corev1.ServiceAccount{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
+			ObjectMeta: hookMeta(n, "0", labels),
+		},
+		Role: &rbacv1.Role{
+			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "Role"},
+			ObjectMeta: hookMeta(n, "5", labels),
+			Rules:      rules,
+		},
+		RoleBinding: &rbacv1.RoleBinding{
+			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "RoleBinding"},
+			ObjectMeta: hookMeta(n, "5", labels),
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: n.Cleanup()},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: n.Cleanup(), Namespace: n.Namespace}},
+		},
+		Job: &batchv1.Job{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
+			ObjectMeta: hookMeta(n, "10", labels),
+			Spec: batchv1.JobSpec{
+				BackoffLimit:          ptr(int32(3)),
+				ActiveDeadlineSeconds: ptr(int64(120)),
+				Template: corev1.PodTemplateSpec{
+					ObjectMeta: metav1.ObjectMeta{Labels: podLabels},
+					Spec: corev1.PodSpec{
+						ServiceAccountName: n.Cleanup(),
+						RestartPolicy:      corev1.RestartPolicyNever,
+						SecurityContext:    podSecurity,
+						// kubectl writes its cache under $HOME; the root
+						// filesystem is read-only.
+						Volumes: []corev1.Volume{{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
+						Containers: []corev1.Container{{
+							Name:            "cleanup",
+							Image:           CleanupImage,
+							Env:             []corev1.EnvVar{{Name: "HOME", Value: "/tmp"}},
+							SecurityContext: restrictedContainer(),
+							VolumeMounts:    []corev1.VolumeMount{{Name: "tmp", MountPath: "/tmp"}},
+							Resources: corev1.ResourceRequirements{
+								Requests: corev1.ResourceList{
+									corev1.ResourceCPU:    resource.MustParse("10m"),
+									corev1.ResourceMemory: resource.MustParse("64Mi"),
+								},
+								Limits: corev1.ResourceList{
+									corev1.ResourceCPU:    resource.MustParse("200m"),
+									corev1.ResourceMemory: resource.MustParse("128Mi"),
+								},
+							},
+							Command: command,
+						}},
+					},
+				},
+			},
+		},
+	}
+}
+
+// etcdChartCleanupScript is the etcd chart's cleanup script: both deletions
+// are best effort so that a failure cannot wedge the uninstall.
+func etcdChartCleanupScript(n naming.Names, pvcs, secrets []string) string {
+	name, ns := n.Cluster, n.Namespace
+	var b strings.Builder
+	w := func(s ...string) {
+		for _, p := range s {
+			b.WriteString(p)
+		}
+		b.WriteByte('\n')
+	}
+	w(`# The EtcdCluster is named "`, name, `" (check-release-name pins the`)
+	w(`# release name to "`, n.Release, `"), so its StatefulSet volumeClaimTemplate`)
+	w(`# PVCs are named data-`, name, `-<ordinal>, one per replica. The`)
+	w(`# etcd-operator does not garbage-collect them on EtcdCluster`)
+	w(`# deletion, so we delete them here by name (safe: no sibling`)
+	w(`# workload shares the data-`, name, `-* prefix in a tenant namespace).`)
+	w(`echo "Deleting orphaned etcd data PVCs for `, name, `..."`)
+	w(`kubectl delete pvc -n `, ns, ` `, strings.Join(pvcs, " "), ` --ignore-not-found --wait=false \`)
+	w(`  || echo "WARNING: etcd PVC cleanup failed for `, name, `; orphaned PVCs may remain" >&2`)
+	w(`# `, n.CASecret(), ` / `, n.ClientSecret(), ` are pre-install "keep" secrets`)
+	w(`# this chart owns; `, n.PeerCASecret(), ` / `, n.ServerSecret(), ` /`)
+	w(`# `, n.PeerSecret(), ` are cert-manager-issued secrets with no owner`)
+	w(`# reference. None are reclaimed by the uninstall, so delete them`)
+	w(`# by name.`)
+	w(`echo "Deleting orphaned etcd TLS secrets for `, name, `..."`)
+	w(`kubectl delete secret -n `, ns, ` `, strings.Join(secrets, " "), ` --ignore-not-found --wait=false \`)
+	w(`  || echo "WARNING: etcd secret cleanup failed for `, name, `; orphaned secrets may remain" >&2`)
+	w(`echo "`, name, ` cleanup complete."`)
+	return b.String()
+}

@@ -1,0 +1,9 @@
+// Package etcd builds the etcd cluster itself and what keeps it healthy: the
+// EtcdCluster, the resource sanitiser and quota rules it is sized by, the
+// defrag CronJob, the VerticalPodAutoscaler, the etcd chart's transitional
+// headless Service and the post-delete cleanup hook.
+//
+// Every builder is a pure function of naming.Names and Options. Options'
+// zero value is the etcd chart's defaults (etcd 3.6.11, 3 replicas, 4Gi,
+// 1000m/512Mi, ratios 10/1/40, soft anti-affinity, hostname spread).
+package etcd

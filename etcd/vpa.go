@@ -1,0 +1,65 @@
+package etcd
+
+import (
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/naming"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
+)
+
+// The VPA's bounds before the allocation ratios apply.
+const (
+	VPAMinCPU    = "250m"
+	VPAMinMemory = "256Mi"
+	VPAMaxCPU    = "5000m"
+	VPAMaxMemory = "8Gi"
+)
+
+// VerticalPodAutoscaler builds the VPA of the etcd container. It targets the
+// EtcdCluster's scale subresource. The update mode is Initial: Auto would
+// evict members, which costs quorum. The bounds are the requests the
+// resource sanitiser derives from 250m/256Mi and 5000m/8Gi.
+func VerticalPodAutoscaler(n naming.Names, ratios Ratios) (*vpav1.VerticalPodAutoscaler, error) {
+	p, err := ratios.parse()
+	if err != nil {
+		return nil, err
+	}
+	return verticalPodAutoscaler(n, p)
+}
+
+func verticalPodAutoscaler(n naming.Names, p parsedRatios) (*vpav1.VerticalPodAutoscaler, error) {
+	minimum, err := sanitize(corev1.ResourceList{
+		corev1.ResourceCPU:    resource.MustParse(VPAMinCPU),
+		corev1.ResourceMemory: resource.MustParse(VPAMinMemory),
+	}, p)
+	if err != nil {
+		return nil, err
+	}
+	maximum, err := sanitize(corev1.ResourceList{
+		corev1.ResourceCPU:    resource.MustParse(VPAMaxCPU),
+		corev1.ResourceMemory: resource.MustParse(VPAMaxMemory),
+	}, p)
+	if err != nil {
+		return nil, err
+	}
+	return &vpav1.VerticalPodAutoscaler{
+		TypeMeta:   metav1.TypeMeta{APIVersion: vpav1.SchemeGroupVersion.String(), Kind: "VerticalPodAutoscaler"},
+		ObjectMeta: metav1.ObjectMeta{Name: n.Cluster, Namespace: n.Namespace},
+		Spec: vpav1.VerticalPodAutoscalerSpec{
+			TargetRef: &autoscalingv1.CrossVersionObjectReference{
+				APIVersion: v1alpha2.SchemeGroupVersion.String(),
+				Kind:       "EtcdCluster",
+				Name:       n.Cluster,
+			},
+			UpdatePolicy: &vpav1.PodUpdatePolicy{UpdateMode: ptr(vpav1.UpdateModeInitial)},
+			ResourcePolicy: &vpav1.PodResourcePolicy{ContainerPolicies: []vpav1.ContainerResourcePolicy{{
+				ContainerName: "etcd",
+				MinAllowed:    minimum.Requests,
+				MaxAllowed:    maximum.Requests,
+			}}},
+		},
+	}, nil
+}

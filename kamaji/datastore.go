@@ -1,0 +1,38 @@
+package kamaji
+
+import (
+	"github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
+	"github.com/etcdshapes/etcdshapes/naming"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Keys of a kubernetes.io/tls Secret.
+const (
+	CertKey = "tls.crt"
+	KeyKey  = "tls.key"
+)
+
+// DataStore builds the etcd DataStore for the cluster n names. Kamaji reads
+// the client CA (certificate and key: it signs per-tenant etcd users) and
+// the root client certificate from the cluster's namespace.
+func DataStore(n naming.Names) *v1alpha1.DataStore {
+	pair := func(secret string) v1alpha1.CertKeyPair {
+		return v1alpha1.CertKeyPair{
+			Certificate: v1alpha1.ContentRef{SecretReference: &v1alpha1.SecretReference{KeyPath: CertKey, Name: secret, Namespace: n.Namespace}},
+			PrivateKey:  &v1alpha1.ContentRef{SecretReference: &v1alpha1.SecretReference{KeyPath: KeyKey, Name: secret, Namespace: n.Namespace}},
+		}
+	}
+	client := pair(n.ClientSecret())
+	return &v1alpha1.DataStore{
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.SchemeGroupVersion.String(), Kind: "DataStore"},
+		ObjectMeta: metav1.ObjectMeta{Name: n.DataStore()},
+		Spec: v1alpha1.DataStoreSpec{
+			Driver:    v1alpha1.DriverEtcd,
+			Endpoints: []string{n.ClientEndpoint()},
+			TLSConfig: &v1alpha1.TLSConfig{
+				CertificateAuthority: pair(n.CASecret()),
+				ClientCertificate:    &client,
+			},
+		},
+	}
+}

@@ -1,0 +1,78 @@
+package monitoring
+
+import (
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/monitoring/cozystack/v1alpha1"
+	"github.com/etcdshapes/etcdshapes/monitoring/victoriametrics/v1beta1"
+	"github.com/etcdshapes/etcdshapes/naming"
+	monv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// DefaultChartVersion is the WorkloadMonitor version when the caller does not
+// say which chart version renders it.
+const DefaultChartVersion = "0.0.0"
+
+// WorkloadMonitor builds the dashboard's monitor of the members: replicas
+// must run, a quorum (replicas/2+1) keeps the cluster operational. version
+// is the calling chart's version ("" means DefaultChartVersion); replicas 0
+// means etcd.DefaultReplicas.
+func WorkloadMonitor(n naming.Names, replicas int32, version string) (*v1alpha1.WorkloadMonitor, error) {
+	if replicas == 0 {
+		replicas = etcd.DefaultReplicas
+	}
+	if replicas < 1 {
+		return nil, naming.Errorf("values.replicas", replicas, "must be at least 1")
+	}
+	if version == "" {
+		version = DefaultChartVersion
+	}
+	quorum := replicas/2 + 1
+	return &v1alpha1.WorkloadMonitor{
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.SchemeGroupVersion.String(), Kind: "WorkloadMonitor"},
+		ObjectMeta: metav1.ObjectMeta{Name: n.Cluster, Namespace: n.Namespace},
+		Spec: v1alpha1.WorkloadMonitorSpec{
+			Replicas:    &replicas,
+			MinReplicas: &quorum,
+			Kind:        "etcd",
+			Type:        "etcd",
+			Selector: map[string]string{
+				etcd.InstanceLabel:             n.Cluster,
+				"app.kubernetes.io/managed-by": "etcd-operator",
+				"app.kubernetes.io/name":       "etcd",
+			},
+			Version: version,
+		},
+	}, nil
+}
+
+// PodScrape builds the VMPodScrape of the members' metrics port. It selects
+// app.kubernetes.io/instance=<name> for both callers: selecting
+// app.kubernetes.io/name=etcd would also scrape every tenant cluster's etcd
+// in the namespace.
+func PodScrape(n naming.Names) *v1beta1.VMPodScrape {
+	return &v1beta1.VMPodScrape{
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1beta1.SchemeGroupVersion.String(), Kind: "VMPodScrape"},
+		ObjectMeta: metav1.ObjectMeta{Name: n.PodScrape(), Namespace: n.Namespace},
+		Spec: v1beta1.VMPodScrapeSpec{
+			PodMetricsEndpoints: []v1beta1.PodMetricsEndpoint{{Port: "metrics", Scheme: "http"}},
+			Selector:            *etcd.MemberSelector(n),
+		},
+	}
+}
+
+// PrometheusRule builds the etcd chart's alerting rules. Their label
+// matchers select every job whose name contains "etcd", so one rule set per
+// namespace covers the shared etcd and the tenant clusters' etcds alike.
+func PrometheusRule(n naming.Names) *monv1.PrometheusRule {
+	return &monv1.PrometheusRule{
+		TypeMeta:   metav1.TypeMeta{APIVersion: monv1.SchemeGroupVersion.String(), Kind: monv1.PrometheusRuleKind},
+		ObjectMeta: metav1.ObjectMeta{Name: n.PrometheusRule(), Namespace: n.Namespace},
+		Spec: monv1.PrometheusRuleSpec{Groups: []monv1.RuleGroup{{
+			Name:  "etcd",
+			Rules: etcdAlerts(),
+		}}},
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

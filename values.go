@@ -1,0 +1,415 @@
+package etcdshapes
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/naming"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/yaml"
+)
+
+// MergeValues parses values documents (YAML or JSON) and merges them in
+// order the way `helm -f a -f b` does: maps merge key by key, anything else
+// in a later document replaces what came before, and a null is kept so that
+// it can delete a chart default.
+func MergeValues(docs ...[]byte) (map[string]any, error) {
+	out := map[string]any{}
+	for i, doc := range docs {
+		var m map[string]any
+		if err := yaml.Unmarshal(doc, &m); err != nil {
+			return nil, naming.Errorf(fmt.Sprintf("values[%d]", i), firstLine(doc), "must be a YAML map of values: %v", err)
+		}
+		mergeInto(out, m)
+	}
+	return out, nil
+}
+
+func firstLine(b []byte) string {
+	s := string(bytes.TrimSpace(b))
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) > 80 {
+		s = s[:80] + " …"
+	}
+	return s
+}
+
+func mergeInto(dst, src map[string]any) {
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := dst[k].(map[string]any); ok {
+				mergeInto(dm, sm)
+				continue
+			}
+			c := map[string]any{}
+			mergeInto(c, sm)
+			dst[k] = c
+			continue
+		}
+		dst[k] = v
+	}
+}
+
+// coalesce lays user values over chart defaults as Helm does: a null in the
+// user values deletes the default.
+func coalesce(defaults, user map[string]any) map[string]any {
+	out := map[string]any{}
+	mergeInto(out, defaults)
+	var walk func(dst, src map[string]any)
+	walk = func(dst, src map[string]any) {
+		for k, v := range src {
+			if v == nil {
+				delete(dst, k)
+				continue
+			}
+			if sm, ok := v.(map[string]any); ok {
+				if dm, ok := dst[k].(map[string]any); ok {
+					walk(dm, sm)
+					continue
+				}
+				c := map[string]any{}
+				walk(c, sm)
+				dst[k] = c
+				continue
+			}
+			dst[k] = v
+		}
+	}
+	walk(out, user)
+	return out
+}
+
+// etcdChartDefaults is the etcd chart's values.yaml.
+func etcdChartDefaults() map[string]any {
+	return map[string]any{
+		"version":      etcd.DefaultVersion,
+		"replicas":     float64(etcd.DefaultReplicas),
+		"size":         etcd.DefaultSize,
+		"storageClass": "",
+		"resources":    map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory},
+		"affinity":     map[string]any{},
+	}
+}
+
+var etcdChartKeys = []string{"_cluster", "affinity", "replicas", "resources", "size", "storageClass", "version"}
+
+// EtcdChartOptionsFromValues reads the etcd chart's values (merged with
+// MergeValues) into options. Unknown keys are refused: a typo must not fall
+// back to a default. Unknown keys under _cluster are ignored; the platform
+// passes many.
+func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values map[string]any) (EtcdChartOptions, error) {
+	o := EtcdChartOptions{Namespace: namespace, Release: release, ChartVersion: chartVersion}
+	if err := refuseUnknown("", values, etcdChartKeys); err != nil {
+		return o, err
+	}
+	v := coalesce(etcdChartDefaults(), values)
+	var err error
+	e := &o.Etcd
+	if e.Version, err = optString("values.version", v["version"]); err != nil {
+		return o, err
+	}
+	if e.Version != "" {
+		// Checked here as well as in the builder so the field is named as
+		// the user wrote it even when the value is not a string.
+		if err := (etcd.Options{Version: e.Version}).Validate(); err != nil {
+			return o, err
+		}
+	}
+	if e.Replicas, err = optInt32("values.replicas", v["replicas"]); err != nil {
+		return o, err
+	}
+	if _, ok := v["replicas"]; ok && e.Replicas < 1 {
+		return o, naming.Errorf("values.replicas", v["replicas"], "must be at least 1")
+	}
+	if e.Size, err = optQuantity("values.size", v["size"]); err != nil {
+		return o, err
+	}
+	if _, ok := v["size"]; ok && e.Size.Sign() <= 0 {
+		return o, naming.Errorf("values.size", v["size"], "must be a positive quantity of bytes")
+	}
+	if e.StorageClassName, err = optString("values.storageClass", v["storageClass"]); err != nil {
+		return o, err
+	}
+	if e.Resources, err = resourceMap("values.resources", v["resources"]); err != nil {
+		return o, err
+	}
+	if e.Affinity, err = affinityValue("values.affinity", v["affinity"]); err != nil {
+		return o, err
+	}
+	pl, err := platformValues(v["_cluster"])
+	if err != nil {
+		return o, err
+	}
+	e.Ratios = pl.ratios
+	e.TopologySpreadConstraints = pl.spread
+	return o, nil
+}
+
+// ClusterOptionsFromValues reads the kubernetes chart's values into options
+// for its etcd. Only etcd.replicas and _cluster are read; unknown keys under
+// etcd are refused, other keys are ignored (the chart has many).
+func ClusterOptionsFromValues(namespace, release, chartVersion string, values map[string]any) (ClusterOptions, error) {
+	o := ClusterOptions{Namespace: namespace, Release: release, ChartVersion: chartVersion}
+	v := coalesce(map[string]any{"etcd": map[string]any{"replicas": float64(etcd.DefaultReplicas)}}, values)
+	etcdValues, ok := v["etcd"].(map[string]any)
+	if !ok && v["etcd"] != nil {
+		return o, naming.Errorf("etcd", v["etcd"], "must be a map")
+	}
+	if err := refuseUnknown("etcd.", etcdValues, []string{"replicas"}); err != nil {
+		return o, err
+	}
+	var err error
+	if o.Replicas, err = optInt32("etcd.replicas", etcdValues["replicas"]); err != nil {
+		return o, err
+	}
+	if _, ok := etcdValues["replicas"]; ok && o.Replicas != 1 && o.Replicas != 3 {
+		return o, naming.Errorf("etcd.replicas", etcdValues["replicas"], "must be 1 or 3")
+	}
+	pl, err := platformValues(v["_cluster"])
+	if err != nil {
+		return o, err
+	}
+	o.Ratios = pl.ratios
+	o.TopologySpreadConstraints = pl.spread
+	o.StorageClassLocal = pl.storageClassLocal
+	o.StorageClassReplicated = pl.storageClassReplicated
+	return o, nil
+}
+
+type platform struct {
+	ratios                 etcd.Ratios
+	spread                 []corev1.TopologySpreadConstraint
+	storageClassLocal      string
+	storageClassReplicated string
+}
+
+func platformValues(raw any) (platform, error) {
+	var p platform
+	if raw == nil {
+		return p, nil
+	}
+	c, ok := raw.(map[string]any)
+	if !ok {
+		return p, naming.Errorf("_cluster", raw, "must be a map")
+	}
+	var err error
+	if p.ratios.CPU, err = ratioValue("_cluster.cpu-allocation-ratio", c["cpu-allocation-ratio"]); err != nil {
+		return p, err
+	}
+	if p.ratios.Memory, err = ratioValue("_cluster.memory-allocation-ratio", c["memory-allocation-ratio"]); err != nil {
+		return p, err
+	}
+	if p.ratios.EphemeralStorage, err = ratioValue("_cluster.ephemeral-storage-allocation-ratio", c["ephemeral-storage-allocation-ratio"]); err != nil {
+		return p, err
+	}
+	if err := p.ratios.Validate(); err != nil {
+		return p, err
+	}
+	if p.storageClassLocal, err = optString("_cluster.etcd-storage-class-local", c["etcd-storage-class-local"]); err != nil {
+		return p, err
+	}
+	if p.storageClassReplicated, err = optString("_cluster.etcd-storage-class-replicated", c["etcd-storage-class-replicated"]); err != nil {
+		return p, err
+	}
+	if sched, ok := c["scheduling"]; ok && sched != nil {
+		sm, ok := sched.(map[string]any)
+		if !ok {
+			return p, naming.Errorf("_cluster.scheduling", sched, "must be a map")
+		}
+		if p.spread, err = ParseSpreadConstraints(sm["globalAppTopologySpreadConstraints"]); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+const spreadField = "_cluster.scheduling.globalAppTopologySpreadConstraints"
+
+// ParseSpreadConstraints reads the platform's global spread constraints: a
+// YAML string holding a "topologySpreadConstraints:" list. nil or "" means
+// none. Unknown fields are refused.
+func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) {
+	if raw == nil {
+		return nil, nil
+	}
+	s, ok := raw.(string)
+	if !ok {
+		return nil, naming.Errorf(spreadField, raw, "must be a YAML string holding a topologySpreadConstraints: list")
+	}
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var holder struct {
+		TopologySpreadConstraints *[]corev1.TopologySpreadConstraint `json:"topologySpreadConstraints"`
+	}
+	if err := yaml.UnmarshalStrict([]byte(s), &holder); err != nil {
+		return nil, naming.Errorf(spreadField, s, "must be a YAML string holding a topologySpreadConstraints: list of constraints: %v", err)
+	}
+	if holder.TopologySpreadConstraints == nil || len(*holder.TopologySpreadConstraints) == 0 {
+		return nil, naming.Errorf(spreadField, s, "must hold a non-empty topologySpreadConstraints: list")
+	}
+	list := *holder.TopologySpreadConstraints
+	if err := (etcd.Options{TopologySpreadConstraints: list}).Validate(); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+func refuseUnknown(prefix string, m map[string]any, known []string) error {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		i := sort.SearchStrings(known, k)
+		if i == len(known) || known[i] != k {
+			return naming.Errorf(prefix+k, m[k], "is not a value of this chart (known: %s)", strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
+func optString(field string, v any) (string, error) {
+	switch t := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return t, nil
+	default:
+		return "", naming.Errorf(field, v, "must be a string")
+	}
+}
+
+func optInt32(field string, v any) (int32, error) {
+	switch t := v.(type) {
+	case nil:
+		return 0, nil
+	case float64:
+		if t != float64(int32(t)) {
+			return 0, naming.Errorf(field, v, "must be a whole number")
+		}
+		return int32(t), nil
+	case int64:
+		if t != int64(int32(t)) {
+			return 0, naming.Errorf(field, v, "must be a whole number that fits 32 bits")
+		}
+		return int32(t), nil
+	default:
+		return 0, naming.Errorf(field, v, "must be a number")
+	}
+}
+
+func scalarString(field string, v any) (string, error) {
+	switch t := v.(type) {
+	case string:
+		return t, nil
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64), nil
+	case int64:
+		return strconv.FormatInt(t, 10), nil
+	default:
+		return "", naming.Errorf(field, v, "must be a quantity (a string such as \"4Gi\" or a number)")
+	}
+}
+
+func optQuantity(field string, v any) (resource.Quantity, error) {
+	if v == nil {
+		return resource.Quantity{}, nil
+	}
+	s, err := scalarString(field, v)
+	if err != nil {
+		return resource.Quantity{}, err
+	}
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return resource.Quantity{}, naming.Errorf(field, v, "must be a Kubernetes quantity such as 4Gi, 10G or 500000000")
+	}
+	return q, nil
+}
+
+func ratioValue(field string, v any) (string, error) {
+	switch t := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		if t == "" {
+			return "", naming.Errorf(field, v, "must be a number above 0")
+		}
+		return t, nil
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64), nil
+	default:
+		return "", naming.Errorf(field, v, "must be a number above 0")
+	}
+}
+
+// resourceMap reads the flat resources map; a nested requests/limits map is
+// refused, as the chart's sanitiser refuses it.
+func resourceMap(field string, v any) (corev1.ResourceList, error) {
+	if v == nil {
+		return corev1.ResourceList{}, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, naming.Errorf(field, v, "must be a flat map of resource names to quantities")
+	}
+	if _, ok := m["limits"]; ok {
+		return nil, naming.Errorf(field+".limits", m["limits"], "a flat map of resources is expected, not nested requests: or limits: sections")
+	}
+	if _, ok := m["requests"]; ok {
+		return nil, naming.Errorf(field+".requests", m["requests"], "a flat map of resources is expected, not nested requests: or limits: sections")
+	}
+	out := corev1.ResourceList{}
+	for k, raw := range m {
+		f := field + "." + k
+		if _, nested := raw.(map[string]any); nested {
+			return nil, naming.Errorf(f, raw, "a flat map of resources is expected, not a nested map")
+		}
+		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
+			return nil, naming.Errorf(f, k, "must be a resource name: %s", strings.Join(errs, "; "))
+		}
+		q, err := optQuantity(f, raw)
+		if err != nil {
+			return nil, err
+		}
+		if q.Sign() < 0 {
+			return nil, naming.Errorf(f, raw, "must not be negative")
+		}
+		out[corev1.ResourceName(k)] = q
+	}
+	return out, nil
+}
+
+func affinityValue(field string, v any) (*corev1.Affinity, error) {
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, naming.Errorf(field, v, "must be a map (a pod affinity)")
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, naming.Errorf(field, v, "must be a pod affinity: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var a corev1.Affinity
+	if err := dec.Decode(&a); err != nil {
+		return nil, naming.Errorf(field, string(raw), "must be a pod affinity: %v", err)
+	}
+	return &a, nil
+}
