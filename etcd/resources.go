@@ -155,4 +155,3 @@ func byteRequest(limit resource.Quantity, r ratio) resource.Quantity {
 	}
 	return *resource.NewQuantity(bi.Int64(), resource.DecimalSI)
 }
-
