@@ -170,46 +170,31 @@ func render(caller string, args []string, stdin io.Reader, stderr io.Writer) ([]
 		return nil, err
 	}
 
-	var objs []etcdshapes.Object
-	switch caller {
-	case "etcd":
-		if release == "" {
-			release = "etcd"
-		}
-		o, err := etcdshapes.EtcdChartOptionsFromValues(namespace, release, chartVersion, values)
-		if err != nil {
-			return nil, err
-		}
-		if objs, err = etcdshapes.EtcdChart(o); err != nil {
-			return nil, err
-		}
-	case "cluster":
+	req := etcdshapes.Request{Caller: caller, Namespace: namespace, Release: release, ChartVersion: chartVersion, Values: values}
+	if caller == etcdshapes.CallerCluster {
 		if release == "" {
 			return nil, &usageError{errors.New("--release is required for render cluster")}
 		}
-		o, err := etcdshapes.ClusterOptionsFromValues(namespace, release, chartVersion, values)
-		if err != nil {
-			return nil, err
-		}
 		for _, a := range apiVersions {
 			for _, part := range strings.Split(a, ",") {
-				o.APIVersions = append(o.APIVersions, strings.TrimSpace(part))
+				req.APIVersions = append(req.APIVersions, strings.TrimSpace(part))
 			}
 		}
-		o.Live.DataStoreName = liveDataStore.value
 		if liveDataStore.set && liveDataStore.value == "" {
 			return nil, &usageError{errors.New("--live-datastore needs a DataStore name")}
 		}
+		req.Live.DataStoreName = liveDataStore.value
 		if liveStorageClass.set {
 			sc := liveStorageClass.value
-			o.Live.StorageClassName = &sc
+			req.Live.StorageClassName = &sc
 		}
-		if objs, err = etcdshapes.Cluster(o); err != nil {
-			return nil, err
-		}
-		if len(objs) == 0 {
-			fmt.Fprintf(stderr, "etcdshapes: the cluster stays on the shared datastore %q; no etcd objects rendered\n", o.Live.DataStoreName)
-		}
+	}
+	objs, err := etcdshapes.Render(req)
+	if err != nil {
+		return nil, err
+	}
+	if caller == etcdshapes.CallerCluster && len(objs) == 0 {
+		fmt.Fprintf(stderr, "etcdshapes: the cluster stays on the shared datastore %q; no etcd objects rendered\n", req.Live.DataStoreName)
 	}
 	return etcdshapes.Marshal(objs)
 }

@@ -1,0 +1,67 @@
+package golden
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.yaml from the builders")
+
+func render(t *testing.T, s Scenario) []byte {
+	t.Helper()
+	objs, err := s.Render()
+	require.NoError(t, err)
+	out, err := etcdshapes.Marshal(objs)
+	require.NoError(t, err)
+	return out
+}
+
+func TestGolden(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range All() {
+		t.Run(s.Name, func(t *testing.T) {
+			require.False(t, seen[s.Name], "duplicate scenario name")
+			seen[s.Name] = true
+			got := render(t, s)
+			path := filepath.Join("testdata", s.Name+".yaml")
+			if *update {
+				require.NoError(t, os.WriteFile(path, got, 0o644))
+				return
+			}
+			want, err := os.ReadFile(path)
+			require.NoError(t, err, "missing golden file; run go test ./golden -update and read the diff")
+			require.Equal(t, string(want), string(got))
+		})
+	}
+}
+
+// TestNoStrayGoldenFiles keeps testdata in step with All.
+func TestNoStrayGoldenFiles(t *testing.T) {
+	names := map[string]bool{}
+	for _, s := range All() {
+		names[s.Name+".yaml"] = true
+	}
+	entries, err := os.ReadDir("testdata")
+	require.NoError(t, err)
+	for _, e := range entries {
+		require.True(t, names[e.Name()], "testdata/%s belongs to no scenario", e.Name())
+	}
+}
+
+// TestDeterministic renders each stack 100 times and compares bytes.
+func TestDeterministic(t *testing.T) {
+	for _, s := range All() {
+		first := render(t, s)
+		for i := 0; i < 100; i++ {
+			if got := render(t, s); !bytes.Equal(first, got) {
+				t.Fatalf("%s: render %d differs from the first", s.Name, i)
+			}
+		}
+	}
+}
