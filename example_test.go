@@ -1,0 +1,147 @@
+package etcdshapes_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// The etcd chart's stack for a tenant, on the chart's defaults except the
+// volume size.
+func ExampleEtcdChart() {
+	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{
+		Namespace: "tenant-root",
+		Etcd:      etcd.Options{Size: resource.MustParse("10Gi")},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range objs {
+		fmt.Println(o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
+	}
+	// Output:
+	// Role etcd-dashboard-resources
+	// RoleBinding etcd-dashboard-resources
+	// Service etcd-headless
+	// CronJob etcd-defrag
+	// Certificate etcd-ca
+	// Certificate etcd-client
+	// Certificate etcd-peer
+	// Certificate etcd-peer-ca
+	// Certificate etcd-server
+	// DataStore tenant-root
+	// EtcdCluster etcd
+	// Issuer etcd-issuer
+	// Issuer etcd-peer-issuer
+	// Issuer etcd-selfsigning-issuer
+	// PrometheusRule etcd-rules
+	// VMPodScrape etcd-pod-scrape
+	// VerticalPodAutoscaler etcd
+	// WorkloadMonitor etcd
+	// ServiceAccount etcd-cleanup
+	// Secret etcd-ca-tls
+	// Secret etcd-client-tls
+	// Role etcd-cleanup
+	// RoleBinding etcd-cleanup
+	// Job etcd-cleanup
+}
+
+// A tenant cluster's etcd where only the VPA API is served, and the live
+// EtcdCluster already has a storage class, which wins because it is
+// immutable.
+func ExampleCluster() {
+	live := "replicated-ssd"
+	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{
+		Namespace:         "tenant-demo",
+		Release:           "kubernetes-demo",
+		StorageClassLocal: "local",
+		APIVersions:       []string{etcdshapes.APIVerticalPodAutoscaler},
+		Live:              etcdshapes.LiveState{StorageClassName: &live},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range objs {
+		fmt.Println(o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
+	}
+	// Output:
+	// CronJob kubernetes-demo-etcd-defrag
+	// Certificate kubernetes-demo-etcd-ca
+	// Certificate kubernetes-demo-etcd-client
+	// Certificate kubernetes-demo-etcd-peer
+	// Certificate kubernetes-demo-etcd-peer-ca
+	// Certificate kubernetes-demo-etcd-server
+	// DataStore tenant-demo.kubernetes-demo
+	// EtcdCluster kubernetes-demo-etcd
+	// Issuer kubernetes-demo-etcd-issuer
+	// Issuer kubernetes-demo-etcd-peer-issuer
+	// Issuer kubernetes-demo-etcd-selfsigning-issuer
+	// VerticalPodAutoscaler kubernetes-demo-etcd
+	// WorkloadMonitor kubernetes-demo-etcd
+	// ServiceAccount kubernetes-demo-etcd-cleanup
+	// Role kubernetes-demo-etcd-cleanup
+	// RoleBinding kubernetes-demo-etcd-cleanup
+	// Job kubernetes-demo-etcd-cleanup
+}
+
+// A tenant cluster whose live control plane uses another datastore stays
+// there: nothing is rendered, so no datastore migration starts.
+func ExampleCluster_sharedDataStore() {
+	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{
+		Namespace: "tenant-demo",
+		Release:   "kubernetes-demo",
+		Live:      etcdshapes.LiveState{DataStoreName: "tenant-root"},
+	})
+	fmt.Println(len(objs), err)
+	// Output: 0 <nil>
+}
+
+// Render reads a chart's values, as chart tooling and the CLI do; Marshal
+// prints the objects.
+func ExampleRender() {
+	values, err := etcdshapes.MergeValues([]byte("replicas: 1\nsize: 1Gi\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-abc", Values: values})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range objs {
+		if o.GetObjectKind().GroupVersionKind().Kind == "WorkloadMonitor" {
+			doc, _ := etcdshapes.MarshalObject(o)
+			os.Stdout.Write(doc)
+		}
+	}
+	// Output:
+	// apiVersion: cozystack.io/v1alpha1
+	// kind: WorkloadMonitor
+	// metadata:
+	//   name: etcd
+	//   namespace: tenant-abc
+	// spec:
+	//   kind: etcd
+	//   minReplicas: 1
+	//   replicas: 1
+	//   selector:
+	//     app.kubernetes.io/instance: etcd
+	//     app.kubernetes.io/managed-by: etcd-operator
+	//     app.kubernetes.io/name: etcd
+	//   type: etcd
+	//   version: 0.0.0
+}
+
+// Bad input is refused with an error that names the field, the value and
+// the rule.
+func ExampleCluster_badReplicas() {
+	_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 2})
+	fmt.Println(err)
+	// Output: etcd.replicas: invalid value 2: must be 1 or 3
+}
