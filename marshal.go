@@ -12,7 +12,8 @@ import (
 // Marshal prints objects as multi-document YAML, each document opened by
 // "---", in the given order. Each document is sigs.k8s.io/yaml's form of the
 // object (keys sorted, TypeMeta first as set by the builders) without the
-// noise typed structs carry: an empty top-level status. cert-manager
+// noise typed structs carry: a top-level status holding only empty maps,
+// and empty metadata of nested templates. cert-manager
 // durations are printed the way the charts spell them ("87600h", not
 // "87600h0m0s"): the same value, and the same bytes the API server stores.
 func Marshal(objs []Object) ([]byte, error) {
@@ -51,7 +52,9 @@ func toMap(o Object) (map[string]any, error) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, err
 	}
-	if st, ok := m["status"].(map[string]any); ok && len(st) == 0 {
+	// Builders never set status; typed structs still print their zero
+	// status (e.g. a Service's "loadBalancer: {}").
+	if st, ok := m["status"].(map[string]any); ok && isEmptyTree(st) {
 		delete(m, "status")
 	}
 	for k, v := range m {
@@ -92,6 +95,17 @@ func dropEmptyMetadata(v any) {
 			dropEmptyMetadata(c)
 		}
 	}
+}
+
+// isEmptyTree reports whether a map holds nothing but empty maps.
+func isEmptyTree(m map[string]any) bool {
+	for _, v := range m {
+		c, ok := v.(map[string]any)
+		if !ok || !isEmptyTree(c) {
+			return false
+		}
+	}
+	return true
 }
 
 func asList(v any) []any {
