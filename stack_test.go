@@ -99,8 +99,10 @@ func TestClusterOptionalAPIs(t *testing.T) {
 
 func TestStacksAreWellFormed(t *testing.T) {
 	stacks := map[string]func() ([]Object, error){
-		"etcd":    func() ([]Object, error) { return EtcdChart(EtcdChartOptions{Namespace: "tenant-root"}) },
-		"cluster": func() ([]Object, error) { return Cluster(ClusterOptions{Namespace: "tenant-x", Release: "kubernetes-x", APIVersions: []string{APICiliumNetworkPolicy, APIVMPodScrape, APIVerticalPodAutoscaler}}) },
+		"etcd": func() ([]Object, error) { return EtcdChart(EtcdChartOptions{Namespace: "tenant-root"}) },
+		"cluster": func() ([]Object, error) {
+			return Cluster(ClusterOptions{Namespace: "tenant-x", Release: "kubernetes-x", APIVersions: []string{APICiliumNetworkPolicy, APIVMPodScrape, APIVerticalPodAutoscaler}})
+		},
 	}
 	for name, build := range stacks {
 		objs, err := build()
