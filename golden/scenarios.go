@@ -176,6 +176,11 @@ _cluster:
   cpu-allocation-ratio: "3"
   memory-allocation-ratio: "3"
 `, []string{etcdshapes.APIVerticalPodAutoscaler}),
+		// Names at their limits: a 56-character EtcdCluster name and a
+		// 63-character namespace.
+		clusterCase("cluster-maxname", "tenant-demo", "kubernetes-"+"abcdefghij-abcdefghij-abcdefghij-abcdefg", "{}", AllAPIs),
+		clusterCase("cluster-maxns", "tenant-"+"abcdefghijklmnopqrstuvwxyz-abcdefghijklmnopqrstuvwxyz-ab", "kubernetes-demo", "{}", AllAPIs),
+		etcdCase("etcd-maxns", "tenant-"+"abcdefghijklmnopqrstuvwxyz-abcdefghijklmnopqrstuvwxyz-ab", "{}"),
 		// Live state.
 		ownDS, liveSC, liveEmptySC,
 	}
