@@ -60,10 +60,10 @@ func Cleanup(n naming.Names, replicas int32) (CleanupHook, error) {
 	return cleanup(n, replicas), nil
 }
 
-func hookMeta(n naming.Names, weight string, labels map[string]string) metav1.ObjectMeta {
+func hookMeta(name, namespace, weight string, labels map[string]string) metav1.ObjectMeta {
 	return metav1.ObjectMeta{
-		Name:      n.Cleanup(),
-		Namespace: n.Namespace,
+		Name:      name,
+		Namespace: namespace,
 		Labels:    labels,
 		Annotations: map[string]string{
 			HookAnnotation:             hookPostDelete,
@@ -118,22 +118,22 @@ func cleanup(n naming.Names, replicas int32) CleanupHook {
 	return CleanupHook{
 		ServiceAccount: &corev1.ServiceAccount{
 			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
-			ObjectMeta: hookMeta(n, "0", labels),
+			ObjectMeta: hookMeta(n.Cleanup(), n.Namespace, "0", labels),
 		},
 		Role: &rbacv1.Role{
 			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "Role"},
-			ObjectMeta: hookMeta(n, "5", labels),
+			ObjectMeta: hookMeta(n.Cleanup(), n.Namespace, "5", labels),
 			Rules:      rules,
 		},
 		RoleBinding: &rbacv1.RoleBinding{
 			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "RoleBinding"},
-			ObjectMeta: hookMeta(n, "5", labels),
+			ObjectMeta: hookMeta(n.Cleanup(), n.Namespace, "5", labels),
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: n.Cleanup()},
 			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: n.Cleanup(), Namespace: n.Namespace}},
 		},
 		Job: &batchv1.Job{
 			TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
-			ObjectMeta: hookMeta(n, "10", labels),
+			ObjectMeta: hookMeta(n.CleanupJob(), n.Namespace, "10", labels),
 			Spec: batchv1.JobSpec{
 				BackoffLimit:          ptr(int32(3)),
 				ActiveDeadlineSeconds: ptr(int64(120)),

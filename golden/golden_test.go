@@ -3,8 +3,10 @@ package golden
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -36,7 +38,9 @@ func TestGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			require.NoError(t, err, "missing golden file; run go test ./golden -update and read the diff")
-			require.Equal(t, string(want), string(got))
+			if !bytes.Equal(want, got) {
+				t.Fatalf("%s differs from the builders' output (go test ./golden -update rewrites it):\n%s", path, lineDiff(string(want), string(got)))
+			}
 		})
 	}
 }
@@ -64,4 +68,25 @@ func TestDeterministic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lineDiff reports the first differing lines with a little context, which
+// reads better than two whole stacks.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	i := 0
+	for i < len(w) && i < len(g) && w[i] == g[i] {
+		i++
+	}
+	var b strings.Builder
+	for j := max(0, i-3); j < i; j++ {
+		fmt.Fprintf(&b, "  %4d   %s\n", j+1, w[j])
+	}
+	for j := i; j < len(w) && j < i+5; j++ {
+		fmt.Fprintf(&b, "- %4d   %s\n", j+1, w[j])
+	}
+	for j := i; j < len(g) && j < i+5; j++ {
+		fmt.Fprintf(&b, "+ %4d   %s\n", j+1, g[j])
+	}
+	return b.String()
 }

@@ -20,6 +20,9 @@ const (
 	// MaxCronJobName is the API server's limit for a CronJob name: the Job
 	// controller appends an 11-character suffix to a 52-character name.
 	MaxCronJobName = 52
+	// MaxJobName is the API server's limit for a Job name: it copies the
+	// name into the pods' batch.kubernetes.io/job-name label (63).
+	MaxJobName = validation.LabelValueMaxLength
 
 	// EtcdChartRelease is the only release name the etcd chart accepts.
 	EtcdChartRelease = "etcd"
@@ -34,6 +37,7 @@ const (
 	// with the schemes; never change them.
 	dataStoreKeep = 54
 	cronJobKeep   = 36
+	jobKeep       = 46
 )
 
 // Caller says which chart the shapes are rendered for.
@@ -169,6 +173,13 @@ func (n Names) LegacyHeadlessService() string { return n.Cluster + "-headless" }
 
 func (n Names) PodScrape() string          { return n.Cluster + "-pod-scrape" }
 func (n Names) Cleanup() string            { return n.Cluster + "-cleanup" }
+
+// CleanupJob is the cleanup hook's Job name: "<name>-cleanup", hashed down
+// to the Job limit of 63 characters when longer (only a 56-character etcd
+// name needs it; the chart's 64-character name is refused by the API server).
+func (n Names) CleanupJob() string {
+	return hashTruncate(n.Cleanup(), MaxJobName, jobKeep, "-cleanup")
+}
 func (n Names) DashboardResources() string { return n.Release + "-dashboard-resources" }
 func (n Names) PrometheusRule() string     { return n.Cluster + "-rules" }
 
