@@ -91,6 +91,10 @@ func ForCluster(namespace, release string) (Names, error) {
 	if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
 		return Names{}, Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
 	}
+	if errs := validation.IsDNS1035Label(release); len(errs) > 0 {
+		return Names{}, Errorf("release", release,
+			"must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels")
+	}
 	name := release + "-etcd"
 	if len(name) > MaxClusterName {
 		return Names{}, Errorf("release", release,
@@ -171,8 +175,8 @@ func (n Names) ClientEndpoint() string { return n.ServiceHost() + ":2379" }
 // LegacyHeadlessService is the etcd chart's transitional headless Service.
 func (n Names) LegacyHeadlessService() string { return n.Cluster + "-headless" }
 
-func (n Names) PodScrape() string          { return n.Cluster + "-pod-scrape" }
-func (n Names) Cleanup() string            { return n.Cluster + "-cleanup" }
+func (n Names) PodScrape() string { return n.Cluster + "-pod-scrape" }
+func (n Names) Cleanup() string   { return n.Cluster + "-cleanup" }
 
 // CleanupJob is the cleanup hook's Job name: "<name>-cleanup", hashed down
 // to the Job limit of 63 characters when longer (only a 56-character etcd
