@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 )
 
@@ -251,7 +252,11 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	var holder struct {
 		TopologySpreadConstraints *[]corev1.TopologySpreadConstraint `json:"topologySpreadConstraints"`
 	}
-	if err := yaml.UnmarshalStrict([]byte(s), &holder); err != nil {
+	js, err := yaml.YAMLToJSONStrict([]byte(s))
+	if err == nil {
+		err = strictJSON(js, &holder)
+	}
+	if err != nil {
 		return nil, naming.Errorf(spreadField, s, "must be a YAML string holding a topologySpreadConstraints: list of constraints: %v", err)
 	}
 	if holder.TopologySpreadConstraints == nil || len(*holder.TopologySpreadConstraints) == 0 {
@@ -273,7 +278,11 @@ func refuseUnknown(prefix string, m map[string]any, known []string) error {
 	for _, k := range keys {
 		i := sort.SearchStrings(known, k)
 		if i == len(known) || known[i] != k {
-			return naming.Errorf(prefix+k, m[k], "is not a value of this chart (known: %s)", strings.Join(known, ", "))
+			f := prefix + k
+			if k == "" {
+				f = prefix + `""` // an empty key still names a field
+			}
+			return naming.Errorf(f, m[k], "is not a value of this chart (known: %s)", strings.Join(known, ", "))
 		}
 	}
 	return nil
@@ -405,11 +414,23 @@ func affinityValue(field string, v any) (*corev1.Affinity, error) {
 	if err != nil {
 		return nil, naming.Errorf(field, v, "must be a pod affinity: %v", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
 	var a corev1.Affinity
-	if err := dec.Decode(&a); err != nil {
+	if err := strictJSON(raw, &a); err != nil {
 		return nil, naming.Errorf(field, string(raw), "must be a pod affinity: %v", err)
 	}
 	return &a, nil
+}
+
+// strictJSON decodes as the API server's strict field validation does:
+// field names match case-sensitively, and unknown or duplicate fields are
+// errors (encoding/json would take "maxskew" for maxSkew).
+func strictJSON(raw []byte, v any) error {
+	strict, err := kjson.UnmarshalStrict(raw, v, kjson.DisallowDuplicateFields, kjson.DisallowUnknownFields)
+	if err != nil {
+		return err
+	}
+	if len(strict) > 0 {
+		return strict[0]
+	}
+	return nil
 }

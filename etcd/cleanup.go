@@ -54,8 +54,8 @@ func Cleanup(n naming.Names, replicas int32) (CleanupHook, error) {
 	if replicas == 0 {
 		replicas = DefaultReplicas
 	}
-	if replicas < 1 {
-		return CleanupHook{}, naming.Errorf("values.replicas", replicas, "must be at least 1")
+	if replicas < 1 || replicas > MaxReplicas {
+		return CleanupHook{}, naming.Errorf("values.replicas", replicas, "must be between 1 and %d", MaxReplicas)
 	}
 	return cleanup(n, replicas), nil
 }

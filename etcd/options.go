@@ -9,7 +9,9 @@ import (
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
+	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Defaults of the etcd chart, which the kubernetes chart fixes for its
@@ -20,6 +22,10 @@ const (
 	DefaultSize     = "4Gi"
 	DefaultCPU      = "1000m"
 	DefaultMemory   = "512Mi"
+	// MaxReplicas bounds the member count. etcd advises at most 7 members;
+	// the bound keeps the cleanup hook, which names one PVC per member,
+	// and its Role small.
+	MaxReplicas = int32(99)
 )
 
 // Options are what a caller varies about one etcd. The zero value means the
@@ -78,6 +84,9 @@ func (o Options) resolve() (resolved, error) {
 	if r.Replicas < 1 {
 		return r, naming.Errorf("values.replicas", r.Replicas, "must be at least 1")
 	}
+	if r.Replicas > MaxReplicas {
+		return r, naming.Errorf("values.replicas", r.Replicas, "must be at most %d (etcd advises at most 7 members)", MaxReplicas)
+	}
 	if r.Size.IsZero() {
 		r.Size = resource.MustParse(DefaultSize)
 	}
@@ -106,14 +115,45 @@ func (o Options) resolve() (resolved, error) {
 		if err != nil {
 			return r, err
 		}
+		if err := requestsWithinLimits(req, r.ratios); err != nil {
+			return r, err
+		}
 		r.resources = &req
 	}
 	for i, c := range r.TopologySpreadConstraints {
-		if err := validateSpread(i, c); err != nil {
+		if err := validateSpread(i, c, r.TopologySpreadConstraints[:i]); err != nil {
+			return r, err
+		}
+	}
+	if r.Affinity != nil {
+		if err := firstError(validateAffinity(r.Affinity, k8sfield.NewPath("values", "affinity"))); err != nil {
 			return r, err
 		}
 	}
 	return r, nil
+}
+
+// requestsWithinLimits refuses a ratio below 1 where it applies: the
+// request would exceed the limit, and the API server refuses the member
+// Pods etcd-operator creates with such resources.
+func requestsWithinLimits(req corev1.ResourceRequirements, p parsedRatios) error {
+	for _, c := range []struct {
+		name  corev1.ResourceName
+		ratio ratio
+	}{{corev1.ResourceCPU, p.cpu}, {corev1.ResourceMemory, p.memory}, {corev1.ResourceEphemeralStorage, p.ephemeral}} {
+		lim, ok := req.Limits[c.name]
+		q, has := req.Requests[c.name]
+		if !ok || !has || q.Cmp(lim) <= 0 {
+			continue
+		}
+		if c.ratio.dec.Cmp(inf.NewDec(1, 0)) >= 0 {
+			return naming.Errorf("values.resources."+string(c.name), lim.String(),
+				"has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it", q.String())
+		}
+		return naming.Errorf(c.ratio.field, c.ratio.dec.String(),
+			"must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses", c.name, q.String(), lim.String())
+	}
+	return nil
 }
 
 // Validate reports the first input that breaks a rule.
@@ -149,7 +189,11 @@ func quotaBackendBytes(size resource.Quantity) (int64, error) {
 	return n, nil
 }
 
-func validateSpread(i int, c corev1.TopologySpreadConstraint) error {
+// validateSpread applies the API server's Pod rules for a spread
+// constraint: etcd-operator copies the constraints into the member Pods,
+// where a bad one would be refused long after the EtcdCluster was
+// accepted. before are the constraints that precede it.
+func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.TopologySpreadConstraint) error {
 	field := "_cluster.scheduling.globalAppTopologySpreadConstraints[" + strconv.Itoa(i) + "]"
 	if c.MaxSkew < 1 {
 		return naming.Errorf(field+".maxSkew", c.MaxSkew, "must be at least 1")
@@ -164,6 +208,201 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint) error {
 	case corev1.DoNotSchedule, corev1.ScheduleAnyway:
 	default:
 		return naming.Errorf(field+".whenUnsatisfiable", string(c.WhenUnsatisfiable), "must be DoNotSchedule or ScheduleAnyway")
+	}
+	for j, b := range before {
+		if b.TopologyKey == c.TopologyKey && b.WhenUnsatisfiable == c.WhenUnsatisfiable {
+			return naming.Errorf(field, c.TopologyKey+", "+string(c.WhenUnsatisfiable),
+				"repeats the topologyKey and whenUnsatisfiable of constraint [%d]; the API server refuses duplicates", j)
+		}
+	}
+	if c.MinDomains != nil {
+		if *c.MinDomains < 1 {
+			return naming.Errorf(field+".minDomains", *c.MinDomains, "must be at least 1")
+		}
+		if c.WhenUnsatisfiable != corev1.DoNotSchedule {
+			return naming.Errorf(field+".minDomains", *c.MinDomains, "can only be used with whenUnsatisfiable: DoNotSchedule")
+		}
+	}
+	for _, pol := range []struct {
+		name string
+		p    *corev1.NodeInclusionPolicy
+	}{{".nodeAffinityPolicy", c.NodeAffinityPolicy}, {".nodeTaintsPolicy", c.NodeTaintsPolicy}} {
+		if pol.p != nil && *pol.p != corev1.NodeInclusionPolicyHonor && *pol.p != corev1.NodeInclusionPolicyIgnore {
+			return naming.Errorf(field+pol.name, string(*pol.p), "must be Honor or Ignore")
+		}
+	}
+	if err := firstError(metav1validation.ValidateLabelSelector(c.LabelSelector, metav1validation.LabelSelectorValidationOptions{}, k8sfield.NewPath(field+".labelSelector"))); err != nil {
+		return err
+	}
+	// The library adds a selector on the members when there is none.
+	keys := map[string]bool{InstanceLabel: c.LabelSelector == nil}
+	if c.LabelSelector != nil {
+		for k := range c.LabelSelector.MatchLabels {
+			keys[k] = true
+		}
+		for _, e := range c.LabelSelector.MatchExpressions {
+			keys[e.Key] = true
+		}
+	}
+	for j, k := range c.MatchLabelKeys {
+		f := field + ".matchLabelKeys[" + strconv.Itoa(j) + "]"
+		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
+			return naming.Errorf(f, k, "must be a label key")
+		}
+		if keys[k] {
+			return naming.Errorf(f, k, "must not be a key of the constraint's labelSelector")
+		}
+	}
+	return nil
+}
+
+// firstError turns the first field error of an apimachinery validation
+// into the library's error.
+func firstError(errs k8sfield.ErrorList) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	e := errs[0]
+	rule := e.Detail
+	if rule == "" {
+		rule = e.Type.String()
+	}
+	return naming.Errorf(e.Field, e.BadValue, "%s", rule)
+}
+
+// validateAffinity applies the API server's Pod rules for affinity (the
+// operator copies it into the member Pods).
+func validateAffinity(a *corev1.Affinity, p *k8sfield.Path) k8sfield.ErrorList {
+	var errs k8sfield.ErrorList
+	if na := a.NodeAffinity; na != nil {
+		np := p.Child("nodeAffinity")
+		if r := na.RequiredDuringSchedulingIgnoredDuringExecution; r != nil {
+			rp := np.Child("requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms")
+			if len(r.NodeSelectorTerms) == 0 {
+				errs = append(errs, k8sfield.Required(rp, "must have at least one node selector term"))
+			}
+			for i, t := range r.NodeSelectorTerms {
+				errs = append(errs, validateNodeSelectorTerm(t, rp.Index(i))...)
+			}
+		}
+		for i, t := range na.PreferredDuringSchedulingIgnoredDuringExecution {
+			tp := np.Child("preferredDuringSchedulingIgnoredDuringExecution").Index(i)
+			errs = append(errs, validateWeight(t.Weight, tp.Child("weight"))...)
+			errs = append(errs, validateNodeSelectorTerm(t.Preference, tp.Child("preference"))...)
+		}
+	}
+	terms := func(name string, required []corev1.PodAffinityTerm, preferred []corev1.WeightedPodAffinityTerm) {
+		pp := p.Child(name)
+		for i, t := range required {
+			errs = append(errs, validatePodAffinityTerm(t, pp.Child("requiredDuringSchedulingIgnoredDuringExecution").Index(i))...)
+		}
+		for i, t := range preferred {
+			tp := pp.Child("preferredDuringSchedulingIgnoredDuringExecution").Index(i)
+			errs = append(errs, validateWeight(t.Weight, tp.Child("weight"))...)
+			errs = append(errs, validatePodAffinityTerm(t.PodAffinityTerm, tp.Child("podAffinityTerm"))...)
+		}
+	}
+	if pa := a.PodAffinity; pa != nil {
+		terms("podAffinity", pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
+	if pa := a.PodAntiAffinity; pa != nil {
+		terms("podAntiAffinity", pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+	}
+	return errs
+}
+
+func validateWeight(w int32, p *k8sfield.Path) k8sfield.ErrorList {
+	if w < 1 || w > 100 {
+		return k8sfield.ErrorList{k8sfield.Invalid(p, w, "must be in the range 1-100")}
+	}
+	return nil
+}
+
+func validatePodAffinityTerm(t corev1.PodAffinityTerm, p *k8sfield.Path) k8sfield.ErrorList {
+	var errs k8sfield.ErrorList
+	if t.TopologyKey == "" {
+		errs = append(errs, k8sfield.Required(p.Child("topologyKey"), "must not be empty"))
+	}
+	for _, msg := range validation.IsQualifiedName(t.TopologyKey) {
+		errs = append(errs, k8sfield.Invalid(p.Child("topologyKey"), t.TopologyKey, msg))
+	}
+	opts := metav1validation.LabelSelectorValidationOptions{}
+	errs = append(errs, metav1validation.ValidateLabelSelector(t.LabelSelector, opts, p.Child("labelSelector"))...)
+	errs = append(errs, metav1validation.ValidateLabelSelector(t.NamespaceSelector, opts, p.Child("namespaceSelector"))...)
+	for i, ns := range t.Namespaces {
+		for _, msg := range validation.IsDNS1123Label(ns) {
+			errs = append(errs, k8sfield.Invalid(p.Child("namespaces").Index(i), ns, msg))
+		}
+	}
+	keys := map[string]bool{}
+	if t.LabelSelector != nil {
+		for k := range t.LabelSelector.MatchLabels {
+			keys[k] = true
+		}
+		for _, e := range t.LabelSelector.MatchExpressions {
+			keys[e.Key] = true
+		}
+	}
+	for _, l := range []struct {
+		name string
+		keys []string
+	}{{"matchLabelKeys", t.MatchLabelKeys}, {"mismatchLabelKeys", t.MismatchLabelKeys}} {
+		for i, k := range l.keys {
+			for _, msg := range validation.IsQualifiedName(k) {
+				errs = append(errs, k8sfield.Invalid(p.Child(l.name).Index(i), k, msg))
+			}
+			if keys[k] {
+				errs = append(errs, k8sfield.Invalid(p.Child(l.name).Index(i), k, "must not be a key of the term's labelSelector"))
+			}
+		}
+	}
+	return errs
+}
+
+func validateNodeSelectorTerm(t corev1.NodeSelectorTerm, p *k8sfield.Path) k8sfield.ErrorList {
+	var errs k8sfield.ErrorList
+	for i, r := range t.MatchExpressions {
+		rp := p.Child("matchExpressions").Index(i)
+		for _, msg := range validation.IsQualifiedName(r.Key) {
+			errs = append(errs, k8sfield.Invalid(rp.Child("key"), r.Key, msg))
+		}
+		errs = append(errs, validateNodeSelectorOperator(r, rp)...)
+		for j, v := range r.Values {
+			for _, msg := range validation.IsValidLabelValue(v) {
+				errs = append(errs, k8sfield.Invalid(rp.Child("values").Index(j), v, msg))
+			}
+		}
+	}
+	for i, r := range t.MatchFields {
+		rp := p.Child("matchFields").Index(i)
+		if r.Key != "metadata.name" {
+			errs = append(errs, k8sfield.NotSupported(rp.Child("key"), r.Key, []string{"metadata.name"}))
+		}
+		if r.Operator != corev1.NodeSelectorOpIn && r.Operator != corev1.NodeSelectorOpNotIn {
+			errs = append(errs, k8sfield.NotSupported(rp.Child("operator"), r.Operator, []string{"In", "NotIn"}))
+		} else if len(r.Values) != 1 {
+			errs = append(errs, k8sfield.Required(rp.Child("values"), "must have exactly one value"))
+		}
+	}
+	return errs
+}
+
+func validateNodeSelectorOperator(r corev1.NodeSelectorRequirement, p *k8sfield.Path) k8sfield.ErrorList {
+	switch r.Operator {
+	case corev1.NodeSelectorOpIn, corev1.NodeSelectorOpNotIn:
+		if len(r.Values) == 0 {
+			return k8sfield.ErrorList{k8sfield.Required(p.Child("values"), "must be given for operator In or NotIn")}
+		}
+	case corev1.NodeSelectorOpExists, corev1.NodeSelectorOpDoesNotExist:
+		if len(r.Values) > 0 {
+			return k8sfield.ErrorList{k8sfield.Forbidden(p.Child("values"), "must be empty for operator Exists or DoesNotExist")}
+		}
+	case corev1.NodeSelectorOpGt, corev1.NodeSelectorOpLt:
+		if len(r.Values) != 1 {
+			return k8sfield.ErrorList{k8sfield.Required(p.Child("values"), "must be a single value for operator Gt or Lt")}
+		}
+	default:
+		return k8sfield.ErrorList{k8sfield.NotSupported(p.Child("operator"), r.Operator, []string{"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"})}
 	}
 	return nil
 }

@@ -5,11 +5,13 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/etcdshapes/etcdshapes/naming"
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Default allocation ratios of the platform (Cozystack's cozy-lib).
@@ -111,6 +113,9 @@ func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequir
 		if limit.Sign() < 0 {
 			return out, naming.Errorf("values.resources."+n, limit.String(), "must not be negative")
 		}
+		if err := validateContainerResource(name, limit); err != nil {
+			return out, err
+		}
 		out.Limits[name] = limit.DeepCopy()
 		switch name {
 		case corev1.ResourceCPU:
@@ -124,6 +129,35 @@ func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequir
 		}
 	}
 	return out, nil
+}
+
+// validateContainerResource applies the API server's rules for a container
+// resource (etcd-operator copies the resources into the member Pods): a
+// standard resource (cpu, memory, ephemeral-storage, hugepages-<size>) or a
+// domain-qualified extended resource outside kubernetes.io, whose quantity
+// is a whole number.
+func validateContainerResource(name corev1.ResourceName, q resource.Quantity) error {
+	n := string(name)
+	f := "values.resources." + n
+	if errs := validation.IsQualifiedName(n); len(errs) > 0 {
+		return naming.Errorf(f, n, "must be a resource name: %s", strings.Join(errs, "; "))
+	}
+	switch {
+	case name == corev1.ResourceCPU || name == corev1.ResourceMemory || name == corev1.ResourceEphemeralStorage:
+	case strings.HasPrefix(n, corev1.ResourceHugePagesPrefix):
+		if _, err := resource.ParseQuantity(strings.TrimPrefix(n, corev1.ResourceHugePagesPrefix)); err != nil {
+			return naming.Errorf(f, n, "must be hugepages-<page size>, e.g. hugepages-2Mi")
+		}
+	case !strings.Contains(n, "/"):
+		return naming.Errorf(f, n, "must be cpu, memory, ephemeral-storage, hugepages-<size> or a domain-qualified extended resource such as example.com/device")
+	case strings.Contains(strings.SplitN(n, "/", 2)[0], "kubernetes.io") || strings.HasPrefix(n, "requests."):
+		return naming.Errorf(f, n, "an extended resource must not be in the kubernetes.io domain")
+	default:
+		if q.MilliValue()%1000 != 0 {
+			return naming.Errorf(f, q.String(), "an extended resource must be a whole number")
+		}
+	}
+	return nil
 }
 
 // quotient is the chart's divf: value ÷ ratio rounded half away from zero

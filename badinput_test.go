@@ -1,0 +1,256 @@
+package etcdshapes_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// badInput is one input the library must refuse with a *naming.Error that
+// names the field, carries the value as given and states the rule.
+type badInput struct {
+	name  string
+	run   func() error
+	field string
+	value any    // compared with %v
+	rule  string // a substring of the rule
+}
+
+// etcdValues renders the etcd chart in tenant-root with a values file.
+func etcdValues(values string) func() error {
+	return func() error {
+		v, err := etcdshapes.MergeValues([]byte(values))
+		if err != nil {
+			return err
+		}
+		_, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+		return err
+	}
+}
+
+// clusterValues renders the kubernetes chart's etcd in tenant-demo.
+func clusterValues(values string) func() error {
+	return func() error {
+		v, err := etcdshapes.MergeValues([]byte(values))
+		if err != nil {
+			return err
+		}
+		_, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
+		return err
+	}
+}
+
+func render(r etcdshapes.Request) func() error {
+	return func() error {
+		if r.Caller == "" {
+			r.Caller = etcdshapes.CallerCluster
+		}
+		if r.Namespace == "" {
+			r.Namespace = "tenant-demo"
+		}
+		if r.Release == "" && r.Caller == etcdshapes.CallerCluster {
+			r.Release = "kubernetes-demo"
+		}
+		_, err := etcdshapes.Render(r)
+		return err
+	}
+}
+
+func spread(constraints string) string {
+	return "_cluster:\n  scheduling:\n    globalAppTopologySpreadConstraints: |\n" + indent(constraints, "      ")
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i := range lines {
+		lines[i] = prefix + lines[i]
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+const zone = "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: topology.kubernetes.io/zone\n  whenUnsatisfiable: DoNotSchedule\n"
+
+func badInputs() []badInput {
+	long := "kubernetes-" + strings.Repeat("x", 41) // "<release>-etcd" is 57
+	sf := "_cluster.scheduling.globalAppTopologySpreadConstraints"
+	return []badInput{
+		// Sizes and quantities.
+		{"size unit", etcdValues("size: 4Xi"), "values.size", "4Xi", "quantity"},
+		{"size negative", etcdValues("size: -1Gi"), "values.size", "-1Gi", "positive"},
+		{"size zero", etcdValues(`size: "0"`), "values.size", "0", "positive"},
+		{"size not a scalar", etcdValues("size: [4Gi]"), "values.size", "[4Gi]", "quantity"},
+		{"size boolean", etcdValues("size: true"), "values.size", "true", "quantity"},
+		{"size too large", etcdValues("size: 10E"), "values.size", "10E", "int64"},
+		{"size below one byte of quota", etcdValues(`size: "0.5"`), "values.size", "500m", "one byte"},
+		{"cpu not a quantity", etcdValues("resources:\n  cpu: lots\n"), "values.resources.cpu", "lots", "quantity"},
+		{"memory negative", etcdValues("resources:\n  memory: -1Gi\n"), "values.resources.memory", "-1Gi", "negative"},
+		{"resource not standard", etcdValues("resources:\n  gpu: 1\n"), "values.resources.gpu", "gpu", "extended resource"},
+		{"resource storage", etcdValues("resources:\n  storage: 1Gi\n"), "values.resources.storage", "storage", "cpu, memory"},
+		{"resource name invalid", etcdValues("resources:\n  \"bad name\": 1\n"), "values.resources.bad name", "bad name", "resource name"},
+		{"extended resource fractional", etcdValues("resources:\n  example.com/device: 0.5\n"), "values.resources.example.com/device", "500m", "whole number"},
+		{"extended resource in kubernetes.io", etcdValues("resources:\n  kubernetes.io/x: 1\n"), "values.resources.kubernetes.io/x", "kubernetes.io/x", "kubernetes.io"},
+		{"cpu more precise than the chart", etcdValues("resources:\n  cpu: \"123456789.123456789\"\n_cluster:\n  cpu-allocation-ratio: 1\n"), "values.resources.cpu", "123456789.123456789", "float64"},
+		// Nested resources.
+		{"nested limits", etcdValues("resources:\n  limits:\n    cpu: 1\n"), "values.resources.limits", "map[cpu:1]", "flat map"},
+		{"nested requests", etcdValues("resources:\n  requests:\n    cpu: 1\n"), "values.resources.requests", "map[cpu:1]", "flat map"},
+		{"nested resource", etcdValues("resources:\n  cpu:\n    value: 1\n"), "values.resources.cpu", "map[value:1]", "nested"},
+		{"resources not a map", etcdValues("resources: 1Gi"), "values.resources", "1Gi", "flat map"},
+		// Versions.
+		{"version X.Y", etcdValues("version: \"3.6\""), "values.version", "3.6", "X.Y.Z"},
+		{"version with v", etcdValues("version: v3.6.11"), "values.version", "v3.6.11", "X.Y.Z"},
+		{"version suffix", etcdValues("version: 3.6.11-rc.0"), "values.version", "3.6.11-rc.0", "X.Y.Z"},
+		{"version a number", etcdValues("version: 3.6"), "values.version", "3.6", "string"},
+		{"chart version", render(etcdshapes.Request{ChartVersion: "latest"}), "chartVersion", "latest", "SemVer"},
+		// Replicas.
+		{"replicas zero", etcdValues("replicas: 0"), "values.replicas", "0", "at least 1"},
+		{"replicas negative", etcdValues("replicas: -3"), "values.replicas", "-3", "at least 1"},
+		{"replicas fractional", etcdValues("replicas: 1.5"), "values.replicas", "1.5", "whole number"},
+		{"replicas a string", etcdValues(`replicas: "3"`), "values.replicas", "3", "number"},
+		{"replicas huge", etcdValues("replicas: 2147483647"), "values.replicas", "2147483647", "at most 99"},
+		{"replicas past int32", etcdValues("replicas: 1e10"), "values.replicas", "1e+10", "whole number"},
+		{"cluster replicas 2", clusterValues("etcd:\n  replicas: 2\n"), "etcd.replicas", "2", "1 or 3"},
+		{"cluster replicas 5", clusterValues("etcd:\n  replicas: 5\n"), "etcd.replicas", "5", "1 or 3"},
+		{"cluster replicas 0", clusterValues("etcd:\n  replicas: 0\n"), "etcd.replicas", "0", "1 or 3"},
+		{"typed cluster replicas", func() error {
+			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 4})
+			return err
+		}, "etcd.replicas", "4", "1 or 3"},
+		{"typed etcd replicas", func() error {
+			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Replicas: -1}})
+			return err
+		}, "values.replicas", "-1", "at least 1"},
+		// Ratios.
+		{"cpu ratio zero", etcdValues("_cluster:\n  cpu-allocation-ratio: 0\n"), "_cluster.cpu-allocation-ratio", "0", "above 0"},
+		{"memory ratio negative", etcdValues("_cluster:\n  memory-allocation-ratio: \"-1\"\n"), "_cluster.memory-allocation-ratio", "-1", "above 0"},
+		{"ephemeral ratio text", etcdValues("_cluster:\n  ephemeral-storage-allocation-ratio: abc\n"), "_cluster.ephemeral-storage-allocation-ratio", "abc", "decimal"},
+		{"ratio empty", etcdValues("_cluster:\n  cpu-allocation-ratio: \"\"\n"), "_cluster.cpu-allocation-ratio", "", "above 0"},
+		{"ratio NaN", etcdValues("_cluster:\n  cpu-allocation-ratio: NaN\n"), "_cluster.cpu-allocation-ratio", "NaN", "above 0"},
+		{"ratio boolean", clusterValues("_cluster:\n  memory-allocation-ratio: true\n"), "_cluster.memory-allocation-ratio", "true", "above 0"},
+		{"ratio below 1 (requests above limits)", etcdValues("_cluster:\n  cpu-allocation-ratio: \"0.5\"\n"), "_cluster.cpu-allocation-ratio", "0.5", "exceed its limit"},
+		{"typed ratio", func() error {
+			_, err := etcd.SanitizeResources(corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}, etcd.Ratios{Memory: "0"})
+			return err
+		}, "_cluster.memory-allocation-ratio", "0", "above 0"},
+		{"_cluster not a map", etcdValues("_cluster: 5"), "_cluster", "5", "map"},
+		// Spread constraints.
+		{"spread not a string", etcdValues("_cluster:\n  scheduling:\n    globalAppTopologySpreadConstraints:\n    - maxSkew: 1\n"), sf, "[map[maxSkew:1]]", "YAML string"},
+		{"spread without topologySpreadConstraints:", etcdValues(spread("- maxSkew: 1\n  topologyKey: a\n")), sf, "- maxSkew: 1\n  topologyKey: a\n", "topologySpreadConstraints"},
+		{"spread other key", etcdValues(spread("constraints:\n- maxSkew: 1\n")), sf, "constraints:\n- maxSkew: 1\n", "topologySpreadConstraints"},
+		{"spread empty list", etcdValues(spread("topologySpreadConstraints: []\n")), sf, "topologySpreadConstraints: []\n", "non-empty"},
+		{"spread not YAML", etcdValues(spread("topologySpreadConstraints: [[[\n")), sf, "topologySpreadConstraints: [[[\n", "YAML"},
+		{"spread unknown field", etcdValues(spread("topologySpreadConstraints:\n- bogus: 1\n")), sf, "topologySpreadConstraints:\n- bogus: 1\n", "unknown field"},
+		{"spread field in the wrong case", etcdValues(spread(strings.Replace(zone, "maxSkew", "maxskew", 1))), sf, strings.Replace(zone, "maxSkew", "maxskew", 1), "unknown field"},
+		{"spread duplicate field", etcdValues(spread(zone + "  maxSkew: 2\n")), sf, zone + "  maxSkew: 2\n", "already set"},
+		{"spread maxSkew 0", clusterValues(spread("topologySpreadConstraints:\n- maxSkew: 0\n  topologyKey: a\n  whenUnsatisfiable: DoNotSchedule\n")), sf + "[0].maxSkew", "0", "at least 1"},
+		{"spread whenUnsatisfiable", etcdValues(spread("topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: a\n  whenUnsatisfiable: Maybe\n")), sf + "[0].whenUnsatisfiable", "Maybe", "DoNotSchedule"},
+		{"spread topologyKey empty", etcdValues(spread("topologySpreadConstraints:\n- maxSkew: 1\n  whenUnsatisfiable: DoNotSchedule\n")), sf + "[0].topologyKey", "", "empty"},
+		{"spread topologyKey invalid", etcdValues(spread("topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: \"bad key\"\n  whenUnsatisfiable: DoNotSchedule\n")), sf + "[0].topologyKey", "bad key", "label key"},
+		{"spread duplicate", etcdValues(spread(zone + "- maxSkew: 2\n  topologyKey: topology.kubernetes.io/zone\n  whenUnsatisfiable: DoNotSchedule\n")), sf + "[1]", "topology.kubernetes.io/zone, DoNotSchedule", "duplicates"},
+		{"spread selector", etcdValues(spread(zone + "  labelSelector:\n    matchLabels:\n      \"bad key\": x\n")), sf + "[0].labelSelector.matchLabels", "bad key", "name part"},
+		{"spread minDomains", etcdValues(spread("topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: a\n  whenUnsatisfiable: ScheduleAnyway\n  minDomains: 2\n")), sf + "[0].minDomains", "2", "DoNotSchedule"},
+		{"spread matchLabelKeys", etcdValues(spread(zone + "  matchLabelKeys: [app.kubernetes.io/instance]\n")), sf + "[0].matchLabelKeys[0]", "app.kubernetes.io/instance", "labelSelector"},
+		{"spread nodeTaintsPolicy", etcdValues(spread(zone + "  nodeTaintsPolicy: Always\n")), sf + "[0].nodeTaintsPolicy", "Always", "Honor or Ignore"},
+		{"typed spread", func() error {
+			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo",
+				TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{MaxSkew: -1, TopologyKey: "a", WhenUnsatisfiable: corev1.DoNotSchedule}}})
+			return err
+		}, sf + "[0].maxSkew", "-1", "at least 1"},
+		{"scheduling not a map", etcdValues("_cluster:\n  scheduling: x\n"), "_cluster.scheduling", "x", "map"},
+		// Affinity.
+		{"affinity not a map", etcdValues("affinity: soft"), "values.affinity", "soft", "map"},
+		{"affinity unknown field", etcdValues("affinity:\n  podAntiAffinity:\n    bogus: 1\n"), "values.affinity", `{"podAntiAffinity":{"bogus":1}}`, "unknown field"},
+		{"affinity field in the wrong case", etcdValues("affinity:\n  PodAntiAffinity: {}\n"), "values.affinity", `{"PodAntiAffinity":{}}`, "unknown field"},
+		{"affinity without topologyKey", etcdValues("affinity:\n  podAntiAffinity:\n    requiredDuringSchedulingIgnoredDuringExecution:\n    - labelSelector: {}\n"),
+			"values.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey", "", "empty"},
+		{"affinity weight", etcdValues("affinity:\n  podAffinity:\n    preferredDuringSchedulingIgnoredDuringExecution:\n    - weight: 101\n      podAffinityTerm:\n        topologyKey: k\n"),
+			"values.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight", "101", "1-100"},
+		{"affinity node operator", etcdValues("affinity:\n  nodeAffinity:\n    requiredDuringSchedulingIgnoredDuringExecution:\n      nodeSelectorTerms:\n      - matchExpressions:\n        - key: a\n          operator: Has\n"),
+			"values.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator", "Has", "supported"},
+		// Namespaces, releases, name lengths.
+		{"namespace not a tenant", render(etcdshapes.Request{Namespace: "default"}), "namespace", "default", "tenant"},
+		{"namespace kube-system", render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "kube-system"}), "namespace", "kube-system", "tenant"},
+		{"namespace empty tenant", render(etcdshapes.Request{Namespace: "tenant-"}), "namespace", "tenant-", "DNS-1123"},
+		{"namespace empty tenant part", render(etcdshapes.Request{Namespace: "tenant-a--b"}), "namespace", "tenant-a--b", "non-empty"},
+		{"namespace uppercase", render(etcdshapes.Request{Namespace: "tenant-Demo"}), "namespace", "tenant-Demo", "DNS-1123"},
+		{"namespace too long", render(etcdshapes.Request{Namespace: "tenant-" + strings.Repeat("a", 57)}), "namespace", "tenant-" + strings.Repeat("a", 57), "63"},
+		{"etcd release other than etcd", render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Release: "etcd2"}), "release", "etcd2", `"etcd"`},
+		{"typed etcd release", func() error {
+			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Release: "kubernetes-demo"})
+			return err
+		}, "release", "kubernetes-demo", `"etcd"`},
+		{"release too long", render(etcdshapes.Request{Release: long}), "release", long, "more than 56"},
+		{"release uppercase", render(etcdshapes.Request{Release: "Kubernetes-demo"}), "release", "Kubernetes-demo", "DNS-1123"},
+		{"release with a dot", render(etcdshapes.Request{Release: "kubernetes.demo"}), "release", "kubernetes.demo", "DNS-1123"},
+		{"release starting with a digit", render(etcdshapes.Request{Release: "1-demo"}), "release", "1-demo", "letter"},
+		{"release empty", func() error {
+			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo"})
+			return err
+		}, "release", "", "empty"},
+		// API versions.
+		{"api-version not an API", render(etcdshapes.Request{APIVersions: []string{"not an api"}}), "apiVersions", "not an api", "group/version"},
+		{"api-version empty", render(etcdshapes.Request{APIVersions: []string{""}}), "apiVersions", "", "group/version"},
+		{"api-version kind lowercase", render(etcdshapes.Request{APIVersions: []string{"autoscaling.k8s.io/v1/verticalPodAutoscaler"}}), "apiVersions", "autoscaling.k8s.io/v1/verticalPodAutoscaler", "group/version"},
+		// Live state.
+		{"live datastore name", render(etcdshapes.Request{Live: etcdshapes.LiveState{DataStoreName: "Tenant_Root"}}), "live.dataStoreName", "Tenant_Root", "DNS-1123"},
+		{"live storage class", render(etcdshapes.Request{Live: etcdshapes.LiveState{StorageClassName: ptr("bad class")}}), "live.storageClassName", "bad class", "DNS-1123"},
+		{"bad input behind a shared datastore", func() error {
+			v, _ := etcdshapes.MergeValues([]byte("_cluster:\n  cpu-allocation-ratio: 0\n"))
+			return render(etcdshapes.Request{Values: v, Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}})()
+		}, "_cluster.cpu-allocation-ratio", "0", "above 0"},
+		// Storage classes.
+		{"storageClass invalid", etcdValues("storageClass: Fast_SSD"), "values.storageClass", "Fast_SSD", "DNS-1123"},
+		{"storageClass not a string", etcdValues("storageClass: 5"), "values.storageClass", "5", "string"},
+		{"local storage class", clusterValues("_cluster:\n  etcd-storage-class-local: \"a b\"\n"), "_cluster.etcd-storage-class-local", "a b", "DNS-1123"},
+		{"replicated storage class", clusterValues("etcd:\n  replicas: 1\n_cluster:\n  etcd-storage-class-replicated: 7\n"), "_cluster.etcd-storage-class-replicated", "7", "string"},
+		// Unknown keys, shapes.
+		{"unknown key", etcdValues("replica: 3"), "replica", "3", "not a value of this chart"},
+		{"unknown empty key", etcdValues(`"": 1`), `""`, "1", "not a value of this chart"},
+		{"unknown key under etcd", clusterValues("etcd:\n  size: 4Gi\n"), "etcd.size", "4Gi", "not a value of this chart"},
+		{"etcd not a map", clusterValues("etcd: 3"), "etcd", "3", "map"},
+		{"values not a map", etcdValues("- a\n- b\n"), "values[0]", "- a …", "YAML map"},
+		{"values not YAML", etcdValues("a: [\n"), "values[0]", "a: [", "YAML map"},
+		{"caller", render(etcdshapes.Request{Caller: "kubernetes"}), "caller", "kubernetes", `"etcd" or "cluster"`},
+		{"typed spread parser", func() error { _, err := etcdshapes.ParseSpreadConstraints(42); return err }, sf, "42", "YAML string"},
+		{"typed quota", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("-1")); return err }, "values.size", "-1", "positive"},
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestBadInputs: every bad input is refused with a *naming.Error naming the
+// field, the value and the rule, and its message says all three.
+func TestBadInputs(t *testing.T) {
+	cases := badInputs()
+	require.GreaterOrEqual(t, len(cases), 40)
+	names := map[string]bool{}
+	for _, c := range cases {
+		require.False(t, names[c.name], "duplicate case %q", c.name)
+		names[c.name] = true
+		t.Run(c.name, func(t *testing.T) {
+			err := c.run()
+			require.Error(t, err, "accepted")
+			var ne *naming.Error
+			require.True(t, errors.As(err, &ne), "not a *naming.Error: %T %v", err, err)
+			require.Equal(t, c.field, ne.Field, "field (error: %v)", err)
+			require.Equal(t, fmt.Sprint(c.value), fmt.Sprint(ne.Value), "value (error: %v)", err)
+			require.Contains(t, ne.Rule, c.rule, "rule (error: %v)", err)
+			msg := err.Error()
+			require.Contains(t, msg, ne.Field)
+			require.Contains(t, msg, ne.Rule)
+			if s, ok := ne.Value.(string); ok {
+				require.Contains(t, msg, fmt.Sprintf("%q", s))
+			}
+			// The same input fails the same way every time.
+			again := c.run()
+			require.Equal(t, err.Error(), again.Error())
+		})
+	}
+}
