@@ -1,0 +1,28 @@
+// Package e2e proves that a real kube-apiserver accepts every object the
+// library renders. Unit and golden tests pin bytes; only the API server
+// knows whether those bytes pass its schemas, CRD structural validation and
+// CEL rules, and whether an upgrade of a live stack is allowed (the
+// EtcdCluster CRD forbids changing spec.tls, spec.storage.storageClassName
+// and spec.storage.medium, and shrinking spec.storage.size).
+//
+// The suite is its own module, so the library never depends on
+// controller-runtime, and its tests are behind the build tag "apiserver"
+// because they need the kube-apiserver and etcd binaries. Run it from the
+// repository root with
+//
+//	make test-apiserver
+//
+// which builds kube-apiserver and etcd from the Go module proxy into ./bin
+// (see hack/kube-apiserver), starts them with controller-runtime's envtest,
+// installs the CRDs from $ETCDSHAPES_CRDS and:
+//
+//   - creates every object of every golden scenario (golden.All) with
+//     server-side dry-run and strict field validation, both as the typed
+//     object a Go caller sends and as the YAML the CLI prints;
+//   - for each per-cluster scenario, creates the stack for real, re-renders
+//     it with changed inputs and the live state (LiveState.StorageClassName)
+//     and updates it, which must be accepted, and checks that an update
+//     that ignores the live state is rejected by the CRD's CEL rules.
+//
+// Its last line is "apiserver: N objects accepted, M rejected".
+package e2e

@@ -1,0 +1,72 @@
+//go:build apiserver
+
+package e2e
+
+import (
+	"context"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes/golden"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// TestGoldenObjectsAccepted creates every object of every golden scenario
+// with server-side dry-run and strict field validation, twice: as the typed
+// object (what a Go caller sends through controller-runtime) and as the YAML
+// the CLI prints (what Helm sends). An object counts as accepted when both
+// are. Scenarios share namespaces and names; dry-run persists nothing, so
+// they do not collide.
+func TestGoldenObjectsAccepted(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range golden.All() {
+		t.Run(s.Name, func(t *testing.T) {
+			objs, err := s.Render()
+			if err != nil {
+				t.Fatalf("render: %v", err)
+			}
+			if len(objs) == 0 {
+				t.Logf("renders no object")
+				return
+			}
+			for _, o := range objs {
+				if err := ensureNamespace(ctx, o.GetNamespace()); err != nil {
+					t.Fatal(err)
+				}
+				// Print before the typed create: Create overwrites the
+				// object with the server's answer.
+				u, err := asUnstructured(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := describe(o)
+				printedErr := k.Create(ctx, u, client.DryRunAll, strict)
+				typedErr := k.Create(ctx, o, client.DryRunAll, strict)
+				switch {
+				case printedErr == nil && typedErr == nil:
+					count(true)
+					continue
+				case printedErr == nil:
+					t.Errorf("REJECTED %s: only the typed object (client-side marshalling): %s", name, oneLine(typedErr))
+				case typedErr == nil:
+					t.Errorf("REJECTED %s: only the printed YAML (etcdshapes.Marshal): %s", name, oneLine(printedErr))
+				default:
+					t.Errorf("REJECTED %s: %s", name, oneLine(typedErr))
+					if oneLine(typedErr) != oneLine(printedErr) {
+						t.Errorf("  printed YAML: %s", oneLine(printedErr))
+					}
+				}
+				count(false)
+			}
+		})
+	}
+}
+
+func count(accepted bool) {
+	tally.Lock()
+	defer tally.Unlock()
+	if accepted {
+		tally.accepted++
+	} else {
+		tally.rejected++
+	}
+}
