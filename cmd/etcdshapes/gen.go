@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/etcdshapes/etcdshapes/chartgen"
+)
+
+const genUsage = `Usage:
+  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V]
+  etcdshapes gen chart --library [--caller etcd|cluster] --out DIR
+
+  gen chart            writes a Helm chart (Chart.yaml, values.yaml, values.schema.json,
+                       templates) that renders the caller's stack from the charts' values.
+  gen chart --library  writes only the named templates (DIR/templates/_etcdshapes*.tpl) for
+                       an existing chart to include; without --caller, both callers'.
+
+  Files generated before and no longer produced are removed; files without the
+  generated header are never touched.
+`
+
+// runGen is the gen command.
+func runGen(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || isHelp(args[0]) {
+		fmt.Fprint(stderr, genUsage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	if args[0] != "chart" {
+		fmt.Fprintf(stderr, "etcdshapes: unknown gen target %q (want chart)\n\n%s", args[0], genUsage)
+		return 2
+	}
+	fs := flag.NewFlagSet("etcdshapes gen chart", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var o chartgen.Options
+	var out string
+	fs.StringVar(&o.Caller, "caller", "", "")
+	fs.StringVar(&o.Version, "chart-version", "", "")
+	fs.BoolVar(&o.Library, "library", false, "")
+	fs.StringVar(&out, "out", "", "")
+	if err := fs.Parse(args[1:]); err != nil {
+		fmt.Fprintf(stderr, "etcdshapes: %v\n\n%s", err, genUsage)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "etcdshapes: unexpected argument %q\n\n%s", fs.Arg(0), genUsage)
+		return 2
+	}
+	if out == "" || (o.Caller == "" && !o.Library) {
+		fmt.Fprintf(stderr, "etcdshapes: --out and --caller are required (--caller may be left out with --library)\n\n%s", genUsage)
+		return 2
+	}
+	files, err := chartgen.Chart(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
+		return 1
+	}
+	removed, err := writeDir(out, files)
+	if err != nil {
+		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %d files to %s", len(files), out)
+	if removed > 0 {
+		fmt.Fprintf(stdout, ", removed %d stale generated files", removed)
+	}
+	fmt.Fprintln(stdout)
+	return 0
+}
+
+// writeDir writes files under dir and removes the files under dir that a
+// previous generation wrote (they carry chartgen.Header) but this one did
+// not, so a renamed shape leaves no stale template behind. A file without
+// the header is someone's own and stays.
+func writeDir(dir string, files []chartgen.File) (removed int, err error) {
+	want := map[string]bool{}
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		want[p] = true
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return 0, err
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			return 0, err
+		}
+	}
+	var stale []string
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || want[p] {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if isGenerated(data) {
+			stale = append(stale, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	sort.Strings(stale)
+	for _, p := range stale {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, err
+		}
+		removed++
+	}
+	return removed, nil
+}
+
+// isGenerated reports whether a file carries the generated header near its
+// top (first line of templates and YAML, the schema's $comment).
+func isGenerated(data []byte) bool {
+	head := data
+	if len(head) > 512 {
+		head = head[:512]
+	}
+	return bytes.Contains(head, []byte(chartgen.Header))
+}

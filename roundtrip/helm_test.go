@@ -1,0 +1,427 @@
+package roundtrip
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/chartgen"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"helm.sh/helm/v3/pkg/chart"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"sigs.k8s.io/yaml"
+)
+
+// chartVersion is the version every golden scenario renders with.
+const chartVersion = "0.0.0"
+
+var (
+	chartsMu sync.Mutex
+	charts   = map[string]*chart.Chart{}
+)
+
+// loadChart loads a generated chart (or library, plus extra templates) from
+// memory, as `helm template` loads a directory. Charts are cached by their
+// options and extra file names, which must not change content between
+// calls.
+func loadChart(t testing.TB, o chartgen.Options, extra ...*loader.BufferedFile) *chart.Chart {
+	t.Helper()
+	key := fmt.Sprintf("%+v", o)
+	for _, f := range extra {
+		key += "+" + f.Name
+	}
+	chartsMu.Lock()
+	defer chartsMu.Unlock()
+	if c, ok := charts[key]; ok {
+		return c
+	}
+	files, err := chartgen.Chart(o)
+	if err != nil {
+		t.Fatalf("chartgen.Chart(%+v): %v", o, err)
+	}
+	var bf []*loader.BufferedFile
+	if o.Library {
+		bf = append(bf, &loader.BufferedFile{Name: "Chart.yaml", Data: []byte("apiVersion: v2\nname: probe\nversion: " + chartVersion + "\n")})
+	}
+	for _, f := range files {
+		bf = append(bf, &loader.BufferedFile{Name: f.Path, Data: f.Data})
+	}
+	bf = append(bf, extra...)
+	c, err := loader.LoadFiles(bf)
+	if err != nil {
+		t.Fatalf("load generated chart: %v", err)
+	}
+	charts[key] = c
+	return c
+}
+
+// liveClient serves the live objects the per-cluster chart looks up.
+type liveClient struct{ client dynamic.Interface }
+
+var (
+	kcpGVR = schema.GroupVersionResource{Group: "controlplane.cluster.x-k8s.io", Version: "v1alpha1", Resource: "kamajicontrolplanes"}
+	ecGVR  = schema.GroupVersionResource{Group: "etcd-operator.cozystack.io", Version: "v1alpha2", Resource: "etcdclusters"}
+)
+
+func newLiveClient(namespace, release string, live etcdshapes.LiveState) liveClient {
+	var objs []runtime.Object
+	if live.DataStoreName != "" {
+		objs = append(objs, &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": chartgen.KamajiControlPlaneAPIVersion, "kind": chartgen.KamajiControlPlaneKind,
+			"metadata": map[string]any{"name": release, "namespace": namespace},
+			"spec":     map[string]any{"dataStoreName": live.DataStoreName},
+		}})
+	}
+	if live.StorageClassName != nil {
+		objs = append(objs, &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "etcd-operator.cozystack.io/v1alpha2", "kind": "EtcdCluster",
+			"metadata": map[string]any{"name": release + "-etcd", "namespace": namespace},
+			"spec":     map[string]any{"storage": map[string]any{"storageClassName": *live.StorageClassName}},
+		}})
+	}
+	listKinds := map[schema.GroupVersionResource]string{kcpGVR: "KamajiControlPlaneList", ecGVR: "EtcdClusterList"}
+	return liveClient{dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), listKinds, objs...)}
+}
+
+func (l liveClient) GetClientFor(apiVersion, kind string) (dynamic.NamespaceableResourceInterface, bool, error) {
+	switch apiVersion + "/" + kind {
+	case chartgen.KamajiControlPlaneAPIVersion + "/" + chartgen.KamajiControlPlaneKind:
+		return l.client.Resource(kcpGVR), true, nil
+	case "etcd-operator.cozystack.io/v1alpha2/EtcdCluster":
+		return l.client.Resource(ecGVR), true, nil
+	}
+	return nil, false, fmt.Errorf("the test cluster serves no %s %s", apiVersion, kind)
+}
+
+// renderInput is one `helm template`.
+type renderInput struct {
+	caller      string
+	release     string
+	namespace   string
+	values      []byte
+	apiVersions []string
+	live        etcdshapes.LiveState
+}
+
+// helmRender renders the caller's generated chart like `helm template`
+// with -f values, --api-versions and a cluster holding the live state.
+func helmRender(t testing.TB, in renderInput) (string, error) {
+	t.Helper()
+	c := loadChart(t, chartgen.Options{Caller: in.caller, Version: chartVersion})
+	return renderChart(c, in)
+}
+
+func renderChart(c *chart.Chart, in renderInput) (string, error) {
+	vals, err := chartutil.ReadValues(in.values)
+	if err != nil {
+		return "", err
+	}
+	caps := chartutil.DefaultCapabilities.Copy()
+	caps.APIVersions = append(caps.APIVersions, in.apiVersions...)
+	top, err := chartutil.ToRenderValues(c, vals, chartutil.ReleaseOptions{Name: in.release, Namespace: in.namespace, IsInstall: true}, caps)
+	if err != nil {
+		return "", err
+	}
+	out, err := engine.RenderWithClientProvider(c, top, newLiveClient(in.namespace, in.release, in.live))
+	if err != nil {
+		return "", err
+	}
+	names := make([]string, 0, len(out))
+	for n := range out {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		if strings.HasSuffix(n, "NOTES.txt") {
+			continue
+		}
+		b.WriteString("---\n# Source: " + n + "\n" + out[n] + "\n")
+	}
+	return b.String(), nil
+}
+
+// goRender is what the library renders for the same input.
+func goRender(in renderInput) (string, error) {
+	values, err := etcdshapes.MergeValues(in.values)
+	if err != nil {
+		return "", err
+	}
+	objs, err := etcdshapes.Render(etcdshapes.Request{
+		Caller: in.caller, Namespace: in.namespace, Release: in.release, ChartVersion: chartVersion,
+		Values: values, APIVersions: in.apiVersions, Live: in.live,
+	})
+	if err != nil {
+		return "", err
+	}
+	out, err := etcdshapes.Marshal(objs)
+	return string(out), err
+}
+
+// --- comparison, after the canonicalisation ../shared/tools/kcanon applies.
+
+var docSep = regexp.MustCompile(`(?m)^---\s*$`)
+
+// clusterScoped lists kinds that carry no metadata.namespace.
+var clusterScoped = map[string]bool{"DataStore": true}
+
+// quantityParents are keys whose values are resource quantities.
+var quantityParents = map[string]bool{"requests": true, "limits": true, "minAllowed": true, "maxAllowed": true}
+
+type object struct {
+	key string
+	val map[string]any
+}
+
+// canon parses multi-document YAML into objects keyed by
+// "apiVersion kind namespace/name", sorted.
+func canon(doc, ns string) ([]object, error) {
+	var out []object
+	for _, d := range docSep.Split(doc, -1) {
+		var m map[string]any
+		if err := yaml.Unmarshal([]byte(d), &m); err != nil {
+			return nil, fmt.Errorf("%w in:\n%s", err, d)
+		}
+		if m == nil {
+			continue
+		}
+		delete(m, "status")
+		md, _ := m["metadata"].(map[string]any)
+		if md == nil {
+			md = map[string]any{}
+			m["metadata"] = md
+		}
+		if v, ok := md["creationTimestamp"]; ok && v == nil {
+			delete(md, "creationTimestamp")
+		}
+		kind, _ := m["kind"].(string)
+		if _, ok := md["namespace"]; !ok && !clusterScoped[kind] {
+			md["namespace"] = ns
+		}
+		walk(m, "")
+		prune(m)
+		out = append(out, object{fmt.Sprintf("%v %v %v/%v", m["apiVersion"], kind, md["namespace"], md["name"]), m})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out, nil
+}
+
+func walk(v any, parent string) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			if quantityParents[parent] || (parent == "storage" && k == "size") {
+				t[k] = canonQuantity(c)
+				continue
+			}
+			walk(c, k)
+		}
+	case []any:
+		for _, c := range t {
+			walk(c, parent)
+		}
+	}
+}
+
+// canonQuantity is the quantity as the API server stores it.
+func canonQuantity(v any) any {
+	var s string
+	switch t := v.(type) {
+	case string:
+		s = t
+	case float64:
+		s = string(json.Number(fmt.Sprint(t)))
+	default:
+		return v
+	}
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return "UNPARSEABLE:" + s
+	}
+	return q.String()
+}
+
+func prune(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			if c == nil {
+				delete(t, k)
+				continue
+			}
+			prune(c)
+		}
+	case []any:
+		for _, c := range t {
+			prune(c)
+		}
+	}
+}
+
+// diffObjects lists every difference between two renders, empty when they
+// hold the same objects field for field.
+func diffObjects(want, got []object) []string {
+	w := map[string]map[string]any{}
+	g := map[string]map[string]any{}
+	keys := map[string]bool{}
+	for _, o := range want {
+		w[o.key] = o.val
+		keys[o.key] = true
+	}
+	for _, o := range got {
+		g[o.key] = o.val
+		keys[o.key] = true
+	}
+	var sorted []string
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	var out []string
+	if len(want) != len(w) || len(got) != len(g) {
+		out = append(out, fmt.Sprintf("duplicate objects: want %d (%d distinct), got %d (%d distinct)", len(want), len(w), len(got), len(g)))
+	}
+	for _, k := range sorted {
+		wv, inW := w[k]
+		gv, inG := g[k]
+		switch {
+		case !inG:
+			out = append(out, "MISSING "+k)
+		case !inW:
+			out = append(out, "EXTRA   "+k)
+		default:
+			var paths []string
+			fieldDiff("", wv, gv, &paths)
+			for _, p := range paths {
+				out = append(out, "DIFFER  "+k+" "+p)
+			}
+		}
+	}
+	return out
+}
+
+func fieldDiff(path string, a, b any, out *[]string) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		keys := map[string]bool{}
+		for k := range am {
+			keys[k] = true
+		}
+		for k := range bm {
+			keys[k] = true
+		}
+		var ks []string
+		for k := range keys {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		for _, k := range ks {
+			fieldDiff(path+"."+k, am[k], bm[k], out)
+		}
+		return
+	}
+	al, aok := a.([]any)
+	bl, bok := b.([]any)
+	if aok && bok && len(al) == len(bl) {
+		for i := range al {
+			fieldDiff(fmt.Sprintf("%s[%d]", path, i), al[i], bl[i], out)
+		}
+		return
+	}
+	if !reflect.DeepEqual(a, b) {
+		aj, _ := json.Marshal(a)
+		bj, _ := json.Marshal(b)
+		*out = append(*out, fmt.Sprintf("%s: want %s got %s", path, trunc(aj), trunc(bj)))
+	}
+}
+
+func trunc(b []byte) string {
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
+	}
+	return string(b)
+}
+
+// compareRenders renders in with Helm and with the library and reports
+// whether both refuse or both render the same objects. It returns the
+// number of objects compared.
+func compareRenders(t *testing.T, in renderInput) int {
+	t.Helper()
+	want, goErr := goRender(in)
+	got, helmErr := helmRender(t, in)
+	switch {
+	case goErr != nil && helmErr != nil:
+		checkSameRefusal(t, goErr, helmErr)
+		return 0
+	case goErr != nil:
+		t.Fatalf("the library refuses (%v) but the chart renders", goErr)
+	case helmErr != nil:
+		t.Fatalf("the chart refuses but the library renders: %v", helmErr)
+	}
+	return compareDocs(t, want, got, in.namespace)
+}
+
+func compareDocs(t *testing.T, want, got, ns string) int {
+	t.Helper()
+	w, err := canon(want, ns)
+	if err != nil {
+		t.Fatalf("library output: %v", err)
+	}
+	g, err := canon(got, ns)
+	if err != nil {
+		t.Fatalf("chart output: %v\n%s", err, got)
+	}
+	if d := diffObjects(w, g); len(d) > 0 {
+		t.Fatalf("the chart's objects differ from the library's:\n  %s", strings.Join(d, "\n  "))
+	}
+	return len(w)
+}
+
+// spelledQuantities are rules whose library message spells quantities the
+// way resource.Quantity prints them ("1428571429n", "1"); the templates
+// spell them as written or as the float64 they computed ("1.4285714285714286",
+// "1000m"). For these the field and the rule up to the first quantity must
+// match.
+var spelledQuantities = []struct{ rule, upTo string }{
+	{"must be at least 1 here: the ", " request "},
+	{"has more digits than the chart's float64 arithmetic keeps", "keeps"},
+	{"an extended resource must be a whole number", "number"},
+}
+
+// checkSameRefusal requires the chart's error to carry the library's
+// naming.Error text.
+func checkSameRefusal(t *testing.T, goErr, helmErr error) {
+	t.Helper()
+	msg := goErr.Error()
+	if strings.Contains(helmErr.Error(), msg) {
+		return
+	}
+	var ne *naming.Error
+	if !asNamingError(goErr, &ne) {
+		t.Fatalf("the library refuses with %v (not a naming.Error); the chart with %v", goErr, helmErr)
+	}
+	for _, sq := range spelledQuantities {
+		if i := strings.Index(ne.Rule, sq.rule); i >= 0 {
+			j := strings.Index(ne.Rule, sq.upTo)
+			if strings.Contains(helmErr.Error(), ne.Field+": invalid value ") && strings.Contains(helmErr.Error(), ne.Rule[:j+len(sq.upTo)]) {
+				return
+			}
+		}
+	}
+	t.Fatalf("refusals differ:\n  library: %s\n  chart:   %s", msg, helmErr)
+}

@@ -1,0 +1,98 @@
+package roundtrip
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes/chartgen"
+	"github.com/etcdshapes/etcdshapes/golden"
+	"sigs.k8s.io/yaml"
+)
+
+// TestHelmBinary runs a real `helm template` (the binary $HELM names; the
+// test is skipped without it) on the generated charts for every golden
+// scenario without live state and for random values, and compares with the
+// library. It proves what the in-process tests assume: the CLI loads the
+// chart, the values and the schema as the engine package does.
+func TestHelmBinary(t *testing.T) {
+	helm := os.Getenv("HELM")
+	if helm == "" {
+		t.Skip("set HELM to a helm v3 binary to run `helm template` itself")
+	}
+	dirs := map[string]string{}
+	for _, caller := range []string{"etcd", "cluster"} {
+		files, err := chartgen.Chart(chartgen.Options{Caller: caller, Version: chartVersion})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), caller)
+		for _, f := range files {
+			p := filepath.Join(dir, filepath.FromSlash(f.Path))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dirs[caller] = dir
+	}
+	var inputs []renderInput
+	for _, s := range golden.All() {
+		if s.Live.DataStoreName != "" || s.Live.StorageClassName != nil {
+			continue // helm template has no cluster to look up
+		}
+		inputs = append(inputs, renderInput{caller: s.Caller, release: s.Release, namespace: s.Namespace, values: []byte(s.Values), apiVersions: s.APIVersions})
+	}
+	r := rand.New(rand.NewSource(7))
+	for i := 0; i < 40; i++ {
+		in := renderInput{namespace: randomTenant(r)}
+		var v map[string]any
+		if i%2 == 0 {
+			in.caller, in.release, v = "etcd", "etcd", randomEtcdValues(r)
+		} else {
+			in.caller, in.release, v = "cluster", randomRelease(r), randomClusterValues(r)
+			in.apiVersions = []string{"autoscaling.k8s.io/v1/VerticalPodAutoscaler"}
+		}
+		raw, err := yaml.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.values = raw
+		inputs = append(inputs, in)
+	}
+	for i, in := range inputs {
+		t.Run(fmt.Sprintf("%s-%02d", in.caller, i), func(t *testing.T) {
+			values := filepath.Join(t.TempDir(), "values.yaml")
+			if err := os.WriteFile(values, in.values, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"template", in.release, dirs[in.caller], "--namespace", in.namespace, "-f", values}
+			for _, a := range in.apiVersions {
+				args = append(args, "--api-versions", a)
+			}
+			var stdout, stderr bytes.Buffer
+			cmd := exec.Command(helm, args...)
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			helmErr := cmd.Run()
+			want, goErr := goRender(in)
+			switch {
+			case goErr != nil && helmErr != nil:
+				if !bytes.Contains(stderr.Bytes(), []byte(goErr.Error())) {
+					checkSameRefusal(t, goErr, fmt.Errorf("%s", stderr.String()))
+				}
+			case goErr != nil:
+				t.Fatalf("the library refuses (%v) but helm renders", goErr)
+			case helmErr != nil:
+				t.Fatalf("helm refuses: %v: %s", helmErr, stderr.String())
+			default:
+				compareDocs(t, want, stdout.String(), in.namespace)
+			}
+		})
+	}
+}

@@ -1,0 +1,346 @@
+package roundtrip
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes/chartgen"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// probeTemplate calls one hand-written helper with .Values.in; each op is
+// the helper (or the composition the config makes of it) whose Go twin a
+// test compares it with.
+const probeTemplate = `{{- $k := include "etcdshapes.constants" . | fromJson }}
+{{- $in := .Values.in }}
+{{- if eq .Values.op "names" }}
+{{- include "etcdshapes.names" (dict "caller" $in.caller "namespace" $in.namespace "release" $in.release "k" $k) }}
+{{- else if eq .Values.op "quota" }}
+{{- include "etcdshapes.quota" (dict "field" "values.size" "q" (include "etcdshapes.quantity" (dict "field" "values.size" "value" $in.value) | fromJson) "k" $k) }}
+{{- else if eq .Values.op "quantity" }}
+{{- include "etcdshapes.quantity" (dict "field" "values.size" "value" $in.value) }}
+{{- else if eq .Values.op "sanitize" }}
+{{- $limits := include "etcdshapes.resourceValues" (dict "field" "values.resources" "value" $in.limits "k" $k) | fromJson }}
+{{- $ratios := include "etcdshapes.ratios" (dict "cluster" $in.cluster "k" $k) | fromJson }}
+{{- include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" $limits "ratios" $ratios) }}
+{{- else if eq .Values.op "tenantPath" }}
+{{- include "etcdshapes.tenantPath" (dict "namespace" $in.namespace "k" $k) }}
+{{- else if eq .Values.op "label" }}
+{{- include "etcdshapes.labelErrors" (dict "value" $in.value "k" $k) }}
+{{- else if eq .Values.op "subdomain" }}
+{{- include "etcdshapes.subdomainErrors" (dict "value" $in.value "k" $k) }}
+{{- else if eq .Values.op "labelValue" }}
+{{- include "etcdshapes.labelValueErrors" (dict "value" $in.value "k" $k) }}
+{{- else if eq .Values.op "qualifiedName" }}
+{{- include "etcdshapes.qualifiedNameErrors" (dict "value" $in.value "k" $k) }}
+{{- else }}
+{{- fail (printf "unknown op %s" .Values.op) }}
+{{- end }}`
+
+// probe renders one helper call.
+func probe(t *testing.T, op string, in map[string]any) (string, error) {
+	t.Helper()
+	c := loadChart(t, chartgen.Options{Library: true, Version: chartVersion},
+		&loader.BufferedFile{Name: "templates/probe.yaml", Data: []byte(probeTemplate)})
+	top, err := chartutil.ToRenderValues(c, map[string]any{"op": op, "in": in},
+		chartutil.ReleaseOptions{Name: "probe", Namespace: "tenant-probe"}, nil)
+	if err != nil {
+		return "", err
+	}
+	out, err := engine.Render(c, top)
+	if err != nil {
+		return "", err
+	}
+	return out["probe/templates/probe.yaml"], nil
+}
+
+// helmMessage is the message a template's fail carries.
+func helmMessage(err error) string {
+	s := err.Error()
+	if i := strings.Index(s, "): "); i >= 0 && strings.HasPrefix(s, "execution error at (") {
+		return s[i+3:]
+	}
+	return s
+}
+
+// tenants and releases are random names in the shapes the callers meet,
+// biased to the lengths where truncation starts, with dashes and dots at
+// the cut points.
+func randomName(r *rand.Rand, prefix string, length int, alphabet string) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	for b.Len() < length {
+		b.WriteByte(alphabet[r.Intn(len(alphabet))])
+	}
+	return b.String()
+}
+
+func TestNamesTwin(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	type pair struct{ ns, rel string }
+	var pairs []pair
+	for _, ns := range []string{"tenant-root", "tenant-a", "tenant-a-b-c", "tenant-" + strings.Repeat("x", 56), "tenant-" + strings.Repeat("ab-", 18) + "z"} {
+		for l := 12; l <= 52; l++ {
+			pairs = append(pairs,
+				pair{ns, randomName(r, "kubernetes-", l, "abcdefghijklmnopqrstuvwxyz0123456789")},
+				pair{ns, randomName(r, "kubernetes-", l, "a-")}, // dashes at every cut point
+			)
+		}
+	}
+	// Releases whose cut falls right after a dash, for each limit.
+	for keep := 30; keep <= 56; keep++ {
+		rel := "kubernetes-" + strings.Repeat("b", keep-len("kubernetes-")-1) + "-" + strings.Repeat("c", 12)
+		pairs = append(pairs, pair{"tenant-" + strings.Repeat("n", 20), strings.TrimRight(rel[:min(len(rel), 51)], "-")})
+	}
+	// Namespaces ending in a dot after truncation: "<ns>.<rel>" cut at 54.
+	for nsLen := 45; nsLen <= 56; nsLen++ {
+		pairs = append(pairs, pair{randomName(r, "tenant-", nsLen, "abcdefghij"), "kubernetes-demo-cluster"})
+	}
+	// Invalid names: each must be refused with the library's message.
+	for _, p := range []pair{
+		{"default", "kubernetes-x"}, {"tenant-", "kubernetes-x"}, {"tenant--a", "kubernetes-x"}, {"tenant-A", "kubernetes-x"},
+		{"tenant-a.b", "kubernetes-x"}, {"tenant-" + strings.Repeat("x", 60), "kubernetes-x"},
+		{"tenant-a", ""}, {"tenant-a", "Kubernetes"}, {"tenant-a", "1kubernetes"}, {"tenant-a", "a.b"}, {"tenant-a", "-a"},
+		{"tenant-a", "kubernetes-" + strings.Repeat("x", 41)}, {"tenant-a", strings.Repeat("x", 64)},
+	} {
+		pairs = append(pairs, p)
+	}
+	for _, p := range pairs {
+		for _, caller := range []string{"etcd", "cluster"} {
+			rel := p.rel
+			if caller == "etcd" {
+				rel = "etcd"
+				if strings.HasSuffix(p.rel, "x") {
+					rel = p.rel // a wrong release for the etcd chart
+				}
+			}
+			got, err := probe(t, "names", map[string]any{"caller": caller, "namespace": p.ns, "release": rel})
+			var n naming.Names
+			var goErr error
+			if caller == "etcd" {
+				n, goErr = naming.ForEtcdChart(p.ns, rel)
+			} else {
+				n, goErr = naming.ForCluster(p.ns, rel)
+			}
+			if goErr != nil {
+				if err == nil || helmMessage(err) != goErr.Error() {
+					t.Fatalf("%s %q %q: library refuses with %q, helper gives %v / %s", caller, p.ns, rel, goErr, err, got)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s %q %q: helper refuses: %v", caller, p.ns, rel, err)
+			}
+			want, _ := json.Marshal(map[string]string{
+				"namespace": n.Namespace, "release": n.Release, "cluster": n.Cluster,
+				"dataStore": n.DataStore(), "defragCronJob": n.DefragCronJob(), "cleanupJob": n.CleanupJob(),
+			})
+			if !jsonEqual(t, string(want), got) {
+				t.Fatalf("%s %q %q:\n  library %s\n  helper  %s", caller, p.ns, rel, want, got)
+			}
+		}
+	}
+	t.Logf("names: %d namespace/release pairs, both callers", len(pairs))
+}
+
+func jsonEqual(t *testing.T, a, b string) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal([]byte(a), &x); err != nil {
+		t.Fatalf("%v: %s", err, a)
+	}
+	if err := json.Unmarshal([]byte(b), &y); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return string(xa) == string(ya)
+}
+
+// sizes spell sizes in every unit of the quantity grammar, plus plain
+// numbers as YAML numbers (float64) and strings the grammar refuses.
+func sizes() []any {
+	var out []any
+	for _, num := range []string{"1", "0.5", "1.5", "3", "4", "10", "100", "7", "0.001", "12345", "999", "1.", ".25", "+2"} {
+		for _, unit := range []string{"", "k", "M", "G", "T", "P", "Ki", "Mi", "Gi", "Ti", "Pi", "m", "u", "n", "e3", "E6", "e+9", "e-2", "E"} {
+			out = append(out, num+unit)
+		}
+	}
+	for _, f := range []float64{5000000000, 1, 1e9, 4294967296, 1.5e10, 123456789} {
+		out = append(out, f)
+	}
+	return append(out, "10Gb", "", "abc", "1.2.3", "Mi", "-1Gi", "0", "1e", "--1", "1 Gi", "0x10", "1e3Mi", "8Ei", true)
+}
+
+func TestQuotaTwin(t *testing.T) {
+	checked := 0
+	for _, s := range sizes() {
+		got, err := probe(t, "quota", map[string]any{"value": s})
+		str := fmt.Sprint(s)
+		if f, ok := s.(float64); ok {
+			str = fmt.Sprintf("%.0f", f)
+		}
+		q, perr := resource.ParseQuantity(str)
+		if _, isBool := s.(bool); isBool {
+			perr = fmt.Errorf("not a quantity")
+		}
+		var want int64
+		qerr := perr
+		if perr == nil {
+			want, qerr = etcd.QuotaBackendBytes(q)
+		}
+		switch {
+		case qerr != nil && err != nil:
+		case qerr != nil:
+			t.Fatalf("size %v: library refuses (%v), helper gives %s", s, qerr, got)
+		case err != nil:
+			t.Fatalf("size %v: helper refuses (%v), library gives %d", s, err, want)
+		case got != fmt.Sprint(want):
+			t.Fatalf("size %v: library %d, helper %s", s, want, got)
+		}
+		checked++
+	}
+	t.Logf("quota: %d sizes", checked)
+}
+
+func TestQuantityValueTwin(t *testing.T) {
+	for _, s := range sizes() {
+		str, ok := s.(string)
+		if !ok {
+			continue
+		}
+		got, err := probe(t, "quantity", map[string]any{"value": s})
+		q, perr := resource.ParseQuantity(str)
+		if (perr != nil) != (err != nil) {
+			t.Fatalf("quantity %q: library error %v, helper %v / %s", str, perr, err, got)
+		}
+		if perr != nil {
+			continue
+		}
+		var v struct{ F float64 }
+		if err := json.Unmarshal([]byte(got), &v); err != nil {
+			t.Fatal(err)
+		}
+		if want := q.AsApproximateFloat64(); v.F != want && !(v.F > 0 && relDiff(v.F, want) < 1e-15) {
+			t.Fatalf("quantity %q: library %v, helper %v", str, want, v.F)
+		}
+	}
+}
+
+func relDiff(a, b float64) float64 {
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	return d / b
+}
+
+func TestSanitizeTwin(t *testing.T) {
+	limitsCases := []map[string]any{
+		{"cpu": "1000m", "memory": "512Mi"},
+		{"cpu": 2.0, "memory": "1Gi"},
+		{"cpu": "1", "memory": "1000Mi", "ephemeral-storage": "3Gi", "example.com/device": "1"},
+		{"cpu": "250m", "memory": "256Mi"},
+		{"cpu": "5000m", "memory": "8Gi"},
+		{"cpu": "3", "memory": "1G", "ephemeral-storage": "10G"},
+		{"cpu": "0.1", "memory": "100M"},
+		{"cpu": "7", "memory": "7Gi", "ephemeral-storage": "7Ti"},
+		{"cpu": "333m", "memory": "123456789"},
+		{"cpu": "1.5", "memory": "1.5Gi", "hugepages-2Mi": "2Mi"},
+		{"cpu": "0", "memory": "0"},
+		{"cpu": "64", "memory": "1Ti"},
+	}
+	ratios := []string{"1", "2", "3", "1.5", "0.3", "7", "10", "40", "0.7", "1e-3", "100", "2.5", "0.1", "6", "9.99", "33"}
+	checked := 0
+	for _, limits := range limitsCases {
+		for i, cpuRatio := range ratios {
+			memRatio := ratios[(i+3)%len(ratios)]
+			ephRatio := ratios[(i+7)%len(ratios)]
+			cluster := map[string]any{"cpu-allocation-ratio": cpuRatio, "memory-allocation-ratio": memRatio, "ephemeral-storage-allocation-ratio": ephRatio}
+			got, err := probe(t, "sanitize", map[string]any{"limits": limits, "cluster": cluster})
+			if err != nil {
+				t.Fatalf("%v / %v: %v", limits, cluster, err)
+			}
+			list := corev1.ResourceList{}
+			for k, v := range limits {
+				s := fmt.Sprint(v)
+				list[corev1.ResourceName(k)] = resource.MustParse(s)
+			}
+			want, err := etcd.SanitizeResources(list, etcd.Ratios{CPU: cpuRatio, Memory: memRatio, EphemeralStorage: ephRatio})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var h struct{ Limits, Requests map[string]string }
+			if err := json.Unmarshal([]byte(got), &h); err != nil {
+				t.Fatalf("%v: %s", err, got)
+			}
+			for name, q := range want.Requests {
+				if c := canonQuantity(h.Requests[string(name)]); c != q.String() {
+					t.Fatalf("%v / %v: request %s: library %s, helper %s (%v)", limits, cluster, name, q.String(), h.Requests[string(name)], c)
+				}
+			}
+			for name, q := range want.Limits {
+				if c := canonQuantity(h.Limits[string(name)]); c != q.String() {
+					t.Fatalf("%v / %v: limit %s: library %s, helper %s", limits, cluster, name, q.String(), h.Limits[string(name)])
+				}
+			}
+			if len(h.Requests) != len(want.Requests) || len(h.Limits) != len(want.Limits) {
+				t.Fatalf("%v / %v: resource sets differ: %s", limits, cluster, got)
+			}
+			checked++
+		}
+	}
+	t.Logf("sanitize: %d limit/ratio combinations", checked)
+}
+
+func TestTenantPathTwin(t *testing.T) {
+	for _, ns := range []string{"tenant-root", "tenant-a", "tenant-a-b", "tenant-a-b-c-d-e", "tenant-root-x", "tenant-" + strings.Repeat("q-", 20) + "z"} {
+		got, err := probe(t, "tenantPath", map[string]any{"namespace": ns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(naming.TenantPath(ns))
+		if !jsonEqual(t, string(want), got) {
+			t.Fatalf("%s: library %s, helper %s", ns, want, got)
+		}
+	}
+}
+
+// TestValidationTwins compares the ports of apimachinery's name validators
+// (their messages appear in refusals) on names of every shape.
+func TestValidationTwins(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	inputs := []string{"", "a", "-", "a-", "A", "a.b", "a..b", "a_b", "a/b", "/a", "a/", "a/b/c", "example.com/device", "Example.com/x",
+		"x.y/" + strings.Repeat("n", 64), strings.Repeat("a", 63), strings.Repeat("a", 64), strings.Repeat("a.", 127) + "a", "kubernetes.io/hostname",
+		"hugepages-2Mi", "_x", "x_", "1", "1-a", "a-1"}
+	for i := 0; i < 300; i++ {
+		inputs = append(inputs, randomName(r, "", 1+r.Intn(80), "ab-._/A1"))
+	}
+	twins := map[string]func(string) []string{
+		"label":         validation.IsDNS1123Label,
+		"subdomain":     validation.IsDNS1123Subdomain,
+		"qualifiedName": validation.IsQualifiedName,
+		"labelValue":    validation.IsValidLabelValue,
+	}
+	for _, op := range []string{"label", "subdomain", "qualifiedName", "labelValue"} {
+		for _, in := range inputs {
+			got, err := probe(t, op, map[string]any{"value": in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := strings.Join(twins[op](in), "; "); got != want {
+				t.Fatalf("%s %q:\n  library %q\n  helper  %q", op, in, want, got)
+			}
+		}
+	}
+}
