@@ -1,0 +1,291 @@
+package etcdshapes
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// FieldManager is the field manager etcdshapes applies with. Plan reads
+// the fields it owns from a live object's managedFields to see which
+// fields an apply removes; use it for every apply of these stacks.
+const FieldManager = "etcdshapes"
+
+// ApplyRequest is one object ready for server-side apply. The body is the
+// object exactly as Marshal prints it (the golden files' bytes, as JSON):
+// only the fields the builders mean, so the field manager owns nothing it
+// did not choose. No client is involved; send it with the client you
+// have:
+//
+//	// controller-runtime
+//	err := c.Patch(ctx, r.Object, client.Apply,
+//		client.FieldOwner(etcdshapes.FieldManager), client.ForceOwnership)
+//
+//	// client-go dynamic client
+//	force := true
+//	_, err := dyn.Resource(r.Resource).Namespace(r.Namespace).Patch(ctx, r.Name,
+//		r.PatchType, r.Body, metav1.PatchOptions{FieldManager: etcdshapes.FieldManager, Force: &force})
+//
+// Force takes over fields another manager (Helm, on a release moving to
+// apply) set to the same value; run Plan first, since it is what says
+// whether a value changes.
+type ApplyRequest struct {
+	// Object is the object to apply.
+	Object *unstructured.Unstructured
+	// Resource is the object's API resource (for dynamic clients); see
+	// ResourceFor.
+	Resource  schema.GroupVersionResource
+	Namespace string
+	Name      string
+	// PatchType is always types.ApplyPatchType.
+	PatchType types.PatchType
+	// Body is the apply patch: the object as JSON.
+	Body []byte
+}
+
+// ApplyRequests turns a stack into apply requests in its order, after
+// applying the modifiers to copies of the objects (the inputs are not
+// changed). Helm uninstall hooks are left out (see IsUninstallHook):
+// applying the cleanup Job would run it.
+func ApplyRequests(objs []Object, mods ...Modifier) ([]ApplyRequest, error) {
+	out := make([]ApplyRequest, 0, len(objs))
+	for i, o := range objs {
+		if o == nil || reflectNil(o) {
+			return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
+		}
+		if IsUninstallHook(o) {
+			continue
+		}
+		c, ok := o.DeepCopyObject().(Object)
+		if !ok {
+			return nil, fmt.Errorf("etcdshapes: %T is not an Object", o)
+		}
+		for _, m := range mods {
+			if err := m(c); err != nil {
+				return nil, err
+			}
+		}
+		r, err := applyRequest(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func applyRequest(o Object) (ApplyRequest, error) {
+	var body []byte
+	if u, ok := o.(*unstructured.Unstructured); ok {
+		b, err := u.MarshalJSON()
+		if err != nil {
+			return ApplyRequest{}, err
+		}
+		body = b
+	} else {
+		b, err := typedJSON(o)
+		if err != nil {
+			return ApplyRequest{}, err
+		}
+		body = b
+	}
+	body = bytes.TrimSpace(body)
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON(body); err != nil {
+		return ApplyRequest{}, fmt.Errorf("etcdshapes: %s %q: %w", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), err)
+	}
+	gvk := u.GroupVersionKind()
+	if gvk.Kind == "" || gvk.Version == "" || u.GetName() == "" {
+		return ApplyRequest{}, fmt.Errorf("etcdshapes: %T %q needs apiVersion, kind and metadata.name to be applied", o, o.GetName())
+	}
+	return ApplyRequest{
+		Object:    u,
+		Resource:  ResourceFor(gvk),
+		Namespace: u.GetNamespace(),
+		Name:      u.GetName(),
+		PatchType: types.ApplyPatchType,
+		Body:      body,
+	}, nil
+}
+
+// resources are the API resources of the kinds the stacks contain.
+var resources = map[string]string{
+	"CiliumNetworkPolicy": "ciliumnetworkpolicies", "PrometheusRule": "prometheusrules",
+	"VerticalPodAutoscaler": "verticalpodautoscalers", "VMPodScrape": "vmpodscrapes",
+	"WorkloadMonitor": "workloadmonitors", "DataStore": "datastores",
+	"EtcdCluster": "etcdclusters", "EtcdSnapshot": "etcdsnapshots",
+	"Certificate": "certificates", "Issuer": "issuers",
+	"CronJob": "cronjobs", "Job": "jobs", "Service": "services", "Secret": "secrets",
+	"ServiceAccount": "serviceaccounts", "Role": "roles", "RoleBinding": "rolebindings",
+}
+
+// ResourceFor is the API resource of a kind: exact for every kind the
+// stacks contain, otherwise kubectl's English plural guess (use a
+// RESTMapper for other kinds).
+func ResourceFor(gvk schema.GroupVersionKind) schema.GroupVersionResource {
+	gvr := gvk.GroupVersion().WithResource("")
+	if r, ok := resources[gvk.Kind]; ok {
+		gvr.Resource = r
+		return gvr
+	}
+	k := strings.ToLower(gvk.Kind)
+	switch {
+	case strings.HasSuffix(k, "s"), strings.HasSuffix(k, "x"), strings.HasSuffix(k, "ch"), strings.HasSuffix(k, "sh"):
+		gvr.Resource = k + "es"
+	case strings.HasSuffix(k, "y") && len(k) > 1 && !strings.ContainsAny(k[len(k)-2:len(k)-1], "aeiou"):
+		gvr.Resource = k[:len(k)-1] + "ies"
+	default:
+		gvr.Resource = k + "s"
+	}
+	return gvr
+}
+
+// Modifier is a cross-cutting edit of objects: owner references, labels,
+// annotations, or a typed edit of one kind (ForKind). Modifiers run on
+// the builders' output before Plan, Marshal or ApplyRequests.
+type Modifier func(Object) error
+
+// Modify applies modifiers to every object, in place, in order. It is all
+// or nothing: the modifiers run on copies, and the objects change only
+// when every modifier succeeded on every object; the first error is
+// returned.
+func Modify(objs []Object, mods ...Modifier) error {
+	copies := make([]Object, len(objs))
+	for i, o := range objs {
+		if o == nil || reflectNil(o) {
+			return fmt.Errorf("etcdshapes: objects[%d] is nil", i)
+		}
+		c, ok := o.DeepCopyObject().(Object)
+		if !ok || reflect.TypeOf(c) != reflect.TypeOf(o) || reflect.TypeOf(o).Kind() != reflect.Pointer {
+			return fmt.Errorf("etcdshapes: %T does not copy to itself", o)
+		}
+		for _, m := range mods {
+			if err := m(c); err != nil {
+				return err
+			}
+		}
+		copies[i] = c
+	}
+	for i, o := range objs {
+		reflect.ValueOf(o).Elem().Set(reflect.ValueOf(copies[i]).Elem())
+	}
+	return nil
+}
+
+// ForKind turns a typed edit into a Modifier that runs on the objects of
+// type T and skips the others:
+//
+//	etcdshapes.ForKind(func(c *v1alpha2.EtcdCluster) error { ...; return nil })
+//	etcdshapes.ForKind(etcd.Restore(source))
+func ForKind[T Object](fn func(T) error) Modifier {
+	return func(o Object) error {
+		if t, ok := o.(T); ok {
+			return fn(t)
+		}
+		return nil
+	}
+}
+
+// WithLabels adds labels to every object's metadata (not to pod
+// templates, whose labels feed selectors). A key the builder already sets
+// to another value is refused: the builders' labels carry meaning.
+func WithLabels(labels map[string]string) Modifier {
+	return func(o Object) error {
+		merged, err := mergeMeta("labels", o, o.GetLabels(), labels, func(k, v string) []string {
+			return append(validation.IsQualifiedName(k), validation.IsValidLabelValue(v)...)
+		})
+		if err != nil {
+			return err
+		}
+		o.SetLabels(merged)
+		return nil
+	}
+}
+
+// WithAnnotations adds annotations to every object's metadata. A key the
+// builder already sets to another value is refused: Helm's hook and keep
+// annotations change what happens to an object.
+func WithAnnotations(annotations map[string]string) Modifier {
+	return func(o Object) error {
+		merged, err := mergeMeta("annotations", o, o.GetAnnotations(), annotations, func(k, _ string) []string {
+			return validation.IsQualifiedName(k)
+		})
+		if err != nil {
+			return err
+		}
+		o.SetAnnotations(merged)
+		return nil
+	}
+}
+
+func mergeMeta(field string, o Object, have, add map[string]string, check func(k, v string) []string) (map[string]string, error) {
+	if len(add) == 0 {
+		return have, nil
+	}
+	keys := make([]string, 0, len(add))
+	for k := range add {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make(map[string]string, len(have)+len(add))
+	for k, v := range have {
+		out[k] = v
+	}
+	for _, k := range keys {
+		v := add[k]
+		if errs := check(k, v); len(errs) > 0 {
+			return nil, naming.Errorf(field+"."+k, v, "must be a valid %s: %s", strings.TrimSuffix(field, "s"), strings.Join(errs, "; "))
+		}
+		if cur, ok := have[k]; ok && cur != v {
+			return nil, naming.Errorf(field+"."+k, v, "conflicts with %q, which the builder sets on %s %q", cur, kindOf(o), o.GetName())
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// WithOwnerReference makes ref an owner of every namespaced object, so
+// that deleting the owner (say, the operator's own custom resource in the
+// tenant namespace) garbage-collects the stack. Cluster-scoped objects
+// (the DataStore) are left alone: a namespaced owner cannot own them, and
+// the garbage collector reports such a reference as invalid. A second
+// controller reference is refused.
+func WithOwnerReference(ref metav1.OwnerReference) Modifier {
+	return func(o Object) error {
+		switch {
+		case ref.APIVersion == "":
+			return naming.Errorf("ownerReference.apiVersion", ref.APIVersion, "must not be empty")
+		case ref.Kind == "":
+			return naming.Errorf("ownerReference.kind", ref.Kind, "must not be empty")
+		case ref.Name == "":
+			return naming.Errorf("ownerReference.name", ref.Name, "must not be empty")
+		case ref.UID == "":
+			return naming.Errorf("ownerReference.uid", string(ref.UID), "must not be empty (the owner's metadata.uid)")
+		}
+		if o.GetNamespace() == "" {
+			return nil
+		}
+		refs := o.GetOwnerReferences()
+		for _, r := range refs {
+			if r.UID == ref.UID {
+				return nil
+			}
+			if isController(r) && isController(ref) {
+				return naming.Errorf("ownerReference.controller", true, "%s %q already has controller %s %q", kindOf(o), o.GetName(), r.Kind, r.Name)
+			}
+		}
+		o.SetOwnerReferences(append(refs, *ref.DeepCopy()))
+		return nil
+	}
+}
+
+func isController(r metav1.OwnerReference) bool { return r.Controller != nil && *r.Controller }

@@ -1,0 +1,230 @@
+package etcd
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/naming"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// SnapshotFileSuffix is what etcd-operator appends to a snapshot's name to
+// name its file under the destination's key prefix or subdirectory.
+const SnapshotFileSuffix = ".db"
+
+const (
+	// maxS3Key is S3's limit for an object key, in bytes.
+	maxS3Key = 1024
+	// maxS3Region is generous: AWS regions are short, other S3 services
+	// use free-form names.
+	maxS3Region = 64
+)
+
+var (
+	// s3BucketPattern is S3's bucket naming rule (MinIO and Ceph RGW
+	// follow it): 3-63 lowercase letters, digits, dots and hyphens,
+	// starting and ending with a letter or digit.
+	s3BucketPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
+	s3RegionPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
+)
+
+// Snapshot builds a one-off EtcdSnapshot of the cluster n names, written to
+// dest (exactly one of S3 or PVC). etcd-operator takes the snapshot once;
+// the object is immutable, so another destination is another snapshot.
+// The file is "<name>.db" under dest's key prefix or subdirectory; see
+// SnapshotFile for the exact location to restore from.
+func Snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation) (*v1alpha2.EtcdSnapshot, error) {
+	if err := naming.ValidateSnapshotName("name", name); err != nil {
+		return nil, err
+	}
+	if err := ValidateSnapshotDestination("destination", dest); err != nil {
+		return nil, err
+	}
+	return snapshot(n, name, dest, nil), nil
+}
+
+func snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation, labels map[string]string) *v1alpha2.EtcdSnapshot {
+	var d v1alpha2.SnapshotLocation
+	dest.DeepCopyInto(&d)
+	return &v1alpha2.EtcdSnapshot{
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha2.SchemeGroupVersion.String(), Kind: "EtcdSnapshot"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: n.Namespace, Labels: labels},
+		Spec: v1alpha2.EtcdSnapshotSpec{
+			ClusterRef:  corev1.LocalObjectReference{Name: n.Cluster},
+			Destination: d,
+		},
+	}
+}
+
+// SnapshotFile is the exact location of the file a snapshot named name
+// writes to dest, in the form bootstrap.restore.source takes: the S3 key
+// "<prefix><name>.db" or the PVC sub-path "<subPath>/<name>.db". dest must
+// pass ValidateSnapshotDestination, which requires an S3 prefix to be empty
+// or end in "/" so that the operator's "appends <name>.db" has one
+// meaning. A finished snapshot's status.artifact.uri names the same file.
+func SnapshotFile(dest v1alpha2.SnapshotLocation, name string) (v1alpha2.SnapshotLocation, error) {
+	if err := naming.ValidateSnapshotName("name", name); err != nil {
+		return v1alpha2.SnapshotLocation{}, err
+	}
+	if err := ValidateSnapshotDestination("destination", dest); err != nil {
+		return v1alpha2.SnapshotLocation{}, err
+	}
+	var out v1alpha2.SnapshotLocation
+	dest.DeepCopyInto(&out)
+	file := name + SnapshotFileSuffix
+	if out.S3 != nil {
+		out.S3.Key += file
+	} else {
+		out.PVC.SubPath = path.Join(out.PVC.SubPath, file)
+	}
+	return out, nil
+}
+
+// Restore returns a modifier that seeds a new EtcdCluster from the snapshot
+// file at src (see SnapshotFile): spec.bootstrap.restore.source. The
+// operator consults it only at first bootstrap, and the CRD refuses adding,
+// changing or removing it on an existing cluster (Plan reports that as
+// refused), so restore into a new cluster or one deleted first.
+//
+//	objs, _ := etcdshapes.Cluster(o)
+//	err := etcdshapes.Modify(objs, etcdshapes.ForKind(etcd.Restore(src)))
+func Restore(src v1alpha2.SnapshotLocation) func(*v1alpha2.EtcdCluster) error {
+	return func(c *v1alpha2.EtcdCluster) error {
+		if err := ValidateRestoreSource("bootstrap.restore.source", src); err != nil {
+			return err
+		}
+		if c.Spec.Storage != nil && c.Spec.Storage.Medium == v1alpha2.StorageMediumMemory {
+			// The CRD refuses it: a member restart would re-restore the
+			// snapshot from tmpfs and revert writes.
+			return naming.Errorf("bootstrap.restore", "Memory", "cannot restore into a memory-backed cluster (spec.storage.medium=Memory)")
+		}
+		var s v1alpha2.SnapshotLocation
+		src.DeepCopyInto(&s)
+		c.Spec.Bootstrap = &v1alpha2.BootstrapSpec{Restore: &v1alpha2.RestoreSpec{Source: s}}
+		return nil
+	}
+}
+
+// ValidateSnapshotDestination checks where a snapshot is written: exactly
+// one of S3 (endpoint URL, bucket, credentials Secret; key is a prefix,
+// empty or ending in "/") or PVC (claim; subPath is a relative
+// directory). field prefixes the reported field names.
+func ValidateSnapshotDestination(field string, d v1alpha2.SnapshotLocation) error {
+	return validateLocation(field, d, false)
+}
+
+// ValidateRestoreSource checks a bootstrap.restore.source: as a
+// destination, except that the S3 key or the PVC subPath is required and
+// names the exact snapshot file, as the CRD demands.
+func ValidateRestoreSource(field string, d v1alpha2.SnapshotLocation) error {
+	return validateLocation(field, d, true)
+}
+
+func validateLocation(field string, d v1alpha2.SnapshotLocation, exact bool) error {
+	switch {
+	case d.S3 != nil && d.PVC != nil:
+		return naming.Errorf(field, "s3 and pvc", "must set exactly one of s3 or pvc")
+	case d.S3 == nil && d.PVC == nil:
+		return naming.Errorf(field, "", "must set exactly one of s3 or pvc")
+	case d.S3 != nil:
+		return validateS3(field+".s3", d.S3, exact)
+	default:
+		return validatePVC(field+".pvc", d.PVC, exact)
+	}
+}
+
+func validateS3(field string, s *v1alpha2.S3Location, exact bool) error {
+	u, err := url.Parse(s.Endpoint)
+	switch {
+	case s.Endpoint == "":
+		return naming.Errorf(field+".endpoint", s.Endpoint, "must not be empty (e.g. \"https://s3.amazonaws.com\")")
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
+		return naming.Errorf(field+".endpoint", s.Endpoint, "must be an http or https URL, e.g. \"https://s3.amazonaws.com\"")
+	case u.User != nil:
+		// The URL would end up in the object, readable by anyone who can
+		// read snapshots.
+		return naming.Errorf(field+".endpoint", redactUser(u), "must not carry credentials; use credentialsSecretRef")
+	case u.RawQuery != "" || u.Fragment != "":
+		return naming.Errorf(field+".endpoint", s.Endpoint, "must not have a query or fragment")
+	}
+	if !s3BucketPattern.MatchString(s.Bucket) || strings.Contains(s.Bucket, "..") {
+		return naming.Errorf(field+".bucket", s.Bucket, "must be an S3 bucket name: 3-63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit")
+	}
+	if len(s.Region) > maxS3Region || !s3RegionPattern.MatchString(s.Region) {
+		return naming.Errorf(field+".region", s.Region, "must be at most %d letters, digits, '.', '_' or '-'", maxS3Region)
+	}
+	if s.CredentialsSecretRef.Name == "" {
+		return naming.Errorf(field+".credentialsSecretRef.name", "", "must name a Secret holding AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+	}
+	if errs := validation.IsDNS1123Subdomain(s.CredentialsSecretRef.Name); len(errs) > 0 {
+		return naming.Errorf(field+".credentialsSecretRef.name", s.CredentialsSecretRef.Name, "must be a Secret name (DNS-1123 subdomain)")
+	}
+	return validateKey(field+".key", s.Key, exact)
+}
+
+// validateKey checks an S3 key (exact) or key prefix (not exact).
+func validateKey(field, key string, exact bool) error {
+	switch {
+	case exact && key == "":
+		return naming.Errorf(field, key, "must be the exact object key of the snapshot file (e.g. \"etcd/<snapshot>.db\")")
+	case key == "":
+		return nil
+	case len(key) > maxS3Key-naming.MaxSnapshotName-len(SnapshotFileSuffix):
+		return naming.Errorf(field, key, "must be at most %d bytes", maxS3Key-naming.MaxSnapshotName-len(SnapshotFileSuffix))
+	case strings.HasPrefix(key, "/"):
+		return naming.Errorf(field, key, "must not start with \"/\"")
+	case !exact && !strings.HasSuffix(key, "/"):
+		return naming.Errorf(field, key, "must be a prefix ending in \"/\" (the operator appends \"<snapshot>.db\")")
+	case exact && strings.HasSuffix(key, "/"):
+		return naming.Errorf(field, key, "must name a file, not end in \"/\"")
+	}
+	return validateSegments(field, strings.TrimSuffix(key, "/"))
+}
+
+func validatePVC(field string, p *v1alpha2.PVCLocation, exact bool) error {
+	if p.ClaimName == "" {
+		return naming.Errorf(field+".claimName", p.ClaimName, "must name a PersistentVolumeClaim")
+	}
+	if errs := validation.IsDNS1123Subdomain(p.ClaimName); len(errs) > 0 {
+		return naming.Errorf(field+".claimName", p.ClaimName, "must be a PersistentVolumeClaim name (DNS-1123 subdomain)")
+	}
+	switch {
+	case exact && p.SubPath == "":
+		return naming.Errorf(field+".subPath", p.SubPath, "must be the exact path of the snapshot file on the volume (e.g. \"etcd/<snapshot>.db\")")
+	case p.SubPath == "":
+		return nil
+	case strings.HasPrefix(p.SubPath, "/"):
+		return naming.Errorf(field+".subPath", p.SubPath, "must be relative to the volume")
+	case exact && strings.HasSuffix(p.SubPath, "/"):
+		return naming.Errorf(field+".subPath", p.SubPath, "must name a file, not end in \"/\"")
+	}
+	return validateSegments(field+".subPath", strings.TrimSuffix(p.SubPath, "/"))
+}
+
+// validateSegments refuses empty, "." and ".." path segments and control
+// characters: an escape from the prefix or the volume, or a key that two
+// spellings reach.
+func validateSegments(field, p string) error {
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return naming.Errorf(field, p, "must not contain empty, \".\" or \"..\" path segments")
+		}
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return naming.Errorf(field, p, "must not contain control characters")
+		}
+	}
+	return nil
+}
+
+func redactUser(u *url.URL) string {
+	c := *u
+	c.User = url.User("REDACTED")
+	return c.String()
+}

@@ -1,0 +1,324 @@
+package etcd
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/naming"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Scheduled snapshot settings.
+const (
+	// DefaultSnapshotKeep is how many snapshots a schedule keeps when
+	// SnapshotScheduleOptions.Keep is 0: a week of daily snapshots.
+	DefaultSnapshotKeep = 7
+	// SnapshotComponentLabel marks the EtcdSnapshots a schedule creates,
+	// with app.kubernetes.io/instance naming the cluster.
+	SnapshotComponentLabel = "app.kubernetes.io/component"
+	// SnapshotComponent is its value.
+	SnapshotComponent = "scheduled-snapshot"
+
+	snapshotResource = "etcdsnapshots"
+	snapshotTimeout  = "300s"
+)
+
+// snapshotScript takes one snapshot into the schedule's ring of names. It
+// is a constant, so the CronJob changes only when its inputs (environment)
+// do. The ring is SNAPSHOT_RING, slot 0 first. The first free slot is
+// used; when every slot holds a snapshot, the oldest (by creation time) is
+// deleted and its name reused, which keeps the last N. Reusing names is
+// what lets the Role grant get and delete on exactly the ring's names
+// (RBAC cannot scope delete by label, and cannot scope create by name at
+// all), and it bounds storage: the file "<slot>.db" is overwritten in
+// place even where the operator leaves a deleted snapshot's file behind.
+// The manifest is SNAPSHOT_HEAD, the slot name, SNAPSHOT_TAIL (JSON).
+const snapshotScript = `set -euf
+res=etcdsnapshots.etcd-operator.cozystack.io
+existing=$(kubectl get "$res" $SNAPSHOT_RING --namespace="$NAMESPACE" --ignore-not-found --sort-by=.metadata.creationTimestamp --output=name)
+taken=""
+for ref in $existing; do
+  taken="$taken ${ref##*/}"
+done
+slot=""
+for name in $SNAPSHOT_RING; do
+  case " $taken " in
+    *" $name "*) ;;
+    *) slot=$name; break ;;
+  esac
+done
+if [ -z "$slot" ]; then
+  set -- $taken
+  slot=$1
+  echo "Deleting the oldest snapshot $slot (keeping $#)"
+  kubectl delete "$res" "$slot" --namespace="$NAMESPACE" --wait=true --timeout=` + snapshotTimeout + `
+fi
+echo "Creating EtcdSnapshot $slot"
+printf '%s%s%s' "$SNAPSHOT_HEAD" "$slot" "$SNAPSHOT_TAIL" | kubectl create --namespace="$NAMESPACE" --filename=-
+`
+
+// SnapshotScheduleOptions describe a scheduled snapshot.
+type SnapshotScheduleOptions struct {
+	// Schedule is a five-field cron expression ("0 3 * * *") or one of
+	// @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly,
+	// in the kube-controller-manager's time zone.
+	Schedule string
+	// Keep is how many snapshots the schedule keeps (1 to
+	// naming.MaxSnapshotKeep); 0 means DefaultSnapshotKeep. Lowering it
+	// leaves the snapshots in the slots above; delete them by hand.
+	Keep int
+	// Destination is where every snapshot goes (see
+	// ValidateSnapshotDestination). Slot i's file is
+	// SnapshotFile(Destination, Slots[i]).
+	Destination v1alpha2.SnapshotLocation
+}
+
+// SnapshotSchedule is a CronJob that snapshots a cluster on a schedule and
+// keeps the last Keep snapshots, with the least privilege that takes: a
+// ServiceAccount whose Role may create EtcdSnapshots and get, list, watch
+// and delete only the ring's names.
+type SnapshotSchedule struct {
+	ServiceAccount *corev1.ServiceAccount
+	Role           *rbacv1.Role
+	RoleBinding    *rbacv1.RoleBinding
+	CronJob        *batchv1.CronJob
+	// Slots are the ring's EtcdSnapshot names, slot 0 first.
+	Slots []string
+}
+
+// Objects lists the schedule's objects in creation order.
+func (s SnapshotSchedule) Objects() []runtime.Object {
+	return []runtime.Object{s.ServiceAccount, s.Role, s.RoleBinding, s.CronJob}
+}
+
+// ScheduledSnapshots builds the snapshot schedule of the cluster n names.
+func ScheduledSnapshots(n naming.Names, o SnapshotScheduleOptions) (SnapshotSchedule, error) {
+	if err := ValidateSchedule("schedule", o.Schedule); err != nil {
+		return SnapshotSchedule{}, err
+	}
+	keep := o.Keep
+	if keep == 0 {
+		keep = DefaultSnapshotKeep
+	}
+	slots, err := n.SnapshotSlots(keep)
+	if err != nil {
+		return SnapshotSchedule{}, err
+	}
+	if err := ValidateSnapshotDestination("destination", o.Destination); err != nil {
+		return SnapshotSchedule{}, err
+	}
+	head, tail, err := snapshotManifest(n, slots[0], o.Destination)
+	if err != nil {
+		return SnapshotSchedule{}, err
+	}
+	name := n.SnapshotSchedule()
+	meta := metav1.ObjectMeta{Name: name, Namespace: n.Namespace}
+	group := v1alpha2.SchemeGroupVersion.Group
+	return SnapshotSchedule{
+		ServiceAccount: &corev1.ServiceAccount{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
+			ObjectMeta: meta,
+		},
+		Role: &rbacv1.Role{
+			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "Role"},
+			ObjectMeta: meta,
+			Rules: []rbacv1.PolicyRule{
+				// RBAC ignores resourceNames on create (the name is not
+				// known when it authorizes); creating a snapshot is the
+				// job's purpose and cannot touch an existing one.
+				{APIGroups: []string{group}, Resources: []string{snapshotResource}, Verbs: []string{"create"}},
+				// list and watch with resourceNames admit only requests
+				// with a metadata.name field selector: kubectl delete
+				// --wait watching one snapshot go.
+				{APIGroups: []string{group}, Resources: []string{snapshotResource}, Verbs: []string{"get", "list", "watch", "delete"}, ResourceNames: slots},
+			},
+		},
+		RoleBinding: &rbacv1.RoleBinding{
+			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "RoleBinding"},
+			ObjectMeta: meta,
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: name},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: n.Namespace}},
+		},
+		CronJob: snapshotCronJob(n, o.Schedule, slots, head, tail),
+		Slots:   slots,
+	}, nil
+}
+
+// snapshotManifest is the JSON of slot's EtcdSnapshot split around its
+// name, so that the script can name any slot without templating JSON.
+func snapshotManifest(n naming.Names, slot string, dest v1alpha2.SnapshotLocation) (head, tail string, err error) {
+	labels := map[string]string{InstanceLabel: n.Cluster, SnapshotComponentLabel: SnapshotComponent}
+	raw, err := json.Marshal(snapshot(n, slot, dest, labels))
+	if err != nil {
+		return "", "", err
+	}
+	s := string(raw)
+	marker := `"metadata":{"name":"` + slot + `"`
+	i := strings.Index(s, marker)
+	if i < 0 {
+		return "", "", fmt.Errorf("etcd: snapshot manifest has no metadata.name %q", slot)
+	}
+	at := i + len(marker) - len(slot) - 1
+	return s[:at], s[at+len(slot):], nil
+}
+
+func snapshotCronJob(n naming.Names, schedule string, slots []string, head, tail string) *batchv1.CronJob {
+	name := n.SnapshotSchedule()
+	return &batchv1.CronJob{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "CronJob"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: n.Namespace},
+		Spec: batchv1.CronJobSpec{
+			Schedule: schedule,
+			// Two runs at once could pick the same slot.
+			ConcurrencyPolicy:          batchv1.ForbidConcurrent,
+			StartingDeadlineSeconds:    ptr(int64(300)),
+			SuccessfulJobsHistoryLimit: ptr(int32(3)),
+			FailedJobsHistoryLimit:     ptr(int32(1)),
+			JobTemplate: batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{
+				ActiveDeadlineSeconds: ptr(int64(600)),
+				BackoffLimit:          ptr(int32(2)),
+				Template: corev1.PodTemplateSpec{
+					// The pod talks to the API server only; it never
+					// reaches etcd, so it carries no etcd policy label.
+					ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{AllowToAPIServerLabel: "true"}},
+					Spec: corev1.PodSpec{
+						ServiceAccountName: name,
+						RestartPolicy:      corev1.RestartPolicyNever,
+						SecurityContext: &corev1.PodSecurityContext{
+							RunAsNonRoot:   ptr(true),
+							RunAsUser:      ptr(nobody),
+							RunAsGroup:     ptr(nobody),
+							SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+						},
+						// kubectl writes its cache under $HOME; the root
+						// filesystem is read-only.
+						Volumes: []corev1.Volume{{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
+						Containers: []corev1.Container{{
+							Name:    "snapshot",
+							Image:   CleanupImage,
+							Command: []string{"/bin/sh", "-c", snapshotScript},
+							Env: []corev1.EnvVar{
+								{Name: "HOME", Value: "/tmp"},
+								{Name: "NAMESPACE", Value: n.Namespace},
+								{Name: "SNAPSHOT_RING", Value: strings.Join(slots, " ")},
+								{Name: "SNAPSHOT_HEAD", Value: head},
+								{Name: "SNAPSHOT_TAIL", Value: tail},
+							},
+							SecurityContext: restrictedContainer(),
+							VolumeMounts:    []corev1.VolumeMount{{Name: "tmp", MountPath: "/tmp"}},
+							Resources: corev1.ResourceRequirements{
+								Requests: corev1.ResourceList{
+									corev1.ResourceCPU:    resource.MustParse("10m"),
+									corev1.ResourceMemory: resource.MustParse("64Mi"),
+								},
+								Limits: corev1.ResourceList{
+									corev1.ResourceCPU:    resource.MustParse("200m"),
+									corev1.ResourceMemory: resource.MustParse("128Mi"),
+								},
+							},
+						}},
+					},
+				},
+			}},
+		},
+	}
+}
+
+// cronField is one field of a five-field cron expression.
+type cronField struct {
+	name     string
+	min, max int
+	names    []string // names[i] spells min+i
+}
+
+var (
+	cronFields = []cronField{
+		{name: "minute", min: 0, max: 59},
+		{name: "hour", min: 0, max: 23},
+		{name: "day of month", min: 1, max: 31},
+		{name: "month", min: 1, max: 12, names: []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}},
+		{name: "day of week", min: 0, max: 6, names: []string{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}},
+	}
+	cronDescriptors = []string{"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
+)
+
+// ValidateSchedule checks a CronJob schedule the way the API server parses
+// it (robfig/cron's standard parser): five fields of values, names,
+// ranges, steps and lists, or a descriptor. "@every" and time-zone
+// prefixes are refused: the first is relative to the controller's start,
+// the second the API server rejects (CronJob has spec.timeZone).
+func ValidateSchedule(field, s string) error {
+	if s == "" {
+		return naming.Errorf(field, s, "must not be empty (e.g. \"0 3 * * *\" or \"@daily\")")
+	}
+	if strings.HasPrefix(s, "@") {
+		for _, d := range cronDescriptors {
+			if s == d {
+				return nil
+			}
+		}
+		return naming.Errorf(field, s, "must be a five-field cron expression or one of %s", strings.Join(cronDescriptors, ", "))
+	}
+	parts := strings.Fields(s)
+	if len(parts) != len(cronFields) {
+		return naming.Errorf(field, s, "must have five fields (minute hour day-of-month month day-of-week), e.g. \"0 3 * * *\"")
+	}
+	for i, p := range parts {
+		if err := cronFields[i].validate(p); err != nil {
+			return naming.Errorf(field, s, "%s field %q: %v", cronFields[i].name, p, err)
+		}
+	}
+	return nil
+}
+
+func (f cronField) validate(expr string) error {
+	for _, item := range strings.Split(expr, ",") {
+		rng, step, hasStep := strings.Cut(item, "/")
+		if hasStep {
+			n, err := strconv.Atoi(step)
+			if err != nil || n < 1 {
+				return fmt.Errorf("step %q must be a positive number", step)
+			}
+		}
+		if rng == "*" || rng == "?" {
+			continue
+		}
+		lo, hi, isRange := strings.Cut(rng, "-")
+		a, err := f.value(lo)
+		if err != nil {
+			return err
+		}
+		if !isRange {
+			continue
+		}
+		b, err := f.value(hi)
+		if err != nil {
+			return err
+		}
+		if a > b {
+			return fmt.Errorf("range %q runs backwards", rng)
+		}
+	}
+	return nil
+}
+
+func (f cronField) value(s string) (int, error) {
+	for i, name := range f.names {
+		if strings.EqualFold(s, name) {
+			return f.min + i, nil
+		}
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < f.min || n > f.max {
+		return 0, fmt.Errorf("%q must be between %d and %d", s, f.min, f.max)
+	}
+	return n, nil
+}

@@ -1,0 +1,319 @@
+package etcd_test
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.yaml from the builders")
+
+func s3Dest(key string) v1alpha2.SnapshotLocation {
+	return v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
+		Endpoint: "https://minio.tenant-root.svc:9000", Bucket: "etcd-backups", Key: key, Region: "us-east-1",
+		ForcePathStyle: true, CredentialsSecretRef: corev1.LocalObjectReference{Name: "etcd-backup-s3"},
+	}}
+}
+
+func pvcDest(subPath string) v1alpha2.SnapshotLocation {
+	return v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: "etcd-backups", SubPath: subPath}}
+}
+
+type snapshotCase struct {
+	name string
+	objs func(t *testing.T) []runtime.Object
+}
+
+func clusterNames(t *testing.T, release string) naming.Names {
+	n, err := naming.ForCluster("tenant-demo", release)
+	require.NoError(t, err)
+	return n
+}
+
+func etcdNames(t *testing.T) naming.Names {
+	n, err := naming.ForEtcdChart("tenant-root", "etcd")
+	require.NoError(t, err)
+	return n
+}
+
+var snapshotCases = []snapshotCase{
+	{"snapshot-s3", func(t *testing.T) []runtime.Object {
+		s, err := etcd.Snapshot(etcdNames(t), "before-upgrade", s3Dest("tenant-root/"))
+		require.NoError(t, err)
+		return []runtime.Object{s}
+	}},
+	{"snapshot-pvc", func(t *testing.T) []runtime.Object {
+		s, err := etcd.Snapshot(clusterNames(t, "kubernetes-demo"), "kubernetes-demo-manual", pvcDest(""))
+		require.NoError(t, err)
+		return []runtime.Object{s}
+	}},
+	{"schedule-s3", func(t *testing.T) []runtime.Object {
+		s, err := etcd.ScheduledSnapshots(etcdNames(t), etcd.SnapshotScheduleOptions{Schedule: "0 3 * * *", Destination: s3Dest("tenant-root/etcd/")})
+		require.NoError(t, err)
+		return s.Objects()
+	}},
+	{"schedule-pvc-longname", func(t *testing.T) []runtime.Object {
+		s, err := etcd.ScheduledSnapshots(clusterNames(t, "kubernetes-production-cluster-eu-west-1-abcdefghijk"),
+			etcd.SnapshotScheduleOptions{Schedule: "@hourly", Keep: 24, Destination: pvcDest("hourly")})
+		require.NoError(t, err)
+		return s.Objects()
+	}},
+}
+
+func marshalObjects(t *testing.T, objs []runtime.Object) []byte {
+	t.Helper()
+	list := make([]etcdshapes.Object, 0, len(objs))
+	for _, o := range objs {
+		list = append(list, o.(etcdshapes.Object))
+	}
+	out, err := etcdshapes.Marshal(list)
+	require.NoError(t, err)
+	return out
+}
+
+// The snapshot objects are pinned byte for byte in testdata.
+func TestSnapshotGolden(t *testing.T) {
+	for _, c := range snapshotCases {
+		t.Run(c.name, func(t *testing.T) {
+			got := marshalObjects(t, c.objs(t))
+			path := filepath.Join("testdata", c.name+".yaml")
+			if *update {
+				require.NoError(t, os.MkdirAll("testdata", 0o755))
+				require.NoError(t, os.WriteFile(path, got, 0o644))
+				return
+			}
+			want, err := os.ReadFile(path)
+			require.NoError(t, err, "run go test ./etcd -update and read the diff")
+			require.Equal(t, string(want), string(got))
+		})
+	}
+}
+
+// The snapshot objects pass the CRDs (EtcdSnapshot's CEL rules), the
+// built-in kinds' rules and restricted pod security.
+func TestSnapshotObjectsValidate(t *testing.T) {
+	c := crdcheck.ForTest(t)
+	for _, sc := range snapshotCases {
+		t.Run(sc.name, func(t *testing.T) {
+			for _, o := range sc.objs(t) {
+				require.NoError(t, c.ValidateObject(o))
+				for _, pt := range crdcheck.PodTemplates(o) {
+					require.NoError(t, crdcheck.Restricted(pt))
+				}
+			}
+		})
+	}
+	// A restored cluster passes the EtcdCluster CRD's restore rules.
+	cl, err := etcd.Cluster(etcdNames(t), etcd.Options{})
+	require.NoError(t, err)
+	src, err := etcd.SnapshotFile(s3Dest("tenant-root/"), "before-upgrade")
+	require.NoError(t, err)
+	require.NoError(t, etcd.Restore(src)(cl))
+	require.NoError(t, c.ValidateObject(cl))
+}
+
+func TestScheduleLeastPrivilege(t *testing.T) {
+	n := clusterNames(t, "kubernetes-demo")
+	s, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "*/30 1-5 * JAN-jun mon-FRI", Keep: 3, Destination: s3Dest("")})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"kubernetes-demo-etcd-snapshot-0", "kubernetes-demo-etcd-snapshot-1", "kubernetes-demo-etcd-snapshot-2"}, s.Slots)
+	assert.Equal(t, "kubernetes-demo-etcd-snapshot", s.CronJob.Name)
+	assert.Equal(t, s.CronJob.Name, s.CronJob.Spec.JobTemplate.Spec.Template.Spec.ServiceAccountName)
+	assert.Equal(t, s.ServiceAccount.Name, s.RoleBinding.Subjects[0].Name)
+	assert.Equal(t, s.Role.Name, s.RoleBinding.RoleRef.Name)
+	for _, r := range s.Role.Rules {
+		assert.Equal(t, []string{"etcd-operator.cozystack.io"}, r.APIGroups)
+		assert.Equal(t, []string{"etcdsnapshots"}, r.Resources)
+		for _, v := range r.Verbs {
+			switch v {
+			case "create":
+				// RBAC cannot scope create by name.
+			case "get", "list", "watch", "delete":
+				assert.Equal(t, s.Slots, r.ResourceNames, "%s must be scoped to the ring", v)
+			default:
+				t.Errorf("unexpected verb %q", v)
+			}
+		}
+	}
+	assert.Equal(t, []rbacv1.PolicyRule{
+		{APIGroups: []string{"etcd-operator.cozystack.io"}, Resources: []string{"etcdsnapshots"}, Verbs: []string{"create"}},
+		{APIGroups: []string{"etcd-operator.cozystack.io"}, Resources: []string{"etcdsnapshots"}, Verbs: []string{"get", "list", "watch", "delete"}, ResourceNames: s.Slots},
+	}, s.Role.Rules)
+
+	// The manifest the script creates is a valid EtcdSnapshot for every
+	// slot.
+	env := map[string]string{}
+	for _, e := range s.CronJob.Spec.JobTemplate.Spec.Template.Spec.Containers[0].Env {
+		env[e.Name] = e.Value
+	}
+	assert.Equal(t, strings.Join(s.Slots, " "), env["SNAPSHOT_RING"])
+	assert.Equal(t, "tenant-demo", env["NAMESPACE"])
+	for _, slot := range s.Slots {
+		manifest := env["SNAPSHOT_HEAD"] + slot + env["SNAPSHOT_TAIL"]
+		objs, err := etcdshapes.ReadObjects([]byte(manifest))
+		require.NoError(t, err)
+		require.Len(t, objs, 1)
+		assert.Equal(t, slot, objs[0].GetName())
+		assert.Equal(t, "EtcdSnapshot", objs[0].GetObjectKind().GroupVersionKind().Kind)
+		want, err := etcd.Snapshot(n, slot, s3Dest(""))
+		require.NoError(t, err)
+		want.Labels = map[string]string{etcd.InstanceLabel: n.Cluster, etcd.SnapshotComponentLabel: etcd.SnapshotComponent}
+		p, err := etcdshapes.Plan(objs, []etcdshapes.Object{want})
+		require.NoError(t, err)
+		assert.True(t, p.Empty(), "%s", p)
+	}
+}
+
+// Names stay within their limits for the longest cluster names.
+func TestSnapshotNamesFit(t *testing.T) {
+	n, err := naming.ForCluster("tenant-averyverylongtenantname-andanotherlongchild", "kubernetes-production-cluster-eu-west-1-abcdefghijk")
+	require.NoError(t, err)
+	require.Len(t, n.Cluster, naming.MaxClusterName)
+	assert.LessOrEqual(t, len(n.SnapshotSchedule()), naming.MaxCronJobName)
+	assert.Len(t, n.SnapshotSchedule(), naming.MaxCronJobName)
+	assert.True(t, strings.HasSuffix(n.SnapshotSchedule(), "-snapshot"))
+	assert.LessOrEqual(t, len(n.SnapshotSlot(naming.MaxSnapshotKeep-1)), naming.MaxSnapshotName)
+	assert.NoError(t, naming.ValidateSnapshotName("slot", n.SnapshotSlot(naming.MaxSnapshotKeep-1)))
+	// Deterministic.
+	assert.Equal(t, n.SnapshotSchedule(), n.SnapshotSchedule())
+	short := etcdNames(t)
+	assert.Equal(t, "etcd-snapshot", short.SnapshotSchedule())
+	assert.Equal(t, "etcd-snapshot-6", short.SnapshotSlot(6))
+}
+
+func TestSnapshotFile(t *testing.T) {
+	f, err := etcd.SnapshotFile(s3Dest("tenant-root/etcd/"), "etcd-snapshot-3")
+	require.NoError(t, err)
+	assert.Equal(t, "tenant-root/etcd/etcd-snapshot-3.db", f.S3.Key)
+	assert.Equal(t, "etcd-backups", f.S3.Bucket)
+	require.NoError(t, etcd.ValidateRestoreSource("source", f))
+
+	f, err = etcd.SnapshotFile(s3Dest(""), "x")
+	require.NoError(t, err)
+	assert.Equal(t, "x.db", f.S3.Key)
+
+	f, err = etcd.SnapshotFile(pvcDest("hourly"), "etcd-snapshot-0")
+	require.NoError(t, err)
+	assert.Equal(t, "hourly/etcd-snapshot-0.db", f.PVC.SubPath)
+	f, err = etcd.SnapshotFile(pvcDest(""), "etcd-snapshot-0")
+	require.NoError(t, err)
+	assert.Equal(t, "etcd-snapshot-0.db", f.PVC.SubPath)
+}
+
+func TestRestore(t *testing.T) {
+	n := clusterNames(t, "kubernetes-demo")
+	c, err := etcd.Cluster(n, etcd.Options{})
+	require.NoError(t, err)
+	src, err := etcd.SnapshotFile(pvcDest("daily"), "kubernetes-demo-etcd-snapshot-2")
+	require.NoError(t, err)
+	require.NoError(t, etcd.Restore(src)(c))
+	require.NotNil(t, c.Spec.Bootstrap)
+	assert.Equal(t, "daily/kubernetes-demo-etcd-snapshot-2.db", c.Spec.Bootstrap.Restore.Source.PVC.SubPath)
+	// The source is copied, not shared.
+	src.PVC.SubPath = "changed"
+	assert.Equal(t, "daily/kubernetes-demo-etcd-snapshot-2.db", c.Spec.Bootstrap.Restore.Source.PVC.SubPath)
+
+	// A prefix is not a file.
+	err = etcd.Restore(s3Dest("tenant-root/"))(c)
+	assertField(t, err, "bootstrap.restore.source.s3.key")
+	err = etcd.Restore(pvcDest(""))(c)
+	assertField(t, err, "bootstrap.restore.source.pvc.subPath")
+
+	c.Spec.Storage.Medium = v1alpha2.StorageMediumMemory
+	err = etcd.Restore(src)(c)
+	assertField(t, err, "bootstrap.restore")
+
+	// Through the stack: ForKind applies it to the EtcdCluster only.
+	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	require.NoError(t, err)
+	src.PVC.SubPath = "daily/kubernetes-demo-etcd-snapshot-2.db"
+	require.NoError(t, etcdshapes.Modify(objs, etcdshapes.ForKind(etcd.Restore(src))))
+	out, err := etcdshapes.Marshal(objs)
+	require.NoError(t, err)
+	assert.Contains(t, string(out), "  bootstrap:\n    restore:\n      source:\n        pvc:\n          claimName: etcd-backups\n          subPath: daily/kubernetes-demo-etcd-snapshot-2.db\n")
+}
+
+func assertField(t *testing.T, err error, field string) {
+	t.Helper()
+	var ne *naming.Error
+	require.True(t, errors.As(err, &ne), "want a naming.Error for %s, got %v", field, err)
+	assert.Equal(t, field, ne.Field, "%v", err)
+}
+
+func TestSnapshotValidation(t *testing.T) {
+	n := etcdNames(t)
+	s3 := func(edit func(*v1alpha2.S3Location)) v1alpha2.SnapshotLocation {
+		d := s3Dest("")
+		edit(d.S3)
+		return d
+	}
+	for _, tc := range []struct {
+		name, snap string
+		dest       v1alpha2.SnapshotLocation
+		field      string
+	}{
+		{"bad name", "Before_Upgrade", s3Dest(""), "name"},
+		{"long name", strings.Repeat("a", 64), s3Dest(""), "name"},
+		{"no destination", "x", v1alpha2.SnapshotLocation{}, "destination"},
+		{"both", "x", v1alpha2.SnapshotLocation{S3: s3Dest("").S3, PVC: pvcDest("").PVC}, "destination"},
+		{"no endpoint", "x", s3(func(s *v1alpha2.S3Location) { s.Endpoint = "" }), "destination.s3.endpoint"},
+		{"endpoint not a URL", "x", s3(func(s *v1alpha2.S3Location) { s.Endpoint = "minio:9000" }), "destination.s3.endpoint"},
+		{"endpoint credentials", "x", s3(func(s *v1alpha2.S3Location) { s.Endpoint = "https://key:secret@s3.example.com" }), "destination.s3.endpoint"},
+		{"bucket", "x", s3(func(s *v1alpha2.S3Location) { s.Bucket = "Etcd_Backups" }), "destination.s3.bucket"},
+		{"short bucket", "x", s3(func(s *v1alpha2.S3Location) { s.Bucket = "ab" }), "destination.s3.bucket"},
+		{"region", "x", s3(func(s *v1alpha2.S3Location) { s.Region = "us east" }), "destination.s3.region"},
+		{"no credentials", "x", s3(func(s *v1alpha2.S3Location) { s.CredentialsSecretRef.Name = "" }), "destination.s3.credentialsSecretRef.name"},
+		{"prefix without slash", "x", s3Dest("backups"), "destination.s3.key"},
+		{"absolute prefix", "x", s3Dest("/backups/"), "destination.s3.key"},
+		{"dot-dot prefix", "x", s3Dest("a/../b/"), "destination.s3.key"},
+		{"double slash", "x", s3Dest("a//b/"), "destination.s3.key"},
+		{"no claim", "x", pvcDest("a"), ""},
+		{"absolute subPath", "x", pvcDest("/data"), "destination.pvc.subPath"},
+		{"escaping subPath", "x", pvcDest("../other"), "destination.pvc.subPath"},
+		{"bad claim", "x", v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: "Bad"}}, "destination.pvc.claimName"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := etcd.Snapshot(n, tc.snap, tc.dest)
+			if tc.field == "" {
+				require.NoError(t, err)
+				return
+			}
+			assertField(t, err, tc.field)
+		})
+	}
+}
+
+func TestScheduleValidation(t *testing.T) {
+	n := etcdNames(t)
+	for _, s := range []string{"0 3 * * *", "*/15 * * * *", "0 0 1,15 * *", "0 22 * * 1-5", "0 0 ? * SUN", "5/10 * * * *", "@daily", "@hourly", "@weekly"} {
+		_, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: s, Destination: pvcDest("")})
+		assert.NoError(t, err, s)
+	}
+	for _, s := range []string{"", "0 3 * *", "60 * * * *", "0 24 * * *", "0 0 0 * *", "0 0 * 13 *", "0 0 * * 7", "*/0 * * * *", "5-1 * * * *", "@every 1h", "@often", "TZ=UTC 0 3 * * *", "0 0 * * mon-xyz"} {
+		_, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: s, Destination: pvcDest("")})
+		assertField(t, err, "schedule")
+	}
+	for _, keep := range []int{-1, naming.MaxSnapshotKeep + 1} {
+		_, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Keep: keep, Destination: pvcDest("")})
+		assertField(t, err, "keep")
+	}
+	s, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Destination: pvcDest("")})
+	require.NoError(t, err)
+	assert.Len(t, s.Slots, etcd.DefaultSnapshotKeep)
+	_, err = etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Destination: s3Dest("no-slash")})
+	assertField(t, err, "destination.s3.key")
+}

@@ -1,0 +1,84 @@
+package etcdshapes_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Planning a change of a tenant cluster's etcd against the live objects
+// (here the rendered stack itself, as `kubectl get -o yaml` would print
+// it, with another TLS secret and 3 members): the desired single member
+// is a decision, the TLS change is refused.
+func ExamplePlanRequest() {
+	req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
+	objs, _ := etcdshapes.Render(req)
+	yaml, _ := etcdshapes.Marshal(objs)
+	live, err := etcdshapes.ReadObjects([]byte(strings.Replace(string(yaml), "name: kubernetes-demo-etcd-server-tls", "name: old-server-tls", 1)))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	req.Values = map[string]any{"etcd": map[string]any{"replicas": 1.0}}
+	plan, _, err := etcdshapes.PlanRequest(req, live)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	plan.WriteText(os.Stdout)
+	fmt.Println("safe:", plan.SafeToApply())
+	// Output:
+	// Plan: 0 to create, 2 to update, 0 to delete, 10 unchanged.
+	//
+	// ~ update EtcdCluster tenant-demo/kubernetes-demo-etcd
+	//     ~ spec.replicas: 3 -> 1
+	//     ~ spec.tls.client.serverSecretRef.name: "old-server-tls" -> "kubernetes-demo-etcd-server-tls"
+	//     REFUSED spec.tls.client.serverSecretRef.name: spec.tls is immutable post-create; delete and recreate the cluster to change TLS configuration
+	//     DECISION spec.replicas: replicas 3 -> 1: quorum 2 -> 1, tolerates 1 -> 0 failed members; the cluster loses fault tolerance: any failure of the single member stops the datastore; members are removed one membership change at a time: take a snapshot first
+	//
+	// ~ update WorkloadMonitor tenant-demo/kubernetes-demo-etcd
+	//     ~ spec.minReplicas: 2 -> 1
+	//     ~ spec.replicas: 3 -> 1
+	//
+	// Not applied (Helm uninstall hooks): ServiceAccount tenant-demo/kubernetes-demo-etcd-cleanup, Role tenant-demo/kubernetes-demo-etcd-cleanup, RoleBinding tenant-demo/kubernetes-demo-etcd-cleanup, Job tenant-demo/kubernetes-demo-etcd-cleanup
+	//
+	// Not safe to apply: 1 refused by the API server, 1 need a decision.
+	// safe: false
+}
+
+// Server-side apply requests for a stack, owned by the operator's own
+// resource and labelled; the cleanup hooks are left out.
+func ExampleApplyRequests() {
+	objs, _ := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	yes := true
+	reqs, err := etcdshapes.ApplyRequests(objs,
+		etcdshapes.WithOwnerReference(metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "TenantEtcd", Name: "demo", UID: "6f1c", Controller: &yes}),
+		etcdshapes.WithLabels(map[string]string{"app.kubernetes.io/managed-by": "tenant-etcd-operator"}),
+	)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range reqs {
+		fmt.Println(r.PatchType, r.Resource.Resource, r.Name, len(r.Object.GetOwnerReferences()))
+	}
+	fmt.Println("field manager:", etcdshapes.FieldManager)
+	// Output:
+	// application/apply-patch+yaml cronjobs kubernetes-demo-etcd-defrag 1
+	// application/apply-patch+yaml certificates kubernetes-demo-etcd-ca 1
+	// application/apply-patch+yaml certificates kubernetes-demo-etcd-client 1
+	// application/apply-patch+yaml certificates kubernetes-demo-etcd-peer 1
+	// application/apply-patch+yaml certificates kubernetes-demo-etcd-peer-ca 1
+	// application/apply-patch+yaml certificates kubernetes-demo-etcd-server 1
+	// application/apply-patch+yaml datastores tenant-demo.kubernetes-demo 0
+	// application/apply-patch+yaml etcdclusters kubernetes-demo-etcd 1
+	// application/apply-patch+yaml issuers kubernetes-demo-etcd-issuer 1
+	// application/apply-patch+yaml issuers kubernetes-demo-etcd-peer-issuer 1
+	// application/apply-patch+yaml issuers kubernetes-demo-etcd-selfsigning-issuer 1
+	// application/apply-patch+yaml workloadmonitors kubernetes-demo-etcd 1
+	// field manager: etcdshapes
+}

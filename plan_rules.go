@@ -1,0 +1,276 @@
+package etcdshapes
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// The rules below restate what the API server enforces (the CRDs' CEL
+// rules and the built-in kinds' immutable fields) and what costs
+// availability, so that a plan says so before an apply fails half-way or
+// succeeds at the wrong price. The messages are the CRDs' own where they
+// have one.
+
+var (
+	roleBindingKind = schema.GroupKind{Group: "rbac.authorization.k8s.io", Kind: "RoleBinding"}
+	serviceKind     = schema.GroupKind{Kind: "Service"}
+	jobKind         = schema.GroupKind{Group: "batch", Kind: "Job"}
+)
+
+// immutableRule refuses any change under a field.
+type immutableRule struct {
+	kind    schema.GroupKind
+	field   string
+	message string
+}
+
+var immutableRules = []immutableRule{
+	{etcdClusterKind, "spec.tls", "spec.tls is immutable post-create; delete and recreate the cluster to change TLS configuration"},
+	{etcdClusterKind, "spec.storage.storageClassName", "spec.storage.storageClassName is immutable post-create (a PVC's storageClassName itself is immutable, and the operator does not roll PVCs); delete and recreate the cluster to change the StorageClass"},
+	{etcdClusterKind, "spec.storage.medium", "spec.storage.medium is immutable; delete and recreate the cluster to change the storage backend"},
+	{etcdClusterKind, "spec.bootstrap", "spec.bootstrap is immutable post-create; it is consulted only at first bootstrap (restore into a new cluster)"},
+	{etcdClusterKind, "spec.auth", "spec.auth is immutable post-create; delete and recreate the cluster to change auth configuration"},
+	{dataStoreKind, "spec.driver", "Datastore driver is immutable"},
+	{roleBindingKind, "roleRef", "roleRef is immutable; delete and recreate the RoleBinding"},
+	{serviceKind, "spec.clusterIP", "spec.clusterIP is immutable; delete and recreate the Service"},
+	{serviceKind, "spec.clusterIPs", "spec.clusterIPs is immutable; delete and recreate the Service"},
+	{jobKind, "spec.template", "a Job's spec.template is immutable; delete and recreate the Job"},
+	{jobKind, "spec.selector", "a Job's spec.selector is immutable; delete and recreate the Job"},
+}
+
+func createFindings(d *planObject) []Finding {
+	if d.key.groupKind() != etcdClusterKind {
+		return nil
+	}
+	if src := valueAt(d.tree, dotted("spec.bootstrap.restore.source")); src != nil {
+		return []Finding{{Verdict: Note, Object: d.ref, Path: "spec.bootstrap.restore",
+			Message: "the new cluster bootstraps from the snapshot " + show(src)}}
+	}
+	return nil
+}
+
+func updateFindings(d, l *planObject, changes []FieldChange) []Finding {
+	var out []Finding
+	add := func(v Verdict, path, msg string) {
+		out = append(out, Finding{Verdict: v, Object: d.ref, Path: path, Message: msg})
+	}
+	gk := d.key.groupKind()
+	for _, r := range immutableRules {
+		if r.kind != gk {
+			continue
+		}
+		for _, c := range changes {
+			if covers(c, r.field, l.tree, d.tree) {
+				add(Refused, c.Path, r.message)
+			}
+		}
+	}
+	switch gk {
+	case etcdClusterKind:
+		for _, c := range changes {
+			switch {
+			case covers(c, "spec.replicas", l.tree, d.tree):
+				v, msg := replicaChange(valueAt(l.tree, dotted("spec.replicas")), valueAt(d.tree, dotted("spec.replicas")))
+				add(v, "spec.replicas", msg)
+			case covers(c, "spec.storage.size", l.tree, d.tree):
+				if v, msg, ok := sizeChange(valueAt(l.tree, dotted("spec.storage.size")), valueAt(d.tree, dotted("spec.storage.size"))); ok {
+					add(v, "spec.storage.size", msg)
+				}
+			case covers(c, "spec.version", l.tree, d.tree):
+				v, msg := versionChange(valueAt(l.tree, dotted("spec.version")), valueAt(d.tree, dotted("spec.version")))
+				add(v, "spec.version", msg)
+			case covers(c, "spec.resources", l.tree, d.tree):
+				add(Note, c.Path, "etcd-operator rolls every member, one at a time, to change resources")
+			}
+		}
+	case dataStoreKind:
+		for _, c := range changes {
+			if covers(c, "spec.endpoints", l.tree, d.tree) {
+				add(NeedsDecision, c.Path, "every tenant control plane on this DataStore"+usedBy(l)+
+					" starts talking to other endpoints; the data does not move with them")
+			}
+		}
+	}
+	return dedupe(out)
+}
+
+func deleteFindings(l *planObject) []Finding {
+	switch l.key.groupKind() {
+	case etcdClusterKind:
+		return []Finding{{Verdict: NeedsDecision, Object: l.ref,
+			Message: "deletes the etcd cluster: its members stop and every tenant control plane on it loses its datastore (the data volumes may remain)"}}
+	case dataStoreKind:
+		return []Finding{{Verdict: NeedsDecision, Object: l.ref,
+			Message: "deletes the Kamaji DataStore" + usedBy(l) + "; tenant control planes on it lose their datastore"}}
+	}
+	return nil
+}
+
+// dataStoreMove reports a tenant cluster's KamajiControlPlane that names
+// another DataStore than target: applying the chart moves it, and Kamaji
+// migrates the tenant's data.
+func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject) []Finding {
+	var kcp *planObject
+	for k, o := range live {
+		if k.groupKind() == KamajiControlPlaneKind && k.namespace == n.Namespace && k.name == n.Release {
+			kcp = o
+		}
+	}
+	if kcp == nil {
+		return nil
+	}
+	current, _ := valueAt(kcp.tree, dotted("spec.dataStoreName")).(string)
+	if current == target {
+		return nil
+	}
+	from := fmt.Sprintf("DataStore %q", current)
+	if current == "" {
+		from = "Kamaji's default DataStore"
+	}
+	return []Finding{{Verdict: NeedsDecision, Object: kcp.ref, Path: "spec.dataStoreName",
+		Message: fmt.Sprintf("the tenant cluster moves from %s to DataStore %q: Kamaji migrates its data, "+
+			"which freezes writes to the tenant API server for the migration, and every worker node's kubelet "+
+			"must be restarted afterwards", from, target)}}
+}
+
+// replicaChange describes a member-count change by its quorum effect.
+func replicaChange(live, desired any) (Verdict, string) {
+	from, ok := live.(int64)
+	if !ok {
+		from = 3 // the CRD's default
+	}
+	to, _ := desired.(int64)
+	msg := fmt.Sprintf("replicas %d -> %d", from, to)
+	switch {
+	case to == 0:
+		return NeedsDecision, msg + ": pauses the cluster; every member stops until replicas is raised again"
+	case from == 0:
+		return NeedsDecision, msg + ": resumes a paused cluster"
+	}
+	msg += fmt.Sprintf(": quorum %d -> %d, tolerates %d -> %d failed members", from/2+1, to/2+1, (from-1)/2, (to-1)/2)
+	switch {
+	case (to-1)/2 < (from-1)/2 && to == 1:
+		msg += "; the cluster loses fault tolerance: any failure of the single member stops the datastore"
+	case (to-1)/2 < (from-1)/2:
+		msg += "; the cluster loses fault tolerance"
+	case to > from && (to-1)/2 == (from-1)/2:
+		msg += "; the extra member adds no fault tolerance (an even count tolerates no more failures than one fewer)"
+	}
+	if to < from {
+		msg += "; members are removed one membership change at a time: take a snapshot first"
+	} else {
+		msg += "; new members join one at a time, each copying the whole database"
+	}
+	return NeedsDecision, msg
+}
+
+// sizeChange refuses a shrinking volume and notes a growing one.
+func sizeChange(live, desired any) (Verdict, string, bool) {
+	ls, lok := live.(string)
+	ds, dok := desired.(string)
+	if !lok || !dok {
+		return "", "", false
+	}
+	lq, err1 := resource.ParseQuantity(ls)
+	dq, err2 := resource.ParseQuantity(ds)
+	if err1 != nil || err2 != nil {
+		return "", "", false
+	}
+	switch dq.Cmp(lq) {
+	case -1:
+		return Refused, fmt.Sprintf("spec.storage.size cannot be shrunk (%s -> %s): PVCs cannot shrink", ls, ds), true
+	case 1:
+		return Note, fmt.Sprintf("the data volumes grow %s -> %s only where the StorageClass allows volume expansion", ls, ds), true
+	}
+	return "", "", false
+}
+
+var semver = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)$`)
+
+// versionChange notes an upgrade and asks about a downgrade.
+func versionChange(live, desired any) (Verdict, string) {
+	ls, _ := live.(string)
+	ds, _ := desired.(string)
+	msg := fmt.Sprintf("etcd %s -> %s", ls, ds)
+	if compareVersions(ds, ls) < 0 {
+		return NeedsDecision, msg + ": a downgrade; etcd downgrades one minor version at a time through its downgrade procedure, so check that etcd-operator supports it and take a snapshot first"
+	}
+	return Note, msg + ": etcd-operator rolls every member, one at a time"
+}
+
+func compareVersions(a, b string) int {
+	ma, mb := semver.FindStringSubmatch(a), semver.FindStringSubmatch(b)
+	if ma == nil || mb == nil {
+		return strings.Compare(a, b)
+	}
+	for i := 1; i <= 3; i++ {
+		x, _ := strconv.Atoi(ma[i])
+		y, _ := strconv.Atoi(mb[i])
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+func usedBy(l *planObject) string {
+	list, _ := valueAt(l.tree, dotted("status.usedBy")).([]any)
+	if len(list) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(list))
+	for _, v := range list {
+		names = append(names, fmt.Sprint(v))
+	}
+	return " (used by " + strings.Join(names, ", ") + ")"
+}
+
+// covers reports whether change c touches field: c is field or inside it,
+// or c adds or removes a parent of field that holds it.
+func covers(c FieldChange, field string, live, desired map[string]any) bool {
+	if hasPathPrefix(c.Path, field) {
+		return true
+	}
+	if hasPathPrefix(field, c.Path) {
+		return valueAt(live, dotted(field)) != nil || valueAt(desired, dotted(field)) != nil
+	}
+	return false
+}
+
+func hasPathPrefix(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+".") || strings.HasPrefix(path, prefix+"[")
+}
+
+// dotted is a path of field names, "spec.storage.size".
+func dotted(p string) fieldpath.Path {
+	parts := strings.Split(p, ".")
+	out := make(fieldpath.Path, len(parts))
+	for i := range parts {
+		out[i] = fieldpath.PathElement{FieldName: &parts[i]}
+	}
+	return out
+}
+
+func dedupe(fs []Finding) []Finding {
+	seen := map[string]bool{}
+	out := fs[:0]
+	for _, f := range fs {
+		k := string(f.Verdict) + "\x00" + f.Path + "\x00" + f.Message
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	return out
+}

@@ -1,0 +1,718 @@
+package etcdshapes_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
+	"sigs.k8s.io/yaml"
+)
+
+// serverize adds what the API server and controllers add to a created
+// object and what `kubectl get -o yaml` prints: identity and bookkeeping
+// metadata, managedFields, status, defaulted fields, and canonical or
+// chart spellings of quantities and numbers. None of it is a change.
+func serverize(t *testing.T, u *unstructured.Unstructured) {
+	t.Helper()
+	set := func(v any, path ...string) {
+		require.NoError(t, unstructured.SetNestedField(u.Object, v, path...))
+	}
+	// What a previous apply by FieldManager owns: every field it sent.
+	sent, err := typed.DeducedParseableType.FromUnstructured(u.DeepCopy().Object)
+	require.NoError(t, err)
+	owned, err := sent.ToFieldSet()
+	require.NoError(t, err)
+	ownedJSON, err := owned.ToJSON()
+	require.NoError(t, err)
+	var fieldsV1 map[string]any
+	require.NoError(t, json.Unmarshal(ownedJSON, &fieldsV1))
+	u.SetUID(types.UID("0b0e9a3c-" + u.GetName()))
+	u.SetResourceVersion("48151623")
+	u.SetGeneration(3)
+	set("2025-06-01T10:00:00Z", "metadata", "creationTimestamp")
+	ann := u.GetAnnotations()
+	if ann == nil {
+		ann = map[string]string{}
+	}
+	ann["meta.helm.sh/release-name"] = "etcd"
+	ann["kubectl.kubernetes.io/last-applied-configuration"] = "{}"
+	u.SetAnnotations(ann)
+	set([]any{map[string]any{
+		"apiVersion": u.GetAPIVersion(), "fieldsType": "FieldsV1", "manager": "helm", "operation": "Update",
+		"time": "2025-06-01T10:00:00Z", "fieldsV1": map[string]any{"f:metadata": map[string]any{"f:annotations": map[string]any{".": map[string]any{}}}},
+	}, map[string]any{
+		"apiVersion": u.GetAPIVersion(), "fieldsType": "FieldsV1", "manager": etcdshapes.FieldManager, "operation": "Apply",
+		"time": "2025-06-01T10:00:00Z", "fieldsV1": fieldsV1,
+	}}, "metadata", "managedFields")
+
+	switch u.GetKind() {
+	case "EtcdCluster":
+		set(int64(600), "spec", "progressDeadlineSeconds")
+		set("", "spec", "storage", "medium")
+		// Numbers by value: 3 stored as 3.0.
+		if r, ok, _ := unstructured.NestedInt64(u.Object, "spec", "replicas"); ok {
+			set(float64(r), "spec", "replicas")
+		}
+		// The chart's spelling of a canonical quantity ("100m" as "0.1").
+		if cpu, ok, _ := unstructured.NestedString(u.Object, "spec", "resources", "requests", "cpu"); ok && cpu == "100m" {
+			set("0.1", "spec", "resources", "requests", "cpu")
+		}
+		if mem, ok, _ := unstructured.NestedString(u.Object, "spec", "resources", "requests", "memory"); ok && mem == "536870912" {
+			set("512Mi", "spec", "resources", "requests", "memory")
+		}
+		set(map[string]any{"readyMembers": int64(3), "clusterID": "abc", "conditions": []any{}}, "status")
+	case "CronJob":
+		set(false, "spec", "suspend")
+		pod := []string{"spec", "jobTemplate", "spec", "template", "spec"}
+		set("ClusterFirst", append(pod, "dnsPolicy")...)
+		set("default-scheduler", append(pod, "schedulerName")...)
+		set(int64(30), append(pod, "terminationGracePeriodSeconds")...)
+		containers, _, _ := unstructured.NestedSlice(u.Object, append(pod, "containers")...)
+		for _, c := range containers {
+			c := c.(map[string]any)
+			c["imagePullPolicy"] = "IfNotPresent"
+			c["terminationMessagePath"] = "/dev/termination-log"
+			c["terminationMessagePolicy"] = "File"
+		}
+		set(containers, append(pod, "containers")...)
+		volumes, _, _ := unstructured.NestedSlice(u.Object, append(pod, "volumes")...)
+		for _, v := range volumes {
+			if s, ok := v.(map[string]any)["secret"].(map[string]any); ok {
+				s["defaultMode"] = int64(420)
+			}
+		}
+		set(volumes, append(pod, "volumes")...)
+		set(map[string]any{"lastScheduleTime": "2025-06-01T11:00:00Z"}, "status")
+	case "Service":
+		set([]any{"None"}, "spec", "clusterIPs")
+		set([]any{"IPv4"}, "spec", "ipFamilies")
+		set("SingleStack", "spec", "ipFamilyPolicy")
+		set("None", "spec", "sessionAffinity")
+		set("Cluster", "spec", "internalTrafficPolicy")
+		set(map[string]any{"loadBalancer": map[string]any{}}, "status")
+	case "RoleBinding":
+		subjects, _, _ := unstructured.NestedSlice(u.Object, "subjects")
+		for _, s := range subjects {
+			s := s.(map[string]any)
+			if s["kind"] == "ServiceAccount" {
+				s["apiGroup"] = ""
+			}
+		}
+		set(subjects, "subjects")
+	case "Secret":
+		set("kubernetes.io/tls", "type")
+		set(map[string]any{"tls.crt": "LS0t", "tls.key": "LS0t", "ca.crt": "LS0t"}, "data")
+	case "DataStore":
+		set(map[string]any{"ready": true, "usedBy": []any{"tenant-demo/kubernetes-demo"}}, "status")
+	case "Certificate":
+		set(map[string]any{"conditions": []any{map[string]any{"type": "Ready", "status": "True"}}, "revision": int64(1)}, "status")
+	}
+}
+
+// liveFile is what `kubectl get -o yaml` prints for a rendered stack: the
+// marshalled objects with server fields, as one List. For a tenant cluster
+// it includes the KamajiControlPlane naming dataStore.
+func liveFile(t *testing.T, marshalled []byte, kcp *unstructured.Unstructured) []byte {
+	t.Helper()
+	objs, err := etcdshapes.ReadObjects(marshalled)
+	require.NoError(t, err)
+	items := make([]any, 0, len(objs)+1)
+	for _, o := range objs {
+		u := o.(*unstructured.Unstructured)
+		serverize(t, u)
+		items = append(items, u.Object)
+	}
+	if kcp != nil {
+		items = append(items, kcp.Object)
+	}
+	out, err := yaml.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": items})
+	require.NoError(t, err)
+	return out
+}
+
+func kamajiControlPlane(namespace, release, dataStore string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "controlplane.cluster.x-k8s.io/v1alpha1",
+		"kind":       "KamajiControlPlane",
+		"metadata":   map[string]any{"name": release, "namespace": namespace, "uid": "kcp"},
+		"spec":       map[string]any{"dataStoreName": dataStore, "version": "v1.33.0"},
+	}}
+	return u
+}
+
+// scenarioLive is the live file of a golden scenario: its golden YAML with
+// server fields and, for a tenant cluster, the KamajiControlPlane on the
+// scenario's datastore.
+func scenarioLive(t *testing.T, s golden.Scenario) []byte {
+	t.Helper()
+	marshalled, err := os.ReadFile(filepath.Join("golden", "testdata", s.Name+".yaml"))
+	require.NoError(t, err)
+	var kcp *unstructured.Unstructured
+	if s.Caller == etcdshapes.CallerCluster {
+		n, err := naming.ForCluster(s.Namespace, s.Release)
+		require.NoError(t, err)
+		ds := n.DataStore()
+		if s.Live.DataStoreName != "" {
+			ds = s.Live.DataStoreName
+		}
+		kcp = kamajiControlPlane(s.Namespace, s.Release, ds)
+	}
+	return liveFile(t, marshalled, kcp)
+}
+
+// The plan of a live stack against itself is empty for every golden
+// scenario: server fields, defaults, managedFields, status and respelled
+// quantities and numbers are not changes, and the live state read from the
+// live objects renders the same stack.
+func TestPlanOfLiveStackAgainstItselfIsEmpty(t *testing.T) {
+	for _, s := range golden.All() {
+		t.Run(s.Name, func(t *testing.T) {
+			live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+			require.NoError(t, err)
+			req, err := s.Request()
+			require.NoError(t, err)
+			req.Live = etcdshapes.LiveState{} // derived from the live objects
+			p, desired, err := etcdshapes.PlanRequest(req, live)
+			require.NoError(t, err)
+			assert.True(t, p.Empty(), "plan is not empty:\n%s", p)
+			assert.True(t, p.SafeToApply(), "%s", p)
+			assert.Equal(t, 0, p.Count(etcdshapes.Delete))
+			for _, o := range p.Objects {
+				assert.Equal(t, etcdshapes.Unchanged, o.Action, "%s", o.ObjectRef)
+			}
+			// Hooks are skipped, everything else is planned.
+			hooks := 0
+			for _, o := range desired {
+				if etcdshapes.IsUninstallHook(o) {
+					hooks++
+				}
+			}
+			assert.Len(t, p.Skipped, hooks)
+			assert.Len(t, p.Objects, len(desired)-hooks)
+			if len(desired) > 0 {
+				assert.Contains(t, p.String(), "No changes.")
+			}
+		})
+	}
+}
+
+// The live state comes from the live objects.
+func TestLiveStateFromObjects(t *testing.T) {
+	for _, s := range golden.All() {
+		if s.Caller != etcdshapes.CallerCluster {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+			require.NoError(t, err)
+			st, err := etcdshapes.LiveStateFromObjects(s.Namespace, s.Release, live)
+			require.NoError(t, err)
+			n, _ := naming.ForCluster(s.Namespace, s.Release)
+			wantDS := n.DataStore()
+			if s.Live.DataStoreName != "" {
+				wantDS = s.Live.DataStoreName
+			}
+			assert.Equal(t, wantDS, st.DataStoreName)
+			if s.Name == "cluster-shared" {
+				assert.Nil(t, st.StorageClassName, "no EtcdCluster renders on a shared datastore")
+				return
+			}
+			require.NotNil(t, st.StorageClassName)
+			if s.Live.StorageClassName != nil {
+				assert.Equal(t, *s.Live.StorageClassName, *st.StorageClassName)
+			}
+		})
+	}
+}
+
+// planCluster plans the cluster-demo stack against a live file edited by
+// edit.
+func planCluster(t *testing.T, edit func(objs []etcdshapes.Object), modify ...func(r *etcdshapes.Request)) *etcdshapes.PlanResult {
+	t.Helper()
+	s := scenario(t, "cluster-demo")
+	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	require.NoError(t, err)
+	if edit != nil {
+		edit(live)
+	}
+	req, err := s.Request()
+	require.NoError(t, err)
+	for _, m := range modify {
+		m(&req)
+	}
+	p, _, err := etcdshapes.PlanRequest(req, live)
+	require.NoError(t, err)
+	return p
+}
+
+func scenario(t *testing.T, name string) golden.Scenario {
+	t.Helper()
+	for _, s := range golden.All() {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no scenario %q", name)
+	return golden.Scenario{}
+}
+
+func liveObject(t *testing.T, objs []etcdshapes.Object, kind, name string) *unstructured.Unstructured {
+	t.Helper()
+	for _, o := range objs {
+		if o.GetObjectKind().GroupVersionKind().Kind == kind && o.GetName() == name {
+			return o.(*unstructured.Unstructured)
+		}
+	}
+	t.Fatalf("no live %s %s", kind, name)
+	return nil
+}
+
+func objectPlan(t *testing.T, p *etcdshapes.PlanResult, kind, name string) etcdshapes.ObjectPlan {
+	t.Helper()
+	for _, o := range p.Objects {
+		if o.Kind == kind && o.Name == name {
+			return o
+		}
+	}
+	t.Fatalf("no %s %s in the plan:\n%s", kind, name, p)
+	return etcdshapes.ObjectPlan{}
+}
+
+func findings(p *etcdshapes.PlanResult, v etcdshapes.Verdict) []etcdshapes.Finding {
+	var out []etcdshapes.Finding
+	for _, f := range p.AllFindings() {
+		if f.Verdict == v {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func TestPlanRefusesTLSChange(t *testing.T) {
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		c := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
+		require.NoError(t, unstructured.SetNestedField(c.Object, "legacy-server-tls", "spec", "tls", "client", "serverSecretRef", "name"))
+	})
+	o := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	assert.Equal(t, etcdshapes.Update, o.Action)
+	require.Equal(t, []etcdshapes.FieldChange{{
+		Path: "spec.tls.client.serverSecretRef.name", Type: etcdshapes.FieldChanged,
+		Live: "legacy-server-tls", Desired: "kubernetes-demo-etcd-server-tls",
+	}}, o.Changes)
+	refused := findings(p, etcdshapes.Refused)
+	require.Len(t, refused, 1)
+	assert.Equal(t, "spec.tls.client.serverSecretRef.name", refused[0].Path)
+	assert.Contains(t, refused[0].Message, "spec.tls is immutable")
+	assert.False(t, p.SafeToApply())
+	text := p.String()
+	assert.Contains(t, text, "~ update EtcdCluster tenant-demo/kubernetes-demo-etcd")
+	assert.Contains(t, text, `~ spec.tls.client.serverSecretRef.name: "legacy-server-tls" -> "kubernetes-demo-etcd-server-tls"`)
+	assert.Contains(t, text, "REFUSED spec.tls.client.serverSecretRef.name: spec.tls is immutable")
+	assert.Contains(t, text, "Not safe to apply: 1 refused by the API server, 0 need a decision.")
+}
+
+func TestPlanReplicaChangeNeedsDecision(t *testing.T) {
+	p := planCluster(t, nil, func(r *etcdshapes.Request) {
+		r.Values = map[string]any{"etcd": map[string]any{"replicas": float64(1)}}
+	})
+	o := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	assert.Equal(t, etcdshapes.Update, o.Action)
+	var paths []string
+	for _, c := range o.Changes {
+		paths = append(paths, c.Path)
+	}
+	assert.Contains(t, paths, "spec.replicas")
+	decisions := findings(p, etcdshapes.NeedsDecision)
+	require.NotEmpty(t, decisions)
+	var msg string
+	for _, f := range decisions {
+		if f.Path == "spec.replicas" {
+			msg = f.Message
+		}
+	}
+	assert.Contains(t, msg, "replicas 3 -> 1: quorum 2 -> 1, tolerates 1 -> 0 failed members; the cluster loses fault tolerance")
+	assert.False(t, p.SafeToApply())
+	// The single member takes the replicated class, which the live
+	// cluster's (empty) class pins: no storage class change.
+	for _, f := range findings(p, etcdshapes.Refused) {
+		t.Errorf("unexpected refusal: %s", f)
+	}
+	// The WorkloadMonitor follows the member count.
+	wm := objectPlan(t, p, "WorkloadMonitor", "kubernetes-demo-etcd")
+	assert.Equal(t, etcdshapes.Update, wm.Action)
+}
+
+func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
+	s := scenario(t, "etcd-single-local-10Gi")
+	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	require.NoError(t, err)
+
+	plan := func(size string) *etcdshapes.PlanResult {
+		req, err := s.Request()
+		require.NoError(t, err)
+		req.Values["size"] = size
+		p, _, err := etcdshapes.PlanRequest(req, live)
+		require.NoError(t, err)
+		return p
+	}
+	p := plan("4Gi")
+	refused := findings(p, etcdshapes.Refused)
+	require.Len(t, refused, 1, "%s", p)
+	assert.Equal(t, "spec.storage.size", refused[0].Path)
+	assert.Contains(t, refused[0].Message, "cannot be shrunk (10Gi -> 4Gi)")
+
+	// The same size spelled in bytes is no change at all.
+	assert.True(t, plan("10737418240").Empty())
+
+	p = plan("20Gi")
+	assert.True(t, p.SafeToApply(), "%s", p)
+	notes := findings(p, etcdshapes.Note)
+	require.NotEmpty(t, notes)
+	assert.Contains(t, notes[0].Message, "10Gi -> 20Gi")
+}
+
+func TestPlanStorageClassChangeRefused(t *testing.T) {
+	s := scenario(t, "etcd-single-local-10Gi")
+	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	require.NoError(t, err)
+	req, err := s.Request()
+	require.NoError(t, err)
+	req.Values["storageClass"] = "replicated"
+	p, _, err := etcdshapes.PlanRequest(req, live)
+	require.NoError(t, err)
+	refused := findings(p, etcdshapes.Refused)
+	require.Len(t, refused, 1, "%s", p)
+	assert.Equal(t, "spec.storage.storageClassName", refused[0].Path)
+	assert.Contains(t, p.String(), `~ spec.storage.storageClassName: "local" -> "replicated"`)
+}
+
+// The per-cluster stack keeps a live class (the chart's lookup): a live
+// cluster on "legacy-ssd" with a new _cluster class renders "legacy-ssd",
+// unless the caller overrides the live state, which the plan refuses.
+func TestPlanPerClusterStorageClassFollowsLiveState(t *testing.T) {
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		c := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
+		require.NoError(t, unstructured.SetNestedField(c.Object, "legacy-ssd", "spec", "storage", "storageClassName"))
+	}, func(r *etcdshapes.Request) {
+		r.Values = map[string]any{"_cluster": map[string]any{"etcd-storage-class-local": "local"}}
+	})
+	assert.True(t, p.Empty(), "%s", p)
+
+	p = planCluster(t, func(objs []etcdshapes.Object) {
+		c := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
+		require.NoError(t, unstructured.SetNestedField(c.Object, "legacy-ssd", "spec", "storage", "storageClassName"))
+	}, func(r *etcdshapes.Request) {
+		sc := "local"
+		r.Live.StorageClassName = &sc
+	})
+	refused := findings(p, etcdshapes.Refused)
+	require.Len(t, refused, 1, "%s", p)
+	assert.Equal(t, "spec.storage.storageClassName", refused[0].Path)
+}
+
+func TestPlanDataStoreDriverChangeRefused(t *testing.T) {
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		ds := liveObject(t, objs, "DataStore", "tenant-demo.kubernetes-demo")
+		require.NoError(t, unstructured.SetNestedField(ds.Object, "PostgreSQL", "spec", "driver"))
+	})
+	refused := findings(p, etcdshapes.Refused)
+	require.Len(t, refused, 1, "%s", p)
+	assert.Equal(t, "spec.driver", refused[0].Path)
+	assert.Equal(t, "DataStore tenant-demo.kubernetes-demo", refused[0].Object.String())
+	assert.Contains(t, refused[0].Message, "Datastore driver is immutable")
+	assert.Contains(t, p.String(), "REFUSED spec.driver: Datastore driver is immutable")
+}
+
+func TestPlanDataStoreEndpointsNeedDecision(t *testing.T) {
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		ds := liveObject(t, objs, "DataStore", "tenant-demo.kubernetes-demo")
+		require.NoError(t, unstructured.SetNestedStringSlice(ds.Object, []string{"old.tenant-demo.svc:2379"}, "spec", "endpoints"))
+	})
+	d := findings(p, etcdshapes.NeedsDecision)
+	require.Len(t, d, 1, "%s", p)
+	assert.Equal(t, "spec.endpoints", d[0].Path)
+	assert.Contains(t, d[0].Message, "used by tenant-demo/kubernetes-demo")
+}
+
+// The cluster's KamajiControlPlane on another datastore while the caller
+// renders the cluster's own: a Kamaji datastore migration.
+func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
+	s := scenario(t, "cluster-demo")
+	marshalled, err := os.ReadFile(filepath.Join("golden", "testdata", s.Name+".yaml"))
+	require.NoError(t, err)
+	live, err := etcdshapes.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-root")))
+	require.NoError(t, err)
+	req, err := s.Request()
+	require.NoError(t, err)
+	desired, err := etcdshapes.Render(req) // ignores the live datastore
+	require.NoError(t, err)
+	p, err := etcdshapes.Plan(live, desired)
+	require.NoError(t, err)
+	require.Len(t, p.Findings, 1, "%s", p)
+	f := p.Findings[0]
+	assert.Equal(t, etcdshapes.NeedsDecision, f.Verdict)
+	assert.Equal(t, "KamajiControlPlane tenant-demo/kubernetes-demo", f.Object.String())
+	assert.Equal(t, "spec.dataStoreName", f.Path)
+	assert.Contains(t, f.Message, `moves from DataStore "tenant-root" to DataStore "tenant-demo.kubernetes-demo"`)
+	assert.Contains(t, f.Message, "freezes writes")
+	assert.Contains(t, f.Message, "kubelet must be restarted")
+	assert.False(t, p.SafeToApply())
+	assert.Contains(t, p.String(), "DECISION KamajiControlPlane tenant-demo/kubernetes-demo spec.dataStoreName")
+
+	// Read from the live objects, the state keeps the cluster where it is:
+	// nothing renders and the cluster's own (unused) stack is deleted,
+	// with decisions for the EtcdCluster and the DataStore.
+	p, _, err = etcdshapes.PlanRequest(req, live)
+	require.NoError(t, err)
+	assert.Empty(t, p.Findings)
+	assert.Equal(t, 0, p.Count(etcdshapes.Create)+p.Count(etcdshapes.Update))
+	assert.Positive(t, p.Count(etcdshapes.Delete))
+	del := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	assert.Equal(t, etcdshapes.Delete, del.Action)
+	require.Len(t, del.Findings, 1)
+	assert.Equal(t, etcdshapes.NeedsDecision, del.Findings[0].Verdict)
+}
+
+func TestPlanDetectsDeletes(t *testing.T) {
+	s := scenario(t, "cluster-demo")
+	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	require.NoError(t, err)
+	// Objects the plan must never delete: another stack's in the same
+	// namespace, a snapshot, an object of another release, a keep Secret.
+	other, err := os.ReadFile(filepath.Join("golden", "testdata", "etcd-defaults.yaml"))
+	require.NoError(t, err)
+	others, err := etcdshapes.ReadObjects([]byte(strings.ReplaceAll(string(other), "tenant-root", "tenant-demo")))
+	require.NoError(t, err)
+	live = append(live, others...)
+	extra, err := etcdshapes.ReadObjects([]byte(`
+apiVersion: etcd-operator.cozystack.io/v1alpha2
+kind: EtcdSnapshot
+metadata: {name: kubernetes-demo-etcd-snapshot-0, namespace: tenant-demo}
+spec: {clusterRef: {name: kubernetes-demo-etcd}, destination: {pvc: {claimName: backups}}}
+---
+apiVersion: v1
+kind: Secret
+metadata: {name: kubernetes-demo-etcd-ca-tls, namespace: tenant-demo}
+`))
+	require.NoError(t, err)
+	live = append(live, extra...)
+
+	req, err := s.Request()
+	require.NoError(t, err)
+	req.APIVersions = nil // the optional APIs are no longer served
+	p, _, err := etcdshapes.PlanRequest(req, live)
+	require.NoError(t, err)
+	var deleted []string
+	for _, o := range p.Objects {
+		if o.Action == etcdshapes.Delete {
+			deleted = append(deleted, o.ObjectRef.String())
+		}
+	}
+	assert.Equal(t, []string{
+		"CiliumNetworkPolicy tenant-demo/kubernetes-demo-etcd",
+		"VMPodScrape tenant-demo/kubernetes-demo-etcd-pod-scrape",
+		"VerticalPodAutoscaler tenant-demo/kubernetes-demo-etcd",
+	}, deleted)
+	assert.True(t, p.SafeToApply(), "%s", p)
+	assert.Contains(t, p.String(), "- delete CiliumNetworkPolicy tenant-demo/kubernetes-demo-etcd")
+}
+
+// Plan without ForStack finds the stack from the desired EtcdCluster.
+func TestPlanFindsStackFromDesired(t *testing.T) {
+	s := scenario(t, "cluster-demo")
+	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	require.NoError(t, err)
+	req, err := s.Request()
+	require.NoError(t, err)
+	req.APIVersions = []string{etcdshapes.APIVerticalPodAutoscaler}
+	desired, err := etcdshapes.Render(req)
+	require.NoError(t, err)
+	p, err := etcdshapes.Plan(live, desired)
+	require.NoError(t, err)
+	assert.Equal(t, 2, p.Count(etcdshapes.Delete), "%s", p)
+}
+
+// A changed element of a list is reported at its field, not the list;
+// server defaults inside list elements are not changes.
+func TestPlanListElementChange(t *testing.T) {
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		cj := liveObject(t, objs, "CronJob", "kubernetes-demo-etcd-defrag")
+		containers, _, _ := unstructured.NestedSlice(cj.Object, "spec", "jobTemplate", "spec", "template", "spec", "containers")
+		containers[0].(map[string]any)["image"] = "ghcr.io/ahrtr/etcd-defrag:v0.12.0"
+		require.NoError(t, unstructured.SetNestedSlice(cj.Object, containers, "spec", "jobTemplate", "spec", "template", "spec", "containers"))
+	})
+	o := objectPlan(t, p, "CronJob", "kubernetes-demo-etcd-defrag")
+	require.Len(t, o.Changes, 1, "%s", p)
+	assert.Equal(t, `spec.jobTemplate.spec.template.spec.containers[name="etcd-defrag"].image`, o.Changes[0].Path)
+	assert.True(t, p.SafeToApply())
+}
+
+// Fields this manager applied before and no longer sets are removed by
+// the next apply; the plan reads them from managedFields.
+func TestPlanRemovedFieldsFromManagedFields(t *testing.T) {
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		c := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
+		require.NoError(t, unstructured.SetNestedField(c.Object, "fast", "spec", "storage", "storageClassName"))
+		labels := c.GetLabels()
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels["team"] = "a"
+		c.SetLabels(labels)
+		mf, _, _ := unstructured.NestedSlice(c.Object, "metadata", "managedFields")
+		mf = append(mf, map[string]any{
+			"manager": etcdshapes.FieldManager, "operation": "Apply", "apiVersion": "etcd-operator.cozystack.io/v1alpha2", "fieldsType": "FieldsV1",
+			"fieldsV1": map[string]any{
+				"f:metadata": map[string]any{"f:labels": map[string]any{"f:team": map[string]any{}}},
+				"f:spec":     map[string]any{"f:replicas": map[string]any{}, "f:storage": map[string]any{"f:storageClassName": map[string]any{}, "f:size": map[string]any{}}},
+			},
+		})
+		require.NoError(t, unstructured.SetNestedSlice(c.Object, mf, "metadata", "managedFields"))
+	}, func(r *etcdshapes.Request) {
+		sc := ""
+		r.Live.StorageClassName = &sc // as if the live class were ignored
+	})
+	o := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	require.Equal(t, []etcdshapes.FieldChange{
+		{Path: "metadata.labels.team", Type: etcdshapes.FieldRemoved, Live: "a"},
+		{Path: "spec.storage.storageClassName", Type: etcdshapes.FieldRemoved, Live: "fast"},
+	}, o.Changes)
+	refused := findings(p, etcdshapes.Refused)
+	require.Len(t, refused, 1)
+	assert.Equal(t, "spec.storage.storageClassName", refused[0].Path)
+	assert.Contains(t, p.String(), `- spec.storage.storageClassName: "fast"`)
+}
+
+func TestPlanBootstrapChangeRefused(t *testing.T) {
+	s := scenario(t, "cluster-demo")
+	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	require.NoError(t, err)
+	req, err := s.Request()
+	require.NoError(t, err)
+	desired, err := etcdshapes.Render(req)
+	require.NoError(t, err)
+	require.NoError(t, etcdshapes.Modify(desired, etcdshapes.ForKind(etcdRestore())))
+	p, err := etcdshapes.Plan(live, desired)
+	require.NoError(t, err)
+	refused := findings(p, etcdshapes.Refused)
+	require.Len(t, refused, 1, "%s", p)
+	assert.Equal(t, "spec.bootstrap", refused[0].Path)
+	assert.Contains(t, refused[0].Message, "spec.bootstrap is immutable")
+
+	// Into a new cluster it is a note.
+	p, err = etcdshapes.Plan(nil, desired)
+	require.NoError(t, err)
+	assert.True(t, p.SafeToApply())
+	notes := findings(p, etcdshapes.Note)
+	require.Len(t, notes, 1)
+	assert.Equal(t, "spec.bootstrap.restore", notes[0].Path)
+}
+
+func TestReadObjects(t *testing.T) {
+	objs, err := etcdshapes.ReadObjects([]byte(`# kubectl get -o yaml
+apiVersion: v1
+items:
+- apiVersion: v1
+  kind: ServiceAccount
+  metadata: {name: a, namespace: tenant-x}
+- apiVersion: v1
+  kind: ServiceAccount
+  metadata: {name: b, namespace: tenant-x}
+kind: List
+metadata:
+  resourceVersion: ""
+---
+---
+{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "c", "namespace": "tenant-x"}}
+`))
+	require.NoError(t, err)
+	var names []string
+	for _, o := range objs {
+		names = append(names, o.GetName())
+	}
+	assert.Equal(t, []string{"a", "b", "c"}, names)
+
+	_, err = etcdshapes.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {namespace: x}\n"))
+	var ne *naming.Error
+	require.ErrorAs(t, err, &ne)
+	assert.Equal(t, "live[0].metadata.name", ne.Field)
+
+	_, err = etcdshapes.ReadObjects([]byte("just: [a, map\n"))
+	require.Error(t, err)
+}
+
+func TestPlanRefusesDuplicates(t *testing.T) {
+	objs, err := etcdshapes.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n"))
+	require.NoError(t, err)
+	_, err = etcdshapes.Plan(objs, nil)
+	var ne *naming.Error
+	require.ErrorAs(t, err, &ne)
+	assert.Equal(t, "live[1]", ne.Field)
+}
+
+// Typed objects read by a client carry no apiVersion/kind; the plan finds
+// them in the scheme.
+func TestPlanTypedLiveWithoutTypeMeta(t *testing.T) {
+	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	require.NoError(t, err)
+	live := make([]etcdshapes.Object, len(objs))
+	for i, o := range objs {
+		c := o.DeepCopyObject().(etcdshapes.Object)
+		c.GetObjectKind().SetGroupVersionKind(c.GetObjectKind().GroupVersionKind().GroupVersion().WithKind(""))
+		live[i] = c
+	}
+	p, err := etcdshapes.Plan(live, objs)
+	require.NoError(t, err)
+	assert.True(t, p.Empty(), "%s", p)
+}
+
+func TestReplicaQuorumMessages(t *testing.T) {
+	for _, tc := range []struct {
+		from, to int
+		want     string
+	}{
+		{3, 1, "quorum 2 -> 1, tolerates 1 -> 0 failed members; the cluster loses fault tolerance: any failure of the single member stops the datastore"},
+		{1, 3, "quorum 1 -> 2, tolerates 0 -> 1 failed members; new members join one at a time"},
+		{3, 4, "the extra member adds no fault tolerance"},
+		{5, 3, "tolerates 2 -> 1 failed members; the cluster loses fault tolerance; members are removed"},
+	} {
+		t.Run(fmt.Sprintf("%d-%d", tc.from, tc.to), func(t *testing.T) {
+			s := scenario(t, "etcd-defaults")
+			marshalled, err := os.ReadFile(filepath.Join("golden", "testdata", s.Name+".yaml"))
+			require.NoError(t, err)
+			live, err := etcdshapes.ReadObjects(liveFile(t, []byte(strings.Replace(string(marshalled), "replicas: 3", fmt.Sprintf("replicas: %d", tc.from), 1)), nil))
+			require.NoError(t, err)
+			req, err := s.Request()
+			require.NoError(t, err)
+			req.Values["replicas"] = float64(tc.to)
+			p, _, err := etcdshapes.PlanRequest(req, live)
+			require.NoError(t, err)
+			var msgs []string
+			for _, f := range findings(p, etcdshapes.NeedsDecision) {
+				msgs = append(msgs, f.Message)
+			}
+			assert.Contains(t, strings.Join(msgs, "\n"), tc.want)
+		})
+	}
+}
+
+func etcdRestore() func(*v1alpha2.EtcdCluster) error {
+	return etcd.Restore(v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
+		Endpoint: "https://s3.example.com", Bucket: "backups", Key: "tenant-demo/kubernetes-demo-etcd-snapshot-0.db",
+		CredentialsSecretRef: corev1.LocalObjectReference{Name: "s3-credentials"},
+	}})
+}
