@@ -6,6 +6,9 @@
 //	etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--chart-version V]
 //	                          [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
 //	                          [--live-storage-class NAME]
+//	etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--library]
+//	etcdshapes plan etcd|cluster --live FILE <render flags>
+//	etcdshapes render snapshot etcd|cluster --namespace NS [--release REL] (--name NAME | --schedule CRON [--keep N]) DESTINATION
 //
 // Output is multi-document YAML on stdout; errors go to stderr with a
 // non-zero exit.
@@ -29,6 +32,11 @@ Usage:
   etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--chart-version V]
                             [--api-versions GROUP/VERSION/Kind]...
                             [--live-datastore NAME] [--live-storage-class NAME]
+  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V]
+  etcdshapes gen chart --library [--caller etcd|cluster] --out DIR
+  etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]
+  etcdshapes render snapshot etcd|cluster --namespace NS [--release REL]
+                            (--name NAME | --schedule CRON [--keep N]) DESTINATION
 
   render etcd      the etcd chart: one shared etcd per tenant namespace, named "etcd".
                    Values: version, replicas, size, storageClass, resources (flat map),
@@ -38,6 +46,15 @@ Usage:
                    (allocation ratios, scheduling.globalAppTopologySpreadConstraints,
                    etcd-storage-class-local, etcd-storage-class-replicated); other keys
                    are ignored, unknown keys under etcd: are refused.
+  gen chart        writes a Helm chart generated from the builders that renders the same
+                   objects from the same values; --library writes only its named templates
+                   (run 'etcdshapes gen --help').
+  plan             compares a render with live objects (kubectl get -o yaml) and says what
+                   server-side apply would create, update (each field), keep or delete; exit 3
+                   when the API server would refuse a change or it needs a decision
+                   (run 'etcdshapes plan --help').
+  render snapshot  an EtcdSnapshot (--name) or a scheduled snapshot CronJob keeping the last
+                   N (--schedule, --keep) to S3 or a PVC (run 'etcdshapes render snapshot --help').
 
 Flags:
   -n, --namespace NS          tenant namespace ("tenant-…"); required
@@ -74,8 +91,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	switch args[0] {
+	case "gen":
+		return runGen(args[1:], stdout, stderr)
+	case "plan":
+		return runPlan(args[1:], stdin, stdout, stderr)
+	}
 	if args[0] != "render" {
-		fmt.Fprintf(stderr, "etcdshapes: unknown command %q (want render)\n\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "etcdshapes: unknown command %q (want render, gen or plan)\n\n%s", args[0], usage)
 		return 2
 	}
 	if len(args) < 2 || isHelp(args[1]) {
@@ -86,6 +109,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	caller := args[1]
+	if caller == "snapshot" {
+		return renderSnapshot(args[2:], stdout, stderr)
+	}
 	if caller != "etcd" && caller != "cluster" {
 		fmt.Fprintf(stderr, "etcdshapes: unknown caller %q (want etcd or cluster)\n", caller)
 		return 2
