@@ -162,58 +162,17 @@ func (o *optionalString) Set(v string) error {
 func render(caller string, args []string, stdin io.Reader, stderr io.Writer) ([]byte, error) {
 	fs := flag.NewFlagSet("etcdshapes render "+caller, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var (
-		namespace, release, chartVersion string
-		valueFiles, apiVersions          listFlag
-		liveDataStore, liveStorageClass  optionalString
-	)
-	fs.StringVar(&namespace, "namespace", "", "")
-	fs.StringVar(&namespace, "n", "", "")
-	fs.StringVar(&release, "release", "", "")
-	fs.StringVar(&chartVersion, "chart-version", "", "")
-	fs.Var(&valueFiles, "f", "")
-	fs.Var(&valueFiles, "values", "")
-	if caller == "cluster" {
-		fs.Var(&apiVersions, "api-versions", "")
-		fs.Var(&liveDataStore, "live-datastore", "")
-		fs.Var(&liveStorageClass, "live-storage-class", "")
-	}
+	var rf renderFlags
+	rf.register(fs, caller)
 	if err := fs.Parse(args); err != nil {
 		return nil, &usageError{err}
 	}
-	if fs.NArg() > 0 {
-		return nil, &usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
-	}
-	if namespace == "" {
-		return nil, &usageError{errors.New("--namespace is required")}
-	}
-	docs, err := readValues(valueFiles, stdin)
-	if err != nil {
+	if err := rf.check(fs, "render"); err != nil {
 		return nil, err
 	}
-	values, err := etcdshapes.MergeValues(docs...)
+	req, err := rf.request(stdin)
 	if err != nil {
 		return nil, err
-	}
-
-	req := etcdshapes.Request{Caller: caller, Namespace: namespace, Release: release, ChartVersion: chartVersion, Values: values}
-	if caller == etcdshapes.CallerCluster {
-		if release == "" {
-			return nil, &usageError{errors.New("--release is required for render cluster")}
-		}
-		for _, a := range apiVersions {
-			for _, part := range strings.Split(a, ",") {
-				req.APIVersions = append(req.APIVersions, strings.TrimSpace(part))
-			}
-		}
-		if liveDataStore.set && liveDataStore.value == "" {
-			return nil, &usageError{errors.New("--live-datastore needs a DataStore name")}
-		}
-		req.Live.DataStoreName = liveDataStore.value
-		if liveStorageClass.set {
-			sc := liveStorageClass.value
-			req.Live.StorageClassName = &sc
-		}
 	}
 	objs, err := etcdshapes.Render(req)
 	if err != nil {

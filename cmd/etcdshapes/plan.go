@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
 )
@@ -92,42 +91,28 @@ func plan(caller string, args []string, stdin io.Reader) (*etcdshapes.PlanResult
 	fs := flag.NewFlagSet("etcdshapes plan "+caller, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
-		namespace, release, chartVersion, liveFile string
-		output                                     = "text"
-		valueFiles, apiVersions                    listFlag
-		liveDataStore, liveStorageClass            optionalString
+		rf       renderFlags
+		liveFile string
+		output   = "text"
 	)
-	fs.StringVar(&namespace, "namespace", "", "")
-	fs.StringVar(&namespace, "n", "", "")
-	fs.StringVar(&release, "release", "", "")
-	fs.StringVar(&chartVersion, "chart-version", "", "")
-	fs.Var(&valueFiles, "f", "")
-	fs.Var(&valueFiles, "values", "")
+	rf.register(fs, caller)
 	fs.StringVar(&liveFile, "live", "", "")
 	fs.StringVar(&output, "output", output, "")
 	fs.StringVar(&output, "o", output, "")
-	if caller == etcdshapes.CallerCluster {
-		fs.Var(&apiVersions, "api-versions", "")
-		fs.Var(&liveDataStore, "live-datastore", "")
-		fs.Var(&liveStorageClass, "live-storage-class", "")
-	}
 	if err := fs.Parse(args); err != nil {
 		return nil, "", &usageError{err}
 	}
+	if err := rf.check(fs, "plan"); err != nil {
+		return nil, "", err
+	}
 	switch {
-	case fs.NArg() > 0:
-		return nil, "", &usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
-	case namespace == "":
-		return nil, "", &usageError{errors.New("--namespace is required")}
 	case liveFile == "":
 		return nil, "", &usageError{errors.New("--live is required (the live objects, as kubectl get -o yaml prints them)")}
 	case output != "text" && output != "json":
 		return nil, "", &usageError{fmt.Errorf("--output must be text or json, not %q", output)}
-	case caller == etcdshapes.CallerCluster && release == "":
-		return nil, "", &usageError{errors.New("--release is required for plan cluster")}
 	}
 	stdinUsers := 0
-	for _, f := range append([]string{liveFile}, valueFiles...) {
+	for _, f := range append([]string{liveFile}, rf.valueFiles...) {
 		if f == "-" {
 			stdinUsers++
 		}
@@ -150,30 +135,10 @@ func plan(caller string, args []string, stdin io.Reader) (*etcdshapes.PlanResult
 	if err != nil {
 		return nil, "", err
 	}
-	docs, err := readValues(valueFiles, stdin)
+	// Live state flags that are not given are read from the live objects.
+	req, err := rf.request(stdin)
 	if err != nil {
 		return nil, "", err
-	}
-	values, err := etcdshapes.MergeValues(docs...)
-	if err != nil {
-		return nil, "", err
-	}
-	req := etcdshapes.Request{Caller: caller, Namespace: namespace, Release: release, ChartVersion: chartVersion, Values: values}
-	if caller == etcdshapes.CallerCluster {
-		for _, a := range apiVersions {
-			for _, part := range strings.Split(a, ",") {
-				req.APIVersions = append(req.APIVersions, strings.TrimSpace(part))
-			}
-		}
-		if liveDataStore.set && liveDataStore.value == "" {
-			return nil, "", &usageError{errors.New("--live-datastore needs a DataStore name")}
-		}
-		// Unset, both are read from the live objects.
-		req.Live.DataStoreName = liveDataStore.value
-		if liveStorageClass.set {
-			sc := liveStorageClass.value
-			req.Live.StorageClassName = &sc
-		}
 	}
 	p, _, err := etcdshapes.PlanRequest(req, live)
 	if err != nil {
