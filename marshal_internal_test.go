@@ -1,0 +1,15 @@
+package etcdshapes
+
+// Hooks for marshal_test.go, which lives in etcdshapes_test because it
+// renders the golden scenarios (package golden imports etcdshapes).
+
+// MarshalSlowForTest is the old printer (toMap + sigs.k8s.io/yaml).
+var MarshalSlowForTest = marshalSlow
+
+// MarshalFastForTest is the fast path alone: ErrFallback (or any error)
+// where Marshal would fall back to the old printer.
+func MarshalFastForTest(o Object) ([]byte, error) {
+	st := statePool.Get().(*marshalState)
+	defer statePool.Put(st)
+	return st.appendFast(nil, o)
+}

@@ -1,0 +1,149 @@
+package etcdshapes_test
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
+	cmmeta "github.com/cert-manager/cert-manager/pkg/apis/meta/v1"
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/stretchr/testify/require"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// TestMarshalMatchesOldPath proves the fast printer on every object of
+// every golden scenario: it must print each one itself (no fallback) and
+// byte for byte as the old printer does.
+func TestMarshalMatchesOldPath(t *testing.T) {
+	for _, s := range golden.All() {
+		objs, err := s.Render()
+		require.NoError(t, err, s.Name)
+		var want bytes.Buffer
+		for _, o := range objs {
+			slow, err := etcdshapes.MarshalSlowForTest(o)
+			require.NoError(t, err)
+			fast, err := etcdshapes.MarshalFastForTest(o)
+			require.NoError(t, err, "%s: %T %s fell back to the old printer", s.Name, o, o.GetName())
+			require.Equal(t, string(slow), string(fast), "%s: %T %s", s.Name, o, o.GetName())
+			want.WriteString("---\n")
+			want.Write(slow)
+		}
+		got, err := etcdshapes.Marshal(objs)
+		require.NoError(t, err)
+		require.Equal(t, want.String(), string(got), s.Name)
+	}
+}
+
+// TestMarshalErrorsUnchanged: errors come from the old printer.
+func TestMarshalErrorsUnchanged(t *testing.T) {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "x"}}
+	_, errSlow := etcdshapes.MarshalSlowForTest(cm)
+	_, err := etcdshapes.MarshalObject(cm)
+	require.Error(t, err)
+	require.Equal(t, errSlow.Error(), err.Error())
+
+	cm = configMap("ns", "x", map[string]string{"k": "a\x7fb"})
+	_, errSlow = etcdshapes.MarshalSlowForTest(cm)
+	_, err = etcdshapes.MarshalObject(cm)
+	require.Error(t, err)
+	require.Equal(t, errSlow.Error(), err.Error())
+}
+
+func configMap(ns, name string, data map[string]string) *corev1.ConfigMap {
+	return &corev1.ConfigMap{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: data, Annotations: data},
+		Data:       data,
+	}
+}
+
+// compare checks that Marshal and MarshalObject print o as the old path
+// does, whether or not the fast path takes it.
+func compare(t *testing.T, o etcdshapes.Object) {
+	t.Helper()
+	want, wantErr := etcdshapes.MarshalSlowForTest(o)
+	got, err := etcdshapes.MarshalObject(o)
+	if wantErr != nil {
+		require.Error(t, err)
+		require.Equal(t, wantErr.Error(), err.Error())
+		return
+	}
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(got))
+	if fast, err := etcdshapes.MarshalFastForTest(o); err == nil {
+		require.Equal(t, string(want), string(fast))
+	}
+	all, err := etcdshapes.Marshal([]etcdshapes.Object{o, o})
+	require.NoError(t, err)
+	require.Equal(t, "---\n"+string(want)+"---\n"+string(want), string(all))
+}
+
+var fuzzSeeds = []string{
+	"", " ", "yes", "no", "on", "~", "null", "0", "0x1f", "1e3", ".5", "*.x", "&a", "!t", ": ", "#",
+	"- x", " lead", "trail ", "a\tb", "a\nb", "a\n", "\r", "é", "😀", "\xff", "\ufeffx", "12:30",
+	"2024-01-02", "87600h0m0s", "1h30m0s", "0s", strings.Repeat("word ", 40), "<>&", "\x7f", "\u0085",
+}
+
+// FuzzMarshalObject builds typed and unstructured objects around the
+// fuzzer's strings and numbers and compares Marshal with the old printer.
+func FuzzMarshalObject(f *testing.F) {
+	for i, s := range fuzzSeeds {
+		f.Add(s, fuzzSeeds[(i+7)%len(fuzzSeeds)], int64(i)*1e15, float64(i)/3)
+	}
+	f.Add("k", "v", int64(math.MaxInt64), math.MaxFloat64)
+	f.Add("k", "v", int64(math.MinInt64), math.SmallestNonzeroFloat64)
+	f.Add("k", "v", int64(1)<<53+1, 1e21)
+	f.Add("k", "v", int64(-1), -1e-7)
+	f.Fuzz(func(t *testing.T, k, v string, n int64, x float64) {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			x = 0
+		}
+		compare(t, configMap("tenant-"+k, v, map[string]string{k: v, v: k, "fixed": v}))
+
+		dur := time.Duration(n)
+		crt := &cmv1.Certificate{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "cert-manager.io/v1", Kind: "Certificate"},
+			ObjectMeta: metav1.ObjectMeta{Name: k, Namespace: v},
+			Spec: cmv1.CertificateSpec{
+				CommonName:  v,
+				Duration:    &metav1.Duration{Duration: dur},
+				RenewBefore: &metav1.Duration{Duration: dur / 3},
+				SecretName:  k,
+				IssuerRef:   cmmeta.IssuerReference{Name: v},
+			},
+		}
+		if n%2 == 0 {
+			crt.Spec.DNSNames = []string{k, v}
+		}
+		compare(t, crt)
+
+		job := &batchv1.Job{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
+			ObjectMeta: metav1.ObjectMeta{Name: v},
+			Spec: batchv1.JobSpec{Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				Containers: []corev1.Container{{Name: k, Args: []string{k, v}, Command: []string{}}},
+			}}},
+		}
+		compare(t, job)
+
+		u := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "example.com/v1",
+			"kind":       "Thing",
+			"metadata":   map[string]any{"name": k},
+			"spec": map[string]any{
+				k: v, v: []any{n, x, k, map[string]any{}, []any{}},
+				"int": n, "float": x, "big": float64(n) * 1e10, "small": x * 1e-12,
+				"nested": map[string]any{"metadata": map[string]any{}, k: map[string]any{"metadata": map[string]any{}}},
+			},
+			"status": map[string]any{"a": map[string]any{}, k: map[string]any{}},
+		}}
+		compare(t, u)
+	})
+}
