@@ -30,30 +30,51 @@ var kindRank = func() map[string]int {
 // hooks, each by Helm's install order of kinds (unknown kinds last,
 // alphabetically), then by namespace and name.
 func Sort(objs []Object) {
-	sort.SliceStable(objs, func(i, j int) bool { return less(objs[i], objs[j]) })
+	keys := make([]sortKey, len(objs))
+	for i, o := range objs {
+		keys[i] = keyOf(o)
+	}
+	idx := make([]int, len(objs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return keys[idx[i]].less(keys[idx[j]]) })
+	sorted := make([]Object, len(objs))
+	for i, k := range idx {
+		sorted[i] = objs[k]
+	}
+	copy(objs, sorted)
 }
 
-func less(a, b Object) bool {
-	if ha, hb := isHook(a), isHook(b); ha != hb {
-		return hb
+// sortKey is computed once per object: reading a kind parses the apiVersion.
+type sortKey struct {
+	hook           bool
+	rank           int
+	kind, ns, name string
+}
+
+func keyOf(o Object) sortKey {
+	k := sortKey{hook: isHook(o), kind: kindOf(o), ns: o.GetNamespace(), name: o.GetName()}
+	if r, ok := kindRank[k.kind]; ok {
+		k.rank = r
+	} else {
+		k.rank = len(installOrder)
 	}
-	ka, kb := kindOf(a), kindOf(b)
-	if ka != kb {
-		ra, oka := kindRank[ka]
-		rb, okb := kindRank[kb]
-		switch {
-		case oka && okb:
-			return ra < rb
-		case oka != okb:
-			return oka
-		default:
-			return ka < kb
-		}
+	return k
+}
+
+func (a sortKey) less(b sortKey) bool {
+	switch {
+	case a.hook != b.hook:
+		return b.hook
+	case a.rank != b.rank:
+		return a.rank < b.rank
+	case a.kind != b.kind:
+		return a.kind < b.kind
+	case a.ns != b.ns:
+		return a.ns < b.ns
 	}
-	if a.GetNamespace() != b.GetNamespace() {
-		return a.GetNamespace() < b.GetNamespace()
-	}
-	return a.GetName() < b.GetName()
+	return a.name < b.name
 }
 
 func kindOf(o Object) string { return o.GetObjectKind().GroupVersionKind().Kind }

@@ -209,11 +209,7 @@ func replicasOf(o etcd.Options) int32 {
 
 // etcdObjects are the shapes both callers render.
 func etcdObjects(n naming.Names, opts etcd.Options, chartVersion string, withVPA, withPodScrape bool) ([]Object, error) {
-	cluster, err := etcd.Cluster(n, opts)
-	if err != nil {
-		return nil, err
-	}
-	defrag, err := etcd.DefragCronJob(n, opts)
+	shapes, err := etcd.Build(n, opts, withVPA)
 	if err != nil {
 		return nil, err
 	}
@@ -222,19 +218,15 @@ func etcdObjects(n naming.Names, opts etcd.Options, chartVersion string, withVPA
 		return nil, err
 	}
 	p := pki.Build(n)
-	objs := []Object{cluster, defrag, wm, kamaji.DataStore(n)}
+	objs := []Object{shapes.Cluster, shapes.Defrag, wm, kamaji.DataStore(n)}
 	for _, i := range p.Issuers() {
 		objs = append(objs, i)
 	}
 	for _, c := range p.Certificates() {
 		objs = append(objs, c)
 	}
-	if withVPA {
-		vpa, err := etcd.VerticalPodAutoscaler(n, opts.Ratios)
-		if err != nil {
-			return nil, err
-		}
-		objs = append(objs, vpa)
+	if shapes.VPA != nil {
+		objs = append(objs, shapes.VPA)
 	}
 	if withPodScrape {
 		objs = append(objs, monitoring.PodScrape(n))

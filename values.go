@@ -121,7 +121,7 @@ func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values 
 	if e.Version != "" {
 		// Checked here as well as in the builder so the field is named as
 		// the user wrote it even when the value is not a string.
-		if err := (etcd.Options{Version: e.Version}).Validate(); err != nil {
+		if err := etcd.ValidateVersion(e.Version); err != nil {
 			return o, err
 		}
 	}
@@ -263,7 +263,7 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 		return nil, naming.Errorf(spreadField, s, "must hold a non-empty topologySpreadConstraints: list")
 	}
 	list := *holder.TopologySpreadConstraints
-	if err := (etcd.Options{TopologySpreadConstraints: list}).Validate(); err != nil {
+	if err := etcd.ValidateSpreadConstraints(list); err != nil {
 		return nil, err
 	}
 	return list, nil

@@ -60,6 +60,26 @@ type Options struct {
 	ServiceLabel string
 }
 
+// ValidateVersion checks an etcd version: X.Y.Z.
+func ValidateVersion(v string) error {
+	if !versionPattern.MatchString(v) {
+		return naming.Errorf("values.version", v, "must be an etcd version X.Y.Z, e.g. %q", DefaultVersion)
+	}
+	return nil
+}
+
+// ValidateSpreadConstraints checks the platform's spread constraints with
+// the API server's Pod rules, since etcd-operator copies them into the
+// member Pods.
+func ValidateSpreadConstraints(list []corev1.TopologySpreadConstraint) error {
+	for i, c := range list {
+		if err := validateSpread(i, c, list[:i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // resolved is Options with defaults applied and inputs validated.
 type resolved struct {
 	Options
@@ -75,8 +95,8 @@ func (o Options) resolve() (resolved, error) {
 	if r.Version == "" {
 		r.Version = DefaultVersion
 	}
-	if !versionPattern.MatchString(r.Version) {
-		return r, naming.Errorf("values.version", r.Version, "must be an etcd version X.Y.Z, e.g. %q", DefaultVersion)
+	if err := ValidateVersion(r.Version); err != nil {
+		return r, err
 	}
 	if r.Replicas == 0 {
 		r.Replicas = DefaultReplicas
@@ -120,10 +140,8 @@ func (o Options) resolve() (resolved, error) {
 		}
 		r.resources = &req
 	}
-	for i, c := range r.TopologySpreadConstraints {
-		if err := validateSpread(i, c, r.TopologySpreadConstraints[:i]); err != nil {
-			return r, err
-		}
+	if err := ValidateSpreadConstraints(r.TopologySpreadConstraints); err != nil {
+		return r, err
 	}
 	if r.Affinity != nil {
 		if err := firstError(validateAffinity(r.Affinity, k8sfield.NewPath("values", "affinity"))); err != nil {
