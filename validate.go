@@ -24,7 +24,8 @@ func validateChartVersion(v string) error {
 func parseAPIVersions(list []string) (map[string]bool, error) {
 	set := make(map[string]bool, len(list))
 	for _, a := range list {
-		if !apiVersionPattern.MatchString(a) {
+		known := a == APIVerticalPodAutoscaler || a == APIVMPodScrape || a == APICiliumNetworkPolicy
+		if !known && !apiVersionPattern.MatchString(a) {
 			return nil, naming.Errorf("apiVersions", a, "must be group/version/Kind or group/version, e.g. %q", APIVerticalPodAutoscaler)
 		}
 		set[a] = true

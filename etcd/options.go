@@ -2,8 +2,8 @@ package etcd
 
 import (
 	"math"
-	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/etcdshapes/etcdshapes/naming"
 	"gopkg.in/inf.v0"
@@ -62,7 +62,7 @@ type Options struct {
 
 // ValidateVersion checks an etcd version: X.Y.Z.
 func ValidateVersion(v string) error {
-	if !versionPattern.MatchString(v) {
+	if !isVersion(v) {
 		return naming.Errorf("values.version", v, "must be an etcd version X.Y.Z, e.g. %q", DefaultVersion)
 	}
 	return nil
@@ -88,7 +88,25 @@ type resolved struct {
 	ratios    parsedRatios
 }
 
-var versionPattern = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
+// isVersion reports whether v is X.Y.Z with decimal digits (the CRD's
+// pattern ^\d+\.\d+\.\d+$, checked without a regexp on the hot path).
+func isVersion(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" {
+			return false
+		}
+		for i := 0; i < len(p); i++ {
+			if p[i] < '0' || p[i] > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 func (o Options) resolve() (resolved, error) {
 	r := resolved{Options: o}
