@@ -31,20 +31,15 @@ func VerticalPodAutoscaler(n naming.Names, ratios Ratios) (*vpav1.VerticalPodAut
 }
 
 func verticalPodAutoscaler(n naming.Names, p parsedRatios) (*vpav1.VerticalPodAutoscaler, error) {
-	minimum, err := sanitize(corev1.ResourceList{
-		corev1.ResourceCPU:    resource.MustParse(VPAMinCPU),
-		corev1.ResourceMemory: resource.MustParse(VPAMinMemory),
-	}, p)
-	if err != nil {
-		return nil, err
+	// The requests half of the sanitiser, on constant limits that need no
+	// validation.
+	bounds := func(cpu, memory string) corev1.ResourceList {
+		return corev1.ResourceList{
+			corev1.ResourceCPU:    cpuRequest(resource.MustParse(cpu), p.cpu),
+			corev1.ResourceMemory: byteRequest(resource.MustParse(memory), p.memory),
+		}
 	}
-	maximum, err := sanitize(corev1.ResourceList{
-		corev1.ResourceCPU:    resource.MustParse(VPAMaxCPU),
-		corev1.ResourceMemory: resource.MustParse(VPAMaxMemory),
-	}, p)
-	if err != nil {
-		return nil, err
-	}
+	minimum, maximum := bounds(VPAMinCPU, VPAMinMemory), bounds(VPAMaxCPU, VPAMaxMemory)
 	return &vpav1.VerticalPodAutoscaler{
 		TypeMeta:   metav1.TypeMeta{APIVersion: vpav1.SchemeGroupVersion.String(), Kind: "VerticalPodAutoscaler"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.Cluster, Namespace: n.Namespace},
@@ -57,8 +52,8 @@ func verticalPodAutoscaler(n naming.Names, p parsedRatios) (*vpav1.VerticalPodAu
 			UpdatePolicy: &vpav1.PodUpdatePolicy{UpdateMode: ptr(vpav1.UpdateModeInitial)},
 			ResourcePolicy: &vpav1.PodResourcePolicy{ContainerPolicies: []vpav1.ContainerResourcePolicy{{
 				ContainerName: "etcd",
-				MinAllowed:    minimum.Requests,
-				MaxAllowed:    maximum.Requests,
+				MinAllowed:    minimum,
+				MaxAllowed:    maximum,
 			}}},
 		},
 	}, nil
