@@ -5,6 +5,10 @@
 # Go module proxy into ./bin (pinned by hack/kube-apiserver/go.mod; reused
 # while present and newer than the pins), then runs the e2e suite against
 # them with the CRDs from $(ETCDSHAPES_CRDS).
+#
+# test-example-operator: the example operator (examples/operator, its own
+# module) reconciles tenant etcd stacks against the same kube-apiserver and
+# etcd binaries (see examples/operator/README.md).
 
 KUBE_VERSION := v1.37.2
 BIN := $(CURDIR)/bin
@@ -16,10 +20,14 @@ KUBE_LDFLAGS := -X k8s.io/component-base/version.gitVersion=$(KUBE_VERSION) \
 	-X k8s.io/component-base/version.gitMinor=37
 PINS := hack/kube-apiserver/go.mod hack/kube-apiserver/go.sum
 
-.PHONY: test-apiserver apiserver-bin
+.PHONY: test-apiserver apiserver-bin test-example-operator
 test-apiserver: apiserver-bin
 	cd e2e && go test -c -tags apiserver -o $(BIN)/apiserver.test .
 	KUBEBUILDER_ASSETS=$(BIN) $(BIN)/apiserver.test -test.v -test.timeout=20m
+
+test-example-operator: apiserver-bin
+	cd examples/operator && go vet ./... && go vet -tags apiserver ./...
+	cd examples/operator && KUBEBUILDER_ASSETS=$(BIN) go test -tags apiserver -count=1 -v -timeout=10m .
 
 apiserver-bin: $(BIN)/kube-apiserver $(BIN)/etcd
 

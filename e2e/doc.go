@@ -22,7 +22,21 @@
 //   - for each per-cluster scenario, creates the stack for real, re-renders
 //     it with changed inputs and the live state (LiveState.StorageClassName)
 //     and updates it, which must be accepted, and checks that an update
-//     that ignores the live state is rejected by the CRD's CEL rules.
+//     that ignores the live state is rejected by the CRD's CEL rules;
+//   - creates every snapshot shape the same way, for every stack of the
+//     golden scenarios: EtcdSnapshots to S3 and to a PVC, the scheduled
+//     snapshot's ServiceAccount, Role, RoleBinding and CronJob, the
+//     EtcdSnapshot its job creates, and every golden EtcdCluster
+//     bootstrapping from a snapshot in S3 and on a PVC; and asks the RBAC
+//     authorizer what a schedule's ServiceAccount may do;
+//   - installs an etcd chart stack and a tenant cluster's stack for real
+//     with ApplyRequests (server-side apply as FieldManager), reads them
+//     back and checks every plan verdict against the server: an empty plan
+//     writes nothing, every refused change is rejected for exactly the
+//     objects the plan names, every change that needs a decision or is
+//     safe is accepted and then plans empty (plan_test.go).
 //
-// Its last line is "apiserver: N objects accepted, M rejected".
+// Snapshot objects count in the closing line with the golden objects; the
+// plan and RBAC checks print their own lines before it. Its last line is
+// "apiserver: N objects accepted, M rejected".
 package e2e

@@ -97,6 +97,9 @@ func run(m *testing.M) int {
 	for _, w := range warnings.list() {
 		fmt.Println("apiserver: warning:", w)
 	}
+	for _, l := range summaries.list() {
+		fmt.Println("apiserver:", l)
+	}
 	tally.Lock()
 	defer tally.Unlock()
 	if tally.accepted+tally.rejected == 0 && code == 0 {
