@@ -26,8 +26,9 @@ const FieldManager = "etcdshapes"
 // did not choose. No client is involved; send it with the client you
 // have:
 //
-//	// controller-runtime
-//	err := c.Patch(ctx, r.Object, client.Apply,
+//	// controller-runtime (sends r.Body as is; Patch writes the server's
+//	// answer into the object it is given, hence the copy)
+//	err := c.Patch(ctx, r.Object.DeepCopy(), client.RawPatch(r.PatchType, r.Body),
 //		client.FieldOwner(etcdshapes.FieldManager), client.ForceOwnership)
 //
 //	// client-go dynamic client
