@@ -28,6 +28,11 @@ const (
 	AllowToAPIServerLabel = "policy.cozystack.io/allow-to-apiserver"
 
 	nobody = int64(65534)
+
+	// rbacAPIVersion is rbacv1.SchemeGroupVersion.String(), spelled out
+	// because the builders are on a hot path (the scheme round-trip test
+	// keeps it honest).
+	rbacAPIVersion = "rbac.authorization.k8s.io/v1"
 )
 
 // CleanupHook is the post-delete hook that deletes what an uninstall leaves
@@ -121,12 +126,12 @@ func cleanup(n naming.Names, replicas int32) CleanupHook {
 			ObjectMeta: hookMeta(n.Cleanup(), n.Namespace, "0", labels),
 		},
 		Role: &rbacv1.Role{
-			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "Role"},
+			TypeMeta:   metav1.TypeMeta{APIVersion: rbacAPIVersion, Kind: "Role"},
 			ObjectMeta: hookMeta(n.Cleanup(), n.Namespace, "5", labels),
 			Rules:      rules,
 		},
 		RoleBinding: &rbacv1.RoleBinding{
-			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "RoleBinding"},
+			TypeMeta:   metav1.TypeMeta{APIVersion: rbacAPIVersion, Kind: "RoleBinding"},
 			ObjectMeta: hookMeta(n.Cleanup(), n.Namespace, "5", labels),
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: n.Cleanup()},
 			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: n.Cleanup(), Namespace: n.Namespace}},

@@ -31,7 +31,7 @@ func Cluster(n naming.Names, o Options) (*v1alpha2.EtcdCluster, error) {
 
 func cluster(n naming.Names, r resolved) *v1alpha2.EtcdCluster {
 	c := &v1alpha2.EtcdCluster{
-		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha2.SchemeGroupVersion.String(), Kind: "EtcdCluster"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha2.APIVersion, Kind: "EtcdCluster"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.Cluster, Namespace: n.Namespace},
 		Spec: v1alpha2.EtcdClusterSpec{
 			Version:  r.Version,

@@ -52,7 +52,7 @@ func snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation, label
 	var d v1alpha2.SnapshotLocation
 	dest.DeepCopyInto(&d)
 	return &v1alpha2.EtcdSnapshot{
-		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha2.SchemeGroupVersion.String(), Kind: "EtcdSnapshot"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha2.APIVersion, Kind: "EtcdSnapshot"},
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: n.Namespace, Labels: labels},
 		Spec: v1alpha2.EtcdSnapshotSpec{
 			ClusterRef:  corev1.LocalObjectReference{Name: n.Cluster},

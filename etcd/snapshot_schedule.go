@@ -128,7 +128,7 @@ func ScheduledSnapshots(n naming.Names, o SnapshotScheduleOptions) (SnapshotSche
 			ObjectMeta: meta,
 		},
 		Role: &rbacv1.Role{
-			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "Role"},
+			TypeMeta:   metav1.TypeMeta{APIVersion: rbacAPIVersion, Kind: "Role"},
 			ObjectMeta: meta,
 			Rules: []rbacv1.PolicyRule{
 				// RBAC ignores resourceNames on create (the name is not
@@ -142,7 +142,7 @@ func ScheduledSnapshots(n naming.Names, o SnapshotScheduleOptions) (SnapshotSche
 			},
 		},
 		RoleBinding: &rbacv1.RoleBinding{
-			TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "RoleBinding"},
+			TypeMeta:   metav1.TypeMeta{APIVersion: rbacAPIVersion, Kind: "RoleBinding"},
 			ObjectMeta: meta,
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: name},
 			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: n.Namespace}},

@@ -41,11 +41,11 @@ func verticalPodAutoscaler(n naming.Names, p parsedRatios) (*vpav1.VerticalPodAu
 	}
 	minimum, maximum := bounds(VPAMinCPU, VPAMinMemory), bounds(VPAMaxCPU, VPAMaxMemory)
 	return &vpav1.VerticalPodAutoscaler{
-		TypeMeta:   metav1.TypeMeta{APIVersion: vpav1.SchemeGroupVersion.String(), Kind: "VerticalPodAutoscaler"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: "autoscaling.k8s.io/v1", Kind: "VerticalPodAutoscaler"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.Cluster, Namespace: n.Namespace},
 		Spec: vpav1.VerticalPodAutoscalerSpec{
 			TargetRef: &autoscalingv1.CrossVersionObjectReference{
-				APIVersion: v1alpha2.SchemeGroupVersion.String(),
+				APIVersion: v1alpha2.APIVersion,
 				Kind:       "EtcdCluster",
 				Name:       n.Cluster,
 			},

@@ -24,7 +24,7 @@ func DataStore(n naming.Names) *v1alpha1.DataStore {
 	}
 	client := pair(n.ClientSecret())
 	return &v1alpha1.DataStore{
-		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.SchemeGroupVersion.String(), Kind: "DataStore"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: "DataStore"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.DataStore()},
 		Spec: v1alpha1.DataStoreSpec{
 			Driver:    v1alpha1.DriverEtcd,

@@ -29,7 +29,7 @@ func WorkloadMonitor(n naming.Names, replicas int32, version string) (*v1alpha1.
 	}
 	quorum := replicas/2 + 1
 	return &v1alpha1.WorkloadMonitor{
-		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.SchemeGroupVersion.String(), Kind: "WorkloadMonitor"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1alpha1.APIVersion, Kind: "WorkloadMonitor"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.Cluster, Namespace: n.Namespace},
 		Spec: v1alpha1.WorkloadMonitorSpec{
 			Replicas:    &replicas,
@@ -52,7 +52,7 @@ func WorkloadMonitor(n naming.Names, replicas int32, version string) (*v1alpha1.
 // in the namespace.
 func PodScrape(n naming.Names) *v1beta1.VMPodScrape {
 	return &v1beta1.VMPodScrape{
-		TypeMeta:   metav1.TypeMeta{APIVersion: v1beta1.SchemeGroupVersion.String(), Kind: "VMPodScrape"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: v1beta1.APIVersion, Kind: "VMPodScrape"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.PodScrape(), Namespace: n.Namespace},
 		Spec: v1beta1.VMPodScrapeSpec{
 			PodMetricsEndpoints: []v1beta1.PodMetricsEndpoint{{Port: "metrics", Scheme: "http"}},
@@ -66,7 +66,7 @@ func PodScrape(n naming.Names) *v1beta1.VMPodScrape {
 // namespace covers the shared etcd and the tenant clusters' etcds alike.
 func PrometheusRule(n naming.Names) *monv1.PrometheusRule {
 	return &monv1.PrometheusRule{
-		TypeMeta:   metav1.TypeMeta{APIVersion: monv1.SchemeGroupVersion.String(), Kind: monv1.PrometheusRuleKind},
+		TypeMeta:   metav1.TypeMeta{APIVersion: "monitoring.coreos.com/v1", Kind: monv1.PrometheusRuleKind},
 		ObjectMeta: metav1.ObjectMeta{Name: n.PrometheusRule(), Namespace: n.Namespace},
 		Spec: monv1.PrometheusRuleSpec{Groups: []monv1.RuleGroup{{
 			Name:  "etcd",

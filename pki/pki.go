@@ -20,6 +20,10 @@ const (
 	ClientCommonName = "root"
 	Localhost        = "localhost"
 	LoopbackIP       = "127.0.0.1"
+
+	// certManagerAPIVersion is cmv1.SchemeGroupVersion.String(), spelled
+	// out for the hot path (the scheme round-trip test keeps it honest).
+	certManagerAPIVersion = "cert-manager.io/v1"
 )
 
 // PKI is every cert-manager object of one etcd cluster.
@@ -109,7 +113,7 @@ func Build(n naming.Names) PKI {
 
 func issuer(n naming.Names, name string, cfg cmv1.IssuerConfig) *cmv1.Issuer {
 	return &cmv1.Issuer{
-		TypeMeta:   metav1.TypeMeta{APIVersion: cmv1.SchemeGroupVersion.String(), Kind: cmv1.IssuerKind},
+		TypeMeta:   metav1.TypeMeta{APIVersion: certManagerAPIVersion, Kind: cmv1.IssuerKind},
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: n.Namespace},
 		Spec:       cmv1.IssuerSpec{IssuerConfig: cfg},
 	}
@@ -117,7 +121,7 @@ func issuer(n naming.Names, name string, cfg cmv1.IssuerConfig) *cmv1.Issuer {
 
 func certificate(n naming.Names, name string, subject *cmv1.X509Subject) *cmv1.Certificate {
 	return &cmv1.Certificate{
-		TypeMeta:   metav1.TypeMeta{APIVersion: cmv1.SchemeGroupVersion.String(), Kind: cmv1.CertificateKind},
+		TypeMeta:   metav1.TypeMeta{APIVersion: certManagerAPIVersion, Kind: cmv1.CertificateKind},
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: n.Namespace},
 		Spec: cmv1.CertificateSpec{
 			SecretName: naming.TLSSecret(name),

@@ -32,7 +32,7 @@ func NetworkPolicy(n naming.Names) *ciliumv2.CiliumNetworkPolicy {
 		return metav1.LabelSelectorRequirement{Key: key, Operator: metav1.LabelSelectorOpNotIn, Values: values}
 	}
 	return &ciliumv2.CiliumNetworkPolicy{
-		TypeMeta:   metav1.TypeMeta{APIVersion: ciliumv2.SchemeGroupVersion.String(), Kind: "CiliumNetworkPolicy"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: ciliumv2.APIVersion, Kind: "CiliumNetworkPolicy"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.Cluster, Namespace: n.Namespace},
 		Spec: &ciliumv2.Rule{
 			EndpointSelector: &metav1.LabelSelector{MatchLabels: map[string]string{etcd.OperatorClusterKey: n.Cluster}},
@@ -72,7 +72,7 @@ func Dashboard(n naming.Names) (DashboardAccess, error) {
 	}
 	read := []string{"get", "list", "watch"}
 	role := &rbacv1.Role{
-		TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "Role"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.DashboardResources(), Namespace: n.Namespace},
 		Rules: []rbacv1.PolicyRule{
 			{APIGroups: []string{""}, Resources: []string{"services"}, ResourceNames: []string{n.Cluster}, Verbs: read},
@@ -87,7 +87,7 @@ func Dashboard(n naming.Names) (DashboardAccess, error) {
 		)
 	}
 	binding := &rbacv1.RoleBinding{
-		TypeMeta:   metav1.TypeMeta{APIVersion: rbacv1.SchemeGroupVersion.String(), Kind: "RoleBinding"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.DashboardResources(), Namespace: n.Namespace},
 		Subjects:   subjects,
 		RoleRef:    rbacv1.RoleRef{Kind: "Role", Name: n.DashboardResources(), APIGroup: rbacv1.GroupName},

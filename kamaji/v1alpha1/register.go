@@ -9,6 +9,9 @@ import (
 // GroupName is the API group of the types in this package.
 const GroupName = "kamaji.clastix.io"
 
+// APIVersion is the apiVersion of the types in this package.
+const APIVersion = GroupName + "/v1alpha1"
+
 // SchemeGroupVersion is the group and version of the types in this package.
 var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1alpha1"}
 
