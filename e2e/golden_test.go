@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/golden"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // TestGoldenObjectsAccepted creates every object of every golden scenario
@@ -32,30 +31,7 @@ func TestGoldenObjectsAccepted(t *testing.T) {
 				if err := ensureNamespace(ctx, o.GetNamespace()); err != nil {
 					t.Fatal(err)
 				}
-				// Print before the typed create: Create overwrites the
-				// object with the server's answer.
-				u, err := asUnstructured(o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				name := describe(o)
-				printedErr := k.Create(ctx, u, client.DryRunAll, strict)
-				typedErr := k.Create(ctx, o, client.DryRunAll, strict)
-				switch {
-				case printedErr == nil && typedErr == nil:
-					count(true)
-					continue
-				case printedErr == nil:
-					t.Errorf("REJECTED %s: only the typed object (client-side marshalling): %s", name, oneLine(typedErr))
-				case typedErr == nil:
-					t.Errorf("REJECTED %s: only the printed YAML (etcdshapes.Marshal): %s", name, oneLine(printedErr))
-				default:
-					t.Errorf("REJECTED %s: %s", name, oneLine(typedErr))
-					if oneLine(typedErr) != oneLine(printedErr) {
-						t.Errorf("  printed YAML: %s", oneLine(printedErr))
-					}
-				}
-				count(false)
+				createBoth(ctx, t, o)
 			}
 		})
 	}

@@ -181,6 +181,8 @@ func namesOf(s golden.Scenario) (naming.Names, error) {
 // YAML, and counts it once: accepted when both are.
 func createBoth(ctx context.Context, t *testing.T, o etcdshapes.Object) {
 	t.Helper()
+	// Print before the typed create: Create overwrites the object with the
+	// server's answer.
 	u, err := asUnstructured(o)
 	if err != nil {
 		t.Fatal(err)
@@ -198,6 +200,9 @@ func createBoth(ctx context.Context, t *testing.T, o etcdshapes.Object) {
 		t.Errorf("REJECTED %s: only the printed YAML: %s", name, oneLine(printedErr))
 	default:
 		t.Errorf("REJECTED %s: %s", name, oneLine(typedErr))
+		if oneLine(typedErr) != oneLine(printedErr) {
+			t.Errorf("  printed YAML: %s", oneLine(printedErr))
+		}
 	}
 	count(false)
 }
