@@ -16,8 +16,8 @@ import (
 // Fuzz targets. Their seeds (f.Add and testdata/fuzz/<name>/) run with
 // go test ./...; fuzz with e.g.
 //
-//	go test . -run '^$' -fuzz '^FuzzValues$' -fuzztime 30s
-//	ETCDSHAPES_CRDS=../shared/crds go test . -run '^$' -fuzz '^FuzzStacks$' -fuzztime 30s
+//	go test . -run '^$' -fuzz '^FuzzValues$' -fuzztime 20000x
+//	ETCDSHAPES_CRDS=../shared/crds go test . -run '^$' -fuzz '^FuzzStacks$' -fuzztime 5000x
 
 // requireNamingError fails unless err is a *naming.Error with a field and a
 // rule.

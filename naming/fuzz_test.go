@@ -14,7 +14,7 @@ import (
 // valid for their kinds and within their limits, and the same names every
 // time; every refusal is a *naming.Error naming the input.
 //
-//	go test ./naming -run '^$' -fuzz FuzzNames -fuzztime 30s
+//	go test ./naming -run '^$' -fuzz FuzzNames -fuzztime 200000x
 func FuzzNames(f *testing.F) {
 	for _, s := range [][2]string{
 		{"tenant-root", "kubernetes-demo"},
