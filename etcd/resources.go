@@ -2,7 +2,7 @@ package etcd
 
 import (
 	"fmt"
-	"math/big"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,7 +33,17 @@ type Ratios struct {
 // ratio is one parsed allocation ratio.
 type ratio struct {
 	field string
-	dec   *inf.Dec
+	// text is the shortest decimal that rounds to the ratio's float64, the
+	// decimal the chart divides by.
+	text string
+	dec  *inf.Dec
+	// whole and places are set when the ratio is a whole number 2^a·5^b
+	// below 2^53 (1, 2, 4, 10, 40, ...): then every quotient of an int64
+	// amount ends within places = max(a, b) decimals, so the chart's
+	// 16-place rounding is exact and a float64 division gives the same
+	// result without decimal arithmetic. Zero otherwise.
+	whole  int64
+	places int
 }
 
 func parseRatio(field, s, def string) (ratio, error) {
@@ -49,11 +59,35 @@ func parseRatio(field, s, def string) (ratio, error) {
 	}
 	// The chart converts the ratio to a float64 and then to the shortest
 	// decimal that rounds to it; do the same so "0.3" divides as 0.3.
-	d, ok := new(inf.Dec).SetString(strconv.FormatFloat(f, 'f', -1, 64))
+	text := strconv.FormatFloat(f, 'f', -1, 64)
+	d, ok := new(inf.Dec).SetString(text)
 	if !ok {
 		return ratio{}, naming.Errorf(field, s, "must be a decimal number")
 	}
-	return ratio{field: field, dec: d}, nil
+	r := ratio{field: field, text: text, dec: d}
+	if f == math.Trunc(f) && f < 1<<53 {
+		r.whole, r.places = int64(f), terminatingPlaces(int64(f))
+		if r.places < 0 {
+			r.whole = 0
+		}
+	}
+	return r, nil
+}
+
+// terminatingPlaces is max(a, b) when n = 2^a·5^b, the number of decimals
+// 1/n takes, and -1 when n has another prime factor.
+func terminatingPlaces(n int64) int {
+	a, b := 0, 0
+	for n%2 == 0 {
+		n, a = n/2, a+1
+	}
+	for n%5 == 0 {
+		n, b = n/5, b+1
+	}
+	if n != 1 {
+		return -1
+	}
+	return max(a, b)
 }
 
 // parsedRatios are the three ratios, validated.
@@ -163,9 +197,49 @@ func validateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 // quotient is the chart's divf: value ÷ ratio rounded half away from zero
 // to 16 decimal places, then converted to the nearest float64.
 func quotient(q resource.Quantity, r ratio) float64 {
+	if f, ok := exactQuotient(q, r); ok {
+		return f
+	}
+	return decimalQuotient(q, r)
+}
+
+// decimalQuotient is the chart's arithmetic step by step.
+func decimalQuotient(q resource.Quantity, r ratio) float64 {
 	d := new(inf.Dec).QuoRound(q.AsDec(), r.dec, divisionScale, inf.RoundHalfUp)
 	f, _ := strconv.ParseFloat(d.String(), 64)
 	return f
+}
+
+// exactQuotient is the fast path for a whole 2^a·5^b ratio and an amount
+// that is a whole number of units or milli-units: the quotient ends within
+// divisionScale decimals, so rounding to them changes nothing, and with
+// dividend and divisor exact in a float64 (below 2^53) IEEE division rounds
+// the exact quotient to the nearest float64, as ParseFloat of its decimal
+// does. ok is false where any of that does not hold.
+func exactQuotient(q resource.Quantity, r ratio) (float64, bool) {
+	if r.whole == 0 {
+		return 0, false
+	}
+	amount, places := int64(0), 0
+	if v, ok := q.AsInt64(); ok {
+		amount = v
+	} else if m := q.MilliValue(); q.Cmp(*resource.NewMilliQuantity(m, resource.DecimalSI)) == 0 {
+		amount, places = m, 3
+	} else {
+		return 0, false
+	}
+	const exactFloat = 1 << 53
+	divisor := r.whole
+	if places > 0 {
+		if divisor >= exactFloat/1000 {
+			return 0, false
+		}
+		divisor *= 1000
+	}
+	if amount < 0 || amount >= exactFloat || places+r.places > divisionScale {
+		return 0, false
+	}
+	return float64(amount) / float64(divisor), true
 }
 
 func cpuRequest(limit resource.Quantity, r ratio) resource.Quantity {
@@ -181,11 +255,10 @@ func cpuRequest(limit resource.Quantity, r ratio) resource.Quantity {
 
 func byteRequest(limit resource.Quantity, r ratio) resource.Quantity {
 	f := quotient(limit, r)
-	// The chart truncates with sprig's int (toward zero; requests are >= 0).
-	bf := new(big.Float).SetFloat64(f)
-	bi, _ := bf.Int(nil)
-	if !bi.IsInt64() {
-		return *resource.NewQuantity(1<<63-1, resource.DecimalSI)
+	// The chart truncates with sprig's int (toward zero; requests are >= 0),
+	// which a Go conversion does for every float64 below 2^63.
+	if !(f < 1<<63) {
+		return *resource.NewQuantity(math.MaxInt64, resource.DecimalSI)
 	}
-	return *resource.NewQuantity(bi.Int64(), resource.DecimalSI)
+	return *resource.NewQuantity(int64(f), resource.DecimalSI)
 }

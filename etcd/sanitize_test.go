@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"math/big"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -92,4 +93,67 @@ func TestRatiosRefused(t *testing.T) {
 		_, err := SanitizeResources(corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}, r)
 		assert.Error(t, err, "%+v", r)
 	}
+}
+
+// The fast path of quotient gives the decimal path's float64 wherever it
+// applies, and applies to the platform's default ratios.
+func TestExactQuotientMatchesDecimal(t *testing.T) {
+	amounts := []string{"0", "1", "3", "7m", "999m", "1500m", "12", "64", "1Ki", "1Mi", "3Gi", "100M", "1000",
+		"12345678901", "1m", "123456789m", "9007199254740991", "9007199254740993", "9007199254740991m", "1Ei", "8Ei",
+		"1n", "1500u", "0.5", "1.25", "3e3", "1e15", "17179869184", "4503599627370497"}
+	ratios := []string{"1", "2", "4", "5", "8", "10", "16", "20", "25", "40", "80", "100", "1000", "1024", "65536",
+		"1e15", "3", "6", "7", "0.5", "1.5", "0.3", "2.5", "1000000000000", "4294967296", "562949953421312"}
+	applied := 0
+	for _, rs := range ratios {
+		r, err := parseRatio("ratio", rs, "")
+		require.NoError(t, err)
+		for _, a := range amounts {
+			q := resource.MustParse(a)
+			want := decimalQuotient(q, r)
+			if got, ok := exactQuotient(q, r); ok {
+				applied++
+				assert.Equal(t, want, got, "%s / %s", a, rs)
+			}
+			assert.Equal(t, want, quotient(q, r), "%s / %s", a, rs)
+		}
+	}
+	assert.Greater(t, applied, len(amounts)*10, "the fast path applies to whole 2^a·5^b ratios")
+	for _, rs := range []string{DefaultCPUAllocationRatio, DefaultMemoryAllocationRatio, DefaultEphemeralStorageAllocationRatio} {
+		r, err := parseRatio("ratio", rs, "")
+		require.NoError(t, err)
+		_, ok := exactQuotient(resource.MustParse("512Mi"), r)
+		assert.True(t, ok, "default ratio %s takes the fast path", rs)
+		_, ok = exactQuotient(resource.MustParse("250m"), r)
+		assert.True(t, ok, "default ratio %s takes the fast path for milli-cpu", rs)
+	}
+}
+
+func TestTerminatingPlaces(t *testing.T) {
+	for n, want := range map[int64]int{1: 0, 2: 1, 4: 2, 5: 1, 10: 1, 40: 3, 1000: 3, 1024: 10, 3: -1, 6: -1, 7: -1, 1 << 52: 52} {
+		assert.Equal(t, want, terminatingPlaces(n), "%d", n)
+	}
+}
+
+// FuzzQuotient: the fast path and the chart's decimal arithmetic agree on
+// every amount (a value at a decimal scale) and ratio.
+//
+//	go test ./etcd -run '^$' -fuzz FuzzQuotient -fuzztime 200000x
+func FuzzQuotient(f *testing.F) {
+	f.Add(int64(512), int8(0), int64(10))
+	f.Add(int64(250), int8(-3), int64(40))
+	f.Add(int64(1)<<53-1, int8(0), int64(1))
+	f.Add(int64(1)<<53+1, int8(-3), int64(2))
+	f.Add(int64(7), int8(3), int64(1024))
+	f.Add(int64(1), int8(-9), int64(1<<52))
+	f.Fuzz(func(t *testing.T, value int64, scale int8, whole int64) {
+		if value < 0 || whole <= 0 || whole > 1e15 || scale < -9 || scale > 18 {
+			t.Skip()
+		}
+		q := *resource.NewScaledQuantity(value, resource.Scale(scale))
+		r, err := parseRatio("ratio", strconv.FormatInt(whole, 10), "")
+		require.NoError(t, err)
+		if got, ok := exactQuotient(q, r); ok {
+			require.Equal(t, decimalQuotient(q, r), got, "%s / %d", q.String(), whole)
+		}
+	})
 }
