@@ -7,7 +7,6 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -105,16 +104,9 @@ func cleanup(n naming.Names, replicas int32) CleanupHook {
 	})
 
 	podLabels := map[string]string{AllowToAPIServerLabel: "true"}
-	podSecurity := &corev1.PodSecurityContext{
-		RunAsNonRoot:   ptr(true),
-		RunAsUser:      ptr(nobody),
-		RunAsGroup:     ptr(nobody),
-		SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
-	}
 	var command []string
 	if etcdChart {
 		podLabels[InstanceLabel] = n.Cluster
-		podSecurity.FSGroup = ptr(nobody)
 		command = []string{"/bin/sh", "-c", etcdChartCleanupScript(n, pvcs, secrets)}
 	} else {
 		command = append([]string{"kubectl", "--namespace=" + n.Namespace, "delete", "secret", "--ignore-not-found", "--wait=false"}, secrets...)
@@ -144,32 +136,8 @@ func cleanup(n naming.Names, replicas int32) CleanupHook {
 				ActiveDeadlineSeconds: ptr(int64(120)),
 				Template: corev1.PodTemplateSpec{
 					ObjectMeta: metav1.ObjectMeta{Labels: podLabels},
-					Spec: corev1.PodSpec{
-						ServiceAccountName: n.Cleanup(),
-						RestartPolicy:      corev1.RestartPolicyNever,
-						SecurityContext:    podSecurity,
-						// kubectl writes its cache under $HOME; the root
-						// filesystem is read-only.
-						Volumes: []corev1.Volume{{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
-						Containers: []corev1.Container{{
-							Name:            "cleanup",
-							Image:           CleanupImage,
-							Env:             []corev1.EnvVar{{Name: "HOME", Value: "/tmp"}},
-							SecurityContext: restrictedContainer(),
-							VolumeMounts:    []corev1.VolumeMount{{Name: "tmp", MountPath: "/tmp"}},
-							Resources: corev1.ResourceRequirements{
-								Requests: corev1.ResourceList{
-									corev1.ResourceCPU:    resource.MustParse("10m"),
-									corev1.ResourceMemory: resource.MustParse("64Mi"),
-								},
-								Limits: corev1.ResourceList{
-									corev1.ResourceCPU:    resource.MustParse("200m"),
-									corev1.ResourceMemory: resource.MustParse("128Mi"),
-								},
-							},
-							Command: command,
-						}},
-					},
+					// The etcd chart's pod also sets fsGroup.
+					Spec: kubectlPodSpec(n.Cleanup(), "cleanup", command, nil, etcdChart),
 				},
 			},
 		},

@@ -6,7 +6,6 @@ import (
 	"github.com/etcdshapes/etcdshapes/naming"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -59,25 +58,12 @@ func defragCronJob(n naming.Names, r resolved) *batchv1.CronJob {
 				Template: corev1.PodTemplateSpec{
 					ObjectMeta: podMeta,
 					Spec: corev1.PodSpec{
-						SecurityContext: &corev1.PodSecurityContext{
-							RunAsNonRoot:   ptr(true),
-							RunAsUser:      ptr(defragUser),
-							SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
-						},
+						SecurityContext: restrictedPod(defragUser, false, false),
 						Containers: []corev1.Container{{
 							Name:            "etcd-defrag",
 							Image:           DefragImage,
 							SecurityContext: restrictedContainer(),
-							Resources: corev1.ResourceRequirements{
-								Requests: corev1.ResourceList{
-									corev1.ResourceCPU:    resource.MustParse("200m"),
-									corev1.ResourceMemory: resource.MustParse("256Mi"),
-								},
-								Limits: corev1.ResourceList{
-									corev1.ResourceCPU:    resource.MustParse("500m"),
-									corev1.ResourceMemory: resource.MustParse("512Mi"),
-								},
-							},
+							Resources:       jobResources(200, 256, 500, 512),
 							Args: []string{
 								"--endpoints=https://" + n.ClientEndpoint(),
 								"--cacert=" + clientCertDir + "/ca.crt",
@@ -104,15 +90,5 @@ func defragCronJob(n naming.Names, r resolved) *batchv1.CronJob {
 				},
 			}},
 		},
-	}
-}
-
-// restrictedContainer is the container security context of the Pod
-// Security Standards' restricted level.
-func restrictedContainer() *corev1.SecurityContext {
-	return &corev1.SecurityContext{
-		AllowPrivilegeEscalation: ptr(false),
-		ReadOnlyRootFilesystem:   ptr(true),
-		Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
 	}
 }

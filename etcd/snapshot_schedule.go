@@ -11,7 +11,6 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -189,43 +188,12 @@ func snapshotCronJob(n naming.Names, schedule string, slots []string, head, tail
 					// The pod talks to the API server only; it never
 					// reaches etcd, so it carries no etcd policy label.
 					ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{AllowToAPIServerLabel: "true"}},
-					Spec: corev1.PodSpec{
-						ServiceAccountName: name,
-						RestartPolicy:      corev1.RestartPolicyNever,
-						SecurityContext: &corev1.PodSecurityContext{
-							RunAsNonRoot:   ptr(true),
-							RunAsUser:      ptr(nobody),
-							RunAsGroup:     ptr(nobody),
-							SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
-						},
-						// kubectl writes its cache under $HOME; the root
-						// filesystem is read-only.
-						Volumes: []corev1.Volume{{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}}},
-						Containers: []corev1.Container{{
-							Name:    "snapshot",
-							Image:   CleanupImage,
-							Command: []string{"/bin/sh", "-c", snapshotScript},
-							Env: []corev1.EnvVar{
-								{Name: "HOME", Value: "/tmp"},
-								{Name: "NAMESPACE", Value: n.Namespace},
-								{Name: "SNAPSHOT_RING", Value: strings.Join(slots, " ")},
-								{Name: "SNAPSHOT_HEAD", Value: head},
-								{Name: "SNAPSHOT_TAIL", Value: tail},
-							},
-							SecurityContext: restrictedContainer(),
-							VolumeMounts:    []corev1.VolumeMount{{Name: "tmp", MountPath: "/tmp"}},
-							Resources: corev1.ResourceRequirements{
-								Requests: corev1.ResourceList{
-									corev1.ResourceCPU:    resource.MustParse("10m"),
-									corev1.ResourceMemory: resource.MustParse("64Mi"),
-								},
-								Limits: corev1.ResourceList{
-									corev1.ResourceCPU:    resource.MustParse("200m"),
-									corev1.ResourceMemory: resource.MustParse("128Mi"),
-								},
-							},
-						}},
-					},
+					Spec: kubectlPodSpec(name, "snapshot", []string{"/bin/sh", "-c", snapshotScript}, []corev1.EnvVar{
+						{Name: "NAMESPACE", Value: n.Namespace},
+						{Name: "SNAPSHOT_RING", Value: strings.Join(slots, " ")},
+						{Name: "SNAPSHOT_HEAD", Value: head},
+						{Name: "SNAPSHOT_TAIL", Value: tail},
+					}, false),
 				},
 			}},
 		},
