@@ -182,11 +182,11 @@ func requestsWithinLimits(req corev1.ResourceRequirements, p parsedRatios) error
 		if !ok || !has || q.Cmp(lim) <= 0 {
 			continue
 		}
-		if c.ratio.dec.Cmp(inf.NewDec(1, 0)) >= 0 {
+		if c.ratio.value >= 1 {
 			return naming.Errorf("values.resources."+string(c.name), lim.String(),
 				"has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it", q.String())
 		}
-		return naming.Errorf(c.ratio.field, c.ratio.dec.String(),
+		return naming.Errorf(c.ratio.field, c.ratio.text,
 			"must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses", c.name, q.String(), lim.String())
 	}
 	return nil

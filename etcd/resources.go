@@ -33,10 +33,10 @@ type Ratios struct {
 // ratio is one parsed allocation ratio.
 type ratio struct {
 	field string
-	// text is the shortest decimal that rounds to the ratio's float64, the
-	// decimal the chart divides by.
-	text string
-	dec  *inf.Dec
+	// value is the ratio as the chart holds it, a float64; text is the
+	// shortest decimal that rounds to it, the decimal the chart divides by.
+	value float64
+	text  string
 	// whole and places are set when the ratio is a whole number 2^a·5^b
 	// below 2^53 (1, 2, 4, 10, 40, ...): then every quotient of an int64
 	// amount ends within places = max(a, b) decimals, so the chart's
@@ -59,12 +59,7 @@ func parseRatio(field, s, def string) (ratio, error) {
 	}
 	// The chart converts the ratio to a float64 and then to the shortest
 	// decimal that rounds to it; do the same so "0.3" divides as 0.3.
-	text := strconv.FormatFloat(f, 'f', -1, 64)
-	d, ok := new(inf.Dec).SetString(text)
-	if !ok {
-		return ratio{}, naming.Errorf(field, s, "must be a decimal number")
-	}
-	r := ratio{field: field, text: text, dec: d}
+	r := ratio{field: field, value: f, text: strconv.FormatFloat(f, 'f', -1, 64)}
 	if f == math.Trunc(f) && f < 1<<53 {
 		r.whole, r.places = int64(f), terminatingPlaces(int64(f))
 		if r.places < 0 {
@@ -88,6 +83,16 @@ func terminatingPlaces(n int64) int {
 		return -1
 	}
 	return max(a, b)
+}
+
+// decimal is the ratio as an exact decimal, for the chart's arithmetic.
+func (r ratio) decimal() *inf.Dec {
+	d, ok := new(inf.Dec).SetString(r.text)
+	if !ok {
+		// FormatFloat of a finite float always parses.
+		panic("etcd: ratio " + r.text + " is not a decimal")
+	}
+	return d
 }
 
 // parsedRatios are the three ratios, validated.
@@ -205,7 +210,7 @@ func quotient(q resource.Quantity, r ratio) float64 {
 
 // decimalQuotient is the chart's arithmetic step by step.
 func decimalQuotient(q resource.Quantity, r ratio) float64 {
-	d := new(inf.Dec).QuoRound(q.AsDec(), r.dec, divisionScale, inf.RoundHalfUp)
+	d := new(inf.Dec).QuoRound(q.AsDec(), r.decimal(), divisionScale, inf.RoundHalfUp)
 	f, _ := strconv.ParseFloat(d.String(), 64)
 	return f
 }
@@ -248,7 +253,7 @@ func cpuRequest(limit resource.Quantity, r ratio) resource.Quantity {
 	q, err := resource.ParseQuantity(s)
 	if err != nil {
 		// Unreachable for finite non-negative floats; fall back to exact.
-		return *resource.NewDecimalQuantity(*new(inf.Dec).QuoRound(limit.AsDec(), r.dec, 9, inf.RoundUp), resource.DecimalSI)
+		return *resource.NewDecimalQuantity(*new(inf.Dec).QuoRound(limit.AsDec(), r.decimal(), 9, inf.RoundUp), resource.DecimalSI)
 	}
 	return q
 }
