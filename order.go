@@ -1,7 +1,9 @@
 package etcdshapes
 
 import (
-	"sort"
+	"cmp"
+	"slices"
+	"strings"
 )
 
 // installOrder is Helm's install order by kind (releaseutil.InstallOrder);
@@ -30,20 +32,19 @@ var kindRank = func() map[string]int {
 // hooks, each by Helm's install order of kinds (unknown kinds last,
 // alphabetically), then by namespace and name.
 func Sort(objs []Object) {
-	keys := make([]sortKey, len(objs))
+	keyed := make([]keyedObject, len(objs))
 	for i, o := range objs {
-		keys[i] = keyOf(o)
+		keyed[i] = keyedObject{keyOf(o), o}
 	}
-	idx := make([]int, len(objs))
-	for i := range idx {
-		idx[i] = i
+	slices.SortStableFunc(keyed, func(a, b keyedObject) int { return a.key.compare(b.key) })
+	for i, k := range keyed {
+		objs[i] = k.obj
 	}
-	sort.SliceStable(idx, func(i, j int) bool { return keys[idx[i]].less(keys[idx[j]]) })
-	sorted := make([]Object, len(objs))
-	for i, k := range idx {
-		sorted[i] = objs[k]
-	}
-	copy(objs, sorted)
+}
+
+type keyedObject struct {
+	key sortKey
+	obj Object
 }
 
 // sortKey is computed once per object: reading a kind parses the apiVersion.
@@ -63,18 +64,21 @@ func keyOf(o Object) sortKey {
 	return k
 }
 
-func (a sortKey) less(b sortKey) bool {
+func (a sortKey) compare(b sortKey) int {
 	switch {
 	case a.hook != b.hook:
-		return b.hook
+		if a.hook {
+			return 1
+		}
+		return -1
 	case a.rank != b.rank:
-		return a.rank < b.rank
+		return cmp.Compare(a.rank, b.rank)
 	case a.kind != b.kind:
-		return a.kind < b.kind
+		return strings.Compare(a.kind, b.kind)
 	case a.ns != b.ns:
-		return a.ns < b.ns
+		return strings.Compare(a.ns, b.ns)
 	}
-	return a.name < b.name
+	return strings.Compare(a.name, b.name)
 }
 
 func kindOf(o Object) string { return o.GetObjectKind().GroupVersionKind().Kind }
