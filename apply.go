@@ -66,14 +66,9 @@ func ApplyRequests(objs []Object, mods ...Modifier) ([]ApplyRequest, error) {
 		if IsUninstallHook(o) {
 			continue
 		}
-		c, ok := o.DeepCopyObject().(Object)
-		if !ok {
-			return nil, fmt.Errorf("etcdshapes: %T is not an Object", o)
-		}
-		for _, m := range mods {
-			if err := m(c); err != nil {
-				return nil, err
-			}
+		c, err := modifiedCopy(i, o, mods)
+		if err != nil {
+			return nil, err
 		}
 		r, err := applyRequest(c)
 		if err != nil {
@@ -152,7 +147,10 @@ func ResourceFor(gvk schema.GroupVersionKind) schema.GroupVersionResource {
 
 // Modifier is a cross-cutting edit of objects: owner references, labels,
 // annotations, or a typed edit of one kind (ForKind). Modifiers run on
-// the builders' output before Plan, Marshal or ApplyRequests.
+// the builders' output before Plan or Marshal (Modify), or are given to
+// PlanRequest and ApplyRequests, which run them on copies. Plan with the
+// modifiers you apply with: a plan of the unmodified objects reports what
+// a modifier adds as removed (from managedFields).
 type Modifier func(Object) error
 
 // Modify applies modifiers to every object, in place, in order. It is all
@@ -160,26 +158,47 @@ type Modifier func(Object) error
 // when every modifier succeeded on every object; the first error is
 // returned.
 func Modify(objs []Object, mods ...Modifier) error {
-	copies := make([]Object, len(objs))
-	for i, o := range objs {
-		if o == nil || reflectNil(o) {
-			return fmt.Errorf("etcdshapes: objects[%d] is nil", i)
-		}
-		c, ok := o.DeepCopyObject().(Object)
-		if !ok || reflect.TypeOf(c) != reflect.TypeOf(o) || reflect.TypeOf(o).Kind() != reflect.Pointer {
-			return fmt.Errorf("etcdshapes: %T does not copy to itself", o)
-		}
-		for _, m := range mods {
-			if err := m(c); err != nil {
-				return err
-			}
-		}
-		copies[i] = c
+	copies, err := modifiedCopies(objs, mods)
+	if err != nil {
+		return err
 	}
 	for i, o := range objs {
 		reflect.ValueOf(o).Elem().Set(reflect.ValueOf(copies[i]).Elem())
 	}
 	return nil
+}
+
+// modifiedCopies returns deep copies of objs with mods applied, in order.
+// objs, and anything they share with the caller or with each other, are
+// never touched; on an error nothing is returned.
+func modifiedCopies(objs []Object, mods []Modifier) ([]Object, error) {
+	out := make([]Object, len(objs))
+	for i, o := range objs {
+		c, err := modifiedCopy(i, o, mods)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
+// modifiedCopy deep-copies o, which is objects[i] (for the error), into
+// its own pointer type and applies mods to the copy, in order.
+func modifiedCopy(i int, o Object, mods []Modifier) (Object, error) {
+	if o == nil || reflectNil(o) {
+		return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
+	}
+	c, ok := o.DeepCopyObject().(Object)
+	if !ok || reflect.TypeOf(c) != reflect.TypeOf(o) || reflect.TypeOf(o).Kind() != reflect.Pointer {
+		return nil, fmt.Errorf("etcdshapes: %T does not copy to itself", o)
+	}
+	for _, m := range mods {
+		if err := m(c); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }
 
 // ForKind turns a typed edit into a Modifier that runs on the objects of

@@ -50,6 +50,54 @@ func ExamplePlanRequest() {
 	// safe: false
 }
 
+// An operator plans with the modifiers it applies with, so the plan is
+// of what it sends: here the live stack is the one it applied before
+// (owned by its resource and labelled), and the platform's CPU allocation
+// ratio changes. The plan shows just that change, and the desired objects
+// come back modified, to be applied as they are.
+func ExamplePlanRequest_modifiers() {
+	yes := true
+	mods := []etcdshapes.Modifier{
+		etcdshapes.WithOwnerReference(metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "TenantEtcd", Name: "demo", UID: "6f1c", Controller: &yes}),
+		etcdshapes.WithLabels(map[string]string{"app.kubernetes.io/managed-by": "tenant-etcd-operator"}),
+	}
+	req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
+	applied, _ := etcdshapes.Render(req)
+	_ = etcdshapes.Modify(applied, mods...)
+	yaml, _ := etcdshapes.Marshal(applied)
+	live, _ := etcdshapes.ReadObjects(yaml)
+
+	req.Values = map[string]any{"_cluster": map[string]any{"cpu-allocation-ratio": "5"}}
+	plan, desired, err := etcdshapes.PlanRequest(req, live, mods...)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	plan.WriteText(os.Stdout)
+	reqs, err := etcdshapes.ApplyRequests(desired)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range reqs {
+		if k := r.Object.GetKind(); k == "EtcdCluster" || k == "DataStore" {
+			fmt.Println(k, r.Object.GetLabels()["app.kubernetes.io/managed-by"], len(r.Object.GetOwnerReferences()))
+		}
+	}
+	// Output:
+	// Plan: 0 to create, 1 to update, 0 to delete, 11 unchanged.
+	//
+	// ~ update EtcdCluster tenant-demo/kubernetes-demo-etcd
+	//     ~ spec.resources.requests.cpu: "100m" -> "200m"
+	//     note spec.resources.requests.cpu: etcd-operator rolls every member, one at a time, to change resources
+	//
+	// Not applied (Helm uninstall hooks): ServiceAccount tenant-demo/kubernetes-demo-etcd-cleanup, Role tenant-demo/kubernetes-demo-etcd-cleanup, RoleBinding tenant-demo/kubernetes-demo-etcd-cleanup, Job tenant-demo/kubernetes-demo-etcd-cleanup
+	//
+	// Safe to apply.
+	// DataStore tenant-etcd-operator 0
+	// EtcdCluster tenant-etcd-operator 1
+}
+
 // Server-side apply requests for a stack, owned by the operator's own
 // resource and labelled; the cleanup hooks are left out.
 func ExampleApplyRequests() {

@@ -174,8 +174,11 @@ func TargetDataStore(name string) PlanOption {
 // FieldManager applied before and no longer sets are reported removed.
 //
 // Objects may be typed (the builders', or from a client) or unstructured
-// (ReadObjects). Findings flag what the API server will refuse and what
-// needs a decision; PlanResult.SafeToApply sums them up.
+// (ReadObjects). The desired objects are planned as they are: when you
+// apply with modifiers, plan the modified objects (Modify them first, or
+// use PlanRequest, which takes the modifiers). Findings flag what the API
+// server will refuse and what needs a decision; PlanResult.SafeToApply
+// sums them up.
 func Plan(live, desired []Object, opts ...PlanOption) (*PlanResult, error) {
 	var cfg planConfig
 	for _, o := range opts {
@@ -327,9 +330,15 @@ func withoutIdentity(m map[string]any) map[string]any {
 // PlanRequest renders r against live objects and plans the result: the
 // tenant cluster's live state is read from live (LiveStateFromObjects)
 // where r.Live leaves it unset, deletions are scoped to r's stack and a
-// KamajiControlPlane moving to another DataStore is reported. It returns
-// the desired objects too.
-func PlanRequest(r Request, live []Object) (*PlanResult, []Object, error) {
+// KamajiControlPlane moving to another DataStore is reported.
+//
+// The modifiers run on the rendered objects, as Modify runs them (every
+// object, uninstall hooks included, all or nothing), before they are
+// planned, so pass the ones you apply with: the plan is then of what
+// ApplyRequests sends. It returns the desired objects too, modified:
+// apply them as they are (ApplyRequests(desired)), without the modifiers
+// again (a modifier that appends would append twice).
+func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Object, error) {
 	var opts []PlanOption
 	switch r.Caller {
 	case CallerEtcd:
@@ -366,6 +375,13 @@ func PlanRequest(r Request, live []Object) (*PlanResult, []Object, error) {
 	desired, err := Render(r)
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(mods) > 0 {
+		// On copies, as ApplyRequests and Modify do, so that no modifier
+		// writes through to anything the rendered objects share.
+		if desired, err = modifiedCopies(desired, mods); err != nil {
+			return nil, nil, err
+		}
 	}
 	p, err := Plan(live, desired, opts...)
 	if err != nil {

@@ -24,25 +24,49 @@ var (
 	jobKind         = schema.GroupKind{Group: "batch", Kind: "Job"}
 )
 
-// immutableRule refuses any change under a field.
+// immutableRule refuses any change under a field. addedOrRemoved, when
+// set, is the message for the field itself appearing or disappearing,
+// which the CRD checks with a rule of its own (has(self.f) ==
+// has(oldSelf.f)) and words differently from a changed value.
 type immutableRule struct {
-	kind    schema.GroupKind
-	field   string
-	message string
+	kind           schema.GroupKind
+	field          string
+	message        string
+	addedOrRemoved string
 }
 
 var immutableRules = []immutableRule{
-	{etcdClusterKind, "spec.tls", "spec.tls is immutable post-create; delete and recreate the cluster to change TLS configuration"},
-	{etcdClusterKind, "spec.storage.storageClassName", "spec.storage.storageClassName is immutable post-create (a PVC's storageClassName itself is immutable, and the operator does not roll PVCs); delete and recreate the cluster to change the StorageClass"},
-	{etcdClusterKind, "spec.storage.medium", "spec.storage.medium is immutable; delete and recreate the cluster to change the storage backend"},
-	{etcdClusterKind, "spec.bootstrap", "spec.bootstrap is immutable post-create; it is consulted only at first bootstrap (restore into a new cluster)"},
-	{etcdClusterKind, "spec.auth", "spec.auth is immutable post-create; delete and recreate the cluster to change auth configuration"},
-	{dataStoreKind, "spec.driver", "Datastore driver is immutable"},
-	{roleBindingKind, "roleRef", "roleRef is immutable; delete and recreate the RoleBinding"},
-	{serviceKind, "spec.clusterIP", "spec.clusterIP is immutable; delete and recreate the Service"},
-	{serviceKind, "spec.clusterIPs", "spec.clusterIPs is immutable; delete and recreate the Service"},
-	{jobKind, "spec.template", "a Job's spec.template is immutable; delete and recreate the Job"},
-	{jobKind, "spec.selector", "a Job's spec.selector is immutable; delete and recreate the Job"},
+	{etcdClusterKind, "spec.tls",
+		"spec.tls is immutable post-create; delete and recreate the cluster to change TLS configuration",
+		"spec.tls cannot be added to or removed from an existing cluster; delete and recreate"},
+	{etcdClusterKind, "spec.storage.storageClassName",
+		"spec.storage.storageClassName is immutable post-create (a PVC's storageClassName itself is immutable, and the operator does not roll PVCs); delete and recreate the cluster to change the StorageClass",
+		"spec.storage.storageClassName cannot be added to or removed from an existing cluster; delete and recreate"},
+	// The API server defaults medium to "", so it is never absent there:
+	// removing it is a change to "".
+	{etcdClusterKind, "spec.storage.medium", "spec.storage.medium is immutable; delete and recreate the cluster to change the storage backend", ""},
+	{etcdClusterKind, "spec.bootstrap",
+		"spec.bootstrap is immutable post-create; it is consulted only at first bootstrap (restore into a new cluster)",
+		"spec.bootstrap cannot be added to or removed from an existing cluster; it is consulted only at first bootstrap"},
+	{etcdClusterKind, "spec.auth",
+		"spec.auth is immutable post-create; delete and recreate the cluster to change auth configuration",
+		"spec.auth cannot be added to or removed from an existing cluster; delete and recreate"},
+	{dataStoreKind, "spec.driver", "Datastore driver is immutable", ""},
+	{roleBindingKind, "roleRef", "roleRef is immutable; delete and recreate the RoleBinding", ""},
+	{serviceKind, "spec.clusterIP", "spec.clusterIP is immutable; delete and recreate the Service", ""},
+	{serviceKind, "spec.clusterIPs", "spec.clusterIPs is immutable; delete and recreate the Service", ""},
+	{jobKind, "spec.template", "a Job's spec.template is immutable; delete and recreate the Job", ""},
+	{jobKind, "spec.selector", "a Job's spec.selector is immutable; delete and recreate the Job", ""},
+}
+
+// messageFor is the rule's message for a change of its field between live
+// and desired: addedOrRemoved when one side has the field and the other
+// does not, else message.
+func (r immutableRule) messageFor(live, desired map[string]any) string {
+	if r.addedOrRemoved != "" && (valueAt(live, dotted(r.field)) == nil) != (valueAt(desired, dotted(r.field)) == nil) {
+		return r.addedOrRemoved
+	}
+	return r.message
 }
 
 func createFindings(d *planObject) []Finding {
@@ -68,7 +92,7 @@ func updateFindings(d, l *planObject, changes []FieldChange) []Finding {
 		}
 		for _, c := range changes {
 			if covers(c, r.field, l.tree, d.tree) {
-				add(Refused, c.Path, r.message)
+				add(Refused, c.Path, r.messageFor(l.tree, d.tree))
 			}
 		}
 	}

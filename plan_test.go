@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -316,7 +317,7 @@ func TestPlanRefusesTLSChange(t *testing.T) {
 	refused := findings(p, etcdshapes.Refused)
 	require.Len(t, refused, 1)
 	assert.Equal(t, "spec.tls.client.serverSecretRef.name", refused[0].Path)
-	assert.Contains(t, refused[0].Message, "spec.tls is immutable")
+	assert.Equal(t, tlsChanged, refused[0].Message)
 	assert.False(t, p.SafeToApply())
 	text := p.String()
 	assert.Contains(t, text, "~ update EtcdCluster tenant-demo/kubernetes-demo-etcd")
@@ -397,6 +398,7 @@ func TestPlanStorageClassChangeRefused(t *testing.T) {
 	refused := findings(p, etcdshapes.Refused)
 	require.Len(t, refused, 1, "%s", p)
 	assert.Equal(t, "spec.storage.storageClassName", refused[0].Path)
+	assert.True(t, strings.HasPrefix(refused[0].Message, classChanged), refused[0].Message)
 	assert.Contains(t, p.String(), `~ spec.storage.storageClassName: "local" -> "replicated"`)
 }
 
@@ -594,7 +596,9 @@ func TestPlanRemovedFieldsFromManagedFields(t *testing.T) {
 	refused := findings(p, etcdshapes.Refused)
 	require.Len(t, refused, 1)
 	assert.Equal(t, "spec.storage.storageClassName", refused[0].Path)
+	assert.Equal(t, classAddedOrRemoved, refused[0].Message)
 	assert.Contains(t, p.String(), `- spec.storage.storageClassName: "fast"`)
+	assert.Contains(t, p.String(), "REFUSED spec.storage.storageClassName: "+classAddedOrRemoved)
 }
 
 func TestPlanBootstrapChangeRefused(t *testing.T) {
@@ -603,15 +607,12 @@ func TestPlanBootstrapChangeRefused(t *testing.T) {
 	require.NoError(t, err)
 	req, err := s.Request()
 	require.NoError(t, err)
-	desired, err := etcdshapes.Render(req)
-	require.NoError(t, err)
-	require.NoError(t, etcdshapes.Modify(desired, etcdshapes.ForKind(etcdRestore())))
-	p, err := etcdshapes.Plan(live, desired)
+	p, desired, err := etcdshapes.PlanRequest(req, live, etcdshapes.ForKind(etcdRestore()))
 	require.NoError(t, err)
 	refused := findings(p, etcdshapes.Refused)
 	require.Len(t, refused, 1, "%s", p)
 	assert.Equal(t, "spec.bootstrap", refused[0].Path)
-	assert.Contains(t, refused[0].Message, "spec.bootstrap is immutable")
+	assert.Equal(t, bootstrapAddedOrRemoved, refused[0].Message, "added to a live cluster")
 
 	// Into a new cluster it is a note.
 	p, err = etcdshapes.Plan(nil, desired)
@@ -621,6 +622,253 @@ func TestPlanBootstrapChangeRefused(t *testing.T) {
 	require.Len(t, notes, 1)
 	assert.Equal(t, "spec.bootstrap.restore", notes[0].Path)
 }
+
+// The CRD's messages (x-kubernetes-validations of the etcd-operator
+// EtcdCluster), which the API server prints: a field that appears or
+// disappears breaks has(self.f) == has(oldSelf.f), a changed value
+// self.f == oldSelf.f, and the two say different things.
+const (
+	tlsAddedOrRemoved        = "spec.tls cannot be added to or removed from an existing cluster; delete and recreate"
+	tlsChanged               = "spec.tls is immutable post-create; delete and recreate the cluster to change TLS configuration"
+	bootstrapAddedOrRemoved  = "spec.bootstrap cannot be added to or removed from an existing cluster; it is consulted only at first bootstrap"
+	bootstrapChanged         = "spec.bootstrap is immutable post-create; it is consulted only at first bootstrap"
+	authAddedOrRemoved       = "spec.auth cannot be added to or removed from an existing cluster; delete and recreate"
+	classAddedOrRemoved      = "spec.storage.storageClassName cannot be added to or removed from an existing cluster; delete and recreate"
+	classChanged             = "spec.storage.storageClassName is immutable post-create"
+	etcdClusterOfClusterDemo = "EtcdCluster tenant-demo/kubernetes-demo-etcd"
+)
+
+// A refused field that is added or removed is reported with the CRD's
+// "cannot be added to or removed" message, a changed value (also one
+// added or removed inside a field both sides have) with "is immutable".
+func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
+	s := scenario(t, "cluster-demo")
+	req, err := s.Request()
+	require.NoError(t, err)
+	restored := func(key string) etcdshapes.Modifier {
+		return etcdshapes.ForKind(etcd.Restore(v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
+			Endpoint: "https://s3.example.com", Bucket: "backups", Key: key,
+			CredentialsSecretRef: corev1.LocalObjectReference{Name: "s3-credentials"},
+		}}))
+	}
+	// liveOf is the live file of the stack rendered with mods, as applied
+	// by FieldManager (managedFields included), so that what desired no
+	// longer sets is removed.
+	liveOf := func(t *testing.T, mods ...etcdshapes.Modifier) []etcdshapes.Object {
+		t.Helper()
+		objs, err := etcdshapes.Render(req)
+		require.NoError(t, err)
+		require.NoError(t, etcdshapes.Modify(objs, mods...))
+		marshalled, err := etcdshapes.Marshal(objs)
+		require.NoError(t, err)
+		live, err := etcdshapes.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-demo.kubernetes-demo")))
+		require.NoError(t, err)
+		return live
+	}
+	editLive := func(edit func(c *unstructured.Unstructured)) func(t *testing.T) []etcdshapes.Object {
+		return func(t *testing.T) []etcdshapes.Object {
+			live := liveOf(t)
+			edit(liveObject(t, live, "EtcdCluster", "kubernetes-demo-etcd"))
+			return live
+		}
+	}
+	for _, tc := range []struct {
+		name       string
+		live       func(t *testing.T) []etcdshapes.Object
+		mods       []etcdshapes.Modifier
+		path       string
+		change     etcdshapes.ChangeType
+		message    string
+		textChange string
+	}{
+		{
+			name: "tls added", path: "spec.tls", change: etcdshapes.FieldAdded, message: tlsAddedOrRemoved,
+			live:       editLive(func(c *unstructured.Unstructured) { unstructured.RemoveNestedField(c.Object, "spec", "tls") }),
+			textChange: "+ spec.tls: {",
+		},
+		{
+			name: "tls changed", path: "spec.tls.client.serverSecretRef.name", change: etcdshapes.FieldChanged, message: tlsChanged,
+			live: editLive(func(c *unstructured.Unstructured) {
+				require.NoError(t, unstructured.SetNestedField(c.Object, "legacy-server-tls", "spec", "tls", "client", "serverSecretRef", "name"))
+			}),
+			textChange: `~ spec.tls.client.serverSecretRef.name: "legacy-server-tls" -> "kubernetes-demo-etcd-server-tls"`,
+		},
+		{
+			// Added inside spec.tls, which both sides have: the value of
+			// spec.tls changes.
+			name: "field added inside tls", path: "spec.tls.client.serverSecretRef", change: etcdshapes.FieldAdded, message: tlsChanged,
+			live: editLive(func(c *unstructured.Unstructured) {
+				unstructured.RemoveNestedField(c.Object, "spec", "tls", "client", "serverSecretRef")
+			}),
+			textChange: "+ spec.tls.client.serverSecretRef: {",
+		},
+		{
+			name: "bootstrap added", path: "spec.bootstrap", change: etcdshapes.FieldAdded, message: bootstrapAddedOrRemoved,
+			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t) }, mods: []etcdshapes.Modifier{restored("a.db")},
+			textChange: "+ spec.bootstrap: {",
+		},
+		{
+			name: "bootstrap removed", path: "spec.bootstrap", change: etcdshapes.FieldRemoved, message: bootstrapAddedOrRemoved,
+			live:       func(t *testing.T) []etcdshapes.Object { return liveOf(t, restored("a.db")) },
+			textChange: `- spec.bootstrap.restore.source.s3.key: "a.db"`,
+		},
+		{
+			name: "bootstrap changed", path: "spec.bootstrap.restore.source.s3.key", change: etcdshapes.FieldChanged, message: bootstrapChanged,
+			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t, restored("a.db")) }, mods: []etcdshapes.Modifier{restored("b.db")},
+			textChange: `~ spec.bootstrap.restore.source.s3.key: "a.db" -> "b.db"`,
+		},
+		{
+			name: "auth added", path: "spec.auth", change: etcdshapes.FieldAdded, message: authAddedOrRemoved,
+			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t) },
+			mods: []etcdshapes.Modifier{etcdshapes.ForKind(func(c *v1alpha2.EtcdCluster) error {
+				c.Spec.Auth = &v1alpha2.AuthSpec{Enabled: true, RootCredentialsSecretRef: &corev1.LocalObjectReference{Name: "root"}}
+				return nil
+			})},
+			textChange: "+ spec.auth: {",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, _, err := etcdshapes.PlanRequest(req, tc.live(t), tc.mods...)
+			require.NoError(t, err)
+			o := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+			require.NotEmpty(t, o.Changes, "%s", p)
+			// Removed fields are reported leaf by leaf (managedFields).
+			for _, c := range o.Changes {
+				assert.True(t, c.Path == tc.path || strings.HasPrefix(c.Path, tc.path+"."), "%s", p)
+				assert.Equal(t, tc.change, c.Type, "%s", p)
+			}
+			refused := findings(p, etcdshapes.Refused)
+			require.Len(t, refused, len(o.Changes), "%s", p)
+			for i, f := range refused {
+				assert.Equal(t, etcdClusterOfClusterDemo, f.Object.String())
+				assert.Equal(t, o.Changes[i].Path, f.Path)
+				assert.Equal(t, tc.message, strings.TrimSuffix(f.Message, " (restore into a new cluster)"))
+			}
+			text := p.String()
+			assert.Contains(t, text, tc.textChange)
+			assert.Contains(t, text, "REFUSED "+refused[0].Path+": "+refused[0].Message)
+			if tc.message != tlsChanged && tc.message != bootstrapChanged {
+				assert.NotContains(t, text, "immutable", "a field added or removed is not a changed value")
+			}
+		})
+	}
+}
+
+// PlanRequest runs the modifiers on the rendered objects before planning:
+// the desired objects it returns are the modified ones, the plan compares
+// them, and nothing the caller holds is changed.
+func TestPlanRequestWithModifiers(t *testing.T) {
+	// The etcd chart's stack: some objects have labels, some none.
+	s := scenario(t, "etcd-defaults")
+	req, err := s.Request()
+	require.NoError(t, err)
+	team := etcdshapes.WithLabels(map[string]string{"team": "a"})
+	valuesBefore, err := json.Marshal(req.Values)
+	require.NoError(t, err)
+	renderedBefore, err := etcdshapes.Render(req)
+	require.NoError(t, err)
+	stackBefore, err := etcdshapes.Marshal(renderedBefore)
+	require.NoError(t, err)
+
+	// Live objects without the label: every object of the stack gets it.
+	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	require.NoError(t, err)
+	liveBefore, err := etcdshapes.Marshal(live)
+	require.NoError(t, err)
+	p, desired, err := etcdshapes.PlanRequest(req, live, team)
+	require.NoError(t, err)
+	require.NotEmpty(t, desired)
+	for _, o := range desired {
+		assert.Equal(t, "a", o.GetLabels()["team"], "%s %s", kindName(o), o.GetName())
+	}
+	require.NotEmpty(t, p.Objects)
+	labelled := 0
+	for _, o := range p.Objects {
+		assert.Equal(t, etcdshapes.Update, o.Action, "%s", o.ObjectRef)
+		want := etcdshapes.FieldChange{Path: "metadata.labels", Type: etcdshapes.FieldAdded, Desired: map[string]any{"team": "a"}}
+		if len(o.Changes) == 1 && o.Changes[0].Path == "metadata.labels.team" {
+			want = etcdshapes.FieldChange{Path: "metadata.labels.team", Type: etcdshapes.FieldAdded, Desired: "a"}
+			labelled++
+		}
+		assert.Equal(t, []etcdshapes.FieldChange{want}, o.Changes, "%s", o.ObjectRef)
+		assert.Empty(t, o.Findings, "%s", o.ObjectRef)
+	}
+	assert.NotZero(t, labelled, "objects with labels of their own: %s", p)
+	assert.Less(t, labelled, len(p.Objects), "objects without labels: %s", p)
+	assert.True(t, p.SafeToApply(), "%s", p)
+	assert.Contains(t, p.String(), `+ metadata.labels.team: "a"`)
+	assert.Contains(t, p.String(), `+ metadata.labels: {"team":"a"}`)
+	liveAfter, err := etcdshapes.Marshal(live)
+	require.NoError(t, err)
+	assert.Equal(t, string(liveBefore), string(liveAfter), "the live objects are not changed")
+
+	// What PlanRequest returns is what ApplyRequests with the same
+	// modifiers sends.
+	rendered, err := etcdshapes.Render(req)
+	require.NoError(t, err)
+	want, err := etcdshapes.ApplyRequests(rendered, team)
+	require.NoError(t, err)
+	got, err := etcdshapes.ApplyRequests(desired)
+	require.NoError(t, err)
+	require.Len(t, got, len(want))
+	for i := range want {
+		assert.JSONEq(t, string(want[i].Body), string(got[i].Body))
+	}
+
+	// Live objects that carry the label already: unchanged.
+	for _, o := range live {
+		labels := o.GetLabels()
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels["team"] = "a"
+		o.SetLabels(labels)
+	}
+	p, _, err = etcdshapes.PlanRequest(req, live, team)
+	require.NoError(t, err)
+	assert.True(t, p.Empty(), "%s", p)
+	for _, o := range p.Objects {
+		assert.Equal(t, etcdshapes.Unchanged, o.Action, "%s", o.ObjectRef)
+	}
+
+	// Without the modifier the plan is of the bare render: nothing a
+	// request with the modifier rendered was left modified.
+	p, desired, err = etcdshapes.PlanRequest(req, live)
+	require.NoError(t, err)
+	for _, o := range desired {
+		assert.NotContains(t, o.GetLabels(), "team")
+	}
+	assert.True(t, p.Empty(), "labels the stack does not set are not compared:\n%s", p)
+
+	// A typed edit deep inside an object changes neither the request nor
+	// later renders.
+	_, desired, err = etcdshapes.PlanRequest(req, live, etcdshapes.ForKind(func(c *v1alpha2.EtcdCluster) error {
+		c.Spec.Storage.Size.Add(c.Spec.Storage.Size)
+		c.Spec.Resources.Requests[corev1.ResourceCPU] = resource.MustParse("7")
+		return nil
+	}))
+	require.NoError(t, err)
+	valuesAfter, err := json.Marshal(req.Values)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(valuesBefore), string(valuesAfter))
+	renderedAfter, err := etcdshapes.Render(req)
+	require.NoError(t, err)
+	stackAfter, err := etcdshapes.Marshal(renderedAfter)
+	require.NoError(t, err)
+	assert.Equal(t, string(stackBefore), string(stackAfter))
+	modified, err := etcdshapes.Marshal(desired)
+	require.NoError(t, err)
+	assert.Contains(t, string(modified), "cpu: \"7\"")
+
+	// A failing modifier fails the plan and returns nothing.
+	p, desired, err = etcdshapes.PlanRequest(req, live, team, etcdshapes.WithLabels(map[string]string{"app.kubernetes.io/instance": "other"}))
+	var ne *naming.Error
+	require.ErrorAs(t, err, &ne)
+	assert.Nil(t, p)
+	assert.Nil(t, desired)
+}
+
+func kindName(o etcdshapes.Object) string { return o.GetObjectKind().GroupVersionKind().Kind }
 
 func TestReadObjects(t *testing.T) {
 	objs, err := etcdshapes.ReadObjects([]byte(`# kubectl get -o yaml

@@ -361,65 +361,20 @@ func bystanderObjects(t *testing.T, n naming.Names) []etcdshapes.Object {
 	return []etcdshapes.Object{snap, sched.ServiceAccount, sched.Role, sched.RoleBinding, sched.CronJob}
 }
 
-// planOf reads the live objects and plans the case: PlanRequest when it
-// has no edits, else what PlanRequest does with the edits applied to the
-// rendered objects (PlanRequest takes no modifiers).
+// planOf reads the live objects and plans the case: PlanRequest with the
+// case's edits as modifiers.
 func planOf(ctx context.Context, t *testing.T, c planCase) (*etcdshapes.PlanResult, []etcdshapes.Object) {
 	t.Helper()
 	live, err := readLive(ctx, c.req.Namespace)
 	if err != nil {
 		t.Fatalf("%s: reading live objects: %v", c.name, err)
 	}
-	p, desired, err := planWith(c.req, live, c.mods...)
+	p, desired, err := etcdshapes.PlanRequest(c.req, live, c.mods...)
 	if err != nil {
 		t.Fatalf("%s: plan: %v", c.name, err)
 	}
 	t.Logf("%s:\n%s", c.name, indent(p.String()))
 	return p, desired
-}
-
-func planWith(r etcdshapes.Request, live []etcdshapes.Object, mods ...etcdshapes.Modifier) (*etcdshapes.PlanResult, []etcdshapes.Object, error) {
-	if len(mods) == 0 {
-		return etcdshapes.PlanRequest(r, live)
-	}
-	var opts []etcdshapes.PlanOption
-	switch r.Caller {
-	case etcdshapes.CallerEtcd:
-		n, err := naming.ForEtcdChart(r.Namespace, naming.EtcdChartRelease)
-		if err != nil {
-			return nil, nil, err
-		}
-		opts = append(opts, etcdshapes.ForStack(n))
-	default:
-		n, err := naming.ForCluster(r.Namespace, r.Release)
-		if err != nil {
-			return nil, nil, err
-		}
-		st, err := etcdshapes.LiveStateFromObjects(r.Namespace, r.Release, live)
-		if err != nil {
-			return nil, nil, err
-		}
-		if r.Live.DataStoreName == "" {
-			r.Live.DataStoreName = st.DataStoreName
-		}
-		if r.Live.StorageClassName == nil {
-			r.Live.StorageClassName = st.StorageClassName
-		}
-		target := n.DataStore()
-		if r.Live.DataStoreName != "" {
-			target = r.Live.DataStoreName
-		}
-		opts = append(opts, etcdshapes.ForStack(n), etcdshapes.TargetDataStore(target))
-	}
-	desired, err := etcdshapes.Render(r)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := etcdshapes.Modify(desired, mods...); err != nil {
-		return nil, nil, err
-	}
-	p, err := etcdshapes.Plan(live, desired, opts...)
-	return p, desired, err
 }
 
 // planUnchanged checks that the case plans empty and safe against the live

@@ -136,11 +136,21 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 	if err != nil {
 		return outcome{}, err
 	}
-	mods := []etcdshapes.Modifier{etcdshapes.WithAnnotations(map[string]string{ConfigAnnotation: cm.Namespace + "/" + cm.Name})}
-	p, desired, st, err := planStack(etcdshapes.Request{
-		Caller: etcdshapes.CallerCluster, Namespace: cm.Namespace, Release: in.release,
-		ChartVersion: r.ChartVersion, Values: in.values, APIVersions: apis,
-	}, live, mods...)
+	// The live state (the EtcdCluster's storage class, the
+	// KamajiControlPlane's DataStore) is what the chart's lookup reads;
+	// the render uses it and so do the snapshot and the messages below.
+	st, err := etcdshapes.LiveStateFromObjects(cm.Namespace, in.release, live)
+	var p *etcdshapes.PlanResult
+	var desired []etcdshapes.Object
+	if err == nil {
+		// Plan with the modifier the apply uses, or the annotation it
+		// adds would show as removed (from managedFields) on every
+		// reconcile. desired comes back annotated.
+		p, desired, err = etcdshapes.PlanRequest(etcdshapes.Request{
+			Caller: etcdshapes.CallerCluster, Namespace: cm.Namespace, Release: in.release,
+			ChartVersion: r.ChartVersion, Values: in.values, APIVersions: apis, Live: st,
+		}, live, etcdshapes.WithAnnotations(map[string]string{ConfigAnnotation: cm.Namespace + "/" + cm.Name}))
+	}
 	var bad *naming.Error
 	switch {
 	case errors.As(err, &bad):
@@ -233,36 +243,6 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 		out.message += " (approved " + token + ")"
 	}
 	return out, nil
-}
-
-// planStack is etcdshapes.PlanRequest for a request whose objects the
-// caller edits with modifiers before applying them: the plan must compare
-// what will be applied, or a field a modifier adds would show as removed
-// (from managedFields) on every reconcile. It also returns the live state
-// it read.
-func planStack(rq etcdshapes.Request, live []etcdshapes.Object, mods ...etcdshapes.Modifier) (*etcdshapes.PlanResult, []etcdshapes.Object, etcdshapes.LiveState, error) {
-	n, err := naming.ForCluster(rq.Namespace, rq.Release)
-	if err != nil {
-		return nil, nil, etcdshapes.LiveState{}, err
-	}
-	st, err := etcdshapes.LiveStateFromObjects(rq.Namespace, rq.Release, live)
-	if err != nil {
-		return nil, nil, etcdshapes.LiveState{}, err
-	}
-	rq.Live = st
-	target := n.DataStore()
-	if st.DataStoreName != "" {
-		target = st.DataStoreName
-	}
-	desired, err := etcdshapes.Render(rq)
-	if err != nil {
-		return nil, nil, st, err
-	}
-	if err := etcdshapes.Modify(desired, mods...); err != nil {
-		return nil, nil, st, err
-	}
-	p, err := etcdshapes.Plan(live, desired, etcdshapes.ForStack(n), etcdshapes.TargetDataStore(target))
-	return p, desired, st, err
 }
 
 // optionalAPIs are the per-cluster stack's optional kinds, rendered only
