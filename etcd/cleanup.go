@@ -149,6 +149,8 @@ func cleanup(n naming.Names, replicas int32) CleanupHook {
 func etcdChartCleanupScript(n naming.Names, pvcs, secrets []string) string {
 	name, ns := n.Cluster, n.Namespace
 	var b strings.Builder
+	// The script is about 1.2 KB of text plus the names; one allocation.
+	b.Grow(1400 + 16*len(name) + 2*len(ns) + 32*len(pvcs) + 64*len(secrets))
 	w := func(s ...string) {
 		for _, p := range s {
 			b.WriteString(p)
