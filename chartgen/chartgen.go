@@ -46,16 +46,6 @@ const DefaultVersion = "0.0.0"
 //go:embed helpers.tpl
 var helpers string
 
-// Lengths the naming package keeps unexported; its hash truncation twins in
-// helpers.tpl need them. The round trip tests compare the helpers with the
-// Go functions on long names, so a change there fails them.
-const (
-	dataStoreKeep = 54
-	cronJobKeep   = 36
-	jobKeep       = 46
-	hashLen       = 8
-)
-
 // KamajiControlPlane is the live object whose spec.dataStoreName the
 // per-cluster chart reads with lookup: the kubernetes chart renders it
 // (Cluster API's Kamaji control-plane provider) named after its release.
@@ -263,10 +253,10 @@ func constantsFile() (string, error) {
 		MaxDataStoreName:   naming.MaxDataStoreName,
 		MaxCronJobName:     naming.MaxCronJobName,
 		MaxJobName:         naming.MaxJobName,
-		JobKeep:            jobKeep,
-		DataStoreKeep:      dataStoreKeep,
-		CronJobKeep:        cronJobKeep,
-		HashLen:            hashLen,
+		JobKeep:            naming.JobKeep,
+		DataStoreKeep:      naming.DataStoreKeep,
+		CronJobKeep:        naming.CronJobKeep,
+		HashLen:            naming.HashLength,
 		InstanceLabel:      etcd.InstanceLabel,
 		CappedQuota:        strconv.FormatInt(capped, 10),
 		EtcdCluster:        apiRef{APIVersion: v1alpha2.SchemeGroupVersion.String(), Kind: "EtcdCluster"},

@@ -32,12 +32,18 @@ const (
 	RootTenant = "tenant-root"
 
 	tenantPrefix = "tenant-"
-	hashLen      = 8
-	// Lengths the truncation schemes keep of the readable part. Released
-	// with the schemes; never change them.
-	dataStoreKeep = 54
-	cronJobKeep   = 36
-	jobKeep       = 46
+)
+
+// The hash truncation schemes: a name over its limit keeps the first Keep
+// characters of its readable part, then "-", the first HashLength hex
+// digits of the SHA-256 of the full name, and the scheme's suffix.
+// Exported for generators that reproduce the schemes (chartgen's Helm
+// helpers). Released with the schemes; never change them.
+const (
+	HashLength    = 8
+	DataStoreKeep = 54 // DataStore: namespace.release, no suffix
+	CronJobKeep   = 36 // defrag CronJob: "-defrag"
+	JobKeep       = 46 // cleanup Job: "-cleanup"
 )
 
 // Caller says which chart the shapes are rendered for.
@@ -182,7 +188,7 @@ func (n Names) Cleanup() string   { return n.Cluster + "-cleanup" }
 // to the Job limit of 63 characters when longer (only a 56-character etcd
 // name needs it; the chart's 64-character name is refused by the API server).
 func (n Names) CleanupJob() string {
-	return hashTruncate(n.Cleanup(), MaxJobName, jobKeep, "-cleanup")
+	return hashTruncate(n.Cleanup(), MaxJobName, JobKeep, "-cleanup")
 }
 func (n Names) DashboardResources() string { return n.Release + "-dashboard-resources" }
 func (n Names) PrometheusRule() string     { return n.Cluster + "-rules" }
@@ -198,13 +204,13 @@ func (n Names) DataStore() string {
 	if n.Caller == EtcdChart {
 		return n.Namespace
 	}
-	return hashTruncate(n.Namespace+"."+n.Release, MaxDataStoreName, dataStoreKeep, "")
+	return hashTruncate(n.Namespace+"."+n.Release, MaxDataStoreName, DataStoreKeep, "")
 }
 
 // DefragCronJob is the defrag CronJob name "<name>-defrag", hashed down to
 // the CronJob limit of 52 characters when longer.
 func (n Names) DefragCronJob() string {
-	return hashTruncate(n.Cluster+"-defrag", MaxCronJobName, cronJobKeep, "-defrag")
+	return hashTruncate(n.Cluster+"-defrag", MaxCronJobName, CronJobKeep, "-defrag")
 }
 
 // hashTruncate returns full when it fits in limit; otherwise the first keep
@@ -222,5 +228,5 @@ func hashTruncate(full string, limit, keep int, suffix string) string {
 	readable = strings.TrimSuffix(readable, "-")
 	readable = strings.TrimSuffix(readable, ".")
 	sum := sha256.Sum256([]byte(full))
-	return readable + "-" + hex.EncodeToString(sum[:])[:hashLen] + suffix
+	return readable + "-" + hex.EncodeToString(sum[:])[:HashLength] + suffix
 }
