@@ -1,6 +1,8 @@
 package etcdshapes
 
 import (
+	"github.com/etcdshapes/etcdshapes/naming"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,4 +180,28 @@ func TestValuesMergeLikeHelm(t *testing.T) {
 	co, err := ClusterOptionsFromValues("tenant-demo", "kubernetes-demo", "", values)
 	require.NoError(t, err)
 	assert.Equal(t, int32(1), co.Replicas)
+}
+
+// The exported value keys are sorted copies, and exactly the keys the
+// readers accept: each is accepted, and a near miss is refused.
+func TestValueKeys(t *testing.T) {
+	keys := EtcdChartValueKeys()
+	require.True(t, slices.IsSorted(keys))
+	keys[0] = "changed"
+	require.NotEqual(t, "changed", EtcdChartValueKeys()[0], "a copy")
+	for _, k := range EtcdChartValueKeys() {
+		_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: nil})
+		require.NoError(t, err, k)
+		_, err = EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k + "x": 1})
+		var ne *naming.Error
+		require.ErrorAs(t, err, &ne, k+"x")
+	}
+	require.True(t, slices.IsSorted(ClusterEtcdValueKeys()))
+	for _, k := range ClusterEtcdValueKeys() {
+		_, err := ClusterOptionsFromValues("tenant-demo", "kubernetes-demo", "", map[string]any{"etcd": map[string]any{k: float64(3)}})
+		require.NoError(t, err, k)
+		_, err = ClusterOptionsFromValues("tenant-demo", "kubernetes-demo", "", map[string]any{"etcd": map[string]any{k + "x": 1}})
+		var ne *naming.Error
+		require.ErrorAs(t, err, &ne, k+"x")
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,7 +102,19 @@ func etcdChartDefaults() map[string]any {
 	}
 }
 
-var etcdChartKeys = []string{"_cluster", "affinity", "replicas", "resources", "size", "storageClass", "version"}
+// The keys the charts' values accept where unknown keys are refused, sorted.
+var (
+	etcdChartKeys   = []string{"_cluster", "affinity", "replicas", "resources", "size", "storageClass", "version"}
+	clusterEtcdKeys = []string{"replicas"}
+)
+
+// EtcdChartValueKeys lists the top-level keys of the etcd chart's values,
+// sorted; EtcdChartOptionsFromValues refuses any other.
+func EtcdChartValueKeys() []string { return slices.Clone(etcdChartKeys) }
+
+// ClusterEtcdValueKeys lists the keys under the kubernetes chart's etcd:,
+// sorted; ClusterOptionsFromValues refuses any other there.
+func ClusterEtcdValueKeys() []string { return slices.Clone(clusterEtcdKeys) }
 
 // EtcdChartOptionsFromValues reads the etcd chart's values (merged with
 // MergeValues) into options. Unknown keys are refused: a typo must not fall
@@ -165,7 +178,7 @@ func ClusterOptionsFromValues(namespace, release, chartVersion string, values ma
 	if !ok && v["etcd"] != nil {
 		return o, naming.Errorf("etcd", v["etcd"], "must be a map")
 	}
-	if err := refuseUnknown("etcd.", etcdValues, []string{"replicas"}); err != nil {
+	if err := refuseUnknown("etcd.", etcdValues, clusterEtcdKeys); err != nil {
 		return o, err
 	}
 	var err error

@@ -174,10 +174,6 @@ type apiRef struct {
 	Kind       string `json:"kind"`
 }
 
-// etcdChartKeys are the etcd chart's values (EtcdChartOptionsFromValues
-// refuses any other top-level key), sorted.
-var etcdChartKeys = []string{"_cluster", "affinity", "replicas", "resources", "size", "storageClass", "version"}
-
 // validationMessages are the apimachinery messages the helpers repeat, taken
 // from the validators themselves by feeding each an input that breaks one
 // rule (the first message where a rule brings a second).
@@ -245,8 +241,8 @@ func constantsFile() (string, error) {
 		},
 		EtcdChartRelease:   naming.EtcdChartRelease,
 		EtcdChartName:      naming.EtcdChartName,
-		EtcdChartKeys:      etcdChartKeys,
-		ClusterEtcdKeys:    []string{"replicas"},
+		EtcdChartKeys:      etcdshapes.EtcdChartValueKeys(),
+		ClusterEtcdKeys:    etcdshapes.ClusterEtcdValueKeys(),
 		ClusterReplicas:    []int32{1, 3},
 		RootTenant:         naming.RootTenant,
 		MaxClusterName:     naming.MaxClusterName,
