@@ -1,12 +1,12 @@
 package etcdshapes
 
 import (
-	"github.com/etcdshapes/etcdshapes/naming"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
