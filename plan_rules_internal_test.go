@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -19,7 +20,7 @@ import (
 // "cannot be added to or removed" rule of the CRD is a rule's
 // addedOrRemoved message, word for word.
 func TestImmutableRulesSpeakTheCRDs(t *testing.T) {
-	dir := os.Getenv("ETCDSHAPES_CRDS")
+	dir := crdcheck.Dir()
 	if dir == "" {
 		t.Skip("ETCDSHAPES_CRDS is not set")
 	}

@@ -177,10 +177,47 @@ var (
 	envErr     error
 )
 
-// FromEnv loads the CRDs from the directory named by ETCDSHAPES_CRDS once
-// per process. ok is false when the variable is unset.
-func FromEnv() (c *Checker, ok bool, err error) {
+// Dir is the directory ETCDSHAPES_CRDS names, "" when it is unset. A
+// relative path is taken from the repository root (the directory of the
+// go.mod of module github.com/etcdshapes/etcdshapes, found upwards from the
+// working directory), because go test runs each package in its own
+// directory: ETCDSHAPES_CRDS=../shared/crds go test ./... then means the
+// same directory for every package.
+func Dir() string {
 	dir := os.Getenv(EnvVar)
+	if dir == "" || filepath.IsAbs(dir) {
+		return dir
+	}
+	if root := repoRoot(); root != "" {
+		return filepath.Join(root, dir)
+	}
+	return dir
+}
+
+// repoRoot walks up from the working directory to the library's go.mod.
+func repoRoot() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if raw, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			for _, line := range strings.Split(string(raw), "\n") {
+				if strings.TrimSpace(line) == "module github.com/etcdshapes/etcdshapes" {
+					return d
+				}
+			}
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// FromEnv loads the CRDs from the directory named by ETCDSHAPES_CRDS (Dir)
+// once per process. ok is false when the variable is unset.
+func FromEnv() (c *Checker, ok bool, err error) {
+	dir := Dir()
 	if dir == "" {
 		return nil, false, nil
 	}
