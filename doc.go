@@ -12,8 +12,16 @@
 //     taken as plain inputs.
 //
 // Both return typed objects (Object) in a deterministic order; Marshal
-// prints them. ParseEtcdChartValues and ParseClusterValues read the charts'
-// own values files for tooling that starts from those.
+// prints them. For tooling that starts from the charts' own values files,
+// MergeValues merges several as Helm's -f does, EtcdChartOptionsFromValues
+// and ClusterOptionsFromValues read them into options, and Render reads a
+// Request's values and builds its caller's stack.
+//
+// For operators: Plan and PlanRequest compare a stack with the live
+// objects (what changes, what the API server will refuse, what needs a
+// decision), and ApplyRequests turns a stack into server-side apply
+// requests for FieldManager, with Modifiers for owner references, labels
+// and annotations.
 //
 // Every error about an input is a *naming.Error naming the field, the value
 // and the rule.

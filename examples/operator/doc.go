@@ -9,8 +9,9 @@
 //  2. Read the live objects with an uncached reader: the plan needs what
 //     the server holds now, managedFields included (a cache may lag, and
 //     may be configured to drop managedFields).
-//  3. Plan (etcdshapes.Plan) with the same modifiers the apply uses, so
-//     that "no change" really means the apply changes nothing.
+//  3. Plan (etcdshapes.PlanRequest) with the modifiers the apply uses, so
+//     that "no change" really means the apply changes nothing; it returns
+//     the modified objects, which are what is applied.
 //  4. Refuse a plan the API server would reject (etcdshapes.Refused) and
 //     hold one that costs availability or data (etcdshapes.NeedsDecision)
 //     until a person approves exactly that plan.
