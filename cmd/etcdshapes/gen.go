@@ -14,10 +14,8 @@ import (
 	"github.com/etcdshapes/etcdshapes/chartgen"
 )
 
-const genUsage = `Usage:
-  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V]
-  etcdshapes gen chart --library [--caller etcd|cluster] --out DIR
-
+const genDetails = `Usage:
+` + synopsisGen + `
   gen chart            writes a Helm chart (Chart.yaml, values.yaml, values.schema.json,
                        templates) that renders the caller's stack from the charts' values.
   gen chart --library  writes only the named templates (DIR/templates/_etcdshapes*.tpl) for
@@ -25,57 +23,68 @@ const genUsage = `Usage:
 
   Files generated before and no longer produced are removed; files without the
   generated header are never touched.
+
+Flags of gen chart:
+  --caller etcd|cluster  the stack: "etcd" (the etcd chart) or "cluster" (the kubernetes
+                         chart's etcd); required unless --library
+  --out DIR              the chart's directory, created if missing; required
+  --chart-version V      the generated chart's version in Chart.yaml (default 0.0.0)
+  --library              write only the named templates (default false)
 `
+
+var (
+	genCmd = command{"etcdshapes gen",
+		"etcdshapes gen writes files generated from the builders; its one target, chart, writes a Helm chart.\n\n" + genDetails}
+	genChartCmd = command{"etcdshapes gen chart",
+		"etcdshapes gen chart writes a Helm chart, generated from the builders, that renders the same\nobjects as 'etcdshapes render' from the same values.\n\n" + genDetails}
+)
 
 // runGen is the gen command.
 func runGen(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || isHelp(args[0]) {
-		fmt.Fprint(stderr, genUsage)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+	if len(args) == 0 {
+		fmt.Fprint(stderr, genCmd.usage)
+		return exitUsage
+	}
+	if isHelp(args[0]) {
+		return genCmd.help(stdout, stderr)
 	}
 	if args[0] != "chart" {
-		fmt.Fprintf(stderr, "etcdshapes: unknown gen target %q (want chart)\n\n%s", args[0], genUsage)
-		return 2
+		return genCmd.misuse(stderr, fmt.Errorf("unknown gen target %q (want chart)", args[0]))
 	}
+	cmd := genChartCmd
 	fs := flag.NewFlagSet("etcdshapes gen chart", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var o chartgen.Options
 	var out string
 	fs.StringVar(&o.Caller, "caller", "", "")
 	fs.StringVar(&o.Version, "chart-version", "", "")
 	fs.BoolVar(&o.Library, "library", false, "")
 	fs.StringVar(&out, "out", "", "")
-	if err := fs.Parse(args[1:]); err != nil {
-		fmt.Fprintf(stderr, "etcdshapes: %v\n\n%s", err, genUsage)
-		return 2
+	if err := parseFlags(fs, args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cmd.help(stdout, stderr)
+		}
+		return cmd.misuse(stderr, err)
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "etcdshapes: unexpected argument %q\n\n%s", fs.Arg(0), genUsage)
-		return 2
+		return cmd.misuse(stderr, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 	if out == "" || (o.Caller == "" && !o.Library) {
-		fmt.Fprintf(stderr, "etcdshapes: --out and --caller are required (--caller may be left out with --library)\n\n%s", genUsage)
-		return 2
+		return cmd.misuse(stderr, errors.New("--out and --caller are required (--caller may be left out with --library)"))
 	}
 	files, err := chartgen.Chart(o)
 	if err != nil {
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-		return 1
+		return cmd.exit(err, stdout, stderr)
 	}
 	removed, err := writeDir(out, files)
 	if err != nil {
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-		return 1
+		return cmd.exit(err, stdout, stderr)
 	}
 	fmt.Fprintf(stdout, "wrote %d files to %s", len(files), out)
 	if removed > 0 {
 		fmt.Fprintf(stdout, ", removed %d stale generated files", removed)
 	}
 	fmt.Fprintln(stdout)
-	return 0
+	return exitOK
 }
 
 // writeDir writes files under dir and removes the files under dir that a

@@ -43,6 +43,7 @@ func TestGenUsage(t *testing.T) {
 	}{
 		{[]string{"gen"}, 2, "Usage"},
 		{[]string{"gen", "--help"}, 0, "Usage"},
+		{[]string{"gen", "chart", "--help"}, 0, "--library"},
 		{[]string{"gen", "values"}, 2, "unknown gen target"},
 		{[]string{"gen", "chart", "--out", "x"}, 2, "--caller"},
 		{[]string{"gen", "chart", "--caller", "etcd"}, 2, "--out"},
@@ -53,6 +54,12 @@ func TestGenUsage(t *testing.T) {
 		var out, errOut bytes.Buffer
 		code := run(c.args, nil, &out, &errOut)
 		require.Equal(t, c.code, code, strings.Join(c.args, " "))
+		if c.code == 0 { // help: on stdout
+			require.Contains(t, out.String(), c.msg, strings.Join(c.args, " "))
+			require.Empty(t, errOut.String(), strings.Join(c.args, " "))
+			continue
+		}
 		require.Contains(t, errOut.String(), c.msg, strings.Join(c.args, " "))
+		require.Empty(t, out.String(), strings.Join(c.args, " "))
 	}
 }

@@ -6,16 +6,19 @@
 //	etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--chart-version V]
 //	                          [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
 //	                          [--live-storage-class NAME]
-//	etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--library]
-//	etcdshapes plan etcd|cluster --live FILE <render flags>
-//	etcdshapes render snapshot etcd|cluster --namespace NS [--release REL] (--name NAME | --schedule CRON [--keep N]) DESTINATION
+//	etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V]
+//	etcdshapes gen chart --library [--caller etcd|cluster] --out DIR
+//	etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]
+//	etcdshapes render snapshot etcd    --namespace NS [--release etcd] (--name NAME | --schedule CRON [--keep N]) DESTINATION
+//	etcdshapes render snapshot cluster --namespace NS --release REL (--name NAME | --schedule CRON [--keep N]) DESTINATION
+//
+// Every command answers -h, -help or --help with its own usage on stdout.
 //
 // Output is multi-document YAML on stdout; errors go to stderr with a
 // non-zero exit.
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,44 +28,52 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 )
 
-const usage = `etcdshapes renders the etcd objects of Cozystack's charts as typed, validated YAML.
-
-Usage:
-  etcdshapes render etcd    --namespace NS [--release etcd] [-f VALUES]... [--chart-version V]
-  etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--chart-version V]
+// The usage texts are built from these pieces so that each command's help
+// and the overview say the same thing.
+const (
+	synopsisRenderEtcd    = "  etcdshapes render etcd    --namespace NS [--release etcd] [-f VALUES]... [--chart-version V]\n"
+	synopsisRenderCluster = `  etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--chart-version V]
                             [--api-versions GROUP/VERSION/Kind]...
                             [--live-datastore NAME] [--live-storage-class NAME]
-  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V]
+`
+	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V]
   etcdshapes gen chart --library [--caller etcd|cluster] --out DIR
-  etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]
-  etcdshapes render snapshot etcd|cluster --namespace NS [--release REL]
-                            (--name NAME | --schedule CRON [--keep N]) DESTINATION
+`
+	synopsisPlan = "  etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]\n"
 
-  render etcd      the etcd chart: one shared etcd per tenant namespace, named "etcd".
+	aboutRenderEtcd = `  render etcd      the etcd chart: one shared etcd per tenant namespace, named "etcd".
                    Values: version, replicas, size, storageClass, resources (flat map),
                    affinity, and the platform's _cluster map. Unknown keys are refused.
-  render cluster   the kubernetes chart's etcd for one tenant cluster, named
+`
+	aboutRenderCluster = `  render cluster   the kubernetes chart's etcd for one tenant cluster, named
                    "<release>-etcd". Values: etcd.replicas (1 or 3) and _cluster
                    (allocation ratios, scheduling.globalAppTopologySpreadConstraints,
                    etcd-storage-class-local, etcd-storage-class-replicated); other keys
                    are ignored, unknown keys under etcd: are refused.
-  gen chart        writes a Helm chart generated from the builders that renders the same
+`
+	aboutGen = `  gen chart        writes a Helm chart generated from the builders that renders the same
                    objects from the same values; --library writes only its named templates
                    (run 'etcdshapes gen --help').
-  plan             compares a render with live objects (kubectl get -o yaml) and says what
+`
+	aboutPlan = `  plan             compares a render with live objects (kubectl get -o yaml) and says what
                    server-side apply would create, update (each field), keep or delete; exit 3
                    when the API server would refuse a change or it needs a decision
                    (run 'etcdshapes plan --help').
-  render snapshot  an EtcdSnapshot (--name) or a scheduled snapshot CronJob keeping the last
+`
+	aboutRenderSnapshot = `  render snapshot  an EtcdSnapshot (--name) or a scheduled snapshot CronJob keeping the last
                    N (--schedule, --keep) to S3 or a PVC (run 'etcdshapes render snapshot --help').
+`
 
-Flags:
-  -n, --namespace NS          tenant namespace ("tenant-…"); required
-  --release NAME              Helm release (etcd: must be "etcd"; cluster: "kubernetes-<name>")
+	// flagsRender are the flags of render etcd and render cluster (and
+	// plan's render flags); flagsRenderCluster those of cluster alone.
+	flagsRender = `  -n, --namespace NS          tenant namespace ("tenant-…"); required
+  --release NAME              Helm release (etcd: must be "etcd", the default; cluster:
+                              "kubernetes-<name>", required)
   -f, --values FILE           values file in the chart's shape; repeat to merge like Helm
                               (later files win, null deletes a default); "-" reads stdin
   --chart-version V           calling chart's version, shown by the WorkloadMonitor (default 0.0.0)
-  --api-versions API          (cluster) a served API, as for helm template; repeat or comma-separate.
+`
+	flagsRenderCluster = `  --api-versions API          (cluster) a served API, as for helm template; repeat or comma-separate.
                               The VPA, VMPodScrape and CiliumNetworkPolicy render only when listed:
                                 autoscaling.k8s.io/v1/VerticalPodAutoscaler
                                 operator.victoriametrics.com/v1beta1/VMPodScrape
@@ -72,11 +83,59 @@ Flags:
   --live-storage-class NAME   (cluster) spec.storage.storageClassName of the live EtcdCluster; it is
                               immutable, so it wins over the _cluster classes (pass "" for a live
                               cluster without a class).
-
-Examples:
-  etcdshapes render cluster --namespace tenant-demo --release kubernetes-demo
-  etcdshapes render etcd --namespace tenant-root -f values.yaml
 `
+	exampleRenderCluster = "  etcdshapes render cluster --namespace tenant-demo --release kubernetes-demo\n"
+	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml\n"
+	renderOutput         = "Output is multi-document YAML on stdout; errors go to stderr with a non-zero exit.\n"
+)
+
+// usage is the overview: etcdshapes --help.
+const usage = `etcdshapes renders the etcd objects of Cozystack's charts as typed, validated YAML.
+
+Usage:
+` + synopsisRenderEtcd + synopsisRenderCluster + synopsisGen + synopsisPlan + synopsisRenderSnapshot + `
+` + aboutRenderEtcd + aboutRenderCluster + aboutGen + aboutPlan + aboutRenderSnapshot + `
+Flags:
+` + flagsRender + flagsRenderCluster + `
+Examples:
+` + exampleRenderCluster + exampleRenderEtcd + `
+Every command answers -h or --help with its own usage, e.g. 'etcdshapes render cluster --help'.
+`
+
+var (
+	renderCmd = command{"etcdshapes render", `etcdshapes render prints the objects of one stack.
+
+Usage:
+` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + `
+` + aboutRenderEtcd + aboutRenderCluster + aboutRenderSnapshot + `
+Flags of render etcd and render cluster:
+` + flagsRender + flagsRenderCluster + `
+Examples:
+` + exampleRenderCluster + exampleRenderEtcd + `
+` + renderOutput}
+
+	renderEtcdCmd = command{"etcdshapes render etcd", `etcdshapes render etcd renders the etcd chart's stack for a tenant namespace.
+
+Usage:
+` + synopsisRenderEtcd + `
+` + aboutRenderEtcd + `
+Flags:
+` + flagsRender + `
+Example:
+` + exampleRenderEtcd + `
+` + renderOutput}
+
+	renderClusterCmd = command{"etcdshapes render cluster", `etcdshapes render cluster renders the kubernetes chart's etcd stack for one tenant cluster.
+
+Usage:
+` + synopsisRenderCluster + `
+` + aboutRenderCluster + `
+Flags:
+` + flagsRender + flagsRenderCluster + `
+Example:
+` + exampleRenderCluster + `
+` + renderOutput}
+)
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
@@ -84,60 +143,55 @@ func main() {
 
 // run is the whole command, testable without a process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || isHelp(args[0]) {
+	top := command{"etcdshapes", usage}
+	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+		return exitUsage
+	}
+	if isHelp(args[0]) {
+		return top.help(stdout, stderr)
 	}
 	switch args[0] {
 	case "gen":
 		return runGen(args[1:], stdout, stderr)
 	case "plan":
 		return runPlan(args[1:], stdin, stdout, stderr)
+	case "render":
+		return runRender(args[1:], stdin, stdout, stderr)
 	}
-	if args[0] != "render" {
-		fmt.Fprintf(stderr, "etcdshapes: unknown command %q (want render, gen or plan)\n\n%s", args[0], usage)
-		return 2
-	}
-	if len(args) < 2 || isHelp(args[1]) {
-		fmt.Fprint(stderr, usage)
-		if len(args) < 2 {
-			return 2
-		}
-		return 0
-	}
-	caller := args[1]
-	if caller == "snapshot" {
-		return renderSnapshot(args[2:], stdout, stderr)
-	}
-	if caller != "etcd" && caller != "cluster" {
-		fmt.Fprintf(stderr, "etcdshapes: unknown caller %q (want etcd or cluster)\n", caller)
-		return 2
-	}
-	out, err := render(caller, args[2:], stdin, stderr)
-	if err != nil {
-		var flagErr *usageError
-		if errors.As(err, &flagErr) {
-			fmt.Fprintf(stderr, "etcdshapes: %v\nRun 'etcdshapes --help' for usage.\n", err)
-			return 2
-		}
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-		return 1
-	}
-	if _, err := stdout.Write(out); err != nil {
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-		return 1
-	}
-	return 0
+	return top.misuse(stderr, fmt.Errorf("unknown command %q (want render, gen or plan)", args[0]))
 }
 
-func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "help" }
-
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
+// runRender is the render command; args follow "render".
+func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, renderCmd.usage)
+		return exitUsage
+	}
+	if isHelp(args[0]) {
+		return renderCmd.help(stdout, stderr)
+	}
+	caller := args[0]
+	var cmd command
+	switch caller {
+	case "snapshot":
+		return renderSnapshot(args[1:], stdout, stderr)
+	case etcdshapes.CallerEtcd:
+		cmd = renderEtcdCmd
+	case etcdshapes.CallerCluster:
+		cmd = renderClusterCmd
+	default:
+		return renderCmd.exit(&usageError{fmt.Errorf("unknown caller %q (want etcd, cluster or snapshot)", caller)}, stdout, stderr)
+	}
+	out, err := render(caller, args[1:], stdin, stderr)
+	if err != nil {
+		return cmd.exit(err, stdout, stderr)
+	}
+	if _, err := stdout.Write(out); err != nil {
+		return cmd.exit(err, stdout, stderr)
+	}
+	return exitOK
+}
 
 type listFlag []string
 
@@ -161,11 +215,10 @@ func (o *optionalString) Set(v string) error {
 
 func render(caller string, args []string, stdin io.Reader, stderr io.Writer) ([]byte, error) {
 	fs := flag.NewFlagSet("etcdshapes render "+caller, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var rf renderFlags
 	rf.register(fs, caller)
-	if err := fs.Parse(args); err != nil {
-		return nil, &usageError{err}
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
 	}
 	if err := rf.check(fs, "render"); err != nil {
 		return nil, err

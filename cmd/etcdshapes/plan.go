@@ -11,13 +11,15 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 )
 
-const planUsage = `Usage:
-  etcdshapes plan etcd    --live FILE --namespace NS [--release etcd] [-f VALUES]... [--chart-version V]
-  etcdshapes plan cluster --live FILE --namespace NS --release REL [-f VALUES]... [--chart-version V]
+const (
+	synopsisPlanEtcd = `  etcdshapes plan etcd    --live FILE --namespace NS [--release etcd] [-f VALUES]... [--chart-version V]
+                          [--output text|json]
+`
+	synopsisPlanCluster = `  etcdshapes plan cluster --live FILE --namespace NS --release REL [-f VALUES]... [--chart-version V]
                           [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
-                          [--live-storage-class NAME]
-  (both: [--output text|json])
-
+                          [--live-storage-class NAME] [--output text|json]
+`
+	planAbout = `
   Renders the stack as 'etcdshapes render' does and compares it with the live objects:
   what server-side apply would create, update (naming the fields), leave unchanged or
   delete, what the API server will refuse (EtcdCluster spec.tls, storageClassName,
@@ -33,10 +35,27 @@ const planUsage = `Usage:
                 datastore) is read from it unless --live-storage-class/--live-datastore
                 say otherwise. With managedFields, fields applied by the "etcdshapes"
                 field manager and no longer rendered show as removed.
-
+  -o, --output  text (default) or json (the plan as a JSON object).
+`
+	planExit = `
   Exit status: 0 safe to apply (or no changes), 3 something is refused or needs a
   decision, 1 an error, 2 a usage error.
 `
+)
+
+var (
+	planCmd = command{"etcdshapes plan",
+		"etcdshapes plan says what applying a render to a live stack would change, and whether it is safe.\n\nUsage:\n" +
+			synopsisPlanEtcd + synopsisPlanCluster + planAbout +
+			"\n  The render flags are those of 'etcdshapes render etcd|cluster'; 'etcdshapes plan etcd --help'\n  and 'etcdshapes plan cluster --help' list them.\n" +
+			planExit}
+	planEtcdCmd = command{"etcdshapes plan etcd",
+		"etcdshapes plan etcd says what applying the etcd chart's render to its live stack would change.\n\nUsage:\n" +
+			synopsisPlanEtcd + planAbout + "\nRender flags (as for 'etcdshapes render etcd'):\n" + flagsRender + planExit}
+	planClusterCmd = command{"etcdshapes plan cluster",
+		"etcdshapes plan cluster says what applying a tenant cluster's etcd render to its live stack would change.\n\nUsage:\n" +
+			synopsisPlanCluster + planAbout + "\nRender flags (as for 'etcdshapes render cluster'):\n" + flagsRender + flagsRenderCluster + planExit}
+)
 
 // Exit statuses of plan.
 const (
@@ -46,27 +65,26 @@ const (
 
 // runPlan is the plan command; args follow "plan".
 func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || isHelp(args[0]) {
-		fmt.Fprint(stderr, planUsage)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+	if len(args) == 0 {
+		fmt.Fprint(stderr, planCmd.usage)
+		return exitUsage
+	}
+	if isHelp(args[0]) {
+		return planCmd.help(stdout, stderr)
 	}
 	caller := args[0]
-	if caller != etcdshapes.CallerEtcd && caller != etcdshapes.CallerCluster {
-		fmt.Fprintf(stderr, "etcdshapes: unknown caller %q (want etcd or cluster)\n\n%s", caller, planUsage)
-		return 2
+	var cmd command
+	switch caller {
+	case etcdshapes.CallerEtcd:
+		cmd = planEtcdCmd
+	case etcdshapes.CallerCluster:
+		cmd = planClusterCmd
+	default:
+		return planCmd.misuse(stderr, fmt.Errorf("unknown caller %q (want etcd or cluster)", caller))
 	}
 	p, format, err := plan(caller, args[1:], stdin)
 	if err != nil {
-		var flagErr *usageError
-		if errors.As(err, &flagErr) {
-			fmt.Fprintf(stderr, "etcdshapes: %v\nRun 'etcdshapes plan --help' for usage.\n", err)
-			return 2
-		}
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-		return 1
+		return cmd.exit(err, stdout, stderr)
 	}
 	if format == "json" {
 		b, err := json.MarshalIndent(p, "", "  ")
@@ -89,7 +107,6 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func plan(caller string, args []string, stdin io.Reader) (*etcdshapes.PlanResult, string, error) {
 	fs := flag.NewFlagSet("etcdshapes plan "+caller, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var (
 		rf       renderFlags
 		liveFile string
@@ -99,8 +116,8 @@ func plan(caller string, args []string, stdin io.Reader) (*etcdshapes.PlanResult
 	fs.StringVar(&liveFile, "live", "", "")
 	fs.StringVar(&output, "output", output, "")
 	fs.StringVar(&output, "o", output, "")
-	if err := fs.Parse(args); err != nil {
-		return nil, "", &usageError{err}
+	if err := parseFlags(fs, args); err != nil {
+		return nil, "", err
 	}
 	if err := rf.check(fs, "plan"); err != nil {
 		return nil, "", err

@@ -159,6 +159,8 @@ func TestPlanCommandUsage(t *testing.T) {
 	}{
 		{nil, 2, "Usage:"},
 		{[]string{"--help"}, 0, "Usage:"},
+		{[]string{"etcd", "-h"}, 0, "etcdshapes plan etcd "},
+		{[]string{"cluster", "--help"}, 0, "etcdshapes plan cluster "},
 		{[]string{"nope"}, 2, `unknown caller "nope"`},
 		{[]string{"etcd", "--namespace", "tenant-root"}, 2, "--live is required"},
 		{[]string{"cluster", "--namespace", "tenant-demo", "--live", "x"}, 2, "--release is required"},
@@ -171,7 +173,13 @@ func TestPlanCommandUsage(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := runPlan(tc.args, strings.NewReader(""), &stdout, &stderr)
 			assert.Equal(t, tc.code, code)
+			if tc.code == 0 { // help: on stdout
+				assert.Contains(t, stdout.String(), tc.want)
+				assert.Empty(t, stderr.String())
+				return
+			}
 			assert.Contains(t, stderr.String(), tc.want)
+			assert.Empty(t, stdout.String())
 		})
 	}
 }

@@ -12,15 +12,28 @@ import (
 	"github.com/etcdshapes/etcdshapes/naming"
 )
 
-const snapshotUsage = `Usage:
-  etcdshapes render snapshot etcd|cluster --namespace NS [--release REL] --name NAME  DESTINATION
-  etcdshapes render snapshot etcd|cluster --namespace NS [--release REL] --schedule CRON [--keep N] DESTINATION
-
+const (
+	synopsisSnapshotEtcd = `  etcdshapes render snapshot etcd    --namespace NS [--release etcd] --name NAME DESTINATION
+  etcdshapes render snapshot etcd    --namespace NS [--release etcd] --schedule CRON [--keep N] DESTINATION
+`
+	synopsisSnapshotCluster = `  etcdshapes render snapshot cluster --namespace NS --release REL --name NAME DESTINATION
+  etcdshapes render snapshot cluster --namespace NS --release REL --schedule CRON [--keep N] DESTINATION
+`
+	// synopsisRenderSnapshot is the overview's.
+	synopsisRenderSnapshot = `  etcdshapes render snapshot etcd    --namespace NS [--release etcd]
+                            (--name NAME | --schedule CRON [--keep N]) DESTINATION
+  etcdshapes render snapshot cluster --namespace NS --release REL
+                            (--name NAME | --schedule CRON [--keep N]) DESTINATION
+`
+	snapshotDetails = `
   DESTINATION is either S3:
     --s3-endpoint URL --s3-bucket BUCKET --s3-credentials-secret SECRET
     [--s3-key PREFIX/] [--s3-region REGION] [--s3-force-path-style]
   or a PersistentVolumeClaim:
     --pvc CLAIM [--pvc-subpath DIR]
+
+  --namespace (-n) is the stack's tenant namespace ("tenant-…"), required; --release its
+  Helm release: "etcd" for etcd (the default), "kubernetes-<name>" for cluster (required).
 
   --name      one EtcdSnapshot of the stack's EtcdCluster ("etcd", or "<release>-etcd"),
               written to "<PREFIX><NAME>.db" (S3) or "<DIR>/<NAME>.db" (PVC).
@@ -32,15 +45,35 @@ const snapshotUsage = `Usage:
 
   Output is multi-document YAML on stdout; errors go to stderr with a non-zero exit.
 `
+)
+
+var (
+	renderSnapshotCmd = command{"etcdshapes render snapshot",
+		"etcdshapes render snapshot renders what snapshots a stack's etcd: one EtcdSnapshot, or a CronJob taking them on a schedule.\n\nUsage:\n" +
+			synopsisSnapshotEtcd + synopsisSnapshotCluster + snapshotDetails}
+	renderSnapshotEtcdCmd = command{"etcdshapes render snapshot etcd",
+		"etcdshapes render snapshot etcd renders what snapshots the etcd chart's etcd, once or on a schedule.\n\nUsage:\n" +
+			synopsisSnapshotEtcd + snapshotDetails}
+	renderSnapshotClusterCmd = command{"etcdshapes render snapshot cluster",
+		"etcdshapes render snapshot cluster renders what snapshots a tenant cluster's etcd, once or on a schedule.\n\nUsage:\n" +
+			synopsisSnapshotCluster + snapshotDetails}
+)
 
 // renderSnapshot is "render snapshot"; args follow "snapshot".
 func renderSnapshot(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || isHelp(args[0]) {
-		fmt.Fprint(stderr, snapshotUsage)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+	if len(args) == 0 {
+		fmt.Fprint(stderr, renderSnapshotCmd.usage)
+		return exitUsage
+	}
+	if isHelp(args[0]) {
+		return renderSnapshotCmd.help(stdout, stderr)
+	}
+	cmd := renderSnapshotCmd
+	switch args[0] {
+	case etcdshapes.CallerEtcd:
+		cmd = renderSnapshotEtcdCmd
+	case etcdshapes.CallerCluster:
+		cmd = renderSnapshotClusterCmd
 	}
 	objs, err := snapshotObjects(args[0], args[1:])
 	if err == nil {
@@ -49,16 +82,7 @@ func renderSnapshot(args []string, stdout, stderr io.Writer) int {
 			_, err = stdout.Write(out)
 		}
 	}
-	if err != nil {
-		var flagErr *usageError
-		if errors.As(err, &flagErr) {
-			fmt.Fprintf(stderr, "etcdshapes: %v\nRun 'etcdshapes render snapshot --help' for usage.\n", err)
-			return 2
-		}
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-		return 1
-	}
-	return 0
+	return cmd.exit(err, stdout, stderr)
 }
 
 func snapshotObjects(caller string, args []string) ([]etcdshapes.Object, error) {
@@ -66,7 +90,6 @@ func snapshotObjects(caller string, args []string) ([]etcdshapes.Object, error) 
 		return nil, &usageError{fmt.Errorf("unknown caller %q (want etcd or cluster)", caller)}
 	}
 	fs := flag.NewFlagSet("etcdshapes render snapshot "+caller, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var (
 		namespace, release, name, schedule string
 		keep                               int
@@ -87,8 +110,8 @@ func snapshotObjects(caller string, args []string) ([]etcdshapes.Object, error) 
 	fs.StringVar(&s3.CredentialsSecretRef.Name, "s3-credentials-secret", "", "")
 	fs.StringVar(&pvc.ClaimName, "pvc", "", "")
 	fs.StringVar(&pvc.SubPath, "pvc-subpath", "", "")
-	if err := fs.Parse(args); err != nil {
-		return nil, &usageError{err}
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

@@ -47,6 +47,7 @@ func TestRenderSnapshotErrors(t *testing.T) {
 	}{
 		{nil, 2, "Usage:"},
 		{[]string{"-h"}, 0, "Usage:"},
+		{[]string{"cluster", "--help"}, 0, "etcdshapes render snapshot cluster --namespace NS --release REL"},
 		{[]string{"mysql", "--namespace", "tenant-root"}, 2, `unknown caller "mysql"`},
 		{append([]string{"etcd", "--namespace", "tenant-root"}, pvc...), 2, "exactly one of --name"},
 		{append([]string{"etcd", "--namespace", "tenant-root", "--name", "a", "--schedule", "@daily"}, pvc...), 2, "exactly one of --name"},
@@ -67,10 +68,13 @@ func TestRenderSnapshotErrors(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := renderSnapshot(tc.args, &stdout, &stderr)
 			assert.Equal(t, tc.code, code, stderr.String())
-			assert.Contains(t, stderr.String(), tc.want)
-			if code != 0 {
-				assert.Empty(t, stdout.String())
+			if tc.code == 0 { // help: on stdout
+				assert.Contains(t, stdout.String(), tc.want)
+				assert.Empty(t, stderr.String())
+				return
 			}
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.Empty(t, stdout.String())
 		})
 	}
 }

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestHelp: every command answers -h, -help and --help with its own usage
+// on stdout, nothing on stderr, and exit 0.
+func TestHelp(t *testing.T) {
+	for _, tc := range []struct {
+		path []string // the command, before the help flag
+		want []string // its synopsis and flags that only its usage shows
+		not  []string // what another command's usage would show
+	}{
+		{nil, []string{"Usage:", "etcdshapes render etcd ", "etcdshapes gen chart", "etcdshapes plan etcd|cluster",
+			"etcdshapes render snapshot cluster --namespace NS --release REL", "--live-storage-class NAME"}, nil},
+		{[]string{"render"}, []string{"etcdshapes render etcd ", "etcdshapes render cluster ",
+			"etcdshapes render snapshot cluster --namespace NS --release REL", "--api-versions API"}, []string{"etcdshapes plan", "etcdshapes gen"}},
+		{[]string{"render", "etcd"}, []string{"etcdshapes render etcd ", "--namespace NS", "--chart-version V", "(default 0.0.0)"},
+			[]string{"etcdshapes render cluster", "--live-datastore", "--api-versions"}},
+		{[]string{"render", "cluster"}, []string{"etcdshapes render cluster --namespace NS --release REL", "--api-versions API", "--live-storage-class NAME"},
+			[]string{"etcdshapes render etcd", "--live FILE"}},
+		{[]string{"render", "snapshot"}, []string{"etcdshapes render snapshot etcd ", "etcdshapes render snapshot cluster ", "--schedule", "--s3-endpoint"}, nil},
+		{[]string{"render", "snapshot", "etcd"}, []string{"etcdshapes render snapshot etcd ", "--keep N", "--pvc CLAIM", "(default 7)"},
+			[]string{"etcdshapes render snapshot cluster"}},
+		{[]string{"render", "snapshot", "cluster"}, []string{"etcdshapes render snapshot cluster --namespace NS --release REL --name NAME", "--s3-bucket"},
+			[]string{"etcdshapes render snapshot etcd", "[--release REL]"}},
+		{[]string{"plan"}, []string{"etcdshapes plan etcd ", "etcdshapes plan cluster ", "--live FILE", "Exit status"}, nil},
+		{[]string{"plan", "etcd"}, []string{"etcdshapes plan etcd ", "--live FILE", "--output", "--namespace NS"},
+			[]string{"etcdshapes plan cluster", "--api-versions"}},
+		{[]string{"plan", "cluster"}, []string{"etcdshapes plan cluster --live FILE --namespace NS --release REL", "--live-datastore NAME", "--output"},
+			[]string{"etcdshapes plan etcd"}},
+		{[]string{"gen"}, []string{"etcdshapes gen chart --caller etcd|cluster --out DIR", "--library"}, nil},
+		{[]string{"gen", "chart"}, []string{"etcdshapes gen chart --caller etcd|cluster --out DIR", "--library", "--out DIR", "(default 0.0.0)"}, nil},
+	} {
+		for _, h := range []string{"-h", "-help", "--help"} {
+			args := append(append([]string{}, tc.path...), h)
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				code := run(args, strings.NewReader(""), &stdout, &stderr)
+				require.Equal(t, 0, code, "stderr: %s", stderr.String())
+				assert.Empty(t, stderr.String())
+				out := stdout.String()
+				require.NotEmpty(t, out)
+				assert.Contains(t, out, "Usage:")
+				for _, w := range tc.want {
+					assert.Contains(t, out, w)
+				}
+				for _, n := range tc.not {
+					assert.NotContains(t, out, n)
+				}
+			})
+		}
+	}
+	// Help after other flags is still help.
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run([]string{"render", "cluster", "-n", "tenant-demo", "--help"}, strings.NewReader(""), &stdout, &stderr))
+	assert.Contains(t, stdout.String(), "etcdshapes render cluster --namespace NS --release REL")
+	assert.Empty(t, stderr.String())
+}
+
+// TestUsageErrorsGoToStderr: an unknown flag or subcommand exits 2 with the
+// error and usage (or a pointer to --help) on stderr and nothing on stdout.
+func TestUsageErrorsGoToStderr(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // the error
+		help string // the usage, or the --help to run
+	}{
+		{[]string{"--bogus"}, `unknown command "--bogus"`, "Usage:"},
+		{[]string{"render", "--bogus"}, `unknown caller "--bogus"`, "etcdshapes render --help"},
+		{[]string{"render", "etcd", "--bogus"}, "flag provided but not defined: -bogus", "etcdshapes render etcd --help"},
+		{[]string{"render", "cluster", "--bogus"}, "flag provided but not defined: -bogus", "etcdshapes render cluster --help"},
+		{[]string{"render", "cluster", "-n", "tenant-demo"}, "--release is required for render cluster", "etcdshapes render cluster --help"},
+		{[]string{"render", "snapshot", "--bogus"}, `unknown caller "--bogus"`, "etcdshapes render snapshot --help"},
+		{[]string{"render", "snapshot", "etcd", "--bogus"}, "flag provided but not defined: -bogus", "etcdshapes render snapshot etcd --help"},
+		{[]string{"render", "snapshot", "cluster", "--bogus"}, "flag provided but not defined: -bogus", "etcdshapes render snapshot cluster --help"},
+		{[]string{"plan", "--bogus"}, `unknown caller "--bogus"`, "Usage:"},
+		{[]string{"plan", "etcd", "--bogus"}, "flag provided but not defined: -bogus", "etcdshapes plan etcd --help"},
+		{[]string{"plan", "cluster", "--bogus"}, "flag provided but not defined: -bogus", "etcdshapes plan cluster --help"},
+		{[]string{"gen", "--bogus"}, `unknown gen target "--bogus"`, "Usage:"},
+		{[]string{"gen", "chart", "--bogus"}, "flag provided but not defined: -bogus", "Usage:"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(tc.args, strings.NewReader(""), &stdout, &stderr)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, stdout.String())
+			assert.True(t, strings.HasPrefix(stderr.String(), "etcdshapes: "), "stderr: %q", stderr.String())
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.Contains(t, stderr.String(), tc.help)
+		})
+	}
+}
