@@ -27,12 +27,14 @@ import (
 //   - project: the live object is cut down to the shape of the desired one
 //     before comparing, so that server-set fields the builders never set
 //     (uid, status, defaults such as progressDeadlineSeconds or a
-//     container's terminationMessagePath) are not changes. Lists of equal
-//     length are cut element by element; that is where a deduced (atomic)
-//     list would otherwise hide a defaulted field.
-//   - refine: a changed list of equal length is compared element by
-//     element, so a change is reported at the field that changed
-//     (containers[name="etcd-defrag"].image), not at the whole list.
+//     container's terminationMessagePath) are not changes. Lists are cut
+//     element by element, elements paired by name or else by position;
+//     that is where a deduced (atomic) list would otherwise hide a
+//     defaulted field.
+//   - refine: a changed list of objects is compared element by element
+//     (diffList), so a change is reported at the field or element that
+//     changed (containers[name="etcd-defrag"].image, an added
+//     topologySpreadConstraints[1]), not as the whole list.
 var deduced = typed.DeducedParseableType
 
 // ChangeType says how a field changes.
@@ -167,12 +169,16 @@ func project(live, desired any, key, parent string) any {
 		return out
 	case []any:
 		l, ok := live.([]any)
-		if !ok || len(l) != len(d) {
+		if !ok {
 			return live
 		}
 		out := make([]any, len(l))
-		for i := range l {
-			out[i] = project(l[i], d[i], "", key)
+		for i, lv := range l {
+			if j := counterpart(l, d, i); j >= 0 {
+				out[i] = project(lv, d[j], "", key)
+			} else {
+				out[i] = lv
+			}
 		}
 		return out
 	default:
@@ -247,20 +253,89 @@ func diffInto(out *[]FieldChange, prefix fieldpath.Path, live, desired any) erro
 		lv, dv := valueAt(lm, p), valueAt(dm, p)
 		ll, lok := lv.([]any)
 		dl, dok := dv.([]any)
-		if !lok || !dok || len(ll) != len(dl) || !allMaps(ll) || !allMaps(dl) {
+		if !lok || !dok || !allMaps(ll) || !allMaps(dl) {
 			*out = append(*out, FieldChange{Path: pathString(join(prefix, p)), Type: FieldChanged, Live: lv, Desired: dv})
 			continue
 		}
-		for i := range dl {
-			if reflect.DeepEqual(ll[i], dl[i]) {
-				continue
-			}
-			if err := diffInto(out, join(join(prefix, p), fieldpath.Path{elementOf(ll[i], dl[i], i)}), ll[i], dl[i]); err != nil {
-				return err
-			}
+		if err := diffList(out, join(prefix, p), ll, dl); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// diffList reports a changed list of objects element by element: elements
+// are paired by name when every element on both sides has a distinct one
+// (containers, volumes, env), by position otherwise; a paired element is
+// refined field by field, an unpaired desired element is added and an
+// unpaired live one removed. A list whose elements only moved is one
+// change of the whole list, because an apply of an atomic list replaces it.
+func diffList(out *[]FieldChange, path fieldpath.Path, ll, dl []any) error {
+	before := len(*out)
+	paired := make([]bool, len(ll))
+	for j, d := range dl {
+		i := counterpart(dl, ll, j)
+		if i < 0 {
+			*out = append(*out, FieldChange{Path: pathString(join(path, fieldpath.Path{elementOf(nil, d, j)})), Type: FieldAdded, Desired: d})
+			continue
+		}
+		paired[i] = true
+		if reflect.DeepEqual(ll[i], d) {
+			continue
+		}
+		if err := diffInto(out, join(path, fieldpath.Path{elementOf(ll[i], d, j)}), ll[i], d); err != nil {
+			return err
+		}
+	}
+	for i, l := range ll {
+		if !paired[i] {
+			*out = append(*out, FieldChange{Path: pathString(join(path, fieldpath.Path{elementOf(l, nil, i)})), Type: FieldRemoved, Live: l})
+		}
+	}
+	if len(*out) == before {
+		*out = append(*out, FieldChange{Path: pathString(path), Type: FieldChanged, Live: ll, Desired: dl})
+	}
+	return nil
+}
+
+// counterpart is the index in other of the element that pairs with
+// list[i]: the one of the same name when both lists name every element
+// distinctly, the same position otherwise; -1 when there is none.
+func counterpart(list, other []any, i int) int {
+	if named(list) && named(other) {
+		name := list[i].(map[string]any)["name"]
+		for j, o := range other {
+			if o.(map[string]any)["name"] == name {
+				return j
+			}
+		}
+		return -1
+	}
+	if i < len(other) {
+		return i
+	}
+	return -1
+}
+
+// named reports whether every element of a non-empty list is an object
+// with a distinct string name.
+func named(l []any) bool {
+	if len(l) == 0 {
+		return false
+	}
+	seen := make(map[string]bool, len(l))
+	for _, e := range l {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return false
+		}
+		n, ok := m["name"].(string)
+		if !ok || seen[n] {
+			return false
+		}
+		seen[n] = true
+	}
+	return true
 }
 
 // allMaps reports whether every element of a list is a map: a list of
@@ -275,17 +350,29 @@ func allMaps(l []any) bool {
 	return true
 }
 
-// elementOf names list element i by its "name" when both sides agree on
-// one (containers, volumes, env), by index otherwise.
+// elementOf names a list element by its "name" when the sides present
+// (one of them may be nil: an added or removed element) agree on one
+// (containers, volumes, env), by its index i otherwise.
 func elementOf(live, desired any, i int) fieldpath.PathElement {
-	lm, lok := live.(map[string]any)
-	dm, dok := desired.(map[string]any)
-	if lok && dok {
-		if ln, ok := lm["name"].(string); ok && ln == dm["name"] {
-			return fieldpath.KeyElementByFields("name", ln)
+	var names []string
+	for _, side := range []any{live, desired} {
+		if side == nil {
+			continue
 		}
+		m, ok := side.(map[string]any)
+		if !ok {
+			return fieldpath.IndexElement(i)
+		}
+		n, ok := m["name"].(string)
+		if !ok {
+			return fieldpath.IndexElement(i)
+		}
+		names = append(names, n)
 	}
-	return fieldpath.IndexElement(i)
+	if len(names) == 0 || (len(names) == 2 && names[0] != names[1]) {
+		return fieldpath.IndexElement(i)
+	}
+	return fieldpath.KeyElementByFields("name", names[0])
 }
 
 // topmost lists the paths of a set whose parent is not in the set: an

@@ -563,6 +563,83 @@ func TestPlanListElementChange(t *testing.T) {
 	assert.True(t, p.SafeToApply())
 }
 
+// Lists of different lengths are reported element by element: named
+// elements (containers) by name, others (spread constraints) by position;
+// a defaulted field inside a paired element is not a change.
+func TestPlanListElementsAddedAndRemoved(t *testing.T) {
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		cj := liveObject(t, objs, "CronJob", "kubernetes-demo-etcd-defrag")
+		path := []string{"spec", "jobTemplate", "spec", "template", "spec", "containers"}
+		containers, _, _ := unstructured.NestedSlice(cj.Object, path...)
+		// A server default inside the paired container, and a sidecar
+		// someone added in front of it.
+		containers[0].(map[string]any)["terminationMessagePath"] = "/dev/termination-log"
+		sidecar := map[string]any{"name": "sidecar", "image": "busybox"}
+		require.NoError(t, unstructured.SetNestedSlice(cj.Object, append([]any{sidecar}, containers...), path...))
+
+		c := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
+		spread, _, _ := unstructured.NestedSlice(c.Object, "spec", "topologySpreadConstraints")
+		extra := map[string]any{"maxSkew": int64(1), "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule"}
+		require.NoError(t, unstructured.SetNestedSlice(c.Object, append(spread, extra), "spec", "topologySpreadConstraints"))
+	})
+
+	cj := objectPlan(t, p, "CronJob", "kubernetes-demo-etcd-defrag")
+	require.Len(t, cj.Changes, 1, "%s", p)
+	assert.Equal(t, `spec.jobTemplate.spec.template.spec.containers[name="sidecar"]`, cj.Changes[0].Path)
+	assert.Equal(t, etcdshapes.FieldRemoved, cj.Changes[0].Type)
+
+	c := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	require.Len(t, c.Changes, 1, "%s", p)
+	assert.Equal(t, "spec.topologySpreadConstraints[1]", c.Changes[0].Path)
+	assert.Equal(t, etcdshapes.FieldRemoved, c.Changes[0].Type)
+	removed, ok := c.Changes[0].Live.(map[string]any)
+	require.True(t, ok, "the removed element: %v", c.Changes[0].Live)
+	assert.Equal(t, "topology.kubernetes.io/zone", removed["topologyKey"])
+
+	// The other way round: what the render adds is an added element.
+	p = planCluster(t, func(objs []etcdshapes.Object) {
+		c := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
+		require.NoError(t, unstructured.SetNestedSlice(c.Object, []any{}, "spec", "topologySpreadConstraints"))
+	})
+	c = objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	require.Len(t, c.Changes, 1, "%s", p)
+	assert.Equal(t, "spec.topologySpreadConstraints[0]", c.Changes[0].Path)
+	assert.Equal(t, etcdshapes.FieldAdded, c.Changes[0].Type)
+}
+
+// Elements that only moved are one change of the whole list: an apply of
+// an atomic list replaces it in the new order.
+func TestPlanListReordered(t *testing.T) {
+	pod := func(names ...string) *unstructured.Unstructured {
+		var containers []any
+		for _, n := range names {
+			containers = append(containers, map[string]any{"name": n, "image": "busybox"})
+		}
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "v1", "kind": "Pod",
+			"metadata": map[string]any{"name": "p", "namespace": "tenant-demo"},
+			"spec":     map[string]any{"containers": containers},
+		}}
+	}
+	p, err := etcdshapes.Plan([]etcdshapes.Object{pod("a", "b")}, []etcdshapes.Object{pod("b", "a")})
+	require.NoError(t, err)
+	require.Len(t, p.Objects, 1)
+	ch := p.Objects[0].Changes
+	require.Len(t, ch, 1, "%s", p)
+	assert.Equal(t, "spec.containers", ch[0].Path)
+	assert.Equal(t, etcdshapes.FieldChanged, ch[0].Type)
+
+	p, err = etcdshapes.Plan([]etcdshapes.Object{pod("a", "b")}, []etcdshapes.Object{pod("b", "c")})
+	require.NoError(t, err)
+	ch = p.Objects[0].Changes
+	require.Len(t, ch, 2, "%s", p)
+	// Changes are sorted by path.
+	assert.Equal(t, `spec.containers[name="a"]`, ch[0].Path)
+	assert.Equal(t, etcdshapes.FieldRemoved, ch[0].Type)
+	assert.Equal(t, `spec.containers[name="c"]`, ch[1].Path)
+	assert.Equal(t, etcdshapes.FieldAdded, ch[1].Type)
+}
+
 // Fields this manager applied before and no longer sets are removed by
 // the next apply; the plan reads them from managedFields.
 func TestPlanRemovedFieldsFromManagedFields(t *testing.T) {
