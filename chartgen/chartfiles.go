@@ -76,52 +76,55 @@ etcd:
 `, Header, etcd.DefaultReplicas)
 }
 
-// The schemas type the values the way the library reads them and leave the
-// rest (patterns, ranges, allowed numbers) to the templates, which refuse
-// with the library's own messages.
+// The schemas document the values (descriptions, defaults, the expected
+// type in words) and constrain nothing: a value of the wrong type, like every
+// other bad value, is refused by the templates with the library's own message
+// ("values.version: invalid value 3.6: must be a string"), where a "type" here
+// would have Helm refuse it first in JSON-schema words. "properties" still
+// describe a map's keys to editors, and apply only when the value is a map.
+
+// typed is a property of the given (documented, unenforced) type.
+func typed(typ, desc string, extra ...any) map[string]any {
+	p := map[string]any{"description": desc + " Type: " + typ + "."}
+	for i := 0; i+1 < len(extra); i += 2 {
+		p[extra[i].(string)] = extra[i+1]
+	}
+	return p
+}
+
+// schemaDescription says why the schema types nothing.
+const schemaDescription = "Values of the chart. The expected type of each value is in its description, not enforced here: the templates refuse a value of the wrong type, like any other bad value, with the etcdshapes library's message."
 
 func platformSchema() map[string]any {
-	ratio := func(desc string) map[string]any {
-		return map[string]any{"type": []string{"string", "number"}, "description": desc}
-	}
-	return map[string]any{
-		"type":        "object",
-		"description": "Platform values Cozystack passes to every chart.",
-		"properties": map[string]any{
+	ratio := func(desc string) map[string]any { return typed("string or number", desc) }
+	return typed("map", "Platform values Cozystack passes to every chart.",
+		"properties", map[string]any{
 			"cpu-allocation-ratio":               ratio("CPU request = limit / ratio (default " + etcd.DefaultCPUAllocationRatio + ")."),
 			"memory-allocation-ratio":            ratio("Memory request = limit / ratio (default " + etcd.DefaultMemoryAllocationRatio + ")."),
 			"ephemeral-storage-allocation-ratio": ratio("Ephemeral-storage request = limit / ratio (default " + etcd.DefaultEphemeralStorageAllocationRatio + ")."),
-			"etcd-storage-class-local":           map[string]any{"type": "string", "description": "StorageClass of a 3-member tenant cluster etcd."},
-			"etcd-storage-class-replicated":      map[string]any{"type": "string", "description": "StorageClass of a 1-member tenant cluster etcd."},
-			"scheduling": map[string]any{
-				"type": "object",
-				"properties": map[string]any{
-					"globalAppTopologySpreadConstraints": map[string]any{
-						"type":        "string",
-						"description": "A YAML string holding a topologySpreadConstraints: list; replaces the default hostname spread.",
-					},
-				},
-			},
-		},
-	}
+			"etcd-storage-class-local":           typed("string", "StorageClass of a 3-member tenant cluster etcd."),
+			"etcd-storage-class-replicated":      typed("string", "StorageClass of a 1-member tenant cluster etcd."),
+			"scheduling": typed("map", "The platform's scheduling settings.",
+				"properties", map[string]any{
+					"globalAppTopologySpreadConstraints": typed("string", "A YAML string holding a topologySpreadConstraints: list; replaces the default hostname spread."),
+				}),
+		})
 }
 
 func etcdSchema() map[string]any {
 	return map[string]any{
-		"$schema": "http://json-schema.org/draft-07/schema#",
-		"type":    "object",
-		"title":   "etcd",
+		"$schema":     "http://json-schema.org/draft-07/schema#",
+		"type":        "object",
+		"title":       "etcd",
+		"description": schemaDescription,
 		"properties": map[string]any{
-			"version":      map[string]any{"type": "string", "default": etcd.DefaultVersion, "description": "etcd version, X.Y.Z."},
-			"replicas":     map[string]any{"type": "integer", "default": etcd.DefaultReplicas, "description": "Number of etcd members, at least 1."},
-			"size":         map[string]any{"type": []string{"string", "number"}, "default": etcd.DefaultSize, "description": "Size of each member's data volume (any Kubernetes quantity)."},
-			"storageClass": map[string]any{"type": "string", "default": "", "description": "StorageClass of the data volumes; empty uses the cluster's default."},
-			"resources": map[string]any{
-				"type":        "object",
-				"default":     map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory},
-				"description": "Limits of the etcd container, a flat map of resource names to quantities.",
-			},
-			"affinity": map[string]any{"type": "object", "default": map[string]any{}, "description": "Affinity of the members; empty means a soft anti-affinity across nodes."},
+			"version":      typed("string", "etcd version, X.Y.Z.", "default", etcd.DefaultVersion),
+			"replicas":     typed("integer", "Number of etcd members, at least 1.", "default", etcd.DefaultReplicas),
+			"size":         typed("string or number", "Size of each member's data volume (any Kubernetes quantity).", "default", etcd.DefaultSize),
+			"storageClass": typed("string", "StorageClass of the data volumes; empty uses the cluster's default.", "default", ""),
+			"resources": typed("map", "Limits of the etcd container, a flat map of resource names to quantities.",
+				"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
+			"affinity": typed("map", "Affinity of the members; empty means a soft anti-affinity across nodes.", "default", map[string]any{}),
 			"_cluster": platformSchema(),
 		},
 	}
@@ -129,17 +132,15 @@ func etcdSchema() map[string]any {
 
 func clusterSchema() map[string]any {
 	return map[string]any{
-		"$schema": "http://json-schema.org/draft-07/schema#",
-		"type":    "object",
-		"title":   "kubernetes (etcd values)",
+		"$schema":     "http://json-schema.org/draft-07/schema#",
+		"type":        "object",
+		"title":       "kubernetes (etcd values)",
+		"description": schemaDescription,
 		"properties": map[string]any{
-			"etcd": map[string]any{
-				"type":        "object",
-				"description": "Control-plane etcd of this cluster.",
-				"properties": map[string]any{
-					"replicas": map[string]any{"type": "integer", "default": etcd.DefaultReplicas, "description": "etcd members: 1 or 3."},
-				},
-			},
+			"etcd": typed("map", "Control-plane etcd of this cluster.",
+				"properties", map[string]any{
+					"replicas": typed("integer", "etcd members: 1 or 3.", "default", etcd.DefaultReplicas),
+				}),
 			"_cluster": platformSchema(),
 		},
 	}

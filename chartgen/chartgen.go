@@ -4,7 +4,9 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
@@ -167,6 +170,107 @@ type constants struct {
 	EtcdCluster        apiRef            `json:"etcdCluster"`
 	KamajiControlPlane apiRef            `json:"kamajiControlPlane"`
 	Messages           map[string]string `json:"messages"`
+	// AffinityType names the root of AffinityTypes, the JSON decoder's view
+	// of corev1.Affinity (see decodeTypes).
+	AffinityType  string              `json:"affinityType"`
+	AffinityTypes map[string]jsonType `json:"affinityTypes"`
+}
+
+// jsonType is what the helper "etcdshapes.decodeErrors" needs to know of a
+// Go type to refuse a value as the library's strict JSON decoding of it
+// does (affinityValue in values.go): its kind ("struct", "slice", "map",
+// "string", "bool" or "int"), for a struct its name and its fields' JSON
+// names with their types, for a slice or map its element type, for an int
+// its range. Types are named as reflect prints them ("v1.NodeAffinity"),
+// pointers removed, as the decoder's messages name them.
+type jsonType struct {
+	Kind   string            `json:"kind"`
+	Name   string            `json:"name,omitempty"`
+	Fields map[string]string `json:"fields,omitempty"`
+	Elem   string            `json:"elem,omitempty"`
+	Min    int64             `json:"min,omitempty"`
+	Max    int64             `json:"max,omitempty"`
+}
+
+// decodeTypes describes t and every type it holds for the helpers' twin of
+// the JSON decoder. It refuses what the twin does not model (embedded
+// fields, ",string" fields, custom unmarshalers, other kinds), so a change
+// of the API types fails generation instead of the twin going wrong.
+func decodeTypes(t reflect.Type) (string, map[string]jsonType, error) {
+	out := map[string]jsonType{}
+	unmarshaler := reflect.TypeFor[json.Unmarshaler]()
+	var add func(t reflect.Type) (string, error)
+	add = func(t reflect.Type) (string, error) {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		key := t.String()
+		if _, ok := out[key]; ok {
+			return key, nil
+		}
+		if reflect.PointerTo(t).Implements(unmarshaler) {
+			return "", fmt.Errorf("chartgen: %s decodes itself (UnmarshalJSON); the decoder twin does not model it", key)
+		}
+		var jt jsonType
+		switch t.Kind() {
+		case reflect.String:
+			jt.Kind = "string"
+		case reflect.Bool:
+			jt.Kind = "bool"
+		case reflect.Int8, reflect.Int16, reflect.Int32:
+			bits := t.Bits()
+			jt = jsonType{Kind: "int", Min: -1 << (bits - 1), Max: 1<<(bits-1) - 1}
+		case reflect.Struct:
+			jt = jsonType{Kind: "struct", Name: t.Name(), Fields: map[string]string{}}
+			out[key] = jt // before the fields, for a type that holds itself
+			for i := 0; i < t.NumField(); i++ {
+				f := t.Field(i)
+				if !f.IsExported() {
+					continue
+				}
+				tag := strings.Split(f.Tag.Get("json"), ",")
+				if tag[0] == "-" && len(tag) == 1 {
+					continue
+				}
+				if f.Anonymous || len(tag) > 1 && slices.Contains(tag[1:], "string") {
+					return "", fmt.Errorf("chartgen: field %s.%s is embedded or quoted; the decoder twin does not model it", key, f.Name)
+				}
+				name := tag[0]
+				if name == "" {
+					name = f.Name
+				}
+				ft, err := add(f.Type)
+				if err != nil {
+					return "", err
+				}
+				jt.Fields[name] = ft
+			}
+		case reflect.Slice:
+			if t.Elem().Kind() == reflect.Uint8 {
+				return "", fmt.Errorf("chartgen: %s is decoded from base64; the decoder twin does not model it", key)
+			}
+			elem, err := add(t.Elem())
+			if err != nil {
+				return "", err
+			}
+			jt = jsonType{Kind: "slice", Elem: elem}
+		case reflect.Map:
+			if t.Key().Kind() != reflect.String {
+				return "", fmt.Errorf("chartgen: %s has keys that are not strings; the decoder twin does not model it", key)
+			}
+			elem, err := add(t.Elem())
+			if err != nil {
+				return "", err
+			}
+			jt = jsonType{Kind: "map", Elem: elem}
+		default:
+			return "", fmt.Errorf("chartgen: %s is a %s; the decoder twin does not model it", key, t.Kind())
+		}
+		out[key] = jt
+		return key, nil
+	}
+	root, err := add(t)
+	return root, out, err
 }
 
 type apiRef struct {
@@ -217,6 +321,10 @@ func constantsFile() (string, error) {
 	// A binary-suffixed quantity above 2^63-1 is capped there by
 	// resource.ParseQuantity; its quota is beyond a float64's precision, so
 	// the helpers take it from here.
+	affinityType, affinityTypes, err := decodeTypes(reflect.TypeFor[corev1.Affinity]())
+	if err != nil {
+		return "", err
+	}
 	eight, err := resource.ParseQuantity("8Ei")
 	if err != nil {
 		return "", err
@@ -258,6 +366,8 @@ func constantsFile() (string, error) {
 		EtcdCluster:        apiRef{APIVersion: v1alpha2.SchemeGroupVersion.String(), Kind: "EtcdCluster"},
 		KamajiControlPlane: apiRef{APIVersion: KamajiControlPlaneAPIVersion, Kind: KamajiControlPlaneKind},
 		Messages:           msgs,
+		AffinityType:       affinityType,
+		AffinityTypes:      affinityTypes,
 	}
 	raw, err := json.Marshal(c)
 	if err != nil {

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"text/template"
 
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 )
 
@@ -211,5 +214,66 @@ func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 	for _, caller := range []string{"etcd", "cluster"} {
 		_, _, err := shapesFile(caller)
 		require.NoError(t, err)
+	}
+}
+
+// TestSchemasRefuseNoType: values.schema.json types nothing below the root,
+// so Helm never refuses a value of the wrong type in JSON-schema words
+// before the templates refuse it with the library's message; each property
+// names its type in its description instead.
+func TestSchemasRefuseNoType(t *testing.T) {
+	for _, caller := range []string{"etcd", "cluster"} {
+		files, err := Chart(Options{Caller: caller})
+		require.NoError(t, err)
+		for _, f := range files {
+			if f.Path != "values.schema.json" {
+				continue
+			}
+			var schema map[string]any
+			require.NoError(t, json.Unmarshal(f.Data, &schema))
+			require.Equal(t, "object", schema["type"], caller)
+			var walk func(path string, props map[string]any)
+			walk = func(path string, props map[string]any) {
+				for name, raw := range props {
+					p := raw.(map[string]any)
+					for _, kw := range []string{"type", "enum", "const", "pattern", "minimum", "maximum", "additionalProperties", "required", "oneOf", "anyOf", "allOf", "not"} {
+						require.NotContains(t, p, kw, "%s: %s%s", caller, path, name)
+					}
+					require.Contains(t, p["description"], " Type: ", "%s: %s%s", caller, path, name)
+					if sub, ok := p["properties"].(map[string]any); ok {
+						walk(path+name+".", sub)
+					}
+				}
+			}
+			walk("", schema["properties"].(map[string]any))
+		}
+	}
+}
+
+func TestDecodeTypes(t *testing.T) {
+	root, types, err := decodeTypes(reflect.TypeFor[corev1.Affinity]())
+	require.NoError(t, err)
+	require.Equal(t, "v1.Affinity", root)
+	require.Equal(t, jsonType{Kind: "struct", Name: "Affinity", Fields: map[string]string{
+		"nodeAffinity": "v1.NodeAffinity", "podAffinity": "v1.PodAffinity", "podAntiAffinity": "v1.PodAntiAffinity",
+	}}, types[root])
+	require.Equal(t, jsonType{Kind: "int", Min: -1 << 31, Max: 1<<31 - 1}, types["int32"])
+	require.Equal(t, jsonType{Kind: "map", Elem: "string"}, types["map[string]string"])
+	require.Equal(t, jsonType{Kind: "slice", Elem: "v1.PodAffinityTerm"}, types["[]v1.PodAffinityTerm"])
+	require.Equal(t, "v1.LabelSelectorOperator", types["v1.LabelSelectorRequirement"].Fields["operator"])
+	require.Equal(t, jsonType{Kind: "string"}, types["v1.LabelSelectorOperator"])
+	// What the helper does not model fails generation.
+	for _, v := range []any{
+		struct{ A float64 }{},
+		struct{ A []byte }{},
+		struct{ A map[int]string }{},
+		struct {
+			A int32 `json:"a,string"`
+		}{},
+		struct{ corev1.Affinity }{},
+		struct{ A resource.Quantity }{},
+	} {
+		_, _, err := decodeTypes(reflect.TypeOf(v))
+		require.Error(t, err, "%T", v)
 	}
 }

@@ -192,6 +192,95 @@ string, empty for no value. */ -}}
 {{- end -}}
 {{- end -}}
 
+{{- /* etcdshapes.dropNulls (coalesce in values.go): dict in out; copies the
+map in into the dict out without its null values, in every map nested in
+maps (not in lists), as the library reads values: a null deletes a key.
+Helm deletes a null only where values.yaml has a default, and keeps the
+other nulls as values. */ -}}
+{{- define "etcdshapes.dropNulls" -}}
+{{- range $key, $x := .in -}}
+{{- if kindIs "map" $x -}}
+{{- $m := dict -}}
+{{- include "etcdshapes.dropNulls" (dict "in" $x "out" $m) -}}
+{{- $_ := set $.out $key $m -}}
+{{- else if not (kindIs "invalid" $x) -}}
+{{- $_ := set $.out $key $x -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.formatFloat (strconv.FormatFloat(f, 'f', -1, 64)): dict
+value; the float64 in decimal without an exponent. toJson writes the same
+shortest digits, with an exponent below 1e-6 and from 1e21 on. */ -}}
+{{- define "etcdshapes.formatFloat" -}}
+{{- $s := toJson .value -}}
+{{- if not (contains "e" $s) -}}
+{{- $s -}}
+{{- else -}}
+{{- $sign := ternary "-" "" (hasPrefix "-" $s) -}}
+{{- $parts := splitList "e" (trimPrefix "-" $s) -}}
+{{- $digits := replace "." "" (first $parts) -}}
+{{- /* The point follows the first digit of the mantissa. */ -}}
+{{- $point := add 1 (atoi (trimPrefix "+" (last $parts))) -}}
+{{- if le $point 0 -}}
+{{- printf "%s0.%s%s" $sign (repeat (int (sub 0 $point)) "0") $digits -}}
+{{- else if ge $point (len $digits) -}}
+{{- printf "%s%s%s" $sign $digits (repeat (int (sub $point (len $digits))) "0") -}}
+{{- else -}}
+{{- printf "%s%s.%s" $sign (substr 0 (int $point) $digits) (substr (int $point) (len $digits) $digits) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.decodeErrors (strictJSON in values.go: sigs.k8s.io/json's
+strict, case-sensitive decoding of the value marshalled to JSON): dict
+value type types struct field strict st. types describes the Go types
+(jsonType in chartgen), type names the value's; struct, field and strict
+are the decoder's context (the innermost struct's name, the path of field
+names, the path with keys and indices) and start empty. Sets on the dict
+st "typeErr", the first value of the wrong type, and "strictErr", the first
+unknown field, in the decoder's words; the decoder reports the first
+typeErr if there is one, else the first strictErr. Keys are walked in
+order, as json.Marshal writes them; a null decodes to nothing. */ -}}
+{{- define "etcdshapes.decodeErrors" -}}
+{{- $x := .value -}}
+{{- if not (or .st.typeErr (kindIs "invalid" $x)) -}}
+{{- $t := get .types .type -}}
+{{- $got := "number" -}}
+{{- if kindIs "string" $x }}{{ $got = "string" }}{{ else if kindIs "map" $x }}{{ $got = "object" }}{{ else if kindIs "slice" $x }}{{ $got = "array" }}{{ else if kindIs "bool" $x }}{{ $got = "bool" }}{{ end -}}
+{{- $want := dict "struct" "object" "map" "object" "slice" "array" "string" "string" "bool" "bool" "int" "number" -}}
+{{- $ok := eq $got (get $want $t.kind) -}}
+{{- if and $ok (eq $t.kind "int") -}}
+{{- /* The number as json.Marshal wrote it must parse as an int of the range. */ -}}
+{{- $lit := toJson $x -}}
+{{- if or (not (regexMatch `^-?[0-9]+$` $lit)) (lt (float64 $x) (float64 $t.min)) (gt (float64 $x) (float64 $t.max)) -}}
+{{- $ok = false -}}
+{{- $got = printf "number %s" $lit -}}
+{{- end -}}
+{{- end -}}
+{{- if not $ok -}}
+{{- $_ := set .st "typeErr" (printf "json: cannot unmarshal %s into Go struct field %s.%s of type %s" $got .struct .field .type) -}}
+{{- else if eq $t.kind "struct" -}}
+{{- range $key := keys $x | sortAlpha -}}
+{{- $strict := ternary $key (printf "%s.%s" $.strict $key) (eq $.strict "") -}}
+{{- if hasKey $t.fields $key -}}
+{{- include "etcdshapes.decodeErrors" (dict "value" (get $x $key) "type" (get $t.fields $key) "types" $.types "struct" $t.name "field" (ternary $key (printf "%s.%s" $.field $key) (eq $.field "")) "strict" $strict "st" $.st) -}}
+{{- else if not $.st.strictErr -}}
+{{- $_ := set $.st "strictErr" (printf "unknown field %q" $strict) -}}
+{{- end -}}
+{{- end -}}
+{{- else if eq $t.kind "slice" -}}
+{{- range $i, $e := $x -}}
+{{- include "etcdshapes.decodeErrors" (dict "value" $e "type" $t.elem "types" $.types "struct" $.struct "field" $.field "strict" (printf "%s[%d]" $.strict $i) "st" $.st) -}}
+{{- end -}}
+{{- else if eq $t.kind "map" -}}
+{{- range $key := keys $x | sortAlpha -}}
+{{- include "etcdshapes.decodeErrors" (dict "value" (get $x $key) "type" $t.elem "types" $.types "struct" $.struct "field" $.field "strict" (ternary $key (printf "%s.%s" $.strict $key) (eq $.strict "")) "st" $.st) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* etcdshapes.quantity (optQuantity in values.go, resource.ParseQuantity):
 dict field value; JSON {"s": the quantity as written, "f": its value,
 "capped": whether ParseQuantity caps it, "num" and "factors": the number
@@ -278,7 +367,7 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
 {{- else if and (kindIs "string" $x) (ne $x "") -}}
 {{- $_ := set $raw (index . 0) $x -}}
 {{- else if kindIs "float64" $x -}}
-{{- $_ := set $raw (index . 0) (toJson $x) -}}
+{{- $_ := set $raw (index . 0) (include "etcdshapes.formatFloat" (dict "value" $x)) -}}
 {{- else if or (kindIs "int64" $x) (kindIs "int" $x) -}}
 {{- /* helm --set writes whole numbers as integers; values files never do. */ -}}
 {{- $_ := set $raw (index . 0) (printf "%d" $x) -}}
@@ -410,7 +499,7 @@ spelled as written, not canonically. */ -}}
 {{- if ge $ratio 1.0 -}}
 {{- include "etcdshapes.fail" (dict "field" (printf "values.resources.%s" $n) "value" $lim.s "rule" (printf "has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it" $req.s)) -}}
 {{- end -}}
-{{- include "etcdshapes.fail" (dict "field" (printf "_cluster.%s" (index $r 2)) "value" (toJson $ratio) "rule" (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
+{{- include "etcdshapes.fail" (dict "field" (printf "_cluster.%s" (index $r 2)) "value" (include "etcdshapes.formatFloat" (dict "value" $ratio)) "rule" (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -734,7 +823,9 @@ field value k. */ -}}
 {{- end -}}
 
 {{- /* etcdshapes.etcdValues (EtcdChartOptionsFromValues): dict values k c; reads
-the etcd chart's values into the config c. */ -}}
+the etcd chart's values into the config c. A value of the wrong type is
+refused here, with the library's message (values.schema.json types nothing);
+past the unknown-key check a null is no value, at any depth of maps. */ -}}
 {{- define "etcdshapes.etcdValues" -}}
 {{- $v := .values -}}
 {{- $k := .k -}}
@@ -744,6 +835,8 @@ the etcd chart's values into the config c. */ -}}
 {{- include "etcdshapes.fail" (dict "field" (ternary "\"\"" $key (eq $key "")) "value" (get $v $key) "rule" (printf "is not a value of this chart (known: %s)" (join ", " $k.etcdChartKeys))) -}}
 {{- end -}}
 {{- end -}}
+{{- $v = dict -}}
+{{- include "etcdshapes.dropNulls" (dict "in" .values "out" $v) -}}
 {{- $version := include "etcdshapes.string" (dict "field" "values.version" "value" $v.version) -}}
 {{- if eq $version "" }}{{ $version = $k.defaultVersion }}{{ end -}}
 {{- if not (regexMatch `^[0-9]+\.[0-9]+\.[0-9]+$` $version) -}}
@@ -770,10 +863,10 @@ the etcd chart's values into the config c. */ -}}
 {{- if not (kindIs "map" $affinity) -}}
 {{- include "etcdshapes.fail" (dict "field" "values.affinity" "value" $affinity "rule" "must be a map (a pod affinity)") -}}
 {{- end -}}
-{{- range $key := keys $affinity | sortAlpha -}}
-{{- if not (has $key (list "nodeAffinity" "podAffinity" "podAntiAffinity")) -}}
-{{- include "etcdshapes.fail" (dict "field" "values.affinity" "value" (toJson $affinity) "rule" (printf "must be a pod affinity: unknown field %q" $key)) -}}
-{{- end -}}
+{{- $st := dict -}}
+{{- include "etcdshapes.decodeErrors" (dict "value" $affinity "type" $k.affinityType "types" $k.affinityTypes "struct" "" "field" "" "strict" "" "st" $st) -}}
+{{- with $st.typeErr | default $st.strictErr -}}
+{{- include "etcdshapes.fail" (dict "field" "values.affinity" "value" (toJson $affinity) "rule" (printf "must be a pod affinity: %s" .)) -}}
 {{- end -}}
 {{- $_ := set $c "affinity" $affinity -}}
 {{- include "etcdshapes.platform" (dict "cluster" (index $v "_cluster") "k" $k "c" $c) -}}
@@ -781,7 +874,8 @@ the etcd chart's values into the config c. */ -}}
 
 {{- /* etcdshapes.clusterValues (ClusterOptionsFromValues): dict values k c;
 reads the kubernetes chart's etcd values into the config c. The chart's
-other values are not the etcd's concern. */ -}}
+other values are not the etcd's concern. As in etcdshapes.etcdValues, a
+wrong type is refused here and a null is no value. */ -}}
 {{- define "etcdshapes.clusterValues" -}}
 {{- $k := .k -}}
 {{- $c := .c -}}
@@ -790,6 +884,9 @@ other values are not the etcd's concern. */ -}}
 {{- if not (kindIs "map" $e) -}}
 {{- include "etcdshapes.fail" (dict "field" "etcd" "value" $e "rule" "must be a map") -}}
 {{- end -}}
+{{- $m := dict -}}
+{{- include "etcdshapes.dropNulls" (dict "in" $e "out" $m) -}}
+{{- $e = $m -}}
 {{- range $key := keys $e | sortAlpha -}}
 {{- if not (has $key $k.clusterEtcdKeys) -}}
 {{- include "etcdshapes.fail" (dict "field" (printf "etcd.%s" (ternary "\"\"" $key (eq $key ""))) "value" (get $e $key) "rule" (printf "is not a value of this chart (known: %s)" (join ", " $k.clusterEtcdKeys))) -}}
@@ -805,7 +902,13 @@ other values are not the etcd's concern. */ -}}
 {{- $_ := set $c "sizeQuantity" (include "etcdshapes.quantity" (dict "field" "values.size" "value" $k.defaultSize) | fromJson) -}}
 {{- $_ := set $c "limits" $k.defaultResources -}}
 {{- $_ := set $c "affinity" dict -}}
-{{- include "etcdshapes.platform" (dict "cluster" (index .values "_cluster") "k" $k "c" $c) -}}
+{{- $cl := index .values "_cluster" -}}
+{{- if kindIs "map" $cl -}}
+{{- $m := dict -}}
+{{- include "etcdshapes.dropNulls" (dict "in" $cl "out" $m) -}}
+{{- $cl = $m -}}
+{{- end -}}
+{{- include "etcdshapes.platform" (dict "cluster" $cl "k" $k "c" $c) -}}
 {{- end -}}
 
 {{- /* etcdshapes.live (Cluster's live state, validateLive): dict root c k;

@@ -3,7 +3,9 @@ package roundtrip
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,6 +35,8 @@ const probeTemplate = `{{- $k := include "etcdshapes.constants" . | fromJson }}
 {{- $limits := include "etcdshapes.resourceValues" (dict "field" "values.resources" "value" $in.limits "k" $k) | fromJson }}
 {{- $ratios := include "etcdshapes.ratios" (dict "cluster" $in.cluster "k" $k) | fromJson }}
 {{- include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" $limits "ratios" $ratios) }}
+{{- else if eq .Values.op "formatFloat" }}
+{{- include "etcdshapes.formatFloat" (dict "value" $in.value) }}
 {{- else if eq .Values.op "tenantPath" }}
 {{- include "etcdshapes.tenantPath" (dict "namespace" $in.namespace "k" $k) }}
 {{- else if eq .Values.op "label" }}
@@ -301,6 +305,33 @@ func TestSanitizeTwin(t *testing.T) {
 		}
 	}
 	t.Logf("sanitize: %d limit/ratio combinations", checked)
+}
+
+// TestFormatFloatTwin: the helpers spell a float64 ratio as ratioValue
+// does, strconv.FormatFloat(f, 'f', -1, 64), where toJson would write an
+// exponent (below 1e-6 and from 1e21 on).
+func TestFormatFloatTwin(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	fs := []float64{0, 1, -1, 0.5, 3.6, 2.5, 1e-6, 9.99e-7, 1e-7, 1.2345e-7, -1.5e-7, 5e-324, 1e20, 1e21, 1e23, -1.5e23, 1.7976931348623157e308, 123456789.125}
+	for i := 0; i < 300; i++ {
+		fs = append(fs, math.Float64frombits(r.Uint64()))
+		fs = append(fs, (r.Float64()-0.5)*math.Pow(10, float64(r.Intn(60)-30)))
+	}
+	checked := 0
+	for _, f := range fs {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue // no values file holds them
+		}
+		got, err := probe(t, "formatFloat", map[string]any{"value": f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strconv.FormatFloat(f, 'f', -1, 64); got != want {
+			t.Fatalf("%v: library %s, helper %s", f, want, got)
+		}
+		checked++
+	}
+	t.Logf("formatFloat: %d floats", checked)
 }
 
 func TestTenantPathTwin(t *testing.T) {
