@@ -97,6 +97,8 @@ func badInputs() []badInput {
 		{"resource name invalid", etcdValues("resources:\n  \"bad name\": 1\n"), "values.resources.bad name", "bad name", "resource name"},
 		{"extended resource fractional", etcdValues("resources:\n  example.com/device: 0.5\n"), "values.resources.example.com/device", "500m", "whole number"},
 		{"extended resource in kubernetes.io", etcdValues("resources:\n  kubernetes.io/x: 1\n"), "values.resources.kubernetes.io/x", "kubernetes.io/x", "kubernetes.io"},
+		{"memory beyond the quantity form", etcdValues("resources:\n  memory: 1e21\n"), "values.resources.memory", "1000000000000000000000", "stored as 1"},
+		{"cpu beyond the quantity form", etcdValues("resources:\n  cpu: 2000E\n"), "values.resources.cpu", "2000000000000000000000", "stored as 2"},
 		{"cpu more precise than the chart", etcdValues("resources:\n  cpu: \"123456789.123456789\"\n_cluster:\n  cpu-allocation-ratio: 1\n"), "values.resources.cpu", "123456789.123456789", "float64"},
 		// Nested resources.
 		{"nested limits", etcdValues("resources:\n  limits:\n    cpu: 1\n"), "values.resources.limits", "map[cpu:1]", "flat map"},

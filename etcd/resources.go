@@ -181,6 +181,13 @@ func validateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 	if errs := validation.IsQualifiedName(n); len(errs) > 0 {
 		return naming.Errorf(f, n, "must be a resource name: %s", strings.Join(errs, "; "))
 	}
+	if !roundTrips(q) {
+		exact := q.AsDec().String()
+		if strings.Contains(exact, ".") {
+			exact = strings.TrimSuffix(strings.TrimRight(exact, "0"), ".")
+		}
+		return naming.Errorf(f, exact, "is too large for a Kubernetes quantity: it would be stored as %s", q.String())
+	}
 	switch {
 	case name == corev1.ResourceCPU || name == corev1.ResourceMemory || name == corev1.ResourceEphemeralStorage:
 	case strings.HasPrefix(n, corev1.ResourceHugePagesPrefix):
@@ -197,6 +204,15 @@ func validateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 		}
 	}
 	return nil
+}
+
+// roundTrips reports whether q's canonical form, which is what is sent and
+// stored, reads back as q. Beyond about 10^21 it does not
+// (ParseQuantity("1000000000000000000000") prints as "1", "2000E" as "2"),
+// and the API server would store another quantity without a word.
+func roundTrips(q resource.Quantity) bool {
+	back, err := resource.ParseQuantity(q.String())
+	return err == nil && back.Cmp(q) == 0
 }
 
 // quotient is the chart's divf: value ÷ ratio rounded half away from zero
