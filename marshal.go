@@ -179,8 +179,12 @@ func toMap(o Object) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcdshapes: marshal %s %q: %w", gvk.Kind, o.GetName(), err)
 	}
+	// Numbers are kept as written: a float64 would round an int64 above
+	// 2^53 (a quota of a size in the PiB) and print another value.
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := dec.Decode(&m); err != nil {
 		return nil, err
 	}
 	// Builders never set status; typed structs still print their zero

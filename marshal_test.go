@@ -2,6 +2,7 @@ package etcdshapes_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	cmmeta "github.com/cert-manager/cert-manager/pkg/apis/meta/v1"
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/stretchr/testify/require"
 	batchv1 "k8s.io/api/batch/v1"
@@ -146,4 +148,36 @@ func FuzzMarshalObject(f *testing.F) {
 		}}
 		compare(t, u)
 	})
+}
+
+// TestMarshalExactIntegers: an int64 beyond 2^53, such as the quota of a
+// size in the PiB, is printed as the typed object holds it (and as the
+// defrag CronJob's --etcd-storage-quota-bytes spells it), on both paths:
+// rounded through a float64 it would be another quota.
+func TestMarshalExactIntegers(t *testing.T) {
+	for _, size := range []string{"9Pi", "10P", "2Ei", "7Ei", "8Ei", "9E", "9500000000000001"} {
+		objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root",
+			Values: map[string]any{"size": size}})
+		require.NoError(t, err, size)
+		var quota int64
+		for _, o := range objs {
+			if ec, ok := o.(*v1alpha2.EtcdCluster); ok {
+				quota = *ec.Spec.Options.QuotaBackendBytes
+				compare(t, ec)
+			}
+		}
+		require.Greater(t, quota, int64(1)<<53, size)
+		out, err := etcdshapes.Marshal(objs)
+		require.NoError(t, err)
+		require.Contains(t, string(out), fmt.Sprintf("\n    quotaBackendBytes: %d\n", quota), size)
+		require.Contains(t, string(out), fmt.Sprintf("--etcd-storage-quota-bytes=%d\n", quota), size)
+	}
+	for _, n := range []int64{1<<53 + 1, math.MaxInt64, math.MinInt64, 2190550858753009152} {
+		u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "x"}, "num": n}}
+		compare(t, u)
+		out, err := etcdshapes.MarshalObject(u)
+		require.NoError(t, err)
+		require.Contains(t, string(out), fmt.Sprintf("\nnum: %d\n", n))
+	}
 }
