@@ -97,7 +97,18 @@ func badInputs() []badInput {
 		{"resource name invalid", etcdValues("resources:\n  \"bad name\": 1\n"), "values.resources.bad name", "bad name", "resource name"},
 		{"extended resource fractional", etcdValues("resources:\n  example.com/device: 0.5\n"), "values.resources.example.com/device", "500m", "whole number"},
 		{"extended resource in kubernetes.io", etcdValues("resources:\n  kubernetes.io/x: 1\n"), "values.resources.kubernetes.io/x", "kubernetes.io/x", "kubernetes.io"},
-		{"memory beyond the quantity form", etcdValues("resources:\n  memory: 1e21\n"), "values.resources.memory", "1000000000000000000000", "stored as 1"},
+		{"memory beyond the quantity form", etcdValues("resources:\n  memory: \"1000000000000000000000\"\n"), "values.resources.memory", "1000000000000000000000", "stored as 1"},
+		// A request of 2^63 bytes or more: the chart's int conversion of it
+		// is undefined (a negative request on amd64).
+		{"memory request past int64", etcdValues("resources:\n  memory: 1e21\n_cluster:\n  memory-allocation-ratio: 100\n"), "values.resources.memory", "1e+21", "2^63 bytes"},
+		{"memory request past int64 as written", etcdValues("resources:\n  memory: \"20e18\"\n"), "values.resources.memory", "20e18", "2^63 bytes"},
+		{"ephemeral-storage request past int64", etcdValues("resources:\n  ephemeral-storage: 400E\n"), "values.resources.ephemeral-storage", "400E", "2^63 bytes"},
+		{"VPA memory bound past int64", etcdValues("resources:\n  memory: null\n_cluster:\n  memory-allocation-ratio: 1e-10\n"), "_cluster.memory-allocation-ratio", "0.0000000001", "VPA's memory bound 8Gi"},
+		// Fractional YAML numbers where the chart's values.schema.json
+		// allows an integer or a string.
+		{"size fractional number", etcdValues("size: 1.5"), "values.size", "1.5", "integer or a string"},
+		{"cpu fractional number", etcdValues("resources:\n  cpu: 0.5\n"), "values.resources.cpu", "0.5", "integer or a string"},
+		{"memory fractional number", etcdValues("resources:\n  memory: 1073741824.5\n"), "values.resources.memory", "1.0737418245e+09", "integer or a string"},
 		{"cpu beyond the quantity form", etcdValues("resources:\n  cpu: 2000E\n"), "values.resources.cpu", "2000000000000000000000", "stored as 2"},
 		{"cpu more precise than the chart", etcdValues("resources:\n  cpu: \"123456789.123456789\"\n_cluster:\n  cpu-allocation-ratio: 1\n"), "values.resources.cpu", "123456789.123456789", "float64"},
 		// Nested resources.

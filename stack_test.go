@@ -182,6 +182,32 @@ func TestValuesMergeLikeHelm(t *testing.T) {
 	assert.Equal(t, int32(1), co.Replicas)
 }
 
+// TestNumberLimitsSpelledLikeTheChart: the chart's sanitiser prints a cpu,
+// memory or ephemeral-storage limit with toString (Go's %v), so a YAML
+// number 1073741824 is stored as "1.073741824e+09", a quantity the API
+// server keeps in that spelling; printed "1073741824" it would be another
+// stored quantity and roll the members. Other resources, the requests and
+// the size are not spelled by toString. ("5.3687091205e+09" is not in
+// canonical form, so it is stored canonically, in its exponent form.)
+func TestNumberLimitsSpelledLikeTheChart(t *testing.T) {
+	values, err := MergeValues([]byte("size: 5000000000\nresources:\n  cpu: 2\n  memory: 1073741824\n  ephemeral-storage: 5368709120.5\n  hugepages-2Mi: 4194304\n"))
+	require.NoError(t, err)
+	o, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", values)
+	require.NoError(t, err)
+	objs, err := EtcdChart(o)
+	require.NoError(t, err)
+	ec := find[*v1alpha2.EtcdCluster](t, objs)
+	spelled := map[corev1.ResourceName]string{}
+	for n, q := range ec.Spec.Resources.Limits {
+		spelled[n] = q.String()
+	}
+	assert.Equal(t, map[corev1.ResourceName]string{"cpu": "2", "memory": "1.073741824e+09", "ephemeral-storage": "5368709120500e-3", "hugepages-2Mi": "4194304"}, spelled)
+	mem, req := ec.Spec.Resources.Requests[corev1.ResourceMemory], ec.Spec.Resources.Requests["hugepages-2Mi"]
+	assert.Equal(t, "1073741824", mem.String())
+	assert.Equal(t, "4194304", req.String())
+	assert.Equal(t, "5G", ec.Spec.Storage.Size.String())
+}
+
 // The exported value keys are sorted copies, and exactly the keys the
 // readers accept: each is accepted, and a near miss is refused.
 func TestValueKeys(t *testing.T) {

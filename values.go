@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -143,6 +145,9 @@ func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values 
 	}
 	if _, ok := v["replicas"]; ok && e.Replicas < 1 {
 		return o, naming.Errorf("values.replicas", v["replicas"], "must be at least 1")
+	}
+	if err := schemaWhole("values.size", v["size"]); err != nil {
+		return o, err
 	}
 	if e.Size, err = optQuantity("values.size", v["size"]); err != nil {
 		return o, err
@@ -392,13 +397,29 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 		return nil, naming.Errorf(field+".requests", m["requests"], "a flat map of resources is expected, not nested requests: or limits: sections")
 	}
 	out := corev1.ResourceList{}
-	for k, raw := range m {
+	// In sorted order, so that of several bad resources the same one is
+	// named every time (and the one the chart's helpers name).
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		raw := m[k]
 		f := field + "." + k
 		if _, nested := raw.(map[string]any); nested {
 			return nil, naming.Errorf(f, raw, "a flat map of resources is expected, not a nested map")
 		}
 		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
 			return nil, naming.Errorf(f, k, "must be a resource name: %s", strings.Join(errs, "; "))
+		}
+		if k == "cpu" || k == "memory" {
+			if err := schemaWhole(f, raw); err != nil {
+				return nil, err
+			}
+		}
+		if n, ok := raw.(float64); ok && chartSpelled[k] {
+			// The chart's sanitiser prints these limits with toString,
+			// Go's %v: a YAML number 1073741824 becomes "1.073741824e+09",
+			// and the API server stores that spelling (a spelling of the
+			// same amount that parses to another canonical form, such as
+			// "1073741824", is another stored quantity: it rolls members).
+			raw = fmt.Sprint(n)
 		}
 		q, err := optQuantity(f, raw)
 		if err != nil {
@@ -410,6 +431,20 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 		out[corev1.ResourceName(k)] = q
 	}
 	return out, nil
+}
+
+// chartSpelled are the resources whose limits the chart's sanitiser prints
+// with toString; it passes the others through as they are.
+var chartSpelled = map[string]bool{"cpu": true, "memory": true, "ephemeral-storage": true}
+
+// schemaWhole refuses a fractional YAML number where the etcd chart's
+// values.schema.json allows only an integer or a string (values.size and
+// the cpu and memory resources), as Helm refuses such values.
+func schemaWhole(field string, v any) error {
+	if n, ok := v.(float64); ok && n != math.Trunc(n) {
+		return naming.Errorf(field, v, "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)")
+	}
+	return nil
 }
 
 func affinityValue(field string, v any) (*corev1.Affinity, error) {

@@ -209,7 +209,7 @@ func shapeID(n naming.Names, kind, name string) (string, error) {
 // vpaBound is the expression of a VPA bound: the requests the sanitiser
 // derives from the builder's fixed limits and the platform's ratios.
 func vpaBound(cpu, memory string) string {
-	return fmt.Sprintf(`(get (include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" (dict "cpu" %q "memory" %q) "ratios" $c.ratios) | fromJson) "requests")`, cpu, memory)
+	return fmt.Sprintf(`(get (include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" (dict "cpu" %q "memory" %q) "ratios" $c.ratios "bound" true) | fromJson) "requests")`, cpu, memory)
 }
 
 // shapeRules is rules; tests replace it to prove generation notices a field

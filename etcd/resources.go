@@ -159,10 +159,17 @@ func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequir
 		switch name {
 		case corev1.ResourceCPU:
 			out.Requests[name] = cpuRequest(limit, p.cpu)
-		case corev1.ResourceMemory:
-			out.Requests[name] = byteRequest(limit, p.memory)
-		case corev1.ResourceEphemeralStorage:
-			out.Requests[name] = byteRequest(limit, p.ephemeral)
+		case corev1.ResourceMemory, corev1.ResourceEphemeralStorage:
+			r := p.memory
+			if name == corev1.ResourceEphemeralStorage {
+				r = p.ephemeral
+			}
+			q, ok := byteRequest(limit, r)
+			if !ok {
+				return out, naming.Errorf("values.resources."+n, limit.String(),
+					"divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)", n, r.text)
+			}
+			out.Requests[name] = q
 		default:
 			out.Requests[name] = limit.DeepCopy()
 		}
@@ -274,12 +281,16 @@ func cpuRequest(limit resource.Quantity, r ratio) resource.Quantity {
 	return q
 }
 
-func byteRequest(limit resource.Quantity, r ratio) resource.Quantity {
+// byteRequest is floor(limit ÷ ratio) in bytes; ok is false when that is
+// 2^63 or more, where the chart's conversion to an integer is undefined (Go
+// leaves an out-of-range float-to-int conversion to the platform: amd64
+// gives a negative number).
+func byteRequest(limit resource.Quantity, r ratio) (resource.Quantity, bool) {
 	f := quotient(limit, r)
 	// The chart truncates with sprig's int (toward zero; requests are >= 0),
 	// which a Go conversion does for every float64 below 2^63.
 	if !(f < 1<<63) {
-		return *resource.NewQuantity(math.MaxInt64, resource.DecimalSI)
+		return resource.Quantity{}, false
 	}
-	return *resource.NewQuantity(int64(f), resource.DecimalSI)
+	return *resource.NewQuantity(int64(f), resource.DecimalSI), true
 }

@@ -121,6 +121,10 @@ func refusals() []refusal {
 		e("resources-extended-fraction", "resources:\n  example.com/device: 1.5"),
 		e("resources-hugepages", "resources:\n  hugepages-abc: 1Gi"),
 		e("ratio-below-one", "_cluster:\n  cpu-allocation-ratio: \"0.5\""),
+		e("memory-request-past-int64", "resources:\n  memory: \"20e18\""),
+		e("memory-number-request-past-int64", "resources:\n  memory: 1e21\n_cluster:\n  memory-allocation-ratio: 100"),
+		e("ephemeral-request-past-int64", "resources:\n  ephemeral-storage: 400E"),
+		e("vpa-bound-past-int64", "resources:\n  memory: null\n_cluster:\n  memory-allocation-ratio: 1e-10"),
 		e("unknown-key-empty", `"": 1`),
 		e("unknown-key", `foo: 1`),
 		e("unknown-key-sorted-first", "zzz: 1\naaa: 2"),
@@ -172,6 +176,9 @@ var (
 	notString   = []string{"whole-number", "zero", "fraction", "true", "false", "empty-list", "list", "empty-map", "map"}
 	notInt32    = []string{"string", "empty-string", "numeric-string", "fraction", "true", "false", "empty-list", "list", "empty-map", "map"}
 	notQuantity = []string{"true", "false", "empty-list", "list", "empty-map", "map"}
+	// notWholeQuantity: where the upstream chart's values.schema.json
+	// allows an integer or a string (size, cpu, memory).
+	notWholeQuantity = append([]string{"fraction"}, notQuantity...)
 	notRatio    = []string{"empty-string", "true", "false", "empty-list", "list", "empty-map", "map"}
 	notMap      = []string{"string", "empty-string", "numeric-string", "whole-number", "zero", "fraction", "true", "false", "empty-list", "list"}
 )
@@ -205,8 +212,10 @@ func wrongTypes() []refusal {
 			{"affinity", notMap},
 			{"replicas", notInt32},
 			{"resources", notMap},
-			{"resources.cpu", notQuantity},
-			{"size", notQuantity},
+			{"resources.cpu", notWholeQuantity},
+			{"resources.memory", notWholeQuantity},
+			{"resources.ephemeral-storage", notQuantity},
+			{"size", notWholeQuantity},
 			{"storageClass", notString},
 			{"version", notString},
 		}, platform...),

@@ -420,6 +420,7 @@ JSON. */ -}}
 {{- if $errs -}}
 {{- include "etcdshapes.fail" (dict "field" $field "value" $name "rule" (printf "must be a resource name: %s" $errs)) -}}
 {{- end -}}
+{{- if has $name (list "cpu" "memory") }}{{ include "etcdshapes.schemaWhole" (dict "field" $field "value" $raw) }}{{ end -}}
 {{- $q := include "etcdshapes.quantity" (dict "field" $field "value" $raw) | fromJson -}}
 {{- if lt $q.f 0.0 -}}
 {{- include "etcdshapes.fail" (dict "field" $field "value" $raw "rule" "must not be negative") -}}
@@ -429,24 +430,45 @@ JSON. */ -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* etcdshapes.sanitize (etcd.SanitizeResources): dict field limits ratios;
-JSON {limits requests}. Limits are the input; the cpu request is cpu / cpu
-ratio printed like %v; memory and ephemeral-storage requests are the
-quotient truncated to whole bytes; any other resource requests its limit.
-divf divides like the chart: decimals rounded to 16 places, then a float64. */ -}}
+{{- /* etcdshapes.schemaWhole (schemaWhole in values.go): dict field value;
+refuses a fractional number where the upstream chart's values.schema.json
+allows only an integer or a string. */ -}}
+{{- define "etcdshapes.schemaWhole" -}}
+{{- if and (kindIs "float64" .value) (ne .value (floor .value)) -}}
+{{- include "etcdshapes.fail" (dict "field" .field "value" .value "rule" "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)") -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.sanitize (etcd.SanitizeResources): dict field limits ratios
+[bound]; JSON {limits requests}. Limits are the input (a number for cpu,
+memory or ephemeral-storage spelled by toString, as upstream's sanitiser
+spells it); the cpu request is cpu / cpu ratio printed like %v; memory and
+ephemeral-storage requests are the quotient truncated to whole bytes, refused
+from 2^63 on (the field is the memory ratio for a VPA bound); any other
+resource requests its limit. divf divides like the chart: decimals rounded to
+16 places, then a float64. */ -}}
 {{- define "etcdshapes.sanitize" -}}
 {{- $limits := dict -}}
 {{- $requests := dict -}}
 {{- range $name := keys .limits | sortAlpha -}}
-{{- $q := include "etcdshapes.quantity" (dict "field" (printf "%s.%s" $.field $name) "value" (get $.limits $name)) | fromJson -}}
-{{- $_ := set $limits $name $q.s -}}
+{{- $raw := get $.limits $name -}}
+{{- $q := include "etcdshapes.quantity" (dict "field" (printf "%s.%s" $.field $name) "value" $raw) | fromJson -}}
+{{- $s := $q.s -}}
+{{- /* The upstream sanitiser prints these limits with toString (%v): the
+number 1073741824 is "1.073741824e+09", a spelling the API server keeps. */ -}}
+{{- if and (kindIs "float64" $raw) (has $name (list "cpu" "memory" "ephemeral-storage")) }}{{ $s = toString $raw }}{{ end -}}
+{{- $_ := set $limits $name $s -}}
 {{- if eq $name "cpu" -}}
 {{- $_ := set $requests $name (printf "%v" (divf $q.f $.ratios.cpu)) -}}
 {{- else if or (eq $name "memory") (eq $name "ephemeral-storage") -}}
 {{- $r := ternary $.ratios.memory $.ratios.ephemeral (eq $name "memory") -}}
 {{- $b := divf $q.f $r -}}
 {{- if ge $b 9223372036854775807.0 -}}
-{{- $_ := set $requests $name "9223372036854775807" -}}
+{{- $ratio := include "etcdshapes.formatFloat" (dict "value" $r) -}}
+{{- if $.bound -}}
+{{- include "etcdshapes.fail" (dict "field" "_cluster.memory-allocation-ratio" "value" $ratio "rule" (printf "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage" $s)) -}}
+{{- end -}}
+{{- include "etcdshapes.fail" (dict "field" (printf "%s.%s" $.field $name) "value" $s "rule" (printf "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)" $name $ratio)) -}}
 {{- else -}}
 {{- $_ := set $requests $name (printf "%d" (int64 $b)) -}}
 {{- end -}}
@@ -852,6 +874,7 @@ past the unknown-key check a null is no value, at any depth of maps. */ -}}
 {{- $_ := set $c "replicas" $replicas -}}
 {{- $size := $v.size -}}
 {{- if kindIs "invalid" $size }}{{ $size = $k.defaultSize }}{{ end -}}
+{{- include "etcdshapes.schemaWhole" (dict "field" "values.size" "value" $size) -}}
 {{- $q := include "etcdshapes.quantity" (dict "field" "values.size" "value" $size) | fromJson -}}
 {{- if le $q.f 0.0 -}}
 {{- include "etcdshapes.fail" (dict "field" "values.size" "value" $size "rule" "must be a positive quantity of bytes") -}}

@@ -602,9 +602,9 @@ spec:
     containerPolicies:
     - containerName: etcd
       maxAllowed:
-        {{- toYaml (get (include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" (dict "cpu" "5000m" "memory" "8Gi") "ratios" $c.ratios) | fromJson) "requests") | nindent 8 }}
+        {{- toYaml (get (include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" (dict "cpu" "5000m" "memory" "8Gi") "ratios" $c.ratios "bound" true) | fromJson) "requests") | nindent 8 }}
       minAllowed:
-        {{- toYaml (get (include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" (dict "cpu" "250m" "memory" "256Mi") "ratios" $c.ratios) | fromJson) "requests") | nindent 8 }}
+        {{- toYaml (get (include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" (dict "cpu" "250m" "memory" "256Mi") "ratios" $c.ratios "bound" true) | fromJson) "requests") | nindent 8 }}
   targetRef:
     apiVersion: etcd-operator.cozystack.io/v1alpha2
     kind: EtcdCluster
