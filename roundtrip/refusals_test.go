@@ -179,8 +179,8 @@ var (
 	// notWholeQuantity: where the upstream chart's values.schema.json
 	// allows an integer or a string (size, cpu, memory).
 	notWholeQuantity = append([]string{"fraction"}, notQuantity...)
-	notRatio    = []string{"empty-string", "true", "false", "empty-list", "list", "empty-map", "map"}
-	notMap      = []string{"string", "empty-string", "numeric-string", "whole-number", "zero", "fraction", "true", "false", "empty-list", "list"}
+	notRatio         = []string{"empty-string", "true", "false", "empty-list", "list", "empty-map", "map"}
+	notMap           = []string{"string", "empty-string", "numeric-string", "whole-number", "zero", "fraction", "true", "false", "empty-list", "list"}
 )
 
 // wrongTypes: every key the charts read, with a value of every type the
