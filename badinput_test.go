@@ -104,6 +104,22 @@ func badInputs() []badInput {
 		{"memory request past int64 as written", etcdValues("resources:\n  memory: \"20e18\"\n"), "values.resources.memory", "20e18", "2^63 bytes"},
 		{"ephemeral-storage request past int64", etcdValues("resources:\n  ephemeral-storage: 400E\n"), "values.resources.ephemeral-storage", "400E", "2^63 bytes"},
 		{"VPA memory bound past int64", etcdValues("resources:\n  memory: null\n_cluster:\n  memory-allocation-ratio: 1e-10\n"), "_cluster.memory-allocation-ratio", "0.0000000001", "VPA's memory bound 8Gi"},
+		// Nulls: Helm deletes a chart default for a null, and the chart then
+		// renders without it (or divides by a null ratio read as 0).
+		{"version null", etcdValues("version: null"), "values.version", "<nil>", "empty version"},
+		{"replicas null", etcdValues("replicas: null"), "values.replicas", "<nil>", "no replica count"},
+		{"size null", etcdValues("size: null"), "values.size", "<nil>", "quota"},
+		{"size null in a later file", func() error {
+			v, err := etcdshapes.MergeValues([]byte("size: 8Gi"), []byte("size: null"))
+			if err != nil {
+				return err
+			}
+			return render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})()
+		}, "values.size", "<nil>", "quota"},
+		{"cpu ratio null", etcdValues("_cluster:\n  cpu-allocation-ratio: null\n"), "_cluster.cpu-allocation-ratio", "<nil>", "divides by it"},
+		{"ephemeral ratio null", clusterValues("_cluster:\n  ephemeral-storage-allocation-ratio: null\n"), "_cluster.ephemeral-storage-allocation-ratio", "<nil>", "divides by it"},
+		// Constraints that are not empty yet hold no list.
+		{"spread blank", etcdValues("_cluster:\n  scheduling:\n    globalAppTopologySpreadConstraints: \"  \"\n"), sf, "  ", "non-empty"},
 		// Fractional YAML numbers where the chart's values.schema.json
 		// allows an integer or a string.
 		{"size fractional number", etcdValues("size: 1.5"), "values.size", "1.5", "integer or a string"},

@@ -209,7 +209,9 @@ func TestNumberLimitsSpelledLikeTheChart(t *testing.T) {
 }
 
 // The exported value keys are sorted copies, and exactly the keys the
-// readers accept: each is accepted, and a near miss is refused.
+// readers accept: each is accepted (a null too, except where it would
+// clear a chart default the chart cannot do without), and a near miss is
+// refused.
 func TestValueKeys(t *testing.T) {
 	keys := EtcdChartValueKeys()
 	require.True(t, slices.IsSorted(keys))
@@ -217,10 +219,18 @@ func TestValueKeys(t *testing.T) {
 	require.NotEqual(t, "changed", EtcdChartValueKeys()[0], "a copy")
 	for _, k := range EtcdChartValueKeys() {
 		_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: nil})
-		require.NoError(t, err, k)
-		_, err = EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k + "x": 1})
 		var ne *naming.Error
+		if k == "version" || k == "replicas" || k == "size" {
+			// Known, but a null would clear the chart's default.
+			require.ErrorAs(t, err, &ne, k)
+			require.Equal(t, "values."+k, ne.Field)
+			require.Contains(t, ne.Rule, "must not be null")
+		} else {
+			require.NoError(t, err, k)
+		}
+		_, err = EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k + "x": 1})
 		require.ErrorAs(t, err, &ne, k+"x")
+		require.Contains(t, ne.Rule, "not a value of this chart")
 	}
 	require.True(t, slices.IsSorted(ClusterEtcdValueKeys()))
 	for _, k := range ClusterEtcdValueKeys() {

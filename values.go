@@ -127,6 +127,11 @@ func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values 
 	if err := refuseUnknown("", values, etcdChartKeys); err != nil {
 		return o, err
 	}
+	for _, n := range nullRules {
+		if x, ok := values[n.key]; ok && x == nil {
+			return o, naming.Errorf("values."+n.key, nil, "%s", n.rule)
+		}
+	}
 	v := coalesce(etcdChartDefaults(), values)
 	var err error
 	e := &o.Etcd
@@ -164,6 +169,9 @@ func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values 
 	if e.Affinity, err = affinityValue("values.affinity", v["affinity"]); err != nil {
 		return o, err
 	}
+	if err := refuseNullRatios(values["_cluster"]); err != nil {
+		return o, err
+	}
 	pl, err := platformValues(v["_cluster"])
 	if err != nil {
 		return o, err
@@ -193,6 +201,9 @@ func ClusterOptionsFromValues(namespace, release, chartVersion string, values ma
 	if _, ok := etcdValues["replicas"]; ok && o.Replicas != 1 && o.Replicas != 3 {
 		return o, naming.Errorf("etcd.replicas", etcdValues["replicas"], "must be 1 or 3")
 	}
+	if err := refuseNullRatios(values["_cluster"]); err != nil {
+		return o, err
+	}
 	pl, err := platformValues(v["_cluster"])
 	if err != nil {
 		return o, err
@@ -202,6 +213,26 @@ func ClusterOptionsFromValues(namespace, release, chartVersion string, values ma
 	o.StorageClassLocal = pl.storageClassLocal
 	o.StorageClassReplicated = pl.storageClassReplicated
 	return o, nil
+}
+
+// nullRules are the etcd chart's values a null cannot clear: Helm deletes
+// the chart's default for a null, and the chart then renders without it.
+var nullRules = []struct{ key, rule string }{
+	{"version", "must not be null: Helm deletes the chart's default for a null, and the chart renders an empty version"},
+	{"replicas", "must not be null: Helm deletes the chart's default for a null, and the chart renders no replica count (its WorkloadMonitor expects 1 member, its cleanup deletes only data-etcd-0)"},
+	{"size", "must not be null: Helm deletes the chart's default for a null, and the chart cannot compute the quota"},
+}
+
+// refuseNullRatios refuses a null allocation ratio: the chart reads it as 0
+// and divides by it. (Other null platform values read as absent there too.)
+func refuseNullRatios(raw any) error {
+	c, _ := raw.(map[string]any)
+	for _, k := range []string{"cpu-allocation-ratio", "memory-allocation-ratio", "ephemeral-storage-allocation-ratio"} {
+		if x, ok := c[k]; ok && x == nil {
+			return naming.Errorf("_cluster."+k, nil, "must not be null: the chart reads a null ratio as 0 and divides by it")
+		}
+	}
+	return nil
 }
 
 type platform struct {
@@ -264,7 +295,9 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	if !ok {
 		return nil, naming.Errorf(spreadField, raw, "must be a YAML string holding a topologySpreadConstraints: list")
 	}
-	if strings.TrimSpace(s) == "" {
+	if s == "" {
+		// Only the empty string means none: the chart renders anything
+		// else as constraints (whitespace alone as broken YAML).
 		return nil, nil
 	}
 	var holder struct {

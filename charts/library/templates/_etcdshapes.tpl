@@ -193,6 +193,19 @@ string, empty for no value. */ -}}
 {{- end -}}
 {{- end -}}
 
+{{- /* etcdshapes.nullRatios (refuseNullRatios in values.go): dict cluster
+(the _cluster value as given); a null ratio is refused: the upstream chart
+reads it as 0 and divides by it. Helm keeps these nulls (no default). */ -}}
+{{- define "etcdshapes.nullRatios" -}}
+{{- if kindIs "map" .cluster -}}
+{{- range $key := list "cpu-allocation-ratio" "memory-allocation-ratio" "ephemeral-storage-allocation-ratio" -}}
+{{- if and (hasKey $.cluster $key) (kindIs "invalid" (get $.cluster $key)) -}}
+{{- include "etcdshapes.fail" (dict "field" (printf "_cluster.%s" $key) "value" nil "rule" "must not be null: the chart reads a null ratio as 0 and divides by it") -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* etcdshapes.dropNulls (coalesce in values.go): dict in out; copies the
 map in into the dict out without its null values, in every map nested in
 maps (not in lists), as the library reads values: a null deletes a key.
@@ -702,7 +715,8 @@ dict value k; JSON list of the global constraints as given, empty for none. */ -
 {{- toJson list -}}
 {{- else if not (kindIs "string" $x) -}}
 {{- include "etcdshapes.fail" (dict "field" $field "value" $x "rule" "must be a YAML string holding a topologySpreadConstraints: list") -}}
-{{- else if eq (trim $x) "" -}}
+{{- else if eq $x "" -}}
+{{- /* Only "" is none: upstream renders anything else as constraints. */ -}}
 {{- toJson list -}}
 {{- else -}}
 {{- $doc := fromYaml $x -}}
@@ -858,6 +872,14 @@ past the unknown-key check a null is no value, at any depth of maps. */ -}}
 {{- include "etcdshapes.fail" (dict "field" (ternary "\"\"" $key (eq $key "")) "value" (get $v $key) "rule" (printf "is not a value of this chart (known: %s)" (join ", " $k.etcdChartKeys))) -}}
 {{- end -}}
 {{- end -}}
+{{- /* Helm deletes a values.yaml default for a null: an absent version,
+replicas or size was set to null (nullRules in values.go). */ -}}
+{{- range $key := list "version" "replicas" "size" -}}
+{{- if or (not (hasKey $.values $key)) (kindIs "invalid" (get $.values $key)) -}}
+{{- $rule := get (dict "version" "the chart renders an empty version" "replicas" "the chart renders no replica count (its WorkloadMonitor expects 1 member, its cleanup deletes only data-etcd-0)" "size" "the chart cannot compute the quota") $key -}}
+{{- include "etcdshapes.fail" (dict "field" (printf "values.%s" $key) "value" nil "rule" (printf "must not be null: Helm deletes the chart's default for a null, and %s" $rule)) -}}
+{{- end -}}
+{{- end -}}
 {{- $v = dict -}}
 {{- include "etcdshapes.dropNulls" (dict "in" .values "out" $v) -}}
 {{- $version := include "etcdshapes.string" (dict "field" "values.version" "value" $v.version) -}}
@@ -893,6 +915,7 @@ past the unknown-key check a null is no value, at any depth of maps. */ -}}
 {{- include "etcdshapes.fail" (dict "field" "values.affinity" "value" (toJson $affinity) "rule" (printf "must be a pod affinity: %s" .)) -}}
 {{- end -}}
 {{- $_ := set $c "affinity" $affinity -}}
+{{- include "etcdshapes.nullRatios" (dict "cluster" (index .values "_cluster")) -}}
 {{- include "etcdshapes.platform" (dict "cluster" (index $v "_cluster") "k" $k "c" $c) -}}
 {{- end -}}
 
@@ -927,6 +950,7 @@ wrong type is refused here and a null is no value. */ -}}
 {{- $_ := set $c "limits" $k.defaultResources -}}
 {{- $_ := set $c "affinity" dict -}}
 {{- $cl := index .values "_cluster" -}}
+{{- include "etcdshapes.nullRatios" (dict "cluster" $cl) -}}
 {{- if kindIs "map" $cl -}}
 {{- $m := dict -}}
 {{- include "etcdshapes.dropNulls" (dict "in" $cl "out" $m) -}}
