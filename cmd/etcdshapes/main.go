@@ -240,15 +240,9 @@ func render(caller string, args []string, stdin io.Reader, stderr io.Writer) ([]
 func readValues(files []string, stdin io.Reader) ([][]byte, error) {
 	docs := make([][]byte, 0, len(files))
 	for _, f := range files {
-		var b []byte
-		var err error
-		if f == "-" {
-			b, err = io.ReadAll(stdin)
-		} else {
-			b, err = os.ReadFile(f)
-		}
+		b, err := readInput("--values", f, stdin)
 		if err != nil {
-			return nil, fmt.Errorf("values file: %w", err)
+			return nil, err
 		}
 		docs = append(docs, b)
 	}
