@@ -190,11 +190,19 @@ func TestValueKeys(t *testing.T) {
 	keys[0] = "changed"
 	require.NotEqual(t, "changed", EtcdChartValueKeys()[0], "a copy")
 	for _, k := range EtcdChartValueKeys() {
-		_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: nil})
+		_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: etcdChartDefaults()[k]})
 		require.NoError(t, err, k)
 		_, err = EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k + "x": 1})
 		var ne *naming.Error
 		require.ErrorAs(t, err, &ne, k+"x")
+	}
+	require.True(t, slices.IsSorted(EtcdChartIgnoredValueKeys()))
+	for _, k := range EtcdChartIgnoredValueKeys() {
+		require.NotContains(t, EtcdChartValueKeys(), k)
+		for _, v := range []any{nil, "x", 1, []any{1}, map[string]any{"enabled": true, "s3": map[string]any{"bucket": 7}}} {
+			_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: v})
+			require.NoError(t, err, "%s: %v", k, v)
+		}
 	}
 	require.True(t, slices.IsSorted(ClusterEtcdValueKeys()))
 	for _, k := range ClusterEtcdValueKeys() {
