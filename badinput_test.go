@@ -1,8 +1,10 @@
 package etcdshapes_test
 
 import (
+	"encoding/json"
 	"errors"
-	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -48,6 +50,14 @@ func clusterValues(values string) func() error {
 	}
 }
 
+// goValues renders the etcd chart from values built in Go.
+func goValues(v map[string]any) func() error {
+	return func() error {
+		_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+		return err
+	}
+}
+
 func render(r etcdshapes.Request) func() error {
 	return func() error {
 		if r.Caller == "" {
@@ -89,23 +99,75 @@ func badInputs() []badInput {
 		{"size not a scalar", etcdValues("size: [4Gi]"), "values.size", "[4Gi]", "quantity"},
 		{"size boolean", etcdValues("size: true"), "values.size", "true", "quantity"},
 		{"size too large", etcdValues("size: 10E"), "values.size", "10E", "int64"},
-		{"size below one byte of quota", etcdValues(`size: "0.5"`), "values.size", "500m", "one byte"},
+		{"size below one byte of quota", etcdValues(`size: "0.5"`), "values.size", "0.5", "one byte"},
 		{"cpu not a quantity", etcdValues("resources:\n  cpu: lots\n"), "values.resources.cpu", "lots", "quantity"},
 		{"memory negative", etcdValues("resources:\n  memory: -1Gi\n"), "values.resources.memory", "-1Gi", "negative"},
 		{"resource not standard", etcdValues("resources:\n  gpu: 1\n"), "values.resources.gpu", "gpu", "extended resource"},
 		{"resource storage", etcdValues("resources:\n  storage: 1Gi\n"), "values.resources.storage", "storage", "cpu, memory"},
 		{"resource name invalid", etcdValues("resources:\n  \"bad name\": 1\n"), "values.resources.bad name", "bad name", "resource name"},
-		{"extended resource fractional", etcdValues("resources:\n  example.com/device: 0.5\n"), "values.resources.example.com/device", "500m", "whole number"},
+		{"extended resource fractional", etcdValues("resources:\n  example.com/device: 0.5\n"), "values.resources.example.com/device", "0.5", "whole number"},
 		{"extended resource in kubernetes.io", etcdValues("resources:\n  kubernetes.io/x: 1\n"), "values.resources.kubernetes.io/x", "kubernetes.io/x", "kubernetes.io"},
-		{"memory beyond the quantity form", etcdValues("resources:\n  memory: 1e21\n"), "values.resources.memory", "1000000000000000000000", "stored as 1"},
-		{"cpu beyond the quantity form", etcdValues("resources:\n  cpu: 2000E\n"), "values.resources.cpu", "2000000000000000000000", "stored as 2"},
+		{"memory beyond the quantity form", etcdValues("resources:\n  memory: 1e21\n"), "values.resources.memory", "1e21", "stored as 1"},
+		{"cpu beyond the quantity form", etcdValues("resources:\n  cpu: 2000E\n"), "values.resources.cpu", "2000E", "stored as 2"},
 		{"cpu more precise than the chart", etcdValues("resources:\n  cpu: \"123456789.123456789\"\n_cluster:\n  cpu-allocation-ratio: 1\n"), "values.resources.cpu", "123456789.123456789", "float64"},
+		// Hugepages, as the Pod API refuses them in the member Pods.
+		{"hugepages not a multiple of 2Mi", etcdValues("resources:\n  memory: 1Gi\n  hugepages-2Mi: 3Mi\n"), "values.resources.hugepages-2Mi", "3Mi", "multiple of the page size 2Mi"},
+		{"hugepages not a multiple of 1Gi", etcdValues("resources:\n  cpu: 1\n  hugepages-1Gi: 1536Mi\n"), "values.resources.hugepages-1Gi", "1536Mi", "multiple of the page size 1Gi"},
+		{"hugepages not a multiple of 64Ki", etcdValues("resources:\n  cpu: 1\n  hugepages-64Ki: 100000\n"), "values.resources.hugepages-64Ki", "100000", "multiple of the page size 64Ki"},
+		{"hugepages fractional", etcdValues("resources:\n  cpu: 1\n  hugepages-2Mi: 0.5\n"), "values.resources.hugepages-2Mi", "0.5", "multiple of the page size"},
+		{"hugepages page size 0", etcdValues("resources:\n  cpu: 1\n  hugepages-0: 2Mi\n"), "values.resources.hugepages-0", "hugepages-0", "positive whole number of bytes"},
+		{"hugepages page size in millis", etcdValues("resources:\n  cpu: 1\n  hugepages-1m: 2Mi\n"), "values.resources.hugepages-1m", "hugepages-1m", "positive whole number of bytes"},
+		{"hugepages page size fractional", etcdValues("resources:\n  cpu: 1\n  hugepages-0.5: 2Mi\n"), "values.resources.hugepages-0.5", "hugepages-0.5", "positive whole number of bytes"},
+		{"hugepages page size not a quantity", etcdValues("resources:\n  cpu: 1\n  hugepages-huge: 2Mi\n"), "values.resources.hugepages-huge", "hugepages-huge", "hugepages-<page size>"},
+		{"hugepages without cpu or memory", etcdValues("resources:\n  cpu: null\n  memory: null\n  hugepages-2Mi: 2Mi\n"), "values.resources", "hugepages-2Mi", "cpu or memory"},
+		{"hugepages with only ephemeral storage", etcdValues("resources:\n  cpu: null\n  memory: null\n  ephemeral-storage: 1Gi\n  hugepages-1Gi: 1Gi\n"), "values.resources", "ephemeral-storage, hugepages-1Gi", "cpu or memory"},
+		{"typed hugepages", func() error {
+			_, err := etcd.SanitizeResources(corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi"), "hugepages-2Mi": resource.MustParse("1Mi")}, etcd.Ratios{})
+			return err
+		}, "values.resources.hugepages-2Mi", "1Mi", "multiple of the page size 2Mi"},
+		{"typed hugepages alone", func() error {
+			_, err := etcd.SanitizeResources(corev1.ResourceList{"hugepages-2Mi": resource.MustParse("2Mi")}, etcd.Ratios{})
+			return err
+		}, "values.resources", "hugepages-2Mi", "cpu or memory"},
+		// Values as written: numbers keep their spelling in errors, and a
+		// number out of range says so.
+		{"size beyond int64 as written", etcdValues("size: 1e21"), "values.size", "1e21", "int64"},
+		{"size in exa as written", etcdValues("size: 2000E"), "values.size", "2000E", "int64"},
+		{"size of many digits", etcdValues("size: " + strings.Repeat("9", 300)), "values.size", json.Number(strings.Repeat("9", 300)), "int64"},
+		{"ephemeral storage beyond the quantity form", etcdValues("resources:\n  ephemeral-storage: 3000E\n"), "values.resources.ephemeral-storage", "3000E", "stored as 3"},
+		{"replicas past int32 as written", etcdValues("replicas: 2147483648"), "values.replicas", "2147483648", "out of range"},
+		{"replicas past int64", etcdValues("replicas: 99999999999999999999"), "values.replicas", "99999999999999999999", "out of range"},
+		{"replicas hexadecimal", etcdValues("replicas: 0x100"), "values.replicas", "256", "out of range"},
+		{"replicas below range", etcdValues("replicas: -2147483649"), "values.replicas", "-2147483649", "out of range"},
+		{"cluster replicas past int32", clusterValues("etcd:\n  replicas: 4294967297\n"), "etcd.replicas", "4294967297", "1 or 3"},
+		{"long unknown key", etcdValues(strings.Repeat("k", 1000) + ": 1"), strings.Repeat("k", 1000), "1", "not a value of this chart"},
+		{"long version", etcdValues("version: " + strings.Repeat("3", 5000)), "values.version", strings.Repeat("3", 5000), "X.Y.Z"},
+		// Go-built values: every number kind reads as a YAML number.
+		{"Go int replicas", goValues(map[string]any{"replicas": 0}), "values.replicas", "0", "out of range"},
+		{"Go uint64 replicas", goValues(map[string]any{"replicas": uint64(1 << 40)}), "values.replicas", "1099511627776", "out of range"},
+		{"Go float replicas", goValues(map[string]any{"replicas": 2.5}), "values.replicas", "2.5", "whole number"},
+		{"Go NaN ratio", goValues(map[string]any{"_cluster": map[string]any{"cpu-allocation-ratio": math.NaN()}}), "_cluster.cpu-allocation-ratio", ".nan", "above 0"},
+		{"Go int8 size", goValues(map[string]any{"size": int8(-1)}), "values.size", "-1", "positive"},
+		{"Go map of strings", goValues(map[string]any{"resources": map[string]string{"limits": "x"}}), "values.resources.limits", "x", "flat map"},
+		{"Go struct value", goValues(map[string]any{"version": struct{ A int }{1}}), "values.version", "{A: 1}", "string"},
 		// Nested resources.
-		{"nested limits", etcdValues("resources:\n  limits:\n    cpu: 1\n"), "values.resources.limits", "map[cpu:1]", "flat map"},
-		{"nested requests", etcdValues("resources:\n  requests:\n    cpu: 1\n"), "values.resources.requests", "map[cpu:1]", "flat map"},
-		{"nested resource", etcdValues("resources:\n  cpu:\n    value: 1\n"), "values.resources.cpu", "map[value:1]", "nested"},
+		{"nested limits", etcdValues("resources:\n  limits:\n    cpu: 1\n"), "values.resources.limits", "{cpu: 1}", "flat map"},
+		{"nested requests", etcdValues("resources:\n  requests:\n    cpu: 1\n"), "values.resources.requests", "{cpu: 1}", "flat map"},
+		{"nested resource", etcdValues("resources:\n  cpu:\n    value: 1\n"), "values.resources.cpu", "{value: 1}", "nested"},
 		{"resources not a map", etcdValues("resources: 1Gi"), "values.resources", "1Gi", "flat map"},
 		// Versions.
+		{"version empty", etcdValues(`version: ""`), "values.version", "", "X.Y.Z"},
+		{"version null", etcdValues("version: null"), "values.version", "null", "must be set"},
+		{"size null", etcdValues("size: null"), "values.size", "null", "must be set"},
+		{"version null in a later file", func() error {
+			v, err := etcdshapes.MergeValues([]byte("version: 3.5.21"), []byte("version: ~"))
+			if err != nil {
+				return err
+			}
+			_, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+			return err
+		}, "values.version", "null", "must be set"},
+
 		{"version X.Y", etcdValues("version: \"3.6\""), "values.version", "3.6", "X.Y.Z"},
 		{"version with v", etcdValues("version: v3.6.11"), "values.version", "v3.6.11", "X.Y.Z"},
 		{"version suffix", etcdValues("version: 3.6.11-rc.0"), "values.version", "3.6.11-rc.0", "X.Y.Z"},
@@ -117,7 +179,7 @@ func badInputs() []badInput {
 		{"replicas fractional", etcdValues("replicas: 1.5"), "values.replicas", "1.5", "whole number"},
 		{"replicas a string", etcdValues(`replicas: "3"`), "values.replicas", "3", "number"},
 		{"replicas huge", etcdValues("replicas: 2147483647"), "values.replicas", "2147483647", "at most 99"},
-		{"replicas past int32", etcdValues("replicas: 1e10"), "values.replicas", "1e+10", "whole number"},
+		{"replicas past int32", etcdValues("replicas: 1e10"), "values.replicas", "1e10", "out of range"},
 		{"cluster replicas 2", clusterValues("etcd:\n  replicas: 2\n"), "etcd.replicas", "2", "1 or 3"},
 		{"cluster replicas 5", clusterValues("etcd:\n  replicas: 5\n"), "etcd.replicas", "5", "1 or 3"},
 		{"cluster replicas 0", clusterValues("etcd:\n  replicas: 0\n"), "etcd.replicas", "0", "1 or 3"},
@@ -143,7 +205,7 @@ func badInputs() []badInput {
 		}, "_cluster.memory-allocation-ratio", "0", "above 0"},
 		{"_cluster not a map", etcdValues("_cluster: 5"), "_cluster", "5", "map"},
 		// Spread constraints.
-		{"spread not a string", etcdValues("_cluster:\n  scheduling:\n    globalAppTopologySpreadConstraints:\n    - maxSkew: 1\n"), sf, "[map[maxSkew:1]]", "YAML string"},
+		{"spread not a string", etcdValues("_cluster:\n  scheduling:\n    globalAppTopologySpreadConstraints:\n    - maxSkew: 1\n"), sf, "[{maxSkew: 1}]", "YAML string"},
 		{"spread without topologySpreadConstraints:", etcdValues(spread("- maxSkew: 1\n  topologyKey: a\n")), sf, "- maxSkew: 1\n  topologyKey: a\n", "topologySpreadConstraints"},
 		{"spread other key", etcdValues(spread("constraints:\n- maxSkew: 1\n")), sf, "constraints:\n- maxSkew: 1\n", "topologySpreadConstraints"},
 		{"spread empty list", etcdValues(spread("topologySpreadConstraints: []\n")), sf, "topologySpreadConstraints: []\n", "non-empty"},
@@ -168,8 +230,8 @@ func badInputs() []badInput {
 		{"scheduling not a map", etcdValues("_cluster:\n  scheduling: x\n"), "_cluster.scheduling", "x", "map"},
 		// Affinity.
 		{"affinity not a map", etcdValues("affinity: soft"), "values.affinity", "soft", "map"},
-		{"affinity unknown field", etcdValues("affinity:\n  podAntiAffinity:\n    bogus: 1\n"), "values.affinity", `{"podAntiAffinity":{"bogus":1}}`, "unknown field"},
-		{"affinity field in the wrong case", etcdValues("affinity:\n  PodAntiAffinity: {}\n"), "values.affinity", `{"PodAntiAffinity":{}}`, "unknown field"},
+		{"affinity unknown field", etcdValues("affinity:\n  podAntiAffinity:\n    bogus: 1\n"), "values.affinity", "{podAntiAffinity: {bogus: 1}}", "unknown field"},
+		{"affinity field in the wrong case", etcdValues("affinity:\n  PodAntiAffinity: {}\n"), "values.affinity", "{PodAntiAffinity: {}}", "unknown field"},
 		{"affinity without topologyKey", etcdValues("affinity:\n  podAntiAffinity:\n    requiredDuringSchedulingIgnoredDuringExecution:\n    - labelSelector: {}\n"),
 			"values.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey", "", "empty"},
 		{"affinity weight", etcdValues("affinity:\n  podAffinity:\n    preferredDuringSchedulingIgnoredDuringExecution:\n    - weight: 101\n      podAffinityTerm:\n        topologyKey: k\n"),
@@ -227,6 +289,15 @@ func badInputs() []badInput {
 
 func ptr[T any](v T) *T { return &v }
 
+// shown is a value as an error message prints it, a string unquoted.
+func shown(v any) string {
+	s := naming.FormatValue(v)
+	if u, err := strconv.Unquote(s); err == nil {
+		return u
+	}
+	return s
+}
+
 // TestBadInputs: every bad input is refused with a *naming.Error naming the
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
@@ -242,14 +313,14 @@ func TestBadInputs(t *testing.T) {
 			var ne *naming.Error
 			require.True(t, errors.As(err, &ne), "not a *naming.Error: %T %v", err, err)
 			require.Equal(t, c.field, ne.Field, "field (error: %v)", err)
-			require.Equal(t, fmt.Sprint(c.value), fmt.Sprint(ne.Value), "value (error: %v)", err)
+			// The value is compared as the message shows it (YAML flow
+			// style, cut at its limit), strings unquoted.
+			require.Equal(t, shown(c.value), shown(ne.Value), "value (error: %v)", err)
 			require.Contains(t, ne.Rule, c.rule, "rule (error: %v)", err)
 			msg := err.Error()
-			require.Contains(t, msg, ne.Field)
+			require.True(t, strings.HasPrefix(msg, ne.Field[:min(len(ne.Field), 100)]), "field (error: %v)", err)
 			require.Contains(t, msg, ne.Rule)
-			if s, ok := ne.Value.(string); ok {
-				require.Contains(t, msg, fmt.Sprintf("%q", s))
-			}
+			require.Contains(t, msg, "invalid value "+naming.FormatValue(ne.Value)+": ")
 			// The same input fails the same way every time.
 			again := c.run()
 			require.Equal(t, err.Error(), again.Error())
