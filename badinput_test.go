@@ -3,13 +3,20 @@ package etcdshapes_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
+	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -298,10 +305,131 @@ func shown(v any) string {
 	return s
 }
 
+// genBadInputs are the files and directories `gen chart` (through
+// internal/chartwrite) refuses to touch, each in a fresh directory under
+// base prepared by its setup: the value is the path refused.
+func genBadInputs(base string) []badInput {
+	files := []chartwrite.File{
+		{Path: "Chart.yaml", Data: []byte("name: x\n")},
+		{Path: "templates/a.yaml", Data: []byte("a: 1\n")},
+	}
+	withOld := append(append([]chartwrite.File{}, files...), chartwrite.File{Path: "templates/old.yaml", Data: []byte("old\n")})
+	elsewhere := filepath.Join(base, "elsewhere")
+	// write runs Write of files into base/name (or the out setup returns),
+	// after setup prepared the directory.
+	write := func(name string, files []chartwrite.File, force bool, setup func(dir string) (out string, err error)) func() error {
+		return func() error {
+			dir := filepath.Join(base, name)
+			if err := os.RemoveAll(dir); err != nil {
+				return err
+			}
+			for _, d := range []string{dir, elsewhere} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					return err
+				}
+			}
+			out, err := setup(dir)
+			if err != nil {
+				return err
+			}
+			_, err = chartwrite.Write(out, files, chartwrite.Options{Force: force})
+			return err
+		}
+	}
+	put := func(p, content string) error {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, []byte(content), 0o644)
+	}
+	// written: the directory after an earlier Write of these files.
+	written := func(files []chartwrite.File, then func(dir string) error) func(string) (string, error) {
+		return func(dir string) (string, error) {
+			if _, err := chartwrite.Write(dir, files, chartwrite.Options{}); err != nil {
+				return "", err
+			}
+			return dir, then(dir)
+		}
+	}
+	in := func(name string, rel ...string) string { return filepath.Join(append([]string{base, name}, rel...)...) }
+	mani := chartwrite.ManifestName
+	cases := []badInput{
+		{"gen: a file gen did not write", write("not-ours", files, false, func(dir string) (string, error) {
+			return dir, put(filepath.Join(dir, "Chart.yaml"), "mine\n")
+		}), "out", in("not-ours", "Chart.yaml"), "was not written by etcdshapes"},
+		{"gen: a file edited since gen wrote it", write("edited", files, false, written(files, func(dir string) error {
+			return put(filepath.Join(dir, "templates", "a.yaml"), "edited\n")
+		})), "out", in("edited", "templates", "a.yaml"), "edited since"},
+		{"gen: a stale file edited since", write("stale-edited", files, false, written(withOld, func(dir string) error {
+			return put(filepath.Join(dir, "templates", "old.yaml"), "edited\n")
+		})), "out", in("stale-edited", "templates", "old.yaml"), "no longer generated, but was edited"},
+		{"gen: a file that is a symbolic link", write("link", files, true, func(dir string) (string, error) {
+			return dir, os.Symlink(filepath.Join(elsewhere, "x"), filepath.Join(dir, "Chart.yaml"))
+		}), "out", in("link", "Chart.yaml"), "never follows or replaces one, even with --force"},
+		{"gen: a directory that is a symbolic link", write("dir-link", files, true, func(dir string) (string, error) {
+			return dir, os.Symlink(elsewhere, filepath.Join(dir, "templates"))
+		}), "out", in("dir-link", "templates"), "never follows one, even with --force"},
+		{"gen: out is a symbolic link", write("out-link", files, true, func(dir string) (string, error) {
+			return filepath.Join(dir, "l"), os.Symlink(elsewhere, filepath.Join(dir, "l"))
+		}), "out", in("out-link", "l"), "pass the directory itself"},
+		{"gen: out is a file", write("out-file", files, true, func(dir string) (string, error) {
+			return filepath.Join(dir, "f"), put(filepath.Join(dir, "f"), "x\n")
+		}), "out", in("out-file", "f"), "not a directory"},
+		{"gen: a file that is a directory", write("is-dir", files, true, func(dir string) (string, error) {
+			return dir, os.MkdirAll(filepath.Join(dir, "Chart.yaml"), 0o755)
+		}), "out", in("is-dir", "Chart.yaml"), "is a directory, not a regular file"},
+		{"gen: a directory that is a file", write("not-dir", files, true, func(dir string) (string, error) {
+			return dir, put(filepath.Join(dir, "templates"), "x\n")
+		}), "out", in("not-dir", "templates"), "not a directory"},
+		{"gen: a file that is a FIFO", write("fifo", files, true, func(dir string) (string, error) {
+			return dir, hostilefs.Mkfifo(filepath.Join(dir, "Chart.yaml"))
+		}), "out", in("fifo", "Chart.yaml"), "is a FIFO (named pipe), not a regular file; etcdshapes never opens"},
+		{"gen: the manifest is a FIFO", write("fifo-manifest", files, true, func(dir string) (string, error) {
+			return dir, hostilefs.Mkfifo(filepath.Join(dir, mani))
+		}), "out", in("fifo-manifest", mani), "never opens it"},
+		{"gen: the manifest is a symbolic link", write("link-manifest", files, true, func(dir string) (string, error) {
+			return dir, os.Symlink(filepath.Join(elsewhere, "m"), filepath.Join(dir, mani))
+		}), "out", in("link-manifest", mani), "never follows one"},
+		{"gen: into another chart (Chart.yaml)", write("other-chart", append(files, chartwrite.File{Path: "sub/templates/b.yaml"}), true, func(dir string) (string, error) {
+			return dir, put(filepath.Join(dir, "sub", "Chart.yaml"), "name: other\n")
+		}), "out", in("other-chart", "sub"), "is another chart (it has its own Chart.yaml)"},
+		{"gen: into another chart (manifest)", write("other-gen", append(files, chartwrite.File{Path: "sub/b.yaml"}), true, func(dir string) (string, error) {
+			return dir, put(filepath.Join(dir, "sub", mani), "")
+		}), "out", in("other-gen", "sub"), "is another chart (it has its own " + mani + ")"},
+		{"gen: manifest line", write("manifest-line", files, true, func(dir string) (string, error) {
+			return dir, put(filepath.Join(dir, mani), "rm -rf /\n")
+		}), "out", in("manifest-line", mani), `line 1 is not "<sha256 in lowercase hex>  <path>"`},
+		{"gen: manifest path outside the directory", write("manifest-escape", files, true, func(dir string) (string, error) {
+			return dir, put(filepath.Join(dir, mani), strings.Repeat("0", 64)+"  ../elsewhere/x\n")
+		}), "out", in("manifest-escape", mani), "must be a clean relative slash-separated path inside the directory"},
+		{"gen: manifest too large", write("manifest-large", files, true, func(dir string) (string, error) {
+			p := filepath.Join(dir, mani)
+			if err := put(p, ""); err != nil {
+				return "", err
+			}
+			return dir, os.Truncate(p, 64<<30) // sparse: reading it would take minutes
+		}), "out", in("manifest-large", mani), fmt.Sprintf("is larger than %d bytes", chartwrite.MaxManifestSize)},
+		{"gen: path outside the directory", write("path-escape", []chartwrite.File{{Path: "../x"}}, true, func(dir string) (string, error) { return dir, nil }),
+			"files[0].path", "../x", "must be a clean relative"},
+		{"gen: path twice", write("path-twice", []chartwrite.File{{Path: "a"}, {Path: "a"}}, true, func(dir string) (string, error) { return dir, nil }),
+			"files[1].path", "a", "duplicates files[0]"},
+		{"gen: reserved path", write("path-reserved", []chartwrite.File{{Path: mani}}, true, func(dir string) (string, error) { return dir, nil }),
+			"files[0].path", mani, "reserved"},
+		{"gen: file too large", write("file-large", []chartwrite.File{{Path: "a", Data: make([]byte, chartwrite.MaxFileSize+1)}}, true, func(dir string) (string, error) { return dir, nil }),
+			"files[0].data", fmt.Sprintf("%d bytes", chartwrite.MaxFileSize+1), "at most"},
+	}
+	if runtime.GOOS == "windows" { // no FIFOs; symbolic links need privileges
+		cases = slices.DeleteFunc(cases, func(c badInput) bool {
+			return strings.Contains(c.name, "FIFO") || strings.Contains(c.name, "symbolic link")
+		})
+	}
+	return cases
+}
+
 // TestBadInputs: every bad input is refused with a *naming.Error naming the
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
-	cases := badInputs()
+	cases := append(badInputs(), genBadInputs(t.TempDir())...)
 	require.GreaterOrEqual(t, len(cases), 40)
 	names := map[string]bool{}
 	for _, c := range cases {
