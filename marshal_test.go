@@ -13,6 +13,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -180,4 +181,39 @@ func TestMarshalExactIntegers(t *testing.T) {
 		require.NoError(t, err)
 		require.Contains(t, string(out), fmt.Sprintf("\nnum: %d\n", n))
 	}
+}
+
+// TestNilObjects: Marshal and MarshalObject refuse nil and typed-nil
+// objects with an error naming the position; Sort puts them last.
+func TestNilObjects(t *testing.T) {
+	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	require.NoError(t, err)
+	for name, bad := range map[string]etcdshapes.Object{
+		"nil":              nil,
+		"nil EtcdCluster":  (*v1alpha2.EtcdCluster)(nil),
+		"nil Service":      (*corev1.Service)(nil),
+		"nil Unstructured": (*unstructured.Unstructured)(nil),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := etcdshapes.MarshalObject(bad)
+			var ne *naming.Error
+			require.ErrorAs(t, err, &ne)
+			require.Equal(t, "object", ne.Field)
+			list := append([]etcdshapes.Object{bad}, objs...)
+			list = append(list, bad)
+			_, err = etcdshapes.Marshal(list)
+			require.ErrorAs(t, err, &ne)
+			require.Equal(t, "objects[0]", ne.Field)
+			etcdshapes.Sort(list)
+			require.Equal(t, objs, list[:len(objs)])
+			require.Nil(t, list[len(list)-1])
+			_, err = etcdshapes.Marshal(list)
+			require.ErrorAs(t, err, &ne)
+			require.Equal(t, fmt.Sprintf("objects[%d]", len(objs)), ne.Field)
+		})
+	}
+	etcdshapes.Sort(nil)
+	out, err := etcdshapes.Marshal(nil)
+	require.NoError(t, err)
+	require.Empty(t, out)
 }

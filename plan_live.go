@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -33,7 +34,11 @@ var (
 // them: one object, a List of objects, or several YAML documents of
 // either. Empty documents are skipped. The objects are
 // *unstructured.Unstructured, ready for Plan and LiveStateFromObjects.
+// Data over MaxValuesBytes or MaxValuesIndicators is refused unparsed.
 func ReadObjects(data []byte) ([]Object, error) {
+	if err := inputlimit.Check(data); err != nil {
+		return nil, naming.Errorf("live", firstLine(data), "%v", err)
+	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var out []Object
 	for doc := 0; ; doc++ {

@@ -218,19 +218,29 @@ func TestValueKeys(t *testing.T) {
 	keys[0] = "changed"
 	require.NotEqual(t, "changed", EtcdChartValueKeys()[0], "a copy")
 	for _, k := range EtcdChartValueKeys() {
-		_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: nil})
+		_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: etcdChartDefaults()[k]})
+		require.NoError(t, err, k)
+		_, err = EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: nil})
 		var ne *naming.Error
 		if k == "version" || k == "replicas" || k == "size" {
 			// Known, but a null would clear the chart's default.
 			require.ErrorAs(t, err, &ne, k)
 			require.Equal(t, "values."+k, ne.Field)
-			require.Contains(t, ne.Rule, "must not be null")
+			require.Contains(t, ne.Rule, "must be set")
 		} else {
 			require.NoError(t, err, k)
 		}
 		_, err = EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k + "x": 1})
 		require.ErrorAs(t, err, &ne, k+"x")
 		require.Contains(t, ne.Rule, "not a value of this chart")
+	}
+	require.True(t, slices.IsSorted(EtcdChartIgnoredValueKeys()))
+	for _, k := range EtcdChartIgnoredValueKeys() {
+		require.NotContains(t, EtcdChartValueKeys(), k)
+		for _, v := range []any{nil, "x", 1, []any{1}, map[string]any{"enabled": true, "s3": map[string]any{"bucket": 7}}} {
+			_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: v})
+			require.NoError(t, err, "%s: %v", k, v)
+		}
 	}
 	require.True(t, slices.IsSorted(ClusterEtcdValueKeys()))
 	for _, k := range ClusterEtcdValueKeys() {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"text/template"
 
+	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -59,6 +60,9 @@ func TestCheckedInChartsAreCurrent(t *testing.T) {
 					return err
 				}
 				rel, _ := filepath.Rel(dir, p)
+				if rel == chartwrite.ManifestName { // gen's record of these files; cmd/etcdshapes checks it
+					return nil
+				}
 				require.True(t, want[filepath.ToSlash(rel)], "charts/%s/%s is no longer generated: run go generate ./chartgen", c.dir, rel)
 				return nil
 			})

@@ -23,6 +23,9 @@ const (
 // evict members, which costs quorum. The bounds are the requests the
 // resource sanitiser derives from 250m/256Mi and 5000m/8Gi.
 func VerticalPodAutoscaler(n naming.Names, ratios Ratios) (*vpav1.VerticalPodAutoscaler, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	p, err := ratios.parse()
 	if err != nil {
 		return nil, err

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/etcdshapes/etcdshapes"
 )
@@ -97,7 +96,12 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	} else {
-		p.WriteText(stdout)
+		w := &errWriter{w: stdout}
+		p.WriteText(w)
+		if w.err != nil {
+			fmt.Fprintf(stderr, "etcdshapes: %v\n", w.err)
+			return exitError
+		}
 	}
 	if !p.SafeToApply() {
 		return planUnsafe
@@ -138,15 +142,9 @@ func plan(caller string, args []string, stdin io.Reader) (*etcdshapes.PlanResult
 		return nil, "", &usageError{errors.New("only one of --live and -f can read stdin")}
 	}
 
-	var liveData []byte
-	var err error
-	if liveFile == "-" {
-		liveData, err = io.ReadAll(stdin)
-	} else {
-		liveData, err = os.ReadFile(liveFile)
-	}
+	liveData, err := readInput("--live", liveFile, stdin)
 	if err != nil {
-		return nil, "", fmt.Errorf("live file: %w", err)
+		return nil, "", err
 	}
 	live, err := etcdshapes.ReadObjects(liveData)
 	if err != nil {
@@ -162,4 +160,20 @@ func plan(caller string, args []string, stdin io.Reader) (*etcdshapes.PlanResult
 		return nil, "", err
 	}
 	return p, output, nil
+}
+
+// errWriter keeps the first write error, so that output written piece by
+// piece (a full disk, a closed pipe) still fails the command.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
 }

@@ -166,7 +166,7 @@ func TestPlanCommandUsage(t *testing.T) {
 		{[]string{"cluster", "--namespace", "tenant-demo", "--live", "x"}, 2, "--release is required"},
 		{[]string{"etcd", "--namespace", "tenant-root", "--live", "-", "-f", "-"}, 2, "only one of --live and -f can read stdin"},
 		{[]string{"etcd", "--namespace", "tenant-root", "--live", "x", "-o", "xml"}, 2, "--output must be text or json"},
-		{[]string{"etcd", "--namespace", "tenant-root", "--live", "/nonexistent/live.yaml"}, 1, "live file:"},
+		{[]string{"etcd", "--namespace", "tenant-root", "--live", "/nonexistent/live.yaml"}, 1, "--live: open"},
 		{[]string{"etcd", "--namespace", "default", "--live", "-"}, 1, `namespace: invalid value "default"`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {

@@ -873,17 +873,18 @@ past the unknown-key check a null is no value, at any depth of maps. */ -}}
 {{- end -}}
 {{- end -}}
 {{- /* Helm deletes a values.yaml default for a null: an absent version,
-replicas or size was set to null (nullRules in values.go). */ -}}
+replicas or size was set to null (EtcdChartOptionsFromValues refuses it). */ -}}
 {{- range $key := list "version" "replicas" "size" -}}
 {{- if or (not (hasKey $.values $key)) (kindIs "invalid" (get $.values $key)) -}}
-{{- $rule := get (dict "version" "the chart renders an empty version" "replicas" "the chart renders no replica count (its WorkloadMonitor expects 1 member, its cleanup deletes only data-etcd-0)" "size" "the chart cannot compute the quota") $key -}}
-{{- include "etcdshapes.fail" (dict "field" (printf "values.%s" $key) "value" nil "rule" (printf "must not be null: Helm deletes the chart's default for a null, and %s" $rule)) -}}
+{{- $default := get (dict "version" $k.defaultVersion "replicas" (toString $k.defaultReplicas) "size" $k.defaultSize) $key -}}
+{{- include "etcdshapes.fail" (dict "field" (printf "values.%s" $key) "value" nil "rule" (printf "must be set: null would remove the chart's default %q, and the chart cannot render without it" $default)) -}}
 {{- end -}}
 {{- end -}}
 {{- $v = dict -}}
 {{- include "etcdshapes.dropNulls" (dict "in" .values "out" $v) -}}
+{{- /* An empty version is refused, not defaulted (the chart would render
+version: ""). */ -}}
 {{- $version := include "etcdshapes.string" (dict "field" "values.version" "value" $v.version) -}}
-{{- if eq $version "" }}{{ $version = $k.defaultVersion }}{{ end -}}
 {{- if not (regexMatch `^[0-9]+\.[0-9]+\.[0-9]+$` $version) -}}
 {{- include "etcdshapes.fail" (dict "field" "values.version" "value" $version "rule" (printf "must be an etcd version X.Y.Z, e.g. %q" $k.defaultVersion)) -}}
 {{- end -}}
