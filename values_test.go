@@ -81,6 +81,7 @@ func TestSharedDataStoreSkipsNameRules(t *testing.T) {
 		"kubernetes-" + strings.Repeat("x", 52)[:42], // exactly one over
 		strings.Repeat("a", 63),                      // the longest DNS-1123 label
 		"1-legacy-cluster",                           // does not start with a letter
+		"kubernetes.demo",                            // a dot: Helm's release names allow it, a Service name does not
 	} {
 		shared := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel,
 			Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}}
@@ -102,7 +103,7 @@ func TestSharedDataStoreSkipsNameRules(t *testing.T) {
 		require.ErrorContains(t, err, "etcd.replicas")
 	}
 	// What no release may be, shared or not.
-	for _, rel := range []string{"", "Kubernetes-Demo", "kubernetes.demo", strings.Repeat("a", 64)} {
+	for _, rel := range []string{"", "Kubernetes-Demo", "kubernetes-demo-", "kubernetes..demo", strings.Repeat("a", 64)} {
 		_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel,
 			Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}})
 		require.ErrorContains(t, err, "release", rel)

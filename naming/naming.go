@@ -123,6 +123,9 @@ func ForCluster(namespace, release string) (Names, error) {
 	if err := validateClusterRelease(namespace, release); err != nil {
 		return Names{}, err
 	}
+	if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
+		return Names{}, Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
+	}
 	if errs := validation.IsDNS1035Label(release); len(errs) > 0 {
 		return Names{}, Errorf("release", release,
 			"must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels")
@@ -137,8 +140,10 @@ func ForCluster(namespace, release string) (Names, error) {
 }
 
 // validateClusterRelease checks what every use of a tenant cluster's names
-// needs: a tenant namespace and a release that is a DNS-1123 label (as Helm
-// requires of every release name).
+// needs: a tenant namespace and a release that is a DNS-1123 label, or of
+// at most 63 characters a DNS-1123 subdomain, the grammar Helm requires of
+// release names (dots allowed); the label the rendered objects need is then
+// ForCluster's rule.
 func validateClusterRelease(namespace, release string) error {
 	if err := ValidateTenantNamespace("namespace", namespace); err != nil {
 		return err
@@ -147,7 +152,11 @@ func validateClusterRelease(namespace, release string) error {
 		return Errorf("release", release, "must not be empty")
 	}
 	if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
-		return Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
+		// Helm's release names may hold dots (a DNS-1123 subdomain); such a
+		// release is refused only where objects are named after it.
+		if len(release) > validation.DNS1123LabelMaxLength || len(validation.IsDNS1123Subdomain(release)) > 0 {
+			return Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
+		}
 	}
 	return nil
 }
