@@ -41,11 +41,11 @@ import (
 //     chart failed on (or another input of a refused class, when the
 //     input has several faults).
 //
-// Two differences are checked exactly besides SPEC's: the cleanup Job name
-// (README's difference 7), and "U1", which this test found and reports
-// rather than copies: the upstream template prints values.size unquoted,
-// so YAML reads a size spelled like a number ("4e+9", "+8589934592") as
-// that number, while the library keeps the quantity as given (same value).
+// Two differences are checked exactly besides SPEC's, the README's 7 (the
+// cleanup Job name) and 9, which this test found and which the library
+// does not copy: the upstream template prints values.size unquoted, so YAML
+// reads a size spelled like a number ("4e+9", "+8589934592") as that
+// number, while the library keeps the quantity as given (same value).
 //
 // ETCDSHAPES_ORACLE_N sets the inputs per caller (default 500; at 500 or
 // more every generator class and every deliberate difference must occur),
