@@ -89,15 +89,13 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if format == "json" {
 		b, err := json.MarshalIndent(p, "", "  ")
 		if err != nil {
-			fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-			return 1
+			return cmd.exit(err, stdout, stderr)
 		}
 		if _, err := fmt.Fprintf(stdout, "%s\n", b); err != nil {
-			fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-			return 1
+			return cmd.exit(fmt.Errorf("writing the plan: %w", err), stdout, stderr)
 		}
-	} else {
-		p.WriteText(stdout)
+	} else if err := p.WriteText(stdout); err != nil {
+		return cmd.exit(fmt.Errorf("writing the plan: %w", err), stdout, stderr)
 	}
 	if !p.SafeToApply() {
 		return planUnsafe
