@@ -1,0 +1,199 @@
+package etcdshapes
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes/internal/crdgen"
+	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// The generated table is the CRDs' defaults: go generate reproduces it
+// byte for byte from $ETCDSHAPES_CRDS.
+func TestCRDDefaultsUpToDate(t *testing.T) {
+	dir := crdcheck.Dir()
+	if dir == "" {
+		t.Skipf("%s is not set; CI sets it to ../shared/crds", crdcheck.EnvVar)
+	}
+	want, err := crdgen.Source(dir, "etcdshapes")
+	require.NoError(t, err)
+	got, err := os.ReadFile("zz_generated.crddefaults.go")
+	require.NoError(t, err)
+	if !bytes.Equal(want, got) {
+		t.Fatalf("zz_generated.crddefaults.go does not hold the defaults of the CRDs in %s: run `go generate .` and read the diff", dir)
+	}
+}
+
+// defaultedByUs is obj with the plan's defaults filled in.
+func defaultedByUs(t *testing.T, obj map[string]any) map[string]any {
+	t.Helper()
+	n, err := normalize(runtime.DeepCopyJSON(obj))
+	require.NoError(t, err)
+	tree := n.(map[string]any)
+	d, err := defaultsFor(tree["apiVersion"].(string), tree["kind"].(string))
+	require.NoError(t, err)
+	d.apply(tree)
+	return tree
+}
+
+// defaultedByTheAPIServer is obj with the defaults the API server's own
+// structural defaulting fills in.
+func defaultedByTheAPIServer(t *testing.T, c *crdcheck.Checker, obj map[string]any) map[string]any {
+	t.Helper()
+	theirs, err := c.Default(obj)
+	require.NoError(t, err)
+	n, err := normalize(theirs)
+	require.NoError(t, err)
+	return n.(map[string]any)
+}
+
+// The plan defaults a custom resource exactly as the API server does
+// (apiextensions-apiserver's structural defaulting on the CRDs of
+// $ETCDSHAPES_CRDS): at every depth, inside lists of objects and maps of
+// objects, where a field is absent or a null the schema does not allow,
+// within objects that exist. Checked on each CRD's skeleton (every object
+// present and empty, every list of objects with one empty element), on a
+// bare object, and on every golden custom resource with each of its
+// fields removed or set to null in turn.
+func TestCRDDefaultsMatchTheAPIServer(t *testing.T) {
+	c := crdcheck.ForTest(t)
+	checked := 0
+	check := func(t *testing.T, what string, obj map[string]any) {
+		t.Helper()
+		want := defaultedByTheAPIServer(t, c, obj)
+		got := defaultedByUs(t, obj)
+		require.Equal(t, want, got, "%s", what)
+		checked++
+	}
+	for _, gvk := range c.Kinds() {
+		t.Run(gvk.String(), func(t *testing.T) {
+			sk, err := c.Skeleton(gvk)
+			require.NoError(t, err)
+			check(t, "skeleton", sk)
+			if want := defaultedByTheAPIServer(t, c, sk); !equalJSON(want, sk) {
+				_, has := mustTable(t)[gvk.GroupVersion().String()+"/"+gvk.Kind]
+				require.True(t, has, "the API server defaults %s, the table has no entry", gvk)
+			}
+			check(t, "bare", map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind,
+				"metadata": map[string]any{"name": "x", "namespace": "y"}, "spec": map[string]any{}})
+		})
+	}
+	// The golden custom resources, each field removed or null in turn.
+	files, err := filepath.Glob(filepath.Join("golden", "testdata", "*.yaml"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	seen := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		objs, err := ReadObjects(data)
+		require.NoError(t, err)
+		for _, o := range objs {
+			obj := o.(interface{ UnstructuredContent() map[string]any }).UnstructuredContent()
+			gv, err := schema.ParseGroupVersion(obj["apiVersion"].(string))
+			require.NoError(t, err)
+			if !inKinds(c, gv.WithKind(obj["kind"].(string))) {
+				continue
+			}
+			key, err := json.Marshal(obj)
+			require.NoError(t, err)
+			if seen[string(key)] {
+				continue
+			}
+			seen[string(key)] = true
+			check(t, f+": as rendered", obj)
+			for _, p := range paths(obj, nil) {
+				if p[0] == "apiVersion" || p[0] == "kind" || p[0] == "metadata" {
+					continue
+				}
+				check(t, f+": without "+pathKey(p), edited(obj, p, false))
+				check(t, f+": null "+pathKey(p), edited(obj, p, true))
+			}
+		}
+	}
+	t.Logf("%d objects defaulted as the API server does", checked)
+}
+
+func mustTable(t *testing.T) map[string]*defaultsNode {
+	table, err := defaultsTable()
+	require.NoError(t, err)
+	return table
+}
+
+func inKinds(c *crdcheck.Checker, gvk schema.GroupVersionKind) bool {
+	for _, k := range c.Kinds() {
+		if k == gvk {
+			return true
+		}
+	}
+	return false
+}
+
+func equalJSON(a, b any) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return bytes.Equal(ja, jb)
+}
+
+// paths lists the path of every map key and list element of a tree,
+// sorted.
+func paths(v any, prefix []string) [][]string {
+	var out [][]string
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := append(append([]string{}, prefix...), k)
+			out = append(out, p)
+			out = append(out, paths(t[k], p)...)
+		}
+	case []any:
+		for i, e := range t {
+			p := append(append([]string{}, prefix...), "["+strconv.Itoa(i)+"]")
+			out = append(out, paths(e, p)...)
+		}
+	}
+	return out
+}
+
+func pathKey(p []string) string {
+	b, _ := json.Marshal(p)
+	return string(b)
+}
+
+// edited is a copy of obj with the field at p removed, or set to null.
+func edited(obj map[string]any, p []string, null bool) map[string]any {
+	out := runtime.DeepCopyJSON(obj)
+	var cur any = out
+	for i, step := range p {
+		last := i == len(p)-1
+		switch t := cur.(type) {
+		case map[string]any:
+			if last {
+				if null {
+					t[step] = nil
+				} else {
+					delete(t, step)
+				}
+				return out
+			}
+			cur = t[step]
+		case []any:
+			n, _ := strconv.Atoi(step[1 : len(step)-1])
+			cur = t[n]
+		}
+	}
+	return out
+}
