@@ -3,14 +3,17 @@ package etcdshapes
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/internal/crdgen"
 	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -196,4 +199,105 @@ func edited(obj map[string]any, p []string, null bool) map[string]any {
 		}
 	}
 	return out
+}
+
+// serverFixture is testdata/apiserver/live.yaml: the stacks of
+// serverFixtureRequests as a real kube-apiserver returned them after
+// server-side apply (written by the e2e suite's TestServerDefaultedFixture,
+// which checks it against the server on every run).
+const serverFixture = "testdata/apiserver/live.yaml"
+
+// serverFixtureRequests are the e2e suite's fixtureRequests.
+func serverFixtureRequests() []Request {
+	return []Request{
+		{Caller: CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
+		{Caller: CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3",
+			APIVersions: []string{APICiliumNetworkPolicy, APIVerticalPodAutoscaler, APIVMPodScrape}},
+	}
+}
+
+// The defaults tables hold what a real API server fills in: every
+// rendered object (uninstall hooks included), with the plan's defaults of
+// its kind (the built-in table's for CronJob, Job, Service, Secret; the
+// CRDs' for the custom kinds), is contained in the object the API server
+// returned for it, value for value (quantities by value).
+func TestDefaultsMatchTheAPIServersAnswer(t *testing.T) {
+	data, err := os.ReadFile(serverFixture)
+	require.NoError(t, err)
+	live, err := ReadObjects(data)
+	require.NoError(t, err)
+	_, byKey, err := indexObjects("live", live)
+	require.NoError(t, err)
+	defaulted := 0
+	for _, r := range serverFixtureRequests() {
+		objs, err := Render(r)
+		require.NoError(t, err)
+		require.NotEmpty(t, objs)
+		for i, o := range objs {
+			d, err := planForm("desired["+strconv.Itoa(i)+"]", o, false)
+			require.NoError(t, err)
+			before := runtime.DeepCopyJSON(d.tree)
+			d.defaults.apply(d.tree)
+			if !equalJSON(before, d.tree) {
+				defaulted++
+			}
+			l := byKey[d.key]
+			require.NotNil(t, l, "the server's answer has no %s", d.ref)
+			if where := notWithin(d.tree, l.tree, "", ""); where != "" {
+				t.Errorf("%s: the defaulted render differs from the API server's answer at %s", d.ref, where)
+			}
+		}
+	}
+	assert.Positive(t, defaulted, "no rendered object took a default")
+}
+
+// notWithin is the first path where a is not contained in b ("" when it
+// is): maps key by key, lists element by element, scalars equal (or the
+// same quantity).
+func notWithin(a, b any, path, parent string) string {
+	switch at := a.(type) {
+	case map[string]any:
+		bt, ok := b.(map[string]any)
+		if !ok {
+			return path + " (not an object)"
+		}
+		keys := make([]string, 0, len(at))
+		for k := range at {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		last := path
+		if i := strings.LastIndex(path, "."); i >= 0 {
+			last = path[i+1:]
+		}
+		for _, k := range keys {
+			bv, ok := bt[k]
+			if !ok {
+				return path + "." + k + " (missing)"
+			}
+			if w := notWithin(at[k], bv, path+"."+k, last); w != "" {
+				return w
+			}
+		}
+		return ""
+	case []any:
+		bt, ok := b.([]any)
+		if !ok || len(bt) != len(at) {
+			return path + " (another list)"
+		}
+		for i := range at {
+			if w := notWithin(at[i], bt[i], path+"["+strconv.Itoa(i)+"]", parent); w != "" {
+				return w
+			}
+		}
+		return ""
+	}
+	key := path
+	if i := strings.LastIndex(path, "."); i >= 0 {
+		key = path[i+1:]
+	}
+	if equalJSON(a, b) || (isQuantityField(key, parent) && sameQuantity(a, b)) {
+		return ""
+	}
+	return fmt.Sprintf("%s (%v, server %v)", path, a, b)
 }

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -415,4 +419,146 @@ func (w *failingWriter) Write(b []byte) (int, error) {
 		return 0, errDiskFull
 	}
 	return len(b), nil
+}
+
+// serverFixtureRequests are the e2e suite's fixtureRequests: the stacks
+// testdata/apiserver/live.yaml holds as kube-apiserver returned them.
+func serverFixtureRequests(apis []string) []etcdshapes.Request {
+	return []etcdshapes.Request{
+		{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
+		{Caller: etcdshapes.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3", APIVersions: apis},
+	}
+}
+
+// A live stack as `kubectl get -o yaml --show-managed-fields` returns it
+// after the API server defaulted it (recorded from a real kube-apiserver
+// by the e2e suite), planned against the same desired stack: no changes,
+// with or without the optional APIs listed.
+func TestPlanOfServerDefaultedStacksIsEmpty(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "apiserver", "live.yaml"))
+	require.NoError(t, err)
+	live, err := etcdshapes.ReadObjects(data)
+	require.NoError(t, err)
+	for _, apis := range [][]string{golden.AllAPIs, nil} {
+		for _, req := range serverFixtureRequests(apis) {
+			t.Run(fmt.Sprintf("%s %v", req.Caller, apis), func(t *testing.T) {
+				p, desired, err := etcdshapes.PlanRequest(req, live)
+				require.NoError(t, err)
+				assert.True(t, p.Empty(), "%s", p)
+				assert.True(t, p.SafeToApply(), "%s", p)
+				assert.NotEmpty(t, desired)
+				if req.Caller == etcdshapes.CallerCluster && apis == nil {
+					assert.Len(t, p.InferredAPIs, 3, "%s", p)
+				} else {
+					assert.Empty(t, p.InferredAPIs, "%s", p)
+				}
+			})
+		}
+	}
+}
+
+// A typed List (SecretList) may leave its items' apiVersion and kind out,
+// as the API server does; they are the list's.
+func TestReadObjectsTypedList(t *testing.T) {
+	objs, err := etcdshapes.ReadObjects([]byte("apiVersion: v1\nkind: SecretList\nitems:\n- metadata: {name: a, namespace: tenant-x}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n"))
+	require.NoError(t, err)
+	require.Len(t, objs, 2)
+	assert.Equal(t, "/v1, Kind=Secret", objs[0].GetObjectKind().GroupVersionKind().String())
+	assert.Equal(t, "ConfigMap", kindName(objs[1]))
+	// JSON documents (kubectl get -o json) read the same.
+	js, err := etcdshapes.ReadObjects([]byte(`{"apiVersion": "v1", "kind": "SecretList", "items": [{"metadata": {"name": "a", "namespace": "tenant-x"}}]}`))
+	require.NoError(t, err)
+	require.Len(t, js, 1)
+	assert.Equal(t, objs[0], js[0])
+}
+
+// Every field of the live objects the rules read, and every field above
+// them, replaced by a value of another type: LiveStateFromObjects and
+// Plan either go on (a field the plan only compares is a change like any
+// other) or refuse with a *naming.Error naming a field of the object;
+// they never panic and never fail with another error.
+func TestPlanMalformedLiveFieldsAreTypedErrors(t *testing.T) {
+	s := scenario(t, "cluster-demo")
+	req, err := s.Request()
+	require.NoError(t, err)
+	base, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	require.NoError(t, err)
+	rendered, err := etcdshapes.Render(req)
+	require.NoError(t, err)
+	printed, err := etcdshapes.Marshal(rendered)
+	require.NoError(t, err)
+	desired, err := etcdshapes.ReadObjects(printed) // unstructured: the plan reads them as they are
+	require.NoError(t, err)
+	others := []any{"x", 1.5, map[string]any{"a": "b"}}
+	cases, refused := 0, 0
+	for i, o := range base {
+		kind := kindName(o)
+		if kind != "EtcdCluster" && kind != "DataStore" && kind != "KamajiControlPlane" && kind != "CronJob" {
+			continue
+		}
+		u := o.(*unstructured.Unstructured)
+		for _, p := range mapPaths(u.Object, nil, 3) {
+			for _, v := range others {
+				live := make([]etcdshapes.Object, len(base))
+				copy(live, base)
+				c := u.DeepCopy()
+				setAt(c.Object, p, v)
+				live[i] = c
+				cases++
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Errorf("%s %s = %v: panic: %v", kind, strings.Join(p, "."), v, r)
+						}
+					}()
+					_, err := etcdshapes.LiveStateFromObjects(req.Namespace, req.Release, live)
+					if err == nil {
+						_, err = etcdshapes.Plan(live, desired)
+					}
+					if err == nil {
+						return
+					}
+					refused++
+					var ne *naming.Error
+					if !errors.As(err, &ne) {
+						t.Errorf("%s %s = %v: not a *naming.Error: %T %v", kind, strings.Join(p, "."), v, err, err)
+						return
+					}
+					assert.True(t, strings.HasPrefix(ne.Field, fmt.Sprintf("live[%d].", i)), "%s %s = %v: %v", kind, strings.Join(p, "."), v, err)
+				}()
+			}
+		}
+	}
+	t.Logf("%d malformed live stacks, %d refused", cases, refused)
+	assert.Positive(t, refused)
+}
+
+// mapPaths lists the paths of the map keys of a tree down to depth
+// levels below spec and status (metadata: its own keys and one below).
+func mapPaths(m map[string]any, prefix []string, depth int) [][]string {
+	var out [][]string
+	for _, k := range sortedKeysOf(m) {
+		p := append(append([]string{}, prefix...), k)
+		out = append(out, p)
+		if c, ok := m[k].(map[string]any); ok && depth > 0 {
+			out = append(out, mapPaths(c, p, depth-1)...)
+		}
+	}
+	return out
+}
+
+func sortedKeysOf(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func setAt(m map[string]any, p []string, v any) {
+	for _, k := range p[:len(p)-1] {
+		m = m[k].(map[string]any)
+	}
+	m[p[len(p)-1]] = v
 }

@@ -339,3 +339,25 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// The stacks as a real kube-apiserver returned them (testdata/apiserver,
+// recorded by the e2e suite) plan empty through the command, whether
+// --api-versions lists the optional APIs or not.
+func TestPlanCommandServerDefaultedStacks(t *testing.T) {
+	live := filepath.Join("..", "..", "testdata", "apiserver", "live.yaml")
+	for _, args := range [][]string{
+		{"etcd", "--namespace", "tenant-fixture", "--chart-version", "1.2.3", "--live", live},
+		{"cluster", "--namespace", "tenant-fixture", "--release", "kubernetes-fixture", "--chart-version", "1.2.3", "--live", live,
+			"--api-versions", etcdshapes.APIVerticalPodAutoscaler + "," + etcdshapes.APIVMPodScrape + "," + etcdshapes.APICiliumNetworkPolicy},
+		{"cluster", "--namespace", "tenant-fixture", "--release", "kubernetes-fixture", "--chart-version", "1.2.3", "--live", live},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := runPlan(args, nil, &stdout, &stderr)
+			require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			assert.True(t, strings.HasSuffix(stdout.String(), "\nNo changes.\n"), stdout.String())
+			assert.Contains(t, stdout.String(), "0 to create, 0 to update, 0 to delete")
+			assert.Empty(t, stderr.String())
+		})
+	}
+}
