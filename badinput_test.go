@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // badInput is one input the library must refuse with a *naming.Error that
@@ -98,7 +99,7 @@ const zone = "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: topology.
 func badInputs() []badInput {
 	long := "kubernetes-" + strings.Repeat("x", 41) // "<release>-etcd" is 57
 	sf := "_cluster.scheduling.globalAppTopologySpreadConstraints"
-	return []badInput{
+	return append([]badInput{
 		// Sizes and quantities.
 		{"size unit", etcdValues("size: 4Xi"), "values.size", "4Xi", "quantity"},
 		{"size negative", etcdValues("size: -1Gi"), "values.size", "-1Gi", "positive"},
@@ -316,6 +317,124 @@ func badInputs() []badInput {
 		{"caller", render(etcdshapes.Request{Caller: "kubernetes"}), "caller", "kubernetes", `"etcd" or "cluster"`},
 		{"typed spread parser", func() error { _, err := etcdshapes.ParseSpreadConstraints(42); return err }, sf, "42", "YAML string"},
 		{"typed quota", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("-1")); return err }, "values.size", "-1", "positive"},
+	}, badLiveInputs()...)
+}
+
+// liveDoc reads a live file as the plan command does (ReadObjects) and
+// plans the tenant cluster demo stack against it.
+func liveDoc(doc string) func() error {
+	return func() error {
+		objs, err := etcdshapes.ReadObjects([]byte(doc))
+		if err != nil {
+			return err
+		}
+		_, _, err = etcdshapes.PlanRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
+		return err
+	}
+}
+
+// liveObjs plans the tenant cluster demo stack against live objects as a
+// Go caller passes them.
+func liveObjs(objs ...etcdshapes.Object) func() error {
+	return func() error {
+		_, _, err := etcdshapes.PlanRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
+		return err
+	}
+}
+
+func unstructuredObj(m map[string]any) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: m}
+}
+
+// etcdClusterDoc is a live EtcdCluster of the demo stack with spec.
+func etcdClusterDoc(spec string) string {
+	return "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: kubernetes-demo-etcd, namespace: tenant-demo}\nspec:\n" + indent(spec, "  ")
+}
+
+// secretDoc is a live Secret with metadata.
+func secretDoc(meta string) string {
+	return "apiVersion: v1\nkind: Secret\nmetadata:\n" + indent(meta, "  ")
+}
+
+// badLiveInputs are live objects (plan) with a malformed field the plan
+// reads: each is named by its position in the input, its value quoted as
+// given, cut to 80 bytes.
+func badLiveInputs() []badInput {
+	long := strings.Repeat("a", 200)
+	wide := strings.Repeat("é", 100) // 2 bytes each: the cut falls inside one
+	list := make([]string, 100)
+	for i := range list {
+		list[i] = fmt.Sprintf("label-%d", i)
+	}
+	return []badInput{
+		// Identity.
+		{"live apiVersion a number", liveDoc("apiVersion: 1\nkind: Secret\nmetadata: {name: a}\n"), "live[0].apiVersion", "1", "group/version"},
+		{"live apiVersion three parts", liveDoc("apiVersion: a/b/c\nkind: Secret\nmetadata: {name: a}\n"), "live[0].apiVersion", "a/b/c", "group/version"},
+		{"live apiVersion missing", liveDoc("kind: Secret\nmetadata: {name: a}\n"), "live[0].apiVersion", "", "group/version"},
+		{"live apiVersion a map", liveDoc("apiVersion: {v: 1}\nkind: Secret\nmetadata: {name: a}\n"), "live[0].apiVersion", "{v: 1}", "group/version"},
+		{"live kind a number", liveDoc("apiVersion: v1\nkind: 5\nmetadata: {name: a}\n"), "live[0].kind", "5", "kind"},
+		{"live kind missing", liveDoc("apiVersion: v1\nmetadata: {name: a}\n"), "live[0].kind", "", "kind"},
+		{"live metadata not a map", liveDoc("apiVersion: v1\nkind: Secret\nmetadata: a\n"), "live[0].metadata", "a", "object"},
+		{"live name a number", liveDoc(secretDoc("name: 7\n")), "live[0].metadata.name", "7", "name"},
+		{"live name a list", liveDoc(secretDoc("name: [a]\n")), "live[0].metadata.name", "[a]", "name"},
+		{"live name missing", liveDoc(secretDoc("namespace: tenant-demo\n")), "live[0].metadata.name", "", "name"},
+		{"live apiVersion too long to quote", liveDoc("apiVersion: " + long + "/v1/x\nkind: Secret\nmetadata: {name: a}\n"), "live[0].apiVersion", long + "/v1/x", "group/version"},
+		{"live namespace a number", liveDoc(secretDoc("name: a\nnamespace: 1\n")), "live[0].metadata.namespace", "1", "string"},
+		{"live namespace long and wide", liveDoc(secretDoc("name: a\nnamespace: [x" + wide + "]\n")), "live[0].metadata.namespace", []any{"x" + wide}, "string"},
+		// Labels and annotations.
+		{"live labels a list", liveDoc(secretDoc("name: a\nlabels: [a]\n")), "live[0].metadata.labels", "[a]", "object"},
+		{"live label a number", liveDoc(secretDoc("name: a\nlabels: {app.kubernetes.io/name: 1}\n")), "live[0].metadata.labels.app.kubernetes.io/name", "1", "string"},
+		{"live label a long list", liveDoc(secretDoc("name: a\nlabels: {x: [" + strings.Join(list, ", ") + "]}\n")), "live[0].metadata.labels.x",
+			list, "string"},
+		{"live annotation a bool", liveDoc(secretDoc("name: a\nannotations: {helm.sh/resource-policy: true}\n")), "live[0].metadata.annotations.helm.sh/resource-policy", "true", "string"},
+		// managedFields.
+		{"live managedFields a map", liveDoc(secretDoc("name: a\nmanagedFields: {manager: x}\n")), "live[0].metadata.managedFields", "{manager: x}", "list"},
+		{"live managedFields entry a string", liveDoc(secretDoc("name: a\nmanagedFields: [x]\n")), "live[0].metadata.managedFields[0]", "x", "managed field entry"},
+		{"live managedFields manager a number", liveDoc(secretDoc("name: a\nmanagedFields: [{manager: 1, operation: Apply}]\n")), "live[0].metadata.managedFields[0].manager", "1", "string"},
+		{"live managedFields operation a list", liveDoc(secretDoc("name: a\nmanagedFields: [{manager: m, operation: [Apply]}]\n")), "live[0].metadata.managedFields[0].operation", "[Apply]", "string"},
+		{"live fieldsV1 a string", liveDoc(secretDoc("name: a\nmanagedFields: [{manager: m, fieldsV1: \"f:spec\"}]\n")), "live[0].metadata.managedFields[0].fieldsV1", "f:spec", "field set"},
+		{"live fieldsV1 key without a type", liveDoc(secretDoc("name: a\nmanagedFields: [{manager: m}, {manager: m2, fieldsV1: {spec: {}}}]\n")), "live[0].metadata.managedFields[1].fieldsV1", "{spec: {}}", "field set"},
+		{"live fieldsV1 member a number", liveDoc(secretDoc("name: a\nmanagedFields: [{manager: m, fieldsV1: {f:spec: 5}}]\n")), "live[0].metadata.managedFields[0].fieldsV1", map[string]any{"f:spec": 5}, "field set"},
+		{"live fieldsV1 bad key value", liveDoc(secretDoc("name: a\nmanagedFields: [{manager: m, fieldsV1: {f:spec: {\"k:{not json\": {}}}}]\n")), "live[0].metadata.managedFields[0].fieldsV1", map[string]any{"f:spec": map[string]any{"k:{not json": map[string]any{}}}, "field set"},
+		// Lists.
+		{"live List items a number", liveDoc("apiVersion: v1\nkind: List\nitems: 5\n"), "live[0].items", "5", "list of objects"},
+		{"live List item a string", liveDoc("apiVersion: v1\nkind: List\nitems: [a]\n"), "live[0].items[0]", "a", "Kubernetes object"},
+		{"live List item without a name (empty documents count)", liveDoc("---\n---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Secret, metadata: {name: a}}\n- {apiVersion: v1, kind: Secret, metadata: {}}\n"), "live[1].items[1].metadata.name", "", "name"},
+		{"live typed List item without a kind", liveDoc("apiVersion: v1\nkind: List\nitems:\n- {metadata: {name: a}}\n"), "live[0].items[0].apiVersion", "", "group/version"},
+		{"live document a string", liveDoc("just text\n"), "live[0]", "just text", "Kubernetes object"},
+		// Fields the rules read.
+		{"live replicas a string", liveDoc(etcdClusterDoc("replicas: \"3\"\n")), "live[0].spec.replicas", "3", "whole number"},
+		{"live replicas fractional", liveDoc(etcdClusterDoc("replicas: 1.5\n")), "live[0].spec.replicas", "1.5", "whole number"},
+		{"live replicas negative", liveDoc(etcdClusterDoc("replicas: -1\n")), "live[0].spec.replicas", "-1", "whole number"},
+		{"live storage size not a quantity", liveDoc(etcdClusterDoc("storage: {size: lots}\n")), "live[0].spec.storage.size", "lots", "quantity"},
+		{"live storage size a bool", liveDoc(etcdClusterDoc("storage: {size: true}\n")), "live[0].spec.storage.size", "true", "quantity"},
+		{"live storage not a map", liveDoc(etcdClusterDoc("storage: 4Gi\n")), "live[0].spec.storage", "4Gi", "object"},
+		{"live storage class a number", liveDoc(etcdClusterDoc("storage: {storageClassName: 5}\n")), "live[0].spec.storage.storageClassName", "5", "string"},
+		{"live storage medium a map", liveDoc(etcdClusterDoc("storage: {medium: {a: b}}\n")), "live[0].spec.storage.medium", "{a: b}", "string"},
+		{"live version a number", liveDoc(etcdClusterDoc("version: 3.6\n")), "live[0].spec.version", "3.6", "string"},
+		{"live spec a list", liveDoc("apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: e, namespace: x}\nspec: [1]\n"), "live[0].spec", "[1]", "object"},
+		{"live DataStore usedBy not strings", liveDoc("apiVersion: kamaji.clastix.io/v1alpha1\nkind: DataStore\nmetadata: {name: d}\nstatus: {usedBy: [1]}\n"), "live[0].status.usedBy", "[1]", "list of strings"},
+		{"live DataStore driver a number", liveDoc("apiVersion: kamaji.clastix.io/v1alpha1\nkind: DataStore\nmetadata: {name: d}\nspec: {driver: 1}\n"), "live[0].spec.driver", "1", "string"},
+		{"live KamajiControlPlane datastore a number", liveDoc("apiVersion: controlplane.cluster.x-k8s.io/v1alpha1\nkind: KamajiControlPlane\nmetadata: {name: kubernetes-demo, namespace: tenant-demo}\nspec: {dataStoreName: 1}\n"),
+			"live[0].spec.dataStoreName", "1", "string"},
+		// Objects from a Go caller.
+		{"live object nil", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a"}}), nil), "live[1]", nil, "not nil"},
+		{"live typed nil", liveObjs((*unstructured.Unstructured)(nil)), "live[0]", nil, "not nil"},
+		{"live value not JSON", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a"},
+			"data": map[string]any{"x": []string{"a"}}})), "live[0].data.x", []string{"a"}, "JSON value"},
+		{"live number not finite", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a"},
+			"spec": map[string]any{"list": []any{1, math.Inf(1)}}})), "live[0].spec.list[1]", math.Inf(1), "finite"},
+		{"live name a number (Go)", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": 7}})), "live[0].metadata.name", "7", "name"},
+		{"live replicas a string (Go)", liveObjs(unstructuredObj(map[string]any{"apiVersion": "etcd-operator.cozystack.io/v1alpha2", "kind": "EtcdCluster",
+			"metadata": map[string]any{"name": "kubernetes-demo-etcd", "namespace": "tenant-demo"}, "spec": map[string]any{"replicas": "3"}})), "live[0].spec.replicas", "3", "whole number"},
+		{"desired apiVersion a number", func() error {
+			_, err := etcdshapes.Plan(nil, []etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": 1, "kind": "Secret", "metadata": map[string]any{"name": "a"}})})
+			return err
+		}, "desired[0].apiVersion", "1", "group/version"},
+		{"live state from a bad object", func() error {
+			_, err := etcdshapes.LiveStateFromObjects("tenant-demo", "kubernetes-demo", []etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": "v1", "kind": 2})})
+			return err
+		}, "live[0].kind", "2", "kind"},
 	}
 }
 

@@ -214,3 +214,24 @@ func TestValuesSizeLimit(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, v["a"], n/2-10)
 }
+
+// TestSharedDataStorePlanWithLongNames: a legacy tenant cluster with a name
+// over the limits, on a shared datastore, plans as nothing to do; its live
+// state is read from its KamajiControlPlane.
+func TestSharedDataStorePlanWithLongNames(t *testing.T) {
+	rel := "kubernetes-" + strings.Repeat("x", 42)
+	kcp := "apiVersion: controlplane.cluster.x-k8s.io/v1alpha1\nkind: KamajiControlPlane\nmetadata:\n  name: " + rel + "\n  namespace: tenant-demo\nspec:\n  dataStoreName: tenant-root\n"
+	live, err := etcdshapes.ReadObjects([]byte(kcp))
+	require.NoError(t, err)
+	st, err := etcdshapes.LiveStateFromObjects("tenant-demo", rel, live)
+	require.NoError(t, err)
+	require.Equal(t, "tenant-root", st.DataStoreName)
+	p, desired, err := etcdshapes.PlanRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel}, live)
+	require.NoError(t, err)
+	require.Empty(t, desired)
+	require.True(t, p.SafeToApply(), p.String())
+	require.Contains(t, p.String(), "No changes")
+	// Without the shared datastore the names are refused.
+	_, _, err = etcdshapes.PlanRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel}, nil)
+	require.ErrorContains(t, err, "more than 56")
+}

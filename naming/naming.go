@@ -130,7 +130,7 @@ func ForCluster(namespace, release string) (Names, error) {
 		return Names{}, Errorf("release", release,
 			"must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels")
 	}
-	name := release + "-etcd"
+	name := ClusterEtcdName(release)
 	if len(name) > MaxClusterName {
 		return Names{}, Errorf("release", release,
 			"the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)",
@@ -138,6 +138,11 @@ func ForCluster(namespace, release string) (Names, error) {
 	}
 	return Names{Caller: PerCluster, Namespace: namespace, Release: release, Cluster: name}.sealed(), nil
 }
+
+// ClusterEtcdName is the EtcdCluster name of a tenant cluster's etcd,
+// "<release>-etcd", without ForCluster's checks: for reading the live
+// state of a cluster whose names may predate them.
+func ClusterEtcdName(release string) string { return release + "-etcd" }
 
 // validateClusterRelease checks what every use of a tenant cluster's names
 // needs: a tenant namespace and a release that is a DNS-1123 label, or of

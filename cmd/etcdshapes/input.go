@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/naming"
 )
 
@@ -14,8 +13,8 @@ import (
 // of etcdshapes.MaxValuesBytes (16 MiB), far above any real values file or
 // stack: -f /dev/zero, a 100 MB file or an endless stream ends with an
 // error after reading at most one byte past the limit, in bounded memory.
-// A document over etcdshapes.MaxValuesIndicators YAML indicators is refused
-// too, before it is parsed.
+// The parsers bound the rest: a YAML document over
+// etcdshapes.MaxValuesIndicators is refused before it is parsed.
 // flag names the flag for the error ("--values", "--live").
 func readInput(flag, path string, stdin io.Reader) ([]byte, error) {
 	var r io.Reader
@@ -35,9 +34,6 @@ func readInput(flag, path string, stdin io.Reader) ([]byte, error) {
 	}
 	if len(b) > etcdshapes.MaxValuesBytes {
 		return nil, naming.Errorf(flag, path, "is larger than %d bytes (16 MiB), the limit for a values or live file", etcdshapes.MaxValuesBytes)
-	}
-	if err := inputlimit.Check(b); err != nil {
-		return nil, naming.Errorf(flag, path, "%v", err)
 	}
 	return b, nil
 }

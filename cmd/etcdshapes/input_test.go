@@ -105,7 +105,7 @@ func TestHostileInputFiles(t *testing.T) {
 				require.Equal(t, 1, code, stderr)
 				require.Empty(t, stdout)
 				require.Equal(t, 1, strings.Count(stderr, "etcdshapes:"), stderr)
-				require.Regexp(t, `^etcdshapes: --(values|live): invalid value "`, stderr)
+				require.Regexp(t, `^etcdshapes: (--values|--live|values\[0\]|live\[0\]): invalid value "`, stderr)
 				require.Contains(t, stderr, "limit")
 				if e, ok := stdin.(*endless); ok {
 					require.LessOrEqual(t, e.n, int64(etcdshapes.MaxValuesBytes)+64<<10, "read past the limit")
@@ -118,11 +118,10 @@ func TestHostileInputFiles(t *testing.T) {
 	}
 }
 
-// failingWriter fails every write, as stdout on a full disk or a closed
-// pipe does.
-type failingWriter struct{}
+// fullWriter fails every write, as stdout on a full disk does.
+type fullWriter struct{}
 
-func (failingWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
 
 // TestWriteErrors: a command whose output cannot be written fails (exit
 // 1, the error on stderr), whatever the command; /dev/full is the real
@@ -144,7 +143,7 @@ func TestWriteErrors(t *testing.T) {
 		{"plan", "etcd", "-n", "tenant-root", "--live", live, "--output", "json"},
 		{"render", "--help"},
 	} {
-		for name, w := range map[string]io.Writer{"failing writer": failingWriter{}, "/dev/full": full} {
+		for name, w := range map[string]io.Writer{"failing writer": fullWriter{}, "/dev/full": full} {
 			if w == (*os.File)(nil) || w == nil {
 				continue
 			}

@@ -26,9 +26,24 @@ const (
 // Check refuses a document over MaxBytes or MaxIndicators without parsing
 // it. The error says which limit and by how much.
 func Check(doc []byte) error {
+	if err := CheckSize(doc); err != nil {
+		return err
+	}
+	return CheckIndicators(doc)
+}
+
+// CheckSize refuses a document over MaxBytes. It is all a document read as
+// JSON needs: JSON parsing is linear in its size.
+func CheckSize(doc []byte) error {
 	if len(doc) > MaxBytes {
 		return fmt.Errorf("is %d bytes, more than the limit of %d (16 MiB)", len(doc), MaxBytes)
 	}
+	return nil
+}
+
+// CheckIndicators refuses a document with more than MaxIndicators YAML
+// indicators, before a YAML parser sees it.
+func CheckIndicators(doc []byte) error {
 	n := 0
 	for _, c := range doc {
 		switch c {
