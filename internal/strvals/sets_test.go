@@ -95,7 +95,7 @@ func TestListIndexBudget(t *testing.T) {
 	require.Len(t, m["k3"], 65537)
 	require.Equal(t, 2, indexElements(`a[1]=x`))
 	require.Equal(t, 0, indexElements(`a=[x]`))
-	require.Equal(t, MaxIndex+1, indexElements(`a[70000]=1`)) // refused by the parser before allocating
+	require.Equal(t, MaxIndex+1, indexElements(`a[70000]=1`))          // refused by the parser before allocating
 	require.Equal(t, 0, indexElements(`a[99999999999999999999999]=1`)) // not an int: refused
 }
 
