@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
@@ -93,8 +95,31 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	rec := events.NewFakeRecorder(100)
 	return &harness{t: t, recorder: rec, r: &Reconciler{
-		Client: k, Reader: k, Mapper: k.RESTMapper(), Recorder: rec, ChartVersion: "1.2.3",
+		Client: applyOnly{Client: k}, Reader: k, Mapper: k.RESTMapper(), Recorder: rec, ChartVersion: "1.2.3",
 	}}
+}
+
+// applies counts the server-side applies the operator made through
+// client.Apply.
+var applies atomic.Int64
+
+// applyOnly is the operator's client in the tests: it counts server-side
+// applies made with client.Apply (client.ApplyConfigurationFromUnstructured
+// for the stack, a typed apply configuration for the ConfigMap) and
+// refuses server-side apply through Patch (client.RawPatch), so that the
+// tests pin the controller-runtime path the docs show.
+type applyOnly struct{ client.Client }
+
+func (c applyOnly) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+	applies.Add(1)
+	return c.Client.Apply(ctx, obj, opts...)
+}
+
+func (c applyOnly) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	if patch.Type() == types.ApplyPatchType {
+		return fmt.Errorf("server-side apply of %s through Patch: use client.Apply", obj.GetName())
+	}
+	return c.Client.Patch(ctx, obj, patch, opts...)
 }
 
 // reconcile runs one reconcile of cm and returns the ConfigMap as the
@@ -261,6 +286,9 @@ func TestCreateUpgradeSnapshot(t *testing.T) {
 		}
 	}
 	t.Logf("created: %d objects (every optional API is served)", len(reqs))
+	if n := applies.Load(); n < int64(len(reqs)) {
+		t.Errorf("%d applies through client.Apply, want at least the %d objects", n, len(reqs))
+	}
 
 	// Unchanged: no write, no event.
 	rv := c.ResourceVersion
@@ -457,11 +485,7 @@ func setKCP(ctx context.Context, ns, name, dataStore string) error {
 	u.SetNamespace(ns)
 	u.SetName(name)
 	u.Object["spec"] = map[string]any{"dataStoreName": dataStore, "version": "v1.35.0"}
-	body, err := u.MarshalJSON()
-	if err != nil {
-		return err
-	}
-	return k.Patch(ctx, u, client.RawPatch(types.ApplyPatchType, body), client.FieldOwner("kamaji-test"), client.ForceOwnership)
+	return k.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("kamaji-test"), client.ForceOwnership)
 }
 
 // TestInvalidInput: input the library refuses is recorded with the field
