@@ -113,7 +113,11 @@ func (o DashboardOptions) validate() (int32, error) {
 	if sel := o.InstanceSelector; sel != nil {
 		errs := metav1validation.ValidateLabelSelector(sel, metav1validation.LabelSelectorValidationOptions{}, field.NewPath("instanceSelector"))
 		if len(errs) > 0 {
-			return 0, naming.Errorf(errs[0].Field, errs[0].BadValue, "%s", errs[0].ErrorBody())
+			rule := errs[0].Detail
+			if rule == "" {
+				rule = strings.ToLower(errs[0].Type.String())
+			}
+			return 0, naming.Errorf(errs[0].Field, errs[0].BadValue, "%s", rule)
 		}
 		if o.AllowCrossNamespaceImport && len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0 {
 			return 0, naming.Errorf("instanceSelector", map[string]any{}, "must select some Grafana instances when allowCrossNamespaceImport is set: an empty selector imports the dashboard into every Grafana of the cluster, other tenants' included")
