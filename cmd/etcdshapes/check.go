@@ -23,7 +23,7 @@ const (
 	aboutRenderCheck = `  render check     a Job that runs etcdctl check perf (and check datascale) against the
                    stack's etcd (run 'etcdshapes render check --help').
 `
-	checkDetails = `
+	checkDetailsFormat = `
   The Job "<cluster>-check" runs etcdctl check perf, and with --datascale then check
   datascale, with the load --load (etcdctl's workload models: s, the default, writes 150
   keys a second for a minute; xl 15,000), through the cluster Service with the client
@@ -35,13 +35,27 @@ const (
 
   The checks write into the live cluster and load it: run them when the tenant control
   planes can take it. A load that would write more than half the quota is refused.
-  A tenant cluster's etcd has the kubernetes chart's fixed version and size; for the
-  etcd chart, pass its values.version and values.size as --etcd-version and --size.
-
+` + "%s" + `
   Output is multi-document YAML on stdout (-o json, --output-dir and --show-only as for
   'etcdshapes render etcd'); errors go to stderr with a non-zero exit.
 `
 )
+
+// checkDetails are the help's details for caller "" (both), etcd or
+// cluster: only the etcd chart's etcd has a version and size to give.
+func checkDetails(caller string) string {
+	note := ""
+	switch caller {
+	case etcdshapes.CallerEtcd:
+		note = "  Pass the etcd chart's values.version and values.size as --etcd-version and --size.\n"
+	case etcdshapes.CallerCluster:
+		note = "  A tenant cluster's etcd has the kubernetes chart's fixed version and size.\n"
+	default:
+		note = "  A tenant cluster's etcd has the kubernetes chart's fixed version and size; for the\n" +
+			"  etcd chart, pass its values.version and values.size as --etcd-version and --size.\n"
+	}
+	return fmt.Sprintf(checkDetailsFormat, note)
+}
 
 // newRenderCheckCmd is 'etcdshapes render check' and its two callers.
 func newRenderCheckCmd(e env) *cobra.Command {
@@ -49,7 +63,7 @@ func newRenderCheckCmd(e env) *cobra.Command {
 		Use:   "check etcd|cluster",
 		Short: "A Job that checks the etcd's performance with etcdctl check perf",
 		Long: "etcdshapes render check renders a Job that checks a stack's etcd with etcdctl check perf and, optionally, check datascale.\n\n" +
-			synopsisCheckEtcd + synopsisCheckCluster + checkDetails,
+			synopsisCheckEtcd + synopsisCheckCluster + checkDetails(""),
 	}, func(arg string) error {
 		return usagef("unknown caller %q (want etcd or cluster)", arg)
 	})
@@ -75,7 +89,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 		cmd.Use = "etcd --namespace NS [--release etcd] [--load s|m|l|xl] [--datascale] [flags]"
 		cmd.Short = "Check the etcd chart's etcd with etcdctl check perf"
 		cmd.Long = "etcdshapes render check etcd renders a Job that checks the etcd chart's etcd with etcdctl.\n\n" +
-			synopsisCheckEtcd + checkDetails
+			synopsisCheckEtcd + checkDetails(caller)
 		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`: \"etcd\", the default")
 		fs.StringVar(&cf.version, "etcd-version", "", fmt.Sprintf("the cluster's etcd `X.Y.Z` (the chart's values.version), whose etcdctl runs (default %s)", etcd.DefaultVersion))
 		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load (default %s)", etcd.DefaultSize))
@@ -85,7 +99,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 		cmd.Use = "cluster --namespace NS --release REL [--load s|m|l|xl] [--datascale] [flags]"
 		cmd.Short = "Check a tenant cluster's etcd with etcdctl check perf"
 		cmd.Long = "etcdshapes render check cluster renders a Job that checks a tenant cluster's etcd with etcdctl.\n\n" +
-			synopsisCheckCluster + checkDetails
+			synopsisCheckCluster + checkDetails(caller)
 		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`, \"kubernetes-<name>\"; required")
 	}
 	fs.StringVar(&cf.load, "load", etcd.DefaultCheckLoad, "etcdctl's workload `MODEL`: s, m, l or xl")
