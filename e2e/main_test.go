@@ -20,6 +20,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	cozyv1alpha1 "github.com/etcdshapes/etcdshapes/monitoring/cozystack/v1alpha1"
+	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
 	vmv1beta1 "github.com/etcdshapes/etcdshapes/monitoring/victoriametrics/v1beta1"
 	ciliumv2 "github.com/etcdshapes/etcdshapes/policy/cilium/v2"
 	monv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -69,6 +70,7 @@ func addToScheme(s *runtime.Scheme) error {
 		kamajiv1alpha1.AddToScheme,
 		cozyv1alpha1.AddToScheme,
 		vmv1beta1.AddToScheme,
+		grafanav1beta1.AddToScheme,
 		ciliumv2.AddToScheme,
 	} {
 		if err := add(s); err != nil {
