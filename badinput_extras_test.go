@@ -38,6 +38,10 @@ func extrasBadInputs() []badInput {
 		{"check load past half the quota", check(etcd.Options{}, etcd.CheckOptions{Load: "xl", Datascale: true}), "load", "xl", "more than half of the cluster's quota"},
 		{"check load past a small quota", check(etcd.Options{Size: resource.MustParse("256Mi")}, etcd.CheckOptions{Load: "m", Datascale: true}), "load", "m", "use a smaller load or a larger size"},
 		{"check load write bytes", func() error { _, err := etcd.CheckWriteBytes(etcd.CheckOptions{Load: "x"}); return err }, "load", "x", "s, m, l or xl"},
+		{"check image with a space", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd v3.6"}), "image", "etcd v3.6", "without whitespace"},
+		{"check image blank", check(etcd.Options{}, etcd.CheckOptions{Image: " "}), "image", " ", "without whitespace"},
+		{"check image with a newline", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd:v3.6.11\n"}), "image", "etcd:v3.6.11\n", "control characters"},
+		{"check image too long", check(etcd.Options{}, etcd.CheckOptions{Image: strings.Repeat("r", 1025)}), "image", strings.Repeat("r", 1025), "at most 1024 bytes"},
 		// The cluster's options the check reads: version and size.
 		{"check version", check(etcd.Options{Version: "v3.6"}, etcd.CheckOptions{}), "values.version", "v3.6", "X.Y.Z"},
 		{"check size below a byte of quota", check(etcd.Options{Size: resource.MustParse("0.5")}, etcd.CheckOptions{}), "values.size", "500m", "one byte"},

@@ -2,6 +2,8 @@ package etcd
 
 import (
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/etcdshapes/etcdshapes/naming"
 	batchv1 "k8s.io/api/batch/v1"
@@ -64,6 +66,9 @@ type CheckOptions struct {
 	// that answers its /metrics request (through the cluster Service, any
 	// member).
 	Datascale bool
+	// Image is the image whose /usr/local/bin/etcdctl runs, for a registry
+	// of your own; "" means EtcdImageRepository:v<Options.Version>.
+	Image string
 }
 
 // CheckWriteBytes is about how many bytes of keys and values the checks
@@ -140,15 +145,36 @@ func CheckJob(n naming.Names, o Options, c CheckOptions) (*batchv1.Job, error) {
 		return nil, naming.Errorf("load", l.name, "%s would write about %s, more than half of the cluster's quota of %s bytes (size %s): filling the quota stops every write; use a smaller load or a larger size",
 			what, humanBytes(written), strconv.FormatInt(r.quota, 10), r.Size.String())
 	}
-	return checkJob(n, r, l, c.Datascale), nil
+	image := c.Image
+	if image == "" {
+		image = EtcdImageRepository + ":v" + r.Version
+	} else if err := validateImage("image", image); err != nil {
+		return nil, err
+	}
+	return checkJob(n, image, l, c.Datascale), nil
 }
 
-func checkJob(n naming.Names, r resolved, l checkLoad, datascale bool) *batchv1.Job {
+// maxImage bounds an image reference (registry, path, tag and digest fit
+// well within it).
+const maxImage = 1024
+
+// validateImage checks an image reference as far as the Pod API does and
+// a little further: not blank, no whitespace or control characters.
+func validateImage(field, image string) error {
+	switch {
+	case len(image) > maxImage:
+		return naming.Errorf(field, image, "must be at most %d bytes", maxImage)
+	case strings.IndexFunc(image, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+		return naming.Errorf(field, image, "must be an image reference without whitespace or control characters (e.g. %q)", EtcdImageRepository+":v"+DefaultVersion)
+	}
+	return nil
+}
+
+func checkJob(n naming.Names, image string, l checkLoad, datascale bool) *batchv1.Job {
 	var podMeta metav1.ObjectMeta
 	if n.Caller == naming.PerCluster {
 		podMeta.Labels = map[string]string{AllowToEtcdClusterLabel: n.Cluster}
 	}
-	image := EtcdImageRepository + ":v" + r.Version
 	container := func(name, check string) corev1.Container {
 		return corev1.Container{
 			Name:    name,

@@ -183,6 +183,13 @@ func TestCheckJobContainers(t *testing.T) {
 	require.Len(t, pod.Containers, 1)
 	assert.Equal(t, []string{"check", "perf", "--load=m"}, pod.InitContainers[0].Args[:3])
 	assert.Equal(t, []string{"check", "datascale", "--load=m"}, pod.Containers[0].Args[:3])
+
+	// A registry of one's own.
+	own, err := etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Datascale: true, Image: "registry.example.com/etcd:v3.6.11@sha256:" + strings.Repeat("0", 64)})
+	require.NoError(t, err)
+	for _, c := range append(own.Spec.Template.Spec.InitContainers, own.Spec.Template.Spec.Containers...) {
+		assert.Equal(t, "registry.example.com/etcd:v3.6.11@sha256:"+strings.Repeat("0", 64), c.Image)
+	}
 }
 
 // A load is refused exactly when what it writes exceeds half the quota

@@ -13,9 +13,10 @@ import (
 
 const (
 	synopsisCheckEtcd = `  etcdshapes render check etcd    --namespace NS [--release etcd] [--load s|m|l|xl] [--datascale]
-                                  [--etcd-version X.Y.Z] [--size QUANTITY]
+                                  [--etcd-version X.Y.Z] [--size QUANTITY] [--image IMAGE]
 `
 	synopsisCheckCluster = `  etcdshapes render check cluster --namespace NS --release REL [--load s|m|l|xl] [--datascale]
+                                  [--image IMAGE]
 `
 	// synopsisRenderCheck is the overview's.
 	synopsisRenderCheck = `  etcdshapes render check etcd|cluster --namespace NS [--release REL] [--load s|m|l|xl] [--datascale]
@@ -73,8 +74,8 @@ func newRenderCheckCmd(e env) *cobra.Command {
 
 // checkFlags are the flags of render check etcd|cluster.
 type checkFlags struct {
-	namespace, release, load, version, size string
-	datascale                               bool
+	namespace, release, load, version, size, image string
+	datascale                                      bool
 }
 
 func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
@@ -104,6 +105,8 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	}
 	fs.StringVar(&cf.load, "load", etcd.DefaultCheckLoad, "etcdctl's workload `MODEL`: s, m, l or xl")
 	fs.BoolVar(&cf.datascale, "datascale", false, "also run etcdctl check datascale after check perf")
+	fs.StringVar(&cf.image, "image", "", "the `IMAGE` whose /usr/local/bin/etcdctl runs, for a registry of your own\n(default "+etcd.EtcdImageRepository+":v<the cluster's version>)")
+	_ = cmd.RegisterFlagCompletionFunc("image", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("load", fixedCompletion("s", "m", "l", "xl"))
 	for _, f := range []string{"namespace", "release"} {
 		_ = cmd.RegisterFlagCompletionFunc(f, cobra.NoFileCompletions)
@@ -151,7 +154,7 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 	} else if n, err = naming.ForCluster(f.namespace, f.release); err != nil {
 		return nil, err
 	}
-	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale})
+	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image})
 	if err != nil {
 		return nil, err
 	}

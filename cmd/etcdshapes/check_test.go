@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -41,6 +42,11 @@ func TestRenderCheckMatchesBuilders(t *testing.T) {
 	require.Equal(t, 0, renderCheck([]string{"etcd", "-n", "tenant-root", "-o", "json", "--show-only", "Job/etcd-check"}, &stdout, &stderr), stderr.String())
 	assert.Contains(t, stdout.String(), `"kind": "List"`)
 	assert.Contains(t, stdout.String(), `"name": "etcd-check"`)
+	// --image for a registry of one's own.
+	stdout.Reset()
+	require.Equal(t, 0, renderCheck([]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "registry.example.com/etcd:v3.6.11"}, &stdout, &stderr), stderr.String())
+	assert.Contains(t, stdout.String(), "image: registry.example.com/etcd:v3.6.11\n")
+	assert.NotContains(t, stdout.String(), etcd.EtcdImageRepository)
 }
 
 func TestRenderCheckErrors(t *testing.T) {
@@ -68,6 +74,7 @@ func TestRenderCheckErrors(t *testing.T) {
 		{[]string{"etcd", "-n", "default"}, 1, `namespace: invalid value "default"`},
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-" + strings.Repeat("x", 41)}, 1, "more than 56"},
 		{[]string{"etcd", "-n", "tenant-root", "-o", "xml"}, 2, `--output must be yaml or json, not "xml"`},
+		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "my etcd"}, 1, `image: invalid value "my etcd": must be an image reference`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

@@ -32,7 +32,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"render", "snapshot", "cluster"}, []string{"etcdshapes render snapshot cluster --namespace NS --release REL --name NAME", "--s3-bucket"},
 			[]string{"etcdshapes render snapshot etcd", "[--release REL]"}},
 		{[]string{"render", "check"}, []string{"etcdshapes render check etcd ", "etcdshapes render check cluster ", "--datascale", "no ServiceAccount, Role or RoleBinding"}, nil},
-		{[]string{"render", "check", "etcd"}, []string{"etcdshapes render check etcd ", "--load MODEL", "--etcd-version X.Y.Z", "--size QUANTITY", `(default "s")`},
+		{[]string{"render", "check", "etcd"}, []string{"etcdshapes render check etcd ", "--load MODEL", "--etcd-version X.Y.Z", "--size QUANTITY", "--image IMAGE", `(default "s")`},
 			[]string{"etcdshapes render check cluster"}},
 		{[]string{"render", "check", "cluster"}, []string{"etcdshapes render check cluster --namespace NS --release REL", "--datascale", "--load MODEL"},
 			[]string{"etcdshapes render check etcd", "--etcd-version", "--size"}},
