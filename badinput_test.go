@@ -590,7 +590,7 @@ func genBadInputs(base string) []badInput {
 // TestBadInputs: every bad input is refused with a *naming.Error naming the
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
-	cases := append(badInputs(), genBadInputs(t.TempDir())...)
+	cases := append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...)
 	require.GreaterOrEqual(t, len(cases), 40)
 	names := map[string]bool{}
 	for _, c := range cases {

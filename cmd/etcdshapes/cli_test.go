@@ -417,7 +417,7 @@ func TestCompletion(t *testing.T) {
 		want []string
 	}{
 		{[]string{""}, []string{"completion", "gen", "help", "plan", "render", "version"}},
-		{[]string{"render", ""}, []string{"cluster", "etcd", "snapshot"}},
+		{[]string{"render", ""}, []string{"check", "cluster", "etcd", "snapshot"}},
 		{[]string{"plan", ""}, []string{"cluster", "etcd"}},
 		{[]string{"render", "cluster", "--api-versions", ""}, etcdshapes.OptionalAPIs()},
 		{[]string{"render", "etcd", "-o", ""}, []string{"yaml", "json"}},

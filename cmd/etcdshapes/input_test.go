@@ -145,6 +145,7 @@ func TestWriteErrors(t *testing.T) {
 		{"render", "etcd", "-n", "tenant-root"},
 		{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo"},
 		{"render", "snapshot", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--name", "now", "--pvc", "backups"},
+		{"render", "check", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--datascale"},
 		{"plan", "etcd", "-n", "tenant-root", "--live", live},
 		{"plan", "etcd", "-n", "tenant-root", "--live", live, "--output", "json"},
 		{"render", "--help"},

@@ -7,6 +7,7 @@
 //	                          [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
 //	                          [--live-storage-class NAME]
 //	etcdshapes render snapshot etcd|cluster --namespace NS [--release REL] (--name NAME | --schedule CRON [--keep N]) DESTINATION
+//	etcdshapes render check etcd|cluster --namespace NS [--release REL] [--load s|m|l|xl] [--datascale]
 //	etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
 //	etcdshapes gen chart --library [--caller etcd|cluster] --out DIR [--force]
 //	etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]
@@ -131,8 +132,8 @@ func newRootCmd(e env) *cobra.Command {
 		Short: "Render the etcd objects of Cozystack's charts as typed, validated YAML",
 		Long: `etcdshapes renders the etcd objects of Cozystack's charts as typed, validated YAML.
 
-` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisGen + synopsisPlan + synopsisMore + `
-` + aboutRenderEtcd + aboutRenderCluster + aboutRenderSnapshot + aboutGen + aboutPlan + `
+` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisRenderCheck + synopsisGen + synopsisPlan + synopsisMore + `
+` + aboutRenderEtcd + aboutRenderCluster + aboutRenderSnapshot + aboutRenderCheck + aboutGen + aboutPlan + `
 ` + aboutValues + `
 ` + aboutOutput,
 		Example:       strings.TrimSuffix(exampleRenderCluster+exampleRenderEtcd, "\n"),
@@ -201,19 +202,19 @@ func newHelpCmd() *cobra.Command {
 
 func newRenderCmd(e env) *cobra.Command {
 	cmd := parentCommand(&cobra.Command{
-		Use:   "render etcd|cluster|snapshot",
+		Use:   "render etcd|cluster|snapshot|check",
 		Short: "Print the objects of one stack",
 		Long: `etcdshapes render prints the objects of one stack.
 
-` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + `
-` + aboutRenderEtcd + aboutRenderCluster + aboutRenderSnapshot + `
+` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisRenderCheck + `
+` + aboutRenderEtcd + aboutRenderCluster + aboutRenderSnapshot + aboutRenderCheck + `
 ` + aboutValues + `
 ` + aboutOutput,
 		Example: strings.TrimSuffix(exampleRenderCluster+exampleRenderEtcd, "\n"),
 	}, func(arg string) error {
-		return usagef("unknown caller %q (want etcd, cluster or snapshot)", arg)
+		return usagef("unknown caller %q (want etcd, cluster, snapshot or check)", arg)
 	})
-	cmd.AddCommand(newRenderCallerCmd(e, etcdshapes.CallerEtcd), newRenderCallerCmd(e, etcdshapes.CallerCluster), newRenderSnapshotCmd(e))
+	cmd.AddCommand(newRenderCallerCmd(e, etcdshapes.CallerEtcd), newRenderCallerCmd(e, etcdshapes.CallerCluster), newRenderSnapshotCmd(e), newRenderCheckCmd(e))
 	return cmd
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
@@ -49,8 +50,9 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
-	crds := os.Getenv("ETCDSHAPES_CRDS")
-	if crds == "" || os.Getenv("KUBEBUILDER_ASSETS") == "" {
+	// ETCDSHAPES_CRDS lists directories like PATH.
+	crds := crdpath.Dirs(os.Getenv(crdpath.EnvVar), "")
+	if len(crds) == 0 || os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		fmt.Fprintln(os.Stderr, "example operator: set KUBEBUILDER_ASSETS (kube-apiserver and etcd) and ETCDSHAPES_CRDS; run `make test-example-operator`")
 		return 1
 	}
@@ -61,7 +63,7 @@ func runTests(m *testing.M) int {
 	}
 	env := &envtest.Environment{
 		Scheme:                   s,
-		CRDDirectoryPaths:        []string{crds, filepath.Join("testdata")},
+		CRDDirectoryPaths:        append(crds, filepath.Join("testdata")),
 		ErrorIfCRDPathMissing:    true,
 		ControlPlaneStartTimeout: 2 * time.Minute,
 		ControlPlaneStopTimeout:  time.Minute,
