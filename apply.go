@@ -3,11 +3,11 @@ package etcdshapes
 import (
 	"bytes"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"reflect"
 	"sort"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes/naming"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -264,10 +264,10 @@ func mergeMeta(field string, o Object, have, add map[string]string, check func(k
 	for _, k := range keys {
 		v := add[k]
 		if errs := check(k, v); len(errs) > 0 {
-			return nil, naming.Errorf(field+"."+k, v, "must be a valid %s: %s", strings.TrimSuffix(field, "s"), strings.Join(errs, "; "))
+			return nil, invalid.Errorf(field+"."+k, v, "must be a valid %s: %s", strings.TrimSuffix(field, "s"), strings.Join(errs, "; "))
 		}
 		if cur, ok := have[k]; ok && cur != v {
-			return nil, naming.Errorf(field+"."+k, v, "conflicts with %q, which the builder sets on %s %q", cur, kindOf(o), o.GetName())
+			return nil, invalid.Errorf(field+"."+k, v, "conflicts with %q, which the builder sets on %s %q", cur, kindOf(o), o.GetName())
 		}
 		out[k] = v
 	}
@@ -284,13 +284,13 @@ func WithOwnerReference(ref metav1.OwnerReference) Modifier {
 	return func(o Object) error {
 		switch {
 		case ref.APIVersion == "":
-			return naming.Errorf("ownerReference.apiVersion", ref.APIVersion, "must not be empty")
+			return invalid.Errorf("ownerReference.apiVersion", ref.APIVersion, "must not be empty")
 		case ref.Kind == "":
-			return naming.Errorf("ownerReference.kind", ref.Kind, "must not be empty")
+			return invalid.Errorf("ownerReference.kind", ref.Kind, "must not be empty")
 		case ref.Name == "":
-			return naming.Errorf("ownerReference.name", ref.Name, "must not be empty")
+			return invalid.Errorf("ownerReference.name", ref.Name, "must not be empty")
 		case ref.UID == "":
-			return naming.Errorf("ownerReference.uid", string(ref.UID), "must not be empty (the owner's metadata.uid)")
+			return invalid.Errorf("ownerReference.uid", string(ref.UID), "must not be empty (the owner's metadata.uid)")
 		}
 		if o.GetNamespace() == "" {
 			return nil
@@ -301,7 +301,7 @@ func WithOwnerReference(ref metav1.OwnerReference) Modifier {
 				return nil
 			}
 			if isController(r) && isController(ref) {
-				return naming.Errorf("ownerReference.controller", true, "%s %q already has controller %s %q", kindOf(o), o.GetName(), r.Kind, r.Name)
+				return invalid.Errorf("ownerReference.controller", true, "%s %q already has controller %s %q", kindOf(o), o.GetName(), r.Kind, r.Name)
 			}
 		}
 		o.SetOwnerReferences(append(refs, *ref.DeepCopy()))

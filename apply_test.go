@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"sort"
 	"strings"
 	"testing"
@@ -11,7 +12,6 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -153,7 +153,7 @@ func TestWithOwnerReference(t *testing.T) {
 	other := owner
 	other.UID = "5678"
 	err = etcdshapes.Modify(objs, etcdshapes.WithOwnerReference(other))
-	var ne *naming.Error
+	var ne *invalid.Error
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "ownerReference.controller", ne.Field)
 	// An owner without a uid is refused.
@@ -165,7 +165,7 @@ func TestWithOwnerReference(t *testing.T) {
 func TestWithLabelsAndAnnotationsRefuseConflictsAndBadKeys(t *testing.T) {
 	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
 	require.NoError(t, err)
-	var ne *naming.Error
+	var ne *invalid.Error
 
 	err = etcdshapes.Modify(objs, etcdshapes.WithAnnotations(map[string]string{"helm.sh/resource-policy": "delete"}))
 	require.ErrorAs(t, err, &ne)

@@ -32,20 +32,20 @@ func extrasBadInputs() []badInput {
 	}
 	return []badInput{
 		// The check's load: one of etcdctl's models, within half the quota.
-		{"check load unknown", check(etcd.Options{}, etcd.CheckOptions{Load: "huge"}), "load", "huge", "s, m, l or xl"},
-		{"check load alias", check(etcd.Options{}, etcd.CheckOptions{Load: "small"}), "load", "small", "s, m, l or xl"},
-		{"check load case", check(etcd.Options{}, etcd.CheckOptions{Load: "XL"}), "load", "XL", "s, m, l or xl"},
-		{"check load past half the quota", check(etcd.Options{}, etcd.CheckOptions{Load: "xl", Datascale: true}), "load", "xl", "more than half of the cluster's quota"},
-		{"check load past a small quota", check(etcd.Options{Size: resource.MustParse("256Mi")}, etcd.CheckOptions{Load: "m", Datascale: true}), "load", "m", "use a smaller load or a larger size"},
-		{"check load write bytes", func() error { _, err := etcd.CheckWriteBytes(etcd.CheckOptions{Load: "x"}); return err }, "load", "x", "s, m, l or xl"},
-		{"check image with a space", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd v3.6"}), "image", "etcd v3.6", "without whitespace"},
-		{"check image blank", check(etcd.Options{}, etcd.CheckOptions{Image: " "}), "image", " ", "without whitespace"},
-		{"check image with a newline", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd:v3.6.11\n"}), "image", "etcd:v3.6.11\n", "control characters"},
-		{"check image too long", check(etcd.Options{}, etcd.CheckOptions{Image: strings.Repeat("r", 1025)}), "image", strings.Repeat("r", 1025), "at most 1024 bytes"},
+		{"check load unknown", check(etcd.Options{}, etcd.CheckOptions{Load: "huge"}), "Load", "huge", "s, m, l or xl"},
+		{"check load alias", check(etcd.Options{}, etcd.CheckOptions{Load: "small"}), "Load", "small", "s, m, l or xl"},
+		{"check load case", check(etcd.Options{}, etcd.CheckOptions{Load: "XL"}), "Load", "XL", "s, m, l or xl"},
+		{"check load past half the quota", check(etcd.Options{}, etcd.CheckOptions{Load: "xl", Datascale: true}), "Load", "xl", "more than half of the cluster's quota"},
+		{"check load past a small quota", check(etcd.Options{Size: resource.MustParse("256Mi")}, etcd.CheckOptions{Load: "m", Datascale: true}), "Load", "m", "use a smaller load or a larger size"},
+		{"check load write bytes", func() error { _, err := etcd.CheckWriteBytes(etcd.CheckOptions{Load: "x"}); return err }, "Load", "x", "s, m, l or xl"},
+		{"check image with a space", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd v3.6"}), "Image", "etcd v3.6", "without whitespace"},
+		{"check image blank", check(etcd.Options{}, etcd.CheckOptions{Image: " "}), "Image", " ", "without whitespace"},
+		{"check image with a newline", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd:v3.6.11\n"}), "Image", "etcd:v3.6.11\n", "control characters"},
+		{"check image too long", check(etcd.Options{}, etcd.CheckOptions{Image: strings.Repeat("r", 1025)}), "Image", strings.Repeat("r", 1025), "at most 1024 bytes"},
 		// The cluster's options the check reads: version and size.
-		{"check version", check(etcd.Options{Version: "v3.6"}, etcd.CheckOptions{}), "values.version", "v3.6", "X.Y.Z"},
-		{"check size below a byte of quota", check(etcd.Options{Size: resource.MustParse("0.5")}, etcd.CheckOptions{}), "values.size", "500m", "one byte"},
-		{"check size negative", check(etcd.Options{Size: resource.MustParse("-1Gi")}, etcd.CheckOptions{}), "values.size", "-1Gi", "positive"},
+		{"check version", check(etcd.Options{Version: "v3.6"}, etcd.CheckOptions{}), "Version", "v3.6", "X.Y.Z"},
+		{"check size below a byte of quota", check(etcd.Options{Size: resource.MustParse("0.5")}, etcd.CheckOptions{}), "Size", "500m", "one byte"},
+		{"check size negative", check(etcd.Options{Size: resource.MustParse("-1Gi")}, etcd.CheckOptions{}), "Size", "-1Gi", "positive"},
 		// The dashboard's options.
 		{"dashboard replicas negative", dashboard(monitoring.DashboardOptions{Replicas: -1}), "replicas", "-1", "between 1 and 99"},
 		{"dashboard replicas past the bound", dashboard(monitoring.DashboardOptions{Replicas: 100}), "replicas", "100", "between 1 and 99"},

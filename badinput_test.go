@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/values"
 	"math"
 	"os"
 	"path/filepath"
@@ -17,14 +19,13 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// badInput is one input the library must refuse with a *naming.Error that
+// badInput is one input the library must refuse with a *invalid.Error that
 // names the field, carries the value as given and states the rule.
 type badInput struct {
 	name  string
@@ -35,9 +36,9 @@ type badInput struct {
 }
 
 // etcdValues renders the etcd chart in tenant-root with a values file.
-func etcdValues(values string) func() error {
+func etcdValues(doc string) func() error {
 	return func() error {
-		v, err := etcdshapes.MergeValues([]byte(values))
+		v, err := values.Merge([]byte(doc))
 		if err != nil {
 			return err
 		}
@@ -47,9 +48,9 @@ func etcdValues(values string) func() error {
 }
 
 // clusterValues renders the kubernetes chart's etcd in tenant-demo.
-func clusterValues(values string) func() error {
+func clusterValues(doc string) func() error {
 	return func() error {
-		v, err := etcdshapes.MergeValues([]byte(values))
+		v, err := values.Merge([]byte(doc))
 		if err != nil {
 			return err
 		}
@@ -126,7 +127,7 @@ func badInputs() []badInput {
 		// renders without it (or divides by a null ratio read as 0).
 		{"replicas null", etcdValues("replicas: null"), "values.replicas", "null", "must be set"},
 		{"size null in a later file", func() error {
-			v, err := etcdshapes.MergeValues([]byte("size: 8Gi"), []byte("size: null"))
+			v, err := values.Merge([]byte("size: 8Gi"), []byte("size: null"))
 			if err != nil {
 				return err
 			}
@@ -157,11 +158,11 @@ func badInputs() []badInput {
 		{"typed hugepages", func() error {
 			_, err := etcd.SanitizeResources(corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1Gi"), "hugepages-2Mi": resource.MustParse("1Mi")}, etcd.Ratios{})
 			return err
-		}, "values.resources.hugepages-2Mi", "1Mi", "multiple of the page size 2Mi"},
+		}, "Resources[hugepages-2Mi]", "1Mi", "multiple of the page size 2Mi"},
 		{"typed hugepages alone", func() error {
 			_, err := etcd.SanitizeResources(corev1.ResourceList{"hugepages-2Mi": resource.MustParse("2Mi")}, etcd.Ratios{})
 			return err
-		}, "values.resources", "hugepages-2Mi", "cpu or memory"},
+		}, "Resources", "hugepages-2Mi", "cpu or memory"},
 		// Values as written: numbers keep their spelling in errors, and a
 		// number out of range says so.
 		{"size beyond int64 as written", etcdValues("size: 1e21"), "values.size", "1e21", "int64"},
@@ -193,7 +194,7 @@ func badInputs() []badInput {
 		{"version null", etcdValues("version: null"), "values.version", "null", "must be set"},
 		{"size null", etcdValues("size: null"), "values.size", "null", "must be set"},
 		{"version null in a later file", func() error {
-			v, err := etcdshapes.MergeValues([]byte("version: 3.5.21"), []byte("version: ~"))
+			v, err := values.Merge([]byte("version: 3.5.21"), []byte("version: ~"))
 			if err != nil {
 				return err
 			}
@@ -225,11 +226,11 @@ func badInputs() []badInput {
 		{"typed cluster replicas", func() error {
 			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 4})
 			return err
-		}, "etcd.replicas", "4", "1 or 3"},
+		}, "Replicas", "4", "1 or 3"},
 		{"typed etcd replicas", func() error {
 			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Replicas: -1}})
 			return err
-		}, "values.replicas", "-1", "at least 1"},
+		}, "Replicas", "-1", "at least 1"},
 		// Ratios.
 		{"cpu ratio zero", etcdValues("_cluster:\n  cpu-allocation-ratio: 0\n"), "_cluster.cpu-allocation-ratio", "0", "above 0"},
 		{"memory ratio negative", etcdValues("_cluster:\n  memory-allocation-ratio: \"-1\"\n"), "_cluster.memory-allocation-ratio", "-1", "above 0"},
@@ -241,7 +242,7 @@ func badInputs() []badInput {
 		{"typed ratio", func() error {
 			_, err := etcd.SanitizeResources(corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}, etcd.Ratios{Memory: "0"})
 			return err
-		}, "_cluster.memory-allocation-ratio", "0", "above 0"},
+		}, "Ratios.Memory", "0", "above 0"},
 		{"_cluster not a map", etcdValues("_cluster: 5"), "_cluster", "5", "map"},
 		// Spread constraints.
 		{"spread not a string", etcdValues("_cluster:\n  scheduling:\n    globalAppTopologySpreadConstraints:\n    - maxSkew: 1\n"), sf, "[{maxSkew: 1}]", "YAML string"},
@@ -265,7 +266,7 @@ func badInputs() []badInput {
 			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo",
 				TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{MaxSkew: -1, TopologyKey: "a", WhenUnsatisfiable: corev1.DoNotSchedule}}})
 			return err
-		}, sf + "[0].maxSkew", "-1", "at least 1"},
+		}, "TopologySpreadConstraints[0].maxSkew", "-1", "at least 1"},
 		{"scheduling not a map", etcdValues("_cluster:\n  scheduling: x\n"), "_cluster.scheduling", "x", "map"},
 		// Affinity.
 		{"affinity not a map", etcdValues("affinity: soft"), "values.affinity", "soft", "map"},
@@ -316,7 +317,7 @@ func badInputs() []badInput {
 		{"live datastore name", render(etcdshapes.Request{Live: etcdshapes.LiveState{DataStoreName: "Tenant_Root"}}), "live.dataStoreName", "Tenant_Root", "DNS-1123"},
 		{"live storage class", render(etcdshapes.Request{Live: etcdshapes.LiveState{StorageClassName: ptr("bad class")}}), "live.storageClassName", "bad class", "DNS-1123"},
 		{"bad input behind a shared datastore", func() error {
-			v, _ := etcdshapes.MergeValues([]byte("_cluster:\n  cpu-allocation-ratio: 0\n"))
+			v, _ := values.Merge([]byte("_cluster:\n  cpu-allocation-ratio: 0\n"))
 			return render(etcdshapes.Request{Values: v, Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}})()
 		}, "_cluster.cpu-allocation-ratio", "0", "above 0"},
 		// Storage classes.
@@ -332,8 +333,8 @@ func badInputs() []badInput {
 		{"values not a map", etcdValues("- a\n- b\n"), "values[0]", "- a …", "YAML map"},
 		{"values not YAML", etcdValues("a: [\n"), "values[0]", "a: [", "YAML map"},
 		{"caller", render(etcdshapes.Request{Caller: "kubernetes"}), "caller", "kubernetes", `"etcd" or "cluster"`},
-		{"typed spread parser", func() error { _, err := etcdshapes.ParseSpreadConstraints(42); return err }, sf, "42", "YAML string"},
-		{"typed quota", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("-1")); return err }, "values.size", "-1", "positive"},
+		{"typed spread parser", func() error { _, err := values.ParseSpreadConstraints(42); return err }, sf, "42", "YAML string"},
+		{"typed quota", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("-1")); return err }, "Size", "-1", "positive"},
 	}, badLiveInputs()...)
 }
 
@@ -459,7 +460,7 @@ func ptr[T any](v T) *T { return &v }
 
 // shown is a value as an error message prints it, a string unquoted.
 func shown(v any) string {
-	s := naming.FormatValue(v)
+	s := invalid.FormatValue(v)
 	if u, err := strconv.Unquote(s); err == nil {
 		return u
 	}
@@ -587,7 +588,7 @@ func genBadInputs(base string) []badInput {
 	return cases
 }
 
-// TestBadInputs: every bad input is refused with a *naming.Error naming the
+// TestBadInputs: every bad input is refused with a *invalid.Error naming the
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
 	cases := append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...)
@@ -599,8 +600,8 @@ func TestBadInputs(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.run()
 			require.Error(t, err, "accepted")
-			var ne *naming.Error
-			require.True(t, errors.As(err, &ne), "not a *naming.Error: %T %v", err, err)
+			var ne *invalid.Error
+			require.True(t, errors.As(err, &ne), "not a *invalid.Error: %T %v", err, err)
 			require.Equal(t, c.field, ne.Field, "field (error: %v)", err)
 			// The value is compared as the message shows it (YAML flow
 			// style, cut at its limit), strings unquoted.
@@ -609,7 +610,7 @@ func TestBadInputs(t *testing.T) {
 			msg := err.Error()
 			require.True(t, strings.HasPrefix(msg, ne.Field[:min(len(ne.Field), 100)]), "field (error: %v)", err)
 			require.Contains(t, msg, ne.Rule)
-			require.Contains(t, msg, "invalid value "+naming.FormatValue(ne.Value)+": ")
+			require.Contains(t, msg, "invalid value "+invalid.FormatValue(ne.Value)+": ")
 			// The same input fails the same way every time.
 			again := c.run()
 			require.Equal(t, err.Error(), again.Error())

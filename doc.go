@@ -13,9 +13,10 @@
 //
 // Both return typed objects (Object) in a deterministic order; Marshal
 // prints them. For tooling that starts from the charts' own values files,
-// MergeValues merges several as Helm's -f does, EtcdChartOptionsFromValues
-// and ClusterOptionsFromValues read them into options, and Render reads a
-// Request's values and builds its caller's stack.
+// Render reads a Request's values with the values package (values.Merge
+// merges several files as Helm's -f does) and builds its caller's stack;
+// its errors name the values keys, where EtcdChart and Cluster name the
+// options' Go fields.
 //
 // For operators: Plan and PlanRequest compare a stack with the live
 // objects (what changes, what the API server will refuse, what needs a
@@ -23,8 +24,8 @@
 // requests for FieldManager, with Modifiers for owner references, labels
 // and annotations.
 //
-// Every error about an input is a *naming.Error naming the field, the value
-// and the rule.
+// Every error about an input is an *invalid.Error naming the field, the
+// value and the rule.
 package etcdshapes
 
 //go:generate go tool controller-gen object paths=./...

@@ -2,6 +2,7 @@ package etcdshapes_test
 
 import (
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/values"
 	"os"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -104,7 +105,7 @@ func ExampleCluster_sharedDataStore() {
 // Render reads a chart's values, as chart tooling and the CLI do; Marshal
 // prints the objects.
 func ExampleRender() {
-	values, err := etcdshapes.MergeValues([]byte("replicas: 1\nsize: 1Gi\n"))
+	values, err := values.Merge([]byte("replicas: 1\nsize: 1Gi\n"))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -143,5 +144,5 @@ func ExampleRender() {
 func ExampleCluster_badReplicas() {
 	_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 2})
 	fmt.Println(err)
-	// Output: etcd.replicas: invalid value 2: must be 1 or 3
+	// Output: Replicas: invalid value 2: must be 1 or 3
 }

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/values"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
-	"github.com/etcdshapes/etcdshapes/naming"
 )
 
 // Fuzz targets. Their seeds (f.Add and testdata/fuzz/<name>/) run with
@@ -20,21 +21,21 @@ import (
 //	go test . -run '^$' -fuzz '^FuzzValues$' -fuzztime 20000x
 //	ETCDSHAPES_CRDS=../shared/crds go test . -run '^$' -fuzz '^FuzzStacks$' -fuzztime 5000x
 
-// requireNamingError fails unless err is a *naming.Error with a field and a
+// requireNamingError fails unless err is a *invalid.Error with a field and a
 // rule.
 func requireNamingError(t *testing.T, err error) {
 	t.Helper()
-	var ne *naming.Error
+	var ne *invalid.Error
 	if !errors.As(err, &ne) {
-		t.Fatalf("error is not a *naming.Error: %T %v", err, err)
+		t.Fatalf("error is not a *invalid.Error: %T %v", err, err)
 	}
 	if ne.Field == "" || ne.Rule == "" {
 		t.Fatalf("error without a field or a rule: %#v", ne)
 	}
 }
 
-// FuzzValues: MergeValues and the *FromValues readers never panic, and
-// every refusal is a *naming.Error.
+// FuzzValues: values.Merge and the values readers never panic, and
+// every refusal is a *invalid.Error.
 func FuzzValues(f *testing.F) {
 	seeds := [][2]string{
 		{"{}", ""},
@@ -53,20 +54,20 @@ func FuzzValues(f *testing.F) {
 		f.Add([]byte(s[0]), []byte(s[1]))
 	}
 	f.Fuzz(func(t *testing.T, a, b []byte) {
-		values, err := etcdshapes.MergeValues(a, b)
+		merged, err := values.Merge(a, b)
 		if err != nil {
 			requireNamingError(t, err)
 			return
 		}
 		// The readers must not modify the merged values.
-		before, _ := json.Marshal(values)
-		if _, err := etcdshapes.EtcdChartOptionsFromValues("tenant-root", "etcd", "", values); err != nil {
+		before, _ := json.Marshal(merged)
+		if _, err := values.EtcdChart(merged); err != nil {
 			requireNamingError(t, err)
 		}
-		if _, err := etcdshapes.ClusterOptionsFromValues("tenant-root", "kubernetes-demo", "", values); err != nil {
+		if _, err := values.Cluster(merged); err != nil {
 			requireNamingError(t, err)
 		}
-		if after, _ := json.Marshal(values); !bytes.Equal(before, after) {
+		if after, _ := json.Marshal(merged); !bytes.Equal(before, after) {
 			t.Fatalf("the values readers modified their input:\n%s\n%s", before, after)
 		}
 	})
@@ -143,7 +144,7 @@ func (in stackInput) request() (etcdshapes.Request, error) {
 	if in.rawYAML != "" {
 		docs = append(docs, []byte(in.rawYAML))
 	}
-	values, err := etcdshapes.MergeValues(docs...)
+	values, err := values.Merge(docs...)
 	if err != nil {
 		return etcdshapes.Request{}, err
 	}
@@ -193,7 +194,7 @@ func stackSeeds() []stackInput {
 	}
 }
 
-// FuzzStacks: Render never panics; a refusal is a *naming.Error; an
+// FuzzStacks: Render never panics; a refusal is a *invalid.Error; an
 // accepted input renders the same bytes twice and, with ETCDSHAPES_CRDS
 // set, objects that pass the API server's create-time validation
 // (crdcheck) and Pod Security "restricted".
@@ -289,7 +290,7 @@ func TestStackSeeds(t *testing.T) {
 
 // FuzzInputFiles: arbitrary bytes read as a values file and as a live file,
 // the way the CLI reads them (size limits on), never panic, every refusal
-// is a *naming.Error, and no input allocates more than a fixed multiple of
+// is a *invalid.Error, and no input allocates more than a fixed multiple of
 // its size beyond a fixed allowance (YAML alias bombs and pathological
 // nesting included).
 func FuzzInputFiles(f *testing.F) {
@@ -310,7 +311,7 @@ func FuzzInputFiles(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		if values, err := etcdshapes.MergeValues(data); err != nil {
+		if values, err := values.Merge(data); err != nil {
 			requireNamingError(t, err)
 		} else {
 			for _, r := range []etcdshapes.Request{

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"reflect"
 	"strings"
 	"sync"
 
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"sigs.k8s.io/yaml"
 )
 
@@ -35,7 +35,7 @@ func Marshal(objs []Object) ([]byte, error) {
 	out := make([]byte, 0, st.sizeHint(len(objs)))
 	for i, o := range objs {
 		if isNil(o) {
-			return nil, naming.Errorf(fmt.Sprintf("objects[%d]", i), nil, "must be an object, not nil")
+			return nil, invalid.Errorf(fmt.Sprintf("objects[%d]", i), nil, "must be an object, not nil")
 		}
 		out = append(out, "---\n"...)
 		var err error
@@ -50,7 +50,7 @@ func Marshal(objs []Object) ([]byte, error) {
 // MarshalObject prints one object as Marshal does, without the separator.
 func MarshalObject(o Object) ([]byte, error) {
 	if isNil(o) {
-		return nil, naming.Errorf("object", nil, "must be an object, not nil")
+		return nil, invalid.Errorf("object", nil, "must be an object, not nil")
 	}
 	st := statePool.Get().(*marshalState)
 	defer statePool.Put(st)

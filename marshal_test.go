@@ -3,6 +3,7 @@ package etcdshapes_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
 	"strings"
 	"testing"
@@ -13,7 +14,6 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -196,7 +196,7 @@ func TestNilObjects(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := etcdshapes.MarshalObject(bad)
-			var ne *naming.Error
+			var ne *invalid.Error
 			require.ErrorAs(t, err, &ne)
 			require.Equal(t, "object", ne.Field)
 			list := append([]etcdshapes.Object{bad}, objs...)

@@ -1,6 +1,7 @@
 package etcdshapes_test
 
 import (
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"strings"
 	"testing"
 
@@ -79,7 +80,7 @@ func TestBuildersRefuseUnmadeNames(t *testing.T) {
 				"moved":   movedNS,
 			} {
 				err := build(n)
-				var ne *naming.Error
+				var ne *invalid.Error
 				require.ErrorAs(t, err, &ne, bad)
 				require.Equal(t, "names", ne.Field, bad)
 			}
@@ -94,9 +95,9 @@ func TestServiceLabelIsALabelValue(t *testing.T) {
 	require.NoError(t, err)
 	for _, bad := range []string{"has space", strings.Repeat("a", 64), "-leading", "trailing-", "ünicode", "a/b"} {
 		_, err := etcd.Cluster(n, etcd.Options{ServiceLabel: bad})
-		var ne *naming.Error
+		var ne *invalid.Error
 		require.ErrorAs(t, err, &ne, bad)
-		require.Equal(t, "serviceLabel", ne.Field)
+		require.Equal(t, "ServiceLabel", ne.Field)
 		require.Equal(t, bad, ne.Value)
 	}
 	for _, ok := range []string{"", "etcd", "kubernetes-etcd", strings.Repeat("a", 63), "a.b_c-d"} {

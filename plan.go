@@ -3,6 +3,7 @@ package etcdshapes
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
 	"sort"
 	"strings"
@@ -307,7 +308,7 @@ func indexObjects(side string, objs []Object) ([]*planObject, map[objectKey]*pla
 			return nil, nil, err
 		}
 		if _, dup := byKey[p.key]; dup {
-			return nil, nil, naming.Errorf(fmt.Sprintf("%s[%d]", side, i), p.ref.String(), "must not appear twice")
+			return nil, nil, invalid.Errorf(fmt.Sprintf("%s[%d]", side, i), p.ref.String(), "must not appear twice")
 		}
 		byKey[p.key] = p
 		out = append(out, p)

@@ -4,24 +4,24 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
 
 // The plan reads live objects a person or a program hands it, so every
 // field it reads is checked before it is used: a malformed one is a
-// *naming.Error that names the field by its position in the input
+// *invalid.Error that names the field by its position in the input
 // ("live[3].metadata.managedFields[0].fieldsV1") and quotes the value as
 // given, cut to maxShown bytes. Fields the plan only compares are not
 // checked: a value of another type is a change like any other.
 
-// shown is v as an error carries it: as given. naming.Error prints it as
+// shown is v as an error carries it: as given. invalid.Error prints it as
 // YAML's flow style would, cut to about 120 bytes with "…", so a huge
 // value costs no more to report than a short one.
 func shown(v any) any { return v }
@@ -36,8 +36,8 @@ type treeError struct {
 
 func (e *treeError) Error() string { return e.at("").Error() }
 
-// at is the error as a *naming.Error, the path appended to field.
-func (e *treeError) at(field string) *naming.Error {
+// at is the error as a *invalid.Error, the path appended to field.
+func (e *treeError) at(field string) *invalid.Error {
 	var b strings.Builder
 	b.WriteString(field)
 	for i := len(e.path) - 1; i >= 0; i-- {
@@ -47,7 +47,7 @@ func (e *treeError) at(field string) *naming.Error {
 		}
 		b.WriteString(p)
 	}
-	return naming.Errorf(b.String(), shown(e.value), "%s", e.rule)
+	return invalid.Errorf(b.String(), shown(e.value), "%s", e.rule)
 }
 
 // within adds the key or index of the parent to a treeError.
@@ -165,7 +165,7 @@ func inspect(field string, tree map[string]any) (*inspected, error) {
 	}
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil || gv.Version == "" {
-		return nil, naming.Errorf(field+".apiVersion", apiVersion, `must be group/version, e.g. "batch/v1" or "v1"`)
+		return nil, invalid.Errorf(field+".apiVersion", apiVersion, `must be group/version, e.g. "batch/v1" or "v1"`)
 	}
 	kind, err := requiredString(field+".kind", tree["kind"], `must be the object's kind, e.g. "EtcdCluster"`)
 	if err != nil {
@@ -209,7 +209,7 @@ func requiredString(field string, v any, rule string) (string, error) {
 		if v == nil {
 			v = ""
 		}
-		return "", naming.Errorf(field, shown(v), "%s", rule)
+		return "", invalid.Errorf(field, shown(v), "%s", rule)
 	}
 	return s, nil
 }
@@ -220,7 +220,7 @@ func optionalString(field string, v any) (string, error) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", naming.Errorf(field, shown(v), "must be a string")
+		return "", invalid.Errorf(field, shown(v), "must be a string")
 	}
 	return s, nil
 }
@@ -232,7 +232,7 @@ func object(field string, v any) (map[string]any, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, naming.Errorf(field, shown(v), "must be an object (a map)")
+		return nil, invalid.Errorf(field, shown(v), "must be an object (a map)")
 	}
 	return m, nil
 }
@@ -246,7 +246,7 @@ func stringMap(field string, v any) error {
 	}
 	for _, k := range sortedKeys(m) {
 		if _, ok := m[k].(string); !ok {
-			return naming.Errorf(field+"."+k, shown(m[k]), "must be a string")
+			return invalid.Errorf(field+"."+k, shown(m[k]), "must be a string")
 		}
 	}
 	return nil
@@ -270,14 +270,14 @@ func managedSets(field string, v any, manager string) (ours, others *fieldpath.S
 	}
 	entries, ok := v.([]any)
 	if !ok {
-		return nil, nil, naming.Errorf(field, shown(v), "must be a list of managed field entries")
+		return nil, nil, invalid.Errorf(field, shown(v), "must be a list of managed field entries")
 	}
 	var mine, theirs []*fieldpath.Set
 	for i, e := range entries {
 		at := field + "[" + strconv.Itoa(i) + "]"
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, nil, naming.Errorf(at, shown(e), "must be a managed field entry (an object with manager, operation and fieldsV1)")
+			return nil, nil, invalid.Errorf(at, shown(e), "must be a managed field entry (an object with manager, operation and fieldsV1)")
 		}
 		mgr, err := optionalString(at+".manager", m["manager"])
 		if err != nil {
@@ -292,15 +292,15 @@ func managedSets(field string, v any, manager string) (ours, others *fieldpath.S
 		}
 		fields, ok := m["fieldsV1"].(map[string]any)
 		if !ok {
-			return nil, nil, naming.Errorf(at+".fieldsV1", shown(m["fieldsV1"]), "must be a field set (FieldsV1), an object such as {\"f:spec\":{\"f:replicas\":{}}}")
+			return nil, nil, invalid.Errorf(at+".fieldsV1", shown(m["fieldsV1"]), "must be a field set (FieldsV1), an object such as {\"f:spec\":{\"f:replicas\":{}}}")
 		}
 		raw, err := json.Marshal(fields)
 		if err != nil {
-			return nil, nil, naming.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
+			return nil, nil, invalid.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
 		}
 		s := &fieldpath.Set{}
 		if err := s.FromJSON(bytes.NewReader(raw)); err != nil {
-			return nil, nil, naming.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
+			return nil, nil, invalid.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
 		}
 		if mgr == manager && op == "Apply" {
 			mine = append(mine, s)
@@ -364,7 +364,7 @@ func checkRuleFields(field string, gk schema.GroupKind, tree map[string]any) err
 		for i, p := range parts {
 			m, ok := cur.(map[string]any)
 			if !ok {
-				return naming.Errorf(at, shown(cur), "must be an object (a map)")
+				return invalid.Errorf(at, shown(cur), "must be an object (a map)")
 			}
 			at += "." + p
 			cur = m[p]
@@ -373,7 +373,7 @@ func checkRuleFields(field string, gk schema.GroupKind, tree map[string]any) err
 			}
 			if i == len(parts)-1 {
 				if rule := r.check(cur); rule != "" {
-					return naming.Errorf(at, shown(cur), "%s", rule)
+					return invalid.Errorf(at, shown(cur), "%s", rule)
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,7 +16,6 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -475,7 +475,7 @@ func TestReadObjectsTypedList(t *testing.T) {
 // Every field of the live objects the rules read, and every field above
 // them, replaced by a value of another type: LiveStateFromObjects and
 // Plan either go on (a field the plan only compares is a change like any
-// other) or refuse with a *naming.Error naming a field of the object;
+// other) or refuse with a *invalid.Error naming a field of the object;
 // they never panic and never fail with another error.
 func TestPlanMalformedLiveFieldsAreTypedErrors(t *testing.T) {
 	s := scenario(t, "cluster-demo")
@@ -519,9 +519,9 @@ func TestPlanMalformedLiveFieldsAreTypedErrors(t *testing.T) {
 						return
 					}
 					refused++
-					var ne *naming.Error
+					var ne *invalid.Error
 					if !errors.As(err, &ne) {
-						t.Errorf("%s %s = %v: not a *naming.Error: %T %v", kind, strings.Join(p, "."), v, err, err)
+						t.Errorf("%s %s = %v: not a *invalid.Error: %T %v", kind, strings.Join(p, "."), v, err, err)
 						return
 					}
 					assert.True(t, strings.HasPrefix(ne.Field, fmt.Sprintf("live[%d].", i)), "%s %s = %v: %v", kind, strings.Join(p, "."), v, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
 	"reflect"
 	"slices"
@@ -39,19 +40,19 @@ var (
 // either. Empty documents are skipped. The objects are
 // *unstructured.Unstructured, ready for Plan and LiveStateFromObjects.
 //
-// Data over MaxValuesBytes is refused unparsed, and so is a YAML document
-// over MaxValuesIndicators (JSON documents, which parse in linear time,
+// Data over values.MaxBytes is refused unparsed, and so is a YAML document
+// over values.MaxIndicators (JSON documents, which parse in linear time,
 // are bounded by size alone).
 //
 // Every field the plan reads is checked: a malformed one (a numeric
 // apiVersion, a name that is not a string, managedFields that are not
 // field sets, a storage size that is not a quantity, ...) is a
-// *naming.Error naming it by its position, e.g.
+// *invalid.Error naming it by its position, e.g.
 // "live[0].items[3].metadata.managedFields[0].fieldsV1", and quoting
 // the value as given (cut to 80 bytes).
 func ReadObjects(data []byte) ([]Object, error) {
 	if err := inputlimit.CheckSize(data); err != nil {
-		return nil, naming.Errorf("live", firstLine(data), "%v", err)
+		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)
 	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var out []Object
@@ -62,29 +63,29 @@ func ReadObjects(data []byte) ([]Object, error) {
 		}
 		field := "live[" + strconv.Itoa(doc) + "]"
 		if err != nil {
-			return nil, naming.Errorf(field, "", "must be YAML: %v", err)
+			return nil, invalid.Errorf(field, "", "must be YAML: %v", err)
 		}
 		// A JSON document (kubectl get -o json) is read as JSON: the same
 		// tree, without the YAML parser's cost.
 		js := bytes.TrimSpace(raw)
 		if !bytes.HasPrefix(js, []byte("{")) || !json.Valid(js) {
 			if err := inputlimit.CheckIndicators(raw); err != nil {
-				return nil, naming.Errorf(field, firstLine(raw), "%v", err)
+				return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
 			}
 			if js, err = yaml.YAMLToJSON(raw); err != nil {
-				return nil, naming.Errorf(field, firstLine(raw), "must be YAML: %v", err)
+				return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML: %v", err)
 			}
 		}
 		var v any
 		if err := utiljson.Unmarshal(js, &v); err != nil {
-			return nil, naming.Errorf(field, firstLine(raw), "must be YAML: %v", err)
+			return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML: %v", err)
 		}
 		if v == nil {
 			continue
 		}
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, naming.Errorf(field, firstLine(raw), "must be a Kubernetes object or List (a map with apiVersion and kind)")
+			return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be a Kubernetes object or List (a map with apiVersion and kind)")
 		}
 		items, isList := m["items"]
 		if !isList {
@@ -96,7 +97,7 @@ func ReadObjects(data []byte) ([]Object, error) {
 		}
 		list, ok := items.([]any)
 		if !ok && items != nil {
-			return nil, naming.Errorf(field+".items", shown(items), "must be a list of objects")
+			return nil, invalid.Errorf(field+".items", shown(items), "must be a list of objects")
 		}
 		// A typed list (SecretList) may leave its items' apiVersion and
 		// kind out, as the API server does; they are the list's.
@@ -107,7 +108,7 @@ func ReadObjects(data []byte) ([]Object, error) {
 			at := field + ".items[" + strconv.Itoa(i) + "]"
 			item, ok := it.(map[string]any)
 			if !ok {
-				return nil, naming.Errorf(at, shown(it), "must be a Kubernetes object (a map with apiVersion and kind)")
+				return nil, invalid.Errorf(at, shown(it), "must be a Kubernetes object (a map with apiVersion and kind)")
 			}
 			if _, hasKind := item["kind"]; !hasKind && item["apiVersion"] == nil && itemKind != "" && itemKind != listKind {
 				item["kind"], item["apiVersion"] = itemKind, listAPIVersion
@@ -149,7 +150,7 @@ func (k objectKey) groupKind() schema.GroupKind {
 // "live[3]". A live object gets the API server's defaults (defaultsFor).
 func planForm(field string, o Object, live bool) (*planObject, error) {
 	if o == nil || reflectNil(o) {
-		return nil, naming.Errorf(field, nil, "must be an object, not nil")
+		return nil, invalid.Errorf(field, nil, "must be an object, not nil")
 	}
 	var raw map[string]any
 	if u, ok := o.(*unstructured.Unstructured); ok {
@@ -170,7 +171,7 @@ func planForm(field string, o Object, live bool) (*planObject, error) {
 	}
 	tree, ok := n.(map[string]any)
 	if !ok {
-		return nil, naming.Errorf(field, shown(n), "must be a Kubernetes object (a map with apiVersion and kind)")
+		return nil, invalid.Errorf(field, shown(n), "must be a Kubernetes object (a map with apiVersion and kind)")
 	}
 	in, err := inspect(field, tree)
 	if err != nil {
@@ -225,18 +226,18 @@ func typedJSON(field string, o Object) ([]byte, error) {
 		}
 		gvks, _, err := scheme.ObjectKinds(o)
 		if err != nil || len(gvks) == 0 {
-			return nil, naming.Errorf(field+".kind", "", "must be set: %T is not a kind this library knows", o)
+			return nil, invalid.Errorf(field+".kind", "", "must be set: %T is not a kind this library knows", o)
 		}
 		c, ok := o.DeepCopyObject().(Object)
 		if !ok {
-			return nil, naming.Errorf(field, fmt.Sprintf("%T", o), "must copy to an Object")
+			return nil, invalid.Errorf(field, fmt.Sprintf("%T", o), "must copy to an Object")
 		}
 		c.GetObjectKind().SetGroupVersionKind(gvks[0])
 		o = c
 	}
 	doc, err := MarshalObject(o)
 	if err != nil {
-		return nil, naming.Errorf(field, fmt.Sprintf("%T %s", o, o.GetName()), "must marshal: %s", strings.TrimPrefix(err.Error(), "etcdshapes: "))
+		return nil, invalid.Errorf(field, fmt.Sprintf("%T %s", o, o.GetName()), "must marshal: %s", strings.TrimPrefix(err.Error(), "etcdshapes: "))
 	}
 	return yaml.YAMLToJSON(doc)
 }
@@ -284,7 +285,7 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveSt
 			if v, ok := storage["storageClassName"]; ok && v != nil {
 				s, ok := v.(string)
 				if !ok {
-					return LiveState{}, naming.Errorf(field+".spec.storage.storageClassName", shown(v), "must be a string")
+					return LiveState{}, invalid.Errorf(field+".spec.storage.storageClassName", shown(v), "must be a string")
 				}
 				sc = s
 			}
@@ -293,7 +294,7 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveSt
 			if v, ok := spec["dataStoreName"]; ok && v != nil {
 				s, ok := v.(string)
 				if !ok {
-					return LiveState{}, naming.Errorf(field+".spec.dataStoreName", shown(v), "must be a string")
+					return LiveState{}, invalid.Errorf(field+".spec.dataStoreName", shown(v), "must be a string")
 				}
 				st.DataStoreName = s
 			}

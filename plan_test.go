@@ -3,6 +3,7 @@ package etcdshapes_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"os"
 	"path/filepath"
 	"strings"
@@ -949,7 +950,7 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 
 	// A failing modifier fails the plan and returns nothing.
 	p, desired, err = etcdshapes.PlanRequest(req, live, team, etcdshapes.WithLabels(map[string]string{"app.kubernetes.io/instance": "other"}))
-	var ne *naming.Error
+	var ne *invalid.Error
 	require.ErrorAs(t, err, &ne)
 	assert.Nil(t, p)
 	assert.Nil(t, desired)
@@ -982,7 +983,7 @@ metadata:
 	assert.Equal(t, []string{"a", "b", "c"}, names)
 
 	_, err = etcdshapes.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {namespace: x}\n"))
-	var ne *naming.Error
+	var ne *invalid.Error
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "live[0].metadata.name", ne.Field)
 
@@ -994,7 +995,7 @@ func TestPlanRefusesDuplicates(t *testing.T) {
 	objs, err := etcdshapes.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n"))
 	require.NoError(t, err)
 	_, err = etcdshapes.Plan(objs, nil)
-	var ne *naming.Error
+	var ne *invalid.Error
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "live[1]", ne.Field)
 }

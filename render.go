@@ -1,7 +1,9 @@
 package etcdshapes
 
 import (
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/values"
 )
 
 // Callers of Render.
@@ -11,7 +13,7 @@ const (
 )
 
 // Request is one render as chart tooling and the CLI describe it: a caller,
-// where it is installed, and the chart's values (see MergeValues).
+// where it is installed, and the chart's values (see values.Merge).
 type Request struct {
 	// Caller is CallerEtcd or CallerCluster.
 	Caller string
@@ -37,20 +39,31 @@ func Render(r Request) ([]Object, error) {
 		if r.Release == "" {
 			r.Release = naming.EtcdChartRelease
 		}
-		o, err := EtcdChartOptionsFromValues(r.Namespace, r.Release, r.ChartVersion, r.Values)
+		e, err := values.EtcdChart(r.Values)
 		if err != nil {
 			return nil, err
 		}
-		return EtcdChart(o)
+		objs, err := EtcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e})
+		return objs, values.EtcdChartError(err)
 	case CallerCluster:
-		o, err := ClusterOptionsFromValues(r.Namespace, r.Release, r.ChartVersion, r.Values)
+		c, err := values.Cluster(r.Values)
 		if err != nil {
 			return nil, err
 		}
-		o.APIVersions = r.APIVersions
-		o.Live = r.Live
-		return Cluster(o)
+		objs, err := Cluster(ClusterOptions{
+			Namespace:                 r.Namespace,
+			Release:                   r.Release,
+			ChartVersion:              r.ChartVersion,
+			Replicas:                  c.Replicas,
+			Ratios:                    c.Ratios,
+			TopologySpreadConstraints: c.TopologySpreadConstraints,
+			StorageClassLocal:         c.StorageClassLocal,
+			StorageClassReplicated:    c.StorageClassReplicated,
+			APIVersions:               r.APIVersions,
+			Live:                      r.Live,
+		})
+		return objs, values.ClusterError(err)
 	default:
-		return nil, naming.Errorf("caller", r.Caller, "must be %q or %q", CallerEtcd, CallerCluster)
+		return nil, invalid.Errorf("caller", r.Caller, "must be %q or %q", CallerEtcd, CallerCluster)
 	}
 }

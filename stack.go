@@ -2,6 +2,7 @@ package etcdshapes
 
 import (
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -157,7 +158,7 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 		replicas = etcd.DefaultReplicas
 	}
 	if replicas != 1 && replicas != 3 {
-		return nil, naming.Errorf("etcd.replicas", replicas, "must be 1 or 3")
+		return nil, invalid.Errorf("Replicas", replicas, "must be 1 or 3")
 	}
 	opts := etcd.Options{
 		Replicas:                  replicas,
@@ -166,10 +167,10 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 		TopologySpreadConstraints: o.TopologySpreadConstraints,
 		ServiceLabel:              clusterServiceLabel,
 	}
-	if err := validateStorageClass("_cluster.etcd-storage-class-local", o.StorageClassLocal); err != nil {
+	if err := validateStorageClass("StorageClassLocal", o.StorageClassLocal); err != nil {
 		return nil, err
 	}
-	if err := validateStorageClass("_cluster.etcd-storage-class-replicated", o.StorageClassReplicated); err != nil {
+	if err := validateStorageClass("StorageClassReplicated", o.StorageClassReplicated); err != nil {
 		return nil, err
 	}
 	if shared {

@@ -1,12 +1,12 @@
 package etcdshapes
 
 import (
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"regexp"
 	"slices"
 	"strings"
 
 	helmsemver "github.com/Masterminds/semver/v3"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
@@ -30,7 +30,7 @@ func validateChartVersion(v string) error {
 		return nil
 	}
 	if _, err := helmsemver.NewVersion(v); err != nil {
-		return naming.Errorf("chartVersion", v, "must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): %v", err)
+		return invalid.Errorf("chartVersion", v, "must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): %v", err)
 	}
 	return nil
 }
@@ -50,7 +50,7 @@ func parseAPIVersions(list []string) (map[string]bool, error) {
 	set := make(map[string]bool, len(list))
 	for _, a := range list {
 		if !apiVersionPattern.MatchString(a) {
-			return nil, naming.Errorf("apiVersions", a, "must be group/version/Kind or group/version, e.g. %q", APIVerticalPodAutoscaler)
+			return nil, invalid.Errorf("apiVersions", a, "must be group/version/Kind or group/version, e.g. %q", APIVerticalPodAutoscaler)
 		}
 		set[a] = true
 	}
@@ -58,7 +58,7 @@ func parseAPIVersions(list []string) (map[string]bool, error) {
 		group := apiGroup(a)
 		for _, known := range optionalAPIs {
 			if apiGroup(known) == group && !set[known] {
-				return nil, naming.Errorf("apiVersions", a, "is in the API group of %s but the list does not hold it; the optional APIs render only when listed exactly: %s",
+				return nil, invalid.Errorf("apiVersions", a, "is in the API group of %s but the list does not hold it; the optional APIs render only when listed exactly: %s",
 					known, strings.Join(optionalAPIs, ", "))
 			}
 		}
@@ -86,7 +86,7 @@ func validateStorageClass(field, name string) error {
 		return nil
 	}
 	if errs := validation.IsDNS1123Subdomain(name); len(errs) > 0 {
-		return naming.Errorf(field, name, "must be a StorageClass name (DNS-1123 subdomain)")
+		return invalid.Errorf(field, name, "must be a StorageClass name (DNS-1123 subdomain)")
 	}
 	return nil
 }
@@ -94,7 +94,7 @@ func validateStorageClass(field, name string) error {
 func validateLive(l LiveState) error {
 	if l.DataStoreName != "" {
 		if errs := validation.IsDNS1123Subdomain(l.DataStoreName); len(errs) > 0 {
-			return naming.Errorf("live.dataStoreName", l.DataStoreName, "must be a DataStore name (DNS-1123 subdomain)")
+			return invalid.Errorf("live.dataStoreName", l.DataStoreName, "must be a DataStore name (DNS-1123 subdomain)")
 		}
 	}
 	if l.StorageClassName != nil {

@@ -2,11 +2,12 @@ package etcdshapes_test
 
 import (
 	"encoding/json"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/values"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,7 +27,7 @@ func fromYAML(t *testing.T, docs ...string) map[string]any {
 	for i, d := range docs {
 		b[i] = []byte(d)
 	}
-	v, err := etcdshapes.MergeValues(b...)
+	v, err := values.Merge(b...)
 	require.NoError(t, err)
 	return v
 }
@@ -163,7 +164,7 @@ func TestGoNumbersAreYAMLNumbers(t *testing.T) {
 	}
 }
 
-// TestValuesKeepNumbersAsWritten: MergeValues returns every number as a
+// TestValuesKeepNumbersAsWritten: values.Merge returns every number as a
 // json.Number spelled as the file spells it, including through anchors and
 // in lists; Helm's YAML 1.1 reading decides what is a number.
 func TestValuesKeepNumbersAsWritten(t *testing.T) {
@@ -184,17 +185,17 @@ func TestValuesKeepNumbersAsWritten(t *testing.T) {
 	require.Contains(t, string(b), `"a":1e21`)
 }
 
-// TestValuesSizeLimit: a values document over MaxValuesBytes, or with more
-// YAML indicators than MaxValuesIndicators, is refused before it is parsed;
+// TestValuesSizeLimit: a values document over values.MaxBytes, or with more
+// YAML indicators than values.MaxIndicators, is refused before it is parsed;
 // each class of indicator counts, and a document just under the limits
 // parses.
 func TestValuesSizeLimit(t *testing.T) {
-	_, err := etcdshapes.MergeValues(make([]byte, etcdshapes.MaxValuesBytes+1))
+	_, err := values.Merge(make([]byte, values.MaxBytes+1))
 	require.ErrorContains(t, err, "more than the limit of 16777216")
-	ok := []byte("a: " + strings.Repeat("x", etcdshapes.MaxValuesBytes-10) + "\n")
-	_, err = etcdshapes.MergeValues(ok)
+	ok := []byte("a: " + strings.Repeat("x", values.MaxBytes-10) + "\n")
+	_, err = values.Merge(ok)
 	require.NoError(t, err)
-	n := etcdshapes.MaxValuesIndicators
+	n := values.MaxIndicators
 	for name, doc := range map[string]string{
 		"block list": "a:\n" + strings.Repeat("- 1\n", n/2+1),
 		"flow list":  "a: [" + strings.Repeat("1,", n+1) + "]\n",
@@ -203,14 +204,14 @@ func TestValuesSizeLimit(t *testing.T) {
 		"lines":      strings.Repeat("\n", n+1) + "a: 1\n",
 		"maps":       strings.Repeat("{", n+1),
 	} {
-		_, err := etcdshapes.MergeValues([]byte(doc))
+		_, err := values.Merge([]byte(doc))
 		require.ErrorContains(t, err, "YAML indicators", name)
-		var ne *naming.Error
+		var ne *invalid.Error
 		require.ErrorAs(t, err, &ne, name)
 		require.Equal(t, "values[0]", ne.Field)
 	}
 	under := "a:\n" + strings.Repeat("- 1\n", n/2-10)
-	v, err := etcdshapes.MergeValues([]byte(under))
+	v, err := values.Merge([]byte(under))
 	require.NoError(t, err)
 	require.Len(t, v["a"], n/2-10)
 }

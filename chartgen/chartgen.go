@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/values"
 	"reflect"
 	"slices"
 	"sort"
@@ -66,11 +68,11 @@ func Chart(o Options) ([]File, error) {
 	case etcdshapes.CallerEtcd, etcdshapes.CallerCluster:
 	case "":
 		if !o.Library {
-			return nil, naming.Errorf("caller", o.Caller, "must be %q or %q", etcdshapes.CallerEtcd, etcdshapes.CallerCluster)
+			return nil, invalid.Errorf("caller", o.Caller, "must be %q or %q", etcdshapes.CallerEtcd, etcdshapes.CallerCluster)
 		}
 		callers = []string{etcdshapes.CallerCluster, etcdshapes.CallerEtcd}
 	default:
-		return nil, naming.Errorf("caller", o.Caller, "must be %q or %q", etcdshapes.CallerEtcd, etcdshapes.CallerCluster)
+		return nil, invalid.Errorf("caller", o.Caller, "must be %q or %q", etcdshapes.CallerEtcd, etcdshapes.CallerCluster)
 	}
 	version := o.Version
 	if version == "" {
@@ -79,7 +81,7 @@ func Chart(o Options) ([]File, error) {
 	// Helm's own check of Chart.yaml's version (as the root package's
 	// validateChartVersion).
 	if _, err := semver.NewVersion(version); err != nil {
-		return nil, naming.Errorf("chartVersion", version, "must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): %v", err)
+		return nil, invalid.Errorf("chartVersion", version, "must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): %v", err)
 	}
 
 	constants, err := constantsFile()
@@ -347,8 +349,8 @@ func constantsFile() (string, error) {
 		},
 		EtcdChartRelease:   naming.EtcdChartRelease,
 		EtcdChartName:      naming.EtcdChartName,
-		EtcdChartKeys:      etcdshapes.EtcdChartValueKeys(),
-		ClusterEtcdKeys:    etcdshapes.ClusterEtcdValueKeys(),
+		EtcdChartKeys:      values.EtcdChartKeys(),
+		ClusterEtcdKeys:    values.ClusterEtcdKeys(),
 		ClusterReplicas:    []int32{1, 3},
 		RootTenant:         naming.RootTenant,
 		MaxClusterName:     naming.MaxClusterName,

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"errors"
+	"github.com/etcdshapes/etcdshapes/values"
 	"sort"
 	"strings"
 	"testing"
@@ -108,7 +109,7 @@ func TestPlanAgainstServer(t *testing.T) {
 
 	clusterReq := func(overlays ...string) etcdshapes.Request {
 		t.Helper()
-		v, err := etcdshapes.MergeValues(append([][]byte{[]byte(planClusterValues)}, toBytes(overlays)...)...)
+		v, err := values.Merge(append([][]byte{[]byte(planClusterValues)}, toBytes(overlays)...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +118,7 @@ func TestPlanAgainstServer(t *testing.T) {
 	}
 	chartReq := func(overlays ...string) etcdshapes.Request {
 		t.Helper()
-		v, err := etcdshapes.MergeValues(toBytes(overlays)...)
+		v, err := values.Merge(toBytes(overlays)...)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/values"
 	"sort"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ _cluster:
   memory-allocation-ratio: "2"
   ephemeral-storage-allocation-ratio: "20"
 `, replicas, upgradedLocal, upgradedReplicated)
-	return etcdshapes.MergeValues([]byte(s.Values), []byte(overlay))
+	return values.Merge([]byte(s.Values), []byte(overlay))
 }
 
 // TestClusterUpgradeWithLiveState installs each per-cluster stack for real,

@@ -1,6 +1,7 @@
 package etcd
 
 import (
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
 	"strings"
 	"unicode"
@@ -101,7 +102,7 @@ func (o CheckOptions) load() (checkLoad, error) {
 			return l, nil
 		}
 	}
-	return checkLoad{}, naming.Errorf("load", o.Load, "must be one of s, m, l or xl (etcdctl's workload models)")
+	return checkLoad{}, invalid.Errorf("Load", o.Load, "must be one of s, m, l or xl (etcdctl's workload models)")
 }
 
 // CheckJob builds a Job that checks the cluster's performance with
@@ -142,13 +143,13 @@ func CheckJob(n naming.Names, o Options, c CheckOptions) (*batchv1.Job, error) {
 		if c.Datascale {
 			what += " and check datascale"
 		}
-		return nil, naming.Errorf("load", l.name, "%s would write about %s, more than half of the cluster's quota of %s bytes (size %s): filling the quota stops every write; use a smaller load or a larger size",
+		return nil, invalid.Errorf("Load", l.name, "%s would write about %s, more than half of the cluster's quota of %s bytes (size %s): filling the quota stops every write; use a smaller load or a larger size",
 			what, humanBytes(written), strconv.FormatInt(r.quota, 10), r.Size.String())
 	}
 	image := c.Image
 	if image == "" {
 		image = EtcdImageRepository + ":v" + r.Version
-	} else if err := validateImage("image", image); err != nil {
+	} else if err := validateImage("Image", image); err != nil {
 		return nil, err
 	}
 	return checkJob(n, image, l, c.Datascale), nil
@@ -163,9 +164,9 @@ const maxImage = 1024
 func validateImage(field, image string) error {
 	switch {
 	case len(image) > maxImage:
-		return naming.Errorf(field, image, "must be at most %d bytes", maxImage)
+		return invalid.Errorf(field, image, "must be at most %d bytes", maxImage)
 	case strings.IndexFunc(image, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
-		return naming.Errorf(field, image, "must be an image reference without whitespace or control characters (e.g. %q)", EtcdImageRepository+":v"+DefaultVersion)
+		return invalid.Errorf(field, image, "must be an image reference without whitespace or control characters (e.g. %q)", EtcdImageRepository+":v"+DefaultVersion)
 	}
 	return nil
 }

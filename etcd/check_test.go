@@ -2,6 +2,7 @@ package etcd_test
 
 import (
 	"errors"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"os"
 	"path/filepath"
 	"strings"
@@ -211,9 +212,9 @@ func TestCheckLoadsAgainstQuota(t *testing.T) {
 				require.NoError(t, err)
 				_, err = etcd.CheckJob(n, etcd.Options{Size: q}, o)
 				if written > quota/2 {
-					var ne *naming.Error
+					var ne *invalid.Error
 					require.True(t, errors.As(err, &ne), "%s %v %s: %v", load, datascale, size, err)
-					assert.Equal(t, "load", ne.Field)
+					assert.Equal(t, "Load", ne.Field)
 					assert.Equal(t, load, ne.Value)
 					assert.Contains(t, ne.Rule, "half of the cluster's quota")
 				} else {

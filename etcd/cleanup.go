@@ -1,6 +1,7 @@
 package etcd
 
 import (
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -62,7 +63,7 @@ func Cleanup(n naming.Names, replicas int32) (CleanupHook, error) {
 		replicas = DefaultReplicas
 	}
 	if replicas < 1 || replicas > MaxReplicas {
-		return CleanupHook{}, naming.Errorf("values.replicas", replicas, "must be between 1 and %d", MaxReplicas)
+		return CleanupHook{}, invalid.Errorf("replicas", replicas, "must be between 1 and %d", MaxReplicas)
 	}
 	return cleanup(n, replicas), nil
 }

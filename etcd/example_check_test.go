@@ -32,5 +32,5 @@ func ExampleCheckJob() {
 	// gcr.io/etcd-development/etcd:v3.6.11 [check perf --load=m] then [check datascale --load=m]
 	// token mounted: false labels: map[policy.cozystack.io/allow-to-etcd-cluster:kubernetes-demo-etcd]
 	// writes about 182 MB
-	// load: invalid value "l": etcdctl check perf would write about 624.0 MB, more than half of the cluster's quota of 1020054733 bytes (size 1Gi): filling the quota stops every write; use a smaller load or a larger size
+	// Load: invalid value "l": etcdctl check perf would write about 624.0 MB, more than half of the cluster's quota of 1020054733 bytes (size 1Gi): filling the quota stops every write; use a smaller load or a larger size
 }

@@ -1,11 +1,11 @@
 package etcd
 
 import (
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
 	"strconv"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes/naming"
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -63,7 +63,7 @@ type Options struct {
 // ValidateVersion checks an etcd version: X.Y.Z.
 func ValidateVersion(v string) error {
 	if !isVersion(v) {
-		return naming.Errorf("values.version", v, "must be an etcd version X.Y.Z, e.g. %q", DefaultVersion)
+		return invalid.Errorf("Version", v, "must be an etcd version X.Y.Z, e.g. %q", DefaultVersion)
 	}
 	return nil
 }
@@ -120,10 +120,10 @@ func (o Options) resolve() (resolved, error) {
 		r.Replicas = DefaultReplicas
 	}
 	if r.Replicas < 1 {
-		return r, naming.Errorf("values.replicas", r.Replicas, "must be at least 1")
+		return r, invalid.Errorf("Replicas", r.Replicas, "must be at least 1")
 	}
 	if r.Replicas > MaxReplicas {
-		return r, naming.Errorf("values.replicas", r.Replicas, "must be at most %d (etcd advises at most 7 members)", MaxReplicas)
+		return r, invalid.Errorf("Replicas", r.Replicas, "must be at most %d (etcd advises at most 7 members)", MaxReplicas)
 	}
 	if r.Size.IsZero() {
 		r.Size = resource.MustParse(DefaultSize)
@@ -135,14 +135,14 @@ func (o Options) resolve() (resolved, error) {
 	r.quota = quota
 	if r.StorageClassName != "" {
 		if errs := validation.IsDNS1123Subdomain(r.StorageClassName); len(errs) > 0 {
-			return r, naming.Errorf("values.storageClass", r.StorageClassName, "must be a StorageClass name (DNS-1123 subdomain)")
+			return r, invalid.Errorf("StorageClassName", r.StorageClassName, "must be a StorageClass name (DNS-1123 subdomain)")
 		}
 	}
 	if r.ServiceLabel != "" {
 		// A label value on the member pods and PVCs: the API server
 		// refuses anything else, long after the EtcdCluster was accepted.
 		if errs := validation.IsValidLabelValue(r.ServiceLabel); len(errs) > 0 {
-			return r, naming.Errorf("serviceLabel", r.ServiceLabel, "must be a label value (the cozystack.io/service label of the member pods): %s", strings.Join(errs, "; "))
+			return r, invalid.Errorf("ServiceLabel", r.ServiceLabel, "must be a label value (the cozystack.io/service label of the member pods): %s", strings.Join(errs, "; "))
 		}
 	}
 	if r.ratios, err = r.Ratios.parse(); err != nil {
@@ -169,7 +169,7 @@ func (o Options) resolve() (resolved, error) {
 		return r, err
 	}
 	if r.Affinity != nil {
-		if err := firstError(validateAffinity(r.Affinity, k8sfield.NewPath("values", "affinity"))); err != nil {
+		if err := firstError(validateAffinity(r.Affinity, k8sfield.NewPath("Affinity"))); err != nil {
 			return r, err
 		}
 	}
@@ -190,10 +190,10 @@ func requestsWithinLimits(req corev1.ResourceRequirements, p parsedRatios) error
 			continue
 		}
 		if c.ratio.value >= 1 {
-			return naming.Errorf("values.resources."+string(c.name), lim.String(),
+			return invalid.Errorf("Resources["+string(c.name)+"]", lim.String(),
 				"has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it", q.String())
 		}
-		return naming.Errorf(c.ratio.field, c.ratio.text,
+		return invalid.Errorf(c.ratio.field, c.ratio.text,
 			"must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses", c.name, q.String(), lim.String())
 	}
 	return nil
@@ -213,21 +213,21 @@ func QuotaBackendBytes(size resource.Quantity) (int64, error) {
 
 func quotaBackendBytes(size resource.Quantity) (int64, error) {
 	if size.Sign() <= 0 {
-		return 0, naming.Errorf("values.size", size.String(), "must be a positive quantity of bytes")
+		return 0, invalid.Errorf("Size", size.String(), "must be a positive quantity of bytes")
 	}
 	// The chart multiplies exact decimals (sprig's mulf), then formats the
 	// float64 result with %.0f.
 	d := new(inf.Dec).Mul(size.AsDec(), inf.NewDec(95, 2))
 	f, err := strconv.ParseFloat(d.String(), 64)
 	if err != nil || f >= math.MaxInt64 {
-		return 0, naming.Errorf("values.size", size.String(), "is too large for etcd's int64 quota")
+		return 0, invalid.Errorf("Size", size.String(), "is too large for etcd's int64 quota")
 	}
 	n, err := strconv.ParseInt(strconv.FormatFloat(f, 'f', 0, 64), 10, 64)
 	if err != nil {
-		return 0, naming.Errorf("values.size", size.String(), "is too large for etcd's int64 quota")
+		return 0, invalid.Errorf("Size", size.String(), "is too large for etcd's int64 quota")
 	}
 	if n < 1 {
-		return 0, naming.Errorf("values.size", size.String(), "must be at least one byte of quota")
+		return 0, invalid.Errorf("Size", size.String(), "must be at least one byte of quota")
 	}
 	return n, nil
 }
@@ -237,33 +237,33 @@ func quotaBackendBytes(size resource.Quantity) (int64, error) {
 // where a bad one would be refused long after the EtcdCluster was
 // accepted. before are the constraints that precede it.
 func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.TopologySpreadConstraint) error {
-	field := "_cluster.scheduling.globalAppTopologySpreadConstraints[" + strconv.Itoa(i) + "]"
+	field := "TopologySpreadConstraints[" + strconv.Itoa(i) + "]"
 	if c.MaxSkew < 1 {
-		return naming.Errorf(field+".maxSkew", c.MaxSkew, "must be at least 1")
+		return invalid.Errorf(field+".maxSkew", c.MaxSkew, "must be at least 1")
 	}
 	if c.TopologyKey == "" {
-		return naming.Errorf(field+".topologyKey", c.TopologyKey, "must not be empty")
+		return invalid.Errorf(field+".topologyKey", c.TopologyKey, "must not be empty")
 	}
 	if errs := validation.IsQualifiedName(c.TopologyKey); len(errs) > 0 {
-		return naming.Errorf(field+".topologyKey", c.TopologyKey, "must be a label key")
+		return invalid.Errorf(field+".topologyKey", c.TopologyKey, "must be a label key")
 	}
 	switch c.WhenUnsatisfiable {
 	case corev1.DoNotSchedule, corev1.ScheduleAnyway:
 	default:
-		return naming.Errorf(field+".whenUnsatisfiable", string(c.WhenUnsatisfiable), "must be DoNotSchedule or ScheduleAnyway")
+		return invalid.Errorf(field+".whenUnsatisfiable", string(c.WhenUnsatisfiable), "must be DoNotSchedule or ScheduleAnyway")
 	}
 	for j, b := range before {
 		if b.TopologyKey == c.TopologyKey && b.WhenUnsatisfiable == c.WhenUnsatisfiable {
-			return naming.Errorf(field, c.TopologyKey+", "+string(c.WhenUnsatisfiable),
+			return invalid.Errorf(field, c.TopologyKey+", "+string(c.WhenUnsatisfiable),
 				"repeats the topologyKey and whenUnsatisfiable of constraint [%d]; the API server refuses duplicates", j)
 		}
 	}
 	if c.MinDomains != nil {
 		if *c.MinDomains < 1 {
-			return naming.Errorf(field+".minDomains", *c.MinDomains, "must be at least 1")
+			return invalid.Errorf(field+".minDomains", *c.MinDomains, "must be at least 1")
 		}
 		if c.WhenUnsatisfiable != corev1.DoNotSchedule {
-			return naming.Errorf(field+".minDomains", *c.MinDomains, "can only be used with whenUnsatisfiable: DoNotSchedule")
+			return invalid.Errorf(field+".minDomains", *c.MinDomains, "can only be used with whenUnsatisfiable: DoNotSchedule")
 		}
 	}
 	for _, pol := range []struct {
@@ -271,7 +271,7 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 		p    *corev1.NodeInclusionPolicy
 	}{{".nodeAffinityPolicy", c.NodeAffinityPolicy}, {".nodeTaintsPolicy", c.NodeTaintsPolicy}} {
 		if pol.p != nil && *pol.p != corev1.NodeInclusionPolicyHonor && *pol.p != corev1.NodeInclusionPolicyIgnore {
-			return naming.Errorf(field+pol.name, string(*pol.p), "must be Honor or Ignore")
+			return invalid.Errorf(field+pol.name, string(*pol.p), "must be Honor or Ignore")
 		}
 	}
 	if err := firstError(metav1validation.ValidateLabelSelector(c.LabelSelector, metav1validation.LabelSelectorValidationOptions{}, k8sfield.NewPath(field+".labelSelector"))); err != nil {
@@ -290,10 +290,10 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 	for j, k := range c.MatchLabelKeys {
 		f := field + ".matchLabelKeys[" + strconv.Itoa(j) + "]"
 		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
-			return naming.Errorf(f, k, "must be a label key")
+			return invalid.Errorf(f, k, "must be a label key")
 		}
 		if keys[k] {
-			return naming.Errorf(f, k, "must not be a key of the constraint's labelSelector")
+			return invalid.Errorf(f, k, "must not be a key of the constraint's labelSelector")
 		}
 	}
 	return nil
@@ -310,7 +310,7 @@ func firstError(errs k8sfield.ErrorList) error {
 	if rule == "" {
 		rule = e.Type.String()
 	}
-	return naming.Errorf(e.Field, e.BadValue, "%s", rule)
+	return invalid.Errorf(e.Field, e.BadValue, "%s", rule)
 }
 
 // validateAffinity applies the API server's Pod rules for affinity (the

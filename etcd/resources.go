@@ -2,12 +2,12 @@ package etcd
 
 import (
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes/naming"
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -52,10 +52,10 @@ func parseRatio(field, s, def string) (ratio, error) {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return ratio{}, naming.Errorf(field, s, "must be a decimal number")
+		return ratio{}, invalid.Errorf(field, s, "must be a decimal number")
 	}
 	if !(f > 0) || f > 1e15 {
-		return ratio{}, naming.Errorf(field, s, "must be a number above 0 and at most 1e15")
+		return ratio{}, invalid.Errorf(field, s, "must be a number above 0 and at most 1e15")
 	}
 	// The chart converts the ratio to a float64 and then to the shortest
 	// decimal that rounds to it; do the same so "0.3" divides as 0.3.
@@ -107,13 +107,13 @@ func (r Ratios) Validate() error {
 func (r Ratios) parse() (parsedRatios, error) {
 	var p parsedRatios
 	var err error
-	if p.cpu, err = parseRatio("_cluster.cpu-allocation-ratio", r.CPU, DefaultCPUAllocationRatio); err != nil {
+	if p.cpu, err = parseRatio("Ratios.CPU", r.CPU, DefaultCPUAllocationRatio); err != nil {
 		return p, err
 	}
-	if p.memory, err = parseRatio("_cluster.memory-allocation-ratio", r.Memory, DefaultMemoryAllocationRatio); err != nil {
+	if p.memory, err = parseRatio("Ratios.Memory", r.Memory, DefaultMemoryAllocationRatio); err != nil {
 		return p, err
 	}
-	if p.ephemeral, err = parseRatio("_cluster.ephemeral-storage-allocation-ratio", r.EphemeralStorage, DefaultEphemeralStorageAllocationRatio); err != nil {
+	if p.ephemeral, err = parseRatio("Ratios.EphemeralStorage", r.EphemeralStorage, DefaultEphemeralStorageAllocationRatio); err != nil {
 		return p, err
 	}
 	return p, nil
@@ -166,7 +166,7 @@ func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequir
 			}
 			q, ok := byteRequest(limit, r)
 			if !ok {
-				return out, naming.Errorf("values.resources."+n, limit.String(),
+				return out, invalid.Errorf("Resources["+n+"]", limit.String(),
 					"divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)", n, r.text)
 			}
 			out.Requests[name] = q
@@ -188,36 +188,36 @@ func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequir
 // server stores unchanged.
 func ValidateContainerResource(name corev1.ResourceName, q resource.Quantity) error {
 	n := string(name)
-	f := "values.resources." + n
+	f := "Resources[" + n + "]"
 	if errs := validation.IsQualifiedName(n); len(errs) > 0 {
-		return naming.Errorf(f, n, "must be a resource name: %s", strings.Join(errs, "; "))
+		return invalid.Errorf(f, n, "must be a resource name: %s", strings.Join(errs, "; "))
 	}
 	if q.Sign() < 0 {
-		return naming.Errorf(f, q.String(), "must not be negative")
+		return invalid.Errorf(f, q.String(), "must not be negative")
 	}
 	if !roundTrips(q) {
 		exact := q.AsDec().String()
 		if strings.Contains(exact, ".") {
 			exact = strings.TrimSuffix(strings.TrimRight(exact, "0"), ".")
 		}
-		return naming.Errorf(f, exact, "is too large for a Kubernetes quantity: it would be stored as %s", q.String())
+		return invalid.Errorf(f, exact, "is too large for a Kubernetes quantity: it would be stored as %s", q.String())
 	}
 	switch {
 	case name == corev1.ResourceCPU || name == corev1.ResourceMemory || name == corev1.ResourceEphemeralStorage:
 	case strings.HasPrefix(n, corev1.ResourceHugePagesPrefix):
 		return validateHugePages(f, n, q)
 	case !strings.Contains(n, "/"):
-		return naming.Errorf(f, n, "must be cpu, memory, ephemeral-storage, hugepages-<size> or a domain-qualified extended resource such as example.com/device")
+		return invalid.Errorf(f, n, "must be cpu, memory, ephemeral-storage, hugepages-<size> or a domain-qualified extended resource such as example.com/device")
 	case strings.Contains(n, "kubernetes.io/"):
 		// The API's IsNativeResource: a name in the kubernetes.io domain
 		// must be a standard one.
-		return naming.Errorf(f, n, "an extended resource must not be in the kubernetes.io domain")
+		return invalid.Errorf(f, n, "an extended resource must not be in the kubernetes.io domain")
 	case strings.HasPrefix(n, "requests.") || len(validation.IsQualifiedName("requests."+n)) > 0:
 		// The API's IsExtendedResourceName: quotas name it "requests.<name>".
-		return naming.Errorf(f, n, "must be an extended resource name that \"requests.<name>\" keeps valid")
+		return invalid.Errorf(f, n, "must be an extended resource name that \"requests.<name>\" keeps valid")
 	default:
 		if q.MilliValue()%1000 != 0 {
-			return naming.Errorf(f, q.String(), "an extended resource must be a whole number")
+			return invalid.Errorf(f, q.String(), "an extended resource must be a whole number")
 		}
 	}
 	return nil
@@ -230,13 +230,13 @@ func ValidateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 func validateHugePages(field, name string, q resource.Quantity) error {
 	size, err := resource.ParseQuantity(strings.TrimPrefix(name, corev1.ResourceHugePagesPrefix))
 	if err != nil {
-		return naming.Errorf(field, name, "must be hugepages-<page size>, e.g. hugepages-2Mi")
+		return invalid.Errorf(field, name, "must be hugepages-<page size>, e.g. hugepages-2Mi")
 	}
 	if size.Sign() <= 0 || size.MilliValue()%1000 != 0 {
-		return naming.Errorf(field, name, "must name a page size of a positive whole number of bytes, e.g. hugepages-2Mi or hugepages-1Gi")
+		return invalid.Errorf(field, name, "must name a page size of a positive whole number of bytes, e.g. hugepages-2Mi or hugepages-1Gi")
 	}
 	if q.MilliValue()%1000 != 0 || q.Value()%size.Value() != 0 {
-		return naming.Errorf(field, q.String(), "must be a whole multiple of the page size %s, as the Pod API requires", size.String())
+		return invalid.Errorf(field, q.String(), "must be a whole multiple of the page size %s, as the Pod API requires", size.String())
 	}
 	return nil
 }
@@ -251,7 +251,7 @@ func validateHugePagesNeedCPUOrMemory(limits corev1.ResourceList, names []string
 	}
 	for _, n := range names {
 		if strings.HasPrefix(n, corev1.ResourceHugePagesPrefix) {
-			return naming.Errorf("values.resources", strings.Join(names, ", "), "%s needs a cpu or memory limit beside it: the Pod API refuses hugepages without them", n)
+			return invalid.Errorf("Resources", strings.Join(names, ", "), "%s needs a cpu or memory limit beside it: the Pod API refuses hugepages without them", n)
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package etcd
 
 import (
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"net/url"
 	"path"
 	"regexp"
@@ -104,7 +105,7 @@ func Restore(src v1alpha2.SnapshotLocation) func(*v1alpha2.EtcdCluster) error {
 		if c.Spec.Storage != nil && c.Spec.Storage.Medium == v1alpha2.StorageMediumMemory {
 			// The CRD refuses it: a member restart would re-restore the
 			// snapshot from tmpfs and revert writes.
-			return naming.Errorf("bootstrap.restore", "Memory", "cannot restore into a memory-backed cluster (spec.storage.medium=Memory)")
+			return invalid.Errorf("bootstrap.restore", "Memory", "cannot restore into a memory-backed cluster (spec.storage.medium=Memory)")
 		}
 		var s v1alpha2.SnapshotLocation
 		src.DeepCopyInto(&s)
@@ -131,9 +132,9 @@ func ValidateRestoreSource(field string, d v1alpha2.SnapshotLocation) error {
 func validateLocation(field string, d v1alpha2.SnapshotLocation, exact bool) error {
 	switch {
 	case d.S3 != nil && d.PVC != nil:
-		return naming.Errorf(field, "s3 and pvc", "must set exactly one of s3 or pvc")
+		return invalid.Errorf(field, "s3 and pvc", "must set exactly one of s3 or pvc")
 	case d.S3 == nil && d.PVC == nil:
-		return naming.Errorf(field, "", "must set exactly one of s3 or pvc")
+		return invalid.Errorf(field, "", "must set exactly one of s3 or pvc")
 	case d.S3 != nil:
 		return validateS3(field+".s3", d.S3, exact)
 	default:
@@ -145,27 +146,27 @@ func validateS3(field string, s *v1alpha2.S3Location, exact bool) error {
 	u, err := url.Parse(s.Endpoint)
 	switch {
 	case s.Endpoint == "":
-		return naming.Errorf(field+".endpoint", s.Endpoint, "must not be empty (e.g. \"https://s3.amazonaws.com\")")
+		return invalid.Errorf(field+".endpoint", s.Endpoint, "must not be empty (e.g. \"https://s3.amazonaws.com\")")
 	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
-		return naming.Errorf(field+".endpoint", s.Endpoint, "must be an http or https URL, e.g. \"https://s3.amazonaws.com\"")
+		return invalid.Errorf(field+".endpoint", s.Endpoint, "must be an http or https URL, e.g. \"https://s3.amazonaws.com\"")
 	case u.User != nil:
 		// The URL would end up in the object, readable by anyone who can
 		// read snapshots.
-		return naming.Errorf(field+".endpoint", redactUser(u), "must not carry credentials; use credentialsSecretRef")
+		return invalid.Errorf(field+".endpoint", redactUser(u), "must not carry credentials; use credentialsSecretRef")
 	case u.RawQuery != "" || u.Fragment != "":
-		return naming.Errorf(field+".endpoint", s.Endpoint, "must not have a query or fragment")
+		return invalid.Errorf(field+".endpoint", s.Endpoint, "must not have a query or fragment")
 	}
 	if !s3BucketPattern.MatchString(s.Bucket) || strings.Contains(s.Bucket, "..") {
-		return naming.Errorf(field+".bucket", s.Bucket, "must be an S3 bucket name: 3-63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit")
+		return invalid.Errorf(field+".bucket", s.Bucket, "must be an S3 bucket name: 3-63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit")
 	}
 	if len(s.Region) > maxS3Region || !s3RegionPattern.MatchString(s.Region) {
-		return naming.Errorf(field+".region", s.Region, "must be at most %d letters, digits, '.', '_' or '-'", maxS3Region)
+		return invalid.Errorf(field+".region", s.Region, "must be at most %d letters, digits, '.', '_' or '-'", maxS3Region)
 	}
 	if s.CredentialsSecretRef.Name == "" {
-		return naming.Errorf(field+".credentialsSecretRef.name", "", "must name a Secret holding AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+		return invalid.Errorf(field+".credentialsSecretRef.name", "", "must name a Secret holding AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
 	}
 	if errs := validation.IsDNS1123Subdomain(s.CredentialsSecretRef.Name); len(errs) > 0 {
-		return naming.Errorf(field+".credentialsSecretRef.name", s.CredentialsSecretRef.Name, "must be a Secret name (DNS-1123 subdomain)")
+		return invalid.Errorf(field+".credentialsSecretRef.name", s.CredentialsSecretRef.Name, "must be a Secret name (DNS-1123 subdomain)")
 	}
 	return validateKey(field+".key", s.Key, exact)
 }
@@ -174,37 +175,37 @@ func validateS3(field string, s *v1alpha2.S3Location, exact bool) error {
 func validateKey(field, key string, exact bool) error {
 	switch {
 	case exact && key == "":
-		return naming.Errorf(field, key, "must be the exact object key of the snapshot file (e.g. \"etcd/<snapshot>.db\")")
+		return invalid.Errorf(field, key, "must be the exact object key of the snapshot file (e.g. \"etcd/<snapshot>.db\")")
 	case key == "":
 		return nil
 	case len(key) > maxS3Key-naming.MaxSnapshotName-len(SnapshotFileSuffix):
-		return naming.Errorf(field, key, "must be at most %d bytes", maxS3Key-naming.MaxSnapshotName-len(SnapshotFileSuffix))
+		return invalid.Errorf(field, key, "must be at most %d bytes", maxS3Key-naming.MaxSnapshotName-len(SnapshotFileSuffix))
 	case strings.HasPrefix(key, "/"):
-		return naming.Errorf(field, key, "must not start with \"/\"")
+		return invalid.Errorf(field, key, "must not start with \"/\"")
 	case !exact && !strings.HasSuffix(key, "/"):
-		return naming.Errorf(field, key, "must be a prefix ending in \"/\" (the operator appends \"<snapshot>.db\")")
+		return invalid.Errorf(field, key, "must be a prefix ending in \"/\" (the operator appends \"<snapshot>.db\")")
 	case exact && strings.HasSuffix(key, "/"):
-		return naming.Errorf(field, key, "must name a file, not end in \"/\"")
+		return invalid.Errorf(field, key, "must name a file, not end in \"/\"")
 	}
 	return validateSegments(field, strings.TrimSuffix(key, "/"))
 }
 
 func validatePVC(field string, p *v1alpha2.PVCLocation, exact bool) error {
 	if p.ClaimName == "" {
-		return naming.Errorf(field+".claimName", p.ClaimName, "must name a PersistentVolumeClaim")
+		return invalid.Errorf(field+".claimName", p.ClaimName, "must name a PersistentVolumeClaim")
 	}
 	if errs := validation.IsDNS1123Subdomain(p.ClaimName); len(errs) > 0 {
-		return naming.Errorf(field+".claimName", p.ClaimName, "must be a PersistentVolumeClaim name (DNS-1123 subdomain)")
+		return invalid.Errorf(field+".claimName", p.ClaimName, "must be a PersistentVolumeClaim name (DNS-1123 subdomain)")
 	}
 	switch {
 	case exact && p.SubPath == "":
-		return naming.Errorf(field+".subPath", p.SubPath, "must be the exact path of the snapshot file on the volume (e.g. \"etcd/<snapshot>.db\")")
+		return invalid.Errorf(field+".subPath", p.SubPath, "must be the exact path of the snapshot file on the volume (e.g. \"etcd/<snapshot>.db\")")
 	case p.SubPath == "":
 		return nil
 	case strings.HasPrefix(p.SubPath, "/"):
-		return naming.Errorf(field+".subPath", p.SubPath, "must be relative to the volume")
+		return invalid.Errorf(field+".subPath", p.SubPath, "must be relative to the volume")
 	case exact && strings.HasSuffix(p.SubPath, "/"):
-		return naming.Errorf(field+".subPath", p.SubPath, "must name a file, not end in \"/\"")
+		return invalid.Errorf(field+".subPath", p.SubPath, "must name a file, not end in \"/\"")
 	}
 	return validateSegments(field+".subPath", strings.TrimSuffix(p.SubPath, "/"))
 }
@@ -215,12 +216,12 @@ func validatePVC(field string, p *v1alpha2.PVCLocation, exact bool) error {
 func validateSegments(field, p string) error {
 	for _, seg := range strings.Split(p, "/") {
 		if seg == "" || seg == "." || seg == ".." {
-			return naming.Errorf(field, p, "must not contain empty, \".\" or \"..\" path segments")
+			return invalid.Errorf(field, p, "must not contain empty, \".\" or \"..\" path segments")
 		}
 	}
 	for _, r := range p {
 		if r < 0x20 || r == 0x7f {
-			return naming.Errorf(field, p, "must not contain control characters")
+			return invalid.Errorf(field, p, "must not contain control characters")
 		}
 	}
 	return nil

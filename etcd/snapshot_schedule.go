@@ -3,6 +3,7 @@ package etcd
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
 	"strings"
 
@@ -228,7 +229,7 @@ var (
 // the second the API server rejects (CronJob has spec.timeZone).
 func ValidateSchedule(field, s string) error {
 	if s == "" {
-		return naming.Errorf(field, s, "must not be empty (e.g. \"0 3 * * *\" or \"@daily\")")
+		return invalid.Errorf(field, s, "must not be empty (e.g. \"0 3 * * *\" or \"@daily\")")
 	}
 	if strings.HasPrefix(s, "@") {
 		for _, d := range cronDescriptors {
@@ -236,15 +237,15 @@ func ValidateSchedule(field, s string) error {
 				return nil
 			}
 		}
-		return naming.Errorf(field, s, "must be a five-field cron expression or one of %s", strings.Join(cronDescriptors, ", "))
+		return invalid.Errorf(field, s, "must be a five-field cron expression or one of %s", strings.Join(cronDescriptors, ", "))
 	}
 	parts := strings.Fields(s)
 	if len(parts) != len(cronFields) {
-		return naming.Errorf(field, s, "must have five fields (minute hour day-of-month month day-of-week), e.g. \"0 3 * * *\"")
+		return invalid.Errorf(field, s, "must have five fields (minute hour day-of-month month day-of-week), e.g. \"0 3 * * *\"")
 	}
 	for i, p := range parts {
 		if err := cronFields[i].validate(p); err != nil {
-			return naming.Errorf(field, s, "%s field %q: %v", cronFields[i].name, p, err)
+			return invalid.Errorf(field, s, "%s field %q: %v", cronFields[i].name, p, err)
 		}
 	}
 	return nil

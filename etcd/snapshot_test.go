@@ -3,6 +3,7 @@ package etcd_test
 import (
 	"errors"
 	"flag"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,8 +250,8 @@ func TestRestore(t *testing.T) {
 
 func assertField(t *testing.T, err error, field string) {
 	t.Helper()
-	var ne *naming.Error
-	require.True(t, errors.As(err, &ne), "want a naming.Error for %s, got %v", field, err)
+	var ne *invalid.Error
+	require.True(t, errors.As(err, &ne), "want a invalid.Error for %s, got %v", field, err)
 	assert.Equal(t, field, ne.Field, "%v", err)
 }
 

@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -39,7 +40,7 @@ func verticalPodAutoscaler(n naming.Names, p parsedRatios) (*vpav1.VerticalPodAu
 	bounds := func(cpu, memory string) (corev1.ResourceList, error) {
 		mem, ok := byteRequest(resource.MustParse(memory), p.memory)
 		if !ok {
-			return nil, naming.Errorf(p.memory.field, p.memory.text,
+			return nil, invalid.Errorf(p.memory.field, p.memory.text,
 				"is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage", memory)
 		}
 		return corev1.ResourceList{

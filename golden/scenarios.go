@@ -2,6 +2,7 @@ package golden
 
 import (
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/values"
 	"sigs.k8s.io/yaml"
 )
 
@@ -24,7 +25,7 @@ type Scenario struct {
 
 // Request turns the scenario into a render request (chart version 0.0.0).
 func (s Scenario) Request() (etcdshapes.Request, error) {
-	values, err := etcdshapes.MergeValues([]byte(s.Values))
+	values, err := values.Merge([]byte(s.Values))
 	if err != nil {
 		return etcdshapes.Request{}, err
 	}

@@ -3,6 +3,7 @@ package monitoring
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
 	"strings"
 	"unicode"
@@ -108,7 +109,7 @@ func (o DashboardOptions) validate() (int32, error) {
 		replicas = etcd.DefaultReplicas
 	}
 	if replicas < 1 || replicas > etcd.MaxReplicas {
-		return 0, naming.Errorf("replicas", o.Replicas, "must be between 1 and %d", etcd.MaxReplicas)
+		return 0, invalid.Errorf("replicas", o.Replicas, "must be between 1 and %d", etcd.MaxReplicas)
 	}
 	if sel := o.InstanceSelector; sel != nil {
 		errs := metav1validation.ValidateLabelSelector(sel, metav1validation.LabelSelectorValidationOptions{}, field.NewPath("instanceSelector"))
@@ -117,20 +118,20 @@ func (o DashboardOptions) validate() (int32, error) {
 			if rule == "" {
 				rule = strings.ToLower(errs[0].Type.String())
 			}
-			return 0, naming.Errorf(errs[0].Field, errs[0].BadValue, "%s", rule)
+			return 0, invalid.Errorf(errs[0].Field, errs[0].BadValue, "%s", rule)
 		}
 		if o.AllowCrossNamespaceImport && len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0 {
-			return 0, naming.Errorf("instanceSelector", map[string]any{}, "must select some Grafana instances when allowCrossNamespaceImport is set: an empty selector imports the dashboard into every Grafana of the cluster, other tenants' included")
+			return 0, invalid.Errorf("instanceSelector", map[string]any{}, "must select some Grafana instances when allowCrossNamespaceImport is set: an empty selector imports the dashboard into every Grafana of the cluster, other tenants' included")
 		}
 	}
 	if f := o.Folder; f != "" {
 		switch {
 		case len(f) > maxFolder:
-			return 0, naming.Errorf("folder", f, "must be at most %d bytes", maxFolder)
+			return 0, invalid.Errorf("folder", f, "must be at most %d bytes", maxFolder)
 		case strings.TrimSpace(f) == "":
-			return 0, naming.Errorf("folder", f, "must not be blank (leave it empty for Grafana's default folder)")
+			return 0, invalid.Errorf("folder", f, "must not be blank (leave it empty for Grafana's default folder)")
 		case strings.IndexFunc(f, unicode.IsControl) >= 0:
-			return 0, naming.Errorf("folder", f, "must not contain control characters")
+			return 0, invalid.Errorf("folder", f, "must not contain control characters")
 		}
 	}
 	return replicas, nil

@@ -2,6 +2,7 @@ package monitoring
 
 import (
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/monitoring/cozystack/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/monitoring/victoriametrics/v1beta1"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -25,7 +26,7 @@ func WorkloadMonitor(n naming.Names, replicas int32, version string) (*v1alpha1.
 		replicas = etcd.DefaultReplicas
 	}
 	if replicas < 1 {
-		return nil, naming.Errorf("values.replicas", replicas, "must be at least 1")
+		return nil, invalid.Errorf("values.replicas", replicas, "must be at least 1")
 	}
 	if version == "" {
 		version = DefaultChartVersion

@@ -3,6 +3,7 @@ package naming_test
 import (
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 
 	"github.com/etcdshapes/etcdshapes/naming"
 )
@@ -28,7 +29,7 @@ func ExampleForEtcdChart() {
 	n, _ := naming.ForEtcdChart("tenant-abc", "etcd")
 	fmt.Println(n.Cluster, n.DataStore(), n.TLSSecrets())
 	_, err := naming.ForEtcdChart("tenant-abc", "my-etcd")
-	var bad *naming.Error
+	var bad *invalid.Error
 	fmt.Println(errors.As(err, &bad), bad.Field)
 	// Output:
 	// etcd tenant-abc [etcd-peer-ca-tls etcd-ca-tls etcd-server-tls etcd-peer-tls etcd-client-tls]

@@ -2,6 +2,7 @@ package naming_test
 
 import (
 	"errors"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 
 // FuzzNames: every namespace and release the derivations accept yield names
 // valid for their kinds and within their limits, and the same names every
-// time; every refusal is a *naming.Error naming the input.
+// time; every refusal is a *invalid.Error naming the input.
 //
 //	go test ./naming -run '^$' -fuzz FuzzNames -fuzztime 200000x
 func FuzzNames(f *testing.F) {
@@ -32,9 +33,9 @@ func FuzzNames(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, ns, rel string) {
 		checkRefusal := func(err error, fields ...string) {
-			var ne *naming.Error
+			var ne *invalid.Error
 			if !errors.As(err, &ne) {
-				t.Fatalf("error %v is not a *naming.Error", err)
+				t.Fatalf("error %v is not a *invalid.Error", err)
 			}
 			ok := false
 			for _, f := range fields {

@@ -3,6 +3,7 @@ package naming
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
 	"strings"
 
@@ -96,10 +97,10 @@ func (n Names) sealed() Names {
 // value or a hand-made Names never reaches an object.
 func (n Names) Validate() error {
 	if !n.made.ok {
-		return Errorf("names", n.Cluster, "must be made by naming.ForEtcdChart or naming.ForCluster, which validate them (the zero value and literals are not valid)")
+		return invalid.Errorf("names", n.Cluster, "must be made by naming.ForEtcdChart or naming.ForCluster, which validate them (the zero value and literals are not valid)")
 	}
 	if n.made.caller != n.Caller || n.made.namespace != n.Namespace || n.made.release != n.Release || n.made.cluster != n.Cluster {
-		return Errorf("names", n.Cluster, "were changed after naming.ForEtcdChart or naming.ForCluster validated them; make new ones")
+		return invalid.Errorf("names", n.Cluster, "were changed after naming.ForEtcdChart or naming.ForCluster validated them; make new ones")
 	}
 	return nil
 }
@@ -111,7 +112,7 @@ func ForEtcdChart(namespace, release string) (Names, error) {
 		return Names{}, err
 	}
 	if release != EtcdChartRelease {
-		return Names{}, Errorf("release", release, "the etcd chart must be installed as release %q", EtcdChartRelease)
+		return Names{}, invalid.Errorf("release", release, "the etcd chart must be installed as release %q", EtcdChartRelease)
 	}
 	return Names{Caller: EtcdChart, Namespace: namespace, Release: release, Cluster: EtcdChartName}.sealed(), nil
 }
@@ -124,15 +125,15 @@ func ForCluster(namespace, release string) (Names, error) {
 		return Names{}, err
 	}
 	if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
-		return Names{}, Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
+		return Names{}, invalid.Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
 	}
 	if errs := validation.IsDNS1035Label(release); len(errs) > 0 {
-		return Names{}, Errorf("release", release,
+		return Names{}, invalid.Errorf("release", release,
 			"must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels")
 	}
 	name := ClusterEtcdName(release)
 	if len(name) > MaxClusterName {
-		return Names{}, Errorf("release", release,
+		return Names{}, invalid.Errorf("release", release,
 			"the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)",
 			name, len(name), MaxClusterName)
 	}
@@ -154,13 +155,13 @@ func validateClusterRelease(namespace, release string) error {
 		return err
 	}
 	if release == "" {
-		return Errorf("release", release, "must not be empty")
+		return invalid.Errorf("release", release, "must not be empty")
 	}
 	if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
 		// Helm's release names may hold dots (a DNS-1123 subdomain); such a
 		// release is refused only where objects are named after it.
 		if len(release) > validation.DNS1123LabelMaxLength || len(validation.IsDNS1123Subdomain(release)) > 0 {
-			return Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
+			return invalid.Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
 		}
 	}
 	return nil
@@ -188,14 +189,14 @@ func clusterDataStore(namespace, release string) string {
 // "tenant-" followed by dash-separated tenant names, as a DNS-1123 label.
 func ValidateTenantNamespace(field, ns string) error {
 	if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
-		return Errorf(field, ns, "must be a namespace name (DNS-1123 label): %s", strings.Join(errs, "; "))
+		return invalid.Errorf(field, ns, "must be a namespace name (DNS-1123 label): %s", strings.Join(errs, "; "))
 	}
 	if !strings.HasPrefix(ns, tenantPrefix) {
-		return Errorf(field, ns, "must be a tenant namespace (\"tenant-<name>\")")
+		return invalid.Errorf(field, ns, "must be a tenant namespace (\"tenant-<name>\")")
 	}
 	for _, part := range strings.Split(strings.TrimPrefix(ns, tenantPrefix), "-") {
 		if part == "" {
-			return Errorf(field, ns, "must be a tenant namespace: every tenant name on the path must be non-empty")
+			return invalid.Errorf(field, ns, "must be a tenant namespace: every tenant name on the path must be non-empty")
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"math/rand"
 	"strings"
 	"testing"
@@ -155,7 +156,7 @@ func TestRandomNamesFollowTheSpec(t *testing.T) {
 		ns, rel := randomTenant(r), randomRelease(r)
 		n, err := naming.ForCluster(ns, rel)
 		if err != nil {
-			var ne *naming.Error
+			var ne *invalid.Error
 			require.True(t, errors.As(err, &ne))
 			require.Greater(t, len(rel)+len("-etcd"), naming.MaxClusterName, "%q refused: %v", rel, err)
 			continue
@@ -243,7 +244,7 @@ func TestValidateTenantNamespace(t *testing.T) {
 	for _, bad := range []string{"", "default", "kube-system", "tenant", "tenant-", "tenant--a", "tenant-a-", "tenant-a--b",
 		"Tenant-a", "tenant-A", "tenant_a", "tenant-a.b", tenant(64), " tenant-a", "tenant-a\n", "xtenant-a"} {
 		err := naming.ValidateTenantNamespace("namespace", bad)
-		var ne *naming.Error
+		var ne *invalid.Error
 		require.True(t, errors.As(err, &ne), "%q accepted", bad)
 		require.Equal(t, "namespace", ne.Field)
 		require.Equal(t, bad, ne.Value)
@@ -259,7 +260,7 @@ func TestForClusterLimits(t *testing.T) {
 
 	for _, bad := range []string{longest + "a", "", "Kubernetes-demo", "kubernetes-", "-kubernetes", "kubernetes_demo", "kubernetes.demo", strings.Repeat("a", 64)} {
 		_, err := naming.ForCluster("tenant-demo", bad)
-		var ne *naming.Error
+		var ne *invalid.Error
 		require.True(t, errors.As(err, &ne), "%q accepted", bad)
 		require.Equal(t, "release", ne.Field)
 		require.Equal(t, bad, ne.Value)
@@ -273,19 +274,19 @@ func TestForEtcdChart(t *testing.T) {
 	require.Equal(t, "etcd", n.Cluster)
 	for _, rel := range []string{"", "etcd2", "kubernetes-demo", "ETCD"} {
 		_, err := naming.ForEtcdChart("tenant-root", rel)
-		var ne *naming.Error
+		var ne *invalid.Error
 		require.True(t, errors.As(err, &ne), "%q accepted", rel)
 		require.Equal(t, "release", ne.Field)
 	}
 }
 
 func TestErrorMessage(t *testing.T) {
-	err := naming.Errorf("values.size", "4Xi", "must be a quantity %s", "such as 4Gi")
+	err := invalid.Errorf("values.size", "4Xi", "must be a quantity %s", "such as 4Gi")
 	require.Equal(t, `values.size: invalid value "4Xi": must be a quantity such as 4Gi`, err.Error())
-	require.Equal(t, `etcd.replicas: invalid value 2: must be 1 or 3`, (&naming.Error{Field: "etcd.replicas", Value: 2, Rule: "must be 1 or 3"}).Error())
-	require.Equal(t, `x: invalid value null: r`, (&naming.Error{Field: "x", Rule: "r"}).Error())
+	require.Equal(t, `etcd.replicas: invalid value 2: must be 1 or 3`, (&invalid.Error{Field: "etcd.replicas", Value: 2, Rule: "must be 1 or 3"}).Error())
+	require.Equal(t, `x: invalid value null: r`, (&invalid.Error{Field: "x", Rule: "r"}).Error())
 	wrapped := fmt.Errorf("render: %w", err)
-	var ne *naming.Error
+	var ne *invalid.Error
 	require.True(t, errors.As(wrapped, &ne))
 	require.Equal(t, "values.size", ne.Field)
 }

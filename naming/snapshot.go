@@ -1,6 +1,7 @@
 package naming
 
 import (
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
 
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -43,7 +44,7 @@ func (n Names) SnapshotSlot(i int) string {
 // 1 and MaxSnapshotKeep.
 func (n Names) SnapshotSlots(keep int) ([]string, error) {
 	if keep < 1 || keep > MaxSnapshotKeep {
-		return nil, Errorf("keep", keep, "must be between 1 and %d", MaxSnapshotKeep)
+		return nil, invalid.Errorf("keep", keep, "must be between 1 and %d", MaxSnapshotKeep)
 	}
 	out := make([]string, keep)
 	for i := range out {
@@ -56,10 +57,10 @@ func (n Names) SnapshotSlots(keep int) ([]string, error) {
 // DNS-1123 label (see MaxSnapshotName).
 func ValidateSnapshotName(field, name string) error {
 	if name == "" {
-		return Errorf(field, name, "must not be empty")
+		return invalid.Errorf(field, name, "must not be empty")
 	}
 	if errs := validation.IsDNS1123Label(name); len(errs) > 0 {
-		return Errorf(field, name, "must be a DNS-1123 label of at most %d characters (it names the snapshot file and what etcd-operator derives from it)", MaxSnapshotName)
+		return invalid.Errorf(field, name, "must be a DNS-1123 label of at most %d characters (it names the snapshot file and what etcd-operator derives from it)", MaxSnapshotName)
 	}
 	return nil
 }

@@ -23,7 +23,7 @@
 //   - both render: the objects must be equal once SPEC's deliberate
 //     differences (and the README's 7 and 9) are applied to the upstream
 //     objects, each computed independently and checked exactly;
-//   - only the library refuses: its *naming.Error must name a field the
+//   - only the library refuses: its *invalid.Error must name a field the
 //     test finds in a class SPEC's difference 6 or the README's 8 lists;
 //   - the upstream chart fails: the library must refuse the same input.
 //

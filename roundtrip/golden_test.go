@@ -2,15 +2,15 @@ package roundtrip
 
 import (
 	"errors"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"helm.sh/helm/v3/pkg/chart/loader"
 )
 
-func asNamingError(err error, target **naming.Error) bool { return errors.As(err, target) }
+func asNamingError(err error, target **invalid.Error) bool { return errors.As(err, target) }
 
 // TestGoldenScenarios renders every golden scenario with the generated chart
 // of its caller (live state served to lookup by a fake cluster) and

@@ -3,6 +3,8 @@ package roundtrip
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/values"
 	"reflect"
 	"regexp"
 	"sort"
@@ -12,7 +14,6 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/chartgen"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -157,7 +158,7 @@ func renderChart(c *chart.Chart, in renderInput) (string, error) {
 
 // goRender is what the library renders for the same input.
 func goRender(in renderInput) (string, error) {
-	values, err := etcdshapes.MergeValues(in.values)
+	values, err := values.Merge(in.values)
 	if err != nil {
 		return "", err
 	}
@@ -406,16 +407,16 @@ var spelledQuantities = []struct{ rule, upTo string }{
 }
 
 // checkSameRefusal requires the chart's error to carry the library's
-// naming.Error text.
+// invalid.Error text.
 func checkSameRefusal(t *testing.T, goErr, helmErr error) {
 	t.Helper()
 	msg := goErr.Error()
 	if strings.Contains(helmErr.Error(), msg) {
 		return
 	}
-	var ne *naming.Error
+	var ne *invalid.Error
 	if !asNamingError(goErr, &ne) {
-		t.Fatalf("the library refuses with %v (not a naming.Error); the chart with %v", goErr, helmErr)
+		t.Fatalf("the library refuses with %v (not a invalid.Error); the chart with %v", goErr, helmErr)
 	}
 	for _, sq := range spelledQuantities {
 		if i := strings.Index(ne.Rule, sq.rule); i >= 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,7 +17,6 @@ import (
 	"time"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -33,7 +33,7 @@ import (
 //   - (a) both render: the library's objects must equal the upstream
 //     objects with SPEC's deliberate differences applied, each computed
 //     independently here and checked exactly (oracle_expect_test.go);
-//   - (b) only the library refuses: the error is a *naming.Error whose field
+//   - (b) only the library refuses: the error is a *invalid.Error whose field
 //     names an input this test independently finds in a class SPEC (6) or the
 //     README (8) lists;
 //   - (c) the upstream chart fails (values.schema.json, a template's fail,
@@ -295,7 +295,7 @@ func checkOracle(t *testing.T, pool *upstreamPool, in oracleInput) oracleResult 
 	}
 	faults := inputFaults(in, up)
 
-	var ne *naming.Error
+	var ne *invalid.Error
 	switch {
 	case upErr != nil:
 		// (c) the upstream chart fails.
@@ -303,7 +303,7 @@ func checkOracle(t *testing.T, pool *upstreamPool, in oracleInput) oracleResult 
 			fail("(c) the upstream chart fails but the library renders:\n  upstream: %v", upErr)
 		}
 		if !errors.As(libErr, &ne) {
-			fail("(c) the library refuses with %T %v, not a *naming.Error", libErr, libErr)
+			fail("(c) the library refuses with %T %v, not a *invalid.Error", libErr, libErr)
 		}
 		fields, known := upstreamErrorFields(in, upErr)
 		if !known {
@@ -317,7 +317,7 @@ func checkOracle(t *testing.T, pool *upstreamPool, in oracleInput) oracleResult 
 	case libErr != nil:
 		// (b) only the library refuses.
 		if !errors.As(libErr, &ne) {
-			fail("(b) the library refuses with %T %v, not a *naming.Error", libErr, libErr)
+			fail("(b) the library refuses with %T %v, not a *invalid.Error", libErr, libErr)
 		}
 		if !fieldIn(ne.Field, faults.all()) {
 			fail("(b) the library refuses an input the upstream chart renders, and the test finds that field in no class SPEC or the README lists:\n  library: %v\n  faults found: %v\n  upstream garbage: %s",

@@ -2,6 +2,7 @@ package roundtrip
 
 import (
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/values"
 	"math/rand"
 	"sort"
 	"strings"
@@ -274,12 +275,12 @@ func TestWrongTypesCoverEveryKey(t *testing.T) {
 			covered[r.caller][key] = true
 		}
 	}
-	for _, k := range etcdshapes.EtcdChartValueKeys() {
+	for _, k := range values.EtcdChartKeys() {
 		if !covered["etcd"][k] {
 			t.Errorf("etcd chart: no wrong-type case for %s", k)
 		}
 	}
-	for _, k := range etcdshapes.ClusterEtcdValueKeys() {
+	for _, k := range values.ClusterEtcdKeys() {
 		if !covered["cluster"]["etcd."+k] {
 			t.Errorf("cluster chart: no wrong-type case for etcd.%s", k)
 		}

@@ -3,6 +3,7 @@ package roundtrip
 import (
 	"encoding/json"
 	"fmt"
+	esvalues "github.com/etcdshapes/etcdshapes/values"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -194,7 +195,7 @@ func TestSetOrderMatchesHelm(t *testing.T) {
 			}
 			docs = append(docs, b)
 		}
-		got, err := etcdshapes.MergeValues(docs...)
+		got, err := esvalues.Merge(docs...)
 		if err != nil {
 			t.Fatal(err)
 		}

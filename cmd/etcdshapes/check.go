@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -148,7 +149,7 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 		o.Version = f.version
 		if f.size != "" {
 			if o.Size, err = resource.ParseQuantity(f.size); err != nil {
-				return nil, naming.Errorf("values.size", f.size, "must be a quantity, e.g. %q", etcd.DefaultSize)
+				return nil, invalid.Errorf("--size", f.size, "must be a quantity, e.g. %q", etcd.DefaultSize)
 			}
 		}
 	} else if n, err = naming.ForCluster(f.namespace, f.release); err != nil {
@@ -156,7 +157,30 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 	}
 	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image})
 	if err != nil {
-		return nil, err
+		return nil, checkFlagError(err)
 	}
 	return []etcdshapes.Object{job}, nil
+}
+
+// checkFlagOf names the flag that set each Go field CheckJob may refuse,
+// so that the error names what the user typed.
+var checkFlagOf = map[string]string{
+	"Version": "--etcd-version",
+	"Size":    "--size",
+	"Load":    "--load",
+	"Image":   "--image",
+}
+
+func checkFlagError(err error) error {
+	var e *invalid.Error
+	if !errors.As(err, &e) || e != err {
+		return err
+	}
+	flag, ok := checkFlagOf[e.Field]
+	if !ok {
+		return err
+	}
+	c := *e
+	c.Field = flag
+	return &c
 }

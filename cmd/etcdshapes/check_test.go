@@ -64,17 +64,17 @@ func TestRenderCheckErrors(t *testing.T) {
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--size", "8Gi"}, 2, "unknown flag: --size"},
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--etcd-version", "3.6.0"}, 2, "unknown flag: --etcd-version"},
 		{[]string{"etcd", "-n", "tenant-root", "extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"etcd", "-n", "tenant-root", "--load", "huge"}, 1, `load: invalid value "huge": must be one of s, m, l or xl`},
-		{[]string{"etcd", "-n", "tenant-root", "--load", "xl", "--datascale"}, 1, `load: invalid value "xl": etcdctl check perf and check datascale would write about 4.3 GB`},
+		{[]string{"etcd", "-n", "tenant-root", "--load", "huge"}, 1, `--load: invalid value "huge": must be one of s, m, l or xl`},
+		{[]string{"etcd", "-n", "tenant-root", "--load", "xl", "--datascale"}, 1, `--load: invalid value "xl": etcdctl check perf and check datascale would write about 4.3 GB`},
 		{[]string{"etcd", "-n", "tenant-root", "--size", "1Gi", "--load", "l"}, 1, "more than half of the cluster's quota of 1020054733 bytes (size 1Gi)"},
-		{[]string{"etcd", "-n", "tenant-root", "--size", "lots"}, 1, `values.size: invalid value "lots": must be a quantity`},
-		{[]string{"etcd", "-n", "tenant-root", "--size", "-1Gi"}, 1, `values.size: invalid value "-1Gi": must be a positive quantity`},
-		{[]string{"etcd", "-n", "tenant-root", "--etcd-version", "latest"}, 1, `values.version: invalid value "latest": must be an etcd version X.Y.Z`},
+		{[]string{"etcd", "-n", "tenant-root", "--size", "lots"}, 1, `--size: invalid value "lots": must be a quantity`},
+		{[]string{"etcd", "-n", "tenant-root", "--size", "-1Gi"}, 1, `--size: invalid value "-1Gi": must be a positive quantity`},
+		{[]string{"etcd", "-n", "tenant-root", "--etcd-version", "latest"}, 1, `--etcd-version: invalid value "latest": must be an etcd version X.Y.Z`},
 		{[]string{"etcd", "-n", "tenant-root", "--release", "other"}, 1, `release: invalid value "other"`},
 		{[]string{"etcd", "-n", "default"}, 1, `namespace: invalid value "default"`},
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-" + strings.Repeat("x", 41)}, 1, "more than 56"},
 		{[]string{"etcd", "-n", "tenant-root", "-o", "xml"}, 2, `--output must be yaml or json, not "xml"`},
-		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "my etcd"}, 1, `image: invalid value "my etcd": must be an image reference`},
+		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "my etcd"}, 1, `--image: invalid value "my etcd": must be an image reference`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

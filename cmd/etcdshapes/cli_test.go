@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -17,7 +18,6 @@ import (
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"
@@ -543,10 +543,10 @@ func TestExitStatuses(t *testing.T) {
 	}
 }
 
-// The errors of --set flags are *naming.Error, like every bad input.
+// The errors of --set flags are *invalid.Error, like every bad input.
 func TestSetErrorIsNamingError(t *testing.T) {
 	_, err := render("etcd", []string{"-n", "tenant-root", "--set", "a[x]=1"}, strings.NewReader(""), &bytes.Buffer{})
-	var ne *naming.Error
+	var ne *invalid.Error
 	require.True(t, errors.As(err, &ne), "%T %v", err, err)
 	assert.Equal(t, "--set", ne.Field)
 	assert.Equal(t, "a[x]=1", ne.Value)

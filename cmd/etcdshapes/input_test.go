@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/etcdshapes/etcdshapes/values"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etcdshapes/etcdshapes"
 	"github.com/stretchr/testify/require"
 )
 
@@ -61,7 +61,7 @@ func TestHostileInputFiles(t *testing.T) {
 	require.NoError(t, f.Truncate(100<<20)) // 100 MB, sparse
 	require.NoError(t, f.Close())
 	many := filepath.Join(dir, "many.yaml")
-	require.NoError(t, os.WriteFile(many, []byte("a:\n"+strings.Repeat("- 1\n", etcdshapes.MaxValuesIndicators)), 0o600))
+	require.NoError(t, os.WriteFile(many, []byte("a:\n"+strings.Repeat("- 1\n", values.MaxIndicators)), 0o600))
 
 	sources := map[string]func(t *testing.T) (string, io.Reader){
 		"/dev/zero":    func(*testing.T) (string, io.Reader) { return "/dev/zero", nil },
@@ -114,7 +114,7 @@ func TestHostileInputFiles(t *testing.T) {
 				require.Regexp(t, `^etcdshapes: (--values|--live|--set-file|values\[0\]|live\[0\]): invalid value "`, stderr)
 				require.Contains(t, stderr, "limit")
 				if e, ok := stdin.(*endless); ok {
-					require.LessOrEqual(t, e.n, int64(etcdshapes.MaxValuesBytes)+64<<10, "read past the limit")
+					require.LessOrEqual(t, e.n, int64(values.MaxBytes)+64<<10, "read past the limit")
 				}
 				// Allocated while reading: the limit and its buffer's
 				// growth, never the 100 MB or the endless stream.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 )
 
@@ -78,7 +78,7 @@ func cliBadInputs() []cliCase {
 
 // TestCLIBadInputs: the CLI prints the library's error on stderr (field,
 // value and rule on one line), nothing on stdout, and exits 1; the error
-// behind it is a *naming.Error for the same field.
+// behind it is a *invalid.Error for the same field.
 func TestCLIBadInputs(t *testing.T) {
 	for _, c := range cliBadInputs() {
 		t.Run(c.name, func(t *testing.T) {
@@ -96,8 +96,8 @@ func TestCLIBadInputs(t *testing.T) {
 			require.Equal(t, 1, strings.Count(msg, "\n"), "one line: %q", msg)
 
 			_, err := render(args[0], args[1:], strings.NewReader(""), &bytes.Buffer{})
-			var ne *naming.Error
-			require.True(t, errors.As(err, &ne), "not a *naming.Error: %T %v", err, err)
+			var ne *invalid.Error
+			require.True(t, errors.As(err, &ne), "not a *invalid.Error: %T %v", err, err)
 			require.Equal(t, c.field, ne.Field)
 			require.NotEmpty(t, ne.Rule)
 			require.Equal(t, "etcdshapes: "+err.Error()+"\n", msg)

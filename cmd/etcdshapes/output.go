@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
 	"path"
 	"path/filepath"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 )
@@ -147,9 +147,9 @@ func (o *outputFlags) selectObjects(objs []etcdshapes.Object) ([]etcdshapes.Obje
 				rendered[i] = obj.GetObjectKind().GroupVersionKind().Kind + "/" + obj.GetName()
 			}
 			if len(rendered) == 0 {
-				return nil, naming.Errorf("--show-only", arg, "matches no object: nothing was rendered")
+				return nil, invalid.Errorf("--show-only", arg, "matches no object: nothing was rendered")
 			}
-			return nil, naming.Errorf("--show-only", arg, "matches no rendered object; rendered: %s", strings.Join(rendered, ", "))
+			return nil, invalid.Errorf("--show-only", arg, "matches no rendered object; rendered: %s", strings.Join(rendered, ", "))
 		}
 	}
 	var out []etcdshapes.Object
@@ -233,7 +233,7 @@ func (o *outputFlags) writeDir(objs []etcdshapes.Object, stdout, stderr io.Write
 			fmt.Fprintf(stderr, "etcdshapes: nothing was written to %s\n", o.dir)
 			return &exitStatus{exitError}
 		}
-		var ne *naming.Error
+		var ne *invalid.Error
 		if errors.As(err, &ne) && ne.Field == chartwrite.Field {
 			ne.Field = "output-dir"
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"github.com/etcdshapes/etcdshapes/values"
 	"io"
 	"strings"
 
@@ -128,7 +129,7 @@ func (r *renderFlags) request(stdin io.Reader) (etcdshapes.Request, error) {
 		}
 		docs = append(docs, b)
 	}
-	values, err := etcdshapes.MergeValues(docs...)
+	values, err := values.Merge(docs...)
 	if err != nil {
 		return etcdshapes.Request{}, err
 	}

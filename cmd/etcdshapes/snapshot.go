@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -171,7 +172,7 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 		return []etcdshapes.Object{s}, nil
 	}
 	if set("keep") && keep == 0 {
-		return nil, naming.Errorf("keep", keep, "must be between 1 and %d", naming.MaxSnapshotKeep)
+		return nil, invalid.Errorf("keep", keep, "must be between 1 and %d", naming.MaxSnapshotKeep)
 	}
 	s, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: schedule, Keep: keep, Destination: dest})
 	if err != nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/values"
 	"sort"
 	"strings"
 
@@ -63,7 +65,7 @@ type input struct {
 	approve     string
 }
 
-// readInput parses a ConfigMap. Every error is a *naming.Error naming the
+// readInput parses a ConfigMap. Every error is a *invalid.Error naming the
 // key, so that the message tells the user what to fix.
 func readInput(cm *corev1.ConfigMap) (input, error) {
 	in := input{
@@ -72,17 +74,17 @@ func readInput(cm *corev1.ConfigMap) (input, error) {
 		approve:  cm.Annotations[ApproveAnnotation],
 	}
 	if in.release == "" {
-		return input{}, naming.Errorf("data."+KeyRelease, "", "must name the kubernetes chart's release (kubernetes-<cluster>)")
+		return input{}, invalid.Errorf("data."+KeyRelease, "", "must name the kubernetes chart's release (kubernetes-<cluster>)")
 	}
-	values, err := etcdshapes.MergeValues([]byte(cm.Data[KeyValues]))
+	values, err := values.Merge([]byte(cm.Data[KeyValues]))
 	if err != nil {
-		return input{}, naming.Errorf("data."+KeyValues, firstLine(cm.Data[KeyValues]), "must be the kubernetes chart's values in YAML: %v", err)
+		return input{}, invalid.Errorf("data."+KeyValues, firstLine(cm.Data[KeyValues]), "must be the kubernetes chart's values in YAML: %v", err)
 	}
 	in.values = values
 	if raw, ok := cm.Data[KeySnapshotDestination]; ok {
 		var d v1alpha2.SnapshotLocation
 		if err := yaml.UnmarshalStrict([]byte(raw), &d); err != nil {
-			return input{}, naming.Errorf("data."+KeySnapshotDestination, firstLine(raw), "must be a snapshot location ({pvc: {claimName, subPath}} or {s3: {...}}): %v", err)
+			return input{}, invalid.Errorf("data."+KeySnapshotDestination, firstLine(raw), "must be a snapshot location ({pvc: {claimName, subPath}} or {s3: {...}}): %v", err)
 		}
 		if err := etcd.ValidateSnapshotDestination("data."+KeySnapshotDestination, d); err != nil {
 			return input{}, err
@@ -91,7 +93,7 @@ func readInput(cm *corev1.ConfigMap) (input, error) {
 	}
 	if in.snapshot != "" {
 		if in.destination == nil {
-			return input{}, naming.Errorf("annotations."+SnapshotAnnotation, in.snapshot, "needs data.%s to say where the snapshot goes", KeySnapshotDestination)
+			return input{}, invalid.Errorf("annotations."+SnapshotAnnotation, in.snapshot, "needs data.%s to say where the snapshot goes", KeySnapshotDestination)
 		}
 		if err := naming.ValidateSnapshotName("annotations."+SnapshotAnnotation, in.snapshot); err != nil {
 			return input{}, err

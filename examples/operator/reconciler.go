@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -152,7 +153,7 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 			ChartVersion: r.ChartVersion, Values: in.values, APIVersions: apis, Live: st,
 		}, live, etcdshapes.WithAnnotations(map[string]string{ConfigAnnotation: cm.Namespace + "/" + cm.Name}))
 	}
-	var bad *naming.Error
+	var bad *invalid.Error
 	switch {
 	case errors.As(err, &bad):
 		return outcome{result: Invalid, message: err.Error()}, nil

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
 	"io/fs"
 	"os"
@@ -14,8 +15,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/etcdshapes/etcdshapes/naming"
 )
 
 // ManifestName is the manifest's file name in the directory Write writes.
@@ -84,7 +83,7 @@ type Note struct {
 // returned, Write has changed nothing.
 type RefusedError struct {
 	Dir      string
-	Refusals []*naming.Error
+	Refusals []*invalid.Error
 }
 
 func (e *RefusedError) Error() string {
@@ -95,7 +94,7 @@ func (e *RefusedError) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-// Unwrap returns the refusals, so errors.As finds the first *naming.Error.
+// Unwrap returns the refusals, so errors.As finds the first *invalid.Error.
 func (e *RefusedError) Unwrap() []error {
 	errs := make([]error, len(e.Refusals))
 	for i, r := range e.Refusals {
@@ -154,13 +153,13 @@ func (w *writer) write(files []File) (Result, error) {
 	}
 
 	var res Result
-	var refusals []*naming.Error
+	var refusals []*invalid.Error
 	var writes []File
 	var modes []fs.FileMode
 	sorted := append([]File(nil), files...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 	refused := map[string]bool{}
-	refuse := func(e *naming.Error) {
+	refuse := func(e *invalid.Error) {
 		if v := fmt.Sprint(e.Value); !refused[v] { // one refusal per directory
 			refused[v] = true
 			refusals = append(refusals, e)
@@ -253,7 +252,7 @@ func (w *writer) full(rel string) string {
 
 // notOurs is the refusal of a regular file Write may not replace (stale:
 // remove) without Force.
-func (w *writer) notOurs(rel string, ex existing, listed, haveManifest, stale bool) *naming.Error {
+func (w *writer) notOurs(rel string, ex existing, listed, haveManifest, stale bool) *invalid.Error {
 	verb, act := "replace", "move it away"
 	if stale {
 		verb, act = "remove", "delete or move it yourself"
@@ -266,13 +265,13 @@ func (w *writer) notOurs(rel string, ex existing, listed, haveManifest, stale bo
 		why = fmt.Sprintf("was edited since etcdshapes wrote it (its SHA-256 no longer matches %s)", ManifestName)
 	case !haveManifest && w.o.Marker != "" && !ex.tooLarge && bytes.Contains(head(ex.data), []byte(w.o.Marker)):
 		why = fmt.Sprintf("carries the header of an earlier etcdshapes, which kept no record (%s) of what it wrote, so it may have been edited: compare it with the new output, then", ManifestName)
-		return naming.Errorf(Field, w.full(rel), "%s rerun with --force to %s it", why, verb)
+		return invalid.Errorf(Field, w.full(rel), "%s rerun with --force to %s it", why, verb)
 	case haveManifest:
 		why = fmt.Sprintf("exists and was not written by etcdshapes (%s does not list it)", ManifestName)
 	default:
 		why = fmt.Sprintf("exists and was not written by etcdshapes (the directory has no %s)", ManifestName)
 	}
-	return naming.Errorf(Field, w.full(rel), "%s: %s, or rerun with --force to %s it", why, act, verb)
+	return invalid.Errorf(Field, w.full(rel), "%s: %s, or rerun with --force to %s it", why, act, verb)
 }
 
 // head is the part of a file where a generator puts its header.
@@ -296,8 +295,8 @@ type problem struct {
 }
 
 // refusal refuses a write because of p.
-func (p *problem) refusal() *naming.Error {
-	return naming.Errorf(Field, p.w.full(p.path), "%s; %s", p.what, p.hint)
+func (p *problem) refusal() *invalid.Error {
+	return invalid.Errorf(Field, p.w.full(p.path), "%s; %s", p.what, p.hint)
 }
 
 // note says why the stale entry rel was left, because of p (at rel or at
@@ -480,7 +479,7 @@ func (w *writer) replace(rel string, data []byte, perm fs.FileMode) error {
 		// The last look before the rename: what is there now must still
 		// be nothing or a regular file.
 		if fi, lerr := w.root.Lstat(rel); lerr == nil && !fi.Mode().IsRegular() {
-			err = naming.Errorf(Field, w.full(rel), "became %s while etcdshapes was writing; it was left alone", kind(fi.Mode()))
+			err = invalid.Errorf(Field, w.full(rel), "became %s while etcdshapes was writing; it was left alone", kind(fi.Mode()))
 		}
 	}
 	if err == nil {
@@ -488,7 +487,7 @@ func (w *writer) replace(rel string, data []byte, perm fs.FileMode) error {
 	}
 	if err != nil {
 		_ = w.root.Remove(tmp)
-		var ne *naming.Error
+		var ne *invalid.Error
 		if errors.As(err, &ne) {
 			return err
 		}
@@ -500,7 +499,7 @@ func (w *writer) replace(rel string, data []byte, perm fs.FileMode) error {
 // remove removes rel, a regular file inspect found.
 func (w *writer) remove(rel string) error {
 	if fi, err := w.root.Lstat(rel); err == nil && !fi.Mode().IsRegular() {
-		return naming.Errorf(Field, w.full(rel), "became %s while etcdshapes was writing; it was left alone", kind(fi.Mode()))
+		return invalid.Errorf(Field, w.full(rel), "became %s while etcdshapes was writing; it was left alone", kind(fi.Mode()))
 	}
 	if err := w.root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", w.full(rel), err)
@@ -512,7 +511,7 @@ func (w *writer) remove(rel string) error {
 // does not exist. dir itself must be a directory, not a symbolic link.
 func openOut(dir string) (*os.Root, error) {
 	if dir == "" {
-		return nil, naming.Errorf(Field, dir, "must name a directory")
+		return nil, invalid.Errorf(Field, dir, "must name a directory")
 	}
 	fi, err := os.Lstat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -527,9 +526,9 @@ func openOut(dir string) (*os.Root, error) {
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		t, _ := os.Readlink(dir)
-		return nil, naming.Errorf(Field, dir, "is a symbolic link (to %q); etcdshapes writes only into the directory named, never through a link: pass the directory itself", t)
+		return nil, invalid.Errorf(Field, dir, "is a symbolic link (to %q); etcdshapes writes only into the directory named, never through a link: pass the directory itself", t)
 	case !fi.IsDir():
-		return nil, naming.Errorf(Field, dir, "is %s, not a directory", kind(fi.Mode()))
+		return nil, invalid.Errorf(Field, dir, "is %s, not a directory", kind(fi.Mode()))
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -538,7 +537,7 @@ func openOut(dir string) (*os.Root, error) {
 	st, err := root.Stat(".")
 	if err != nil || !os.SameFile(fi, st) {
 		root.Close()
-		return nil, naming.Errorf(Field, dir, "changed while etcdshapes opened it; run again")
+		return nil, invalid.Errorf(Field, dir, "changed while etcdshapes opened it; run again")
 	}
 	return root, nil
 }
@@ -551,20 +550,20 @@ func checkFiles(files []File) error {
 	for i, f := range files {
 		field := fmt.Sprintf("files[%d].path", i)
 		if rule := checkPath(f.Path); rule != "" {
-			return naming.Errorf(field, f.Path, "%s", rule)
+			return invalid.Errorf(field, f.Path, "%s", rule)
 		}
 		if j, dup := seen[f.Path]; dup {
-			return naming.Errorf(field, f.Path, "duplicates files[%d]", j)
+			return invalid.Errorf(field, f.Path, "duplicates files[%d]", j)
 		}
 		seen[f.Path] = i
 		if len(f.Data) > MaxFileSize {
-			return naming.Errorf(fmt.Sprintf("files[%d].data", i), fmt.Sprintf("%d bytes", len(f.Data)), "must be at most %d bytes", MaxFileSize)
+			return invalid.Errorf(fmt.Sprintf("files[%d].data", i), fmt.Sprintf("%d bytes", len(f.Data)), "must be at most %d bytes", MaxFileSize)
 		}
 	}
 	for i, f := range files {
 		for d := path.Dir(f.Path); d != "."; d = path.Dir(d) {
 			if j, ok := seen[d]; ok {
-				return naming.Errorf(fmt.Sprintf("files[%d].path", j), d, "is a file, but files[%d] (%q) needs it to be a directory", i, f.Path)
+				return invalid.Errorf(fmt.Sprintf("files[%d].path", j), d, "is a file, but files[%d] (%q) needs it to be a directory", i, f.Path)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"io/fs"
 	"net"
 	"os"
@@ -16,7 +17,6 @@ import (
 	"time"
 
 	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
-	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 )
 
@@ -66,7 +66,7 @@ func snapshot(t *testing.T, dir string) map[string]string { return hostilefs.Sna
 func within(t *testing.T, f func()) { t.Helper(); hostilefs.Within(t, 20*time.Second, f) }
 
 // refusals returns the refusals of err, which must be a *RefusedError.
-func refusals(t *testing.T, err error) []*naming.Error {
+func refusals(t *testing.T, err error) []*invalid.Error {
 	t.Helper()
 	var re *RefusedError
 	require.True(t, errors.As(err, &re), "not a *RefusedError: %T %v", err, err)
@@ -265,7 +265,7 @@ func TestNeverFollowsASymbolicLink(t *testing.T) {
 			link := filepath.Join(t.TempDir(), "out")
 			require.NoError(t, os.Symlink(elsewhere, link))
 			_, err = write(t, link, gen("1"), o)
-			var ne *naming.Error
+			var ne *invalid.Error
 			require.True(t, errors.As(err, &ne), "%v", err)
 			require.Equal(t, link, ne.Value)
 			require.Contains(t, ne.Rule, "pass the directory itself")
@@ -373,7 +373,7 @@ func TestRefusesWhatIsNotARegularFile(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "out")
 		setup(p)
 		_, err := write(t, p, gen("1"), Options{Force: true})
-		var ne *naming.Error
+		var ne *invalid.Error
 		require.True(t, errors.As(err, &ne), "%s: %v", name, err)
 		require.Contains(t, ne.Rule, "not a directory", name)
 	}
@@ -484,7 +484,7 @@ func TestRefusesAManifestItCannotHaveWritten(t *testing.T) {
 			writeFile(t, filepath.Join(dir, ManifestName), c.manifest)
 			before := snapshot(t, dir)
 			_, err := write(t, dir, gen("1"), Options{Force: true})
-			var ne *naming.Error
+			var ne *invalid.Error
 			require.True(t, errors.As(err, &ne), "%v", err)
 			require.Equal(t, filepath.Join(dir, ManifestName), ne.Value)
 			require.Contains(t, ne.Rule, c.rule)
@@ -520,7 +520,7 @@ func TestRefusesABadFileList(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
 			_, err := Write(dir, c.files, Options{Force: true})
-			var ne *naming.Error
+			var ne *invalid.Error
 			require.True(t, errors.As(err, &ne), "%v", err)
 			require.Equal(t, c.field, ne.Field)
 			require.Equal(t, c.value, ne.Value)

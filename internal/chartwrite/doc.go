@@ -48,11 +48,11 @@
 // # All or nothing, and bounded
 //
 // Write checks every path before it changes anything: when it refuses any
-// file it returns a *RefusedError naming each one (each a *naming.Error:
+// file it returns a *RefusedError naming each one (each a *invalid.Error:
 // field "out", the path, the rule and how to proceed) and has written
 // nothing. A directory or manifest it cannot use, and a file list it cannot
 // write (a path that is not clean and relative, a duplicate, a reserved
-// name), are a single *naming.Error, also before any change. Each file is written to a temporary file in its own directory and
+// name), are a single *invalid.Error, also before any change. Each file is written to a temporary file in its own directory and
 // renamed over the target, so a reader never sees half a file and a hard
 // link elsewhere keeps its content. The manifest is written last; a run
 // interrupted before it leaves files the next run adopts because their

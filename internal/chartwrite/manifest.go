@@ -6,12 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
-
-	"github.com/etcdshapes/etcdshapes/naming"
 )
 
 // manifestHeader opens every manifest: what it is, for the person who finds
@@ -50,9 +49,9 @@ func (w *writer) readManifest() ([]byte, map[string][sha256.Size]byte, error) {
 	case err != nil:
 		return nil, nil, err
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return nil, nil, naming.Errorf(Field, w.full(ManifestName), "is a symbolic link%s; etcdshapes never follows one, even with --force: replace it by the real manifest, or delete it (then etcdshapes treats every existing file as yours)", w.target(ManifestName))
+		return nil, nil, invalid.Errorf(Field, w.full(ManifestName), "is a symbolic link%s; etcdshapes never follows one, even with --force: replace it by the real manifest, or delete it (then etcdshapes treats every existing file as yours)", w.target(ManifestName))
 	case !fi.Mode().IsRegular():
-		return nil, nil, naming.Errorf(Field, w.full(ManifestName), "is %s, not the regular file etcdshapes writes; it never opens it, even with --force: move it away", kind(fi.Mode()))
+		return nil, nil, invalid.Errorf(Field, w.full(ManifestName), "is %s, not the regular file etcdshapes writes; it never opens it, even with --force: move it away", kind(fi.Mode()))
 	case fi.Size() > MaxManifestSize:
 		return nil, nil, w.badManifest("is larger than %d bytes", MaxManifestSize)
 	}
@@ -114,8 +113,8 @@ func (w *writer) parseManifest(data []byte) (map[string][sha256.Size]byte, error
 }
 
 // badManifest refuses a manifest etcdshapes cannot have written.
-func (w *writer) badManifest(format string, args ...any) *naming.Error {
-	return naming.Errorf(Field, w.full(ManifestName), "%s; etcdshapes cannot have written it: restore it, or delete it (then etcdshapes treats every existing file as yours)", fmt.Sprintf(format, args...))
+func (w *writer) badManifest(format string, args ...any) *invalid.Error {
+	return invalid.Errorf(Field, w.full(ManifestName), "%s; etcdshapes cannot have written it: restore it, or delete it (then etcdshapes treats every existing file as yours)", fmt.Sprintf(format, args...))
 }
 
 // bounded shortens s for a message.

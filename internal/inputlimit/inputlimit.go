@@ -6,7 +6,12 @@
 // parsed.
 package inputlimit
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 const (
 	// MaxBytes bounds one document: 16 MiB, far above any chart values
@@ -55,4 +60,29 @@ func CheckIndicators(doc []byte) error {
 		return fmt.Errorf("has %d YAML indicators (line breaks and -, :, comma, [, {), more than the limit of %d that keeps parsing bounded", n, MaxIndicators)
 	}
 	return nil
+}
+
+// FirstLine is the start of a document for an error: its first line, at
+// most 80 bytes (cut at a character boundary), with " …" when cut.
+func FirstLine(b []byte) string {
+	if len(b) > 4096 {
+		b = b[:4096]
+	}
+	s := string(bytes.TrimSpace(b))
+	cut := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s, cut = s[:i], true
+	}
+	if len(s) > 80 {
+		i := 80
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s, cut = s[:i], true
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if cut {
+		s += " …"
+	}
+	return s
 }

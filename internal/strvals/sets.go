@@ -1,10 +1,9 @@
 package strvals
 
 import (
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
 	"strings"
-
-	"github.com/etcdshapes/etcdshapes/naming"
 )
 
 // Flags name the arguments in errors, as the command spells them.
@@ -45,7 +44,7 @@ type ReadFile func(path string) ([]byte, error)
 // order, that of values.Options.MergeValues in Helm v3.22.0: every
 // --set-json, then every --set, --set-string, --set-file and
 // --set-literal, each group in the order given. A malformed argument is a
-// *naming.Error naming the flag and the argument; an error of readFile is
+// *invalid.Error naming the flag and the argument; an error of readFile is
 // returned as it is. base may be changed even when an error is returned.
 func (s Sets) Apply(base map[string]any, readFile ReadFile) error {
 	if err := s.checkIndices(); err != nil {
@@ -79,7 +78,7 @@ func (s Sets) Apply(base map[string]any, readFile ReadFile) error {
 				if readErr != nil {
 					return readErr
 				}
-				return naming.Errorf(g.flag, a, "%s: %v", g.rule, err)
+				return invalid.Errorf(g.flag, a, "%s: %v", g.rule, err)
 			}
 		}
 	}
@@ -112,7 +111,7 @@ func (s Sets) checkIndices() error {
 		for _, a := range g.args {
 			total += indexElements(a)
 			if total > MaxListElements {
-				return naming.Errorf(g.flag, a, "its list indices, with those of the arguments before it, allocate more than %d list elements (Helm allows each index up to %d)", MaxListElements, MaxIndex)
+				return invalid.Errorf(g.flag, a, "its list indices, with those of the arguments before it, allocate more than %d list elements (Helm allows each index up to %d)", MaxListElements, MaxIndex)
 			}
 		}
 	}

@@ -3,11 +3,11 @@ package strvals
 import (
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"io/fs"
 	"strings"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 )
 
@@ -52,7 +52,7 @@ func TestApplyErrors(t *testing.T) {
 	} {
 		t.Run(tc.arg, func(t *testing.T) {
 			err := tc.sets.Apply(map[string]any{}, noFiles)
-			var ne *naming.Error
+			var ne *invalid.Error
 			require.True(t, errors.As(err, &ne), "%T %v", err, err)
 			require.Equal(t, tc.flag, ne.Field)
 			require.Equal(t, tc.arg, ne.Value)
@@ -62,7 +62,7 @@ func TestApplyErrors(t *testing.T) {
 	// The reader's own error is returned as it is.
 	err := Sets{Files: []string{"a=/missing"}}.Apply(map[string]any{}, func(string) ([]byte, error) { return nil, fs.ErrNotExist })
 	require.ErrorIs(t, err, fs.ErrNotExist)
-	var ne *naming.Error
+	var ne *invalid.Error
 	require.False(t, errors.As(err, &ne))
 }
 
@@ -85,7 +85,7 @@ func TestListIndexBudget(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := s.Apply(map[string]any{}, noFiles)
-			var ne *naming.Error
+			var ne *invalid.Error
 			require.True(t, errors.As(err, &ne), "%v", err)
 			require.Contains(t, ne.Rule, "allocate more than 1048576 list elements")
 		})

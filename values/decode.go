@@ -1,4 +1,4 @@
-package etcdshapes
+package values
 
 import (
 	"encoding/json"
@@ -15,13 +15,13 @@ import (
 // checked before parsing so that a mistaken /dev/zero, a huge file or a
 // pathological document ends with an error in bounded time and memory.
 const (
-	// MaxValuesBytes is 16 MiB, far above any real values file or stack.
-	MaxValuesBytes = inputlimit.MaxBytes
-	// MaxValuesIndicators bounds the YAML indicators of a document (line
+	// MaxBytes is 16 MiB, far above any real values file or stack.
+	MaxBytes = inputlimit.MaxBytes
+	// MaxIndicators bounds the YAML indicators of a document (line
 	// breaks and "-", ":", ",", "[", "{"), an upper bound on its nodes:
 	// YAML parsing costs far more than a document's size where every node
 	// is one character. 100,000 are fifty times a rendered stack's.
-	MaxValuesIndicators = inputlimit.MaxIndicators
+	MaxIndicators = inputlimit.MaxIndicators
 )
 
 // decodeValues reads one values document the way Helm does (sigs.k8s.io/yaml:
@@ -154,7 +154,7 @@ func isJSONNumber(s string) bool {
 	return i == len(s)
 }
 
-// normalizeValues copies a values tree built in Go into the shape MergeValues
+// normalizeValues copies a values tree built in Go into the shape Merge
 // returns: maps with string keys become map[string]any, slices and arrays
 // []any, and numbers of every Go kind json.Number, so that a value is the
 // same whether it came from YAML or from Go code (int 3, uint 3 and
@@ -230,7 +230,7 @@ func normalizeValues(v any) any {
 	return v
 }
 
-// valueNumber reads a values number: a json.Number (as MergeValues and
+// valueNumber reads a values number: a json.Number (as Merge and
 // normalize produce) or a float64 NaN or infinity. ok is false for
 // anything else.
 func valueNumber(v any) (f float64, ok bool) {

@@ -1,20 +1,18 @@
-package etcdshapes
+package values
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
-	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -22,7 +20,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// MergeValues parses values documents (YAML or JSON) and merges them in
+// Merge parses values documents (YAML or JSON) and merges them in
 // order the way `helm -f a -f b` does: maps merge key by key, anything else
 // in a later document replaces what came before, and a null is kept so that
 // it can delete a chart default.
@@ -31,47 +29,22 @@ import (
 // come back as json.Number spelled as the document spells them ("1e21",
 // "2147483648"), so that a refusal quotes the input as written; the
 // options readers accept json.Number and every Go number kind alike. A
-// document over MaxValuesBytes, or with more than MaxValuesIndicators YAML
+// document over MaxBytes, or with more than MaxIndicators YAML
 // indicators (a bound on its nodes), is refused before it is parsed.
-func MergeValues(docs ...[]byte) (map[string]any, error) {
+func Merge(docs ...[]byte) (map[string]any, error) {
 	out := map[string]any{}
 	for i, doc := range docs {
 		field := fmt.Sprintf("values[%d]", i)
 		if err := inputlimit.Check(doc); err != nil {
-			return nil, naming.Errorf(field, firstLine(doc), "%v", err)
+			return nil, invalid.Errorf(field, inputlimit.FirstLine(doc), "%v", err)
 		}
 		m, err := decodeValues(doc)
 		if err != nil {
-			return nil, naming.Errorf(field, firstLine(doc), "must be a YAML map of values: %v", err)
+			return nil, invalid.Errorf(field, inputlimit.FirstLine(doc), "must be a YAML map of values: %v", err)
 		}
 		mergeInto(out, m)
 	}
 	return out, nil
-}
-
-// firstLine is the start of a document for an error: its first line, at
-// most 80 bytes (cut at a character boundary), with " …" when cut.
-func firstLine(b []byte) string {
-	if len(b) > 4096 {
-		b = b[:4096]
-	}
-	s := string(bytes.TrimSpace(b))
-	cut := false
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s, cut = s[:i], true
-	}
-	if len(s) > 80 {
-		i := 80
-		for i > 0 && !utf8.RuneStart(s[i]) {
-			i--
-		}
-		s, cut = s[:i], true
-	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if cut {
-		s += " …"
-	}
-	return s
 }
 
 func mergeInto(dst, src map[string]any) {
@@ -143,20 +116,20 @@ var (
 	etcdChartIgnoredKeys = []string{"_namespace", "backup"}
 )
 
-// EtcdChartValueKeys lists the top-level keys of the etcd chart's values
-// that it reads, sorted. EtcdChartOptionsFromValues refuses any key that is
-// neither here nor in EtcdChartIgnoredValueKeys.
-func EtcdChartValueKeys() []string { return slices.Clone(etcdChartKeys) }
+// EtcdChartKeys lists the top-level keys of the etcd chart's values that
+// it reads, sorted. EtcdChart refuses any key that is neither here nor in
+// EtcdChartIgnoredKeys.
+func EtcdChartKeys() []string { return slices.Clone(etcdChartKeys) }
 
-// EtcdChartIgnoredValueKeys lists the top-level keys of the etcd chart's
+// EtcdChartIgnoredKeys lists the top-level keys of the etcd chart's
 // values that are accepted with any content and not read, sorted:
 // "_namespace" (the platform passes it to every application) and "backup"
 // (left over from older chart versions).
-func EtcdChartIgnoredValueKeys() []string { return slices.Clone(etcdChartIgnoredKeys) }
+func EtcdChartIgnoredKeys() []string { return slices.Clone(etcdChartIgnoredKeys) }
 
-// ClusterEtcdValueKeys lists the keys under the kubernetes chart's etcd:,
-// sorted; ClusterOptionsFromValues refuses any other there.
-func ClusterEtcdValueKeys() []string { return slices.Clone(clusterEtcdKeys) }
+// ClusterEtcdKeys lists the keys under the kubernetes chart's etcd:,
+// sorted; Cluster refuses any other there.
+func ClusterEtcdKeys() []string { return slices.Clone(clusterEtcdKeys) }
 
 // valuesMap normalises a caller's values (see normalizeValues) into a fresh map.
 func valuesMap(values map[string]any) map[string]any {
@@ -166,13 +139,18 @@ func valuesMap(values map[string]any) map[string]any {
 	return normalizeValues(values).(map[string]any)
 }
 
-// EtcdChartOptionsFromValues reads the etcd chart's values (merged with
-// MergeValues, or built in Go with any number types) into options. Unknown
+// EtcdChart reads the etcd chart's values (merged with Merge, or built in
+// Go with any number types) into the etcd's options. Unknown
 // keys are refused: a typo must not fall back to a default. Unknown keys
 // under _cluster, and the top-level _namespace and backup, are ignored;
 // the platform passes them.
-func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values map[string]any) (EtcdChartOptions, error) {
-	o := EtcdChartOptions{Namespace: namespace, Release: release, ChartVersion: chartVersion}
+func EtcdChart(values map[string]any) (etcd.Options, error) {
+	o, err := etcdChart(values)
+	return o, EtcdChartError(err)
+}
+
+func etcdChart(values map[string]any) (etcd.Options, error) {
+	var o etcd.Options
 	values = valuesMap(values)
 	if err := refuseUnknown("", values, etcdChartKeys, etcdChartIgnoredKeys); err != nil {
 		return o, err
@@ -184,12 +162,12 @@ func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values 
 	// data-etcd-0). Refuse instead of quietly using the default.
 	for _, k := range []string{"version", "replicas", "size"} {
 		if raw, ok := values[k]; ok && raw == nil {
-			return o, naming.Errorf("values."+k, nil, "must be set: null would remove the chart's default %q, and the chart cannot render without it", etcdChartDefaults()[k])
+			return o, invalid.Errorf("values."+k, nil, "must be set: null would remove the chart's default %q, and the chart cannot render without it", etcdChartDefaults()[k])
 		}
 	}
 	v := coalesce(etcdChartDefaults(), values)
 	var err error
-	e := &o.Etcd
+	e := &o
 	if e.Version, err = optString("values.version", v["version"]); err != nil {
 		return o, err
 	}
@@ -238,17 +216,38 @@ func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values 
 	return o, nil
 }
 
-// ClusterOptionsFromValues reads the kubernetes chart's values into options
-// for its etcd. Only etcd.replicas and _cluster are read; unknown keys under
+// ClusterEtcd is what the kubernetes chart's values say about its etcd:
+// etcd.replicas and the platform's _cluster settings.
+type ClusterEtcd struct {
+	// Replicas is etcd.replicas: 1 or 3; 0 when not given (the stack's
+	// default, 3).
+	Replicas int32
+	// Ratios are _cluster's allocation ratios.
+	Ratios etcd.Ratios
+	// TopologySpreadConstraints are
+	// _cluster.scheduling.globalAppTopologySpreadConstraints.
+	TopologySpreadConstraints []corev1.TopologySpreadConstraint
+	// StorageClassLocal and StorageClassReplicated are
+	// _cluster.etcd-storage-class-local and -replicated.
+	StorageClassLocal      string
+	StorageClassReplicated string
+}
+
+// Cluster reads the kubernetes chart's values for its etcd. Only etcd.replicas and _cluster are read; unknown keys under
 // etcd are refused, other keys are ignored (the chart has many, and the
 // platform passes _namespace).
-func ClusterOptionsFromValues(namespace, release, chartVersion string, values map[string]any) (ClusterOptions, error) {
-	o := ClusterOptions{Namespace: namespace, Release: release, ChartVersion: chartVersion}
+func Cluster(values map[string]any) (ClusterEtcd, error) {
+	o, err := cluster(values)
+	return o, ClusterError(err)
+}
+
+func cluster(values map[string]any) (ClusterEtcd, error) {
+	var o ClusterEtcd
 	values = valuesMap(values)
 	v := coalesce(map[string]any{"etcd": map[string]any{"replicas": json.Number("3")}}, values)
 	etcdValues, ok := v["etcd"].(map[string]any)
 	if !ok && v["etcd"] != nil {
-		return o, naming.Errorf("etcd", v["etcd"], "must be a map")
+		return o, invalid.Errorf("etcd", v["etcd"], "must be a map")
 	}
 	if err := refuseUnknown("etcd.", etcdValues, clusterEtcdKeys, nil); err != nil {
 		return o, err
@@ -256,10 +255,10 @@ func ClusterOptionsFromValues(namespace, release, chartVersion string, values ma
 	if raw, ok := etcdValues["replicas"]; ok && raw != nil {
 		f, ok := valueNumber(raw)
 		if !ok {
-			return o, naming.Errorf("etcd.replicas", raw, "must be a number")
+			return o, invalid.Errorf("etcd.replicas", raw, "must be a number")
 		}
 		if f != 1 && f != 3 {
-			return o, naming.Errorf("etcd.replicas", raw, "must be 1 or 3")
+			return o, invalid.Errorf("etcd.replicas", raw, "must be 1 or 3")
 		}
 		o.Replicas = int32(f)
 	}
@@ -283,7 +282,7 @@ func refuseNullRatios(raw any) error {
 	c, _ := raw.(map[string]any)
 	for _, k := range []string{"cpu-allocation-ratio", "memory-allocation-ratio", "ephemeral-storage-allocation-ratio"} {
 		if x, ok := c[k]; ok && x == nil {
-			return naming.Errorf("_cluster."+k, nil, "must not be null: the chart reads a null ratio as 0 and divides by it")
+			return invalid.Errorf("_cluster."+k, nil, "must not be null: the chart reads a null ratio as 0 and divides by it")
 		}
 	}
 	return nil
@@ -303,7 +302,7 @@ func platformValues(raw any) (platform, error) {
 	}
 	c, ok := raw.(map[string]any)
 	if !ok {
-		return p, naming.Errorf("_cluster", raw, "must be a map")
+		return p, invalid.Errorf("_cluster", raw, "must be a map")
 	}
 	var err error
 	if p.ratios.CPU, err = ratioValue("_cluster.cpu-allocation-ratio", c["cpu-allocation-ratio"]); err != nil {
@@ -327,7 +326,7 @@ func platformValues(raw any) (platform, error) {
 	if sched, ok := c["scheduling"]; ok && sched != nil {
 		sm, ok := sched.(map[string]any)
 		if !ok {
-			return p, naming.Errorf("_cluster.scheduling", sched, "must be a map")
+			return p, invalid.Errorf("_cluster.scheduling", sched, "must be a map")
 		}
 		if p.spread, err = ParseSpreadConstraints(sm["globalAppTopologySpreadConstraints"]); err != nil {
 			return p, err
@@ -347,7 +346,7 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	}
 	s, ok := raw.(string)
 	if !ok {
-		return nil, naming.Errorf(spreadField, raw, "must be a YAML string holding a topologySpreadConstraints: list")
+		return nil, invalid.Errorf(spreadField, raw, "must be a YAML string holding a topologySpreadConstraints: list")
 	}
 	if s == "" {
 		// Only the empty string means none: the chart renders anything
@@ -362,10 +361,10 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 		err = strictJSON(js, &holder)
 	}
 	if err != nil {
-		return nil, naming.Errorf(spreadField, s, "must be a YAML string holding a topologySpreadConstraints: list of constraints: %v", err)
+		return nil, invalid.Errorf(spreadField, s, "must be a YAML string holding a topologySpreadConstraints: list of constraints: %v", err)
 	}
 	if holder.TopologySpreadConstraints == nil || len(*holder.TopologySpreadConstraints) == 0 {
-		return nil, naming.Errorf(spreadField, s, "must hold a non-empty topologySpreadConstraints: list")
+		return nil, invalid.Errorf(spreadField, s, "must hold a non-empty topologySpreadConstraints: list")
 	}
 	list := *holder.TopologySpreadConstraints
 	if err := etcd.ValidateSpreadConstraints(list); err != nil {
@@ -390,7 +389,7 @@ func refuseUnknown(prefix string, m map[string]any, known, ignored []string) err
 		if k == "" {
 			f = prefix + `""` // an empty key still names a field
 		}
-		return naming.Errorf(f, m[k], "is not a value of this chart (known: %s)", strings.Join(known, ", "))
+		return invalid.Errorf(f, m[k], "is not a value of this chart (known: %s)", strings.Join(known, ", "))
 	}
 	return nil
 }
@@ -402,7 +401,7 @@ func optString(field string, v any) (string, error) {
 	case string:
 		return t, nil
 	default:
-		return "", naming.Errorf(field, v, "must be a string")
+		return "", invalid.Errorf(field, v, "must be a string")
 	}
 }
 
@@ -411,20 +410,20 @@ func optString(field string, v any) (string, error) {
 func wholeNumber(field string, v any, min, max int64, note string) (int64, error) {
 	f, ok := valueNumber(v)
 	if !ok {
-		return 0, naming.Errorf(field, v, "must be a number")
+		return 0, invalid.Errorf(field, v, "must be a number")
 	}
 	if f != math.Trunc(f) {
-		return 0, naming.Errorf(field, v, "must be a whole number")
+		return 0, invalid.Errorf(field, v, "must be a whole number")
 	}
 	if f < float64(min) {
-		return 0, naming.Errorf(field, v, "is out of range: must be at least %d", min)
+		return 0, invalid.Errorf(field, v, "is out of range: must be at least %d", min)
 	}
 	if f > float64(max) {
 		rule := fmt.Sprintf("is out of range: must be at most %d", max)
 		if note != "" {
 			rule += " " + note
 		}
-		return 0, naming.Errorf(field, v, "%s", rule)
+		return 0, invalid.Errorf(field, v, "%s", rule)
 	}
 	return int64(f), nil
 }
@@ -439,7 +438,7 @@ func scalarString(field string, v any) (string, error) {
 		// shortest decimal spells.
 		return strconv.FormatFloat(f, 'f', -1, 64), nil
 	}
-	return "", naming.Errorf(field, v, "must be a quantity (a string such as \"4Gi\" or a number)")
+	return "", invalid.Errorf(field, v, "must be a quantity (a string such as \"4Gi\" or a number)")
 }
 
 func optQuantity(field string, v any) (resource.Quantity, error) {
@@ -452,7 +451,7 @@ func optQuantity(field string, v any) (resource.Quantity, error) {
 	}
 	q, err := resource.ParseQuantity(s)
 	if err != nil {
-		return resource.Quantity{}, naming.Errorf(field, v, "must be a Kubernetes quantity such as 4Gi, 10G or 500000000")
+		return resource.Quantity{}, invalid.Errorf(field, v, "must be a Kubernetes quantity such as 4Gi, 10G or 500000000")
 	}
 	return q, nil
 }
@@ -463,17 +462,17 @@ func ratioValue(field string, v any) (string, error) {
 		return "", nil
 	case string:
 		if t == "" {
-			return "", naming.Errorf(field, v, "must be a number above 0")
+			return "", invalid.Errorf(field, v, "must be a number above 0")
 		}
 		return t, nil
 	}
 	if f, ok := valueNumber(v); ok {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return "", naming.Errorf(field, v, "must be a number above 0 and at most 1e15")
+			return "", invalid.Errorf(field, v, "must be a number above 0 and at most 1e15")
 		}
 		return strconv.FormatFloat(f, 'f', -1, 64), nil
 	}
-	return "", naming.Errorf(field, v, "must be a number above 0")
+	return "", invalid.Errorf(field, v, "must be a number above 0")
 }
 
 // resourceMap reads the flat resources map; a nested requests/limits map is
@@ -485,13 +484,13 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, naming.Errorf(field, v, "must be a flat map of resource names to quantities")
+		return nil, invalid.Errorf(field, v, "must be a flat map of resource names to quantities")
 	}
 	if _, ok := m["limits"]; ok {
-		return nil, naming.Errorf(field+".limits", m["limits"], "a flat map of resources is expected, not nested requests: or limits: sections")
+		return nil, invalid.Errorf(field+".limits", m["limits"], "a flat map of resources is expected, not nested requests: or limits: sections")
 	}
 	if _, ok := m["requests"]; ok {
-		return nil, naming.Errorf(field+".requests", m["requests"], "a flat map of resources is expected, not nested requests: or limits: sections")
+		return nil, invalid.Errorf(field+".requests", m["requests"], "a flat map of resources is expected, not nested requests: or limits: sections")
 	}
 	names := make([]string, 0, len(m))
 	for k := range m {
@@ -503,10 +502,10 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 		raw := m[k]
 		f := field + "." + k
 		if _, nested := raw.(map[string]any); nested {
-			return nil, naming.Errorf(f, raw, "a flat map of resources is expected, not a nested map")
+			return nil, invalid.Errorf(f, raw, "a flat map of resources is expected, not a nested map")
 		}
 		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
-			return nil, naming.Errorf(f, k, "must be a resource name: %s", strings.Join(errs, "; "))
+			return nil, invalid.Errorf(f, k, "must be a resource name: %s", strings.Join(errs, "; "))
 		}
 		if k == "cpu" || k == "memory" {
 			if err := schemaWhole(f, raw); err != nil {
@@ -528,7 +527,7 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 			return nil, asWritten(err, f, nil, raw)
 		}
 		if q.Sign() < 0 {
-			return nil, naming.Errorf(f, raw, "must not be negative")
+			return nil, invalid.Errorf(f, raw, "must not be negative")
 		}
 		if err := etcd.ValidateContainerResource(corev1.ResourceName(k), q); err != nil {
 			return nil, asWritten(err, f, k, raw)
@@ -547,7 +546,7 @@ var chartSpelled = map[string]bool{"cpu": true, "memory": true, "ephemeral-stora
 // the cpu and memory resources), as Helm refuses such values.
 func schemaWhole(field string, v any) error {
 	if n, ok := valueNumber(v); ok && n != math.Trunc(n) {
-		return naming.Errorf(field, v, "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)")
+		return invalid.Errorf(field, v, "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)")
 	}
 	return nil
 }
@@ -557,7 +556,8 @@ func schemaWhole(field string, v any) error {
 // which for such values reads as another number (1, 2). An error that
 // quotes the key itself (an invalid name) is kept.
 func asWritten(err error, field string, key, raw any) error {
-	var ne *naming.Error
+	err = EtcdChartError(err)
+	var ne *invalid.Error
 	if !errors.As(err, &ne) || ne.Field != field || (key != nil && ne.Value == key) {
 		return err
 	}
@@ -572,18 +572,18 @@ func affinityValue(field string, v any) (*corev1.Affinity, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, naming.Errorf(field, v, "must be a map (a pod affinity)")
+		return nil, invalid.Errorf(field, v, "must be a map (a pod affinity)")
 	}
 	if len(m) == 0 {
 		return nil, nil
 	}
 	raw, err := json.Marshal(m)
 	if err != nil {
-		return nil, naming.Errorf(field, v, "must be a pod affinity: %v", err)
+		return nil, invalid.Errorf(field, v, "must be a pod affinity: %v", err)
 	}
 	var a corev1.Affinity
 	if err := strictJSON(raw, &a); err != nil {
-		return nil, naming.Errorf(field, v, "must be a pod affinity: %v", err)
+		return nil, invalid.Errorf(field, v, "must be a pod affinity: %v", err)
 	}
 	return &a, nil
 }

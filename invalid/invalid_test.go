@@ -1,14 +1,17 @@
-package naming_test
+package invalid_test
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"math"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
-	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -58,7 +61,7 @@ func TestFormatValue(t *testing.T) {
 		{corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}, `{cpu: "1"}`},
 		{time.Duration(0), `"0s"`},
 	} {
-		require.Equal(t, c.want, naming.FormatValue(c.in), "%#v", c.in)
+		require.Equal(t, c.want, invalid.FormatValue(c.in), "%#v", c.in)
 	}
 }
 
@@ -86,14 +89,14 @@ func TestFormatValueBounded(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			out := naming.FormatValue(v)
+			out := invalid.FormatValue(v)
 			require.LessOrEqual(t, len(out), 140, out)
 			require.True(t, utf8.ValidString(out), out)
 			require.Contains(t, out, "…")
 			require.Less(t, time.Since(start), 5*time.Second)
 		})
 	}
-	s := naming.FormatValue(huge)
+	s := invalid.FormatValue(huge)
 	require.True(t, strings.HasPrefix(s, `"жж`) && strings.HasSuffix(s, `…"`), s)
 }
 
@@ -101,11 +104,28 @@ func TestFormatValueBounded(t *testing.T) {
 // rule are cut too, so every message stays readable.
 func TestErrorBounded(t *testing.T) {
 	key := strings.Repeat("k", 1<<20)
-	e := naming.Errorf(key, strings.Repeat("v", 1<<20), "is not a value of this chart: %s", strings.Repeat("r", 1<<20))
+	e := invalid.Errorf(key, strings.Repeat("v", 1<<20), "is not a value of this chart: %s", strings.Repeat("r", 1<<20))
 	msg := e.Error()
 	require.Less(t, len(msg), 1500)
 	require.True(t, strings.HasPrefix(msg, "kkk"))
 	require.Equal(t, 3, strings.Count(msg, "…"), msg)
 	// The error itself keeps the field whole for programs.
 	require.Equal(t, key, e.Field)
+}
+
+// TestAsFieldError: errors.As recovers a refusal, even wrapped, as
+// apimachinery's *field.Error with the same field, value and rule.
+func TestAsFieldError(t *testing.T) {
+	err := fmt.Errorf("render: %w", invalid.Errorf("values.size", "0", "must be a positive quantity of bytes"))
+	var fe *field.Error
+	require.True(t, errors.As(err, &fe))
+	require.Equal(t, field.ErrorTypeInvalid, fe.Type)
+	require.Equal(t, "values.size", fe.Field)
+	require.Equal(t, "0", fe.BadValue)
+	require.Equal(t, "must be a positive quantity of bytes", fe.Detail)
+	var ie *invalid.Error
+	require.True(t, errors.As(err, &ie))
+	require.Equal(t, "values.size", ie.Field)
+	var other *json.SyntaxError
+	require.False(t, errors.As(err, &other))
 }

@@ -1,4 +1,4 @@
-package naming
+package invalid
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Error is the one error type every etcdshapes builder returns for bad input.
@@ -44,6 +46,24 @@ func (e *Error) Error() string {
 // Errorf builds an *Error whose rule is formatted like fmt.Sprintf.
 func Errorf(field string, value any, format string, args ...any) *Error {
 	return &Error{Field: field, Value: value, Rule: fmt.Sprintf(format, args...)}
+}
+
+// FieldError is the refusal as apimachinery's *field.Error of type
+// Invalid: Field as its path, Value as BadValue, Rule as Detail. Code that
+// collects Kubernetes validation errors in a field.ErrorList can append it.
+func (e *Error) FieldError() *field.Error {
+	return &field.Error{Type: field.ErrorTypeInvalid, Field: e.Field, BadValue: e.Value, Detail: e.Rule}
+}
+
+// As lets errors.As recover a refusal as a *field.Error (see FieldError)
+// as well as an *Error, so that callers used to apimachinery's validation
+// errors need nothing of this package.
+func (e *Error) As(target any) bool {
+	if p, ok := target.(**field.Error); ok {
+		*p = e.FieldError()
+		return true
+	}
+	return false
 }
 
 // FormatValue prints a value for an error message as YAML's flow style

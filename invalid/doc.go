@@ -1,0 +1,12 @@
+// Package invalid holds Error, the one error type every etcdshapes builder,
+// stack and values reader returns for bad input, and FormatValue, which
+// prints a value in an error message as YAML's flow style would, bounded in
+// length.
+//
+// An Error names the field in the caller's own terms: a Go caller of
+// etcd.Options reads the Go field ("Size", "Resources[cpu]"), a chart user
+// reads the values key ("values.size", "values.resources.cpu"), because the
+// values package re-roots the builders' paths to value keys. errors.As
+// recovers an *Error, or an apimachinery *field.Error of type Invalid for
+// code that speaks Kubernetes' validation errors.
+package invalid

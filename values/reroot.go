@@ -1,0 +1,75 @@
+package values
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+)
+
+// A builder names a refused field in its Go caller's terms (etcd.Options'
+// "Size", "Resources[cpu]", "TopologySpreadConstraints[0].maxSkew"); a
+// chart user wrote a values key. These tables take one to the other, so
+// that each reader of an error sees the path it wrote.
+var (
+	etcdChartPaths = []reroot{
+		{"Version", "values.version"},
+		{"Replicas", "values.replicas"},
+		{"Size", "values.size"},
+		{"StorageClassName", "values.storageClass"},
+		{"Resources", "values.resources"},
+		{"Affinity", "values.affinity"},
+		{"Ratios.CPU", "_cluster.cpu-allocation-ratio"},
+		{"Ratios.Memory", "_cluster.memory-allocation-ratio"},
+		{"Ratios.EphemeralStorage", "_cluster.ephemeral-storage-allocation-ratio"},
+		{"TopologySpreadConstraints", spreadField},
+		// The cleanup hook's replica count is the chart's replicas.
+		{"replicas", "values.replicas"},
+	}
+	clusterPaths = []reroot{
+		{"Replicas", "etcd.replicas"},
+		{"replicas", "etcd.replicas"},
+		{"StorageClassLocal", "_cluster.etcd-storage-class-local"},
+		{"StorageClassReplicated", "_cluster.etcd-storage-class-replicated"},
+		{"Ratios.CPU", "_cluster.cpu-allocation-ratio"},
+		{"Ratios.Memory", "_cluster.memory-allocation-ratio"},
+		{"Ratios.EphemeralStorage", "_cluster.ephemeral-storage-allocation-ratio"},
+		{"TopologySpreadConstraints", spreadField},
+	}
+)
+
+type reroot struct{ goPath, valuesPath string }
+
+// EtcdChartError returns err with the field of its *invalid.Error (when
+// err is one) re-rooted from etcd.Options' Go names to the etcd chart's
+// value keys: "Size" becomes "values.size", "Resources[cpu]"
+// "values.resources.cpu". Any other error is returned as it is.
+func EtcdChartError(err error) error { return rerootError(err, etcdChartPaths) }
+
+// ClusterError is EtcdChartError for the kubernetes chart's values:
+// "Replicas" becomes "etcd.replicas", "StorageClassLocal"
+// "_cluster.etcd-storage-class-local".
+func ClusterError(err error) error { return rerootError(err, clusterPaths) }
+
+func rerootError(err error, table []reroot) error {
+	var e *invalid.Error
+	if err == nil || !errors.As(err, &e) || e != err {
+		return err
+	}
+	for _, r := range table {
+		rest, ok := strings.CutPrefix(e.Field, r.goPath)
+		if !ok || (rest != "" && rest[0] != '.' && rest[0] != '[') {
+			continue
+		}
+		// A map key in Go's path, "[cpu]", is a key of the values map.
+		if strings.HasPrefix(rest, "[") && r.goPath == "Resources" {
+			if end := strings.IndexByte(rest, ']'); end > 0 {
+				rest = "." + rest[1:end] + rest[end+1:]
+			}
+		}
+		c := *e
+		c.Field = r.valuesPath + rest
+		return &c
+	}
+	return err
+}
