@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/etcdshapes/etcdshapes/etcd"
 )
 
 // installOrder is Helm's install order by kind (releaseutil.InstallOrder);
@@ -98,6 +100,6 @@ func (a sortKey) compare(b sortKey) int {
 func kindOf(o Object) string { return o.GetObjectKind().GroupVersionKind().Kind }
 
 func isHook(o Object) bool {
-	_, ok := o.GetAnnotations()["helm.sh/hook"]
+	_, ok := o.GetAnnotations()[etcd.HookAnnotation]
 	return ok
 }

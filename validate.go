@@ -2,11 +2,11 @@ package etcdshapes
 
 import (
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/monitoring"
 	"regexp"
 	"slices"
 	"strings"
 
-	helmsemver "github.com/Masterminds/semver/v3"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
@@ -22,17 +22,10 @@ var apiVersionPattern = regexp.MustCompile(`^(([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[
 // exactly so.
 func OptionalAPIs() []string { return slices.Clone(optionalAPIs) }
 
-// validateChartVersion checks a chart version as Helm checks Chart.yaml's
-// (semver.NewVersion of github.com/Masterminds/semver/v3, Helm's own
-// library), so that a version the library accepts is one Helm accepts.
+// validateChartVersion is monitoring.ValidateChartVersion (Helm's rule) for
+// the stacks' chartVersion.
 func validateChartVersion(v string) error {
-	if v == "" {
-		return nil
-	}
-	if _, err := helmsemver.NewVersion(v); err != nil {
-		return invalid.Errorf("chartVersion", v, "must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): %v", err)
-	}
-	return nil
+	return monitoring.ValidateChartVersion("chartVersion", v)
 }
 
 // parseAPIVersions validates the served API set and returns it as a set.

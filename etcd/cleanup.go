@@ -12,11 +12,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// Helm hook annotations.
+// Helm's annotations on the objects of the stacks: hooks, and the keep
+// policy of the etcd chart's secrets. Every package reads them from here.
 const (
 	HookAnnotation             = "helm.sh/hook"
 	HookWeightAnnotation       = "helm.sh/hook-weight"
 	HookDeletePolicyAnnotation = "helm.sh/hook-delete-policy"
+	ResourcePolicyAnnotation   = "helm.sh/resource-policy"
 
 	hookPostDelete   = "post-delete"
 	hookDeletePolicy = "before-hook-creation,hook-succeeded"
@@ -28,12 +30,11 @@ const (
 	AllowToAPIServerLabel = "policy.cozystack.io/allow-to-apiserver"
 
 	nobody = int64(65534)
-
-	// rbacAPIVersion is rbacv1.SchemeGroupVersion.String(), spelled out
-	// because the builders are on a hot path (the scheme round-trip test
-	// keeps it honest).
-	rbacAPIVersion = "rbac.authorization.k8s.io/v1"
 )
+
+// RBACAPIVersion is the apiVersion of the Roles and RoleBindings of every
+// builder, computed once rather than per object.
+var RBACAPIVersion = rbacv1.SchemeGroupVersion.String()
 
 // CleanupHook is the post-delete hook that deletes what an uninstall leaves
 // behind: the five PKI Secrets (cert-manager sets no owner on them, and two
@@ -122,12 +123,12 @@ func cleanup(n naming.Names, replicas int32) CleanupHook {
 			ObjectMeta: hookMeta(n.Cleanup(), n.Namespace, "0", labels),
 		},
 		Role: &rbacv1.Role{
-			TypeMeta:   metav1.TypeMeta{APIVersion: rbacAPIVersion, Kind: "Role"},
+			TypeMeta:   metav1.TypeMeta{APIVersion: RBACAPIVersion, Kind: "Role"},
 			ObjectMeta: hookMeta(n.Cleanup(), n.Namespace, "5", labels),
 			Rules:      rules,
 		},
 		RoleBinding: &rbacv1.RoleBinding{
-			TypeMeta:   metav1.TypeMeta{APIVersion: rbacAPIVersion, Kind: "RoleBinding"},
+			TypeMeta:   metav1.TypeMeta{APIVersion: RBACAPIVersion, Kind: "RoleBinding"},
 			ObjectMeta: hookMeta(n.Cleanup(), n.Namespace, "5", labels),
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: n.Cleanup()},
 			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: n.Cleanup(), Namespace: n.Namespace}},

@@ -131,7 +131,7 @@ func ScheduledSnapshots(n naming.Names, o SnapshotScheduleOptions) (SnapshotSche
 			ObjectMeta: meta,
 		},
 		Role: &rbacv1.Role{
-			TypeMeta:   metav1.TypeMeta{APIVersion: rbacAPIVersion, Kind: "Role"},
+			TypeMeta:   metav1.TypeMeta{APIVersion: RBACAPIVersion, Kind: "Role"},
 			ObjectMeta: meta,
 			Rules: []rbacv1.PolicyRule{
 				// RBAC ignores resourceNames on create (the name is not
@@ -145,7 +145,7 @@ func ScheduledSnapshots(n naming.Names, o SnapshotScheduleOptions) (SnapshotSche
 			},
 		},
 		RoleBinding: &rbacv1.RoleBinding{
-			TypeMeta:   metav1.TypeMeta{APIVersion: rbacAPIVersion, Kind: "RoleBinding"},
+			TypeMeta:   metav1.TypeMeta{APIVersion: RBACAPIVersion, Kind: "RoleBinding"},
 			ObjectMeta: meta,
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: name},
 			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: n.Namespace}},

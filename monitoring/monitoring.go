@@ -1,6 +1,7 @@
 package monitoring
 
 import (
+	"github.com/Masterminds/semver/v3"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/monitoring/cozystack/v1alpha1"
@@ -11,8 +12,23 @@ import (
 )
 
 // DefaultChartVersion is the WorkloadMonitor version when the caller does not
-// say which chart version renders it.
+// say which chart version renders it, and the version of a generated chart.
 const DefaultChartVersion = "0.0.0"
+
+// ValidateChartVersion checks a chart version as Helm checks Chart.yaml's
+// (semver.NewVersion of github.com/Masterminds/semver/v3, Helm's own
+// library), so that a version the library accepts is one Helm accepts. ""
+// is accepted: it means DefaultChartVersion. field names the version in
+// the caller's terms.
+func ValidateChartVersion(field, v string) error {
+	if v == "" {
+		return nil
+	}
+	if _, err := semver.NewVersion(v); err != nil {
+		return invalid.Errorf(field, v, "must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): %v", err)
+	}
+	return nil
+}
 
 // WorkloadMonitor builds the dashboard's monitor of the members: replicas
 // must run, a quorum (replicas/2+1) keeps the cluster operational. version
@@ -26,7 +42,10 @@ func WorkloadMonitor(n naming.Names, replicas int32, version string) (*v1alpha1.
 		replicas = etcd.DefaultReplicas
 	}
 	if replicas < 1 {
-		return nil, invalid.Errorf("values.replicas", replicas, "must be at least 1")
+		return nil, invalid.Errorf("replicas", replicas, "must be at least 1")
+	}
+	if err := ValidateChartVersion("version", version); err != nil {
+		return nil, err
 	}
 	if version == "" {
 		version = DefaultChartVersion

@@ -1,6 +1,7 @@
 package pki
 
 import (
+	"github.com/etcdshapes/etcdshapes/etcd"
 	"time"
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
@@ -153,8 +154,8 @@ func KeepSecrets(n naming.Names) ([]*corev1.Secret, error) {
 				Name:      name,
 				Namespace: n.Namespace,
 				Annotations: map[string]string{
-					"helm.sh/hook":            "pre-install",
-					"helm.sh/resource-policy": "keep",
+					etcd.HookAnnotation:           "pre-install",
+					etcd.ResourcePolicyAnnotation: "keep",
 				},
 			},
 		})

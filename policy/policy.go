@@ -78,7 +78,7 @@ func Dashboard(n naming.Names) (DashboardAccess, error) {
 	}
 	read := []string{"get", "list", "watch"}
 	role := &rbacv1.Role{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: etcd.RBACAPIVersion, Kind: "Role"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.DashboardResources(), Namespace: n.Namespace},
 		Rules: []rbacv1.PolicyRule{
 			{APIGroups: []string{""}, Resources: []string{"services"}, ResourceNames: []string{n.Cluster}, Verbs: read},
@@ -93,7 +93,7 @@ func Dashboard(n naming.Names) (DashboardAccess, error) {
 		)
 	}
 	binding := &rbacv1.RoleBinding{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: etcd.RBACAPIVersion, Kind: "RoleBinding"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.DashboardResources(), Namespace: n.Namespace},
 		Subjects:   subjects,
 		RoleRef:    rbacv1.RoleRef{Kind: "Role", Name: n.DashboardResources(), APIGroup: rbacv1.GroupName},
