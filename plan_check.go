@@ -1,11 +1,11 @@
 package etcdshapes
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -146,12 +146,11 @@ func number(v any) (any, error) {
 }
 
 // inspected is what the plan reads from an object's metadata: its
-// identity and, from managedFields, the fields FieldManager applied and
-// the fields every other manager owns.
+// identity and its managedFields.
 type inspected struct {
-	key          objectKey
-	ref          ObjectRef
-	ours, others *fieldpath.Set
+	key     objectKey
+	ref     ObjectRef
+	managed *liveManaged
 }
 
 // inspect checks the fields of an object's JSON tree that the plan reads
@@ -188,14 +187,14 @@ func inspect(field string, tree map[string]any) (*inspected, error) {
 			return nil, err
 		}
 	}
-	ours, others, err := managedSets(field+".metadata.managedFields", meta["managedFields"], FieldManager)
+	managed, err := managedOf(field+".metadata.managedFields", meta["managedFields"])
 	if err != nil {
 		return nil, err
 	}
 	in := &inspected{
-		key:  objectKey{group: gv.Group, kind: kind, namespace: ns, name: name},
-		ref:  ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: ns, Name: name},
-		ours: ours, others: others,
+		key:     objectKey{group: gv.Group, kind: kind, namespace: ns, name: name},
+		ref:     ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: ns, Name: name},
+		managed: managed,
 	}
 	if err := checkRuleFields(field, in.key.groupKind(), tree); err != nil {
 		return nil, err
@@ -261,54 +260,58 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// managedSets reads managedFields into the field set manager applied
-// and the union of every other manager's fields. Each entry must be an
-// object whose fieldsV1, when present, is a field set.
-func managedSets(field string, v any, manager string) (ours, others *fieldpath.Set, err error) {
+// managedOf reads managedFields: each manager's field sets, keyed as the
+// API server keys managers (managerID; entries of one manager are
+// merged). Each entry must be an object whose fieldsV1, when present, is
+// a field set.
+func managedOf(field string, v any) (*liveManaged, error) {
+	m := &liveManaged{managers: map[string]Manager{}, versions: map[string]string{}, fields: map[string][]map[string]any{}}
 	if v == nil {
-		return &fieldpath.Set{}, &fieldpath.Set{}, nil
+		return m, nil
 	}
 	entries, ok := v.([]any)
 	if !ok {
-		return nil, nil, naming.Errorf(field, shown(v), "must be a list of managed field entries")
+		return nil, naming.Errorf(field, shown(v), "must be a list of managed field entries")
 	}
-	var mine, theirs []*fieldpath.Set
 	for i, e := range entries {
 		at := field + "[" + strconv.Itoa(i) + "]"
-		m, ok := e.(map[string]any)
+		em, ok := e.(map[string]any)
 		if !ok {
-			return nil, nil, naming.Errorf(at, shown(e), "must be a managed field entry (an object with manager, operation and fieldsV1)")
+			return nil, naming.Errorf(at, shown(e), "must be a managed field entry (an object with manager, operation and fieldsV1)")
 		}
-		mgr, err := optionalString(at+".manager", m["manager"])
-		if err != nil {
-			return nil, nil, err
+		var parts [4]string
+		for j, k := range []string{"manager", "operation", "apiVersion", "subresource"} {
+			s, err := optionalString(at+"."+k, em[k])
+			if err != nil {
+				return nil, err
+			}
+			parts[j] = s
 		}
-		op, err := optionalString(at+".operation", m["operation"])
-		if err != nil {
-			return nil, nil, err
-		}
-		if m["fieldsV1"] == nil {
+		m.present = true
+		if em["fieldsV1"] == nil {
 			continue
 		}
-		fields, ok := m["fieldsV1"].(map[string]any)
+		fields, ok := em["fieldsV1"].(map[string]any)
 		if !ok {
-			return nil, nil, naming.Errorf(at+".fieldsV1", shown(m["fieldsV1"]), "must be a field set (FieldsV1), an object such as {\"f:spec\":{\"f:replicas\":{}}}")
+			return nil, naming.Errorf(at+".fieldsV1", shown(em["fieldsV1"]), "must be a field set (FieldsV1), an object such as {\"f:spec\":{\"f:replicas\":{}}}")
 		}
-		raw, err := json.Marshal(fields)
-		if err != nil {
-			return nil, nil, naming.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
+		if err := checkFieldSet(fields); err != nil {
+			return nil, naming.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
 		}
-		s := &fieldpath.Set{}
-		if err := s.FromJSON(bytes.NewReader(raw)); err != nil {
-			return nil, nil, naming.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
+		mgr := Manager{Name: parts[0], Operation: parts[1], APIVersion: parts[2], Subresource: parts[3]}
+		if mgr.Operation == "Apply" {
+			mgr.APIVersion = ""
 		}
-		if mgr == manager && op == "Apply" {
-			mine = append(mine, s)
-		} else {
-			theirs = append(theirs, s)
+		id := managerID(mgr)
+		if _, seen := m.managers[id]; !seen {
+			m.ids = append(m.ids, id)
+			m.managers[id] = mgr
+			m.versions[id] = parts[2]
 		}
+		m.fields[id] = append(m.fields[id], fields)
 	}
-	return unionAll(mine), unionAll(theirs), nil
+	sort.Strings(m.ids)
+	return m, nil
 }
 
 // unionAll is the union of sets, merged pairwise so that many entries

@@ -21,7 +21,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 )
 
@@ -124,13 +123,13 @@ func ReadObjects(data []byte) ([]Object, error) {
 // normalized JSON tree (a live one with the API server's defaults filled
 // in) and what its managedFields say.
 type planObject struct {
-	field        string // where the input has it, "live[3]"
-	key          objectKey
-	ref          ObjectRef
-	tree         map[string]any
-	obj          Object
-	ours, others *fieldpath.Set
-	defaults     *defaultsNode
+	field    string // where the input has it, "live[3]"
+	key      objectKey
+	ref      ObjectRef
+	tree     map[string]any
+	obj      Object
+	managed  *liveManaged
+	defaults *defaultsNode
 }
 
 // objectKey identifies an object across API versions.
@@ -176,7 +175,7 @@ func planForm(field string, o Object, live bool) (*planObject, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &planObject{field: field, key: in.key, ref: in.ref, tree: tree, obj: o, ours: in.ours, others: in.others}
+	p := &planObject{field: field, key: in.key, ref: in.ref, tree: tree, obj: o, managed: in.managed}
 	if p.defaults, err = defaultsFor(in.ref.APIVersion, in.ref.Kind); err != nil {
 		return nil, err
 	}

@@ -186,7 +186,7 @@ func TestPlanAgainstServer(t *testing.T) {
 			}
 			c.Spec.TLS.Client.ServerSecretRef.Name = "other-server-tls"
 			return nil
-		})}}, "spec.tls.client.serverSecretRef.name", "spec.tls is immutable"},
+		})}}, "spec.tls.client.serverSecretRef", "spec.tls is immutable"},
 		{planCase{name: "storage class changed (live state overridden)", req: forced("plan-other")},
 			"spec.storage.storageClassName", "spec.storage.storageClassName is immutable"},
 		{planCase{name: "storage class removed (live state overridden; found from managedFields)", req: forced("")},
