@@ -2,6 +2,9 @@ package etcdshapes
 
 import (
 	"encoding/json"
+	"sort"
+
+	"github.com/etcdshapes/etcdshapes/naming"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
@@ -59,3 +62,22 @@ var strippedFields = fieldpath.NewSet(
 	fieldpath.MakePathOrDie("metadata", "managedFields"),
 	fieldpath.MakePathOrDie("metadata", "resourceVersion"),
 )
+
+// ScopeKeys are the keys of scopeOf(objs) and of stackScope(n), printed
+// and sorted.
+func ScopeKeys(objs []Object, n naming.Names) (fromRender, ofStack []string, err error) {
+	scope, err := stackScope(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	return keyStrings(scopeOf(objs)), keyStrings(scope), nil
+}
+
+func keyStrings(m map[objectKey]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k.group+"/"+k.kind+" "+k.namespace+"/"+k.name)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -74,6 +74,8 @@ type marshalState struct {
 	enc    *json.Encoder
 	tree   yamlemit.Tree
 	perDoc int
+	// strs are strings the plan's trees share (see intern).
+	strs map[string]string
 }
 
 var statePool = sync.Pool{New: func() any {

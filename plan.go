@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -174,6 +176,8 @@ type PlanOption func(*planConfig)
 type planConfig struct {
 	names     *naming.Names
 	dataStore *string
+	// scope is stackScope(*names) when the caller has it already.
+	scope map[objectKey]bool
 }
 
 // ForStack says which stack the desired objects are, which bounds what the
@@ -255,6 +259,9 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			continue
 		}
 		matched[d.key] = true
+		if err := l.check(); err != nil {
+			return nil, err
+		}
 		pred, err := predictApply(l, d)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", d.ref, err)
@@ -281,14 +288,20 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		}
 	}
 	if haveNames {
-		scope, err := stackScope(*names)
-		if err != nil {
-			return nil, err
+		scope := cfg.scope
+		if scope == nil || cfg.names == nil {
+			var err error
+			if scope, err = stackScope(*names); err != nil {
+				return nil, err
+			}
 		}
 		var deletes []*planObject
 		for _, l := range liveObjs {
 			if matched[l.key] || !scope[l.key] || IsUninstallHook(l.obj) || isKept(l.obj) {
 				continue
+			}
+			if err := l.finish(); err != nil {
+				return nil, err
 			}
 			deletes = append(deletes, l)
 		}
@@ -316,7 +329,11 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 				}
 			}
 			if target != "" {
-				res.Findings = append(res.Findings, dataStoreMove(*names, target, liveByKey)...)
+				f, err := dataStoreMove(*names, target, liveByKey)
+				if err != nil {
+					return nil, err
+				}
+				res.Findings = append(res.Findings, f...)
 			}
 		}
 	}
@@ -329,12 +346,18 @@ func indexObjects(side string, objs []Object) ([]*planObject, map[objectKey]*pla
 	out := make([]*planObject, 0, len(objs))
 	byKey := make(map[objectKey]*planObject, len(objs))
 	for i, o := range objs {
-		p, err := planForm(fmt.Sprintf("%s[%d]", side, i), o, side == "live")
+		field := side + "[" + strconv.Itoa(i) + "]"
+		p, err := planHead(field, o, side == "live")
 		if err != nil {
 			return nil, nil, err
 		}
+		if side != "live" {
+			if err := p.finish(); err != nil {
+				return nil, nil, err
+			}
+		}
 		if _, dup := byKey[p.key]; dup {
-			return nil, nil, naming.Errorf(fmt.Sprintf("%s[%d]", side, i), p.ref.String(), "must not appear twice")
+			return nil, nil, naming.Errorf(field, p.ref.String(), "must not appear twice")
 		}
 		byKey[p.key] = p
 		out = append(out, p)
@@ -371,6 +394,10 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 	var (
 		opts     []PlanOption
 		inferred []InferredAPI
+		// scope is the stack's objects (stackScope); nil where the
+		// desired render holds them all, which then gives it.
+		scope     map[objectKey]bool
+		haveNames bool
 	)
 	switch r.Caller {
 	case CallerEtcd:
@@ -382,7 +409,7 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 		if err != nil {
 			return nil, nil, err
 		}
-		opts = append(opts, ForStack(n))
+		opts, haveNames = append(opts, ForStack(n)), true
 	case CallerCluster:
 		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
 			return nil, nil, err
@@ -412,10 +439,15 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 		if r.Live.DataStoreName != "" {
 			target = r.Live.DataStoreName
 		}
-		opts = append(opts, ForStack(n), TargetDataStore(target))
-		if inferred, err = inferAPIs(n, r.APIVersions, liveByKey); err != nil {
-			return nil, nil, err
+		opts, haveNames = append(opts, ForStack(n), TargetDataStore(target)), true
+		// A render with every optional API holds the whole stack; with
+		// fewer, the stack is rendered whole to infer the others.
+		if shared, _ := SharesDataStore(ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || !listsEvery(r.APIVersions, optionalAPIs) {
+			if scope, err = stackScope(n); err != nil {
+				return nil, nil, err
+			}
 		}
+		inferred = inferAPIs(r.APIVersions, scope, liveByKey)
 		if len(inferred) > 0 {
 			apis := append([]string(nil), r.APIVersions...)
 			for _, a := range inferred {
@@ -427,6 +459,12 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 	desired, err := Render(r)
 	if err != nil {
 		return nil, nil, err
+	}
+	if haveNames {
+		if scope == nil {
+			scope = scopeOf(desired)
+		}
+		opts = append(opts, func(c *planConfig) { c.scope = scope })
 	}
 	if len(mods) > 0 {
 		// On copies, as ApplyRequests and Modify do, so that no modifier
@@ -441,6 +479,15 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 	}
 	p.InferredAPIs = inferred
 	return p, desired, nil
+}
+
+func listsEvery(listed, apis []string) bool {
+	for _, a := range apis {
+		if !slices.Contains(listed, a) {
+			return false
+		}
+	}
+	return true
 }
 
 // String renders the plan as text; see WriteText.

@@ -32,8 +32,12 @@ type FieldChange struct {
 	// "spec.replicas" or
 	// `spec.jobTemplate.spec.template.spec.containers[name="etcd-defrag"].image`
 	// (elements of keyed lists by their keys, of sets by value).
-	Path string     `json:"path"`
-	Type ChangeType `json:"type"`
+	Path string `json:"path"`
+	// PathElements is the path in managedFields' notation, one element
+	// each ("f:spec", `k:{"name":"etcd-defrag"}`, "v:...", "i:0"):
+	// unambiguous where Path is not (a label key with dots).
+	PathElements []string   `json:"pathElements"`
+	Type         ChangeType `json:"type"`
 	// Live is the value before the apply and Desired the value after it,
 	// in their JSON form (nil when absent).
 	Live    any `json:"live,omitempty"`
@@ -140,6 +144,19 @@ func nameIndex(l []any) map[string]int {
 func join(prefix, p fieldpath.Path) fieldpath.Path {
 	out := make(fieldpath.Path, 0, len(prefix)+len(p))
 	return append(append(out, prefix...), p...)
+}
+
+// pathElements is p in managedFields' notation, one string per element.
+func pathElements(p fieldpath.Path) []string {
+	out := make([]string, len(p))
+	for i, pe := range p {
+		s, err := fieldpath.SerializePathElement(pe)
+		if err != nil {
+			s = pe.String()
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // pathString prints a path without the leading dot: "spec.replicas".

@@ -175,19 +175,17 @@ func deleteFindings(l *planObject, rendersStack bool) []Finding {
 // dataStoreMove reports a tenant cluster's KamajiControlPlane that names
 // another DataStore than target: applying the chart moves it, and Kamaji
 // migrates the tenant's data.
-func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject) []Finding {
-	var kcp *planObject
-	for k, o := range live {
-		if k.groupKind() == KamajiControlPlaneKind && k.namespace == n.Namespace && k.name == n.Release {
-			kcp = o
-		}
-	}
+func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject) ([]Finding, error) {
+	kcp := live[objectKey{group: KamajiControlPlaneKind.Group, kind: KamajiControlPlaneKind.Kind, namespace: n.Namespace, name: n.Release}]
 	if kcp == nil {
-		return nil
+		return nil, nil
+	}
+	if err := kcp.finish(); err != nil {
+		return nil, err
 	}
 	current, _ := valueAt(kcp.tree, dotted("spec.dataStoreName")).(string)
 	if current == target {
-		return nil
+		return nil, nil
 	}
 	from := fmt.Sprintf("DataStore %q", current)
 	if current == "" {
@@ -196,7 +194,7 @@ func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject
 	return []Finding{{Verdict: NeedsDecision, Object: kcp.ref, Path: "spec.dataStoreName",
 		Message: fmt.Sprintf("the tenant cluster moves from %s to DataStore %q: Kamaji migrates its data, "+
 			"which freezes writes to the tenant API server for the migration, and every worker node's kubelet "+
-			"must be restarted afterwards", from, target)}}
+			"must be restarted afterwards", from, target)}}, nil
 }
 
 // replicaChange describes a member-count change by its quorum effect. A

@@ -32,7 +32,7 @@ var smdTypes = sync.OnceValues(func() (*schema.Schema, error) {
 // smdTypeOf is the embedded schema's type of apiVersion/kind; ok is false
 // for a kind the library does not emit.
 func smdTypeOf(apiVersion, kind string) (typed.ParseableType, bool, error) {
-	name, ok := smdKinds[apiVersion+"/"+kind]
+	name, ok := smdKindIndex()[kindKey{apiVersion, kind}]
 	if !ok {
 		return typed.ParseableType{}, false, nil
 	}
@@ -40,8 +40,17 @@ func smdTypeOf(apiVersion, kind string) (typed.ParseableType, bool, error) {
 	if err != nil {
 		return typed.ParseableType{}, false, err
 	}
-	return typed.ParseableType{Schema: s, TypeRef: schema.TypeRef{NamedType: &name}}, true, nil
+	return typed.ParseableType{Schema: s, TypeRef: schema.TypeRef{NamedType: name}}, true, nil
 }
+
+// smdKindIndex is smdKinds keyed by kindKey, each type name once.
+var smdKindIndex = sync.OnceValue(func() map[kindKey]*string {
+	out := make(map[kindKey]*string, len(smdKinds))
+	for gvk, name := range smdKinds {
+		out[splitKindKey(gvk)] = &name
+	}
+	return out
+})
 
 // The JSON form of the schema: structured-merge-diff's YAML schema with
 // the same keys, one type per line (internal/schemagen/json.go writes it;

@@ -1,7 +1,6 @@
 package etcdshapes
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -76,6 +75,9 @@ type KeptField struct {
 	// Path is the field, e.g.
 	// `spec.jobTemplate.spec.template.spec.containers[name="sidecar"]`.
 	Path string `json:"path"`
+	// PathElements is the path in managedFields' notation (see
+	// FieldChange).
+	PathElements []string `json:"pathElements"`
 	// Managers own the field (or fields below it).
 	Managers []Manager `json:"managers"`
 	// Value is the live value.
@@ -91,6 +93,9 @@ type Conflict struct {
 	// Path is the field, as the API server names it in the conflict
 	// (without the leading dot).
 	Path string `json:"path"`
+	// PathElements is the path in managedFields' notation (see
+	// FieldChange).
+	PathElements []string `json:"pathElements"`
 	// Managers own the field now.
 	Managers []Manager `json:"managers"`
 	// Live and Desired are the values before and after a forced apply.
@@ -102,34 +107,39 @@ type Conflict struct {
 	ForceTakes bool `json:"forceTakes"`
 }
 
-// managerID is the key the API server gives a manager among an object's
-// managedFields (BuildManagerIdentifier): the entry without its fields and
-// time, and without the version for an applier, as JSON.
+// managerID is a manager's key among an object's managers, distinct
+// where the API server's are (BuildManagerIdentifier: the entry without
+// its fields and time, and without the version for an applier).
 func managerID(m Manager) string {
-	e := metav1.ManagedFieldsEntry{Manager: m.Name, Operation: metav1.ManagedFieldsOperationType(m.Operation), Subresource: m.Subresource}
-	if m.Operation != string(metav1.ManagedFieldsOperationApply) {
-		e.APIVersion = m.APIVersion
+	v := m.APIVersion
+	if m.Operation == string(metav1.ManagedFieldsOperationApply) {
+		v = ""
 	}
-	b, err := json.Marshal(&e)
-	if err != nil {
-		return m.Name + "\x00" + m.Operation + "\x00" + m.APIVersion + "\x00" + m.Subresource
-	}
-	return string(b)
+	return m.Name + "\x00" + m.Operation + "\x00" + v + "\x00" + m.Subresource
 }
 
 // applyID is FieldManager's key as an applier.
 var applyID = managerID(Manager{Name: FieldManager, Operation: string(metav1.ManagedFieldsOperationApply)})
 
 // liveManaged is what a live object's managedFields say: each manager's
-// field set (fieldsV1, as the API server wrote it; entries of one manager
-// merged), by managerID.
+// field sets (fieldsV1, as the API server wrote them; entries of one
+// manager together), managers in the order of their keys (managerID).
 type liveManaged struct {
-	present  bool // the object carried managedFields entries
-	ids      []string
-	managers map[string]Manager
-	versions map[string]string
-	fields   map[string][]map[string]any
-	sets     fieldpath.ManagedFields // built on first use (the merge)
+	present bool // the object carried managedFields entries
+	entries []managerEntry
+	index   map[Manager]int         // entries by manager, once there are many
+	sets    fieldpath.ManagedFields // built on first use (the merge)
+}
+
+type managerEntry struct {
+	mgr     Manager
+	version string // the apiVersion of its first entry
+	fields  []map[string]any
+}
+
+// isApplier reports whether m is FieldManager's applies.
+func (m Manager) isApplier() bool {
+	return m.Name == FieldManager && m.Operation == string(metav1.ManagedFieldsOperationApply) && m.Subresource == ""
 }
 
 // own is the field set FieldManager applied last, nil when none.
@@ -137,7 +147,41 @@ func (m *liveManaged) own() []map[string]any {
 	if m == nil {
 		return nil
 	}
-	return m.fields[applyID]
+	for _, e := range m.entries {
+		if e.mgr.isApplier() {
+			return e.fields
+		}
+	}
+	return nil
+}
+
+// add records an entry's fields under its manager.
+func (m *liveManaged) add(mgr Manager, version string, fields map[string]any) {
+	if m.index == nil && len(m.entries) >= 8 {
+		m.index = make(map[Manager]int, 2*len(m.entries))
+		for i, e := range m.entries {
+			m.index[e.mgr] = i
+		}
+	}
+	i, found := -1, false
+	if m.index != nil {
+		i, found = m.index[mgr]
+	} else {
+		for j := range m.entries {
+			if m.entries[j].mgr == mgr {
+				i, found = j, true
+				break
+			}
+		}
+	}
+	if found {
+		m.entries[i].fields = append(m.entries[i].fields, fields)
+		return
+	}
+	m.entries = append(m.entries, managerEntry{mgr: mgr, version: version, fields: []map[string]any{fields}})
+	if m.index != nil {
+		m.index[mgr] = len(m.entries) - 1
+	}
 }
 
 // managedFields are the managers' field sets in structured-merge-diff's
@@ -149,17 +193,16 @@ func (m *liveManaged) managedFields() (fieldpath.ManagedFields, error) {
 	}
 	if m.sets == nil {
 		m.sets = fieldpath.ManagedFields{}
-		for _, id := range m.ids {
+		for _, e := range m.entries {
 			var sets []*fieldpath.Set
-			for _, raw := range m.fields[id] {
+			for _, raw := range e.fields {
 				s, err := fieldSetOf(raw)
 				if err != nil {
 					return nil, err
 				}
 				sets = append(sets, s)
 			}
-			mgr := m.managers[id]
-			m.sets[id] = fieldpath.NewVersionedSet(unionAll(sets), fieldpath.APIVersion(m.versions[id]), mgr.Operation == string(metav1.ManagedFieldsOperationApply))
+			m.sets[managerID(e.mgr)] = fieldpath.NewVersionedSet(unionAll(sets), fieldpath.APIVersion(e.version), e.mgr.Operation == string(metav1.ManagedFieldsOperationApply))
 		}
 	}
 	for id, vs := range m.sets {
@@ -199,32 +242,45 @@ func predictApply(l, d *planObject) (*prediction, error) {
 	if l.managed != nil && l.managed.present {
 		p.ownership = OwnershipManagedFields
 	}
-	live := l.tree
-	if live["apiVersion"] != d.tree["apiVersion"] {
-		// The API server converts the live object to the version applied;
-		// the kinds the stacks emit have one served version, so a live
-		// object read at another one is taken as it is.
-		live = shallowCopy(live)
-		live["apiVersion"] = d.tree["apiVersion"]
+	// The fast path first reads the live tree as given: if the apply
+	// changes nothing there, it changes nothing in the tree with the
+	// server's defaults either (they only add fields); numbers compare by
+	// value and anything else it cannot vouch for goes the long way.
+	root := compiledType(pt)
+	own := l.managed.own()
+	if fastUnchanged(root, l.tree, d.tree, own) {
+		p.after = l.tree
+	} else {
+		if err := l.normalizeTree(); err != nil {
+			return nil, err
+		}
+		live := l.tree
+		if live["apiVersion"] != d.tree["apiVersion"] {
+			// The API server converts the live object to the version
+			// applied; the kinds the stacks emit have one served version,
+			// so a live object read at another one is taken as it is.
+			live = shallowCopy(live)
+			live["apiVersion"] = d.tree["apiVersion"]
+		}
+		if fastUnchanged(root, live, d.tree, own) {
+			p.after = live
+		} else if err := predictMerge(pt, known, l, d, live, p); err != nil {
+			return nil, err
+		}
 	}
-	if fastUnchanged(pt, live, d.tree, l.managed.own()) {
-		p.after = live
-	} else if err := predictMerge(pt, known, l, d, live, p); err != nil {
-		return nil, err
-	}
-	p.kept = keptFields(pt, l.managed, d.tree, p.after)
+	p.kept = keptFields(root, l.managed, d.tree, p.after)
 	return p, nil
 }
 
 // fastUnchanged reports whether the apply provably changes nothing: every
 // value config sets is live's, in the same order, and every field the
 // manager applied before is one config sets again (so none is removed).
-func fastUnchanged(pt typed.ParseableType, live, config map[string]any, own []map[string]any) bool {
-	if !applyChangesNothing(pt.Schema, pt.TypeRef, live, config) {
+func fastUnchanged(root *cNode, live, config map[string]any, own []map[string]any) bool {
+	if !applyChangesNothing(root, live, config) {
 		return false
 	}
 	for _, f := range own {
-		if !setWithin(pt.Schema, pt.TypeRef, f, config) {
+		if !setWithin(root, f, config) {
 			return false
 		}
 	}
@@ -312,7 +368,9 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 	if after == nil {
 		return errors.New("the merge gave no object")
 	}
-	serverSide(s, pt.TypeRef, known, d, conformed, after)
+	if why := serverSide(s, pt.TypeRef, known, d, conformed, after); why != "" {
+		p.refusal = "the API server refuses the apply: " + why
+	}
 	afterTV, err := pt.FromUnstructured(after, typed.AllowDuplicates)
 	if err != nil {
 		return fmt.Errorf("the object after the apply: %w", err)
@@ -325,8 +383,9 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 	if vs, ok := managers[applyID]; ok {
 		own = vs.Set()
 	}
-	p.changes = changesOf(s, pt.TypeRef, conformed, after, final, own)
-	lk, ak := newLookup(s, pt.TypeRef, conformed), newLookup(s, pt.TypeRef, after)
+	root := compiledType(pt)
+	p.changes = changesOf(root, conformed, after, final, own)
+	lk, ak := newLookup(root, conformed), newLookup(root, after)
 	for i, path := range conflictPaths {
 		p.conflicts[i].Live, _ = lk.get(path)
 		p.conflicts[i].Desired, _ = ak.get(path)
@@ -372,7 +431,7 @@ func conflictsOf(cs merge.Conflicts, m *liveManaged) ([]Conflict, []fieldpath.Pa
 		if !ok {
 			i = len(out)
 			byPath[key] = i
-			out = append(out, Conflict{Path: pathString(c.Path), ForceTakes: true})
+			out = append(out, Conflict{Path: pathString(c.Path), PathElements: pathElements(c.Path), ForceTakes: true})
 			paths = append(paths, c.Path)
 		}
 		out[i].Managers = append(out[i].Managers, m.manager(c.Manager))
@@ -391,30 +450,34 @@ func conflictsOf(cs merge.Conflicts, m *liveManaged) ([]Conflict, []fieldpath.Pa
 }
 
 func (m *liveManaged) manager(id string) Manager {
-	if mgr, ok := m.managers[id]; ok {
-		return mgr
+	for _, e := range m.entries {
+		if managerID(e.mgr) == id {
+			return e.mgr
+		}
 	}
-	var e metav1.ManagedFieldsEntry
-	if err := json.Unmarshal([]byte(id), &e); err == nil {
-		return Manager{Name: e.Manager, Operation: string(e.Operation), APIVersion: e.APIVersion, Subresource: e.Subresource}
+	parts := strings.SplitN(id, "\x00", 4)
+	for len(parts) < 4 {
+		parts = append(parts, "")
 	}
-	return Manager{Name: id}
+	return Manager{Name: parts[0], Operation: parts[1], APIVersion: parts[2], Subresource: parts[3]}
 }
 
 func sortManagers(ms []Manager) {
-	sort.Slice(ms, func(i, j int) bool {
-		a, b := ms[i], ms[j]
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		if a.Operation != b.Operation {
-			return a.Operation < b.Operation
-		}
-		if a.Subresource != b.Subresource {
-			return a.Subresource < b.Subresource
-		}
-		return a.APIVersion < b.APIVersion
-	})
+	sort.Slice(ms, func(i, j int) bool { return lessManager(ms[i], ms[j]) })
+}
+
+// lessManager orders managers by name, operation, subresource, version.
+func lessManager(a, b Manager) bool {
+	if a.Name != b.Name {
+		return a.Name < b.Name
+	}
+	if a.Operation != b.Operation {
+		return a.Operation < b.Operation
+	}
+	if a.Subresource != b.Subresource {
+		return a.Subresource < b.Subresource
+	}
+	return a.APIVersion < b.APIVersion
 }
 
 // unknownField is a live field the schema does not know, set aside for
@@ -550,14 +613,22 @@ func keyOfLoose(m map[string]any, pe fieldpath.PathElement) string {
 // omitempty fields dropped); metadata's empty labels and annotations
 // dropped (custom resources' metadata takes the same round trip); and a
 // Service keeps its allocated clusterIP when the apply leaves it out.
-func serverSide(s *schema.Schema, tr schema.TypeRef, known bool, d *planObject, live, after map[string]any) {
-	// The merge leaves a map or list whose every item it removed as null;
-	// a default fills a null in, and the API server prunes the rest
-	// (PruneNonNullableNullsWithoutDefaults; a built-in kind's Go type
-	// has no null).
+func serverSide(s *schema.Schema, tr schema.TypeRef, known bool, d *planObject, live, after map[string]any) (refusal string) {
+	// The merge leaves a map or list whose every item it removed as null.
+	// A default fills a null in; a built-in kind's Go type has no null (the
+	// field is dropped), nor has metadata; a custom resource's schema
+	// refuses a null it does not allow ("spec: Invalid value: null").
 	d.defaults.apply(after)
+	builtin := known && tr.NamedType != nil && strings.HasPrefix(*tr.NamedType, "io.k8s.api.")
+	if !builtin {
+		if p := firstNull(s, tr, after, nil); p != nil {
+			refusal = pathString(p) + `: Invalid value: "null": the apply removes every field of it, and the schema does not allow null`
+		} else if m := d.defaults.missingRequired(after, ""); m != "" {
+			refusal = m + ": Required value: the apply removes it, and the schema requires it"
+		}
+	}
 	dropNulls(s, tr, after)
-	if known && tr.NamedType != nil && strings.HasPrefix(*tr.NamedType, "io.k8s.api.") {
+	if builtin {
 		roundTrip(s, tr, after)
 	}
 	if meta, ok := after["metadata"].(map[string]any); ok {
@@ -578,6 +649,51 @@ func serverSide(s *schema.Schema, tr schema.TypeRef, known bool, d *planObject, 
 			}
 		}
 	}
+	return refusal
+}
+
+// firstNull is the path of the first null (in key order) of a field that
+// does not allow null, outside metadata; nil when there is none.
+func firstNull(s *schema.Schema, tr schema.TypeRef, v any, path fieldpath.Path) fieldpath.Path {
+	a, ok := atomOf(s, tr, v)
+	if !ok {
+		return nil
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		if a.Map == nil {
+			return nil
+		}
+		for _, k := range sortedKeys(t) {
+			if len(path) == 0 && k == "metadata" {
+				continue
+			}
+			ft, ok := fieldType(a.Map, k)
+			if !ok {
+				continue
+			}
+			at := append(path[:len(path):len(path)], fieldpath.PathElement{FieldName: ptr(k)})
+			if t[k] == nil {
+				if !ft.Nullable {
+					return at
+				}
+				continue
+			}
+			if p := firstNull(s, ft, t[k], at); p != nil {
+				return p
+			}
+		}
+	case []any:
+		if a.List == nil {
+			return nil
+		}
+		for i, e := range t {
+			if p := firstNull(s, a.List.ElementType, e, append(path[:len(path):len(path)], fieldpath.PathElement{Index: ptr(i)})); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 // dropNulls removes null values of fields that do not allow null.
@@ -616,8 +732,9 @@ func dropNulls(s *schema.Schema, tr schema.TypeRef, v any) {
 const quantityType = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 
 // roundTrip applies a built-in kind's Go round trip to a JSON tree: a
-// quantity takes its canonical form ("0.1" is stored as "100m"), and an
-// empty map (of a Go map type) or list is dropped with the field.
+// quantity takes its canonical form ("0.1" is stored as "100m"), a scalar
+// omitempty field holding its zero value is dropped (smdOmitZero), and so
+// is an empty map (of a Go map type) or list.
 func roundTrip(s *schema.Schema, tr schema.TypeRef, v any) any {
 	if tr.NamedType != nil && *tr.NamedType == quantityType {
 		if q, ok := asQuantity(v); ok {
@@ -633,6 +750,13 @@ func roundTrip(s *schema.Schema, tr schema.TypeRef, v any) any {
 	case map[string]any:
 		if a.Map == nil {
 			return v
+		}
+		if tr.NamedType != nil {
+			for _, f := range smdOmitZero[*tr.NamedType] {
+				if c, ok := t[f]; ok && isZeroScalar(c) {
+					delete(t, f)
+				}
+			}
 		}
 		for k, c := range t {
 			ft, ok := fieldType(a.Map, k)
@@ -655,6 +779,20 @@ func roundTrip(s *schema.Schema, tr schema.TypeRef, v any) any {
 		}
 	}
 	return v
+}
+
+func isZeroScalar(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return t == ""
+	case bool:
+		return !t
+	case int64:
+		return t == 0
+	case float64:
+		return t == 0
+	}
+	return false
 }
 
 // droppedEmpty reports whether a Go round trip drops a field's value: an

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
-	"sigs.k8s.io/structured-merge-diff/v6/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/typed"
 )
 
@@ -16,21 +16,19 @@ import (
 // indexing each keyed list or set it meets once, so that looking up many
 // elements of one list costs one pass over it.
 type lookup struct {
-	s     *schema.Schema
-	tr    schema.TypeRef
-	root  any
+	root  *cNode
+	tree  any
 	lists map[*any]listIndex
 }
 
-func newLookup(s *schema.Schema, tr schema.TypeRef, root any) *lookup {
-	return &lookup{s: s, tr: tr, root: root}
+func newLookup(root *cNode, tree any) *lookup {
+	return &lookup{root: root, tree: tree}
 }
 
 // get follows p from the root; ok is false when it leads nowhere.
 func (k *lookup) get(p fieldpath.Path) (any, bool) {
-	v, tr := k.root, k.tr
+	v, n := k.tree, k.root
 	for _, pe := range p {
-		a, _ := atomOf(k.s, tr, v)
 		switch {
 		case pe.FieldName != nil:
 			m, ok := v.(map[string]any)
@@ -41,24 +39,24 @@ func (k *lookup) get(p fieldpath.Path) (any, bool) {
 			if !ok {
 				return nil, false
 			}
-			tr = schema.TypeRef{}
-			if a.Map != nil {
-				tr, _ = fieldType(a.Map, *pe.FieldName)
+			var next *cNode
+			if n != nil && n.m != nil {
+				next = n.m.field(*pe.FieldName)
 			}
-			v = c
+			v, n = c, next
 		case pe.Index != nil:
 			l, ok := v.([]any)
 			if !ok || *pe.Index < 0 || *pe.Index >= len(l) {
 				return nil, false
 			}
-			tr = schema.TypeRef{}
-			if a.List != nil {
-				tr = a.List.ElementType
+			var next *cNode
+			if n != nil && n.l != nil {
+				next = n.l.elem
 			}
-			v = l[*pe.Index]
+			v, n = l[*pe.Index], next
 		default:
 			l, ok := v.([]any)
-			if !ok || len(l) == 0 || a.List == nil {
+			if !ok || len(l) == 0 || n == nil || n.l == nil || n.l.kind == atomicList {
 				return nil, false
 			}
 			want, ok := peKey(pe)
@@ -70,14 +68,14 @@ func (k *lookup) get(p fieldpath.Path) (any, bool) {
 			}
 			ix, seen := k.lists[&l[0]]
 			if !seen {
-				ix = indexList(k.s, a.List, l)
+				ix = indexList(n.l, l)
 				k.lists[&l[0]] = ix
 			}
 			i, ok := ix.pos[want]
 			if !ok {
 				return nil, false
 			}
-			tr, v = a.List.ElementType, l[i]
+			v, n = l[i], n.l.elem
 		}
 	}
 	return v, true
@@ -91,8 +89,8 @@ func (k *lookup) get(p fieldpath.Path) (any, bool) {
 // than labels, annotations and owner references; status) are left out,
 // and a quantity respelled with the same value is no change. Sorted by
 // path.
-func changesOf(s *schema.Schema, tr schema.TypeRef, live, after map[string]any, cmp *typed.Comparison, own *fieldpath.Set) []FieldChange {
-	lk, ak := newLookup(s, tr, live), newLookup(s, tr, after)
+func changesOf(root *cNode, live, after map[string]any, cmp *typed.Comparison, own *fieldpath.Set) []FieldChange {
+	lk, ak := newLookup(root, live), newLookup(root, after)
 	seen := map[string]bool{}
 	var out []FieldChange
 	add := func(c FieldChange) {
@@ -113,11 +111,11 @@ func changesOf(s *schema.Schema, tr schema.TypeRef, live, after map[string]any, 
 			}
 		}
 		v, _ := ak.get(top)
-		add(FieldChange{Path: pathString(top), Type: FieldAdded, Desired: v})
+		add(FieldChange{Path: pathString(top), PathElements: pathElements(top), Type: FieldAdded, Desired: v})
 	})
 	// A removal is reported as what the manager applied and the apply
-	// prunes: a list element it owned whole, other fields one by one (a
-	// map left empty goes with them).
+	// prunes: a list element it owned and that goes whole, other fields
+	// one by one (a map left empty goes with them).
 	iterateLeaves(cmp.Removed, nil, func(p fieldpath.Path) {
 		if !appliedField(p) {
 			return
@@ -125,14 +123,14 @@ func changesOf(s *schema.Schema, tr schema.TypeRef, live, after map[string]any, 
 		top := p
 		if own != nil {
 			for i := 1; i < len(p); i++ {
-				if p[i-1].FieldName == nil && own.Has(p[:i]) {
+				if _, kept := ak.get(p[:i]); !kept && p[i-1].FieldName == nil && own.Has(p[:i]) {
 					top = p[:i]
 					break
 				}
 			}
 		}
 		v, _ := lk.get(top)
-		add(FieldChange{Path: pathString(top), Type: FieldRemoved, Live: v})
+		add(FieldChange{Path: pathString(top), PathElements: pathElements(top), Type: FieldRemoved, Live: v})
 	})
 	cmp.Modified.Iterate(func(p fieldpath.Path) {
 		if !appliedField(p) {
@@ -143,7 +141,7 @@ func changesOf(s *schema.Schema, tr schema.TypeRef, live, after map[string]any, 
 		if quantityRespelled(p, lv, av) {
 			return
 		}
-		add(FieldChange{Path: pathString(p), Type: FieldChanged, Live: lv, Desired: av})
+		add(FieldChange{Path: pathString(p), PathElements: pathElements(p), Type: FieldChanged, Live: lv, Desired: av})
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
@@ -182,12 +180,17 @@ func quantityRespelled(p fieldpath.Path, a, b any) bool {
 // them to those managers. Each is reported where it leaves the desired
 // object (a sidecar container once), with every manager owning it or
 // fields below it. Sorted by path.
-func keptFields(pt typed.ParseableType, m *liveManaged, config, after map[string]any) []KeptField {
+func keptFields(root *cNode, m *liveManaged, config, after map[string]any) []KeptField {
 	if m == nil || !m.present {
 		return nil
 	}
-	ck, ak := newLookup(pt.Schema, pt.TypeRef, config), newLookup(pt.Schema, pt.TypeRef, after)
+	ck, ak := newLookup(root, config), newLookup(root, after)
 	byPath := map[string]int{}
+	type pathManager struct {
+		path int
+		mgr  Manager
+	}
+	owners := map[pathManager]bool{}
 	var out []KeptField
 	var walk func(fields map[string]any, path fieldpath.Path, mgr Manager)
 	walk = func(fields map[string]any, path fieldpath.Path, mgr Manager) {
@@ -219,9 +222,10 @@ func keptFields(pt typed.ParseableType, m *liveManaged, config, after map[string
 				if !seen {
 					i = len(out)
 					byPath[p] = i
-					out = append(out, KeptField{Path: p, Value: v})
+					out = append(out, KeptField{Path: p, PathElements: pathElements(at), Value: v})
 				}
-				if !containsManager(out[i].Managers, mgr) {
+				if !owners[pathManager{i, mgr}] {
+					owners[pathManager{i, mgr}] = true
 					out[i].Managers = append(out[i].Managers, mgr)
 				}
 				continue
@@ -231,12 +235,12 @@ func keptFields(pt typed.ParseableType, m *liveManaged, config, after map[string
 			}
 		}
 	}
-	for _, id := range m.ids {
-		if id == applyID {
+	for _, e := range m.entries {
+		if e.mgr.isApplier() {
 			continue
 		}
-		for _, raw := range m.fields[id] {
-			walk(raw, nil, m.managers[id])
+		for _, raw := range e.fields {
+			walk(raw, nil, e.mgr)
 		}
 	}
 	for i := range out {
@@ -244,15 +248,6 @@ func keptFields(pt typed.ParseableType, m *liveManaged, config, after map[string
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
-}
-
-func containsManager(ms []Manager, m Manager) bool {
-	for _, x := range ms {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }
 
 // fieldSetOf reads a fieldsV1 tree into structured-merge-diff's set.
@@ -270,10 +265,11 @@ func fieldSetOf(raw map[string]any) (*fieldpath.Set, error) {
 
 // checkFieldSet checks that a fieldsV1 tree is a field set: every key "."
 // or a path element ("f:name", "k:{...}", "v:...", "i:0"), every value an
-// object. The errors are structured-merge-diff's.
+// object. A key's JSON is checked for its form (an object, a value, a
+// number), which structured-merge-diff then reads; the errors are its own.
 func checkFieldSet(raw map[string]any) error {
 	for k, v := range raw {
-		if k != "." && !strings.HasPrefix(k, "f:") {
+		if k != "." && !strings.HasPrefix(k, "f:") && !plausiblePathElement(k) {
 			if _, err := fieldpath.DeserializePathElement(k); err != nil {
 				return fmt.Errorf("parsing key as path element: %w", err)
 			}
@@ -287,6 +283,26 @@ func checkFieldSet(raw map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// plausiblePathElement checks a key element ("k:{...}", a non-empty JSON
+// object), a value element ("v:" and a JSON value) or an index ("i:0")
+// without reading it.
+func plausiblePathElement(k string) bool {
+	if len(k) < 3 || k[1] != ':' {
+		return false
+	}
+	body := k[2:]
+	switch k[0] {
+	case 'k':
+		return body[0] == '{' && body != "{}" && json.Valid([]byte(body))
+	case 'v':
+		return json.Valid([]byte(body))
+	case 'i':
+		_, err := strconv.Atoi(body)
+		return err == nil
+	}
+	return false
 }
 
 func quoteKey(k string) string {

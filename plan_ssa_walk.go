@@ -2,7 +2,6 @@ package etcdshapes
 
 import (
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -82,22 +81,19 @@ func kindOfList(l *schema.List) listKind {
 // neither left out; in the order of the names, as a path element lists
 // them. ok is false for an element that is not a map or has no key field
 // at all.
-func elementKey(s *schema.Schema, l *schema.List, e any) (string, bool) {
+func elementKey(l *cList, e any) (string, bool) {
 	m, ok := e.(map[string]any)
 	if !ok {
 		return "", false
 	}
 	var b strings.Builder
 	found := false
-	for _, k := range sortedListKeys(l) {
+	for i, k := range l.keys {
 		v, ok := m[k]
 		if !ok {
-			if d := keyDefault(s, l, k); d != nil {
-				v, ok = normalizeDefault(d), true
+			if v = l.defaults[i]; v == nil {
+				continue
 			}
-		}
-		if !ok {
-			continue
 		}
 		found = true
 		b.WriteString(k)
@@ -109,16 +105,42 @@ func elementKey(s *schema.Schema, l *schema.List, e any) (string, bool) {
 	return b.String(), found
 }
 
-// sortedListKeys are a list's key fields by name.
-func sortedListKeys(l *schema.List) []string {
-	for i := 1; i < len(l.Keys); i++ {
-		if l.Keys[i-1] > l.Keys[i] {
-			keys := slices.Clone(l.Keys)
-			slices.Sort(keys)
-			return keys
-		}
+// sameElement reports whether two elements of a keyed list have the same
+// identity (elementKey), without building it.
+func sameElement(l *cList, a, b any) bool {
+	am, ok := a.(map[string]any)
+	if !ok {
+		return false
 	}
-	return l.Keys
+	bm, ok := b.(map[string]any)
+	if !ok {
+		return false
+	}
+	found := false
+	for i, k := range l.keys {
+		av, aok := am[k]
+		if !aok {
+			av, aok = l.defaults[i], l.defaults[i] != nil
+		}
+		bv, bok := bm[k]
+		if !bok {
+			bv, bok = l.defaults[i], l.defaults[i] != nil
+		}
+		if aok != bok || (aok && !sameScalar(av, bv)) {
+			return false
+		}
+		found = found || aok
+	}
+	return found
+}
+
+// sameScalar is sameJSON of two scalars; false for anything else.
+func sameScalar(a, b any) bool {
+	switch a.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	return sameJSON(a, b)
 }
 
 func keyDefault(s *schema.Schema, l *schema.List, field string) any {
@@ -186,14 +208,13 @@ type listIndex struct {
 	dup, bad bool
 }
 
-func indexList(s *schema.Schema, l *schema.List, list []any) listIndex {
+func indexList(l *cList, list []any) listIndex {
 	ix := listIndex{pos: make(map[string]int, len(list))}
-	keyed := kindOfList(l) == keyedList
 	for i, e := range list {
 		var k string
 		var ok bool
-		if keyed {
-			k, ok = elementKey(s, l, e)
+		if l.kind == keyedList {
+			k, ok = elementKey(l, e)
 		} else {
 			k, ok = setKey(e)
 		}
@@ -208,6 +229,15 @@ func indexList(s *schema.Schema, l *schema.List, list []any) listIndex {
 		ix.pos[k] = i
 	}
 	return ix
+}
+
+// sameIdentity reports whether two elements of a keyed list or set are
+// the same element.
+func sameIdentity(l *cList, a, b any) bool {
+	if l.kind == keyedList {
+		return sameElement(l, a, b)
+	}
+	return sameScalar(a, b)
 }
 
 // sameJSON reports whether two normalized JSON values are equal, numbers
@@ -270,73 +300,97 @@ func sameJSON(a, b any) bool {
 // (a merge reorders them otherwise). It answers false for anything it
 // cannot vouch for (a null, a field the schema lacks, duplicate keys),
 // and the caller then merges for real.
-func applyChangesNothing(s *schema.Schema, tr schema.TypeRef, live, config any) bool {
-	a, ok := atomOf(s, tr, config)
-	if !ok {
+func applyChangesNothing(n *cNode, live, config any) bool {
+	if n == nil {
 		return false
 	}
 	switch c := config.(type) {
 	case map[string]any:
 		l, ok := live.(map[string]any)
-		if !ok || a.Map == nil {
+		if !ok || n.m == nil {
 			return false
 		}
-		if isAtomicMap(a.Map) {
+		if n.m.atomic {
 			return sameJSON(l, c)
 		}
 		for k, cv := range c {
-			t, ok := fieldType(a.Map, k)
-			if !ok {
+			f := n.m.field(k)
+			if f == nil {
 				return false
 			}
 			lv, ok := l[k]
-			if !ok || !applyChangesNothing(s, t, lv, cv) {
+			if !ok || !applyChangesNothing(f, lv, cv) {
 				return false
 			}
 		}
 		return true
 	case []any:
 		l, ok := live.([]any)
-		if !ok || a.List == nil {
+		if !ok || n.l == nil {
 			return false
 		}
-		kind := kindOfList(a.List)
-		if kind == atomicList {
+		if n.l.kind == atomicList {
 			return sameJSON(l, c)
 		}
-		lix := indexList(s, a.List, l)
-		if lix.dup || lix.bad {
-			return false
-		}
-		last := -1
-		for _, ce := range c {
-			var k string
-			if kind == keyedList {
-				k, ok = elementKey(s, a.List, ce)
-			} else {
-				k, ok = setKey(ce)
-			}
-			if !ok {
-				return false
-			}
-			i, found := lix.pos[k]
-			if !found || i <= last {
-				return false
-			}
-			last = i
-			if kind == keyedList && !applyChangesNothing(s, a.List.ElementType, l[i], ce) {
-				return false
-			}
-		}
-		return true
+		return sameElementsInOrder(n.l, l, c)
 	case nil:
 		return false
 	default:
-		if a.Scalar == nil {
+		return n.scalar && sameJSON(live, config)
+	}
+}
+
+// sameElementsInOrder reports whether every element of config is in live
+// (no element twice in either), in the same order, and applying each one
+// onto live's changes nothing. Short lists are scanned, long ones indexed.
+func sameElementsInOrder(l *cList, live, config []any) bool {
+	if len(live) <= 16 {
+		for i := range live {
+			for j := i + 1; j < len(live); j++ {
+				if sameIdentity(l, live[i], live[j]) {
+					return false
+				}
+			}
+		}
+		next := 0
+		for _, ce := range config {
+			i := next
+			for i < len(live) && !sameIdentity(l, live[i], ce) {
+				i++
+			}
+			if i == len(live) || (l.kind == keyedList && !applyChangesNothing(l.elem, live[i], ce)) {
+				return false
+			}
+			next = i + 1
+		}
+		return true
+	}
+	lix := indexList(l, live)
+	if lix.dup || lix.bad {
+		return false
+	}
+	last := -1
+	for _, ce := range config {
+		var k string
+		var ok bool
+		if l.kind == keyedList {
+			k, ok = elementKey(l, ce)
+		} else {
+			k, ok = setKey(ce)
+		}
+		if !ok {
 			return false
 		}
-		return sameJSON(live, config)
+		i, found := lix.pos[k]
+		if !found || i <= last {
+			return false
+		}
+		last = i
+		if l.kind == keyedList && !applyChangesNothing(l.elem, live[i], ce) {
+			return false
+		}
 	}
+	return true
 }
 
 // setWithin reports whether every field of a managed field set
@@ -344,9 +398,8 @@ func applyChangesNothing(s *schema.Schema, tr schema.TypeRef, live, config any) 
 // same form: each leaf a scalar, an atomic list or map, or an empty map
 // or list; each element one of the config's. So an apply of config
 // removes nothing this manager applied before.
-func setWithin(s *schema.Schema, tr schema.TypeRef, fields map[string]any, config any) bool {
-	a, ok := atomOf(s, tr, config)
-	if !ok {
+func setWithin(n *cNode, fields map[string]any, config any) bool {
+	if n == nil {
 		return false
 	}
 	for key, sub := range fields {
@@ -359,46 +412,46 @@ func setWithin(s *schema.Schema, tr schema.TypeRef, fields map[string]any, confi
 		}
 		var (
 			cv any
-			ct schema.TypeRef
+			ct *cNode
 		)
 		switch key[0] {
 		case 'f':
 			m, ok := config.(map[string]any)
-			if !ok || a.Map == nil {
+			if !ok || n.m == nil {
 				return false
 			}
 			name := key[2:]
 			if cv, ok = m[name]; !ok {
 				return false
 			}
-			if ct, ok = fieldType(a.Map, name); !ok {
+			if ct = n.m.field(name); ct == nil {
 				return false
 			}
 		case 'k', 'v':
 			l, ok := config.([]any)
-			if !ok || a.List == nil {
+			if !ok || n.l == nil || n.l.kind == atomicList {
 				return false
 			}
 			pe, err := fieldpath.DeserializePathElement(key)
 			if err != nil {
 				return false
 			}
-			i := findElement(s, a.List, l, pe)
+			i := findElement(n.l, l, pe)
 			if i < 0 {
 				return false
 			}
-			cv, ct = l[i], a.List.ElementType
+			cv, ct = l[i], n.l.elem
 		default:
 			return false
 		}
 		if len(child) == 0 || (len(child) == 1 && child["."] != nil) {
 			// A member: the config must hold it whole.
-			if !leafInSet(s, ct, cv, key[0] != 'f') {
+			if !leafInSet(ct, cv, key[0] != 'f') {
 				return false
 			}
 			continue
 		}
-		if !setWithin(s, ct, child, cv) {
+		if !setWithin(ct, child, cv) {
 			return false
 		}
 	}
@@ -408,27 +461,23 @@ func setWithin(s *schema.Schema, tr schema.TypeRef, fields map[string]any, confi
 // leafInSet reports whether a config value is a member of its field set
 // as structured-merge-diff's ToFieldSet makes it: a scalar, an atomic
 // list or map, an empty list or map, or (element) a list element.
-func leafInSet(s *schema.Schema, tr schema.TypeRef, v any, element bool) bool {
+func leafInSet(n *cNode, v any, element bool) bool {
 	if element {
 		return true
 	}
-	a, ok := atomOf(s, tr, v)
-	if !ok {
-		return false
-	}
 	switch t := v.(type) {
 	case map[string]any:
-		return a.Map != nil && (isAtomicMap(a.Map) || len(t) == 0)
+		return n.m != nil && (n.m.atomic || len(t) == 0)
 	case []any:
-		return a.List != nil && (kindOfList(a.List) == atomicList || len(t) == 0)
+		return n.l != nil && (n.l.kind == atomicList || len(t) == 0)
 	}
-	return a.Scalar != nil
+	return n.scalar
 }
 
 // findElement is the position in list of the element pe names (a key or
 // a value), -1 when there is none. It scans the list: callers look up a
 // few elements of a list, or index it (indexList).
-func findElement(s *schema.Schema, l *schema.List, list []any, pe fieldpath.PathElement) int {
+func findElement(l *cList, list []any, pe fieldpath.PathElement) int {
 	want, ok := peKey(pe)
 	if !ok {
 		return -1
@@ -436,7 +485,7 @@ func findElement(s *schema.Schema, l *schema.List, list []any, pe fieldpath.Path
 	for i, e := range list {
 		var k string
 		if pe.Key != nil {
-			k, ok = elementKey(s, l, e)
+			k, ok = elementKey(l, e)
 		} else {
 			k, ok = setKey(e)
 		}

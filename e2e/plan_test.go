@@ -214,7 +214,7 @@ func TestPlanAgainstServer(t *testing.T) {
 		{planCase{name: "RoleBinding roleRef changed", req: chartReq(), mods: []etcdshapes.Modifier{etcdshapes.ForKind(func(b *rbacv1.RoleBinding) error {
 			b.RoleRef.Name = "other-role"
 			return nil
-		})}}, "roleRef.name", "roleRef: Invalid value"},
+		})}}, "roleRef", "roleRef: Invalid value"},
 		{planCase{name: "headless Service clusterIP changed", req: chartReq(), mods: []etcdshapes.Modifier{etcdshapes.ForKind(func(s *corev1.Service) error {
 			s.Spec.ClusterIP = "10.0.0.53"
 			return nil

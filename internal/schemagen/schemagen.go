@@ -26,6 +26,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -33,8 +34,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v2"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -152,6 +155,10 @@ func Source(dir, pkg string) ([]byte, error) {
 			return nil, fmt.Errorf("%s: type %s is not in the trimmed schema", gvkString(k.gvk), k.name)
 		}
 	}
+	omit, err := omitZero(types)
+	if err != nil {
+		return nil, err
+	}
 	js, err := encodeJSON(trimmed.Types)
 	if err != nil {
 		return nil, err
@@ -175,6 +182,22 @@ func Source(dir, pkg string) ([]byte, error) {
 	b.WriteString("var smdKinds = map[string]string{\n")
 	for _, k := range kinds {
 		fmt.Fprintf(&b, "\t%q: %q,\n", gvkString(k.gvk), k.name)
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// smdOmitZero lists, for the built-in kinds' types, the fields a Go round\n")
+	b.WriteString("// trip drops when they hold their zero value (\"\", 0, false): scalar\n")
+	b.WriteString("// fields tagged omitempty that are not pointers. The API server stores\n")
+	b.WriteString("// built-in objects through their Go types.\n")
+	b.WriteString("var smdOmitZero = map[string][]string{\n")
+	for _, name := range sortedNames(omit) {
+		fmt.Fprintf(&b, "\t%q: {", name)
+		for i, f := range omit[name] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%q", f)
+		}
+		b.WriteString("},\n")
 	}
 	b.WriteString("}\n\n")
 	b.WriteString("// smdSchemaJSON is the structured-merge-diff schema the API server merges\n")
@@ -426,4 +449,90 @@ func jsonValue(v any) any {
 		}
 	}
 	return v
+}
+
+// omitZero finds, for every built-in kind's Go type and the struct types
+// it reaches, the scalar fields encoding/json omits when zero (omitempty,
+// not a pointer), by their OpenAPI names ("io.k8s.api.core.v1.VolumeMount"),
+// for the types in the trimmed schema.
+func omitZero(types map[string]smdschema.TypeDef) (map[string][]string, error) {
+	out := map[string][]string{}
+	seen := map[reflect.Type]bool{}
+	var visit func(t reflect.Type)
+	visit = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] || reflect.PointerTo(t).Implements(marshalerType) || t.Implements(marshalerType) {
+			return
+		}
+		seen[t] = true
+		name := openAPIName(t)
+		var fields []string
+		var walk func(t reflect.Type)
+		walk = func(t reflect.Type) {
+			for i := 0; i < t.NumField(); i++ {
+				f := t.Field(i)
+				if !f.IsExported() {
+					continue
+				}
+				tag := f.Tag.Get("json")
+				jsonName, opts, _ := strings.Cut(tag, ",")
+				if jsonName == "-" {
+					continue
+				}
+				if f.Anonymous && jsonName == "" {
+					walk(f.Type)
+					continue
+				}
+				visit(f.Type)
+				if !strings.Contains(","+opts+",", ",omitempty,") {
+					continue
+				}
+				switch f.Type.Kind() {
+				case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+					reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+					if jsonName == "" {
+						jsonName = f.Name
+					}
+					fields = append(fields, jsonName)
+				}
+			}
+		}
+		walk(t)
+		if _, ok := types[name]; ok && len(fields) > 0 {
+			sort.Strings(fields)
+			out[name] = fields
+		}
+	}
+	for _, gvk := range builtinKinds {
+		obj, err := scheme.Scheme.New(gvk)
+		if err != nil {
+			return nil, err
+		}
+		visit(reflect.TypeOf(obj))
+	}
+	return out, nil
+}
+
+var marshalerType = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
+
+// openAPIName is a Go type's OpenAPI model name: its package path with the
+// domain reversed ("k8s.io/api/core/v1" -> "io.k8s.api.core.v1"), then
+// its name.
+func openAPIName(t reflect.Type) string {
+	parts := strings.Split(t.PkgPath(), "/")
+	domain := strings.Split(parts[0], ".")
+	slices.Reverse(domain)
+	parts[0] = strings.Join(domain, ".")
+	return strings.Join(parts, ".") + "." + t.Name()
+}
+
+func sortedNames(m map[string][]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
