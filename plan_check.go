@@ -465,6 +465,9 @@ func isString(v any) string {
 }
 
 func isMemberCount(v any) string {
+	if n, err := number(v); err == nil {
+		v = n // a live object given as is may hold 3 as 3.0
+	}
 	if n, ok := v.(int64); !ok || n < 0 || n > math.MaxInt32 {
 		return "must be a whole number of members, 0 or more"
 	}

@@ -136,6 +136,7 @@ type planObject struct {
 	managed  *liveManaged
 	defaults *defaultsNode
 	live     bool
+	normal   bool // normalizeValues ran
 	checked  bool // check ran
 	complete bool // normalizeTree ran
 }
@@ -187,20 +188,23 @@ func planHead(field string, o Object, live bool) (*planObject, error) {
 	return &planObject{field: field, key: key, ref: ref, tree: tree, obj: o, live: live}, nil
 }
 
-// finish is the second step of planForm: every field the plan reads
-// checked and managedFields read (inspect), the tree in the plan's form
+// finish is the second step of planForm: the tree in the plan's form
 // (the caller's own where it is already; the plan copies before it
-// changes anything) and, for a live object, the API server's defaults.
+// changes anything), every field the plan reads checked and managedFields
+// read (inspect) and, for a live object, the API server's defaults.
 func (p *planObject) finish() error {
+	if err := p.normalizeValues(); err != nil {
+		return err
+	}
 	if err := p.check(); err != nil {
 		return err
 	}
 	return p.normalizeTree()
 }
 
-// check is finish without normalizeTree: what the fast path of a live
-// object needs (it compares numbers by value, and anything it cannot
-// vouch for goes the long way, which normalizes).
+// check is inspect: what the fast path of a live object needs besides its
+// tree as given (the fast path compares numbers by value, and anything it
+// cannot vouch for goes the long way, which normalizes).
 func (p *planObject) check() error {
 	if p.checked {
 		return nil
@@ -217,10 +221,9 @@ func (p *planObject) check() error {
 	return nil
 }
 
-// normalizeTree puts the tree in the plan's form and, for a live object,
-// fills in the API server's defaults.
-func (p *planObject) normalizeTree() error {
-	if p.complete {
+// normalizeValues puts the tree's values in the plan's form.
+func (p *planObject) normalizeValues() error {
+	if p.normal {
 		return nil
 	}
 	if !isNormalObject(p.tree) {
@@ -236,6 +239,22 @@ func (p *planObject) normalizeTree() error {
 			return naming.Errorf(p.field, shown(n), "must be a Kubernetes object (a map with apiVersion and kind)")
 		}
 		p.tree = m
+	}
+	p.normal = true
+	return nil
+}
+
+// normalizeTree is normalizeValues and, for a live object, the API
+// server's defaults (after check).
+func (p *planObject) normalizeTree() error {
+	if p.complete {
+		return nil
+	}
+	if err := p.normalizeValues(); err != nil {
+		return err
+	}
+	if err := p.check(); err != nil {
+		return err
 	}
 	if p.live && p.defaults.changes(p.tree) {
 		p.tree = copyJSON(p.tree).(map[string]any)
