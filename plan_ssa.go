@@ -302,24 +302,50 @@ func shallowCopy(m map[string]any) map[string]any {
 func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map[string]any, p *prediction) error {
 	s := pt.Schema
 	conformed, unknown := conform(s, pt.TypeRef, live)
-	liveTV, err := pt.FromUnstructured(conformed, typed.AllowDuplicates)
+	// The live object as the API server stores it: no null a field does
+	// not allow, and for a built-in kind its Go round trip (a hand-written
+	// live file may hold what the server would never return).
+	if firstNull(s, pt.TypeRef, conformed, nil) != nil || known && isBuiltinType(pt.TypeRef) {
+		conformed = copyJSON(conformed).(map[string]any)
+		dropNulls(s, pt.TypeRef, conformed)
+		if known && isBuiltinType(pt.TypeRef) {
+			roundTrip(s, pt.TypeRef, conformed)
+		}
+	}
+	// Map fields the apply does not touch (not in the desired object, not
+	// FieldManager's) are unchanged by the merge, the prune and the
+	// comparison: they are set aside and put back after, so that a live
+	// object with 20,000 labels costs no more to merge than the render.
+	fullTV, err := pt.FromUnstructured(conformed, typed.AllowDuplicates)
+	var aside []unknownField
+	liveTV := fullTV
 	if err != nil {
 		// A live object the schema refuses (a field of another type than
 		// the CRD's): merge with the deduced schema, lists atomic.
 		pt, unknown = typed.DeducedParseableType, nil
 		conformed = live
-		if liveTV, err = pt.FromUnstructured(live, typed.AllowDuplicates); err != nil {
+		if fullTV, err = pt.FromUnstructured(live, typed.AllowDuplicates); err != nil {
 			return fmt.Errorf("the live object: %w", err)
+		}
+		liveTV = fullTV
+	} else {
+		var trimmed map[string]any
+		trimmed, aside = trimUntouched(compiledType(pt), conformed, d.tree, l.managed.own())
+		if len(aside) > 0 {
+			if liveTV, err = pt.FromUnstructured(trimmed, typed.AllowDuplicates); err != nil {
+				return fmt.Errorf("the live object: %w", err)
+			}
 		}
 	}
 	configTV, err := pt.FromUnstructured(d.tree)
 	if err != nil {
 		p.refusal = "the API server refuses the apply: " + err.Error()
 		pt = typed.DeducedParseableType
-		conformed, unknown = live, nil
+		conformed, unknown, aside = live, nil, nil
 		if liveTV, err = pt.FromUnstructured(live, typed.AllowDuplicates); err != nil {
 			return fmt.Errorf("the live object: %w", err)
 		}
+		fullTV = liveTV
 		if configTV, err = pt.FromUnstructured(d.tree); err != nil {
 			return fmt.Errorf("the desired object: %w", err)
 		}
@@ -368,6 +394,9 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 	if after == nil {
 		return errors.New("the merge gave no object")
 	}
+	for _, u := range aside {
+		graft(after, u)
+	}
 	if why := serverSide(s, pt.TypeRef, known, d, conformed, after); why != "" {
 		p.refusal = "the API server refuses the apply: " + why
 	}
@@ -375,7 +404,7 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 	if err != nil {
 		return fmt.Errorf("the object after the apply: %w", err)
 	}
-	final, err := liveTV.Compare(afterTV)
+	final, err := fullTV.Compare(afterTV)
 	if err != nil {
 		return err
 	}
@@ -395,6 +424,63 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 	}
 	p.after = after
 	return nil
+}
+
+// trimUntouched returns live without the map fields neither the desired
+// object nor FieldManager's field sets reach (a copy where it removes
+// any), and those fields. It descends maps only: lists stay whole, since
+// the merge orders their elements.
+func trimUntouched(n *cNode, live, config map[string]any, own []map[string]any) (map[string]any, []unknownField) {
+	var aside []unknownField
+	out, _ := trimMap(n, live, config, own, nil, &aside)
+	return out, aside
+}
+
+func trimMap(n *cNode, live, config map[string]any, own []map[string]any, path fieldpath.Path, aside *[]unknownField) (map[string]any, bool) {
+	if n == nil || n.m == nil || n.m.atomic {
+		return live, false
+	}
+	var copied map[string]any
+	for k, lv := range live {
+		if len(path) == 0 && (k == "apiVersion" || k == "kind") {
+			continue
+		}
+		cv, inConfig := config[k]
+		var ownChild []map[string]any
+		owned := false
+		for _, o := range own {
+			if c, ok := o["f:"+k]; ok {
+				owned = true
+				if cm, ok := c.(map[string]any); ok && len(cm) > 0 {
+					ownChild = append(ownChild, cm)
+				}
+			}
+		}
+		at := append(path[:len(path):len(path)], fieldpath.PathElement{FieldName: ptr(k)})
+		if !inConfig && !owned {
+			if copied == nil {
+				copied = shallowCopy(live)
+			}
+			delete(copied, k)
+			*aside = append(*aside, unknownField{path: at, value: lv})
+			continue
+		}
+		lm, lok := lv.(map[string]any)
+		cm, _ := cv.(map[string]any)
+		if !lok || (inConfig && cm == nil) {
+			continue
+		}
+		if trimmed, changed := trimMap(n.m.field(k), lm, cm, ownChild, at, aside); changed {
+			if copied == nil {
+				copied = shallowCopy(live)
+			}
+			copied[k] = trimmed
+		}
+	}
+	if copied == nil {
+		return live, false
+	}
+	return copied, true
 }
 
 // versionConverter converts between the versions of one kind: the kinds
@@ -619,7 +705,7 @@ func serverSide(s *schema.Schema, tr schema.TypeRef, known bool, d *planObject, 
 	// field is dropped), nor has metadata; a custom resource's schema
 	// refuses a null it does not allow ("spec: Invalid value: null").
 	d.defaults.apply(after)
-	builtin := known && tr.NamedType != nil && strings.HasPrefix(*tr.NamedType, "io.k8s.api.")
+	builtin := known && isBuiltinType(tr)
 	if !builtin {
 		if p := firstNull(s, tr, after, nil); p != nil {
 			refusal = pathString(p) + `: Invalid value: "null": the apply removes every field of it, and the schema does not allow null`
@@ -694,6 +780,11 @@ func firstNull(s *schema.Schema, tr schema.TypeRef, v any, path fieldpath.Path) 
 		}
 	}
 	return nil
+}
+
+// isBuiltinType reports a built-in kind's type (client-go's schema).
+func isBuiltinType(tr schema.TypeRef) bool {
+	return tr.NamedType != nil && strings.HasPrefix(*tr.NamedType, "io.k8s.api.")
 }
 
 // dropNulls removes null values of fields that do not allow null.
