@@ -75,7 +75,7 @@ type marshalState struct {
 	tree   yamlemit.Tree
 	perDoc int
 	// strs are strings the plan's trees share (see intern).
-	strs map[string]string
+	strs map[string]any
 }
 
 var statePool = sync.Pool{New: func() any {

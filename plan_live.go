@@ -331,7 +331,7 @@ func (st *marshalState) jsonTree(o Object) (map[string]any, bool) {
 		clear(st.strs)
 	}
 	if st.strs == nil {
-		st.strs = make(map[string]string)
+		st.strs = make(map[string]any)
 	}
 	v, ok := treeValue(t, t.Root(), st.strs)
 	m, _ := v.(map[string]any)
@@ -341,21 +341,23 @@ func (st *marshalState) jsonTree(o Object) (map[string]any, bool) {
 // maxInterned bounds the strings a marshalState keeps for reuse.
 const maxInterned = 4096
 
-// intern is b as a string, the same string for the same bytes while it
-// is in strs (keys and values repeat across a stack's objects).
-func intern(strs map[string]string, b []byte) string {
+// intern is b as a string in an interface, the same one for the same
+// bytes while it is in strs (keys and values repeat across a stack's
+// objects, and a string put in an interface anew is an allocation).
+func intern(strs map[string]any, b []byte) any {
 	if s, ok := strs[string(b)]; ok {
 		return s
 	}
-	s := string(b)
-	strs[s] = s
+	str := string(b)
+	s := any(str)
+	strs[str] = s
 	return s
 }
 
 // treeValue converts a parsed node into the plan's JSON form: whole
 // numbers as int64, others as float64, read from the text the YAML
 // document prints; strings interned in strs.
-func treeValue(t *yamlemit.Tree, n yamlemit.Node, strs map[string]string) (any, bool) {
+func treeValue(t *yamlemit.Tree, n yamlemit.Node, strs map[string]any) (any, bool) {
 	switch t.Kind(n) {
 	case yamlemit.Map:
 		m := make(map[string]any, t.Len(n))
@@ -365,7 +367,7 @@ func treeValue(t *yamlemit.Tree, n yamlemit.Node, strs map[string]string) (any, 
 			if !ok {
 				return nil, false
 			}
-			m[intern(strs, k)] = v
+			m[intern(strs, k).(string)] = v
 		}
 		return m, true
 	case yamlemit.List:
