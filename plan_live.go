@@ -169,14 +169,15 @@ func planHead(field string, o Object, live bool) (*planObject, error) {
 		return nil, naming.Errorf(field, nil, "must be an object, not nil")
 	}
 	var tree map[string]any
+	normal := false
 	if u, ok := o.(*unstructured.Unstructured); ok {
 		tree = u.Object
 	} else {
-		m, err := typedTree(field, o)
+		m, isNormal, err := typedTree(field, o)
 		if err != nil {
 			return nil, err
 		}
-		tree = m
+		tree, normal = m, isNormal
 	}
 	if tree == nil {
 		return nil, naming.Errorf(field, nil, "must be a Kubernetes object (a map with apiVersion and kind)")
@@ -185,7 +186,7 @@ func planHead(field string, o Object, live bool) (*planObject, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &planObject{field: field, key: key, ref: ref, tree: tree, obj: o, live: live}, nil
+	return &planObject{field: field, key: key, ref: ref, tree: tree, obj: o, live: live, normal: normal}, nil
 }
 
 // finish is the second step of planForm: the tree in the plan's form
@@ -281,19 +282,22 @@ var planScheme = sync.OnceValues(func() (*runtime.Scheme, error) {
 // Marshal's printer parses (one JSON encoding, cleaned as Marshal cleans
 // it) read into maps, numbers as the YAML document prints them. Anything
 // the printer's fast path does not take goes the long way, through the
-// YAML document (TestTypedTreeIsThePrintedDocument).
-func typedTree(field string, o Object) (map[string]any, error) {
-	o, err := withKind(field, o)
+// YAML document (TestTypedTreeIsThePrintedDocument). normal reports a
+// tree already in the plan's form (treeValue builds it so), which the plan
+// then does not walk again.
+func typedTree(field string, o Object) (tree map[string]any, normal bool, err error) {
+	o, err = withKind(field, o)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	st := statePool.Get().(*marshalState)
 	m, ok := st.jsonTree(o)
 	statePool.Put(st)
 	if ok {
-		return m, nil
+		return m, true, nil
 	}
-	return typedTreeViaYAML(field, o)
+	m, err = typedTreeViaYAML(field, o)
+	return m, false, err
 }
 
 // typedTreeViaYAML is typedTree through the printed YAML document.

@@ -19,8 +19,9 @@ func TestTypedTreeIsThePrintedDocument(t *testing.T) {
 	require.NoError(t, err)
 	objs = append(objs, cluster...)
 	for _, o := range objs {
-		fast, err := typedTree("o", o)
+		fast, normal, err := typedTree("o", o)
 		require.NoError(t, err)
+		assert.True(t, normal, "the fast path's tree is in the plan's form")
 		slow, err := typedTreeViaYAML("o", o)
 		require.NoError(t, err)
 		want, err := normalize(slow)
