@@ -438,10 +438,14 @@ func badLiveInputs() []badInput {
 		// Objects from a Go caller.
 		{"live object nil", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a"}}), nil), "live[1]", nil, "not nil"},
 		{"live typed nil", liveObjs((*unstructured.Unstructured)(nil)), "live[0]", nil, "not nil"},
-		{"live value not JSON", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a"},
-			"data": map[string]any{"x": []string{"a"}}})), "live[0].data.x", []string{"a"}, "JSON value"},
-		{"live number not finite", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a"},
-			"spec": map[string]any{"list": []any{1, math.Inf(1)}}})), "live[0].spec.list[1]", math.Inf(1), "finite"},
+		// Values are checked in the objects the plan reads (the stack's;
+		// of other objects only what names them).
+		{"live value not JSON", liveObjs(unstructuredObj(map[string]any{"apiVersion": "etcd-operator.cozystack.io/v1alpha2", "kind": "EtcdCluster",
+			"metadata": map[string]any{"name": "kubernetes-demo-etcd", "namespace": "tenant-demo"},
+			"data":     map[string]any{"x": []string{"a"}}})), "live[0].data.x", []string{"a"}, "JSON value"},
+		{"live number not finite", liveObjs(unstructuredObj(map[string]any{"apiVersion": "etcd-operator.cozystack.io/v1alpha2", "kind": "EtcdCluster",
+			"metadata": map[string]any{"name": "kubernetes-demo-etcd", "namespace": "tenant-demo"},
+			"spec":     map[string]any{"list": []any{1, math.Inf(1)}}})), "live[0].spec.list[1]", math.Inf(1), "finite"},
 		{"live name a number (Go)", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": 7}})), "live[0].metadata.name", "7", "name"},
 		{"live replicas a string (Go)", liveObjs(unstructuredObj(map[string]any{"apiVersion": "etcd-operator.cozystack.io/v1alpha2", "kind": "EtcdCluster",
 			"metadata": map[string]any{"name": "kubernetes-demo-etcd", "namespace": "tenant-demo"}, "spec": map[string]any{"replicas": "3"}})), "live[0].spec.replicas", "3", "whole number"},

@@ -30,3 +30,4 @@ package etcdshapes
 
 //go:generate go tool controller-gen object paths=./...
 //go:generate go run ./internal/crdgen/cmd/crdgen -out zz_generated.crddefaults.go
+//go:generate go run -C internal/schemagen . -out ../../zz_generated.smdschema.go

@@ -34,10 +34,13 @@ func ExamplePlanRequest() {
 	// Output:
 	// Plan: 0 to create, 2 to update, 0 to delete, 10 unchanged.
 	//
+	// Ownership unknown: the live objects carry no managedFields (kubectl get --show-managed-fields prints them), so the plan
+	// merges the desired objects into them: what an apply removes, leaves to other managers or conflicts on is not known.
+	//
 	// ~ update EtcdCluster tenant-demo/kubernetes-demo-etcd
 	//     ~ spec.replicas: 3 -> 1
-	//     ~ spec.tls.client.serverSecretRef.name: "old-server-tls" -> "kubernetes-demo-etcd-server-tls"
-	//     REFUSED spec.tls.client.serverSecretRef.name: spec.tls is immutable post-create; delete and recreate the cluster to change TLS configuration
+	//     ~ spec.tls.client.serverSecretRef: {"name":"old-server-tls"} -> {"name":"kubernetes-demo-etcd-server-tls"}
+	//     REFUSED spec.tls.client.serverSecretRef: spec.tls is immutable post-create; delete and recreate the cluster to change TLS configuration
 	//     DECISION spec.replicas: replicas 3 -> 1: quorum 2 -> 1, tolerates 1 -> 0 failed members; the cluster loses fault tolerance: any failure of the single member stops the datastore; members are removed one membership change at a time: take a snapshot first
 	//
 	// ~ update WorkloadMonitor tenant-demo/kubernetes-demo-etcd
@@ -86,6 +89,9 @@ func ExamplePlanRequest_modifiers() {
 	}
 	// Output:
 	// Plan: 0 to create, 1 to update, 0 to delete, 11 unchanged.
+	//
+	// Ownership unknown: the live objects carry no managedFields (kubectl get --show-managed-fields prints them), so the plan
+	// merges the desired objects into them: what an apply removes, leaves to other managers or conflicts on is not known.
 	//
 	// ~ update EtcdCluster tenant-demo/kubernetes-demo-etcd
 	//     ~ spec.resources.requests.cpu: "100m" -> "200m"

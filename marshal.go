@@ -73,6 +73,8 @@ func isNil(o Object) bool {
 type marshalState struct {
 	tree   yamlemit.Tree
 	perDoc int
+	// strs are strings the plan's trees share (see intern).
+	strs map[string]any
 }
 
 var statePool = sync.Pool{New: func() any { return &marshalState{} }}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -80,9 +82,22 @@ func (f Finding) String() string {
 type ObjectPlan struct {
 	ObjectRef
 	Action Action `json:"action"`
-	// Changes are the changed fields of an update, sorted by path.
-	Changes  []FieldChange `json:"changes,omitempty"`
-	Findings []Finding     `json:"findings,omitempty"`
+	// Changes are the fields an update changes, sorted by path: what a
+	// server-side apply as FieldManager, with force, sets, changes and
+	// removes.
+	Changes []FieldChange `json:"changes,omitempty"`
+	// Kept are the live object's fields the apply leaves to the other
+	// managers that own them (a sidecar container someone added), sorted
+	// by path. Known only from managedFields.
+	Kept []KeptField `json:"kept,omitempty"`
+	// Conflicts are the fields other managers own whose value the apply
+	// changes: without force the API server refuses the apply (409
+	// Conflict); with force FieldManager takes them. Sorted by path.
+	Conflicts []Conflict `json:"conflicts,omitempty"`
+	// Ownership says whether the plan knew the live object's managedFields
+	// (empty for a create or a delete).
+	Ownership Ownership `json:"ownership,omitempty"`
+	Findings  []Finding `json:"findings,omitempty"`
 }
 
 // PlanResult is what applying a desired stack to a live cluster does.
@@ -162,6 +177,8 @@ type PlanOption func(*planConfig)
 type planConfig struct {
 	names     *naming.Names
 	dataStore *string
+	// scope is stackScope(*names) when the caller has it already.
+	scope map[objectKey]bool
 }
 
 // ForStack says which stack the desired objects are, which bounds what the
@@ -184,13 +201,21 @@ func TargetDataStore(name string) PlanOption {
 }
 
 // Plan compares live objects with the desired ones and says, object by
-// object, what applying the desired objects with server-side apply does:
-// create, update (with the changed fields), leave unchanged, or delete
-// (live objects of the stack it no longer renders; see ForStack). Fields
-// the desired objects do not set are not compared, so server-set fields
-// and defaults are never changes; quantities compare canonically and
-// numbers by value. When a live object carries managedFields, fields
-// FieldManager applied before and no longer sets are reported removed.
+// object, what applying the desired objects with server-side apply as
+// FieldManager (with force, as ApplyRequests' callers apply) does: create,
+// update (with the fields it sets, changes and removes), leave unchanged,
+// or delete (live objects of the stack it no longer renders; see
+// ForStack). It predicts the apply the way the API server computes it:
+// the desired object is merged into the live one with the schema the
+// server uses (lists keyed, sets or atomic as the API declares them), and
+// with the live object's managedFields the fields FieldManager applied
+// before and no longer sets are removed unless another manager owns them,
+// the fields other managers own and the desired object leaves out are
+// kept (ObjectPlan.Kept), and a changed field another manager owns is a
+// conflict (ObjectPlan.Conflicts). Without managedFields it merges only,
+// and says so (ObjectPlan.Ownership). The result is defaulted as the
+// server defaults it, so server-set fields and defaults are never
+// changes; a quantity respelled with the same value is no change.
 //
 // Objects may be typed (the builders', or from a client) or unstructured
 // (ReadObjects). The desired objects are planned as they are: when you
@@ -235,15 +260,24 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			continue
 		}
 		matched[d.key] = true
-		changes, err := objectChanges(l, d)
+		if err := l.check(); err != nil {
+			return nil, err
+		}
+		pred, err := predictApply(l, d)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", d.ref, err)
 		}
 		op.Action = Unchanged
-		if len(changes) > 0 {
+		op.Changes, op.Kept, op.Conflicts, op.Ownership = pred.changes, pred.kept, pred.conflicts, pred.ownership
+		if len(pred.changes) > 0 || len(pred.conflicts) > 0 || pred.refusal != "" {
 			op.Action = Update
-			op.Changes = changes
-			op.Findings = updateFindings(d, l, changes)
+			op.Findings = updateFindings(d, l, pred.after, pred.changes)
+		}
+		op.Findings = append(op.Findings, ownershipFindings(d, pred)...)
+		if hasVerdict(op.Findings, Refused) {
+			for i := range op.Conflicts {
+				op.Conflicts[i].ForceTakes = false
+			}
 		}
 		res.Objects = append(res.Objects, op)
 	}
@@ -255,14 +289,20 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		}
 	}
 	if haveNames {
-		scope, err := stackScope(*names)
-		if err != nil {
-			return nil, err
+		scope := cfg.scope
+		if scope == nil || cfg.names == nil {
+			var err error
+			if scope, err = stackScope(*names); err != nil {
+				return nil, err
+			}
 		}
 		var deletes []*planObject
 		for _, l := range liveObjs {
 			if matched[l.key] || !scope[l.key] || IsUninstallHook(l.obj) || isKept(l.obj) {
 				continue
+			}
+			if err := l.finish(); err != nil {
+				return nil, err
 			}
 			deletes = append(deletes, l)
 		}
@@ -290,7 +330,11 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 				}
 			}
 			if target != "" {
-				res.Findings = append(res.Findings, dataStoreMove(*names, target, liveByKey)...)
+				f, err := dataStoreMove(*names, target, liveByKey)
+				if err != nil {
+					return nil, err
+				}
+				res.Findings = append(res.Findings, f...)
 			}
 		}
 	}
@@ -303,12 +347,18 @@ func indexObjects(side string, objs []Object) ([]*planObject, map[objectKey]*pla
 	out := make([]*planObject, 0, len(objs))
 	byKey := make(map[objectKey]*planObject, len(objs))
 	for i, o := range objs {
-		p, err := planForm(fmt.Sprintf("%s[%d]", side, i), o, side == "live")
+		field := side + "[" + strconv.Itoa(i) + "]"
+		p, err := planHead(field, o, side == "live")
 		if err != nil {
 			return nil, nil, err
 		}
+		if side != "live" {
+			if err := p.finish(); err != nil {
+				return nil, nil, err
+			}
+		}
 		if _, dup := byKey[p.key]; dup {
-			return nil, nil, invalid.Errorf(fmt.Sprintf("%s[%d]", side, i), p.ref.String(), "must not appear twice")
+			return nil, nil, invalid.Errorf(field, p.ref.String(), "must not appear twice")
 		}
 		byKey[p.key] = p
 		out = append(out, p)
@@ -324,38 +374,6 @@ func lessKey(a, b objectKey) bool {
 		return a.namespace < b.namespace
 	}
 	return a.name < b.name
-}
-
-// objectChanges diffs the fields desired sets, plus the fields this
-// manager applied before and no longer sets. apiVersion and kind are the
-// object's identity (a live object read at another version is the same
-// object), status is the server's.
-func objectChanges(live, desired *planObject) ([]FieldChange, error) {
-	d := withoutIdentity(desired.tree)
-	l, _ := project(withoutIdentity(live.tree), d, "", "").(map[string]any)
-	changes, err := diffFields(l, d)
-	if err != nil {
-		return nil, err
-	}
-	removed, err := removedFields(live.tree, desired.tree, live.ours, live.others, live.defaults)
-	if err != nil {
-		return nil, err
-	}
-	changes = append(changes, removed...)
-	sort.SliceStable(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
-	return changes, nil
-}
-
-func withoutIdentity(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		switch k {
-		case "apiVersion", "kind", "status":
-			continue
-		}
-		out[k] = v
-	}
-	return out
 }
 
 // PlanRequest renders r against live objects and plans the result: the
@@ -377,6 +395,10 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 	var (
 		opts     []PlanOption
 		inferred []InferredAPI
+		// scope is the stack's objects (stackScope); nil where the
+		// desired render holds them all, which then gives it.
+		scope     map[objectKey]bool
+		haveNames bool
 	)
 	switch r.Caller {
 	case CallerEtcd:
@@ -388,7 +410,7 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 		if err != nil {
 			return nil, nil, err
 		}
-		opts = append(opts, ForStack(n))
+		opts, haveNames = append(opts, ForStack(n)), true
 	case CallerCluster:
 		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
 			return nil, nil, err
@@ -418,10 +440,15 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 		if r.Live.DataStoreName != "" {
 			target = r.Live.DataStoreName
 		}
-		opts = append(opts, ForStack(n), TargetDataStore(target))
-		if inferred, err = inferAPIs(n, r.APIVersions, liveByKey); err != nil {
-			return nil, nil, err
+		opts, haveNames = append(opts, ForStack(n), TargetDataStore(target)), true
+		// A render with every optional API holds the whole stack; with
+		// fewer, the stack is rendered whole to infer the others.
+		if shared, _ := SharesDataStore(ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || !listsEvery(r.APIVersions, optionalAPIs) {
+			if scope, err = stackScope(n); err != nil {
+				return nil, nil, err
+			}
 		}
+		inferred = inferAPIs(r.APIVersions, scope, liveByKey)
 		if len(inferred) > 0 {
 			apis := append([]string(nil), r.APIVersions...)
 			for _, a := range inferred {
@@ -433,6 +460,12 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 	desired, err := Render(r)
 	if err != nil {
 		return nil, nil, err
+	}
+	if haveNames {
+		if scope == nil {
+			scope = scopeOf(desired)
+		}
+		opts = append(opts, func(c *planConfig) { c.scope = scope })
 	}
 	if len(mods) > 0 {
 		// On copies, as ApplyRequests and Modify do, so that no modifier
@@ -447,6 +480,15 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 	}
 	p.InferredAPIs = inferred
 	return p, desired, nil
+}
+
+func listsEvery(listed, apis []string) bool {
+	for _, a := range apis {
+		if !slices.Contains(listed, a) {
+			return false
+		}
+	}
+	return true
 }
 
 // String renders the plan as text; see WriteText.
@@ -473,10 +515,13 @@ func (e *errWriter) Write(b []byte) (int, error) {
 }
 
 // WriteText renders the plan for a person: a summary line, the optional
-// APIs inferred from live objects, then every object that changes with
-// its changed fields and findings, each naming the object and the field,
+// APIs inferred from live objects and the objects whose ownership is not
+// known, then every object that changes with its changed fields (a
+// conflict with another manager said on its field), the fields kept for
+// other managers and its findings, each naming the object and the field,
 // then the stack's findings and the verdict. Unchanged objects are
-// counted, not listed. It returns the first error writing to w.
+// counted, and listed only for the fields they keep for other managers.
+// It returns the first error writing to w.
 func (p *PlanResult) WriteText(out io.Writer) error {
 	w := &errWriter{w: out}
 	fmt.Fprintf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
@@ -487,20 +532,46 @@ func (p *PlanResult) WriteText(out io.Writer) error {
 			fmt.Fprintf(w, "API served: %s\n", a)
 		}
 	}
+	if unknown := p.unknownOwnership(); len(unknown) > 0 {
+		what := "the live objects carry"
+		if len(unknown) < p.Count(Update)+p.Count(Unchanged) {
+			what = strings.Join(unknown, ", ") + " carry"
+		}
+		fmt.Fprintf(w, "\nOwnership unknown: %s no managedFields (kubectl get --show-managed-fields prints them), so the plan\n"+
+			"merges the desired objects into them: what an apply removes, leaves to other managers or conflicts on is not known.\n", what)
+	}
 	for _, o := range p.Objects {
-		if o.Action == Unchanged {
+		if o.Action == Unchanged && len(o.Kept) == 0 && len(o.Findings) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "\n%s %s %s\n", actionMark[o.Action], o.Action, o.ObjectRef)
+		conflictAt := map[string]Conflict{}
+		for _, c := range o.Conflicts {
+			conflictAt[c.Path] = c
+		}
 		for _, c := range o.Changes {
+			suffix := ""
+			if k, ok := conflictAt[c.Path]; ok {
+				suffix = ": " + conflictText(k)
+				delete(conflictAt, c.Path)
+			}
 			switch c.Type {
 			case FieldAdded:
-				fmt.Fprintf(w, "    + %s: %s\n", c.Path, show(c.Desired))
+				fmt.Fprintf(w, "    + %s: %s%s\n", c.Path, show(c.Desired), suffix)
 			case FieldRemoved:
-				fmt.Fprintf(w, "    - %s: %s\n", c.Path, show(c.Live))
+				fmt.Fprintf(w, "    - %s: %s%s\n", c.Path, show(c.Live), suffix)
 			default:
-				fmt.Fprintf(w, "    ~ %s: %s -> %s\n", c.Path, show(c.Live), show(c.Desired))
+				fmt.Fprintf(w, "    ~ %s: %s -> %s%s\n", c.Path, show(c.Live), show(c.Desired), suffix)
+				writeListElements(w, c)
 			}
+		}
+		for _, c := range o.Conflicts {
+			if _, left := conflictAt[c.Path]; left {
+				fmt.Fprintf(w, "    ! %s: %s\n", c.Path, conflictText(c))
+			}
+		}
+		for _, k := range o.Kept {
+			fmt.Fprintf(w, "    = %s: kept (owned by %s)\n", k.Path, managerList(k.Managers))
 		}
 		for _, f := range o.Findings {
 			writeFinding(w, f, false)
@@ -528,6 +599,14 @@ func (p *PlanResult) WriteText(out io.Writer) error {
 			decide++
 		}
 	}
+	conflicts := 0
+	for _, o := range p.Objects {
+		conflicts += len(o.Conflicts)
+	}
+	if conflicts > 0 {
+		fmt.Fprintf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as ApplyRequests' callers apply, %s takes %s.\n",
+			conflicts, plural(conflicts, "field changes that is", "fields change that are"), FieldManager, plural(conflicts, "it", "them"))
+	}
 	switch {
 	case refused+decide > 0:
 		fmt.Fprintf(w, "\nNot safe to apply: %d refused by the API server, %d need a decision.\n", refused, decide)
@@ -537,6 +616,125 @@ func (p *PlanResult) WriteText(out io.Writer) error {
 		fmt.Fprintln(w, "\nSafe to apply.")
 	}
 	return w.err
+}
+
+// unknownOwnership lists the live objects planned without managedFields.
+func (p *PlanResult) unknownOwnership() []string {
+	var out []string
+	for _, o := range p.Objects {
+		if o.Ownership == OwnershipUnknown {
+			out = append(out, o.ObjectRef.String())
+		}
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func managerList(ms []Manager) string {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+// conflictText says whom a conflict is with and what force does.
+func conflictText(c Conflict) string {
+	s := "conflict with " + managerList(c.Managers) + " (an apply without force is refused; "
+	if c.ForceTakes {
+		return s + "with force " + FieldManager + " takes the field)"
+	}
+	return s + "with force too, as the API server refuses the object)"
+}
+
+// writeListElements shows a changed list of objects, which an apply
+// replaces whole (an atomic list), element by element: an element equal
+// to one of the other side's is unchanged (moved at most), the others
+// are paired by name where they have one, by their order otherwise.
+func writeListElements(w io.Writer, c FieldChange) {
+	ll, lok := c.Live.([]any)
+	dl, dok := c.Desired.([]any)
+	if !lok || !dok || !allMaps(ll) || !allMaps(dl) {
+		return
+	}
+	// Equal elements first.
+	same := map[string][]int{}
+	for i, l := range ll {
+		k := canonicalJSON(l)
+		same[k] = append(same[k], i)
+	}
+	usedL := make([]bool, len(ll))
+	var restD []int
+	for j, d := range dl {
+		k := canonicalJSON(d)
+		if is := same[k]; len(is) > 0 {
+			usedL[is[0]] = true
+			same[k] = is[1:]
+			continue
+		}
+		restD = append(restD, j)
+	}
+	var restL []int
+	for i := range ll {
+		if !usedL[i] {
+			restL = append(restL, i)
+		}
+	}
+	lines := 0
+	dRest, lRest := pick(dl, restD), pick(ll, restL)
+	pairs := pairing(dRest, lRest)
+	paired := make([]bool, len(lRest))
+	for jj, i := range pairs {
+		j := restD[jj]
+		if i < 0 {
+			fmt.Fprintf(w, "        + [%d]: %s\n", j, show(dl[j]))
+		} else {
+			paired[i] = true
+			fmt.Fprintf(w, "        ~ [%d]: %s -> %s\n", j, show(ll[restL[i]]), show(dl[j]))
+		}
+		lines++
+	}
+	for ii, i := range restL {
+		if !paired[ii] {
+			fmt.Fprintf(w, "        - [%d]: %s\n", i, show(ll[i]))
+			lines++
+		}
+	}
+	if lines == 0 {
+		fmt.Fprintln(w, "        (the same elements in another order)")
+	}
+}
+
+func pick(l []any, idx []int) []any {
+	out := make([]any, len(idx))
+	for i, j := range idx {
+		out[i] = l[j]
+	}
+	return out
+}
+
+// canonicalJSON is a JSON value's encoding with sorted keys.
+func canonicalJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func allMaps(l []any) bool {
+	for _, e := range l {
+		if _, ok := e.(map[string]any); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 var actionMark = map[Action]string{Create: "+", Update: "~", Delete: "-", Unchanged: "="}

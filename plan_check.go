@@ -1,12 +1,12 @@
 package etcdshapes
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -90,6 +90,56 @@ func normalize(v any) (any, error) {
 	return number(v)
 }
 
+// isNormalObject is isNormal of an object, metadata.managedFields aside:
+// their field sets hold only objects (checkFieldSet) and the plan reads no
+// other value of them as a number.
+func isNormalObject(m map[string]any) bool {
+	for k, c := range m {
+		if k != "metadata" {
+			if !isNormal(c) {
+				return false
+			}
+			continue
+		}
+		meta, ok := c.(map[string]any)
+		if !ok {
+			return isNormal(c)
+		}
+		for mk, mc := range meta {
+			if mk != "managedFields" && !isNormal(mc) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isNormal reports whether v is already in normalize's form, so that it
+// can be used as it is.
+func isNormal(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, c := range t {
+			if !isNormal(c) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, c := range t {
+			if !isNormal(c) {
+				return false
+			}
+		}
+		return true
+	case nil, bool, string, int64:
+		return true
+	case float64:
+		return !math.IsNaN(t) && !math.IsInf(t, 0) && (t != math.Trunc(t) || math.Abs(t) >= 1<<53)
+	}
+	return false
+}
+
 // number converts any Go number a decoder or a caller may put in an
 // unstructured object.
 func number(v any) (any, error) {
@@ -146,12 +196,11 @@ func number(v any) (any, error) {
 }
 
 // inspected is what the plan reads from an object's metadata: its
-// identity and, from managedFields, the fields FieldManager applied and
-// the fields every other manager owns.
+// identity and its managedFields.
 type inspected struct {
-	key          objectKey
-	ref          ObjectRef
-	ours, others *fieldpath.Set
+	key     objectKey
+	ref     ObjectRef
+	managed *liveManaged
 }
 
 // inspect checks the fields of an object's JSON tree that the plan reads
@@ -159,94 +208,112 @@ type inspected struct {
 // managedFields, and the fields the rules of its kind read) and returns
 // what it read. field names the object in the input, e.g. "live[3]".
 func inspect(field string, tree map[string]any) (*inspected, error) {
-	apiVersion, err := requiredString(field+".apiVersion", tree["apiVersion"], `must be the object's group/version, e.g. "batch/v1" or "v1"`)
+	key, ref, err := identity(field, tree)
 	if err != nil {
 		return nil, err
 	}
-	gv, err := schema.ParseGroupVersion(apiVersion)
-	if err != nil || gv.Version == "" {
-		return nil, invalid.Errorf(field+".apiVersion", apiVersion, `must be group/version, e.g. "batch/v1" or "v1"`)
-	}
-	kind, err := requiredString(field+".kind", tree["kind"], `must be the object's kind, e.g. "EtcdCluster"`)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := object(field+".metadata", tree["metadata"])
-	if err != nil {
-		return nil, err
-	}
-	name, err := requiredString(field+".metadata.name", meta["name"], "must be the object's name")
-	if err != nil {
-		return nil, err
-	}
-	ns, err := optionalString(field+".metadata.namespace", meta["namespace"])
-	if err != nil {
-		return nil, err
-	}
+	meta, _ := tree["metadata"].(map[string]any)
 	for _, k := range []string{"labels", "annotations"} {
-		if err := stringMap(field+".metadata."+k, meta[k]); err != nil {
+		if err := stringMap(field, ".metadata."+k, meta[k]); err != nil {
 			return nil, err
 		}
 	}
-	ours, others, err := managedSets(field+".metadata.managedFields", meta["managedFields"], FieldManager)
+	managed, err := managedOf(field+".metadata.managedFields", meta["managedFields"])
 	if err != nil {
 		return nil, err
 	}
-	in := &inspected{
-		key:  objectKey{group: gv.Group, kind: kind, namespace: ns, name: name},
-		ref:  ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: ns, Name: name},
-		ours: ours, others: others,
-	}
+	in := &inspected{key: key, ref: ref, managed: managed}
 	if err := checkRuleFields(field, in.key.groupKind(), tree); err != nil {
 		return nil, err
 	}
 	return in, nil
 }
 
-func requiredString(field string, v any, rule string) (string, error) {
+// identity checks and reads what names an object: apiVersion, kind,
+// metadata.name and metadata.namespace.
+func identity(field string, tree map[string]any) (objectKey, ObjectRef, error) {
+	apiVersion, err := requiredString(field, ".apiVersion", tree["apiVersion"], `must be the object's group/version, e.g. "batch/v1" or "v1"`)
+	if err != nil {
+		return objectKey{}, ObjectRef{}, err
+	}
+	group, version, hasGroup := strings.Cut(apiVersion, "/")
+	if !hasGroup {
+		group, version = "", apiVersion
+	}
+	if version == "" || strings.Contains(version, "/") {
+		return objectKey{}, ObjectRef{}, invalid.Errorf(field+".apiVersion", apiVersion, `must be group/version, e.g. "batch/v1" or "v1"`)
+	}
+	kind, err := requiredString(field, ".kind", tree["kind"], `must be the object's kind, e.g. "EtcdCluster"`)
+	if err != nil {
+		return objectKey{}, ObjectRef{}, err
+	}
+	meta, err := object(field, ".metadata", tree["metadata"])
+	if err != nil {
+		return objectKey{}, ObjectRef{}, err
+	}
+	name, err := requiredString(field, ".metadata.name", meta["name"], "must be the object's name")
+	if err != nil {
+		return objectKey{}, ObjectRef{}, err
+	}
+	ns, err := optionalString(field, ".metadata.namespace", meta["namespace"])
+	if err != nil {
+		return objectKey{}, ObjectRef{}, err
+	}
+	return objectKey{group: group, kind: kind, namespace: ns, name: name},
+		ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: ns, Name: name}, nil
+}
+
+// The checks below name the field as field+suffix, concatenated only for
+// an error.
+
+func requiredString(field, suffix string, v any, rule string) (string, error) {
 	s, ok := v.(string)
 	if !ok || s == "" {
 		if v == nil {
 			v = ""
 		}
-		return "", invalid.Errorf(field, shown(v), "%s", rule)
+		return "", invalid.Errorf(field+suffix, shown(v), "%s", rule)
 	}
 	return s, nil
 }
 
-func optionalString(field string, v any) (string, error) {
+func optionalString(field, suffix string, v any) (string, error) {
 	if v == nil {
 		return "", nil
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", invalid.Errorf(field, shown(v), "must be a string")
+		return "", invalid.Errorf(field+suffix, shown(v), "must be a string")
 	}
 	return s, nil
 }
 
-// object is v as a map; absent (nil) is an empty map.
-func object(field string, v any) (map[string]any, error) {
+// object is v as a map; absent (nil) is an empty (nil) map.
+func object(field, suffix string, v any) (map[string]any, error) {
 	if v == nil {
-		return map[string]any{}, nil
+		return nil, nil
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, invalid.Errorf(field, shown(v), "must be an object (a map)")
+		return nil, invalid.Errorf(field+suffix, shown(v), "must be an object (a map)")
 	}
 	return m, nil
 }
 
 // stringMap checks a map of strings (labels, annotations); absent or
-// null is fine.
-func stringMap(field string, v any) error {
-	m, err := object(field, v)
+// null is fine. Of several bad values it names the first key in order.
+func stringMap(field, suffix string, v any) error {
+	m, err := object(field, suffix, v)
 	if err != nil {
 		return err
 	}
-	for _, k := range sortedKeys(m) {
-		if _, ok := m[k].(string); !ok {
-			return invalid.Errorf(field+"."+k, shown(m[k]), "must be a string")
+	for _, c := range m {
+		if _, ok := c.(string); !ok {
+			for _, k := range sortedKeys(m) {
+				if _, ok := m[k].(string); !ok {
+					return invalid.Errorf(field+suffix+"."+k, shown(m[k]), "must be a string")
+				}
+			}
 		}
 	}
 	return nil
@@ -261,54 +328,54 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// managedSets reads managedFields into the field set manager applied
-// and the union of every other manager's fields. Each entry must be an
-// object whose fieldsV1, when present, is a field set.
-func managedSets(field string, v any, manager string) (ours, others *fieldpath.Set, err error) {
+var entryKeys = [4]string{"manager", "operation", "apiVersion", "subresource"}
+
+// managedOf reads managedFields: each manager's field sets, keyed as the
+// API server keys managers (managerID; entries of one manager are
+// merged). Each entry must be an object whose fieldsV1, when present, is
+// a field set.
+func managedOf(field string, v any) (*liveManaged, error) {
+	m := &liveManaged{}
 	if v == nil {
-		return &fieldpath.Set{}, &fieldpath.Set{}, nil
+		return m, nil
 	}
 	entries, ok := v.([]any)
 	if !ok {
-		return nil, nil, invalid.Errorf(field, shown(v), "must be a list of managed field entries")
+		return nil, invalid.Errorf(field, shown(v), "must be a list of managed field entries")
 	}
-	var mine, theirs []*fieldpath.Set
 	for i, e := range entries {
-		at := field + "[" + strconv.Itoa(i) + "]"
-		m, ok := e.(map[string]any)
+		at := func() string { return field + "[" + strconv.Itoa(i) + "]" }
+		em, ok := e.(map[string]any)
 		if !ok {
-			return nil, nil, invalid.Errorf(at, shown(e), "must be a managed field entry (an object with manager, operation and fieldsV1)")
+			return nil, invalid.Errorf(at(), shown(e), "must be a managed field entry (an object with manager, operation and fieldsV1)")
 		}
-		mgr, err := optionalString(at+".manager", m["manager"])
-		if err != nil {
-			return nil, nil, err
+		var parts [4]string
+		for j, k := range entryKeys {
+			s, err := optionalString(field, "", em[k])
+			if err != nil {
+				return nil, invalid.Errorf(at()+"."+k, shown(em[k]), "must be a string")
+			}
+			parts[j] = s
 		}
-		op, err := optionalString(at+".operation", m["operation"])
-		if err != nil {
-			return nil, nil, err
-		}
-		if m["fieldsV1"] == nil {
+		m.present = true
+		if em["fieldsV1"] == nil {
 			continue
 		}
-		fields, ok := m["fieldsV1"].(map[string]any)
+		fields, ok := em["fieldsV1"].(map[string]any)
 		if !ok {
-			return nil, nil, invalid.Errorf(at+".fieldsV1", shown(m["fieldsV1"]), "must be a field set (FieldsV1), an object such as {\"f:spec\":{\"f:replicas\":{}}}")
+			return nil, invalid.Errorf(at()+".fieldsV1", shown(em["fieldsV1"]), "must be a field set (FieldsV1), an object such as {\"f:spec\":{\"f:replicas\":{}}}")
 		}
-		raw, err := json.Marshal(fields)
-		if err != nil {
-			return nil, nil, invalid.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
+		if err := checkFieldSet(fields); err != nil {
+			return nil, invalid.Errorf(at()+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
 		}
-		s := &fieldpath.Set{}
-		if err := s.FromJSON(bytes.NewReader(raw)); err != nil {
-			return nil, nil, invalid.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
+		mgr := Manager{Name: parts[0], Operation: parts[1], APIVersion: parts[2], Subresource: parts[3]}
+		if mgr.Operation == "Apply" {
+			mgr.APIVersion = ""
 		}
-		if mgr == manager && op == "Apply" {
-			mine = append(mine, s)
-		} else {
-			theirs = append(theirs, s)
-		}
+		m.add(mgr, parts[2], fields)
 	}
-	return unionAll(mine), unionAll(theirs), nil
+	sort.Slice(m.entries, func(i, j int) bool { return lessManager(m.entries[i].mgr, m.entries[j].mgr) })
+	return m, nil
 }
 
 // unionAll is the union of sets, merged pairwise so that many entries
@@ -351,6 +418,17 @@ var ruleFields = []ruleField{
 	{KamajiControlPlaneKind, "spec.dataStoreName", isString},
 }
 
+// ruleParts are the rule fields' paths split at the dots.
+var ruleParts = func() map[string][]string {
+	out := map[string][]string{}
+	for _, r := range ruleFields {
+		out[r.path] = strings.Split(r.path, ".")
+	}
+	return out
+}()
+
+func (r ruleField) parts() []string { return ruleParts[r.path] }
+
 // checkRuleFields checks the fields the rules of the object's kind read;
 // their parents must be objects. Null is absent.
 func checkRuleFields(field string, gk schema.GroupKind, tree map[string]any) error {
@@ -358,22 +436,20 @@ func checkRuleFields(field string, gk schema.GroupKind, tree map[string]any) err
 		if r.kind != gk {
 			continue
 		}
-		parts := strings.Split(r.path, ".")
+		parts := r.parts()
 		var cur any = tree
-		at := field
 		for i, p := range parts {
 			m, ok := cur.(map[string]any)
 			if !ok {
-				return invalid.Errorf(at, shown(cur), "must be an object (a map)")
+				return invalid.Errorf(field+"."+strings.Join(parts[:i], "."), shown(cur), "must be an object (a map)")
 			}
-			at += "." + p
 			cur = m[p]
 			if cur == nil {
 				break
 			}
 			if i == len(parts)-1 {
 				if rule := r.check(cur); rule != "" {
-					return invalid.Errorf(at, shown(cur), "%s", rule)
+					return invalid.Errorf(field+"."+r.path, shown(cur), "%s", rule)
 				}
 			}
 		}
@@ -389,6 +465,9 @@ func isString(v any) string {
 }
 
 func isMemberCount(v any) string {
+	if n, err := number(v); err == nil {
+		v = n // a live object given as is may hold 3 as 3.0
+	}
 	if n, ok := v.(int64); !ok || n < 0 || n > math.MaxInt32 {
 		return "must be a whole number of members, 0 or more"
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -21,20 +23,27 @@ import (
 //
 // Defaults that depend on other fields (a container's imagePullPolicy on
 // its image tag, a Service port's targetPort on its port, a RoleBinding
-// subject's apiGroup on its kind) are not in the tables; live fields the
-// desired objects do not set are never compared anyway (see project), so
-// they are never changes.
+// subject's apiGroup on its kind) are derived where the built-in table
+// says (defaultsNode.derive), as the API server derives them: after an
+// apply removes such a field, the server fills it in again.
 
 // defaultsNode is the part of a schema that carries defaults: the default
 // of the field itself and the nodes of its properties, list items and
 // map values that have defaults somewhere below. A nil node has none.
 type defaultsNode struct {
-	value      any // the default, normalized; meaningful when hasValue
-	hasValue   bool
-	nullable   bool // a null is kept (else it is replaced by the default)
+	value    any // the default, normalized; meaningful when hasValue
+	hasValue bool
+	nullable bool // a null is kept (else it is replaced by the default)
+	// required are the properties an object here must have (a CRD's
+	// required; the API server refuses an object without them).
+	required   []string
 	properties map[string]*defaultsNode
 	items      *defaultsNode
 	additional *defaultsNode
+	// derive fills in the defaults of an object at this node that depend
+	// on its other fields (a built-in kind's SetDefaults_* functions), if
+	// write, and reports whether it would change m; nil for most nodes.
+	derive func(m map[string]any, write bool) bool
 }
 
 // apply fills the defaults into v as the API server's structural
@@ -55,6 +64,9 @@ func (n *defaultsNode) apply(v any) {
 			if cur, ok := t[k]; !ok || (cur == nil && !p.nullable) {
 				t[k] = copyJSON(p.value)
 			}
+		}
+		if n.derive != nil {
+			n.derive(t, true)
 		}
 		if n.additional != nil {
 			for k, c := range t {
@@ -78,6 +90,76 @@ func (n *defaultsNode) apply(v any) {
 			}
 		}
 	}
+}
+
+// missingRequired is the path of the first property an object of v
+// requires and lacks, at any depth within objects that exist; "" when
+// there is none.
+func (n *defaultsNode) missingRequired(v any, path string) string {
+	if n == nil {
+		return ""
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for _, r := range n.required {
+			if _, ok := t[r]; !ok {
+				return strings.TrimPrefix(path+"."+r, ".")
+			}
+		}
+		for _, k := range sortedKeys(t) {
+			p, ok := n.properties[k]
+			if !ok {
+				p = n.additional
+			}
+			if m := p.missingRequired(t[k], path+"."+k); m != "" {
+				return m
+			}
+		}
+	case []any:
+		for i, e := range t {
+			if m := n.items.missingRequired(e, path+"["+strconv.Itoa(i)+"]"); m != "" {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+// changes reports whether apply would change v.
+func (n *defaultsNode) changes(v any) bool {
+	if n == nil {
+		return false
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for k, p := range n.properties {
+			if !p.hasValue {
+				continue
+			}
+			if cur, ok := t[k]; !ok || (cur == nil && !p.nullable) {
+				return true
+			}
+		}
+		if n.derive != nil && n.derive(t, false) {
+			return true
+		}
+		for k, c := range t {
+			p, ok := n.properties[k]
+			if !ok {
+				p = n.additional
+			}
+			if p.changes(c) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if n.items.changes(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // child is the node of a field (a property or a map value) or of a list
@@ -125,12 +207,35 @@ func copyJSON(v any) any {
 // the CRD's (generated from the CRDs, zz_generated.crddefaults.go) or the
 // built-in kind's (builtinDefaults); nil when there is none.
 func defaultsFor(apiVersion, kind string) (*defaultsNode, error) {
+	table, err := defaultsByKind()
+	if err != nil {
+		return nil, err
+	}
+	return table[kindKey{apiVersion, kind}], nil
+}
+
+// kindKey is an apiVersion and a kind.
+type kindKey struct{ apiVersion, kind string }
+
+// splitKindKey reads "group/version/Kind" (or "v1/Kind").
+func splitKindKey(gvk string) kindKey {
+	i := strings.LastIndex(gvk, "/")
+	return kindKey{gvk[:max(i, 0)], gvk[i+1:]}
+}
+
+// defaultsByKind is defaultsTable keyed by kindKey, for lookups that
+// build no string.
+var defaultsByKind = sync.OnceValues(func() (map[kindKey]*defaultsNode, error) {
 	table, err := defaultsTable()
 	if err != nil {
 		return nil, err
 	}
-	return table[apiVersion+"/"+kind], nil
-}
+	out := make(map[kindKey]*defaultsNode, len(table))
+	for gvk, n := range table {
+		out[splitKindKey(gvk)] = n
+	}
+	return out, nil
+})
 
 // defaultsTable is every kind's defaults node by "group/version/Kind"
 // ("v1/Service" for the core group), built on first use.
@@ -178,6 +283,18 @@ func parseDefaults(v any) (*defaultsNode, error) {
 			if !ok {
 				err = fmt.Errorf("nullable must be a bool")
 			}
+		case "required":
+			names, ok := c.([]any)
+			if !ok {
+				return nil, fmt.Errorf("required must be a list")
+			}
+			for _, r := range names {
+				name, ok := r.(string)
+				if !ok {
+					return nil, fmt.Errorf("required must list names")
+				}
+				n.required = append(n.required, name)
+			}
 		case "properties":
 			props, ok := c.(map[string]any)
 			if !ok {
@@ -221,6 +338,7 @@ var builtinDefaults = func() map[string]*defaultsNode {
 			"fieldRef": obj(map[string]*defaultsNode{"apiVersion": def("v1")}),
 		})})),
 	})
+	container.derive = pullPolicy
 	mode := obj(map[string]*defaultsNode{"defaultMode": def(int64(0o644))})
 	podSpec := obj(map[string]*defaultsNode{
 		"dnsPolicy":                     def("ClusterFirst"),
@@ -236,6 +354,7 @@ var builtinDefaults = func() map[string]*defaultsNode {
 			"projected": mode,
 		})),
 	})
+	podSpec.derive = serviceAccountMirror
 	template := obj(map[string]*defaultsNode{"spec": podSpec})
 	jobSpec := func(withJobDefaults bool) *defaultsNode {
 		props := map[string]*defaultsNode{"template": template}
@@ -262,8 +381,94 @@ var builtinDefaults = func() map[string]*defaultsNode {
 		"v1/Service": obj(map[string]*defaultsNode{"spec": obj(map[string]*defaultsNode{
 			"sessionAffinity": def("None"),
 			"type":            def("ClusterIP"),
-			"ports":           list(obj(map[string]*defaultsNode{"protocol": def("TCP")})),
+			"ports":           list(servicePort),
 		})}),
 		"v1/Secret": obj(map[string]*defaultsNode{"type": def("Opaque")}),
+		"rbac.authorization.k8s.io/v1/RoleBinding": obj(map[string]*defaultsNode{
+			"roleRef":  obj(map[string]*defaultsNode{"apiGroup": def("rbac.authorization.k8s.io")}),
+			"subjects": list(subject),
+		}),
 	}
 }()
+
+// servicePort is a Service port's defaults: protocol TCP, targetPort the
+// port (SetDefaults_Service).
+var servicePort = &defaultsNode{
+	properties: map[string]*defaultsNode{"protocol": {value: "TCP", hasValue: true}},
+	derive: func(m map[string]any, write bool) bool {
+		if tp, ok := m["targetPort"]; !ok || tp == nil || tp == int64(0) || tp == "" {
+			if port, ok := m["port"]; ok {
+				if write {
+					m["targetPort"] = port
+				}
+				return true
+			}
+		}
+		return false
+	},
+}
+
+// subject is a RoleBinding subject's defaults: the RBAC API group for a
+// User or Group (SetDefaults_Subject; a ServiceAccount's stays "", which
+// is not printed).
+var subject = &defaultsNode{derive: func(m map[string]any, write bool) bool {
+	if g, ok := m["apiGroup"]; ok && g != nil && g != "" {
+		return false
+	}
+	switch m["kind"] {
+	case "User", "Group":
+		if write {
+			m["apiGroup"] = "rbac.authorization.k8s.io"
+		}
+		return true
+	}
+	return false
+}}
+
+// serviceAccountMirror is a pod spec's deprecated serviceAccount, which
+// the v1 conversion keeps equal to serviceAccountName (and reads it from
+// when serviceAccountName is empty).
+func serviceAccountMirror(m map[string]any, write bool) bool {
+	name, _ := m["serviceAccountName"].(string)
+	old, _ := m["serviceAccount"].(string)
+	switch {
+	case name == "" && old != "":
+		if write {
+			m["serviceAccountName"] = old
+		}
+		return true
+	case name != "" && old != name:
+		if write {
+			m["serviceAccount"] = name
+		}
+		return true
+	}
+	return false
+}
+
+// pullPolicy is a container's imagePullPolicy default
+// (SetDefaults_Container): Always for the "latest" tag or no tag and no
+// digest, IfNotPresent otherwise.
+func pullPolicy(m map[string]any, write bool) bool {
+	if p, ok := m["imagePullPolicy"]; ok && p != nil && p != "" {
+		return false
+	}
+	if !write {
+		return true
+	}
+	image, _ := m["image"].(string)
+	name, digest, _ := strings.Cut(image, "@")
+	tag := ""
+	if i := strings.LastIndex(name, ":"); i > strings.LastIndex(name, "/") {
+		tag = name[i+1:]
+	}
+	if tag == "" && digest == "" {
+		tag = "latest"
+	}
+	if tag == "latest" {
+		m["imagePullPolicy"] = "Always"
+	} else {
+		m["imagePullPolicy"] = "IfNotPresent"
+	}
+	return true
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -16,13 +17,13 @@ import (
 	"sync"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 )
 
@@ -123,15 +124,22 @@ func ReadObjects(data []byte) ([]Object, error) {
 
 // planObject is an object in the plan's form: its identity, its
 // normalized JSON tree (a live one with the API server's defaults filled
-// in) and what its managedFields say.
+// in) and what its managedFields say. A live object is read in two steps:
+// its identity first (every object), the rest when the plan uses it
+// (complete), so that the objects of other stacks in a live file cost
+// little.
 type planObject struct {
-	field        string // where the input has it, "live[3]"
-	key          objectKey
-	ref          ObjectRef
-	tree         map[string]any
-	obj          Object
-	ours, others *fieldpath.Set
-	defaults     *defaultsNode
+	field    string // where the input has it, "live[3]"
+	key      objectKey
+	ref      ObjectRef
+	tree     map[string]any
+	obj      Object
+	managed  *liveManaged
+	defaults *defaultsNode
+	live     bool
+	normal   bool // normalizeValues ran
+	checked  bool // check ran
+	complete bool // normalizeTree ran
 }
 
 // objectKey identifies an object across API versions.
@@ -149,42 +157,113 @@ func (k objectKey) groupKind() schema.GroupKind {
 // the plan reads (see inspect); field names the object in errors,
 // "live[3]". A live object gets the API server's defaults (defaultsFor).
 func planForm(field string, o Object, live bool) (*planObject, error) {
+	p, err := planHead(field, o, live)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.finish()
+}
+
+// planHead is the first step of planForm: the object's tree and identity.
+func planHead(field string, o Object, live bool) (*planObject, error) {
 	if o == nil || reflectNil(o) {
 		return nil, invalid.Errorf(field, nil, "must be an object, not nil")
 	}
-	var raw map[string]any
+	var tree map[string]any
+	normal := false
 	if u, ok := o.(*unstructured.Unstructured); ok {
-		raw = u.Object
+		tree = u.Object
 	} else {
-		m, err := typedTree(field, o)
+		m, isNormal, err := typedTree(field, o)
 		if err != nil {
 			return nil, err
 		}
-		raw = m
+		tree, normal = m, isNormal
 	}
-	n, err := normalize(raw)
-	if err != nil {
-		if te, ok := err.(*treeError); ok {
-			return nil, te.at(field)
-		}
-		return nil, err
+	if tree == nil {
+		return nil, invalid.Errorf(field, nil, "must be a Kubernetes object (a map with apiVersion and kind)")
 	}
-	tree, ok := n.(map[string]any)
-	if !ok {
-		return nil, invalid.Errorf(field, shown(n), "must be a Kubernetes object (a map with apiVersion and kind)")
-	}
-	in, err := inspect(field, tree)
+	key, ref, err := identity(field, tree)
 	if err != nil {
 		return nil, err
 	}
-	p := &planObject{field: field, key: in.key, ref: in.ref, tree: tree, obj: o, ours: in.ours, others: in.others}
+	return &planObject{field: field, key: key, ref: ref, tree: tree, obj: o, live: live, normal: normal}, nil
+}
+
+// finish is the second step of planForm: the tree in the plan's form
+// (the caller's own where it is already; the plan copies before it
+// changes anything), every field the plan reads checked and managedFields
+// read (inspect) and, for a live object, the API server's defaults.
+func (p *planObject) finish() error {
+	if err := p.normalizeValues(); err != nil {
+		return err
+	}
+	if err := p.check(); err != nil {
+		return err
+	}
+	return p.normalizeTree()
+}
+
+// check is inspect: what the fast path of a live object needs besides its
+// tree as given (the fast path compares numbers by value, and anything it
+// cannot vouch for goes the long way, which normalizes).
+func (p *planObject) check() error {
+	if p.checked {
+		return nil
+	}
+	in, err := inspect(p.field, p.tree)
+	if err != nil {
+		return err
+	}
+	p.managed = in.managed
 	if p.defaults, err = defaultsFor(in.ref.APIVersion, in.ref.Kind); err != nil {
-		return nil, err
+		return err
 	}
-	if live {
-		p.defaults.apply(tree)
+	p.checked = true
+	return nil
+}
+
+// normalizeValues puts the tree's values in the plan's form.
+func (p *planObject) normalizeValues() error {
+	if p.normal {
+		return nil
 	}
-	return p, nil
+	if !isNormalObject(p.tree) {
+		n, err := normalize(p.tree)
+		if err != nil {
+			if te, ok := err.(*treeError); ok {
+				return te.at(p.field)
+			}
+			return err
+		}
+		m, ok := n.(map[string]any)
+		if !ok {
+			return invalid.Errorf(p.field, shown(n), "must be a Kubernetes object (a map with apiVersion and kind)")
+		}
+		p.tree = m
+	}
+	p.normal = true
+	return nil
+}
+
+// normalizeTree is normalizeValues and, for a live object, the API
+// server's defaults (after check).
+func (p *planObject) normalizeTree() error {
+	if p.complete {
+		return nil
+	}
+	if err := p.normalizeValues(); err != nil {
+		return err
+	}
+	if err := p.check(); err != nil {
+		return err
+	}
+	if p.live && p.defaults.changes(p.tree) {
+		p.tree = copyJSON(p.tree).(map[string]any)
+		p.defaults.apply(p.tree)
+	}
+	p.complete = true
+	return nil
 }
 
 func reflectNil(o Object) bool {
@@ -200,8 +279,30 @@ var planScheme = sync.OnceValues(func() (*runtime.Scheme, error) {
 	return s, AddToScheme(s)
 })
 
-// typedTree is a typed object's JSON tree as Marshal prints it.
-func typedTree(field string, o Object) (map[string]any, error) {
+// typedTree is a typed object's JSON tree as Marshal prints it: the tree
+// Marshal's printer parses (one JSON encoding, cleaned as Marshal cleans
+// it) read into maps, numbers as the YAML document prints them. Anything
+// the printer's fast path does not take goes the long way, through the
+// YAML document (TestTypedTreeIsThePrintedDocument). normal reports a
+// tree already in the plan's form (treeValue builds it so), which the plan
+// then does not walk again.
+func typedTree(field string, o Object) (tree map[string]any, normal bool, err error) {
+	o, err = withKind(field, o)
+	if err != nil {
+		return nil, false, err
+	}
+	st := statePool.Get().(*marshalState)
+	m, ok := st.jsonTree(o)
+	statePool.Put(st)
+	if ok {
+		return m, true, nil
+	}
+	m, err = typedTreeViaYAML(field, o)
+	return m, false, err
+}
+
+// typedTreeViaYAML is typedTree through the printed YAML document.
+func typedTreeViaYAML(field string, o Object) (map[string]any, error) {
 	js, err := typedJSON(field, o)
 	if err != nil {
 		return nil, err
@@ -215,31 +316,127 @@ func typedTree(field string, o Object) (map[string]any, error) {
 	return m, nil
 }
 
+// jsonTree is o's cleaned tree as maps; ok is false where the printer's
+// fast path would fall back.
+func (st *marshalState) jsonTree(o Object) (map[string]any, bool) {
+	gvk := o.GetObjectKind().GroupVersionKind()
+	if gvk.Kind == "" || gvk.Version == "" {
+		return nil, false
+	}
+	t := &st.tree
+	if err := t.Encode(o); err != nil || t.Kind(t.Root()) != yamlemit.Map {
+		return nil, false
+	}
+	cleanTree(t, gvk.Group == "cert-manager.io" && gvk.Kind == "Certificate")
+	if len(st.strs) > maxInterned {
+		clear(st.strs)
+	}
+	if st.strs == nil {
+		st.strs = make(map[string]any)
+	}
+	v, ok := treeValue(t, t.Root(), st.strs)
+	m, _ := v.(map[string]any)
+	return m, ok && m != nil
+}
+
+// maxInterned bounds the strings a marshalState keeps for reuse.
+const maxInterned = 4096
+
+// intern is b as a string in an interface, the same one for the same
+// bytes while it is in strs (keys and values repeat across a stack's
+// objects, and a string put in an interface anew is an allocation).
+func intern(strs map[string]any, b []byte) any {
+	if s, ok := strs[string(b)]; ok {
+		return s
+	}
+	str := string(b)
+	s := any(str)
+	strs[str] = s
+	return s
+}
+
+// treeValue converts a parsed node into the plan's JSON form: whole
+// numbers as int64, others as float64, read from the text the YAML
+// document prints; strings interned in strs.
+func treeValue(t *yamlemit.Tree, n yamlemit.Node, strs map[string]any) (any, bool) {
+	switch t.Kind(n) {
+	case yamlemit.Map:
+		m := make(map[string]any, t.Len(n))
+		for i := 0; i < t.Len(n); i++ {
+			k, c := t.Entry(n, i)
+			v, ok := treeValue(t, c, strs)
+			if !ok {
+				return nil, false
+			}
+			m[intern(strs, k).(string)] = v
+		}
+		return m, true
+	case yamlemit.List:
+		l := make([]any, t.Len(n))
+		for i := range l {
+			v, ok := treeValue(t, t.Item(n, i), strs)
+			if !ok {
+				return nil, false
+			}
+			l[i] = v
+		}
+		return l, true
+	case yamlemit.String:
+		return intern(strs, t.Text(n)), true
+	case yamlemit.Bool:
+		return string(t.Text(n)) == "true", true
+	case yamlemit.Null:
+		return nil, true
+	case yamlemit.Number:
+		text := string(t.Text(n))
+		if i, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return i, true
+		}
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false
+		}
+		v, err := number(f)
+		return v, err == nil
+	}
+	return nil, false
+}
+
 // typedJSON is a typed object as Marshal prints it, in JSON (keys
 // sorted). Typed objects read by a client without apiVersion and kind get
 // them from the scheme.
 func typedJSON(field string, o Object) ([]byte, error) {
-	if o.GetObjectKind().GroupVersionKind().Kind == "" {
-		scheme, err := planScheme()
-		if err != nil {
-			return nil, err
-		}
-		gvks, _, err := scheme.ObjectKinds(o)
-		if err != nil || len(gvks) == 0 {
-			return nil, invalid.Errorf(field+".kind", "", "must be set: %T is not a kind this library knows", o)
-		}
-		c, ok := o.DeepCopyObject().(Object)
-		if !ok {
-			return nil, invalid.Errorf(field, fmt.Sprintf("%T", o), "must copy to an Object")
-		}
-		c.GetObjectKind().SetGroupVersionKind(gvks[0])
-		o = c
+	o, err := withKind(field, o)
+	if err != nil {
+		return nil, err
 	}
 	doc, err := MarshalObject(o)
 	if err != nil {
 		return nil, invalid.Errorf(field, fmt.Sprintf("%T %s", o, o.GetName()), "must marshal: %s", strings.TrimPrefix(err.Error(), "etcdshapes: "))
 	}
 	return yaml.YAMLToJSON(doc)
+}
+
+// withKind is o, or a copy of it with apiVersion and kind from the scheme
+// when it has none (controller-runtime clears them on typed reads).
+func withKind(field string, o Object) (Object, error) {
+	if o.GetObjectKind().GroupVersionKind().Kind != "" {
+		return o, nil
+	}
+	scheme, err := planScheme()
+	if err != nil {
+		return nil, err
+	}
+	gvks, _, err := scheme.ObjectKinds(o)
+	if err != nil || len(gvks) == 0 {
+		return nil, invalid.Errorf(field+".kind", "", "must be set: %T is not a kind this library knows", o)
+	}
+	c, ok := o.DeepCopyObject().(Object)
+	if !ok {
+		return nil, invalid.Errorf(field, fmt.Sprintf("%T", o), "must copy to an Object")
+	}
+	c.GetObjectKind().SetGroupVersionKind(gvks[0])
+	return c, nil
 }
 
 // LiveStateFromObjects reads a tenant cluster's live state from live
@@ -260,7 +457,7 @@ func LiveStateFromObjects(namespace, release string, live []Object) (LiveState, 
 	var err error
 	objs := make([]*planObject, len(live))
 	for i, o := range live {
-		if objs[i], err = planForm("live["+strconv.Itoa(i)+"]", o, true); err != nil {
+		if objs[i], err = planHead("live["+strconv.Itoa(i)+"]", o, true); err != nil {
 			return LiveState{}, err
 		}
 	}
@@ -277,9 +474,17 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveSt
 			continue
 		}
 		field := p.field
+		isCluster := p.key.groupKind() == etcdClusterKind && p.key.name == cluster
+		isKCP := p.key.groupKind() == KamajiControlPlaneKind && p.key.name == release
+		if !isCluster && !isKCP {
+			continue
+		}
+		if err := p.finish(); err != nil {
+			return LiveState{}, err
+		}
 		spec, _ := p.tree["spec"].(map[string]any)
 		switch {
-		case p.key.groupKind() == etcdClusterKind && p.key.name == cluster:
+		case isCluster:
 			storage, _ := spec["storage"].(map[string]any)
 			sc := ""
 			if v, ok := storage["storageClassName"]; ok && v != nil {
@@ -290,7 +495,7 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveSt
 				sc = s
 			}
 			st.StorageClassName = &sc
-		case p.key.groupKind() == KamajiControlPlaneKind && p.key.name == release:
+		case isKCP:
 			if v, ok := spec["dataStoreName"]; ok && v != nil {
 				s, ok := v.(string)
 				if !ok {
@@ -323,6 +528,15 @@ func stackScope(n naming.Names) (map[objectKey]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	return scopeOf(objs), nil
+}
+
+// scopeOf is the keys of the objects of a stack's render, Helm uninstall
+// hooks and "keep" objects left out. The objects a stack renders depend
+// on its names and served APIs only, never on its values
+// (TestScopeOfARenderIsTheStacks), so a render with every optional API
+// is the stack's scope.
+func scopeOf(objs []Object) map[objectKey]bool {
 	scope := make(map[objectKey]bool, len(objs))
 	for _, o := range objs {
 		if IsUninstallHook(o) || isKept(o) {
@@ -330,7 +544,7 @@ func stackScope(n naming.Names) (map[objectKey]bool, error) {
 		}
 		scope[objectKey{group: o.GetObjectKind().GroupVersionKind().Group, kind: kindOf(o), namespace: o.GetNamespace(), name: o.GetName()}] = true
 	}
-	return scope, nil
+	return scope
 }
 
 // optionalAPIs are the per-cluster stack's optional APIs: it renders an
@@ -355,15 +569,11 @@ func apiGroupKind(api string) schema.GroupKind {
 }
 
 // inferAPIs finds the optional APIs the request does not list but a live
-// object of the stack proves served: a live VerticalPodAutoscaler of the
+// object of the stack (scope, see stackScope) proves served: a live VerticalPodAutoscaler of the
 // stack exists only where its API is. Rendering without them would plan
 // the object's deletion (whatever version it was read at: the API server
 // serves the kind, and the apply names the version the stack renders).
-func inferAPIs(n naming.Names, listed []string, live map[objectKey]*planObject) ([]InferredAPI, error) {
-	scope, err := stackScope(n)
-	if err != nil {
-		return nil, err
-	}
+func inferAPIs(listed []string, scope map[objectKey]bool, live map[objectKey]*planObject) []InferredAPI {
 	keys := make([]objectKey, 0, len(scope))
 	for k := range scope {
 		keys = append(keys, k)
@@ -382,7 +592,7 @@ func inferAPIs(n naming.Names, listed []string, live map[objectKey]*planObject) 
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // namesOfStack finds the stack a desired set of objects belongs to from

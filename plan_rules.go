@@ -79,7 +79,9 @@ func createFindings(d *planObject) []Finding {
 	return nil
 }
 
-func updateFindings(d, l *planObject, changes []FieldChange) []Finding {
+// updateFindings grade the changes of an update of l to after (the
+// object as the API server stores it after the apply of d).
+func updateFindings(d, l *planObject, after map[string]any, changes []FieldChange) []Finding {
 	var out []Finding
 	add := func(v Verdict, path, msg string) {
 		out = append(out, Finding{Verdict: v, Object: d.ref, Path: path, Message: msg})
@@ -90,8 +92,8 @@ func updateFindings(d, l *planObject, changes []FieldChange) []Finding {
 			continue
 		}
 		for _, c := range changes {
-			if covers(c, r.field, l.tree, d.tree) {
-				add(Refused, c.Path, r.messageFor(l.tree, d.tree))
+			if covers(c, r.field, l.tree, after) {
+				add(Refused, c.Path, r.messageFor(l.tree, after))
 			}
 		}
 	}
@@ -99,29 +101,54 @@ func updateFindings(d, l *planObject, changes []FieldChange) []Finding {
 	case etcdClusterKind:
 		for _, c := range changes {
 			switch {
-			case covers(c, "spec.replicas", l.tree, d.tree):
-				v, msg := replicaChange(valueAt(l.tree, dotted("spec.replicas")), valueAt(d.tree, dotted("spec.replicas")), l.defaults.at("spec.replicas"))
+			case covers(c, "spec.replicas", l.tree, after):
+				v, msg := replicaChange(valueAt(l.tree, dotted("spec.replicas")), valueAt(after, dotted("spec.replicas")), l.defaults.at("spec.replicas"))
 				add(v, "spec.replicas", msg)
-			case covers(c, "spec.storage.size", l.tree, d.tree):
-				if v, msg, ok := sizeChange(valueAt(l.tree, dotted("spec.storage.size")), valueAt(d.tree, dotted("spec.storage.size"))); ok {
+			case covers(c, "spec.storage.size", l.tree, after):
+				if v, msg, ok := sizeChange(valueAt(l.tree, dotted("spec.storage.size")), valueAt(after, dotted("spec.storage.size"))); ok {
 					add(v, "spec.storage.size", msg)
 				}
-			case covers(c, "spec.version", l.tree, d.tree):
-				v, msg := versionChange(valueAt(l.tree, dotted("spec.version")), valueAt(d.tree, dotted("spec.version")))
+			case covers(c, "spec.version", l.tree, after):
+				v, msg := versionChange(valueAt(l.tree, dotted("spec.version")), valueAt(after, dotted("spec.version")))
 				add(v, "spec.version", msg)
-			case covers(c, "spec.resources", l.tree, d.tree):
+			case covers(c, "spec.resources", l.tree, after):
 				add(Note, c.Path, "etcd-operator rolls every member, one at a time, to change resources")
 			}
 		}
 	case dataStoreKind:
 		for _, c := range changes {
-			if covers(c, "spec.endpoints", l.tree, d.tree) {
+			if covers(c, "spec.endpoints", l.tree, after) {
 				add(NeedsDecision, c.Path, "every tenant control plane on this DataStore"+usedBy(l)+
 					" starts talking to other endpoints; the data does not move with them")
 			}
 		}
 	}
 	return dedupe(out)
+}
+
+// ownershipFindings are what the prediction itself found: an apply the
+// API server refuses outright, and live fields the embedded schema does
+// not know.
+func ownershipFindings(d *planObject, p *prediction) []Finding {
+	var out []Finding
+	if p.refusal != "" {
+		out = append(out, Finding{Verdict: Refused, Object: d.ref, Message: p.refusal})
+	}
+	if len(p.unknown) > 0 {
+		out = append(out, Finding{Verdict: Note, Object: d.ref,
+			Message: "the live object has fields the schema of " + d.ref.APIVersion + " " + d.ref.Kind +
+				" this library embeds does not know (a newer CRD or API version?); the plan leaves them as they are: " + strings.Join(p.unknown, ", ")})
+	}
+	return out
+}
+
+func hasVerdict(fs []Finding, v Verdict) bool {
+	for _, f := range fs {
+		if f.Verdict == v {
+			return true
+		}
+	}
+	return false
 }
 
 // deleteFindings grade a delete. rendersStack says whether the desired
@@ -148,19 +175,17 @@ func deleteFindings(l *planObject, rendersStack bool) []Finding {
 // dataStoreMove reports a tenant cluster's KamajiControlPlane that names
 // another DataStore than target: applying the chart moves it, and Kamaji
 // migrates the tenant's data.
-func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject) []Finding {
-	var kcp *planObject
-	for k, o := range live {
-		if k.groupKind() == KamajiControlPlaneKind && k.namespace == n.Namespace && k.name == n.Release {
-			kcp = o
-		}
-	}
+func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject) ([]Finding, error) {
+	kcp := live[objectKey{group: KamajiControlPlaneKind.Group, kind: KamajiControlPlaneKind.Kind, namespace: n.Namespace, name: n.Release}]
 	if kcp == nil {
-		return nil
+		return nil, nil
+	}
+	if err := kcp.finish(); err != nil {
+		return nil, err
 	}
 	current, _ := valueAt(kcp.tree, dotted("spec.dataStoreName")).(string)
 	if current == target {
-		return nil
+		return nil, nil
 	}
 	from := fmt.Sprintf("DataStore %q", current)
 	if current == "" {
@@ -169,7 +194,7 @@ func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject
 	return []Finding{{Verdict: NeedsDecision, Object: kcp.ref, Path: "spec.dataStoreName",
 		Message: fmt.Sprintf("the tenant cluster moves from %s to DataStore %q: Kamaji migrates its data, "+
 			"which freezes writes to the tenant API server for the migration, and every worker node's kubelet "+
-			"must be restarted afterwards", from, target)}}
+			"must be restarted afterwards", from, target)}}, nil
 }
 
 // replicaChange describes a member-count change by its quorum effect. A

@@ -20,7 +20,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/structured-merge-diff/v6/typed"
 	"sigs.k8s.io/yaml"
 )
 
@@ -33,15 +32,10 @@ func serverize(t *testing.T, u *unstructured.Unstructured) {
 	set := func(v any, path ...string) {
 		require.NoError(t, unstructured.SetNestedField(u.Object, v, path...))
 	}
-	// What a previous apply by FieldManager owns: every field it sent.
-	sent, err := typed.DeducedParseableType.FromUnstructured(u.DeepCopy().Object)
+	// What a previous apply by FieldManager owns: every field it sent,
+	// as the API server records it.
+	fieldsV1, err := etcdshapes.AppliedFieldsV1(u.DeepCopy().Object)
 	require.NoError(t, err)
-	owned, err := sent.ToFieldSet()
-	require.NoError(t, err)
-	ownedJSON, err := owned.ToJSON()
-	require.NoError(t, err)
-	var fieldsV1 map[string]any
-	require.NoError(t, json.Unmarshal(ownedJSON, &fieldsV1))
 	u.SetUID(types.UID("0b0e9a3c-" + u.GetName()))
 	u.SetResourceVersion("48151623")
 	u.SetGeneration(3)
@@ -106,15 +100,6 @@ func serverize(t *testing.T, u *unstructured.Unstructured) {
 		set("None", "spec", "sessionAffinity")
 		set("Cluster", "spec", "internalTrafficPolicy")
 		set(map[string]any{"loadBalancer": map[string]any{}}, "status")
-	case "RoleBinding":
-		subjects, _, _ := unstructured.NestedSlice(u.Object, "subjects")
-		for _, s := range subjects {
-			s := s.(map[string]any)
-			if s["kind"] == "ServiceAccount" {
-				s["apiGroup"] = ""
-			}
-		}
-		set(subjects, "subjects")
 	case "Secret":
 		set("kubernetes.io/tls", "type")
 		set(map[string]any{"tls.crt": "LS0t", "tls.key": "LS0t", "ca.crt": "LS0t"}, "data")
@@ -294,6 +279,17 @@ func objectPlan(t *testing.T, p *etcdshapes.PlanResult, kind, name string) etcds
 	return etcdshapes.ObjectPlan{}
 }
 
+// noElements is changes without their PathElements, for tests that
+// compare the rest.
+func noElements(changes []etcdshapes.FieldChange) []etcdshapes.FieldChange {
+	out := make([]etcdshapes.FieldChange, len(changes))
+	for i, c := range changes {
+		c.PathElements = nil
+		out[i] = c
+	}
+	return out
+}
+
 func findings(p *etcdshapes.PlanResult, v etcdshapes.Verdict) []etcdshapes.Finding {
 	var out []etcdshapes.Finding
 	for _, f := range p.AllFindings() {
@@ -311,19 +307,22 @@ func TestPlanRefusesTLSChange(t *testing.T) {
 	})
 	o := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
 	assert.Equal(t, etcdshapes.Update, o.Action)
+	// serverSecretRef is an atomic map (x-kubernetes-map-type: atomic):
+	// an apply replaces it whole, and that is the change.
 	require.Equal(t, []etcdshapes.FieldChange{{
-		Path: "spec.tls.client.serverSecretRef.name", Type: etcdshapes.FieldChanged,
-		Live: "legacy-server-tls", Desired: "kubernetes-demo-etcd-server-tls",
+		Path: "spec.tls.client.serverSecretRef", Type: etcdshapes.FieldChanged,
+		PathElements: []string{"f:spec", "f:tls", "f:client", "f:serverSecretRef"},
+		Live:         map[string]any{"name": "legacy-server-tls"}, Desired: map[string]any{"name": "kubernetes-demo-etcd-server-tls"},
 	}}, o.Changes)
 	refused := findings(p, etcdshapes.Refused)
 	require.Len(t, refused, 1)
-	assert.Equal(t, "spec.tls.client.serverSecretRef.name", refused[0].Path)
+	assert.Equal(t, "spec.tls.client.serverSecretRef", refused[0].Path)
 	assert.Equal(t, tlsChanged, refused[0].Message)
 	assert.False(t, p.SafeToApply())
 	text := p.String()
 	assert.Contains(t, text, "~ update EtcdCluster tenant-demo/kubernetes-demo-etcd")
-	assert.Contains(t, text, `~ spec.tls.client.serverSecretRef.name: "legacy-server-tls" -> "kubernetes-demo-etcd-server-tls"`)
-	assert.Contains(t, text, "REFUSED spec.tls.client.serverSecretRef.name: spec.tls is immutable")
+	assert.Contains(t, text, `~ spec.tls.client.serverSecretRef: {"name":"legacy-server-tls"} -> {"name":"kubernetes-demo-etcd-server-tls"}`)
+	assert.Contains(t, text, "REFUSED spec.tls.client.serverSecretRef: spec.tls is immutable")
 	assert.Contains(t, text, "Not safe to apply: 1 refused by the API server, 0 need a decision.")
 }
 
@@ -574,16 +573,16 @@ func TestPlanListElementChange(t *testing.T) {
 	assert.True(t, p.SafeToApply())
 }
 
-// Lists of different lengths are reported element by element: named
-// elements (containers) by name, others (spread constraints) by position;
-// a defaulted field inside a paired element is not a change.
+// Lists merge as the schema says. A container nobody owns, which the
+// render does not have, stays (containers are keyed by name: an apply
+// leaves elements it did not apply); a defaulted field inside the
+// rendered container is not a change. Spread constraints are an atomic
+// list: the apply replaces it, one change shown element by element.
 func TestPlanListElementsAddedAndRemoved(t *testing.T) {
 	p := planCluster(t, func(objs []etcdshapes.Object) {
 		cj := liveObject(t, objs, "CronJob", "kubernetes-demo-etcd-defrag")
 		path := []string{"spec", "jobTemplate", "spec", "template", "spec", "containers"}
 		containers, _, _ := unstructured.NestedSlice(cj.Object, path...)
-		// A server default inside the paired container, and a sidecar
-		// someone added in front of it.
 		containers[0].(map[string]any)["terminationMessagePath"] = "/dev/termination-log"
 		sidecar := map[string]any{"name": "sidecar", "image": "busybox"}
 		require.NoError(t, unstructured.SetNestedSlice(cj.Object, append([]any{sidecar}, containers...), path...))
@@ -595,60 +594,46 @@ func TestPlanListElementsAddedAndRemoved(t *testing.T) {
 	})
 
 	cj := objectPlan(t, p, "CronJob", "kubernetes-demo-etcd-defrag")
-	require.Len(t, cj.Changes, 1, "%s", p)
-	assert.Equal(t, `spec.jobTemplate.spec.template.spec.containers[name="sidecar"]`, cj.Changes[0].Path)
-	assert.Equal(t, etcdshapes.FieldRemoved, cj.Changes[0].Type)
+	assert.Equal(t, etcdshapes.Unchanged, cj.Action, "%s", p)
+	assert.Empty(t, cj.Changes, "%s", p)
 
 	c := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
 	require.Len(t, c.Changes, 1, "%s", p)
-	assert.Equal(t, "spec.topologySpreadConstraints[1]", c.Changes[0].Path)
-	assert.Equal(t, etcdshapes.FieldRemoved, c.Changes[0].Type)
-	removed, ok := c.Changes[0].Live.(map[string]any)
-	require.True(t, ok, "the removed element: %v", c.Changes[0].Live)
-	assert.Equal(t, "topology.kubernetes.io/zone", removed["topologyKey"])
+	assert.Equal(t, "spec.topologySpreadConstraints", c.Changes[0].Path)
+	assert.Equal(t, etcdshapes.FieldChanged, c.Changes[0].Type)
+	assert.Len(t, c.Changes[0].Live, 2)
+	assert.Len(t, c.Changes[0].Desired, 1)
+	assert.Contains(t, p.String(), `        - [1]: {"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule"}`)
 
-	// The other way round: what the render adds is an added element.
+	// The other way round: the render's constraint replaces an empty list.
 	p = planCluster(t, func(objs []etcdshapes.Object) {
 		c := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
 		require.NoError(t, unstructured.SetNestedSlice(c.Object, []any{}, "spec", "topologySpreadConstraints"))
 	})
 	c = objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
 	require.Len(t, c.Changes, 1, "%s", p)
-	assert.Equal(t, "spec.topologySpreadConstraints[0]", c.Changes[0].Path)
-	assert.Equal(t, etcdshapes.FieldAdded, c.Changes[0].Type)
+	assert.Equal(t, "spec.topologySpreadConstraints", c.Changes[0].Path)
+	assert.Equal(t, etcdshapes.FieldChanged, c.Changes[0].Type)
+	assert.Contains(t, p.String(), "        + [0]: ")
 }
 
-// Elements that only moved are one change of the whole list: an apply of
-// an atomic list replaces it in the new order.
+// An atomic list whose elements only moved is one change of the whole
+// list: the apply replaces it in the new order.
 func TestPlanListReordered(t *testing.T) {
-	pod := func(names ...string) *unstructured.Unstructured {
-		var containers []any
-		for _, n := range names {
-			containers = append(containers, map[string]any{"name": n, "image": "busybox"})
-		}
-		return &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "v1", "kind": "Pod",
-			"metadata": map[string]any{"name": "p", "namespace": "tenant-demo"},
-			"spec":     map[string]any{"containers": containers},
-		}}
-	}
-	p, err := etcdshapes.Plan([]etcdshapes.Object{pod("a", "b")}, []etcdshapes.Object{pod("b", "a")})
-	require.NoError(t, err)
-	require.Len(t, p.Objects, 1)
-	ch := p.Objects[0].Changes
-	require.Len(t, ch, 1, "%s", p)
-	assert.Equal(t, "spec.containers", ch[0].Path)
-	assert.Equal(t, etcdshapes.FieldChanged, ch[0].Type)
-
-	p, err = etcdshapes.Plan([]etcdshapes.Object{pod("a", "b")}, []etcdshapes.Object{pod("b", "c")})
-	require.NoError(t, err)
-	ch = p.Objects[0].Changes
-	require.Len(t, ch, 2, "%s", p)
-	// Changes are sorted by path.
-	assert.Equal(t, `spec.containers[name="a"]`, ch[0].Path)
-	assert.Equal(t, etcdshapes.FieldRemoved, ch[0].Type)
-	assert.Equal(t, `spec.containers[name="c"]`, ch[1].Path)
-	assert.Equal(t, etcdshapes.FieldAdded, ch[1].Type)
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		c := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
+		spread, _, _ := unstructured.NestedSlice(c.Object, "spec", "topologySpreadConstraints")
+		zone := runtimeCopy(spread[0].(map[string]any))
+		zone["topologyKey"], zone["whenUnsatisfiable"] = "topology.kubernetes.io/zone", "DoNotSchedule"
+		require.NoError(t, unstructured.SetNestedSlice(c.Object, []any{zone, spread[0]}, "spec", "topologySpreadConstraints"))
+	}, func(r *etcdshapes.Request) {
+		r.Values["_cluster"] = map[string]any{"scheduling": map[string]any{"globalAppTopologySpreadConstraints": "topologySpreadConstraints:\n- {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway}\n- {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule}\n"}}
+	})
+	c := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	require.Len(t, c.Changes, 1, "%s", p)
+	assert.Equal(t, "spec.topologySpreadConstraints", c.Changes[0].Path)
+	assert.Equal(t, etcdshapes.FieldChanged, c.Changes[0].Type)
+	assert.Contains(t, p.String(), "(the same elements in another order)", "%s", p)
 }
 
 // Fields this manager applied before and no longer sets are removed by
@@ -680,7 +665,7 @@ func TestPlanRemovedFieldsFromManagedFields(t *testing.T) {
 	require.Equal(t, []etcdshapes.FieldChange{
 		{Path: "metadata.labels.team", Type: etcdshapes.FieldRemoved, Live: "a"},
 		{Path: "spec.storage.storageClassName", Type: etcdshapes.FieldRemoved, Live: "fast"},
-	}, o.Changes)
+	}, noElements(o.Changes))
 	refused := findings(p, etcdshapes.Refused)
 	require.Len(t, refused, 1)
 	assert.Equal(t, "spec.storage.storageClassName", refused[0].Path)
@@ -775,11 +760,11 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 			textChange: "+ spec.tls: {",
 		},
 		{
-			name: "tls changed", path: "spec.tls.client.serverSecretRef.name", change: etcdshapes.FieldChanged, message: tlsChanged,
+			name: "tls changed", path: "spec.tls.client.serverSecretRef", change: etcdshapes.FieldChanged, message: tlsChanged,
 			live: editLive(func(c *unstructured.Unstructured) {
 				require.NoError(t, unstructured.SetNestedField(c.Object, "legacy-server-tls", "spec", "tls", "client", "serverSecretRef", "name"))
 			}),
-			textChange: `~ spec.tls.client.serverSecretRef.name: "legacy-server-tls" -> "kubernetes-demo-etcd-server-tls"`,
+			textChange: `~ spec.tls.client.serverSecretRef: {"name":"legacy-server-tls"} -> {"name":"kubernetes-demo-etcd-server-tls"}`,
 		},
 		{
 			// Added inside spec.tls, which both sides have: the value of
@@ -878,7 +863,7 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 			want = etcdshapes.FieldChange{Path: "metadata.labels.team", Type: etcdshapes.FieldAdded, Desired: "a"}
 			labelled++
 		}
-		assert.Equal(t, []etcdshapes.FieldChange{want}, o.Changes, "%s", o.ObjectRef)
+		assert.Equal(t, []etcdshapes.FieldChange{want}, noElements(o.Changes), "%s", o.ObjectRef)
 		assert.Empty(t, o.Findings, "%s", o.ObjectRef)
 	}
 	assert.NotZero(t, labelled, "objects with labels of their own: %s", p)

@@ -4,25 +4,350 @@ package etcdshapes
 
 // crdDefaultsJSON holds, for every served version of every CRD of a kind
 // the library emits ("group/version/Kind"), the defaults its structural
-// schema declares: each node's default, whether it allows null, and the
-// nodes of its properties, list items and map values that have defaults
-// below them. See plan_defaults.go.
+// schema declares: each node's default, whether it allows null, the
+// properties it requires, and the nodes of its properties, list items and
+// map values that have defaults or requirements below them. See
+// plan_defaults.go.
 const crdDefaultsJSON = `{
+	"autoscaling.k8s.io/v1/VerticalPodAutoscaler": {
+		"required": [
+			"spec"
+		],
+		"properties": {
+			"spec": {
+				"required": [
+					"targetRef"
+				],
+				"properties": {
+					"recommenders": {
+						"items": {
+							"required": [
+								"name"
+							]
+						}
+					},
+					"targetRef": {
+						"required": [
+							"kind",
+							"name"
+						]
+					},
+					"updatePolicy": {
+						"properties": {
+							"evictionRequirements": {
+								"items": {
+									"required": [
+										"changeRequirement",
+										"resources"
+									]
+								}
+							}
+						}
+					}
+				}
+			},
+			"status": {
+				"properties": {
+					"conditions": {
+						"items": {
+							"required": [
+								"status",
+								"type"
+							]
+						}
+					},
+					"recommendation": {
+						"properties": {
+							"containerRecommendations": {
+								"items": {
+									"required": [
+										"target"
+									]
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	},
+	"cert-manager.io/v1/Certificate": {
+		"properties": {
+			"spec": {
+				"required": [
+					"issuerRef",
+					"secretName"
+				],
+				"properties": {
+					"additionalOutputFormats": {
+						"items": {
+							"required": [
+								"type"
+							]
+						}
+					},
+					"issuerRef": {
+						"required": [
+							"name"
+						]
+					},
+					"keystores": {
+						"properties": {
+							"jks": {
+								"required": [
+									"create"
+								],
+								"properties": {
+									"passwordSecretRef": {
+										"required": [
+											"name"
+										]
+									}
+								}
+							},
+							"pkcs12": {
+								"required": [
+									"create"
+								],
+								"properties": {
+									"passwordSecretRef": {
+										"required": [
+											"name"
+										]
+									}
+								}
+							}
+						}
+					},
+					"renewal": {
+						"properties": {
+							"windows": {
+								"items": {
+									"required": [
+										"cron",
+										"windowDuration"
+									]
+								}
+							}
+						}
+					}
+				}
+			},
+			"status": {
+				"properties": {
+					"acme": {
+						"properties": {
+							"ari": {
+								"properties": {
+									"suggestedWindow": {
+										"required": [
+											"end",
+											"start"
+										]
+									}
+								}
+							}
+						}
+					},
+					"conditions": {
+						"items": {
+							"required": [
+								"status",
+								"type"
+							]
+						}
+					}
+				}
+			}
+		}
+	},
 	"cert-manager.io/v1/Issuer": {
+		"required": [
+			"spec"
+		],
 		"properties": {
 			"spec": {
 				"properties": {
 					"acme": {
+						"required": [
+							"privateKeySecretRef",
+							"server"
+						],
 						"properties": {
+							"externalAccountBinding": {
+								"required": [
+									"keyID",
+									"keySecretRef"
+								],
+								"properties": {
+									"keySecretRef": {
+										"required": [
+											"name"
+										]
+									}
+								}
+							},
+							"privateKeySecretRef": {
+								"required": [
+									"name"
+								]
+							},
 							"solvers": {
 								"items": {
 									"properties": {
+										"dns01": {
+											"properties": {
+												"acmeDNS": {
+													"required": [
+														"accountSecretRef",
+														"host"
+													],
+													"properties": {
+														"accountSecretRef": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"akamai": {
+													"required": [
+														"accessTokenSecretRef",
+														"clientSecretSecretRef",
+														"clientTokenSecretRef",
+														"serviceConsumerDomain"
+													],
+													"properties": {
+														"accessTokenSecretRef": {
+															"required": [
+																"name"
+															]
+														},
+														"clientSecretSecretRef": {
+															"required": [
+																"name"
+															]
+														},
+														"clientTokenSecretRef": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"azureDNS": {
+													"required": [
+														"resourceGroupName",
+														"subscriptionID"
+													],
+													"properties": {
+														"clientSecretSecretRef": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"cloudDNS": {
+													"required": [
+														"project"
+													],
+													"properties": {
+														"serviceAccountSecretRef": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"cloudflare": {
+													"properties": {
+														"apiKeySecretRef": {
+															"required": [
+																"name"
+															]
+														},
+														"apiTokenSecretRef": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"digitalocean": {
+													"required": [
+														"tokenSecretRef"
+													],
+													"properties": {
+														"tokenSecretRef": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"rfc2136": {
+													"required": [
+														"nameserver"
+													],
+													"properties": {
+														"tsigSecretSecretRef": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"route53": {
+													"properties": {
+														"accessKeyIDSecretRef": {
+															"required": [
+																"name"
+															]
+														},
+														"auth": {
+															"required": [
+																"kubernetes"
+															],
+															"properties": {
+																"kubernetes": {
+																	"required": [
+																		"serviceAccountRef"
+																	],
+																	"properties": {
+																		"serviceAccountRef": {
+																			"required": [
+																				"name"
+																			]
+																		}
+																	}
+																}
+															}
+														},
+														"secretAccessKeySecretRef": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"webhook": {
+													"required": [
+														"groupName",
+														"solverName"
+													]
+												}
+											}
+										},
 										"http01": {
 											"properties": {
 												"gatewayHTTPRoute": {
 													"properties": {
 														"parentRefs": {
 															"items": {
+																"required": [
+																	"name"
+																],
 																"properties": {
 																	"group": {
 																		"default": "gateway.networking.k8s.io"
@@ -37,11 +362,251 @@ const crdDefaultsJSON = `{
 															"properties": {
 																"spec": {
 																	"properties": {
+																		"affinity": {
+																			"properties": {
+																				"nodeAffinity": {
+																					"properties": {
+																						"preferredDuringSchedulingIgnoredDuringExecution": {
+																							"items": {
+																								"required": [
+																									"preference",
+																									"weight"
+																								],
+																								"properties": {
+																									"preference": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											},
+																											"matchFields": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						},
+																						"requiredDuringSchedulingIgnoredDuringExecution": {
+																							"required": [
+																								"nodeSelectorTerms"
+																							],
+																							"properties": {
+																								"nodeSelectorTerms": {
+																									"items": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											},
+																											"matchFields": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						}
+																					}
+																				},
+																				"podAffinity": {
+																					"properties": {
+																						"preferredDuringSchedulingIgnoredDuringExecution": {
+																							"items": {
+																								"required": [
+																									"podAffinityTerm",
+																									"weight"
+																								],
+																								"properties": {
+																									"podAffinityTerm": {
+																										"required": [
+																											"topologyKey"
+																										],
+																										"properties": {
+																											"labelSelector": {
+																												"properties": {
+																													"matchExpressions": {
+																														"items": {
+																															"required": [
+																																"key",
+																																"operator"
+																															]
+																														}
+																													}
+																												}
+																											},
+																											"namespaceSelector": {
+																												"properties": {
+																													"matchExpressions": {
+																														"items": {
+																															"required": [
+																																"key",
+																																"operator"
+																															]
+																														}
+																													}
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						},
+																						"requiredDuringSchedulingIgnoredDuringExecution": {
+																							"items": {
+																								"required": [
+																									"topologyKey"
+																								],
+																								"properties": {
+																									"labelSelector": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									},
+																									"namespaceSelector": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						}
+																					}
+																				},
+																				"podAntiAffinity": {
+																					"properties": {
+																						"preferredDuringSchedulingIgnoredDuringExecution": {
+																							"items": {
+																								"required": [
+																									"podAffinityTerm",
+																									"weight"
+																								],
+																								"properties": {
+																									"podAffinityTerm": {
+																										"required": [
+																											"topologyKey"
+																										],
+																										"properties": {
+																											"labelSelector": {
+																												"properties": {
+																													"matchExpressions": {
+																														"items": {
+																															"required": [
+																																"key",
+																																"operator"
+																															]
+																														}
+																													}
+																												}
+																											},
+																											"namespaceSelector": {
+																												"properties": {
+																													"matchExpressions": {
+																														"items": {
+																															"required": [
+																																"key",
+																																"operator"
+																															]
+																														}
+																													}
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						},
+																						"requiredDuringSchedulingIgnoredDuringExecution": {
+																							"items": {
+																								"required": [
+																									"topologyKey"
+																								],
+																								"properties": {
+																									"labelSelector": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									},
+																									"namespaceSelector": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						}
+																					}
+																				}
+																			}
+																		},
 																		"imagePullSecrets": {
 																			"items": {
 																				"properties": {
 																					"name": {
 																						"default": ""
+																					}
+																				}
+																			}
+																		},
+																		"securityContext": {
+																			"properties": {
+																				"seccompProfile": {
+																					"required": [
+																						"type"
+																					]
+																				},
+																				"sysctls": {
+																					"items": {
+																						"required": [
+																							"name",
+																							"value"
+																						]
 																					}
 																				}
 																			}
@@ -58,11 +623,251 @@ const crdDefaultsJSON = `{
 															"properties": {
 																"spec": {
 																	"properties": {
+																		"affinity": {
+																			"properties": {
+																				"nodeAffinity": {
+																					"properties": {
+																						"preferredDuringSchedulingIgnoredDuringExecution": {
+																							"items": {
+																								"required": [
+																									"preference",
+																									"weight"
+																								],
+																								"properties": {
+																									"preference": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											},
+																											"matchFields": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						},
+																						"requiredDuringSchedulingIgnoredDuringExecution": {
+																							"required": [
+																								"nodeSelectorTerms"
+																							],
+																							"properties": {
+																								"nodeSelectorTerms": {
+																									"items": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											},
+																											"matchFields": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						}
+																					}
+																				},
+																				"podAffinity": {
+																					"properties": {
+																						"preferredDuringSchedulingIgnoredDuringExecution": {
+																							"items": {
+																								"required": [
+																									"podAffinityTerm",
+																									"weight"
+																								],
+																								"properties": {
+																									"podAffinityTerm": {
+																										"required": [
+																											"topologyKey"
+																										],
+																										"properties": {
+																											"labelSelector": {
+																												"properties": {
+																													"matchExpressions": {
+																														"items": {
+																															"required": [
+																																"key",
+																																"operator"
+																															]
+																														}
+																													}
+																												}
+																											},
+																											"namespaceSelector": {
+																												"properties": {
+																													"matchExpressions": {
+																														"items": {
+																															"required": [
+																																"key",
+																																"operator"
+																															]
+																														}
+																													}
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						},
+																						"requiredDuringSchedulingIgnoredDuringExecution": {
+																							"items": {
+																								"required": [
+																									"topologyKey"
+																								],
+																								"properties": {
+																									"labelSelector": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									},
+																									"namespaceSelector": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						}
+																					}
+																				},
+																				"podAntiAffinity": {
+																					"properties": {
+																						"preferredDuringSchedulingIgnoredDuringExecution": {
+																							"items": {
+																								"required": [
+																									"podAffinityTerm",
+																									"weight"
+																								],
+																								"properties": {
+																									"podAffinityTerm": {
+																										"required": [
+																											"topologyKey"
+																										],
+																										"properties": {
+																											"labelSelector": {
+																												"properties": {
+																													"matchExpressions": {
+																														"items": {
+																															"required": [
+																																"key",
+																																"operator"
+																															]
+																														}
+																													}
+																												}
+																											},
+																											"namespaceSelector": {
+																												"properties": {
+																													"matchExpressions": {
+																														"items": {
+																															"required": [
+																																"key",
+																																"operator"
+																															]
+																														}
+																													}
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						},
+																						"requiredDuringSchedulingIgnoredDuringExecution": {
+																							"items": {
+																								"required": [
+																									"topologyKey"
+																								],
+																								"properties": {
+																									"labelSelector": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									},
+																									"namespaceSelector": {
+																										"properties": {
+																											"matchExpressions": {
+																												"items": {
+																													"required": [
+																														"key",
+																														"operator"
+																													]
+																												}
+																											}
+																										}
+																									}
+																								}
+																							}
+																						}
+																					}
+																				}
+																			}
+																		},
 																		"imagePullSecrets": {
 																			"items": {
 																				"properties": {
 																					"name": {
 																						"default": ""
+																					}
+																				}
+																			}
+																		},
+																		"securityContext": {
+																			"properties": {
+																				"seccompProfile": {
+																					"required": [
+																						"type"
+																					]
+																				},
+																				"sysctls": {
+																					"items": {
+																						"required": [
+																							"name",
+																							"value"
+																						]
 																					}
 																				}
 																			}
@@ -79,26 +884,318 @@ const crdDefaultsJSON = `{
 								}
 							}
 						}
+					},
+					"ca": {
+						"required": [
+							"secretName"
+						]
+					},
+					"vault": {
+						"required": [
+							"auth",
+							"path",
+							"server"
+						],
+						"properties": {
+							"auth": {
+								"properties": {
+									"appRole": {
+										"required": [
+											"path",
+											"roleId",
+											"secretRef"
+										],
+										"properties": {
+											"secretRef": {
+												"required": [
+													"name"
+												]
+											}
+										}
+									},
+									"aws": {
+										"required": [
+											"role"
+										],
+										"properties": {
+											"serviceAccountRef": {
+												"required": [
+													"name"
+												]
+											}
+										}
+									},
+									"kubernetes": {
+										"required": [
+											"role"
+										],
+										"properties": {
+											"secretRef": {
+												"required": [
+													"name"
+												]
+											},
+											"serviceAccountRef": {
+												"required": [
+													"name"
+												]
+											}
+										}
+									},
+									"tokenSecretRef": {
+										"required": [
+											"name"
+										]
+									}
+								}
+							},
+							"caBundleSecretRef": {
+								"required": [
+									"name"
+								]
+							},
+							"clientCertSecretRef": {
+								"required": [
+									"name"
+								]
+							},
+							"clientKeySecretRef": {
+								"required": [
+									"name"
+								]
+							}
+						}
+					},
+					"venafi": {
+						"required": [
+							"zone"
+						],
+						"properties": {
+							"cloud": {
+								"required": [
+									"apiTokenSecretRef"
+								],
+								"properties": {
+									"apiTokenSecretRef": {
+										"required": [
+											"name"
+										]
+									}
+								}
+							},
+							"ngts": {
+								"required": [
+									"credentialsRef",
+									"tsgID"
+								],
+								"properties": {
+									"credentialsRef": {
+										"required": [
+											"name"
+										]
+									}
+								}
+							},
+							"tpp": {
+								"required": [
+									"credentialsRef",
+									"url"
+								],
+								"properties": {
+									"caBundleSecretRef": {
+										"required": [
+											"name"
+										]
+									},
+									"credentialsRef": {
+										"required": [
+											"name"
+										]
+									}
+								}
+							}
+						}
+					}
+				}
+			},
+			"status": {
+				"properties": {
+					"conditions": {
+						"items": {
+							"required": [
+								"status",
+								"type"
+							]
+						}
 					}
 				}
 			}
 		}
 	},
 	"cilium.io/v2/CiliumNetworkPolicy": {
+		"required": [
+			"metadata"
+		],
 		"properties": {
 			"spec": {
 				"properties": {
 					"egress": {
 						"items": {
 							"properties": {
+								"authentication": {
+									"required": [
+										"mode"
+									]
+								},
 								"icmps": {
 									"items": {
 										"properties": {
 											"fields": {
 												"items": {
+													"required": [
+														"type"
+													],
 													"properties": {
 														"family": {
 															"default": "IPv4"
+														}
+													}
+												}
+											}
+										}
+									}
+								},
+								"toCIDRSet": {
+									"items": {
+										"properties": {
+											"cidrGroupSelector": {
+												"properties": {
+													"matchExpressions": {
+														"items": {
+															"required": [
+																"key",
+																"operator"
+															]
+														}
+													}
+												}
+											}
+										}
+									}
+								},
+								"toEndpoints": {
+									"items": {
+										"properties": {
+											"matchExpressions": {
+												"items": {
+													"required": [
+														"key",
+														"operator"
+													]
+												}
+											}
+										}
+									}
+								},
+								"toNodes": {
+									"items": {
+										"properties": {
+											"matchExpressions": {
+												"items": {
+													"required": [
+														"key",
+														"operator"
+													]
+												}
+											}
+										}
+									}
+								},
+								"toPorts": {
+									"items": {
+										"properties": {
+											"listener": {
+												"required": [
+													"envoyConfig",
+													"name"
+												],
+												"properties": {
+													"envoyConfig": {
+														"required": [
+															"name"
+														]
+													}
+												}
+											},
+											"originatingTLS": {
+												"required": [
+													"secret"
+												],
+												"properties": {
+													"secret": {
+														"required": [
+															"name"
+														]
+													}
+												}
+											},
+											"rules": {
+												"properties": {
+													"http": {
+														"items": {
+															"properties": {
+																"headerMatches": {
+																	"items": {
+																		"required": [
+																			"name"
+																		],
+																		"properties": {
+																			"secret": {
+																				"required": [
+																					"name"
+																				]
+																			}
+																		}
+																	}
+																}
+															}
+														}
+													}
+												}
+											},
+											"terminatingTLS": {
+												"required": [
+													"secret"
+												],
+												"properties": {
+													"secret": {
+														"required": [
+															"name"
+														]
+													}
+												}
+											}
+										}
+									}
+								},
+								"toServices": {
+									"items": {
+										"properties": {
+											"k8sServiceSelector": {
+												"required": [
+													"selector"
+												],
+												"properties": {
+													"selector": {
+														"properties": {
+															"matchExpressions": {
+																"items": {
+																	"required": [
+																		"key",
+																		"operator"
+																	]
+																}
+															}
 														}
 													}
 												}
@@ -117,9 +1214,83 @@ const crdDefaultsJSON = `{
 										"properties": {
 											"fields": {
 												"items": {
+													"required": [
+														"type"
+													],
 													"properties": {
 														"family": {
 															"default": "IPv4"
+														}
+													}
+												}
+											}
+										}
+									}
+								},
+								"toCIDRSet": {
+									"items": {
+										"properties": {
+											"cidrGroupSelector": {
+												"properties": {
+													"matchExpressions": {
+														"items": {
+															"required": [
+																"key",
+																"operator"
+															]
+														}
+													}
+												}
+											}
+										}
+									}
+								},
+								"toEndpoints": {
+									"items": {
+										"properties": {
+											"matchExpressions": {
+												"items": {
+													"required": [
+														"key",
+														"operator"
+													]
+												}
+											}
+										}
+									}
+								},
+								"toNodes": {
+									"items": {
+										"properties": {
+											"matchExpressions": {
+												"items": {
+													"required": [
+														"key",
+														"operator"
+													]
+												}
+											}
+										}
+									}
+								},
+								"toServices": {
+									"items": {
+										"properties": {
+											"k8sServiceSelector": {
+												"required": [
+													"selector"
+												],
+												"properties": {
+													"selector": {
+														"properties": {
+															"matchExpressions": {
+																"items": {
+																	"required": [
+																		"key",
+																		"operator"
+																	]
+																}
+															}
 														}
 													}
 												}
@@ -130,18 +1301,151 @@ const crdDefaultsJSON = `{
 							}
 						}
 					},
+					"endpointSelector": {
+						"properties": {
+							"matchExpressions": {
+								"items": {
+									"required": [
+										"key",
+										"operator"
+									]
+								}
+							}
+						}
+					},
 					"ingress": {
 						"items": {
 							"properties": {
+								"authentication": {
+									"required": [
+										"mode"
+									]
+								},
+								"fromCIDRSet": {
+									"items": {
+										"properties": {
+											"cidrGroupSelector": {
+												"properties": {
+													"matchExpressions": {
+														"items": {
+															"required": [
+																"key",
+																"operator"
+															]
+														}
+													}
+												}
+											}
+										}
+									}
+								},
+								"fromEndpoints": {
+									"items": {
+										"properties": {
+											"matchExpressions": {
+												"items": {
+													"required": [
+														"key",
+														"operator"
+													]
+												}
+											}
+										}
+									}
+								},
+								"fromNodes": {
+									"items": {
+										"properties": {
+											"matchExpressions": {
+												"items": {
+													"required": [
+														"key",
+														"operator"
+													]
+												}
+											}
+										}
+									}
+								},
 								"icmps": {
 									"items": {
 										"properties": {
 											"fields": {
 												"items": {
+													"required": [
+														"type"
+													],
 													"properties": {
 														"family": {
 															"default": "IPv4"
 														}
+													}
+												}
+											}
+										}
+									}
+								},
+								"toPorts": {
+									"items": {
+										"properties": {
+											"listener": {
+												"required": [
+													"envoyConfig",
+													"name"
+												],
+												"properties": {
+													"envoyConfig": {
+														"required": [
+															"name"
+														]
+													}
+												}
+											},
+											"originatingTLS": {
+												"required": [
+													"secret"
+												],
+												"properties": {
+													"secret": {
+														"required": [
+															"name"
+														]
+													}
+												}
+											},
+											"rules": {
+												"properties": {
+													"http": {
+														"items": {
+															"properties": {
+																"headerMatches": {
+																	"items": {
+																		"required": [
+																			"name"
+																		],
+																		"properties": {
+																			"secret": {
+																				"required": [
+																					"name"
+																				]
+																			}
+																		}
+																	}
+																}
+															}
+														}
+													}
+												}
+											},
+											"terminatingTLS": {
+												"required": [
+													"secret"
+												],
+												"properties": {
+													"secret": {
+														"required": [
+															"name"
+														]
 													}
 												}
 											}
@@ -154,11 +1458,60 @@ const crdDefaultsJSON = `{
 					"ingressDeny": {
 						"items": {
 							"properties": {
+								"fromCIDRSet": {
+									"items": {
+										"properties": {
+											"cidrGroupSelector": {
+												"properties": {
+													"matchExpressions": {
+														"items": {
+															"required": [
+																"key",
+																"operator"
+															]
+														}
+													}
+												}
+											}
+										}
+									}
+								},
+								"fromEndpoints": {
+									"items": {
+										"properties": {
+											"matchExpressions": {
+												"items": {
+													"required": [
+														"key",
+														"operator"
+													]
+												}
+											}
+										}
+									}
+								},
+								"fromNodes": {
+									"items": {
+										"properties": {
+											"matchExpressions": {
+												"items": {
+													"required": [
+														"key",
+														"operator"
+													]
+												}
+											}
+										}
+									}
+								},
 								"icmps": {
 									"items": {
 										"properties": {
 											"fields": {
 												"items": {
+													"required": [
+														"type"
+													],
 													"properties": {
 														"family": {
 															"default": "IPv4"
@@ -171,6 +1524,25 @@ const crdDefaultsJSON = `{
 								}
 							}
 						}
+					},
+					"labels": {
+						"items": {
+							"required": [
+								"key"
+							]
+						}
+					},
+					"nodeSelector": {
+						"properties": {
+							"matchExpressions": {
+								"items": {
+									"required": [
+										"key",
+										"operator"
+									]
+								}
+							}
+						}
 					}
 				}
 			},
@@ -180,14 +1552,160 @@ const crdDefaultsJSON = `{
 						"egress": {
 							"items": {
 								"properties": {
+									"authentication": {
+										"required": [
+											"mode"
+										]
+									},
 									"icmps": {
 										"items": {
 											"properties": {
 												"fields": {
 													"items": {
+														"required": [
+															"type"
+														],
 														"properties": {
 															"family": {
 																"default": "IPv4"
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"toCIDRSet": {
+										"items": {
+											"properties": {
+												"cidrGroupSelector": {
+													"properties": {
+														"matchExpressions": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"toEndpoints": {
+										"items": {
+											"properties": {
+												"matchExpressions": {
+													"items": {
+														"required": [
+															"key",
+															"operator"
+														]
+													}
+												}
+											}
+										}
+									},
+									"toNodes": {
+										"items": {
+											"properties": {
+												"matchExpressions": {
+													"items": {
+														"required": [
+															"key",
+															"operator"
+														]
+													}
+												}
+											}
+										}
+									},
+									"toPorts": {
+										"items": {
+											"properties": {
+												"listener": {
+													"required": [
+														"envoyConfig",
+														"name"
+													],
+													"properties": {
+														"envoyConfig": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"originatingTLS": {
+													"required": [
+														"secret"
+													],
+													"properties": {
+														"secret": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"rules": {
+													"properties": {
+														"http": {
+															"items": {
+																"properties": {
+																	"headerMatches": {
+																		"items": {
+																			"required": [
+																				"name"
+																			],
+																			"properties": {
+																				"secret": {
+																					"required": [
+																						"name"
+																					]
+																				}
+																			}
+																		}
+																	}
+																}
+															}
+														}
+													}
+												},
+												"terminatingTLS": {
+													"required": [
+														"secret"
+													],
+													"properties": {
+														"secret": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												}
+											}
+										}
+									},
+									"toServices": {
+										"items": {
+											"properties": {
+												"k8sServiceSelector": {
+													"required": [
+														"selector"
+													],
+													"properties": {
+														"selector": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
 															}
 														}
 													}
@@ -206,9 +1724,83 @@ const crdDefaultsJSON = `{
 											"properties": {
 												"fields": {
 													"items": {
+														"required": [
+															"type"
+														],
 														"properties": {
 															"family": {
 																"default": "IPv4"
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"toCIDRSet": {
+										"items": {
+											"properties": {
+												"cidrGroupSelector": {
+													"properties": {
+														"matchExpressions": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"toEndpoints": {
+										"items": {
+											"properties": {
+												"matchExpressions": {
+													"items": {
+														"required": [
+															"key",
+															"operator"
+														]
+													}
+												}
+											}
+										}
+									},
+									"toNodes": {
+										"items": {
+											"properties": {
+												"matchExpressions": {
+													"items": {
+														"required": [
+															"key",
+															"operator"
+														]
+													}
+												}
+											}
+										}
+									},
+									"toServices": {
+										"items": {
+											"properties": {
+												"k8sServiceSelector": {
+													"required": [
+														"selector"
+													],
+													"properties": {
+														"selector": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
 															}
 														}
 													}
@@ -219,18 +1811,151 @@ const crdDefaultsJSON = `{
 								}
 							}
 						},
+						"endpointSelector": {
+							"properties": {
+								"matchExpressions": {
+									"items": {
+										"required": [
+											"key",
+											"operator"
+										]
+									}
+								}
+							}
+						},
 						"ingress": {
 							"items": {
 								"properties": {
+									"authentication": {
+										"required": [
+											"mode"
+										]
+									},
+									"fromCIDRSet": {
+										"items": {
+											"properties": {
+												"cidrGroupSelector": {
+													"properties": {
+														"matchExpressions": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"fromEndpoints": {
+										"items": {
+											"properties": {
+												"matchExpressions": {
+													"items": {
+														"required": [
+															"key",
+															"operator"
+														]
+													}
+												}
+											}
+										}
+									},
+									"fromNodes": {
+										"items": {
+											"properties": {
+												"matchExpressions": {
+													"items": {
+														"required": [
+															"key",
+															"operator"
+														]
+													}
+												}
+											}
+										}
+									},
 									"icmps": {
 										"items": {
 											"properties": {
 												"fields": {
 													"items": {
+														"required": [
+															"type"
+														],
 														"properties": {
 															"family": {
 																"default": "IPv4"
 															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"toPorts": {
+										"items": {
+											"properties": {
+												"listener": {
+													"required": [
+														"envoyConfig",
+														"name"
+													],
+													"properties": {
+														"envoyConfig": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"originatingTLS": {
+													"required": [
+														"secret"
+													],
+													"properties": {
+														"secret": {
+															"required": [
+																"name"
+															]
+														}
+													}
+												},
+												"rules": {
+													"properties": {
+														"http": {
+															"items": {
+																"properties": {
+																	"headerMatches": {
+																		"items": {
+																			"required": [
+																				"name"
+																			],
+																			"properties": {
+																				"secret": {
+																					"required": [
+																						"name"
+																					]
+																				}
+																			}
+																		}
+																	}
+																}
+															}
+														}
+													}
+												},
+												"terminatingTLS": {
+													"required": [
+														"secret"
+													],
+													"properties": {
+														"secret": {
+															"required": [
+																"name"
+															]
 														}
 													}
 												}
@@ -243,11 +1968,60 @@ const crdDefaultsJSON = `{
 						"ingressDeny": {
 							"items": {
 								"properties": {
+									"fromCIDRSet": {
+										"items": {
+											"properties": {
+												"cidrGroupSelector": {
+													"properties": {
+														"matchExpressions": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"fromEndpoints": {
+										"items": {
+											"properties": {
+												"matchExpressions": {
+													"items": {
+														"required": [
+															"key",
+															"operator"
+														]
+													}
+												}
+											}
+										}
+									},
+									"fromNodes": {
+										"items": {
+											"properties": {
+												"matchExpressions": {
+													"items": {
+														"required": [
+															"key",
+															"operator"
+														]
+													}
+												}
+											}
+										}
+									},
 									"icmps": {
 										"items": {
 											"properties": {
 												"fields": {
 													"items": {
+														"required": [
+															"type"
+														],
 														"properties": {
 															"family": {
 																"default": "IPv4"
@@ -260,16 +2034,282 @@ const crdDefaultsJSON = `{
 									}
 								}
 							}
+						},
+						"labels": {
+							"items": {
+								"required": [
+									"key"
+								]
+							}
+						},
+						"nodeSelector": {
+							"properties": {
+								"matchExpressions": {
+									"items": {
+										"required": [
+											"key",
+											"operator"
+										]
+									}
+								}
+							}
+						}
+					}
+				}
+			},
+			"status": {
+				"properties": {
+					"conditions": {
+						"items": {
+							"required": [
+								"status",
+								"type"
+							]
 						}
 					}
 				}
 			}
 		}
 	},
+	"cozystack.io/v1alpha1/WorkloadMonitor": {
+		"properties": {
+			"spec": {
+				"required": [
+					"selector"
+				]
+			}
+		}
+	},
 	"etcd-operator.cozystack.io/v1alpha2/EtcdCluster": {
 		"properties": {
 			"spec": {
+				"required": [
+					"version"
+				],
 				"properties": {
+					"affinity": {
+						"properties": {
+							"nodeAffinity": {
+								"properties": {
+									"preferredDuringSchedulingIgnoredDuringExecution": {
+										"items": {
+											"required": [
+												"preference",
+												"weight"
+											],
+											"properties": {
+												"preference": {
+													"properties": {
+														"matchExpressions": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														},
+														"matchFields": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"requiredDuringSchedulingIgnoredDuringExecution": {
+										"required": [
+											"nodeSelectorTerms"
+										],
+										"properties": {
+											"nodeSelectorTerms": {
+												"items": {
+													"properties": {
+														"matchExpressions": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														},
+														"matchFields": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														}
+													}
+												}
+											}
+										}
+									}
+								}
+							},
+							"podAffinity": {
+								"properties": {
+									"preferredDuringSchedulingIgnoredDuringExecution": {
+										"items": {
+											"required": [
+												"podAffinityTerm",
+												"weight"
+											],
+											"properties": {
+												"podAffinityTerm": {
+													"required": [
+														"topologyKey"
+													],
+													"properties": {
+														"labelSelector": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
+															}
+														},
+														"namespaceSelector": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"requiredDuringSchedulingIgnoredDuringExecution": {
+										"items": {
+											"required": [
+												"topologyKey"
+											],
+											"properties": {
+												"labelSelector": {
+													"properties": {
+														"matchExpressions": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														}
+													}
+												},
+												"namespaceSelector": {
+													"properties": {
+														"matchExpressions": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														}
+													}
+												}
+											}
+										}
+									}
+								}
+							},
+							"podAntiAffinity": {
+								"properties": {
+									"preferredDuringSchedulingIgnoredDuringExecution": {
+										"items": {
+											"required": [
+												"podAffinityTerm",
+												"weight"
+											],
+											"properties": {
+												"podAffinityTerm": {
+													"required": [
+														"topologyKey"
+													],
+													"properties": {
+														"labelSelector": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
+															}
+														},
+														"namespaceSelector": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"requiredDuringSchedulingIgnoredDuringExecution": {
+										"items": {
+											"required": [
+												"topologyKey"
+											],
+											"properties": {
+												"labelSelector": {
+													"properties": {
+														"matchExpressions": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														}
+													}
+												},
+												"namespaceSelector": {
+													"properties": {
+														"matchExpressions": {
+															"items": {
+																"required": [
+																	"key",
+																	"operator"
+																]
+															}
+														}
+													}
+												}
+											}
+										}
+									}
+								}
+							}
+						}
+					},
 					"auth": {
 						"properties": {
 							"rootCredentialsSecretRef": {
@@ -284,10 +2324,23 @@ const crdDefaultsJSON = `{
 					"bootstrap": {
 						"properties": {
 							"restore": {
+								"required": [
+									"source"
+								],
 								"properties": {
 									"source": {
 										"properties": {
+											"pvc": {
+												"required": [
+													"claimName"
+												]
+											},
 											"s3": {
+												"required": [
+													"bucket",
+													"credentialsSecretRef",
+													"endpoint"
+												],
 												"properties": {
 													"credentialsSecretRef": {
 														"properties": {
@@ -319,6 +2372,17 @@ const crdDefaultsJSON = `{
 					"replicas": {
 						"default": 3
 					},
+					"resources": {
+						"properties": {
+							"claims": {
+								"items": {
+									"required": [
+										"name"
+									]
+								}
+							}
+						}
+					},
 					"storage": {
 						"default": {
 							"medium": "",
@@ -338,8 +2402,14 @@ const crdDefaultsJSON = `{
 							"client": {
 								"properties": {
 									"certManager": {
+										"required": [
+											"serverIssuerRef"
+										],
 										"properties": {
 											"operatorClientIssuerRef": {
+												"required": [
+													"name"
+												],
 												"properties": {
 													"kind": {
 														"default": "Issuer"
@@ -347,6 +2417,9 @@ const crdDefaultsJSON = `{
 												}
 											},
 											"serverIssuerRef": {
+												"required": [
+													"name"
+												],
 												"properties": {
 													"kind": {
 														"default": "Issuer"
@@ -374,8 +2447,14 @@ const crdDefaultsJSON = `{
 							"peer": {
 								"properties": {
 									"certManager": {
+										"required": [
+											"issuerRef"
+										],
 										"properties": {
 											"issuerRef": {
+												"required": [
+													"name"
+												],
 												"properties": {
 													"kind": {
 														"default": "Issuer"
@@ -394,18 +2473,291 @@ const crdDefaultsJSON = `{
 								}
 							}
 						}
+					},
+					"topologySpreadConstraints": {
+						"items": {
+							"required": [
+								"maxSkew",
+								"topologyKey",
+								"whenUnsatisfiable"
+							],
+							"properties": {
+								"labelSelector": {
+									"properties": {
+										"matchExpressions": {
+											"items": {
+												"required": [
+													"key",
+													"operator"
+												]
+											}
+										}
+									}
+								}
+							}
+						}
 					}
 				}
 			},
 			"status": {
 				"properties": {
+					"conditions": {
+						"items": {
+							"required": [
+								"lastTransitionTime",
+								"message",
+								"reason",
+								"status",
+								"type"
+							]
+						}
+					},
 					"observed": {
+						"required": [
+							"replicas",
+							"storage",
+							"version"
+						],
 						"properties": {
+							"affinity": {
+								"properties": {
+									"nodeAffinity": {
+										"properties": {
+											"preferredDuringSchedulingIgnoredDuringExecution": {
+												"items": {
+													"required": [
+														"preference",
+														"weight"
+													],
+													"properties": {
+														"preference": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																},
+																"matchFields": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
+															}
+														}
+													}
+												}
+											},
+											"requiredDuringSchedulingIgnoredDuringExecution": {
+												"required": [
+													"nodeSelectorTerms"
+												],
+												"properties": {
+													"nodeSelectorTerms": {
+														"items": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																},
+																"matchFields": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"podAffinity": {
+										"properties": {
+											"preferredDuringSchedulingIgnoredDuringExecution": {
+												"items": {
+													"required": [
+														"podAffinityTerm",
+														"weight"
+													],
+													"properties": {
+														"podAffinityTerm": {
+															"required": [
+																"topologyKey"
+															],
+															"properties": {
+																"labelSelector": {
+																	"properties": {
+																		"matchExpressions": {
+																			"items": {
+																				"required": [
+																					"key",
+																					"operator"
+																				]
+																			}
+																		}
+																	}
+																},
+																"namespaceSelector": {
+																	"properties": {
+																		"matchExpressions": {
+																			"items": {
+																				"required": [
+																					"key",
+																					"operator"
+																				]
+																			}
+																		}
+																	}
+																}
+															}
+														}
+													}
+												}
+											},
+											"requiredDuringSchedulingIgnoredDuringExecution": {
+												"items": {
+													"required": [
+														"topologyKey"
+													],
+													"properties": {
+														"labelSelector": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
+															}
+														},
+														"namespaceSelector": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
+															}
+														}
+													}
+												}
+											}
+										}
+									},
+									"podAntiAffinity": {
+										"properties": {
+											"preferredDuringSchedulingIgnoredDuringExecution": {
+												"items": {
+													"required": [
+														"podAffinityTerm",
+														"weight"
+													],
+													"properties": {
+														"podAffinityTerm": {
+															"required": [
+																"topologyKey"
+															],
+															"properties": {
+																"labelSelector": {
+																	"properties": {
+																		"matchExpressions": {
+																			"items": {
+																				"required": [
+																					"key",
+																					"operator"
+																				]
+																			}
+																		}
+																	}
+																},
+																"namespaceSelector": {
+																	"properties": {
+																		"matchExpressions": {
+																			"items": {
+																				"required": [
+																					"key",
+																					"operator"
+																				]
+																			}
+																		}
+																	}
+																}
+															}
+														}
+													}
+												}
+											},
+											"requiredDuringSchedulingIgnoredDuringExecution": {
+												"items": {
+													"required": [
+														"topologyKey"
+													],
+													"properties": {
+														"labelSelector": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
+															}
+														},
+														"namespaceSelector": {
+															"properties": {
+																"matchExpressions": {
+																	"items": {
+																		"required": [
+																			"key",
+																			"operator"
+																		]
+																	}
+																}
+															}
+														}
+													}
+												}
+											}
+										}
+									}
+								}
+							},
 							"imagePullSecrets": {
 								"items": {
 									"properties": {
 										"name": {
 											"default": ""
+										}
+									}
+								}
+							},
+							"resources": {
+								"properties": {
+									"claims": {
+										"items": {
+											"required": [
+												"name"
+											]
 										}
 									}
 								}
@@ -419,6 +2771,29 @@ const crdDefaultsJSON = `{
 										"default": "1Gi"
 									}
 								}
+							},
+							"topologySpreadConstraints": {
+								"items": {
+									"required": [
+										"maxSkew",
+										"topologyKey",
+										"whenUnsatisfiable"
+									],
+									"properties": {
+										"labelSelector": {
+											"properties": {
+												"matchExpressions": {
+													"items": {
+														"required": [
+															"key",
+															"operator"
+														]
+													}
+												}
+											}
+										}
+									}
+								}
 							}
 						}
 					}
@@ -429,6 +2804,10 @@ const crdDefaultsJSON = `{
 	"etcd-operator.cozystack.io/v1alpha2/EtcdSnapshot": {
 		"properties": {
 			"spec": {
+				"required": [
+					"clusterRef",
+					"destination"
+				],
 				"properties": {
 					"clusterRef": {
 						"properties": {
@@ -439,7 +2818,17 @@ const crdDefaultsJSON = `{
 					},
 					"destination": {
 						"properties": {
+							"pvc": {
+								"required": [
+									"claimName"
+								]
+							},
 							"s3": {
+								"required": [
+									"bucket",
+									"credentialsSecretRef",
+									"endpoint"
+								],
 								"properties": {
 									"credentialsSecretRef": {
 										"properties": {
@@ -453,27 +2842,67 @@ const crdDefaultsJSON = `{
 						}
 					}
 				}
+			},
+			"status": {
+				"properties": {
+					"artifact": {
+						"required": [
+							"uri"
+						]
+					},
+					"conditions": {
+						"items": {
+							"required": [
+								"lastTransitionTime",
+								"message",
+								"reason",
+								"status",
+								"type"
+							]
+						}
+					}
+				}
 			}
 		}
 	},
 	"grafana.integreatly.org/v1beta1/GrafanaDashboard": {
+		"required": [
+			"spec"
+		],
 		"properties": {
 			"spec": {
+				"required": [
+					"instanceSelector"
+				],
 				"properties": {
 					"allowCrossNamespaceImport": {
 						"default": false
 					},
 					"configMapRef": {
+						"required": [
+							"key"
+						],
 						"properties": {
 							"name": {
 								"default": ""
 							}
 						}
 					},
+					"datasources": {
+						"items": {
+							"required": [
+								"datasourceName",
+								"inputName"
+							]
+						}
+					},
 					"envFrom": {
 						"items": {
 							"properties": {
 								"configMapKeyRef": {
+									"required": [
+										"key"
+									],
 									"properties": {
 										"name": {
 											"default": ""
@@ -481,6 +2910,9 @@ const crdDefaultsJSON = `{
 									}
 								},
 								"secretKeyRef": {
+									"required": [
+										"key"
+									],
 									"properties": {
 										"name": {
 											"default": ""
@@ -492,10 +2924,16 @@ const crdDefaultsJSON = `{
 					},
 					"envs": {
 						"items": {
+							"required": [
+								"name"
+							],
 							"properties": {
 								"valueFrom": {
 									"properties": {
 										"configMapKeyRef": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -503,6 +2941,9 @@ const crdDefaultsJSON = `{
 											}
 										},
 										"secretKeyRef": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -514,7 +2955,34 @@ const crdDefaultsJSON = `{
 							}
 						}
 					},
+					"grafanaCom": {
+						"required": [
+							"id"
+						]
+					},
+					"instanceSelector": {
+						"properties": {
+							"matchExpressions": {
+								"items": {
+									"required": [
+										"key",
+										"operator"
+									]
+								}
+							}
+						}
+					},
+					"jsonnetLib": {
+						"required": [
+							"fileName",
+							"gzipJsonnetProject"
+						]
+					},
 					"oci": {
+						"required": [
+							"path",
+							"reference"
+						],
 						"properties": {
 							"pullSecretRef": {
 								"properties": {
@@ -525,11 +2993,22 @@ const crdDefaultsJSON = `{
 							}
 						}
 					},
+					"plugins": {
+						"items": {
+							"required": [
+								"name",
+								"version"
+							]
+						}
+					},
 					"urlAuthorization": {
 						"properties": {
 							"basicAuth": {
 								"properties": {
 									"password": {
+										"required": [
+											"key"
+										],
 										"properties": {
 											"name": {
 												"default": ""
@@ -537,6 +3016,9 @@ const crdDefaultsJSON = `{
 										}
 									},
 									"username": {
+										"required": [
+											"key"
+										],
 										"properties": {
 											"name": {
 												"default": ""
@@ -548,12 +3030,147 @@ const crdDefaultsJSON = `{
 						}
 					}
 				}
+			},
+			"status": {
+				"properties": {
+					"conditions": {
+						"items": {
+							"required": [
+								"lastTransitionTime",
+								"message",
+								"reason",
+								"status",
+								"type"
+							]
+						}
+					}
+				}
+			}
+		}
+	},
+	"kamaji.clastix.io/v1alpha1/DataStore": {
+		"properties": {
+			"spec": {
+				"required": [
+					"driver",
+					"endpoints"
+				],
+				"properties": {
+					"basicAuth": {
+						"required": [
+							"password",
+							"username"
+						],
+						"properties": {
+							"password": {
+								"properties": {
+									"secretReference": {
+										"required": [
+											"keyPath"
+										]
+									}
+								}
+							},
+							"username": {
+								"properties": {
+									"secretReference": {
+										"required": [
+											"keyPath"
+										]
+									}
+								}
+							}
+						}
+					},
+					"tlsConfig": {
+						"required": [
+							"certificateAuthority"
+						],
+						"properties": {
+							"certificateAuthority": {
+								"required": [
+									"certificate"
+								],
+								"properties": {
+									"certificate": {
+										"properties": {
+											"secretReference": {
+												"required": [
+													"keyPath"
+												]
+											}
+										}
+									},
+									"privateKey": {
+										"properties": {
+											"secretReference": {
+												"required": [
+													"keyPath"
+												]
+											}
+										}
+									}
+								}
+							},
+							"clientCertificate": {
+								"required": [
+									"certificate",
+									"privateKey"
+								],
+								"properties": {
+									"certificate": {
+										"properties": {
+											"secretReference": {
+												"required": [
+													"keyPath"
+												]
+											}
+										}
+									},
+									"privateKey": {
+										"properties": {
+											"secretReference": {
+												"required": [
+													"keyPath"
+												]
+											}
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+			},
+			"status": {
+				"required": [
+					"ready"
+				],
+				"properties": {
+					"conditions": {
+						"items": {
+							"required": [
+								"lastTransitionTime",
+								"message",
+								"reason",
+								"status",
+								"type"
+							]
+						}
+					}
+				}
 			}
 		}
 	},
 	"monitoring.coreos.com/v1/PodMonitor": {
+		"required": [
+			"spec"
+		],
 		"properties": {
 			"spec": {
+				"required": [
+					"selector"
+				],
 				"properties": {
 					"podMetricsEndpoints": {
 						"items": {
@@ -561,6 +3178,9 @@ const crdDefaultsJSON = `{
 								"authorization": {
 									"properties": {
 										"credentials": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -572,6 +3192,9 @@ const crdDefaultsJSON = `{
 								"basicAuth": {
 									"properties": {
 										"password": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -579,6 +3202,9 @@ const crdDefaultsJSON = `{
 											}
 										},
 										"username": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -588,6 +3214,9 @@ const crdDefaultsJSON = `{
 									}
 								},
 								"bearerTokenSecret": {
+									"required": [
+										"key"
+									],
 									"properties": {
 										"name": {
 											"default": ""
@@ -604,10 +3233,18 @@ const crdDefaultsJSON = `{
 									}
 								},
 								"oauth2": {
+									"required": [
+										"clientId",
+										"clientSecret",
+										"tokenUrl"
+									],
 									"properties": {
 										"clientId": {
 											"properties": {
 												"configMap": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -615,6 +3252,9 @@ const crdDefaultsJSON = `{
 													}
 												},
 												"secret": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -624,6 +3264,9 @@ const crdDefaultsJSON = `{
 											}
 										},
 										"clientSecret": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -633,6 +3276,9 @@ const crdDefaultsJSON = `{
 										"proxyConnectHeader": {
 											"additionalProperties": {
 												"items": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -646,6 +3292,9 @@ const crdDefaultsJSON = `{
 												"ca": {
 													"properties": {
 														"configMap": {
+															"required": [
+																"key"
+															],
 															"properties": {
 																"name": {
 																	"default": ""
@@ -653,6 +3302,9 @@ const crdDefaultsJSON = `{
 															}
 														},
 														"secret": {
+															"required": [
+																"key"
+															],
 															"properties": {
 																"name": {
 																	"default": ""
@@ -664,6 +3316,9 @@ const crdDefaultsJSON = `{
 												"cert": {
 													"properties": {
 														"configMap": {
+															"required": [
+																"key"
+															],
 															"properties": {
 																"name": {
 																	"default": ""
@@ -671,6 +3326,9 @@ const crdDefaultsJSON = `{
 															}
 														},
 														"secret": {
+															"required": [
+																"key"
+															],
 															"properties": {
 																"name": {
 																	"default": ""
@@ -680,6 +3338,9 @@ const crdDefaultsJSON = `{
 													}
 												},
 												"keySecret": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -693,6 +3354,9 @@ const crdDefaultsJSON = `{
 								"proxyConnectHeader": {
 									"additionalProperties": {
 										"items": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -715,6 +3379,9 @@ const crdDefaultsJSON = `{
 										"ca": {
 											"properties": {
 												"configMap": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -722,6 +3389,9 @@ const crdDefaultsJSON = `{
 													}
 												},
 												"secret": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -733,6 +3403,9 @@ const crdDefaultsJSON = `{
 										"cert": {
 											"properties": {
 												"configMap": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -740,6 +3413,9 @@ const crdDefaultsJSON = `{
 													}
 												},
 												"secret": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -749,12 +3425,104 @@ const crdDefaultsJSON = `{
 											}
 										},
 										"keySecret": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
 												}
 											}
 										}
+									}
+								}
+							}
+						}
+					},
+					"selector": {
+						"properties": {
+							"matchExpressions": {
+								"items": {
+									"required": [
+										"key",
+										"operator"
+									]
+								}
+							}
+						}
+					}
+				}
+			},
+			"status": {
+				"properties": {
+					"bindings": {
+						"items": {
+							"required": [
+								"group",
+								"name",
+								"namespace",
+								"resource"
+							],
+							"properties": {
+								"conditions": {
+									"items": {
+										"required": [
+											"lastTransitionTime",
+											"status",
+											"type"
+										]
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	},
+	"monitoring.coreos.com/v1/PrometheusRule": {
+		"required": [
+			"spec"
+		],
+		"properties": {
+			"spec": {
+				"properties": {
+					"groups": {
+						"items": {
+							"required": [
+								"name"
+							],
+							"properties": {
+								"rules": {
+									"items": {
+										"required": [
+											"expr"
+										]
+									}
+								}
+							}
+						}
+					}
+				}
+			},
+			"status": {
+				"properties": {
+					"bindings": {
+						"items": {
+							"required": [
+								"group",
+								"name",
+								"namespace",
+								"resource"
+							],
+							"properties": {
+								"conditions": {
+									"items": {
+										"required": [
+											"lastTransitionTime",
+											"status",
+											"type"
+										]
 									}
 								}
 							}
@@ -767,6 +3535,9 @@ const crdDefaultsJSON = `{
 	"operator.victoriametrics.com/v1beta1/VMPodScrape": {
 		"properties": {
 			"spec": {
+				"required": [
+					"podMetricsEndpoints"
+				],
 				"properties": {
 					"podMetricsEndpoints": {
 						"items": {
@@ -774,6 +3545,9 @@ const crdDefaultsJSON = `{
 								"authorization": {
 									"properties": {
 										"credentials": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -785,6 +3559,9 @@ const crdDefaultsJSON = `{
 								"basicAuth": {
 									"properties": {
 										"password": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -792,6 +3569,9 @@ const crdDefaultsJSON = `{
 											}
 										},
 										"username": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -801,6 +3581,9 @@ const crdDefaultsJSON = `{
 									}
 								},
 								"bearerTokenSecret": {
+									"required": [
+										"key"
+									],
 									"properties": {
 										"name": {
 											"default": ""
@@ -808,10 +3591,17 @@ const crdDefaultsJSON = `{
 									}
 								},
 								"oauth2": {
+									"required": [
+										"client_id",
+										"token_url"
+									],
 									"properties": {
 										"client_id": {
 											"properties": {
 												"configMap": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -819,6 +3609,9 @@ const crdDefaultsJSON = `{
 													}
 												},
 												"secret": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -828,6 +3621,9 @@ const crdDefaultsJSON = `{
 											}
 										},
 										"client_secret": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -841,6 +3637,9 @@ const crdDefaultsJSON = `{
 										"ca": {
 											"properties": {
 												"configMap": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -848,6 +3647,9 @@ const crdDefaultsJSON = `{
 													}
 												},
 												"secret": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -859,6 +3661,9 @@ const crdDefaultsJSON = `{
 										"cert": {
 											"properties": {
 												"configMap": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -866,6 +3671,9 @@ const crdDefaultsJSON = `{
 													}
 												},
 												"secret": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -875,6 +3683,9 @@ const crdDefaultsJSON = `{
 											}
 										},
 										"keySecret": {
+											"required": [
+												"key"
+											],
 											"properties": {
 												"name": {
 													"default": ""
@@ -890,6 +3701,9 @@ const crdDefaultsJSON = `{
 												"basic_auth": {
 													"properties": {
 														"password": {
+															"required": [
+																"key"
+															],
 															"properties": {
 																"name": {
 																	"default": ""
@@ -897,6 +3711,9 @@ const crdDefaultsJSON = `{
 															}
 														},
 														"username": {
+															"required": [
+																"key"
+															],
 															"properties": {
 																"name": {
 																	"default": ""
@@ -906,6 +3723,9 @@ const crdDefaultsJSON = `{
 													}
 												},
 												"bearer_token": {
+													"required": [
+														"key"
+													],
 													"properties": {
 														"name": {
 															"default": ""
@@ -917,6 +3737,33 @@ const crdDefaultsJSON = `{
 									}
 								}
 							}
+						}
+					},
+					"selector": {
+						"properties": {
+							"matchExpressions": {
+								"items": {
+									"required": [
+										"key",
+										"operator"
+									]
+								}
+							}
+						}
+					}
+				}
+			},
+			"status": {
+				"properties": {
+					"conditions": {
+						"items": {
+							"required": [
+								"lastTransitionTime",
+								"lastUpdateTime",
+								"reason",
+								"status",
+								"type"
+							]
 						}
 					}
 				}

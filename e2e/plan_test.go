@@ -187,7 +187,7 @@ func TestPlanAgainstServer(t *testing.T) {
 			}
 			c.Spec.TLS.Client.ServerSecretRef.Name = "other-server-tls"
 			return nil
-		})}}, "spec.tls.client.serverSecretRef.name", "spec.tls is immutable"},
+		})}}, "spec.tls.client.serverSecretRef", "spec.tls is immutable"},
 		{planCase{name: "storage class changed (live state overridden)", req: forced("plan-other")},
 			"spec.storage.storageClassName", "spec.storage.storageClassName is immutable"},
 		{planCase{name: "storage class removed (live state overridden; found from managedFields)", req: forced("")},
@@ -215,7 +215,7 @@ func TestPlanAgainstServer(t *testing.T) {
 		{planCase{name: "RoleBinding roleRef changed", req: chartReq(), mods: []etcdshapes.Modifier{etcdshapes.ForKind(func(b *rbacv1.RoleBinding) error {
 			b.RoleRef.Name = "other-role"
 			return nil
-		})}}, "roleRef.name", "roleRef: Invalid value"},
+		})}}, "roleRef", "roleRef: Invalid value"},
 		{planCase{name: "headless Service clusterIP changed", req: chartReq(), mods: []etcdshapes.Modifier{etcdshapes.ForKind(func(s *corev1.Service) error {
 			s.Spec.ClusterIP = "10.0.0.53"
 			return nil

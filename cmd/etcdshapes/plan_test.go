@@ -117,7 +117,7 @@ func TestPlanCommandRefusesTLSChange(t *testing.T) {
 	assert.Equal(t, 3, code, "%s%s", stdout.String(), stderr.String())
 	out := stdout.String()
 	assert.Contains(t, out, "~ update EtcdCluster tenant-demo/kubernetes-demo-etcd")
-	assert.Contains(t, out, "REFUSED spec.tls.client.serverSecretRef.name: spec.tls is immutable")
+	assert.Contains(t, out, "REFUSED spec.tls.client.serverSecretRef: spec.tls is immutable")
 	assert.Contains(t, out, "Not safe to apply")
 }
 

@@ -7,7 +7,9 @@
 // (zz_generated.crddefaults.go in the root package): for every served
 // version of every CRD, the defaults its structural schema declares at
 // any depth (properties, list items, map values), each pruned as the API
-// server prunes a default, plus whether the field allows null.
+// server prunes a default, whether the field allows null, and the
+// properties each object requires (an apply that leaves one out is
+// refused).
 //
 // Run it with go generate in the repository root; TestCRDDefaultsUpToDate
 // fails when the checked-in file no longer matches the CRDs.
@@ -32,11 +34,15 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// Node is the part of a schema that carries defaults, in the form the
-// generated table stores: each key is left out when empty.
+// Node is the part of a schema that carries defaults and required
+// fields, in the form the generated table stores: each key is left out
+// when empty.
 type Node struct {
-	Default              json.RawMessage  `json:"default,omitempty"`
-	Nullable             bool             `json:"nullable,omitempty"`
+	Default  json.RawMessage `json:"default,omitempty"`
+	Nullable bool            `json:"nullable,omitempty"`
+	// Required are the properties an object here must have (the API
+	// server refuses it without them: "spec: Required value").
+	Required             []string         `json:"required,omitempty"`
 	Properties           map[string]*Node `json:"properties,omitempty"`
 	Items                *Node            `json:"items,omitempty"`
 	AdditionalProperties *Node            `json:"additionalProperties,omitempty"`
@@ -179,6 +185,16 @@ func nodeOf(s map[string]any, path string) (*Node, error) {
 		n.Default = b
 		n.Nullable, _ = s["nullable"].(bool)
 	}
+	if req, ok := s["required"].([]any); ok {
+		for _, r := range req {
+			name, ok := r.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s: required: %v is not a property name", path, r)
+			}
+			n.Required = append(n.Required, name)
+		}
+		slices.Sort(n.Required)
+	}
 	if props, ok := s["properties"].(map[string]any); ok {
 		for _, k := range sortedKeys(props) {
 			ps, ok := props[k].(map[string]any)
@@ -211,7 +227,7 @@ func nodeOf(s map[string]any, path string) (*Node, error) {
 		}
 		n.AdditionalProperties = c
 	}
-	if n.Default == nil && n.Properties == nil && n.Items == nil && n.AdditionalProperties == nil {
+	if n.Default == nil && n.Required == nil && n.Properties == nil && n.Items == nil && n.AdditionalProperties == nil {
 		return nil, nil
 	}
 	return n, nil
@@ -274,9 +290,10 @@ func Source(dirs []string, pkg string) ([]byte, error) {
 	fmt.Fprintf(&b, "package %s\n\n", pkg)
 	b.WriteString("// crdDefaultsJSON holds, for every served version of every CRD of a kind\n")
 	b.WriteString("// the library emits (\"group/version/Kind\"), the defaults its structural\n")
-	b.WriteString("// schema declares: each node's default, whether it allows null, and the\n")
-	b.WriteString("// nodes of its properties, list items and map values that have defaults\n")
-	b.WriteString("// below them. See plan_defaults.go.\n")
+	b.WriteString("// schema declares: each node's default, whether it allows null, the\n")
+	b.WriteString("// properties it requires, and the nodes of its properties, list items and\n")
+	b.WriteString("// map values that have defaults or requirements below them. See\n")
+	b.WriteString("// plan_defaults.go.\n")
 	fmt.Fprintf(&b, "const crdDefaultsJSON = `%s`\n", table)
 	return format.Source(b.Bytes())
 }

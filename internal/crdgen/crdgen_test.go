@@ -26,11 +26,14 @@ spec:
     schema:
       openAPIV3Schema:
         type: object
+        required: [spec]
         properties:
           spec:
             type: object
+            required: [name, replicas]
             properties:
               replicas: {type: integer, default: 3}
+              name: {type: string}
               plain: {type: string}
               maybe: {type: string, nullable: true, default: x}
               storage:
@@ -85,14 +88,14 @@ func writeDir(t *testing.T, files map[string]string) string {
 
 // Every default at every depth: properties, list items, map values; the
 // default of an object pruned as the API server prunes it (a preserving
-// object keeps everything); nullable recorded; unserved versions, other
-// kinds and fields without defaults left out.
+// object keeps everything); nullable and required recorded; unserved
+// versions, other kinds and fields without either left out.
 func TestDefaults(t *testing.T) {
 	nodes, err := Defaults(writeDir(t, map[string]string{"widgets.yaml": widget, "README.md": "not yaml: ["}))
 	require.NoError(t, err)
 	got, err := json.Marshal(nodes)
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"example.com/v1/Widget": {"properties": {"spec": {"properties": {
+	assert.JSONEq(t, `{"example.com/v1/Widget": {"required": ["spec"], "properties": {"spec": {"required": ["name", "replicas"], "properties": {
 		"replicas": {"default": 3},
 		"maybe": {"default": "x", "nullable": true},
 		"storage": {"default": {"size": "1Gi"}, "properties": {"size": {"default": "1Gi"}, "medium": {"default": ""}}},

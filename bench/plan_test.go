@@ -1,0 +1,116 @@
+package bench
+
+import (
+	"github.com/etcdshapes/etcdshapes/values"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/golden"
+)
+
+// The plan benchmarks plan a stack against its live objects as a real
+// kube-apiserver returned them after a server-side apply (managedFields
+// included): ../testdata/apiserver/live.yaml, which the e2e suite records
+// for these two requests. The live file holds both stacks, as a tenant
+// namespace does; each plan reads it all.
+
+// planCallers are the fixture's requests.
+var planCallers = []struct {
+	name string
+	req  etcdshapes.Request
+}{
+	{"etcd-chart", etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"}},
+	{"cluster", etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture",
+		ChartVersion: "1.2.3", APIVersions: golden.AllAPIs}},
+}
+
+func fixtureLive(tb testing.TB) []etcdshapes.Object {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "apiserver", "live.yaml"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	live, err := etcdshapes.ReadObjects(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return live
+}
+
+// BenchmarkPlan is request → plan against the live stack: render,
+// compare every object with its live one (server-side apply predicted
+// with the managedFields), grade the changes. The stack planned against
+// itself is empty.
+func BenchmarkPlan(b *testing.B) {
+	live := fixtureLive(b)
+	for _, c := range planCallers {
+		b.Run(c.name, func(b *testing.B) {
+			loop(b, func() {
+				p, _, err := etcdshapes.PlanRequest(c.req, live)
+				if err != nil || !p.Empty() {
+					b.Fatal(err, p)
+				}
+				sinkBytes += len(p.Objects)
+			})
+		})
+	}
+}
+
+// BenchmarkPlanYAML is the denominator of the plan's ratio: the same
+// requests rendered to YAML (as BenchmarkYAML does for its callers).
+func BenchmarkPlanYAML(b *testing.B) {
+	for _, c := range planCallers {
+		b.Run(c.name, func(b *testing.B) {
+			loop(b, func() {
+				objs, err := etcdshapes.Render(c.req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out, err := etcdshapes.Marshal(objs)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sinkBytes += len(out)
+			})
+		})
+	}
+}
+
+// BenchmarkPlanChanges plans a change of the tenant cluster's stack (one
+// member, other allocation ratios): the EtcdCluster, its WorkloadMonitor,
+// VPA and defrag CronJob change, so their apply is merged for real
+// (structured-merge-diff's Updater.Apply) while the rest take the plan's
+// fast path.
+func BenchmarkPlanChanges(b *testing.B) {
+	live := fixtureLive(b)
+	req := planCallers[1].req
+	values, err := values.Merge([]byte("etcd: {replicas: 1}\n_cluster: {cpu-allocation-ratio: \"5\", memory-allocation-ratio: \"2\"}\n"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Values = values
+	loop(b, func() {
+		p, _, err := etcdshapes.PlanRequest(req, live)
+		if err != nil || p.Count(etcdshapes.Update) == 0 {
+			b.Fatal(err, p)
+		}
+		sinkBytes += len(p.Objects)
+	})
+}
+
+// TestPlanFixtureIsEmpty: the live fixture is the stacks the plan
+// benchmarks plan, so the plans are empty, and a change plans updates.
+func TestPlanFixtureIsEmpty(t *testing.T) {
+	live := fixtureLive(t)
+	for _, c := range planCallers {
+		p, _, err := etcdshapes.PlanRequest(c.req, live)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Empty() {
+			t.Errorf("%s: the plan of the fixture is not empty:\n%s", c.name, p)
+		}
+	}
+}

@@ -1,0 +1,253 @@
+package etcdshapes_test
+
+import (
+	"encoding/json"
+	"github.com/etcdshapes/etcdshapes/values"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// The server-side apply semantics of the plan, on the stacks as a real
+// kube-apiserver returned them (testdata/apiserver/live.yaml, with the
+// managedFields it wrote). TestPlanAgreement in the e2e suite checks the
+// same against the server for hundreds of generated mutations.
+
+const (
+	defragPath = "spec.jobTemplate.spec.template.spec.containers"
+	sidecarKey = `k:{"name":"sidecar"}`
+)
+
+// serverLive is the recorded live stacks, read afresh.
+func serverLive(t *testing.T) []etcdshapes.Object {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "apiserver", "live.yaml"))
+	require.NoError(t, err)
+	live, err := etcdshapes.ReadObjects(data)
+	require.NoError(t, err)
+	return live
+}
+
+func fixtureChartRequest() etcdshapes.Request {
+	return serverFixtureRequests(nil)[0]
+}
+
+// fixtureObject is the live object of kind and name in tenant-fixture.
+func fixtureObject(t *testing.T, live []etcdshapes.Object, kind, name string) *unstructured.Unstructured {
+	t.Helper()
+	for _, o := range live {
+		if kindName(o) == kind && o.GetName() == name && o.GetNamespace() == "tenant-fixture" {
+			return o.(*unstructured.Unstructured)
+		}
+	}
+	t.Fatalf("no live %s %s", kind, name)
+	return nil
+}
+
+// addManaged appends a managedFields entry.
+func addManaged(t *testing.T, u *unstructured.Unstructured, manager, operation, apiVersion string, fieldsV1 string) {
+	t.Helper()
+	var fields map[string]any
+	require.NoError(t, json.Unmarshal([]byte(fieldsV1), &fields))
+	entries, _, _ := unstructured.NestedSlice(u.Object, "metadata", "managedFields")
+	entries = append(entries, map[string]any{"manager": manager, "operation": operation, "apiVersion": apiVersion,
+		"fieldsType": "FieldsV1", "fieldsV1": fields})
+	require.NoError(t, unstructured.SetNestedSlice(u.Object, entries, "metadata", "managedFields"))
+}
+
+// ownsToo adds a field set to FieldManager's entry of u.
+func ownsToo(t *testing.T, u *unstructured.Unstructured, path []string, key string) {
+	t.Helper()
+	entries, _, _ := unstructured.NestedSlice(u.Object, "metadata", "managedFields")
+	for _, e := range entries {
+		em := e.(map[string]any)
+		if em["manager"] != etcdshapes.FieldManager {
+			continue
+		}
+		node := em["fieldsV1"].(map[string]any)
+		for _, p := range path {
+			next, ok := node["f:"+p].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				node["f:"+p] = next
+			}
+			node = next
+		}
+		node[key] = map[string]any{".": map[string]any{}, "f:image": map[string]any{}, "f:name": map[string]any{}}
+	}
+	require.NoError(t, unstructured.SetNestedSlice(u.Object, entries, "metadata", "managedFields"))
+}
+
+// withSidecar adds a container to the live defrag CronJob.
+func withSidecar(t *testing.T, u *unstructured.Unstructured) {
+	t.Helper()
+	path := strings.Split(defragPath, ".")
+	containers, _, _ := unstructured.NestedSlice(u.Object, path...)
+	containers = append(containers, map[string]any{"name": "sidecar", "image": "busybox:1.36",
+		"imagePullPolicy": "IfNotPresent", "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"})
+	require.NoError(t, unstructured.SetNestedSlice(u.Object, containers, path...))
+}
+
+const sidecarFieldsV1 = `{"f:spec":{"f:jobTemplate":{"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"sidecar\"}":{".":{},"f:image":{},"f:name":{}}}}}}}}}`
+
+// The sidecar case: a container kubectl edit added to the live CronJob
+// stays. Containers are a list keyed by name, so an apply leaves the
+// elements other managers own: the plan says "kept (owned by
+// kubectl-edit)", not a removal, and the CronJob is unchanged.
+func TestPlanKeepsOtherManagersSidecar(t *testing.T) {
+	live := serverLive(t)
+	cj := fixtureObject(t, live, "CronJob", "etcd-defrag")
+	withSidecar(t, cj)
+	addManaged(t, cj, "kubectl-edit", "Update", "batch/v1", sidecarFieldsV1)
+
+	p, _, err := etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	require.NoError(t, err)
+	o := objectPlan(t, p, "CronJob", "etcd-defrag")
+	assert.Equal(t, etcdshapes.Unchanged, o.Action, "%s", p)
+	assert.Empty(t, o.Changes)
+	assert.Equal(t, etcdshapes.OwnershipManagedFields, o.Ownership)
+	require.Len(t, o.Kept, 1, "%s", p)
+	assert.Equal(t, defragPath+`[name="sidecar"]`, o.Kept[0].Path)
+	assert.Equal(t, []string{"f:spec", "f:jobTemplate", "f:spec", "f:template", "f:spec", "f:containers", sidecarKey}, o.Kept[0].PathElements)
+	assert.Equal(t, []etcdshapes.Manager{{Name: "kubectl-edit", Operation: "Update", APIVersion: "batch/v1"}}, o.Kept[0].Managers)
+	assert.Equal(t, "busybox:1.36", o.Kept[0].Value.(map[string]any)["image"])
+	assert.True(t, p.Empty(), "%s", p)
+	assert.True(t, p.SafeToApply())
+	assert.Contains(t, p.String(), "= unchanged CronJob tenant-fixture/etcd-defrag\n    = "+defragPath+`[name="sidecar"]: kept (owned by kubectl-edit)`)
+}
+
+// What FieldManager applied before, no longer renders and no other
+// manager owns is removed; the same element co-owned by another manager
+// is kept for it.
+func TestPlanRemovesOnlyWhatItOwnedAlone(t *testing.T) {
+	live := serverLive(t)
+	cj := fixtureObject(t, live, "CronJob", "etcd-defrag")
+	withSidecar(t, cj)
+	ownsToo(t, cj, strings.Split(defragPath, "."), sidecarKey)
+
+	p, _, err := etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	require.NoError(t, err)
+	o := objectPlan(t, p, "CronJob", "etcd-defrag")
+	require.Len(t, o.Changes, 1, "%s", p)
+	assert.Equal(t, defragPath+`[name="sidecar"]`, o.Changes[0].Path)
+	assert.Equal(t, etcdshapes.FieldRemoved, o.Changes[0].Type)
+	assert.Empty(t, o.Kept)
+	assert.Contains(t, p.String(), "    - "+defragPath+`[name="sidecar"]: {`)
+
+	addManaged(t, cj, "kubectl-edit", "Update", "batch/v1", sidecarFieldsV1)
+	p, _, err = etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	require.NoError(t, err)
+	o = objectPlan(t, p, "CronJob", "etcd-defrag")
+	assert.Empty(t, o.Changes, "%s", p)
+	require.Len(t, o.Kept, 1)
+	assert.Equal(t, "kubectl-edit", o.Kept[0].Managers[0].Name)
+}
+
+// A field another manager took (kubectl edit changed the schedule) and
+// the render sets back is a conflict: the plan names the manager, says an
+// apply without force is refused and force takes it, and still reports
+// the change (what a forced apply, as ApplyRequests' callers send it,
+// does).
+func TestPlanConflictsNameTheManager(t *testing.T) {
+	live := serverLive(t)
+	cj := fixtureObject(t, live, "CronJob", "etcd-defrag")
+	require.NoError(t, unstructured.SetNestedField(cj.Object, "30 * * * *", "spec", "schedule"))
+	addManaged(t, cj, "kubectl-edit", "Update", "batch/v1", `{"f:spec":{"f:schedule":{}}}`)
+
+	p, _, err := etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	require.NoError(t, err)
+	o := objectPlan(t, p, "CronJob", "etcd-defrag")
+	require.Len(t, o.Changes, 1, "%s", p)
+	assert.Equal(t, "spec.schedule", o.Changes[0].Path)
+	require.Len(t, o.Conflicts, 1, "%s", p)
+	c := o.Conflicts[0]
+	assert.Equal(t, "spec.schedule", c.Path)
+	assert.Equal(t, []string{"f:spec", "f:schedule"}, c.PathElements)
+	assert.Equal(t, []etcdshapes.Manager{{Name: "kubectl-edit", Operation: "Update", APIVersion: "batch/v1"}}, c.Managers)
+	assert.Equal(t, "30 * * * *", c.Live)
+	assert.Equal(t, "0 * * * *", c.Desired)
+	assert.True(t, c.ForceTakes)
+	assert.True(t, p.SafeToApply(), "a conflict is taken by force, which is how the library applies")
+	text := p.String()
+	assert.Contains(t, text, `~ spec.schedule: "30 * * * *" -> "0 * * * *": conflict with kubectl-edit (an apply without force is refused; with force etcdshapes takes the field)`)
+	assert.Contains(t, text, "1 field changes that is owned by other managers: an apply without force is refused (409 Conflict)")
+}
+
+// A conflict on an object the API server refuses anyway: force does not
+// take the field.
+func TestPlanConflictOnARefusedObject(t *testing.T) {
+	live := serverLive(t)
+	c := fixtureObject(t, live, "EtcdCluster", "etcd")
+	require.NoError(t, unstructured.SetNestedField(c.Object, "other-server-tls", "spec", "tls", "client", "serverSecretRef", "name"))
+	addManaged(t, c, "kubectl-edit", "Update", "etcd-operator.cozystack.io/v1alpha2", `{"f:spec":{"f:tls":{"f:client":{"f:serverSecretRef":{}}}}}`)
+	p, _, err := etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	require.NoError(t, err)
+	o := objectPlan(t, p, "EtcdCluster", "etcd")
+	require.Len(t, o.Conflicts, 1, "%s", p)
+	assert.False(t, o.Conflicts[0].ForceTakes)
+	assert.Len(t, findings(p, etcdshapes.Refused), 1)
+	assert.Contains(t, p.String(), "conflict with kubectl-edit (an apply without force is refused; with force too, as the API server refuses the object)")
+}
+
+// Without managedFields (kubectl get without --show-managed-fields) the
+// plan says it merged only: the sidecar stays (an apply of a keyed list
+// keeps other elements), and nothing is reported removed or kept.
+func TestPlanWithoutManagedFieldsSaysSo(t *testing.T) {
+	live := serverLive(t)
+	for _, o := range live {
+		unstructured.RemoveNestedField(o.(*unstructured.Unstructured).Object, "metadata", "managedFields")
+	}
+	withSidecar(t, fixtureObject(t, live, "CronJob", "etcd-defrag"))
+	p, _, err := etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	require.NoError(t, err)
+	assert.True(t, p.Empty(), "%s", p)
+	for _, o := range p.Objects {
+		assert.Equal(t, etcdshapes.OwnershipUnknown, o.Ownership, "%s", o.ObjectRef)
+		assert.Empty(t, o.Kept)
+	}
+	assert.Contains(t, p.String(), "Ownership unknown: the live objects carry no managedFields (kubectl get --show-managed-fields prints them)")
+}
+
+// Live fields the embedded schema does not know (a newer CRD) are left as
+// they are, and the plan says so.
+func TestPlanLeavesUnknownLiveFields(t *testing.T) {
+	live := serverLive(t)
+	c := fixtureObject(t, live, "EtcdCluster", "etcd")
+	require.NoError(t, unstructured.SetNestedField(c.Object, "v2", "spec", "futureField"))
+	req := fixtureChartRequest()
+	values, err := values.Merge([]byte("replicas: 5\n"))
+	require.NoError(t, err)
+	req.Values = values
+	p, desired, err := etcdshapes.PlanRequest(req, live)
+	require.NoError(t, err)
+	o := objectPlan(t, p, "EtcdCluster", "etcd")
+	assert.Contains(t, noElements(o.Changes), etcdshapes.FieldChange{Path: "spec.replicas", Type: etcdshapes.FieldChanged, Live: int64(3), Desired: int64(5)})
+	for _, ch := range o.Changes {
+		assert.NotContains(t, ch.Path, "futureField")
+	}
+	assert.Contains(t, p.String(), "the plan leaves them as they are: spec.futureField")
+	assert.NotEmpty(t, desired)
+}
+
+// An apply that leaves a custom resource without a field its schema
+// requires, or with a null it does not allow, is refused as the API
+// server refuses it: a PrometheusRule whose only group the render drops
+// (the merge removes the list, and spec with it).
+func TestPlanRefusesWhatTheSchemaRequires(t *testing.T) {
+	live := serverLive(t)
+	rule := fixtureObject(t, live, "PrometheusRule", "etcd-rules")
+	desired := rule.DeepCopy()
+	unstructured.RemoveNestedField(desired.Object, "metadata", "managedFields")
+	require.NoError(t, unstructured.SetNestedSlice(desired.Object, []any{}, "spec", "groups"))
+	p, err := etcdshapes.Plan([]etcdshapes.Object{rule}, []etcdshapes.Object{desired})
+	require.NoError(t, err)
+	refused := findings(p, etcdshapes.Refused)
+	require.Len(t, refused, 1, "%s", p)
+	assert.Contains(t, refused[0].Message, "spec: Required value")
+}
