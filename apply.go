@@ -114,23 +114,12 @@ func applyRequest(field string, o Object) (ApplyRequest, error) {
 	}, nil
 }
 
-// resources are the API resources of the kinds the stacks contain.
-var resources = map[string]string{
-	"CiliumNetworkPolicy": "ciliumnetworkpolicies", "PrometheusRule": "prometheusrules",
-	"VerticalPodAutoscaler": "verticalpodautoscalers", "VMPodScrape": "vmpodscrapes",
-	"WorkloadMonitor": "workloadmonitors", "DataStore": "datastores",
-	"EtcdCluster": "etcdclusters", "EtcdSnapshot": "etcdsnapshots",
-	"Certificate": "certificates", "Issuer": "issuers",
-	"CronJob": "cronjobs", "Job": "jobs", "Service": "services", "Secret": "secrets",
-	"ServiceAccount": "serviceaccounts", "Role": "roles", "RoleBinding": "rolebindings",
-}
-
-// ResourceFor is the API resource of a kind: exact for every kind the
-// stacks contain, otherwise kubectl's English plural guess (use a
-// RESTMapper for other kinds).
+// ResourceFor is the API resource of a kind: the table's (Shapes) for
+// every kind the library builds, otherwise kubectl's English plural guess
+// (use a RESTMapper for other kinds).
 func ResourceFor(gvk schema.GroupVersionKind) schema.GroupVersionResource {
 	gvr := gvk.GroupVersion().WithResource("")
-	if r, ok := resources[gvk.Kind]; ok {
+	if r, ok := resourceOf[gvk.Kind]; ok {
 		gvr.Resource = r
 		return gvr
 	}

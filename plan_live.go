@@ -547,11 +547,6 @@ func scopeOf(objs []Object) map[objectKey]bool {
 	return scope
 }
 
-// optionalAPIs are the per-cluster stack's optional APIs: it renders an
-// object of each kind only where the API is served (the chart asks
-// .Capabilities). The etcd chart renders its own unconditionally.
-var optionalAPIs = []string{APIVerticalPodAutoscaler, APIVMPodScrape, APICiliumNetworkPolicy}
-
 // optionalAPIOf is the optional API of a kind, if it is one.
 func optionalAPIOf(gk schema.GroupKind) (string, bool) {
 	for _, api := range optionalAPIs {

@@ -3,30 +3,15 @@ package etcdshapes
 import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/kamaji"
-	"github.com/etcdshapes/etcdshapes/monitoring"
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"github.com/etcdshapes/etcdshapes/naming"
-	"github.com/etcdshapes/etcdshapes/pki"
-	"github.com/etcdshapes/etcdshapes/policy"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // Object is what every builder returns: a typed Kubernetes object with
 // metadata, usable with controller-runtime clients (it is a client.Object).
-type Object interface {
-	metav1.Object
-	runtime.Object
-}
-
-// The optional APIs of the per-cluster stack, spelled as Helm's
-// .Capabilities.APIVersions.Has (and `helm template --api-versions`) spell them.
-const (
-	APIVerticalPodAutoscaler = "autoscaling.k8s.io/v1/VerticalPodAutoscaler"
-	APIVMPodScrape           = "operator.victoriametrics.com/v1beta1/VMPodScrape"
-	APICiliumNetworkPolicy   = "cilium.io/v2/CiliumNetworkPolicy"
-)
+// It is manifest.Object, which the builders' bundles list with Objects().
+type Object = manifest.Object
 
 // EtcdChartOptions are the inputs of the etcd chart's stack.
 type EtcdChartOptions struct {
@@ -56,37 +41,8 @@ func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 	}
 	opts := o.Etcd
 	opts.ServiceLabel = etcdChartServiceLabel
-	core, err := etcdObjects(n, opts, o.ChartVersion, true, true)
-	if err != nil {
-		return nil, err
-	}
-	dash, err := policy.Dashboard(n)
-	if err != nil {
-		return nil, err
-	}
-	cleanup, err := etcd.Cleanup(n, replicasOf(opts))
-	if err != nil {
-		return nil, err
-	}
-	svc, err := etcd.LegacyHeadlessService(n)
-	if err != nil {
-		return nil, err
-	}
-	rule, err := monitoring.PrometheusRule(n)
-	if err != nil {
-		return nil, err
-	}
-	keep, err := pki.KeepSecrets(n)
-	if err != nil {
-		return nil, err
-	}
-	objs := append(core, dash.Role, dash.RoleBinding, svc, rule)
-	for _, s := range keep {
-		objs = append(objs, s)
-	}
-	objs = append(objs, hookObjects(cleanup)...)
-	Sort(objs)
-	return objs, nil
+	b := stackBuild{names: n, opts: opts, replicas: replicasOf(opts), chartVersion: o.ChartVersion}
+	return b.build(CallerEtcd, nil)
 }
 
 // ClusterOptions are the inputs of a tenant cluster's etcd stack.
@@ -183,24 +139,8 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	core, err := etcdObjects(n, opts, o.ChartVersion, apis[APIVerticalPodAutoscaler], apis[APIVMPodScrape])
-	if err != nil {
-		return nil, err
-	}
-	if apis[APICiliumNetworkPolicy] {
-		np, err := policy.NetworkPolicy(n)
-		if err != nil {
-			return nil, err
-		}
-		core = append(core, np)
-	}
-	cleanup, err := etcd.Cleanup(n, replicas)
-	if err != nil {
-		return nil, err
-	}
-	objs := append(core, hookObjects(cleanup)...)
-	Sort(objs)
-	return objs, nil
+	b := stackBuild{names: n, opts: opts, replicas: replicas, chartVersion: o.ChartVersion}
+	return b.build(CallerCluster, apis)
 }
 
 // The cozystack.io/service label of each caller's member pods.
@@ -236,46 +176,4 @@ func replicasOf(o etcd.Options) int32 {
 		return etcd.DefaultReplicas
 	}
 	return o.Replicas
-}
-
-// etcdObjects are the shapes both callers render.
-func etcdObjects(n naming.Names, opts etcd.Options, chartVersion string, withVPA, withPodScrape bool) ([]Object, error) {
-	shapes, err := etcd.Build(n, opts, withVPA)
-	if err != nil {
-		return nil, err
-	}
-	wm, err := monitoring.WorkloadMonitor(n, replicasOf(opts), chartVersion)
-	if err != nil {
-		return nil, err
-	}
-	p, err := pki.Build(n)
-	if err != nil {
-		return nil, err
-	}
-	ds, err := kamaji.DataStore(n)
-	if err != nil {
-		return nil, err
-	}
-	objs := []Object{shapes.Cluster, shapes.Defrag, wm, ds}
-	for _, i := range p.Issuers() {
-		objs = append(objs, i)
-	}
-	for _, c := range p.Certificates() {
-		objs = append(objs, c)
-	}
-	if shapes.VPA != nil {
-		objs = append(objs, shapes.VPA)
-	}
-	if withPodScrape {
-		ps, err := monitoring.PodScrape(n)
-		if err != nil {
-			return nil, err
-		}
-		objs = append(objs, ps)
-	}
-	return objs, nil
-}
-
-func hookObjects(h etcd.CleanupHook) []Object {
-	return []Object{h.ServiceAccount, h.Role, h.RoleBinding, h.Job}
 }

@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"github.com/etcdshapes/etcdshapes/naming"
 	batchv1 "k8s.io/api/batch/v1"
 	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
@@ -9,17 +10,25 @@ import (
 
 // Shapes are the etcd package's objects of one cluster.
 type Shapes struct {
+	// Cluster is the EtcdCluster (Cluster).
 	Cluster *v1alpha2.EtcdCluster
-	Defrag  *batchv1.CronJob
-	// VPA is nil unless asked for.
+	// Defrag is the defrag CronJob (DefragCronJob).
+	Defrag *batchv1.CronJob
+	// VPA is the members' VerticalPodAutoscaler (VerticalPodAutoscaler).
 	VPA *vpav1.VerticalPodAutoscaler
 }
 
-// Build returns the EtcdCluster, the defrag CronJob and, when withVPA is
-// set, the VerticalPodAutoscaler, validating and defaulting the options
-// once for all of them (what Cluster, DefragCronJob and
-// VerticalPodAutoscaler each do on their own).
-func Build(n naming.Names, o Options, withVPA bool) (Shapes, error) {
+// Objects lists the EtcdCluster, the defrag CronJob and the VPA.
+func (s Shapes) Objects() []manifest.Object {
+	return []manifest.Object{s.Cluster, s.Defrag, s.VPA}
+}
+
+// Build returns the EtcdCluster, the defrag CronJob and the
+// VerticalPodAutoscaler, validating and defaulting the options once for
+// all of them (what Cluster, DefragCronJob and VerticalPodAutoscaler each
+// do on their own). A stack that renders no VPA (its API is not served)
+// leaves Shapes.VPA out.
+func Build(n naming.Names, o Options) (Shapes, error) {
 	if err := n.Validate(); err != nil {
 		return Shapes{}, err
 	}
@@ -28,10 +37,8 @@ func Build(n naming.Names, o Options, withVPA bool) (Shapes, error) {
 		return Shapes{}, err
 	}
 	s := Shapes{Cluster: cluster(n, r), Defrag: defragCronJob(n, r)}
-	if withVPA {
-		if s.VPA, err = verticalPodAutoscaler(n, r.ratios); err != nil {
-			return Shapes{}, err
-		}
+	if s.VPA, err = verticalPodAutoscaler(n, r.ratios); err != nil {
+		return Shapes{}, err
 	}
 	return s, nil
 }

@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -9,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // Helm's annotations on the objects of the stacks: hooks, and the keep
@@ -49,8 +49,8 @@ type CleanupHook struct {
 }
 
 // Objects lists the hook's objects in creation order (by hook weight).
-func (h CleanupHook) Objects() []runtime.Object {
-	return []runtime.Object{h.ServiceAccount, h.Role, h.RoleBinding, h.Job}
+func (h CleanupHook) Objects() []manifest.Object {
+	return []manifest.Object{h.ServiceAccount, h.Role, h.RoleBinding, h.Job}
 }
 
 // Cleanup builds the post-delete cleanup hook. replicas is the member count

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"strconv"
 	"strings"
 
@@ -13,7 +14,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // Scheduled snapshot settings.
@@ -95,8 +95,8 @@ type SnapshotSchedule struct {
 }
 
 // Objects lists the schedule's objects in creation order.
-func (s SnapshotSchedule) Objects() []runtime.Object {
-	return []runtime.Object{s.ServiceAccount, s.Role, s.RoleBinding, s.CronJob}
+func (s SnapshotSchedule) Objects() []manifest.Object {
+	return []manifest.Object{s.ServiceAccount, s.Role, s.RoleBinding, s.CronJob}
 }
 
 // ScheduledSnapshots builds the snapshot schedule of the cluster n names.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,13 +66,13 @@ var snapshotCases = []snapshotCase{
 	{"schedule-s3", func(t *testing.T) []runtime.Object {
 		s, err := etcd.ScheduledSnapshots(etcdNames(t), etcd.SnapshotScheduleOptions{Schedule: "0 3 * * *", Destination: s3Dest("tenant-root/etcd/")})
 		require.NoError(t, err)
-		return s.Objects()
+		return asRuntime(s.Objects())
 	}},
 	{"schedule-pvc-longname", func(t *testing.T) []runtime.Object {
 		s, err := etcd.ScheduledSnapshots(clusterNames(t, "kubernetes-production-cluster-eu-west-1-abcdefghijk"),
 			etcd.SnapshotScheduleOptions{Schedule: "@hourly", Keep: 24, Destination: pvcDest("hourly")})
 		require.NoError(t, err)
-		return s.Objects()
+		return asRuntime(s.Objects())
 	}},
 }
 
@@ -317,4 +318,12 @@ func TestScheduleValidation(t *testing.T) {
 	assert.Len(t, s.Slots, etcd.DefaultSnapshotKeep)
 	_, err = etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Destination: s3Dest("no-slash")})
 	assertField(t, err, "destination.s3.key")
+}
+
+func asRuntime(objs []manifest.Object) []runtime.Object {
+	out := make([]runtime.Object, len(objs))
+	for i, o := range objs {
+		out[i] = o
+	}
+	return out
 }

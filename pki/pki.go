@@ -2,6 +2,7 @@ package pki
 
 import (
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"time"
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
@@ -47,6 +48,12 @@ func (p PKI) Issuers() []*cmv1.Issuer {
 // Certificates lists the five certificates, CAs first.
 func (p PKI) Certificates() []*cmv1.Certificate {
 	return []*cmv1.Certificate{p.PeerCA, p.CA, p.Server, p.Peer, p.Client}
+}
+
+// Objects lists the issuers (as Issuers) and then the certificates (as
+// Certificates).
+func (p PKI) Objects() []manifest.Object {
+	return []manifest.Object{p.SelfSigningIssuer, p.PeerIssuer, p.Issuer, p.PeerCA, p.CA, p.Server, p.Peer, p.Client}
 }
 
 // ExtraDNSNames are the SANs a caller adds to the server and peer

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"strconv"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -63,6 +64,11 @@ func NetworkPolicy(n naming.Names) (*ciliumv2.CiliumNetworkPolicy, error) {
 type DashboardAccess struct {
 	Role        *rbacv1.Role
 	RoleBinding *rbacv1.RoleBinding
+}
+
+// Objects lists the Role and the RoleBinding.
+func (d DashboardAccess) Objects() []manifest.Object {
+	return []manifest.Object{d.Role, d.RoleBinding}
 }
 
 // Dashboard builds the Role that reads the cluster's Service and

@@ -1,0 +1,270 @@
+package etcdshapes
+
+import (
+	"slices"
+
+	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/kamaji"
+	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
+	"github.com/etcdshapes/etcdshapes/monitoring"
+	cozyv1alpha1 "github.com/etcdshapes/etcdshapes/monitoring/cozystack/v1alpha1"
+	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
+	vmv1beta1 "github.com/etcdshapes/etcdshapes/monitoring/victoriametrics/v1beta1"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/pki"
+	"github.com/etcdshapes/etcdshapes/policy"
+	ciliumv2 "github.com/etcdshapes/etcdshapes/policy/cilium/v2"
+	monv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
+)
+
+// The optional APIs of the per-cluster stack, spelled as Helm's
+// .Capabilities.APIVersions.Has (and `helm template --api-versions`) spell them.
+const (
+	APIVerticalPodAutoscaler = "autoscaling.k8s.io/v1/VerticalPodAutoscaler"
+	APIVMPodScrape           = "operator.victoriametrics.com/v1beta1/VMPodScrape"
+	APICiliumNetworkPolicy   = "cilium.io/v2/CiliumNetworkPolicy"
+)
+
+// Shape is one row of the table of shapes: the objects of one kind that one
+// builder makes, declared once. The stacks build from the table; the
+// scheme (AddToScheme), ResourceFor, the optional APIs (OptionalAPIs), the
+// plan and the apply requests read it. Adding a shape is a row here, its
+// builder, its golden files and its chart templates.
+type Shape struct {
+	// ID names the shape, e.g. "etcd-cluster", "cleanup-job".
+	ID string
+	// Kind is the group, version and kind of its objects.
+	Kind schema.GroupVersionKind
+	// Resource is the kind's API resource (its plural), e.g. "etcdclusters".
+	Resource string
+	// Callers are the stacks that render it (CallerEtcd, CallerCluster);
+	// none for the shapes built outside the stacks (snapshots, checks,
+	// the PodMonitor and the dashboard).
+	Callers []string
+	// API, when set, is the API (in OptionalAPIs' form) that must be
+	// served for the per-cluster stack to render the shape. The etcd
+	// chart renders its shapes whatever is served, as upstream does.
+	API string
+	// Hook is the Helm hook the shape's objects run as ("post-delete",
+	// "pre-install"), or "" for a regular object.
+	Hook string
+
+	addToScheme func(*runtime.Scheme) error
+	build       func(*stackBuild) ([]Object, error)
+}
+
+// Shapes lists the table of shapes, in a fixed order (the stacks' objects
+// are sorted by Sort, not by this order).
+func Shapes() []Shape { return slices.Clone(shapes) }
+
+// RendersFor reports whether the stack of caller renders the shape when
+// served is the set of served APIs (of the per-cluster stack; the etcd
+// chart renders its shapes whatever is served).
+func (s Shape) RendersFor(caller string, served map[string]bool) bool {
+	if !slices.Contains(s.Callers, caller) {
+		return false
+	}
+	return caller != CallerCluster || s.API == "" || served[s.API]
+}
+
+var (
+	both      = []string{CallerEtcd, CallerCluster}
+	etcdOnly  = []string{CallerEtcd}
+	clusterOn = []string{CallerCluster}
+)
+
+func gvk(gv schema.GroupVersion, kind string) schema.GroupVersionKind { return gv.WithKind(kind) }
+
+// shapes is the table. A builder function returns the shape's objects of
+// one stack; bundles (the etcd package's Shapes, the PKI, the cleanup
+// hook, the dashboard's access) are built once per stack (stackBuild).
+var shapes = []Shape{
+	{ID: "etcd-cluster", Kind: gvk(etcdv1alpha2.SchemeGroupVersion, "EtcdCluster"), Resource: "etcdclusters", Callers: both,
+		addToScheme: etcdv1alpha2.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { s, err := b.etcd(); return []Object{s.Cluster}, err }},
+	{ID: "defrag-cron-job", Kind: gvk(batchv1.SchemeGroupVersion, "CronJob"), Resource: "cronjobs", Callers: both,
+		addToScheme: batchv1.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { s, err := b.etcd(); return []Object{s.Defrag}, err }},
+	{ID: "vertical-pod-autoscaler", Kind: gvk(vpav1.SchemeGroupVersion, "VerticalPodAutoscaler"), Resource: "verticalpodautoscalers", Callers: both,
+		API: APIVerticalPodAutoscaler, addToScheme: vpav1.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) { s, err := b.etcd(); return []Object{s.VPA}, err }},
+	{ID: "workload-monitor", Kind: gvk(cozyv1alpha1.SchemeGroupVersion, "WorkloadMonitor"), Resource: "workloadmonitors", Callers: both,
+		addToScheme: cozyv1alpha1.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) {
+			return one(monitoring.WorkloadMonitor(b.names, b.replicas, b.chartVersion))
+		}},
+	{ID: "data-store", Kind: gvk(kamajiv1alpha1.SchemeGroupVersion, "DataStore"), Resource: "datastores", Callers: both,
+		addToScheme: kamajiv1alpha1.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { return one(kamaji.DataStore(b.names)) }},
+	{ID: "issuers", Kind: gvk(cmv1.SchemeGroupVersion, "Issuer"), Resource: "issuers", Callers: both,
+		addToScheme: cmv1.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) {
+			p, err := b.pki()
+			return []Object{p.SelfSigningIssuer, p.PeerIssuer, p.Issuer}, err
+		}},
+	{ID: "certificates", Kind: gvk(cmv1.SchemeGroupVersion, "Certificate"), Resource: "certificates", Callers: both,
+		addToScheme: cmv1.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) {
+			p, err := b.pki()
+			return []Object{p.PeerCA, p.CA, p.Server, p.Peer, p.Client}, err
+		}},
+	{ID: "pod-scrape", Kind: gvk(vmv1beta1.SchemeGroupVersion, "VMPodScrape"), Resource: "vmpodscrapes", Callers: both,
+		API: APIVMPodScrape, addToScheme: vmv1beta1.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) { return one(monitoring.PodScrape(b.names)) }},
+	{ID: "network-policy", Kind: gvk(ciliumv2.SchemeGroupVersion, "CiliumNetworkPolicy"), Resource: "ciliumnetworkpolicies", Callers: clusterOn,
+		API: APICiliumNetworkPolicy, addToScheme: ciliumv2.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) { return one(policy.NetworkPolicy(b.names)) }},
+	{ID: "dashboard-role", Kind: gvk(rbacv1.SchemeGroupVersion, "Role"), Resource: "roles", Callers: etcdOnly,
+		addToScheme: rbacv1.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { d, err := b.dashboard(); return []Object{d.Role}, err }},
+	{ID: "dashboard-role-binding", Kind: gvk(rbacv1.SchemeGroupVersion, "RoleBinding"), Resource: "rolebindings", Callers: etcdOnly,
+		addToScheme: rbacv1.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { d, err := b.dashboard(); return []Object{d.RoleBinding}, err }},
+	{ID: "legacy-headless-service", Kind: gvk(corev1.SchemeGroupVersion, "Service"), Resource: "services", Callers: etcdOnly,
+		addToScheme: corev1.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { return one(etcd.LegacyHeadlessService(b.names)) }},
+	{ID: "prometheus-rule", Kind: gvk(monv1.SchemeGroupVersion, "PrometheusRule"), Resource: "prometheusrules", Callers: etcdOnly,
+		addToScheme: monv1.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { return one(monitoring.PrometheusRule(b.names)) }},
+	{ID: "keep-secrets", Kind: gvk(corev1.SchemeGroupVersion, "Secret"), Resource: "secrets", Callers: etcdOnly, Hook: "pre-install",
+		addToScheme: corev1.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) {
+			keep, err := pki.KeepSecrets(b.names)
+			out := make([]Object, len(keep))
+			for i, s := range keep {
+				out[i] = s
+			}
+			return out, err
+		}},
+	{ID: "cleanup-service-account", Kind: gvk(corev1.SchemeGroupVersion, "ServiceAccount"), Resource: "serviceaccounts", Callers: both, Hook: "post-delete",
+		addToScheme: corev1.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { h, err := b.cleanup(); return []Object{h.ServiceAccount}, err }},
+	{ID: "cleanup-role", Kind: gvk(rbacv1.SchemeGroupVersion, "Role"), Resource: "roles", Callers: both, Hook: "post-delete",
+		addToScheme: rbacv1.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { h, err := b.cleanup(); return []Object{h.Role}, err }},
+	{ID: "cleanup-role-binding", Kind: gvk(rbacv1.SchemeGroupVersion, "RoleBinding"), Resource: "rolebindings", Callers: both, Hook: "post-delete",
+		addToScheme: rbacv1.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { h, err := b.cleanup(); return []Object{h.RoleBinding}, err }},
+	{ID: "cleanup-job", Kind: gvk(batchv1.SchemeGroupVersion, "Job"), Resource: "jobs", Callers: both, Hook: "post-delete",
+		addToScheme: batchv1.AddToScheme,
+		build:       func(b *stackBuild) ([]Object, error) { h, err := b.cleanup(); return []Object{h.Job}, err }},
+
+	// Built outside the stacks, by their own constructors.
+	{ID: "snapshot", Kind: gvk(etcdv1alpha2.SchemeGroupVersion, "EtcdSnapshot"), Resource: "etcdsnapshots", addToScheme: etcdv1alpha2.AddToScheme},
+	{ID: "snapshot-schedule-cron-job", Kind: gvk(batchv1.SchemeGroupVersion, "CronJob"), Resource: "cronjobs", addToScheme: batchv1.AddToScheme},
+	{ID: "check-job", Kind: gvk(batchv1.SchemeGroupVersion, "Job"), Resource: "jobs", addToScheme: batchv1.AddToScheme},
+	{ID: "pod-monitor", Kind: gvk(monv1.SchemeGroupVersion, "PodMonitor"), Resource: "podmonitors", addToScheme: monv1.AddToScheme},
+	{ID: "grafana-dashboard", Kind: gvk(grafanav1beta1.SchemeGroupVersion, "GrafanaDashboard"), Resource: "grafanadashboards", addToScheme: grafanav1beta1.AddToScheme},
+}
+
+// one is a single built object as a shape's list.
+func one[T Object](o T, err error) ([]Object, error) {
+	if err != nil {
+		return nil, err
+	}
+	return []Object{o}, nil
+}
+
+// stackBuild is one stack being built: its inputs, and the bundles several
+// shapes share, each built (and its options resolved) once.
+type stackBuild struct {
+	names        naming.Names
+	opts         etcd.Options
+	replicas     int32
+	chartVersion string
+
+	shapes     *etcd.Shapes
+	certs      *pki.PKI
+	access     *policy.DashboardAccess
+	cleanupJob *etcd.CleanupHook
+}
+
+func (b *stackBuild) etcd() (etcd.Shapes, error) {
+	if b.shapes == nil {
+		s, err := etcd.Build(b.names, b.opts)
+		if err != nil {
+			return s, err
+		}
+		b.shapes = &s
+	}
+	return *b.shapes, nil
+}
+
+func (b *stackBuild) pki() (pki.PKI, error) {
+	if b.certs == nil {
+		p, err := pki.Build(b.names)
+		if err != nil {
+			return p, err
+		}
+		b.certs = &p
+	}
+	return *b.certs, nil
+}
+
+func (b *stackBuild) dashboard() (policy.DashboardAccess, error) {
+	if b.access == nil {
+		d, err := policy.Dashboard(b.names)
+		if err != nil {
+			return d, err
+		}
+		b.access = &d
+	}
+	return *b.access, nil
+}
+
+func (b *stackBuild) cleanup() (etcd.CleanupHook, error) {
+	if b.cleanupJob == nil {
+		h, err := etcd.Cleanup(b.names, b.replicas)
+		if err != nil {
+			return h, err
+		}
+		b.cleanupJob = &h
+	}
+	return *b.cleanupJob, nil
+}
+
+// build renders the shapes of caller that served allows, sorted.
+func (b *stackBuild) build(caller string, served map[string]bool) ([]Object, error) {
+	objs := make([]Object, 0, 24)
+	for i := range shapes {
+		s := &shapes[i]
+		if !s.RendersFor(caller, served) {
+			continue
+		}
+		out, err := s.build(b)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, out...)
+	}
+	Sort(objs)
+	return objs, nil
+}
+
+// resourceOf is the table's resource of each kind.
+var resourceOf = func() map[string]string {
+	m := make(map[string]string, len(shapes))
+	for _, s := range shapes {
+		m[s.Kind.Kind] = s.Resource
+	}
+	return m
+}()
+
+// optionalAPIs are the table's optional APIs, in its order.
+var optionalAPIs = func() []string {
+	var out []string
+	for _, s := range shapes {
+		if s.API != "" && !slices.Contains(out, s.API) {
+			out = append(out, s.API)
+		}
+	}
+	return out
+}()

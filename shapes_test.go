@@ -1,0 +1,122 @@
+package etcdshapes_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+)
+
+// TestShapesTableDescribesTheStacks: every object of every stack belongs
+// to a row of the table with its kind, its caller and its hook; every row
+// of a caller renders in its stack; a row with an API renders in the
+// per-cluster stack exactly when that API is served.
+func TestShapesTableDescribesTheStacks(t *testing.T) {
+	type stack struct {
+		caller string
+		served []string
+		objs   func() ([]etcdshapes.Object, error)
+	}
+	all := etcdshapes.OptionalAPIs()
+	stacks := []stack{
+		{etcdshapes.CallerEtcd, nil, func() ([]etcdshapes.Object, error) {
+			return etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+		}},
+	}
+	for i := 0; i <= len(all); i++ {
+		served := all[:i]
+		if i < len(all) {
+			served = []string{all[i]}
+		}
+		stacks = append(stacks, stack{etcdshapes.CallerCluster, served, func() ([]etcdshapes.Object, error) {
+			return etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: served})
+		}})
+	}
+	for _, st := range stacks {
+		objs, err := st.objs()
+		require.NoError(t, err)
+		servedSet := map[string]bool{}
+		for _, a := range st.served {
+			servedSet[a] = true
+		}
+		rendered := map[string]bool{}
+		for _, o := range objs {
+			gvk := o.GetObjectKind().GroupVersionKind()
+			hook := o.GetAnnotations()[etcd.HookAnnotation]
+			var row *etcdshapes.Shape
+			for _, s := range etcdshapes.Shapes() {
+				if s.Kind == gvk && s.Hook == hook && slices.Contains(s.Callers, st.caller) {
+					row = &s
+					break
+				}
+			}
+			require.NotNil(t, row, "%s %s %s (hook %q) has no row for %s", gvk, o.GetNamespace(), o.GetName(), hook, st.caller)
+			rendered[row.ID] = true
+		}
+		for _, s := range etcdshapes.Shapes() {
+			assert.Equal(t, s.RendersFor(st.caller, servedSet), rendered[s.ID], "%s in the %s stack with %v served", s.ID, st.caller, st.served)
+		}
+	}
+}
+
+// TestShapesTableResources: each row's resource is what its CRD (from
+// ETCDSHAPES_CRDS) or the built-in API serves, ResourceFor answers it,
+// and AddToScheme registers each row's kind with its list.
+func TestShapesTableResources(t *testing.T) {
+	plural := map[string]string{}
+	for _, dir := range crdpath.Dirs(os.Getenv(crdpath.EnvVar), ".") {
+		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		require.NoError(t, err)
+		for _, f := range files {
+			raw, err := os.ReadFile(f)
+			require.NoError(t, err)
+			for _, doc := range strings.Split(string(raw), "\n---") {
+				var crd struct {
+					Kind string
+					Spec struct {
+						Group string
+						Names struct{ Kind, Plural string }
+					}
+				}
+				if yaml.Unmarshal([]byte(doc), &crd) == nil && crd.Kind == "CustomResourceDefinition" {
+					plural[crd.Spec.Group+"/"+crd.Spec.Names.Kind] = crd.Spec.Names.Plural
+				}
+			}
+		}
+	}
+	if len(plural) == 0 {
+		t.Skip("no CRDs: set ETCDSHAPES_CRDS")
+	}
+	builtin := map[string]string{"CronJob": "cronjobs", "Job": "jobs", "Service": "services", "Secret": "secrets", "ServiceAccount": "serviceaccounts", "Role": "roles", "RoleBinding": "rolebindings"}
+	s := runtime.NewScheme()
+	require.NoError(t, etcdshapes.AddToScheme(s))
+	ids := map[string]bool{}
+	for _, row := range etcdshapes.Shapes() {
+		assert.False(t, ids[row.ID], "ID %s twice", row.ID)
+		ids[row.ID] = true
+		want, ok := plural[row.Kind.Group+"/"+row.Kind.Kind]
+		if row.Kind.Group == "" || row.Kind.Group == "batch" || row.Kind.Group == "rbac.authorization.k8s.io" {
+			want, ok = builtin[row.Kind.Kind]
+		}
+		require.True(t, ok, "no CRD or built-in resource for %s (%s)", row.ID, row.Kind)
+		assert.Equal(t, want, row.Resource, row.ID)
+		assert.Equal(t, want, etcdshapes.ResourceFor(row.Kind).Resource, row.ID)
+		obj, err := s.New(row.Kind)
+		require.NoError(t, err, row.ID)
+		_, err = meta.Accessor(obj)
+		require.NoError(t, err, row.ID)
+		_, err = s.New(row.Kind.GroupVersion().WithKind(row.Kind.Kind + "List"))
+		require.NoError(t, err, row.ID)
+	}
+	assert.Equal(t, []string{etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape, etcdshapes.APICiliumNetworkPolicy}, etcdshapes.OptionalAPIs())
+}
