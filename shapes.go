@@ -181,54 +181,41 @@ type stackBuild struct {
 	replicas     int32
 	chartVersion string
 
-	shapes     *etcd.Shapes
-	certs      *pki.PKI
-	access     *policy.DashboardAccess
-	cleanupJob *etcd.CleanupHook
+	shapes     lazy[etcd.Shapes]
+	certs      lazy[pki.PKI]
+	access     lazy[policy.DashboardAccess]
+	cleanupJob lazy[etcd.CleanupHook]
+}
+
+// lazy is a bundle built on first use.
+type lazy[T any] struct {
+	done bool
+	v    T
+	err  error
+}
+
+func (l *lazy[T]) get(build func() (T, error)) (T, error) {
+	if !l.done {
+		l.v, l.err = build()
+		l.done = true
+	}
+	return l.v, l.err
 }
 
 func (b *stackBuild) etcd() (etcd.Shapes, error) {
-	if b.shapes == nil {
-		s, err := etcd.Build(b.names, b.opts)
-		if err != nil {
-			return s, err
-		}
-		b.shapes = &s
-	}
-	return *b.shapes, nil
+	return b.shapes.get(func() (etcd.Shapes, error) { return etcd.Build(b.names, b.opts) })
 }
 
 func (b *stackBuild) pki() (pki.PKI, error) {
-	if b.certs == nil {
-		p, err := pki.Build(b.names)
-		if err != nil {
-			return p, err
-		}
-		b.certs = &p
-	}
-	return *b.certs, nil
+	return b.certs.get(func() (pki.PKI, error) { return pki.Build(b.names) })
 }
 
 func (b *stackBuild) dashboard() (policy.DashboardAccess, error) {
-	if b.access == nil {
-		d, err := policy.Dashboard(b.names)
-		if err != nil {
-			return d, err
-		}
-		b.access = &d
-	}
-	return *b.access, nil
+	return b.access.get(func() (policy.DashboardAccess, error) { return policy.Dashboard(b.names) })
 }
 
 func (b *stackBuild) cleanup() (etcd.CleanupHook, error) {
-	if b.cleanupJob == nil {
-		h, err := etcd.Cleanup(b.names, b.replicas)
-		if err != nil {
-			return h, err
-		}
-		b.cleanupJob = &h
-	}
-	return *b.cleanupJob, nil
+	return b.cleanupJob.get(func() (etcd.CleanupHook, error) { return etcd.Cleanup(b.names, b.replicas) })
 }
 
 // build renders the shapes of caller that served allows, sorted.
