@@ -411,6 +411,14 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 			return nil, nil, err
 		}
 		opts, haveNames = append(opts, ForStack(n)), true
+		// The PodMonitor and the dashboard render only where their API
+		// is served: a live one proves it (see the cluster's case).
+		if !listsEvery(r.APIVersions, gatedAPIs(CallerEtcd)) {
+			if scope, err = stackScope(n); err != nil {
+				return nil, nil, err
+			}
+		}
+		r.APIVersions = withInferred(CallerEtcd, r.APIVersions, &inferred, scope, liveByKey)
 	case CallerCluster:
 		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
 			return nil, nil, err
@@ -448,14 +456,7 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 				return nil, nil, err
 			}
 		}
-		inferred = inferAPIs(r.APIVersions, scope, liveByKey)
-		if len(inferred) > 0 {
-			apis := append([]string(nil), r.APIVersions...)
-			for _, a := range inferred {
-				apis = append(apis, a.API)
-			}
-			r.APIVersions = apis
-		}
+		r.APIVersions = withInferred(CallerCluster, r.APIVersions, &inferred, scope, liveByKey)
 	}
 	desired, err := Render(r)
 	if err != nil {
@@ -767,4 +768,21 @@ func show(v any) string {
 		return s[:max-3] + "..."
 	}
 	return string(b)
+}
+
+// withInferred is listed with the optional APIs that gate caller's shapes
+// and that a live object of the stack's scope proves served (inferAPIs),
+// which it records in inferred.
+func withInferred(caller string, listed []string, inferred *[]InferredAPI, scope map[objectKey]bool, live map[objectKey]*planObject) []string {
+	*inferred = slices.DeleteFunc(inferAPIs(listed, scope, live), func(a InferredAPI) bool {
+		return !slices.Contains(gatedAPIs(caller), a.API)
+	})
+	if len(*inferred) == 0 {
+		return listed
+	}
+	apis := append([]string(nil), listed...)
+	for _, a := range *inferred {
+		apis = append(apis, a.API)
+	}
+	return apis
 }

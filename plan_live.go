@@ -520,10 +520,9 @@ func stackScope(n naming.Names) (map[objectKey]bool, error) {
 	var objs []Object
 	var err error
 	if n.Caller == naming.EtcdChart {
-		objs, err = EtcdChart(EtcdChartOptions{Namespace: n.Namespace, Release: n.Release})
+		objs, err = EtcdChart(EtcdChartOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: optionalAPIs})
 	} else {
-		objs, err = Cluster(ClusterOptions{Namespace: n.Namespace, Release: n.Release,
-			APIVersions: []string{APICiliumNetworkPolicy, APIVerticalPodAutoscaler, APIVMPodScrape}})
+		objs, err = Cluster(ClusterOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: optionalAPIs})
 	}
 	if err != nil {
 		return nil, err

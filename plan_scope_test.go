@@ -19,10 +19,10 @@ func TestScopeOfARenderIsTheStacks(t *testing.T) {
 		req, err := s.Request()
 		require.NoError(t, err)
 		var n naming.Names
+		req.APIVersions = etcdshapes.OptionalAPIs()
 		if req.Caller == etcdshapes.CallerEtcd {
 			n, err = naming.ForEtcdChart(req.Namespace, naming.EtcdChartRelease)
 		} else {
-			req.APIVersions = golden.AllAPIs
 			n, err = naming.ForCluster(req.Namespace, req.Release)
 		}
 		if err != nil {

@@ -25,7 +25,8 @@ type Request struct {
 	ChartVersion string
 	// Values are the chart's values.
 	Values map[string]any
-	// APIVersions is the served API set (CallerCluster only).
+	// APIVersions is the served API set (see EtcdChartOptions.APIVersions
+	// and ClusterOptions.APIVersions).
 	APIVersions []string
 	// Live is the live state (CallerCluster only).
 	Live LiveState
@@ -43,7 +44,7 @@ func Render(r Request) ([]Object, error) {
 		if err != nil {
 			return nil, err
 		}
-		objs, err := EtcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e})
+		objs, err := EtcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions})
 		return objs, values.EtcdChartError(err)
 	case CallerCluster:
 		c, err := values.Cluster(r.Values)

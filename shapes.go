@@ -25,12 +25,18 @@ import (
 	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
 )
 
-// The optional APIs of the per-cluster stack, spelled as Helm's
-// .Capabilities.APIVersions.Has (and `helm template --api-versions`) spell them.
+// The optional APIs of the stacks, spelled as Helm's
+// .Capabilities.APIVersions.Has (and `helm template --api-versions`) spell
+// them. The per-cluster stack renders the VPA, the VMPodScrape and the
+// CiliumNetworkPolicy only where their API is served (the etcd chart
+// renders its VPA and VMPodScrape always, as upstream does); both stacks
+// render the PodMonitor and the GrafanaDashboard only where theirs is.
 const (
 	APIVerticalPodAutoscaler = "autoscaling.k8s.io/v1/VerticalPodAutoscaler"
 	APIVMPodScrape           = "operator.victoriametrics.com/v1beta1/VMPodScrape"
 	APICiliumNetworkPolicy   = "cilium.io/v2/CiliumNetworkPolicy"
+	APIPodMonitor            = "monitoring.coreos.com/v1/PodMonitor"
+	APIGrafanaDashboard      = "grafana.integreatly.org/v1beta1/GrafanaDashboard"
 )
 
 // Shape is one row of the table of shapes: the objects of one kind that one
@@ -50,9 +56,12 @@ type Shape struct {
 	// the PodMonitor and the dashboard).
 	Callers []string
 	// API, when set, is the API (in OptionalAPIs' form) that must be
-	// served for the per-cluster stack to render the shape. The etcd
-	// chart renders its shapes whatever is served, as upstream does.
+	// served for a stack to render the shape, but in the stacks of
+	// AlwaysFor.
 	API string
+	// AlwaysFor are the callers that render the shape whatever is served:
+	// the etcd chart's VPA and VMPodScrape, as upstream renders them.
+	AlwaysFor []string
 	// Hook is the Helm hook the shape's objects run as ("post-delete",
 	// "pre-install"), or "" for a regular object.
 	Hook string
@@ -66,13 +75,12 @@ type Shape struct {
 func Shapes() []Shape { return slices.Clone(shapes) }
 
 // RendersFor reports whether the stack of caller renders the shape when
-// served is the set of served APIs (of the per-cluster stack; the etcd
-// chart renders its shapes whatever is served).
+// served is the set of served APIs.
 func (s Shape) RendersFor(caller string, served map[string]bool) bool {
 	if !slices.Contains(s.Callers, caller) {
 		return false
 	}
-	return caller != CallerCluster || s.API == "" || served[s.API]
+	return s.API == "" || served[s.API] || slices.Contains(s.AlwaysFor, caller)
 }
 
 var (
@@ -94,7 +102,7 @@ var shapes = []Shape{
 		addToScheme: batchv1.AddToScheme,
 		build:       func(b *stackBuild) ([]Object, error) { s, err := b.etcd(); return []Object{s.Defrag}, err }},
 	{ID: "vertical-pod-autoscaler", Kind: gvk(vpav1.SchemeGroupVersion, "VerticalPodAutoscaler"), Resource: "verticalpodautoscalers", Callers: both,
-		API: APIVerticalPodAutoscaler, addToScheme: vpav1.AddToScheme,
+		API: APIVerticalPodAutoscaler, AlwaysFor: etcdOnly, addToScheme: vpav1.AddToScheme,
 		build: func(b *stackBuild) ([]Object, error) { s, err := b.etcd(); return []Object{s.VPA}, err }},
 	{ID: "workload-monitor", Kind: gvk(cozyv1alpha1.SchemeGroupVersion, "WorkloadMonitor"), Resource: "workloadmonitors", Callers: both,
 		addToScheme: cozyv1alpha1.AddToScheme,
@@ -117,8 +125,16 @@ var shapes = []Shape{
 			return []Object{p.PeerCA, p.CA, p.Server, p.Peer, p.Client}, err
 		}},
 	{ID: "pod-scrape", Kind: gvk(vmv1beta1.SchemeGroupVersion, "VMPodScrape"), Resource: "vmpodscrapes", Callers: both,
-		API: APIVMPodScrape, addToScheme: vmv1beta1.AddToScheme,
+		API: APIVMPodScrape, AlwaysFor: etcdOnly, addToScheme: vmv1beta1.AddToScheme,
 		build: func(b *stackBuild) ([]Object, error) { return one(monitoring.PodScrape(b.names)) }},
+	{ID: "pod-monitor", Kind: gvk(monv1.SchemeGroupVersion, "PodMonitor"), Resource: "podmonitors", Callers: both,
+		API: APIPodMonitor, addToScheme: monv1.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) { return one(monitoring.PodMonitor(b.names)) }},
+	{ID: "grafana-dashboard", Kind: gvk(grafanav1beta1.SchemeGroupVersion, "GrafanaDashboard"), Resource: "grafanadashboards", Callers: both,
+		API: APIGrafanaDashboard, addToScheme: grafanav1beta1.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) {
+			return one(monitoring.Dashboard(b.names, monitoring.DashboardOptions{Replicas: b.replicas}))
+		}},
 	{ID: "network-policy", Kind: gvk(ciliumv2.SchemeGroupVersion, "CiliumNetworkPolicy"), Resource: "ciliumnetworkpolicies", Callers: clusterOn,
 		API: APICiliumNetworkPolicy, addToScheme: ciliumv2.AddToScheme,
 		build: func(b *stackBuild) ([]Object, error) { return one(policy.NetworkPolicy(b.names)) }},
@@ -157,12 +173,10 @@ var shapes = []Shape{
 		addToScheme: batchv1.AddToScheme,
 		build:       func(b *stackBuild) ([]Object, error) { h, err := b.cleanup(); return []Object{h.Job}, err }},
 
-	// Built outside the stacks, by their own constructors.
+	// Built outside the stacks only, by their own constructors.
 	{ID: "snapshot", Kind: gvk(etcdv1alpha2.SchemeGroupVersion, "EtcdSnapshot"), Resource: "etcdsnapshots", addToScheme: etcdv1alpha2.AddToScheme},
 	{ID: "snapshot-schedule-cron-job", Kind: gvk(batchv1.SchemeGroupVersion, "CronJob"), Resource: "cronjobs", addToScheme: batchv1.AddToScheme},
 	{ID: "check-job", Kind: gvk(batchv1.SchemeGroupVersion, "Job"), Resource: "jobs", addToScheme: batchv1.AddToScheme},
-	{ID: "pod-monitor", Kind: gvk(monv1.SchemeGroupVersion, "PodMonitor"), Resource: "podmonitors", addToScheme: monv1.AddToScheme},
-	{ID: "grafana-dashboard", Kind: gvk(grafanav1beta1.SchemeGroupVersion, "GrafanaDashboard"), Resource: "grafanadashboards", addToScheme: grafanav1beta1.AddToScheme},
 }
 
 // one is a single built object as a shape's list.
@@ -234,6 +248,19 @@ func (b *stackBuild) build(caller string, served map[string]bool) ([]Object, err
 	}
 	Sort(objs)
 	return objs, nil
+}
+
+// gatedAPIs are the optional APIs that decide whether caller's stack
+// renders a shape (those of its AlwaysFor shapes left out), in the table's
+// order.
+func gatedAPIs(caller string) []string {
+	var out []string
+	for _, s := range shapes {
+		if s.API != "" && slices.Contains(s.Callers, caller) && !slices.Contains(s.AlwaysFor, caller) && !slices.Contains(out, s.API) {
+			out = append(out, s.API)
+		}
+	}
+	return out
 }
 
 // resourceOf is the table's resource of each kind.

@@ -28,19 +28,23 @@ func TestShapesTableDescribesTheStacks(t *testing.T) {
 		objs   func() ([]etcdshapes.Object, error)
 	}
 	all := etcdshapes.OptionalAPIs()
-	stacks := []stack{
-		{etcdshapes.CallerEtcd, nil, func() ([]etcdshapes.Object, error) {
-			return etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
-		}},
-	}
-	for i := 0; i <= len(all); i++ {
-		served := all[:i]
-		if i < len(all) {
+	var stacks []stack
+	// Each optional API alone, then none, then all.
+	for i := 0; i <= len(all)+1; i++ {
+		var served []string
+		switch {
+		case i < len(all):
 			served = []string{all[i]}
+		case i == len(all)+1:
+			served = all
 		}
-		stacks = append(stacks, stack{etcdshapes.CallerCluster, served, func() ([]etcdshapes.Object, error) {
-			return etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: served})
-		}})
+		stacks = append(stacks,
+			stack{etcdshapes.CallerEtcd, served, func() ([]etcdshapes.Object, error) {
+				return etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", APIVersions: served})
+			}},
+			stack{etcdshapes.CallerCluster, served, func() ([]etcdshapes.Object, error) {
+				return etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: served})
+			}})
 	}
 	for _, st := range stacks {
 		objs, err := st.objs()
@@ -118,5 +122,5 @@ func TestShapesTableResources(t *testing.T) {
 		_, err = s.New(row.Kind.GroupVersion().WithKind(row.Kind.Kind + "List"))
 		require.NoError(t, err, row.ID)
 	}
-	assert.Equal(t, []string{etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape, etcdshapes.APICiliumNetworkPolicy}, etcdshapes.OptionalAPIs())
+	assert.Equal(t, []string{etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape, etcdshapes.APIPodMonitor, etcdshapes.APIGrafanaDashboard, etcdshapes.APICiliumNetworkPolicy}, etcdshapes.OptionalAPIs())
 }

@@ -25,6 +25,11 @@ type EtcdChartOptions struct {
 	// Etcd are the etcd's settings (the chart's values). ServiceLabel is
 	// always "etcd".
 	Etcd etcd.Options
+	// APIVersions is the set of served APIs in Helm's form: the PodMonitor
+	// and the GrafanaDashboard render only when listed (APIPodMonitor,
+	// APIGrafanaDashboard); the VPA and the VMPodScrape always do, as
+	// upstream's etcd chart renders them.
+	APIVersions []string
 }
 
 // EtcdChart returns every object the etcd chart renders, in install order.
@@ -39,10 +44,14 @@ func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 	if err := validateChartVersion(o.ChartVersion); err != nil {
 		return nil, err
 	}
+	apis, err := parseAPIVersions(o.APIVersions)
+	if err != nil {
+		return nil, err
+	}
 	opts := o.Etcd
 	opts.ServiceLabel = etcdChartServiceLabel
 	b := stackBuild{names: n, opts: opts, replicas: replicasOf(opts), chartVersion: o.ChartVersion}
-	return b.build(CallerEtcd, nil)
+	return b.build(CallerEtcd, apis)
 }
 
 // ClusterOptions are the inputs of a tenant cluster's etcd stack.
@@ -66,8 +75,8 @@ type ClusterOptions struct {
 	StorageClassLocal      string
 	StorageClassReplicated string
 	// APIVersions is the set of served APIs in Helm's form; the VPA,
-	// VMPodScrape and CiliumNetworkPolicy render only when listed (see the
-	// API* constants).
+	// VMPodScrape, CiliumNetworkPolicy, PodMonitor and GrafanaDashboard
+	// render only when listed (see the API* constants).
 	APIVersions []string
 	// Live is the state of the management cluster the chart reads with
 	// lookup.

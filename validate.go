@@ -16,10 +16,12 @@ import (
 // start with v and a digit (any CRD's version name), kinds upper-case.
 var apiVersionPattern = regexp.MustCompile(`^(([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)/)?v[0-9][a-z0-9]*(/[A-Z][A-Za-z0-9]*)?$`)
 
-// OptionalAPIs lists the per-cluster stack's optional APIs (APIVerticalPodAutoscaler,
-// APIVMPodScrape, APICiliumNetworkPolicy): each of their objects renders only
-// where ClusterOptions.APIVersions (the CLI's --api-versions) lists its API
-// exactly so.
+// OptionalAPIs lists the stacks' optional APIs, in the table's order
+// (APIVerticalPodAutoscaler, APIVMPodScrape, APICiliumNetworkPolicy,
+// APIPodMonitor, APIGrafanaDashboard): each of their objects renders only
+// where the options' APIVersions (the CLI's --api-versions) list its API
+// exactly so, but the etcd chart's VPA and VMPodScrape, which always
+// render (Shape.AlwaysFor).
 func OptionalAPIs() []string { return slices.Clone(optionalAPIs) }
 
 // validateChartVersion is monitoring.ValidateChartVersion (Helm's rule) for

@@ -6,8 +6,14 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// AllAPIs is every optional API of the per-cluster stack.
+// AllAPIs are the optional APIs of upstream's kubernetes chart (its
+// reference renders serve them).
 var AllAPIs = []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}
+
+// MonitoringAPIs are the optional APIs of the shapes upstream does not
+// render: the prometheus-operator PodMonitor and the grafana-operator
+// GrafanaDashboard.
+var MonitoringAPIs = []string{etcdshapes.APIPodMonitor, etcdshapes.APIGrafanaDashboard}
 
 // Scenario is one pinned render.
 type Scenario struct {
@@ -127,6 +133,15 @@ _cluster:
 		clusterCase("cluster-longname", "tenant-demo", "kubernetes-production-cluster-eu-west-1-abc", "{}", AllAPIs),
 		clusterCase("cluster-longns", "tenant-averyverylongtenantname-andanotherlongchild", "kubernetes-demo", "{}", AllAPIs),
 		shared,
+
+		// Beyond upstream: the PodMonitor and the dashboard where their
+		// APIs are served.
+		func() Scenario {
+			s := etcdCase("etcd-monitoring-apis", "tenant-root", "{}")
+			s.APIVersions = MonitoringAPIs
+			return s
+		}(),
+		clusterCase("cluster-monitoring-apis", "tenant-demo", "kubernetes-demo", "etcd:\n  replicas: 1\n", append(append([]string{}, AllAPIs...), MonitoringAPIs...)),
 
 		// Difference 4: every size unit works.
 		etcdCase("etcd-size-1Ti", "tenant-root", "size: 1Ti\n"),

@@ -36,9 +36,7 @@ func TestSchema(t *testing.T) {
 // emit, with the tests that validate them against their CRDs instead of a
 // golden scenario. A kind leaves this list when a stack renders it.
 var outsideStacks = map[string]string{
-	"EtcdSnapshot":     "etcd: TestSnapshotObjectsValidate",
-	"GrafanaDashboard": "monitoring: TestExtrasValidate",
-	"PodMonitor":       "monitoring: TestExtrasValidate",
+	"EtcdSnapshot": "etcd: TestSnapshotObjectsValidate",
 }
 
 // TestSchemaCoversEveryCRDKind keeps the CRD set and the library in step:

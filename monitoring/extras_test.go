@@ -159,7 +159,7 @@ func TestPodMonitorMatchesPodScrape(t *testing.T) {
 		}
 		assert.NotEqual(t, ps.Name, pm.Name)
 		assert.Equal(t, n.Namespace, pm.Namespace)
-		assert.Empty(t, pm.Spec.NamespaceSelector.MatchNames, "the PodMonitor's own namespace")
+		assert.Equal(t, []string{n.Namespace}, pm.Spec.NamespaceSelector.MatchNames, "the PodMonitor's own namespace, said outright")
 		assert.False(t, pm.Spec.NamespaceSelector.Any)
 	}
 }

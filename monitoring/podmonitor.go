@@ -37,6 +37,10 @@ func PodMonitor(n naming.Names) (*monv1.PodMonitor, error) {
 		Spec: monv1.PodMonitorSpec{
 			PodMetricsEndpoints: []monv1.PodMetricsEndpoint{{Port: &port, Scheme: &scheme}},
 			Selector:            *etcd.MemberSelector(n),
+			// The members' own namespace, said outright: an empty
+			// selector means the same, but would go out as {} (the
+			// struct has no zero form in JSON), a field meaning nothing.
+			NamespaceSelector: monv1.NamespaceSelector{MatchNames: []string{n.Namespace}},
 		},
 	}, nil
 }

@@ -117,7 +117,7 @@ func TestCLIUsageErrors(t *testing.T) {
 		{"render", "cluster", "--namespace", "tenant-demo"},
 		{"render", "etcd", "--namespace", "tenant-root", "--bogus"},
 		{"render", "etcd", "--namespace", "tenant-root", "extra"},
-		{"render", "etcd", "--namespace", "tenant-root", "--api-versions", "v1"},
+		{"render", "etcd", "--namespace", "tenant-root", "--live-datastore", "x"},
 		{"render", "cluster", "--namespace", "tenant-demo", "--release", "kubernetes-demo", "--live-datastore", ""},
 	} {
 		var stdout, stderr bytes.Buffer

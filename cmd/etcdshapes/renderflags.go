@@ -45,17 +45,20 @@ func (r *renderFlags) register(cmd *cobra.Command, caller string) {
 		"set `KEY=PATH`[,KEY=PATH]... as helm --set-file: the value is the file's content\n(16 MiB at most; \"-\" reads stdin)")
 	fs.StringArrayVar(&r.sets.JSON, "set-json", nil, "set `KEY=JSON`[,KEY=JSON]... as helm --set-json (e.g. etcd='{\"replicas\":1}')")
 	fs.StringArrayVar(&r.sets.Literals, "set-literal", nil, "set `KEY=VALUE` as helm --set-literal: the value taken literally, commas and all")
+	gated := "The VPA, VMPodScrape, CiliumNetworkPolicy, PodMonitor and GrafanaDashboard render only when listed:"
+	if caller == etcdshapes.CallerEtcd {
+		gated = "The PodMonitor and GrafanaDashboard render only when listed (the VPA and VMPodScrape always):"
+	}
+	fs.StringArrayVarP(&r.apiVersions, "api-versions", "a", nil,
+		"a served `API` as GROUP/VERSION/Kind, as for helm template; repeat or comma-separate.\n"+
+			gated+"\n  "+strings.Join(etcdshapes.OptionalAPIs(), "\n  ")+"\n"+
+			"An entry that is not GROUP/VERSION[/Kind], or names one of their groups while the list\nlacks its exact API (cilium.io/v2, cilium.io/v3/CiliumNetworkPolicy), is refused.")
+	_ = cmd.RegisterFlagCompletionFunc("api-versions", fixedCompletion(etcdshapes.OptionalAPIs()...))
 	if caller == etcdshapes.CallerCluster {
-		fs.StringArrayVarP(&r.apiVersions, "api-versions", "a", nil,
-			"a served `API` as GROUP/VERSION/Kind, as for helm template; repeat or comma-separate.\n"+
-				"The VPA, VMPodScrape and CiliumNetworkPolicy render only when listed:\n  "+
-				strings.Join(etcdshapes.OptionalAPIs(), "\n  ")+"\n"+
-				"An entry that is not GROUP/VERSION[/Kind], or names one of their groups while the list\nlacks its exact API (cilium.io/v2, cilium.io/v3/CiliumNetworkPolicy), is refused.")
 		fs.StringVar(&r.liveDataStore, "live-datastore", "",
 			"spec.dataStoreName of the live KamajiControlPlane, a DataStore `NAME`. If it names another\ndatastore, the cluster stays there and nothing is rendered.")
 		fs.StringVar(&r.liveStorageClass, "live-storage-class", "",
 			"spec.storage.storageClassName of the live EtcdCluster, a StorageClass `NAME`; it is\nimmutable, so it wins over the _cluster classes (pass \"\" for a live cluster without one)")
-		_ = cmd.RegisterFlagCompletionFunc("api-versions", fixedCompletion(etcdshapes.OptionalAPIs()...))
 		_ = cmd.RegisterFlagCompletionFunc("live-datastore", cobra.NoFileCompletions)
 		_ = cmd.RegisterFlagCompletionFunc("live-storage-class", cobra.NoFileCompletions)
 	}
@@ -143,13 +146,13 @@ func (r *renderFlags) request(stdin io.Reader) (etcdshapes.Request, error) {
 		return etcdshapes.Request{}, err
 	}
 	req := etcdshapes.Request{Caller: r.caller, Namespace: r.namespace, Release: r.release, ChartVersion: r.chartVersion, Values: values}
-	if r.caller != etcdshapes.CallerCluster {
-		return req, nil
-	}
 	for _, a := range r.apiVersions {
 		for _, part := range strings.Split(a, ",") {
 			req.APIVersions = append(req.APIVersions, strings.TrimSpace(part))
 		}
+	}
+	if r.caller != etcdshapes.CallerCluster {
+		return req, nil
 	}
 	req.Live.DataStoreName = r.liveDataStore
 	if r.flags.Changed("live-storage-class") {
