@@ -9,8 +9,10 @@ import (
 
 // Shapes are the etcd package's objects of one cluster.
 type Shapes struct {
+	// Cluster is the EtcdCluster.
 	Cluster *v1alpha2.EtcdCluster
-	Defrag  *batchv1.CronJob
+	// Defrag is the CronJob that defragments the members.
+	Defrag *batchv1.CronJob
 	// VPA is nil unless asked for.
 	VPA *vpav1.VerticalPodAutoscaler
 }
