@@ -42,10 +42,16 @@ var RBACAPIVersion = rbacv1.SchemeGroupVersion.String()
 // data-<name>-<i>, which etcd-operator does not garbage-collect. The Role
 // grants get and delete on exactly those names and nothing else.
 type CleanupHook struct {
+	// ServiceAccount is the identity the Job runs as (hook weight 0).
 	ServiceAccount *corev1.ServiceAccount
-	Role           *rbacv1.Role
-	RoleBinding    *rbacv1.RoleBinding
-	Job            *batchv1.Job
+	// Role grants get and delete on the leftover Secrets and PVCs, by name
+	// (hook weight 5).
+	Role *rbacv1.Role
+	// RoleBinding binds Role to ServiceAccount (hook weight 5).
+	RoleBinding *rbacv1.RoleBinding
+	// Job deletes the leftovers with kubectl (hook weight 10), named
+	// naming.Names.CleanupJob.
+	Job *batchv1.Job
 }
 
 // Objects lists the hook's objects in creation order (by hook weight).

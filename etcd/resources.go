@@ -25,8 +25,12 @@ const (
 // limit divided by the ratio. They are decimal strings, as the platform
 // configuration carries them ("4", "1.5"); empty means the default.
 type Ratios struct {
-	CPU              string
-	Memory           string
+	// CPU is the CPU ratio; empty means DefaultCPUAllocationRatio.
+	CPU string
+	// Memory is the memory ratio; empty means DefaultMemoryAllocationRatio.
+	Memory string
+	// EphemeralStorage is the ephemeral-storage ratio; empty means
+	// DefaultEphemeralStorageAllocationRatio.
 	EphemeralStorage string
 }
 

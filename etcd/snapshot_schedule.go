@@ -86,10 +86,16 @@ type SnapshotScheduleOptions struct {
 // ServiceAccount whose Role may create EtcdSnapshots and get, list, watch
 // and delete only the ring's names.
 type SnapshotSchedule struct {
+	// ServiceAccount is the identity the CronJob's pods run as.
 	ServiceAccount *corev1.ServiceAccount
-	Role           *rbacv1.Role
-	RoleBinding    *rbacv1.RoleBinding
-	CronJob        *batchv1.CronJob
+	// Role may create EtcdSnapshots and get, list, watch and delete the ring's
+	// names (Slots) only.
+	Role *rbacv1.Role
+	// RoleBinding binds Role to ServiceAccount.
+	RoleBinding *rbacv1.RoleBinding
+	// CronJob runs on the schedule, deletes the oldest slot's snapshot when the
+	// ring is full and creates the next one.
+	CronJob *batchv1.CronJob
 	// Slots are the ring's EtcdSnapshot names, slot 0 first.
 	Slots []string
 }

@@ -20,13 +20,20 @@ type Scenario struct {
 	// Name is the golden file's base name.
 	Name string
 	// Caller is etcdshapes.CallerEtcd or etcdshapes.CallerCluster.
-	Caller    string
+	Caller string
+	// Namespace is the tenant namespace rendered into.
 	Namespace string
-	Release   string
+	// Release is the Helm release: "etcd" for the etcd chart, the tenant
+	// cluster's release for the kubernetes chart.
+	Release string
 	// Values is a values file in the caller's chart shape.
-	Values      string
+	Values string
+	// APIVersions are the served APIs in Helm's form (see AllAPIs); the
+	// optional objects render only when listed.
 	APIVersions []string
-	Live        etcdshapes.LiveState
+	// Live is the live cluster state the kubernetes chart reads; the zero value
+	// is a fresh install.
+	Live etcdshapes.LiveState
 }
 
 // Request turns the scenario into a render request (chart version 0.0.0).

@@ -58,6 +58,8 @@ const (
 	PerCluster
 )
 
+// String returns "etcd" for EtcdChart and "cluster" for PerCluster (and for any
+// other value, "etcd").
 func (c Caller) String() string {
 	if c == PerCluster {
 		return "cluster"
@@ -69,9 +71,15 @@ func (c Caller) String() string {
 // ForCluster; the zero value, a literal or a copy whose fields were
 // changed afterwards is not valid, and every builder refuses it (Validate).
 type Names struct {
-	Caller    Caller
+	// Caller is the chart the stack is rendered for; it decides the DataStore
+	// name and the certificates' extra SANs.
+	Caller Caller
+	// Namespace is the tenant namespace ("tenant-<name>") every namespaced
+	// object of the stack lives in.
 	Namespace string
-	Release   string
+	// Release is the Helm release: "etcd" for the etcd chart, the tenant
+	// cluster's release (e.g. "kubernetes-demo") for PerCluster.
+	Release string
 	// Cluster is the EtcdCluster name and the base of every other name.
 	Cluster string
 
@@ -218,25 +226,55 @@ func TenantPath(ns string) []string {
 	return out
 }
 
-// Derived names. Each is a pure function of the base name.
+// Derived names. Each is a pure function of the base name; "<name>" below
+// is Cluster.
 
+// SelfSigningIssuer names the self-signed Issuer that signs both CAs:
+// "<name>-selfsigning-issuer".
 func (n Names) SelfSigningIssuer() string { return n.Cluster + "-selfsigning-issuer" }
-func (n Names) PeerIssuer() string        { return n.Cluster + "-peer-issuer" }
-func (n Names) Issuer() string            { return n.Cluster + "-issuer" }
 
+// PeerIssuer names the CA Issuer, backed by PeerCASecret, that signs the peer
+// certificate: "<name>-peer-issuer".
+func (n Names) PeerIssuer() string { return n.Cluster + "-peer-issuer" }
+
+// Issuer names the CA Issuer, backed by CASecret, that signs the server and
+// client certificates: "<name>-issuer".
+func (n Names) Issuer() string { return n.Cluster + "-issuer" }
+
+// PeerCACertificate names the Certificate of the peer CA: "<name>-peer-ca".
 func (n Names) PeerCACertificate() string { return n.Cluster + "-peer-ca" }
-func (n Names) CACertificate() string     { return n.Cluster + "-ca" }
+
+// CACertificate names the Certificate of the CA of the server and client
+// certificates: "<name>-ca".
+func (n Names) CACertificate() string { return n.Cluster + "-ca" }
+
+// ServerCertificate names the Certificate of the etcd server (client API):
+// "<name>-server".
 func (n Names) ServerCertificate() string { return n.Cluster + "-server" }
-func (n Names) PeerCertificate() string   { return n.Cluster + "-peer" }
+
+// PeerCertificate names the Certificate of the etcd peer API: "<name>-peer".
+func (n Names) PeerCertificate() string { return n.Cluster + "-peer" }
+
+// ClientCertificate names the Certificate of the etcd root client that
+// etcd-operator, Kamaji and the defrag job present: "<name>-client".
 func (n Names) ClientCertificate() string { return n.Cluster + "-client" }
 
 // TLSSecret is the Secret cert-manager writes for a certificate name.
 func TLSSecret(certificate string) string { return certificate + "-tls" }
 
+// PeerCASecret names the Secret of PeerCACertificate: "<name>-peer-ca-tls".
 func (n Names) PeerCASecret() string { return TLSSecret(n.PeerCACertificate()) }
-func (n Names) CASecret() string     { return TLSSecret(n.CACertificate()) }
+
+// CASecret names the Secret of CACertificate: "<name>-ca-tls".
+func (n Names) CASecret() string { return TLSSecret(n.CACertificate()) }
+
+// ServerSecret names the Secret of ServerCertificate: "<name>-server-tls".
 func (n Names) ServerSecret() string { return TLSSecret(n.ServerCertificate()) }
-func (n Names) PeerSecret() string   { return TLSSecret(n.PeerCertificate()) }
+
+// PeerSecret names the Secret of PeerCertificate: "<name>-peer-tls".
+func (n Names) PeerSecret() string { return TLSSecret(n.PeerCertificate()) }
+
+// ClientSecret names the Secret of ClientCertificate: "<name>-client-tls".
 func (n Names) ClientSecret() string { return TLSSecret(n.ClientCertificate()) }
 
 // TLSSecrets lists the five PKI secrets in the order the cleanup deletes them.
@@ -256,8 +294,12 @@ func (n Names) ClientEndpoint() string { return n.ServiceHost() + ":2379" }
 // LegacyHeadlessService is the etcd chart's transitional headless Service.
 func (n Names) LegacyHeadlessService() string { return n.Cluster + "-headless" }
 
+// PodScrape names the VMPodScrape of the members' metrics: "<name>-pod-scrape".
 func (n Names) PodScrape() string { return n.Cluster + "-pod-scrape" }
-func (n Names) Cleanup() string   { return n.Cluster + "-cleanup" }
+
+// Cleanup names the cleanup hook's ServiceAccount, Role and RoleBinding, and is
+// the unhashed base of CleanupJob: "<name>-cleanup".
+func (n Names) Cleanup() string { return n.Cluster + "-cleanup" }
 
 // CleanupJob is the cleanup hook's Job name: "<name>-cleanup", hashed down
 // to the Job limit of 63 characters when longer (only a 56-character etcd
@@ -265,8 +307,14 @@ func (n Names) Cleanup() string   { return n.Cluster + "-cleanup" }
 func (n Names) CleanupJob() string {
 	return hashTruncate(n.Cleanup(), MaxJobName, JobKeep, "-cleanup")
 }
+
+// DashboardResources names the etcd chart's Role and RoleBinding that let the
+// dashboard read the cluster's Service and WorkloadMonitor:
+// "<release>-dashboard-resources", after the release rather than the cluster.
 func (n Names) DashboardResources() string { return n.Release + "-dashboard-resources" }
-func (n Names) PrometheusRule() string     { return n.Cluster + "-rules" }
+
+// PrometheusRule names the PrometheusRule of the etcd alerts: "<name>-rules".
+func (n Names) PrometheusRule() string { return n.Cluster + "-rules" }
 
 // DataPVC is the PersistentVolumeClaim of member i (the etcd chart's legacy
 // StatefulSet naming, which the cleanup hook deletes).

@@ -30,14 +30,29 @@ const (
 
 // PKI is every cert-manager object of one etcd cluster.
 type PKI struct {
+	// SelfSigningIssuer is the self-signed Issuer that signs the two CAs
+	// (naming.Names.SelfSigningIssuer).
 	SelfSigningIssuer *cmv1.Issuer
-	PeerIssuer        *cmv1.Issuer
-	Issuer            *cmv1.Issuer
-	PeerCA            *cmv1.Certificate
-	CA                *cmv1.Certificate
-	Server            *cmv1.Certificate
-	Peer              *cmv1.Certificate
-	Client            *cmv1.Certificate
+	// PeerIssuer is the CA Issuer of the peer CA's Secret; it signs Peer.
+	PeerIssuer *cmv1.Issuer
+	// Issuer is the CA Issuer of CA's Secret; it signs Server and Client.
+	Issuer *cmv1.Issuer
+	// PeerCA is the CA certificate of the peer API, valid for CADuration; its
+	// key is never rotated.
+	PeerCA *cmv1.Certificate
+	// CA is the CA certificate of the client API, valid for CADuration; its key
+	// is never rotated.
+	CA *cmv1.Certificate
+	// Server is the etcd server certificate of the client API, signed by
+	// Issuer, for DNSNames and LoopbackIP.
+	Server *cmv1.Certificate
+	// Peer is the certificate members serve and dial the peer API with (server
+	// and client auth), signed by PeerIssuer, for DNSNames and LoopbackIP.
+	Peer *cmv1.Certificate
+	// Client is the client certificate with common name ClientCommonName, the
+	// etcd root user, signed by Issuer; etcd-operator, Kamaji and the defrag
+	// job present it.
+	Client *cmv1.Certificate
 }
 
 // Issuers lists the three issuers.

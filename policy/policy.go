@@ -62,7 +62,12 @@ func NetworkPolicy(n naming.Names) (*ciliumv2.CiliumNetworkPolicy, error) {
 
 // DashboardAccess is the etcd chart's read access for the dashboard.
 type DashboardAccess struct {
-	Role        *rbacv1.Role
+	// Role reads the cluster's Service and WorkloadMonitor, by name
+	// (naming.Names.DashboardResources).
+	Role *rbacv1.Role
+	// RoleBinding binds Role for every tenant on the path to the namespace
+	// (naming.TenantPath): each tenant's ServiceAccount and its
+	// "<tenant>-super-admin" group.
 	RoleBinding *rbacv1.RoleBinding
 }
 

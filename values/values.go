@@ -227,9 +227,11 @@ type ClusterEtcd struct {
 	// TopologySpreadConstraints are
 	// _cluster.scheduling.globalAppTopologySpreadConstraints.
 	TopologySpreadConstraints []corev1.TopologySpreadConstraint
-	// StorageClassLocal and StorageClassReplicated are
-	// _cluster.etcd-storage-class-local and -replicated.
-	StorageClassLocal      string
+	// StorageClassLocal is _cluster.etcd-storage-class-local, the storage
+	// class of a 3-member etcd (each member keeps its own copy).
+	StorageClassLocal string
+	// StorageClassReplicated is _cluster.etcd-storage-class-replicated, the
+	// storage class of a 1-member etcd (the volume itself is replicated).
 	StorageClassReplicated string
 }
 

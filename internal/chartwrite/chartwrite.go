@@ -41,7 +41,9 @@ const Field = "out"
 // File is one file to write: a relative, slash-separated path inside the
 // directory and its content.
 type File struct {
+	// Path is relative to the directory and slash-separated.
 	Path string
+	// Data is the file's content.
 	Data []byte
 }
 
@@ -75,17 +77,22 @@ type Result struct {
 
 // Note is a path Write left alone, and why.
 type Note struct {
-	Path   string // relative to the directory
+	Path string // relative to the directory
+	// Reason says why Write left the path alone and what became of it.
 	Reason string
 }
 
 // RefusedError lists every file Write refused to touch. When it is
 // returned, Write has changed nothing.
 type RefusedError struct {
-	Dir      string
+	// Dir is the directory Write was asked to write.
+	Dir string
+	// Refusals are one error per refused file, each naming Field, the path and
+	// the rule.
 	Refusals []*invalid.Error
 }
 
+// Error lists the refusals, one a line.
 func (e *RefusedError) Error() string {
 	lines := make([]string, len(e.Refusals))
 	for i, r := range e.Refusals {

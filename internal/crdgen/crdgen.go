@@ -38,14 +38,22 @@ import (
 // fields, in the form the generated table stores: each key is left out
 // when empty.
 type Node struct {
-	Default  json.RawMessage `json:"default,omitempty"`
-	Nullable bool            `json:"nullable,omitempty"`
+	// Default is the schema's default, pruned as the API server prunes it.
+	Default json.RawMessage `json:"default,omitempty"`
+	// Nullable is the schema's nullable, kept only with a Default: the API
+	// server keeps an explicit null of a nullable field instead of defaulting
+	// it.
+	Nullable bool `json:"nullable,omitempty"`
 	// Required are the properties an object here must have (the API
 	// server refuses it without them: "spec: Required value").
-	Required             []string         `json:"required,omitempty"`
-	Properties           map[string]*Node `json:"properties,omitempty"`
-	Items                *Node            `json:"items,omitempty"`
-	AdditionalProperties *Node            `json:"additionalProperties,omitempty"`
+	Required []string `json:"required,omitempty"`
+	// Properties are the nodes of the object's properties that carry a default
+	// or required fields below them.
+	Properties map[string]*Node `json:"properties,omitempty"`
+	// Items is the node of an array's items.
+	Items *Node `json:"items,omitempty"`
+	// AdditionalProperties is the node of a map's values.
+	AdditionalProperties *Node `json:"additionalProperties,omitempty"`
 }
 
 // Defaults reads every CRD in each of dirs (*.yaml, *.yml, *.json; other

@@ -37,7 +37,9 @@ type Block struct {
 	Line      int    // of its opening fence, 1-based
 	Code      string // the block's text
 	Signature string // from the snippet comment; "func()" by default
-	Imports   []string
+	// Imports are the import paths the snippet comment lists after "|", added
+	// to the compiled file.
+	Imports []string
 }
 
 var directive = regexp.MustCompile(`^<!--\s*snippet:\s*(.*?)\s*-->\s*$`)

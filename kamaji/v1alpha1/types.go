@@ -12,7 +12,10 @@ type DataStore struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec   DataStoreSpec    `json:"spec"`
+	// Spec is the desired state of the datastore: how Kamaji connects to it.
+	Spec DataStoreSpec `json:"spec"`
+	// Status is the observed state of the datastore, written by Kamaji; nil
+	// until it first reconciles.
 	Status *DataStoreStatus `json:"status,omitempty"`
 }
 
@@ -22,17 +25,22 @@ type DataStore struct {
 type DataStoreList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []DataStore `json:"items"`
+	// Items are the DataStores in the list.
+	Items []DataStore `json:"items"`
 }
 
 // Driver is the kind of datastore.
 type Driver string
 
 const (
-	DriverEtcd       Driver = "etcd"
-	DriverMySQL      Driver = "MySQL"
+	// DriverEtcd is an etcd cluster; the only driver this library emits.
+	DriverEtcd Driver = "etcd"
+	// DriverMySQL is a MySQL server, reached through kine.
+	DriverMySQL Driver = "MySQL"
+	// DriverPostgreSQL is a PostgreSQL server, reached through kine.
 	DriverPostgreSQL Driver = "PostgreSQL"
-	DriverNATS       Driver = "NATS"
+	// DriverNATS is a NATS server, reached through kine.
+	DriverNATS Driver = "NATS"
 )
 
 // DataStoreSpec is how Kamaji reaches the datastore.
@@ -49,39 +57,61 @@ type DataStoreSpec struct {
 
 // BasicAuth is a user name and password.
 type BasicAuth struct {
+	// Username is the user name, inline or from a Secret.
 	Username ContentRef `json:"username"`
+	// Password is the password, inline or from a Secret.
 	Password ContentRef `json:"password"`
 }
 
 // TLSConfig holds the CA and the client certificate.
 type TLSConfig struct {
-	CertificateAuthority CertKeyPair  `json:"certificateAuthority"`
-	ClientCertificate    *CertKeyPair `json:"clientCertificate,omitempty"`
+	// CertificateAuthority is the CA that signs the datastore's certificates.
+	// For etcd its private key is required, because Kamaji signs the client
+	// certificates of the tenant control planes with it.
+	CertificateAuthority CertKeyPair `json:"certificateAuthority"`
+	// ClientCertificate is the certificate and private key Kamaji presents to
+	// the datastore.
+	ClientCertificate *CertKeyPair `json:"clientCertificate,omitempty"`
 }
 
 // CertKeyPair is a certificate and its private key.
 type CertKeyPair struct {
-	Certificate ContentRef  `json:"certificate"`
-	PrivateKey  *ContentRef `json:"privateKey,omitempty"`
+	// Certificate is the PEM certificate.
+	Certificate ContentRef `json:"certificate"`
+	// PrivateKey is the PEM private key of Certificate.
+	PrivateKey *ContentRef `json:"privateKey,omitempty"`
 }
 
 // ContentRef is inline content or a key of a Secret.
 type ContentRef struct {
-	Content         []byte           `json:"content,omitempty"`
+	// Content is the value itself (base64 in JSON); it takes precedence over
+	// SecretReference.
+	Content []byte `json:"content,omitempty"`
+	// SecretReference is the key of a Secret that holds the value.
 	SecretReference *SecretReference `json:"secretReference,omitempty"`
 }
 
 // SecretReference is a key of a Secret in a namespace.
 type SecretReference struct {
-	KeyPath   string `json:"keyPath"`
-	Name      string `json:"name,omitempty"`
+	// KeyPath is the key within the Secret's data that holds the value;
+	// required.
+	KeyPath string `json:"keyPath"`
+	// Name is the Secret's name.
+	Name string `json:"name,omitempty"`
+	// Namespace is the Secret's namespace.
 	Namespace string `json:"namespace,omitempty"`
 }
 
 // DataStoreStatus is the observed state of a DataStore.
 type DataStoreStatus struct {
-	Ready              bool               `json:"ready"`
-	UsedBy             []string           `json:"usedBy,omitempty"`
-	Conditions         []metav1.Condition `json:"conditions,omitempty"`
-	ObservedGeneration int64              `json:"observedGeneration,omitempty"`
+	// Ready is true once Kamaji has accepted the datastore and its certificates
+	// are available or correctly referenced.
+	Ready bool `json:"ready"`
+	// UsedBy lists the tenant control planes, as "namespace/name", that use the
+	// datastore.
+	UsedBy []string `json:"usedBy,omitempty"`
+	// Conditions are the results of Kamaji's validation of the datastore.
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// ObservedGeneration is the metadata.generation Kamaji last reconciled.
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 }

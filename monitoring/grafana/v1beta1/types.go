@@ -12,6 +12,8 @@ type GrafanaDashboard struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
+	// Spec is the desired state: the dashboard model and the Grafana instances
+	// that import it.
 	Spec GrafanaDashboardSpec `json:"spec"`
 }
 
@@ -21,7 +23,8 @@ type GrafanaDashboard struct {
 type GrafanaDashboardList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []GrafanaDashboard `json:"items"`
+	// Items are the GrafanaDashboards in the list.
+	Items []GrafanaDashboard `json:"items"`
 }
 
 // GrafanaDashboardSpec is where the dashboard model comes from and which
@@ -57,6 +60,10 @@ type GrafanaDashboardSpec struct {
 // GrafanaResourceDatasource maps a templated datasource input of the model
 // to an existing datasource.
 type GrafanaResourceDatasource struct {
-	InputName      string `json:"inputName"`
+	// InputName is the name of the datasource input templated in the model,
+	// e.g. "DS_PROMETHEUS".
+	InputName string `json:"inputName"`
+	// DatasourceName is the name of the existing Grafana datasource the input
+	// resolves to.
 	DatasourceName string `json:"datasourceName"`
 }
