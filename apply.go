@@ -45,9 +45,12 @@ type ApplyRequest struct {
 	Object *unstructured.Unstructured
 	// Resource is the object's API resource (for dynamic clients); see
 	// ResourceFor.
-	Resource  schema.GroupVersionResource
+	Resource schema.GroupVersionResource
+	// Namespace is the object's namespace; empty for a cluster-scoped
+	// object (the DataStore).
 	Namespace string
-	Name      string
+	// Name is the object's name.
+	Name string
 	// PatchType is always types.ApplyPatchType.
 	PatchType types.PatchType
 	// Body is the apply patch: the object as JSON.

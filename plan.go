@@ -43,11 +43,14 @@ const (
 
 // ObjectRef names an object.
 type ObjectRef struct {
+	// APIVersion is the object's group and version, e.g. "batch/v1".
 	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
+	// Kind is the object's kind, e.g. "CronJob".
+	Kind string `json:"kind"`
 	// Namespace is empty for cluster-scoped objects (the DataStore).
 	Namespace string `json:"namespace,omitempty"`
-	Name      string `json:"name"`
+	// Name is the object's name.
+	Name string `json:"name"`
 }
 
 // String is "Kind namespace/name", or "Kind name" when cluster-scoped.
@@ -61,15 +64,19 @@ func (r ObjectRef) String() string {
 // Finding is something about a change the API server refuses or a person
 // must decide, or a note.
 type Finding struct {
+	// Verdict is how much the finding weighs: a note, a decision for a
+	// person, or a change the API server refuses.
 	Verdict Verdict `json:"verdict"`
 	// Object is the object concerned.
 	Object ObjectRef `json:"object"`
 	// Path is the field concerned, e.g. "spec.tls.client.serverSecretRef";
 	// empty for the whole object.
-	Path    string `json:"path,omitempty"`
+	Path string `json:"path,omitempty"`
+	// Message says what happens and why, in a sentence.
 	Message string `json:"message"`
 }
 
+// String is "<verdict>: <object> <path>: <message>".
 func (f Finding) String() string {
 	where := f.Object.String()
 	if f.Path != "" {
@@ -81,6 +88,8 @@ func (f Finding) String() string {
 // ObjectPlan is the plan for one object.
 type ObjectPlan struct {
 	ObjectRef
+	// Action is what the apply does to the object: create, update,
+	// delete, or nothing.
 	Action Action `json:"action"`
 	// Changes are the fields an update changes, sorted by path: what a
 	// server-side apply as FieldManager, with force, sets, changes and
@@ -97,7 +106,9 @@ type ObjectPlan struct {
 	// Ownership says whether the plan knew the live object's managedFields
 	// (empty for a create or a delete).
 	Ownership Ownership `json:"ownership,omitempty"`
-	Findings  []Finding `json:"findings,omitempty"`
+	// Findings are what the operator should know or decide about the
+	// object (see Verdict).
+	Findings []Finding `json:"findings,omitempty"`
 }
 
 // PlanResult is what applying a desired stack to a live cluster does.

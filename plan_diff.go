@@ -36,11 +36,14 @@ type FieldChange struct {
 	// PathElements is the path in managedFields' notation, one element
 	// each ("f:spec", `k:{"name":"etcd-defrag"}`, "v:...", "i:0"):
 	// unambiguous where Path is not (a label key with dots).
-	PathElements []string   `json:"pathElements"`
-	Type         ChangeType `json:"type"`
-	// Live is the value before the apply and Desired the value after it,
-	// in their JSON form (nil when absent).
-	Live    any `json:"live,omitempty"`
+	PathElements []string `json:"pathElements"`
+	// Type says whether the field is added, changed or removed.
+	Type ChangeType `json:"type"`
+	// Live is the value before the apply, in its JSON form (nil when
+	// absent).
+	Live any `json:"live,omitempty"`
+	// Desired is the value after the apply, in its JSON form (nil when
+	// absent).
 	Desired any `json:"desired,omitempty"`
 }
 

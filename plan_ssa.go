@@ -98,8 +98,9 @@ type Conflict struct {
 	PathElements []string `json:"pathElements"`
 	// Managers own the field now.
 	Managers []Manager `json:"managers"`
-	// Live and Desired are the values before and after a forced apply.
-	Live    any `json:"live,omitempty"`
+	// Live is the value before a forced apply.
+	Live any `json:"live,omitempty"`
+	// Desired is the value after a forced apply.
 	Desired any `json:"desired,omitempty"`
 	// ForceTakes reports whether an apply with force takes the field: it
 	// does unless the API server refuses the apply of the object anyway

@@ -71,8 +71,10 @@ type ClusterOptions struct {
 	// (_cluster.scheduling); empty means the hostname spread.
 	TopologySpreadConstraints []corev1.TopologySpreadConstraint
 	// StorageClassLocal is used for 3 replicas (each member keeps its own
-	// copy); StorageClassReplicated for 1 (the volume is replicated).
-	StorageClassLocal      string
+	// copy).
+	StorageClassLocal string
+	// StorageClassReplicated is used for 1 replica (the volume is
+	// replicated underneath).
 	StorageClassReplicated string
 	// APIVersions is the set of served APIs in Helm's form; the VPA,
 	// VMPodScrape, CiliumNetworkPolicy, PodMonitor and GrafanaDashboard
