@@ -103,3 +103,27 @@ func isHook(o Object) bool {
 	_, ok := o.GetAnnotations()[etcd.HookAnnotation]
 	return ok
 }
+
+// IsUninstallHook reports whether o is a Helm hook that never runs on
+// install or upgrade (post-delete, pre-delete, rollback and test hooks):
+// the cleanup hooks. Plan and ApplyRequests leave them out, because
+// creating the cleanup Job deletes the cluster's TLS Secrets and data
+// volumes.
+func IsUninstallHook(o Object) bool {
+	hook, ok := o.GetAnnotations()[etcd.HookAnnotation]
+	if !ok {
+		return false
+	}
+	for _, h := range strings.Split(hook, ",") {
+		switch strings.TrimSpace(h) {
+		case "pre-install", "post-install", "pre-upgrade", "post-upgrade":
+			return false
+		}
+	}
+	return true
+}
+
+// isKept reports Helm's "keep" policy: the object outlives its release.
+func isKept(o Object) bool {
+	return o.GetAnnotations()[etcd.ResourcePolicyAnnotation] == "keep"
+}

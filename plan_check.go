@@ -415,7 +415,7 @@ var ruleFields = []ruleField{
 	{etcdClusterKind, "spec.version", isString},
 	{dataStoreKind, "spec.driver", isString},
 	{dataStoreKind, "status.usedBy", isStringList},
-	{KamajiControlPlaneKind, "spec.dataStoreName", isString},
+	{kamajiControlPlaneKind, "spec.dataStoreName", isString},
 }
 
 // ruleParts are the rule fields' paths split at the dots.

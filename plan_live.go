@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/kamaji"
 	"io"
 	"math"
 	"reflect"
@@ -29,9 +30,8 @@ import (
 
 // Kinds the plan reads from live objects besides the stack's own.
 var (
-	// KamajiControlPlaneKind is the tenant cluster's control plane; the
-	// kubernetes chart names it after its release.
-	KamajiControlPlaneKind = schema.GroupKind{Group: "controlplane.cluster.x-k8s.io", Kind: "KamajiControlPlane"}
+	// kamajiControlPlaneKind is kamaji.ControlPlaneKind's group and kind.
+	kamajiControlPlaneKind = kamaji.ControlPlaneKind.GroupKind()
 	etcdClusterKind        = schema.GroupKind{Group: "etcd-operator.cozystack.io", Kind: "EtcdCluster"}
 	dataStoreKind          = schema.GroupKind{Group: "kamaji.clastix.io", Kind: "DataStore"}
 )
@@ -475,7 +475,7 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveSt
 		}
 		field := p.field
 		isCluster := p.key.groupKind() == etcdClusterKind && p.key.name == cluster
-		isKCP := p.key.groupKind() == KamajiControlPlaneKind && p.key.name == release
+		isKCP := p.key.groupKind() == kamajiControlPlaneKind && p.key.name == release
 		if !isCluster && !isKCP {
 			continue
 		}
@@ -517,17 +517,15 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveSt
 // uninstall hooks and "keep" objects are left out: the plan never deletes
 // them.
 func stackScope(n naming.Names) (map[objectKey]bool, error) {
-	var objs []Object
-	var err error
-	if n.Caller == naming.EtcdChart {
-		objs, err = EtcdChart(EtcdChartOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: optionalAPIs})
-	} else {
-		objs, err = Cluster(ClusterOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: optionalAPIs})
-	}
+	objs, err := Scope(n)
 	if err != nil {
 		return nil, err
 	}
-	return scopeOf(objs), nil
+	scope := make(map[objectKey]bool, len(objs))
+	for _, o := range objs {
+		scope[objectKey{group: o.Kind.Group, kind: o.Kind.Kind, namespace: o.Namespace, name: o.Name}] = true
+	}
+	return scope, nil
 }
 
 // scopeOf is the keys of the objects of a stack's render, Helm uninstall
@@ -607,34 +605,4 @@ func namesOfStack(desired []*planObject) (naming.Names, bool) {
 		}
 	}
 	return naming.Names{}, false
-}
-
-// Helm annotations the plan and apply honour.
-const (
-	helmHookAnnotation           = "helm.sh/hook"
-	helmResourcePolicyAnnotation = "helm.sh/resource-policy"
-)
-
-// IsUninstallHook reports whether o is a Helm hook that never runs on
-// install or upgrade (post-delete, pre-delete, rollback and test hooks):
-// the cleanup hooks. Plan and ApplyRequests leave them
-// out, because creating the cleanup Job deletes the cluster's TLS Secrets
-// and data volumes.
-func IsUninstallHook(o Object) bool {
-	hook, ok := o.GetAnnotations()[helmHookAnnotation]
-	if !ok {
-		return false
-	}
-	for _, h := range strings.Split(hook, ",") {
-		switch strings.TrimSpace(h) {
-		case "pre-install", "post-install", "pre-upgrade", "post-upgrade":
-			return false
-		}
-	}
-	return true
-}
-
-// isKept reports Helm's "keep" policy: the object outlives its release.
-func isKept(o Object) bool {
-	return o.GetAnnotations()[helmResourcePolicyAnnotation] == "keep"
 }

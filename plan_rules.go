@@ -176,7 +176,7 @@ func deleteFindings(l *planObject, rendersStack bool) []Finding {
 // another DataStore than target: applying the chart moves it, and Kamaji
 // migrates the tenant's data.
 func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject) ([]Finding, error) {
-	kcp := live[objectKey{group: KamajiControlPlaneKind.Group, kind: KamajiControlPlaneKind.Kind, namespace: n.Namespace, name: n.Release}]
+	kcp := live[objectKey{group: kamajiControlPlaneKind.Group, kind: kamajiControlPlaneKind.Kind, namespace: n.Namespace, name: n.Release}]
 	if kcp == nil {
 		return nil, nil
 	}

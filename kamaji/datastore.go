@@ -4,7 +4,15 @@ import (
 	"github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
+
+// ControlPlaneKind is the tenant cluster's control plane, Cluster API's
+// Kamaji control-plane provider: the kubernetes chart names it after its
+// release, and its spec.dataStoreName says which DataStore the tenant's
+// API server uses (a live one other than the cluster's own keeps the
+// cluster on it). The library reads it, never builds it.
+var ControlPlaneKind = schema.GroupVersionKind{Group: "controlplane.cluster.x-k8s.io", Version: "v1alpha1", Kind: "KamajiControlPlane"}
 
 // Keys of a kubernetes.io/tls Secret.
 const (

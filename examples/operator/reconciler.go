@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/kamaji"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -248,44 +250,24 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 	return out, nil
 }
 
-// optionalAPIs are the per-cluster stack's optional kinds, rendered only
-// where the cluster serves them (Helm's .Capabilities.APIVersions).
-var optionalAPIs = []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}
-
-// servedAPIs lists the optional APIs the cluster serves, in the library's
+// servedAPIs lists the stacks' optional APIs (etcdshapes.Shapes: the rows
+// with an API) that the cluster serves, in the library's
 // "group/version/Kind" form.
 func (r *Reconciler) servedAPIs() ([]string, error) {
 	var out []string
-	for _, api := range optionalAPIs {
-		gvk, err := parseAPI(api)
-		if err != nil {
-			return nil, err
+	for _, s := range etcdshapes.Shapes() {
+		if s.API == "" || slices.Contains(out, s.API) {
+			continue
 		}
-		served, err := r.serves(gvk)
+		served, err := r.serves(s.Kind)
 		if err != nil {
 			return nil, err
 		}
 		if served {
-			out = append(out, api)
+			out = append(out, s.API)
 		}
 	}
 	return out, nil
-}
-
-func parseAPI(api string) (schema.GroupVersionKind, error) {
-	var gvk schema.GroupVersionKind
-	i := len(api) - 1
-	for i >= 0 && api[i] != '/' {
-		i--
-	}
-	if i <= 0 {
-		return gvk, fmt.Errorf("API %q is not group/version/Kind", api)
-	}
-	gv, err := schema.ParseGroupVersion(api[:i])
-	if err != nil {
-		return gvk, err
-	}
-	return gv.WithKind(api[i+1:]), nil
 }
 
 func (r *Reconciler) serves(gvk schema.GroupVersionKind) (bool, error) {
@@ -299,10 +281,6 @@ func (r *Reconciler) serves(gvk schema.GroupVersionKind) (bool, error) {
 	return true, nil
 }
 
-// kcpGVK is the tenant cluster's control plane; the library reads its
-// spec.dataStoreName (etcdshapes.LiveStateFromObjects).
-var kcpGVK = schema.GroupVersionKind{Group: etcdshapes.KamajiControlPlaneKind.Group, Version: "v1alpha1", Kind: etcdshapes.KamajiControlPlaneKind.Kind}
-
 // readLive gets, by name, every object the stack can render (every
 // optional API on, Helm uninstall hooks left out) and the tenant's
 // KamajiControlPlane; kinds the cluster does not serve and objects that do
@@ -310,24 +288,16 @@ var kcpGVK = schema.GroupVersionKind{Group: etcdshapes.KamajiControlPlaneKind.Gr
 // the stack's objects to compare and delete, the live EtcdCluster's
 // storage class and the KamajiControlPlane's DataStore.
 func (r *Reconciler) readLive(ctx context.Context, n naming.Names) ([]etcdshapes.Object, error) {
-	scope, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: optionalAPIs})
+	scope, err := etcdshapes.Scope(n)
 	if err != nil {
 		return nil, err
 	}
-	type key struct {
-		gvk             schema.GroupVersionKind
-		namespace, name string
-	}
-	keys := []key{{kcpGVK, n.Namespace, n.Release}}
-	for _, o := range scope {
-		if etcdshapes.IsUninstallHook(o) {
-			continue
-		}
-		keys = append(keys, key{o.GetObjectKind().GroupVersionKind(), o.GetNamespace(), o.GetName()})
-	}
+	// The KamajiControlPlane (its spec.dataStoreName, read by
+	// etcdshapes.LiveStateFromObjects) beside the stack's objects.
+	keys := append([]etcdshapes.StackObject{{Kind: kamaji.ControlPlaneKind, Namespace: n.Namespace, Name: n.Release}}, scope...)
 	var live []etcdshapes.Object
 	for _, k := range keys {
-		served, err := r.serves(k.gvk)
+		served, err := r.serves(k.Kind)
 		if err != nil {
 			return nil, err
 		}
@@ -335,13 +305,13 @@ func (r *Reconciler) readLive(ctx context.Context, n naming.Names) ([]etcdshapes
 			continue
 		}
 		u := &unstructured.Unstructured{}
-		u.SetGroupVersionKind(k.gvk)
-		err = r.Reader.Get(ctx, types.NamespacedName{Namespace: k.namespace, Name: k.name}, u)
+		u.SetGroupVersionKind(k.Kind)
+		err = r.Reader.Get(ctx, types.NamespacedName{Namespace: k.Namespace, Name: k.Name}, u)
 		switch {
 		case apierrors.IsNotFound(err):
 			continue
 		case err != nil:
-			return nil, fmt.Errorf("reading %s %s/%s: %w", k.gvk.Kind, k.namespace, k.name, err)
+			return nil, fmt.Errorf("reading %s %s/%s: %w", k.Kind.Kind, k.Namespace, k.Name, err)
 		}
 		live = append(live, u)
 	}

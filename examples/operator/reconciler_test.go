@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/kamaji"
 	"os"
 	"path/filepath"
 	"strings"
@@ -271,8 +272,12 @@ func TestCreateUpgradeSnapshot(t *testing.T) {
 	if !appliedBy(c.ManagedFields, etcdshapes.FieldManager) {
 		t.Errorf("EtcdCluster is not applied by %q: %+v", etcdshapes.FieldManager, c.ManagedFields)
 	}
+	served, err := h.r.servedAPIs()
+	if err != nil {
+		t.Fatal(err)
+	}
 	desired, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: release,
-		Values: map[string]any{}, APIVersions: optionalAPIs})
+		Values: map[string]any{}, APIVersions: served})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -483,7 +488,7 @@ func TestSharedDataStore(t *testing.T) {
 
 func setKCP(ctx context.Context, ns, name, dataStore string) error {
 	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(kcpGVK)
+	u.SetGroupVersionKind(kamaji.ControlPlaneKind)
 	u.SetNamespace(ns)
 	u.SetName(name)
 	u.Object["spec"] = map[string]any{"dataStoreName": dataStore, "version": "v1.35.0"}
