@@ -28,7 +28,7 @@ import (
 // sigs.k8s.io/yaml.
 func Marshal(objs []Object) ([]byte, error) {
 	if len(objs) == 0 {
-		return nil, nil // as the bytes.Buffer this used to fill returned
+		return nil, nil // no objects, no document: nil, not an empty slice
 	}
 	st := statePool.Get().(*marshalState)
 	defer statePool.Put(st)
@@ -88,7 +88,7 @@ func (st *marshalState) sizeHint(n int) int {
 
 // appendObject appends o's document to dst. The fast path (yamlemit)
 // prints the bytes sigs.k8s.io/yaml would; whatever it does not handle, and
-// every error, goes through the old path so both output and error messages
+// every error, goes through the slow path so both output and error messages
 // stay exactly as they were.
 func (st *marshalState) appendObject(dst []byte, o Object) ([]byte, error) {
 	if out, err := st.appendFast(dst, o); err == nil {
@@ -101,7 +101,7 @@ func (st *marshalState) appendObject(dst []byte, o Object) ([]byte, error) {
 	return append(dst, doc...), nil
 }
 
-// appendFast is the fast path; any error means "use the old path".
+// appendFast is the fast path; any error means "use the slow path".
 func (st *marshalState) appendFast(dst []byte, o Object) ([]byte, error) {
 	gvk := o.GetObjectKind().GroupVersionKind()
 	if gvk.Kind == "" || gvk.Version == "" {

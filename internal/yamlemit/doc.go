@@ -2,9 +2,10 @@
 // sigs.k8s.io/yaml prints them after decoding into map[string]any with
 // encoding/json, numbers kept as written (json.Number: an int64 such as a
 // quota near 2^63 is printed exactly, not rounded through a float64); that
-// is the path etcdshapes.Marshal used to take, only without the detour.
+// is the slow path etcdshapes.Marshal keeps for what this package does not
+// handle, only without the detour.
 //
-// The old path costs 0.3–0.5 ms per object: json.Marshal, json.Unmarshal into
+// The slow path costs 0.3–0.5 ms per object: json.Marshal, json.Unmarshal into
 // maps, json.Marshal again, a full YAML parse of that JSON by
 // go.yaml.in/yaml/v2 into reflect-driven maps, and yaml.v2's event-driven
 // emitter. This package parses the JSON once into a flat tree (one arena of
@@ -30,7 +31,7 @@
 // ErrFallback, and the caller prints that document the old way: identical
 // bytes are the contract, speed is the bonus. The refused values are rare
 // in Kubernetes objects: keys longer than 128 bytes, key sets yaml.v2 would
-// order non-deterministically, duplicate keys, characters the old path
+// order non-deterministically, duplicate keys, characters the slow path
 // rejects or rewrites (DEL, C1 controls, U+FFFE/U+FFFF, NEL), invalid UTF-8,
 // unpaired surrogates, numbers float64 cannot hold, and nesting deeper than
 // 1000.

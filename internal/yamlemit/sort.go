@@ -51,7 +51,7 @@ func keyLess(ar, br []rune) bool {
 }
 
 // maxDigitKeys bounds the quadratic order check of maps with digits in
-// their keys; bigger ones take the old path.
+// their keys; bigger ones take the slow path.
 const maxDigitKeys = 256
 
 // sortKeys puts the Map n's entries in the order yaml.v2 prints them.
@@ -59,10 +59,10 @@ const maxDigitKeys = 256
 // yaml.v2 sorts with sort.Sort, starting from Go's random map order, so its
 // output is only deterministic when keyLess is a strict total order on the
 // keys. Without digits it is one (a lexicographic order over a total order
-// of runes), and then duplicate keys, which the old path would have merged,
+// of runes), and then duplicate keys, which the slow path would have merged,
 // are adjacent. With digits the numeric runs can make it intransitive, so
 // the sorted result is checked pair by pair; a map that fails (or has
-// duplicates) is left to the old path, which prints such a map differently
+// duplicates) is left to the slow path, which prints such a map differently
 // from run to run anyway.
 func (e *emitter) sortKeys(n Node) error {
 	nd := e.t.nodes[n]

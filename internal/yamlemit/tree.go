@@ -28,7 +28,7 @@ const (
 type Node int32
 
 // maxDepth bounds nesting: yaml.v2 refuses depth 10000, and recursion that
-// deep is no Kubernetes object; deeper documents take the old path.
+// deep is no Kubernetes object; deeper documents take the slow path.
 const maxDepth = 1000
 
 // maxKeyLen is the longest key printed here. yaml.v2 prints longer keys in
@@ -282,7 +282,7 @@ func (t *Tree) array() (Node, error) {
 	return self, nil
 }
 
-// refusedRune reports the characters the old path cannot carry through
+// refusedRune reports the characters the slow path cannot carry through
 // its JSON → YAML re-parse: encoding/json writes them raw, and yaml.v2's
 // reader rejects DEL, the C1 controls and U+FFFE/U+FFFF ("control
 // characters are not allowed") and folds a raw NEL (U+0085, a YAML line
@@ -357,7 +357,7 @@ func (t *Tree) strEscaped(start, i int) (span, error) {
 				if r >= 0xD800 && r < 0xDC00 {
 					// A surrogate pair; anything else (a lone
 					// surrogate) becomes U+FFFD in encoding/json,
-					// which is rare enough to leave to the old path.
+					// which is rare enough to leave to the slow path.
 					if i+1 >= len(src) || src[i] != '\\' || src[i+1] != 'u' {
 						return span{}, ErrFallback
 					}
