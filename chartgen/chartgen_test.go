@@ -4,17 +4,23 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 	"text/template"
 
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 )
 
@@ -25,9 +31,9 @@ var checkedIn = []struct {
 	args string
 	opts Options
 }{
+	{"library", "--library", Options{Library: true}},
 	{"etcd", "--caller etcd", Options{Caller: "etcd"}},
 	{"cluster", "--caller cluster", Options{Caller: "cluster"}},
-	{"library", "--library", Options{Library: true}},
 }
 
 func TestGoGenerateLines(t *testing.T) {
@@ -37,6 +43,13 @@ func TestGoGenerateLines(t *testing.T) {
 		line := fmt.Sprintf("//go:generate go run ../cmd/etcdshapes gen chart %s --out ../charts/%s\n", c.args, c.dir)
 		require.Contains(t, string(doc), line)
 	}
+}
+
+// built reports whether a path under an application chart is what
+// `helm dependency build` writes there (charts/, Chart.lock), which
+// .gitignore keeps out of the repository.
+func built(rel string) bool {
+	return rel == "Chart.lock" || strings.HasPrefix(rel, "charts/")
 }
 
 // TestCheckedInChartsAreCurrent fails when charts/ is stale: run
@@ -55,11 +68,21 @@ func TestCheckedInChartsAreCurrent(t *testing.T) {
 				require.True(t, bytes.Equal(f.Data, got), "charts/%s/%s is stale: run go generate ./chartgen", c.dir, f.Path)
 			}
 			err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
+				if err != nil {
 					return err
 				}
 				rel, _ := filepath.Rel(dir, p)
-				require.True(t, want[filepath.ToSlash(rel)], "charts/%s/%s is no longer generated: run go generate ./chartgen", c.dir, rel)
+				rel = filepath.ToSlash(rel)
+				if !c.opts.Library && built(rel) {
+					if d.IsDir() {
+						return filepath.SkipDir
+					}
+					return nil
+				}
+				if d.IsDir() {
+					return nil
+				}
+				require.True(t, want[rel], "charts/%s/%s is no longer generated: run go generate ./chartgen", c.dir, rel)
 				return nil
 			})
 			require.NoError(t, err)
@@ -68,7 +91,7 @@ func TestCheckedInChartsAreCurrent(t *testing.T) {
 }
 
 func TestChartIsDeterministicSortedAndMarked(t *testing.T) {
-	for _, o := range []Options{{Caller: "etcd"}, {Caller: "cluster", Version: "1.2.3"}, {Library: true}, {Library: true, Caller: "etcd"}} {
+	for _, o := range []Options{{Caller: "etcd"}, {Caller: "cluster", Version: "1.2.3"}, {Library: true}, {Caller: "cluster", Vendor: true}} {
 		a, err := Chart(o)
 		require.NoError(t, err)
 		b, err := Chart(o)
@@ -92,58 +115,132 @@ func TestChartFiles(t *testing.T) {
 	for _, f := range files {
 		byPath[f.Path] = f.Data
 	}
-	require.Contains(t, string(byPath["Chart.yaml"]), "\nversion: 1.2.3\n")
-	var schema map[string]any
-	require.NoError(t, json.Unmarshal(byPath["values.schema.json"], &schema))
+	var chart struct {
+		Version      string
+		Type         string
+		Dependencies []struct{ Name, Version, Repository string }
+	}
+	require.NoError(t, yaml.Unmarshal(byPath["Chart.yaml"], &chart))
+	require.Equal(t, "1.2.3", chart.Version)
+	require.Equal(t, "application", chart.Type)
+	require.Len(t, chart.Dependencies, 1)
+	require.Equal(t, LibraryName, chart.Dependencies[0].Name)
+	require.Equal(t, "1.2.3", chart.Dependencies[0].Version)
+	require.Equal(t, LibraryRepository, chart.Dependencies[0].Repository)
 	var values map[string]any
 	require.NoError(t, yaml.Unmarshal(byPath["values.yaml"], &values))
 	require.Equal(t, map[string]any{"etcd": map[string]any{"replicas": float64(3)}}, values)
-	// Every shape file includes a define of the caller's shapes file.
-	shapes := string(byPath["templates/_etcdshapes_cluster.tpl"])
-	n := 0
-	for p, data := range byPath {
-		if !strings.HasSuffix(p, ".yaml") || !strings.HasPrefix(p, "templates/") {
-			continue
+	require.Contains(t, string(byPath["templates/etcd.yaml"]), `include "etcdshapes.cluster.all" (dict "root" $)`)
+	for p := range byPath {
+		if strings.HasPrefix(p, "ci/") {
+			require.True(t, strings.HasSuffix(p, "-values.yaml"), p)
 		}
-		i := strings.Index(string(data), `include "`)
-		require.GreaterOrEqual(t, i, 0, p)
-		name := strings.SplitN(string(data[i+len(`include "`):]), `"`, 2)[0]
-		require.Contains(t, shapes, fmt.Sprintf("{{- define %q }}", name), p)
-		n++
 	}
-	require.Equal(t, 19, n, "the per-cluster stack has 19 objects")
 
-	lib, err := Chart(Options{Library: true})
+	lib, err := Chart(Options{Library: true, Version: "1.2.3"})
 	require.NoError(t, err)
 	var paths []string
+	libPath := map[string][]byte{}
 	for _, f := range lib {
 		paths = append(paths, f.Path)
+		libPath[f.Path] = f.Data
 	}
-	require.Equal(t, []string{"templates/_etcdshapes.tpl", "templates/_etcdshapes_cluster.tpl", "templates/_etcdshapes_constants.tpl", "templates/_etcdshapes_etcd.tpl"}, paths)
+	require.Equal(t, []string{"Chart.yaml", "templates/_etcdshapes.tpl", "templates/_etcdshapes_checks.tpl", "templates/_etcdshapes_shapes.tpl"}, paths)
+	require.NoError(t, yaml.Unmarshal(libPath["Chart.yaml"], &chart))
+	require.Equal(t, "library", chart.Type)
+	require.Equal(t, "1.2.3", chart.Version)
+
+	// Each caller's "all" renders every object of its stack, each a define
+	// of the shapes file.
+	shapes := string(libPath["templates/_etcdshapes_shapes.tpl"])
+	for caller, n := range map[string]int{"etcd": 24, "cluster": 19} {
+		i := strings.Index(shapes, fmt.Sprintf("{{- define %q }}", allName(caller)))
+		require.GreaterOrEqual(t, i, 0, caller)
+		body := shapes[i:]
+		body = body[:strings.Index(body, "{{- end }}")]
+		calls := regexp.MustCompile(`template "([^"]+)" \.`).FindAllStringSubmatch(body, -1)
+		require.Len(t, calls, n, caller)
+		for _, c := range calls {
+			require.Contains(t, shapes, fmt.Sprintf("{{- define %q }}", c[1]), caller)
+		}
+	}
+
+	vendored, err := Chart(Options{Caller: "etcd", Vendor: true})
+	require.NoError(t, err)
+	own, err := Chart(Options{Caller: "etcd"})
+	require.NoError(t, err)
+	require.Len(t, vendored, len(own)+len(lib))
+	require.Equal(t, TemplateBytes(own)+TemplateBytes(lib), TemplateBytes(vendored))
 }
 
 func TestOptionsAreChecked(t *testing.T) {
-	for _, o := range []Options{{}, {Caller: "other"}, {Caller: "etcd", Version: "not a version"}} {
+	for _, o := range []Options{{}, {Caller: "other"}, {Caller: "etcd", Version: "not a version"}, {Library: true, Caller: "etcd"}, {Library: true, Vendor: true}} {
 		_, err := Chart(o)
-		require.Error(t, err, "%+v", o)
+		var ne *naming.Error
+		require.ErrorAs(t, err, &ne, "%+v", o)
 	}
+}
+
+func shapesOf(t *testing.T) string {
+	lib, err := Chart(Options{Library: true})
+	require.NoError(t, err)
+	for _, f := range lib {
+		if f.Path == "templates/_etcdshapes_shapes.tpl" {
+			return string(f.Data)
+		}
+	}
+	t.Fatal("no shapes file")
+	return ""
 }
 
 // TestPrometheusTemplatesStayLiteral: the alert annotations hold
 // Prometheus's own {{ $labels.job }}, which must reach the output as text.
 func TestPrometheusTemplatesStayLiteral(t *testing.T) {
-	files, err := Chart(Options{Caller: "etcd"})
-	require.NoError(t, err)
-	for _, f := range files {
-		if f.Path != "templates/_etcdshapes_etcd.tpl" {
-			continue
+	s := shapesOf(t)
+	require.Contains(t, s, `'{{ "{{" }} $labels.job }}'`)
+	require.NotContains(t, s, `'{{ $labels`)
+}
+
+// TestReasonsAreWritten: every reason is a template comment in the shapes,
+// never rendered.
+func TestReasonsAreWritten(t *testing.T) {
+	s := shapesOf(t)
+	for id, rs := range reasons {
+		for path, text := range rs {
+			require.NotContains(t, text, "*/", "%s %s", id, path)
+			require.NotContains(t, text, "{{", "%s %s", id, path)
+			first := strings.Fields(text)[0]
+			require.Contains(t, s, "{{- /* "+first, "%s %s", id, path)
 		}
-		s := string(f.Data)
-		require.Contains(t, s, `'{{ "{{" }} $labels.job }}'`)
-		require.NotContains(t, s, `'{{ $labels`)
-		return
 	}
-	t.Fatal("no etcd shapes file")
+}
+
+// TestMergedShapes: both callers share one define per object they both
+// render, and switch on $.etcdChart only where their objects differ.
+func TestMergedShapes(t *testing.T) {
+	s := shapesOf(t)
+	defines := regexp.MustCompile(`(?m)^\{\{- define "etcdshapes\.([a-zA-Z]+)" \}\}$`).FindAllStringSubmatch(s, -1)
+	require.Len(t, defines, 25, "24 objects of the etcd chart and the per-cluster CiliumNetworkPolicy")
+	i := strings.Index(s, `{{- define "etcdshapes.issuer" }}`)
+	issuer := s[i : i+strings.Index(s[i:], `{{- define "etcdshapes.`+"peer")]
+	require.NotContains(t, issuer, "$.etcdChart", "the issuers are the same for both callers")
+	i = strings.Index(s, `{{- define "etcdshapes.etcdCluster" }}`)
+	cluster := s[i : i+strings.Index(s[i+10:], "{{- define")+10]
+	require.Equal(t, 1, strings.Count(cluster, "if $.etcdChart"), "the EtcdCluster differs only in its service label:\n%s", cluster)
+}
+
+// TestTemplateQuote: constants are written as template string literals that
+// may sit in a raw string.
+func TestTemplateQuote(t *testing.T) {
+	for _, s := range []string{"plain", `quo"te`, "back`tick", "new\nline", `back\slash`, "{{ x }}"} {
+		q := templateQuote(s)
+		require.NotContains(t, q, "`")
+		tpl, err := template.New("x").Parse("{{ " + q + " }}")
+		require.NoError(t, err, q)
+		var out bytes.Buffer
+		require.NoError(t, tpl.Execute(&out, nil))
+		require.Equal(t, s, out.String())
+	}
 }
 
 // TestEmitterRoundTrips writes awkward values with the emitter and reads
@@ -179,12 +276,6 @@ func TestEmitterRoundTrips(t *testing.T) {
 	require.Equal(t, want, got, out.String())
 }
 
-func TestKebab(t *testing.T) {
-	for id, want := range map[string]string{"etcdCluster": "etcd-cluster", "peerCACertificate": "peer-ca-certificate", "caSecret": "ca-secret", "dataStore": "data-store"} {
-		require.Equal(t, want, kebab(id))
-	}
-}
-
 // TestGenerationNoticesUncoveredInputs drops one rule at a time: the field it
 // covered then depends on the sentinel inputs, and generation must fail
 // instead of freezing one input's value into the templates.
@@ -199,6 +290,7 @@ func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 		{"cluster", "defragCronJob", "metadata.name"},
 		{"cluster", "cleanupJob", "metadata.name"},
 		{"cluster", "dataStore", "metadata.name"},
+		{"cluster", "etcdCluster", "spec.replicas"},
 	} {
 		shapeRules = func(caller, shape string) map[string]rule {
 			r := rules(caller, shape)
@@ -207,22 +299,21 @@ func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 			}
 			return r
 		}
-		_, _, err := shapesFile(c.caller)
+		_, _, err := shapesFile()
 		require.Error(t, err, "%s %s %s", c.caller, c.shape, c.path)
 	}
 	shapeRules = rules
-	for _, caller := range []string{"etcd", "cluster"} {
-		_, _, err := shapesFile(caller)
-		require.NoError(t, err)
-	}
+	_, _, err := shapesFile()
+	require.NoError(t, err)
 }
 
-// TestSchemasRefuseNoType: values.schema.json types nothing below the root,
-// so Helm never refuses a value of the wrong type in JSON-schema words
-// before the templates refuse it with the library's message; each property
-// names its type in its description instead.
-func TestSchemasRefuseNoType(t *testing.T) {
-	for _, caller := range []string{"etcd", "cluster"} {
+// TestSchemasDeclareTypes: values.schema.json declares the type of every
+// value the charts read, so Helm refuses a value of the wrong type.
+func TestSchemasDeclareTypes(t *testing.T) {
+	for caller, want := range map[string][]string{
+		"etcd":    {"version", "replicas", "size", "storageClass", "resources", "affinity", "_cluster"},
+		"cluster": {"etcd", "etcd.replicas", "_cluster"},
+	} {
 		files, err := Chart(Options{Caller: caller})
 		require.NoError(t, err)
 		for _, f := range files {
@@ -231,24 +322,108 @@ func TestSchemasRefuseNoType(t *testing.T) {
 			}
 			var schema map[string]any
 			require.NoError(t, json.Unmarshal(f.Data, &schema))
-			require.Equal(t, "object", schema["type"], caller)
+			seen := map[string]bool{}
 			var walk func(path string, props map[string]any)
 			walk = func(path string, props map[string]any) {
 				for name, raw := range props {
 					p := raw.(map[string]any)
-					for _, kw := range []string{"type", "enum", "const", "pattern", "minimum", "maximum", "additionalProperties", "required", "oneOf", "anyOf", "allOf", "not"} {
-						require.NotContains(t, p, kw, "%s: %s%s", caller, path, name)
-					}
-					require.Contains(t, p["description"], " Type: ", "%s: %s%s", caller, path, name)
+					require.Contains(t, p, "type", "%s: %s%s", caller, path, name)
+					seen[path+name] = true
 					if sub, ok := p["properties"].(map[string]any); ok {
 						walk(path+name+".", sub)
 					}
 				}
 			}
 			walk("", schema["properties"].(map[string]any))
+			for _, k := range want {
+				require.True(t, seen[k], "%s: %s", caller, k)
+			}
+			for _, k := range []string{"cpu-allocation-ratio", "memory-allocation-ratio", "ephemeral-storage-allocation-ratio", "etcd-storage-class-local", "etcd-storage-class-replicated", "scheduling", "scheduling.globalAppTopologySpreadConstraints"} {
+				require.True(t, seen["_cluster."+k], "%s: _cluster.%s", caller, k)
+			}
 		}
 	}
 }
+
+// TestQuickPatterns: the quick tests of etcdshapes.config skip the checks
+// for input they match, so each must match only input the library accepts.
+// Random strings over the alphabets that matter, and the edges.
+func TestQuickPatterns(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	random := func(alphabet string, n int) string {
+		b := make([]byte, 1+r.Intn(n))
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		return string(b)
+	}
+	compiled := map[string]*regexp.Regexp{}
+	match := func(pattern, s string) bool {
+		if compiled[pattern] == nil {
+			compiled[pattern] = regexp.MustCompile(pattern)
+		}
+		return compiled[pattern].MatchString(s)
+	}
+	matched := map[string]int{}
+	for i := 0; i < 5000; i++ {
+		ns := "tenant-" + random("ab-0.A", 70)
+		if len(ns) <= validation.DNS1123LabelMaxLength && match(tenantPattern, ns) {
+			matched["namespace"]++
+			require.NoError(t, naming.ValidateTenantNamespace("namespace", ns), ns)
+		}
+		rel := random("ab-0.A_", 60)
+		if len(rel) <= naming.MaxClusterName-len("-etcd") && match(releasePattern, rel) {
+			matched["release"]++
+			_, err := naming.ForCluster("tenant-a", rel)
+			require.NoError(t, err, rel)
+		}
+		sc := random("ab-0.A_", 20)
+		if r.Intn(3) == 0 {
+			sc = random("ab0", 200) + random("ab-0.", 60)
+		}
+		if len(sc) <= validation.DNS1123SubdomainMaxLength && match(subdomainPattern, sc) {
+			matched["subdomain"]++
+			require.Empty(t, validation.IsDNS1123Subdomain(sc), sc)
+		}
+		v := random("0123456789.-a", 12)
+		if match(versionPattern, v) {
+			matched["version"]++
+			require.NoError(t, etcd.ValidateVersion(v), v)
+		}
+		q := random("0123456789", 9) + pick(r, "", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e3", ".5")
+		if r.Intn(4) == 0 {
+			q = "0" + q
+		}
+		if match(quickSize, q) {
+			matched["size"]++
+			size, err := resource.ParseQuantity(q)
+			require.NoError(t, err, q)
+			require.NoError(t, etcd.Options{Size: size}.Validate(), q)
+		}
+		if match(quickQuantity, q) {
+			matched["quantity"]++
+			lim := resource.MustParse(q)
+			for _, ratio := range []string{"1", "1.5", "3", "10", "1e15"} {
+				o := etcd.Options{
+					Resources: corev1.ResourceList{"cpu": lim, "memory": lim, "ephemeral-storage": lim},
+					Ratios:    etcd.Ratios{CPU: ratio, Memory: ratio, EphemeralStorage: ratio},
+				}
+				require.NoError(t, o.Validate(), "%s / %s", q, ratio)
+			}
+		}
+	}
+	for _, k := range []string{"namespace", "release", "subdomain", "version", "size", "quantity"} {
+		require.Greater(t, matched[k], 20, "%s: too few random inputs match; the test proves little", k)
+	}
+	// The edges: each pattern's longest match is accepted.
+	require.NoError(t, naming.ValidateTenantNamespace("namespace", "tenant-"+strings.Repeat("a", validation.DNS1123LabelMaxLength-len("tenant-"))))
+	_, err := naming.ForCluster("tenant-a", strings.Repeat("a", naming.MaxClusterName-len("-etcd")))
+	require.NoError(t, err)
+	require.NoError(t, etcd.Options{Size: resource.MustParse("999999Ti")}.Validate())
+	_ = etcdshapes.CallerEtcd
+}
+
+func pick(r *rand.Rand, xs ...string) string { return xs[r.Intn(len(xs))] }
 
 func TestDecodeTypes(t *testing.T) {
 	root, types, err := decodeTypes(reflect.TypeFor[corev1.Affinity]())

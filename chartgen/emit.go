@@ -28,7 +28,7 @@ const (
 	// field as generated (the builder's default).
 	yamlOrDefault
 	// rangeTenants writes a list whose items repeat per tenant of
-	// $c.tenants; the generated items of the first tenant are the body.
+	// $.tenants; the generated items of the first tenant are the body.
 	rangeTenants
 )
 
@@ -57,6 +57,44 @@ type emitter struct {
 	used  map[string]bool
 	// tenants are the sentinel namespace's tenant path (rangeTenants).
 	tenants []string
+	// reasons are the why-comments written before the fields at their
+	// paths (see reasons.go); said records those written.
+	reasons map[string]string
+	said    map[string]bool
+}
+
+// sub is an emitter for a part of the same object: it shares everything
+// but the output lines.
+func (e *emitter) sub() *emitter {
+	return &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants, reasons: e.reasons, said: e.said}
+}
+
+// reason writes the why-comment of path, once, as a template comment: it
+// is part of the templates a chart maintainer reviews and never reaches the
+// rendered YAML.
+func (e *emitter) reason(indent int, path string) {
+	text, ok := e.reasons[path]
+	if !ok || e.said[path] {
+		return
+	}
+	e.said[path] = true
+	e.lines = append(e.lines, commentLines(indent, text)...)
+}
+
+// commentLines wraps text into a template comment at indent.
+func commentLines(indent int, text string) []string {
+	pad := strings.Repeat(" ", indent)
+	words := strings.Fields(text)
+	var out []string
+	line := pad + "{{- /*"
+	for _, w := range words {
+		if len(line)+1+len(w) > 80 && strings.TrimSpace(line) != "{{- /*" {
+			out = append(out, line)
+			line = pad + "   "
+		}
+		line += " " + w
+	}
+	return append(out, line+" */}}")
 }
 
 func (e *emitter) add(indent int, s string) {
@@ -99,6 +137,7 @@ func (e *emitter) mapBody(m map[string]any, indent int, path string) error {
 
 // entry writes `key: value` at indent, applying the rule for path if any.
 func (e *emitter) entry(key string, v any, indent int, path string) error {
+	e.reason(indent, path)
 	r, ok := e.rules[path]
 	if !ok {
 		return e.plainEntry(key, v, indent, path)
@@ -155,8 +194,8 @@ func (e *emitter) tenantRange(key string, v any, indent int, path string) error 
 	per := len(items) / len(e.tenants)
 	var body []string
 	for i, t := range e.tenants {
-		sub := &emitter{subs: e.subs, rules: e.rules, used: e.used,
-			local: []subst{{from: t, expr: "$t"}}}
+		sub := e.sub()
+		sub.local = []subst{{from: t, expr: "$t"}}
 		if err := sub.listItems(items[i*per:(i+1)*per], indent, path); err != nil {
 			return err
 		}
@@ -169,7 +208,7 @@ func (e *emitter) tenantRange(key string, v any, indent int, path string) error 
 		}
 	}
 	e.add(indent, key+":")
-	e.action(indent, "range $t := $c.tenants")
+	e.action(indent, "range $t := $.tenants")
 	e.lines = append(e.lines, body...)
 	e.action(indent, "end")
 	return nil
@@ -213,7 +252,7 @@ func (e *emitter) listItems(items []any, indent int, path string) error {
 				e.add(indent, "- {}")
 				continue
 			}
-			sub := &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants}
+			sub := e.sub()
 			if err := sub.mapBody(t, indent+2, p); err != nil {
 				return err
 			}
@@ -223,7 +262,7 @@ func (e *emitter) listItems(items []any, indent int, path string) error {
 				e.add(indent, "- []")
 				continue
 			}
-			sub := &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants}
+			sub := e.sub()
 			if err := sub.listItems(t, indent+2, p); err != nil {
 				return err
 			}

@@ -127,7 +127,7 @@ func (s sentinel) render(caller string, apis []string, live etcdshapes.LiveState
 }
 
 // substitutions are the sentinel texts of one run and the config fields
-// ($c, see the etcdshapes.config helper) that compute them, longest first.
+// ($., see the etcdshapes.config helper) that compute them, longest first.
 func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) {
 	quota, err := s.quota()
 	if err != nil {
@@ -135,24 +135,58 @@ func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) 
 	}
 	var subs []subst
 	if caller == etcdshapes.CallerCluster {
-		subs = append(subs, subst{n.Cluster, "$c.cluster"}, subst{n.Release, "$c.release"})
+		subs = append(subs, subst{n.Cluster, "$.cluster"}, subst{n.Release, "$.release"})
 	} else {
-		var pvcs []string
-		for i := 0; i < int(s.replicas[caller]); i++ {
-			pvcs = append(pvcs, n.DataPVC(i))
-		}
-		subs = append(subs, subst{strings.Join(pvcs, " "), `join " " $c.pvcs`})
+		subs = append(subs, subst{strings.Join(s.pvcs(n, s.replicas[caller]), " "), `join " " $.pvcs`})
 	}
 	subs = append(subs,
-		subst{n.Namespace, "$c.namespace"},
-		subst{s.storageClass, "$c.storageClass"},
-		subst{s.chartVersion, "$c.chartVersion"},
-		subst{s.version, "$c.version"},
-		subst{s.size, "$c.size"},
-		subst{quota, "$c.quota"},
+		subst{n.Namespace, "$.namespace"},
+		subst{s.storageClass, "$.storageClass"},
+		subst{s.chartVersion, "$.chartVersion"},
+		subst{s.version, "$.version"},
+		subst{s.size, "$.size"},
+		subst{quota, "$.quota"},
 	)
 	sort.SliceStable(subs, func(i, j int) bool { return len(subs[i].from) > len(subs[j].from) })
 	return subs, nil
+}
+
+func (s sentinel) pvcs(n naming.Names, replicas int32) []string {
+	var out []string
+	for i := 0; i < int(replicas); i++ {
+		out = append(out, n.DataPVC(i))
+	}
+	return out
+}
+
+// config is what each config expression of the shapes evaluates to for the
+// caller in this sentinel run: the merger compares the two callers' objects
+// with it.
+func (s sentinel) config(caller string, n naming.Names) (map[string]string, error) {
+	version, size := s.version, s.size
+	if caller == etcdshapes.CallerCluster {
+		// The per-cluster etcd fixes version and size.
+		version, size = etcd.DefaultVersion, etcd.DefaultSize
+	}
+	q, err := resource.ParseQuantity(size)
+	if err != nil {
+		return nil, err
+	}
+	quota, err := etcd.QuotaBackendBytes(q)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]string{
+		"$.namespace":     n.Namespace,
+		"$.cluster":       n.Cluster,
+		"$.release":       n.Release,
+		"$.storageClass":  s.storageClass,
+		"$.chartVersion":  s.chartVersion,
+		"$.version":       version,
+		"$.size":          size,
+		"$.quota":         strconv.FormatInt(quota, 10),
+		`join " " $.pvcs`: strings.Join(s.pvcs(n, s.replicas[caller]), " "),
+	}, nil
 }
 
 // shapeID names the shape an object of a stack is: the define and file
@@ -206,12 +240,6 @@ func shapeID(n naming.Names, kind, name string) (string, error) {
 	return "", fmt.Errorf("chartgen: no shape for kind %s; teach shapeID the new object", kind)
 }
 
-// vpaBound is the expression of a VPA bound: the requests the sanitiser
-// derives from the builder's fixed limits and the platform's ratios.
-func vpaBound(cpu, memory string) string {
-	return fmt.Sprintf(`(get (include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" (dict "cpu" %q "memory" %q) "ratios" $c.ratios) | fromJson) "requests")`, cpu, memory)
-}
-
 // shapeRules is rules; tests replace it to prove generation notices a field
 // without one.
 var shapeRules = rules
@@ -224,33 +252,35 @@ func rules(caller, shape string) map[string]rule {
 	switch shape {
 	// The names with a length limit: hashed when too long.
 	case "dataStore":
-		return map[string]rule{"metadata.name": {stringExpr, "$c.dataStore"}}
+		return map[string]rule{"metadata.name": {stringExpr, "$.dataStore"}}
 	case "defragCronJob":
-		return map[string]rule{"metadata.name": {stringExpr, "$c.defragCronJob"}}
+		return map[string]rule{"metadata.name": {stringExpr, "$.defragCronJob"}}
 	case "cleanupJob":
-		return map[string]rule{"metadata.name": {stringExpr, "$c.cleanupJob"}}
+		return map[string]rule{"metadata.name": {stringExpr, "$.cleanupJob"}}
 	case "etcdCluster":
 		return map[string]rule{
-			"spec.replicas":                  {scalarExpr, "$c.replicas"},
-			"spec.options.quotaBackendBytes": {scalarExpr, "$c.quota"},
-			"spec.storage.storageClassName":  {optional, "$c.storageClass"},
-			"spec.resources":                 {optionalYAML, "$c.resources"},
-			"spec.topologySpreadConstraints": {yamlOrDefault, "$c.spread"},
-			"spec.affinity":                  {yamlOrDefault, "$c.affinity"},
+			"spec.replicas":                  {scalarExpr, "$.replicas"},
+			"spec.options.quotaBackendBytes": {scalarExpr, "$.quota"},
+			"spec.storage.storageClassName":  {optional, "$.storageClass"},
+			"spec.resources":                 {optionalYAML, "$.resources"},
+			"spec.topologySpreadConstraints": {yamlOrDefault, "$.spread"},
+			"spec.affinity":                  {yamlOrDefault, "$.affinity"},
 		}
 	case "workloadMonitor":
 		return map[string]rule{
-			"spec.replicas":    {scalarExpr, "$c.replicas"},
-			"spec.minReplicas": {scalarExpr, "$c.minReplicas"},
+			"spec.replicas":    {scalarExpr, "$.replicas"},
+			"spec.minReplicas": {scalarExpr, "$.minReplicas"},
 		}
 	case "verticalPodAutoscaler":
+		// The requests the sanitiser derives from the builder's fixed
+		// bounds and the platform's ratios.
 		return map[string]rule{
-			"spec.resourcePolicy.containerPolicies[0].minAllowed": {yamlExpr, vpaBound(etcd.VPAMinCPU, etcd.VPAMinMemory)},
-			"spec.resourcePolicy.containerPolicies[0].maxAllowed": {yamlExpr, vpaBound(etcd.VPAMaxCPU, etcd.VPAMaxMemory)},
+			"spec.resourcePolicy.containerPolicies[0].minAllowed": {yamlExpr, "$.vpaMinAllowed"},
+			"spec.resourcePolicy.containerPolicies[0].maxAllowed": {yamlExpr, "$.vpaMaxAllowed"},
 		}
 	case "cleanupRole":
 		if caller == etcdshapes.CallerEtcd {
-			return map[string]rule{"rules[0].resourceNames": {yamlExpr, "$c.pvcs"}}
+			return map[string]rule{"rules[0].resourceNames": {yamlExpr, "$.pvcs"}}
 		}
 	case "dashboardRoleBinding":
 		return map[string]rule{"subjects": {mode: rangeTenants}}
@@ -258,24 +288,39 @@ func rules(caller, shape string) map[string]rule {
 	return nil
 }
 
-// shape is one generated define: the template text of one object.
-type shape struct {
-	id string
-	// gates are the template conditions under which the object renders.
+// object is one object of a caller's stack, as the shape it is.
+type object struct {
+	id    string
+	tree  map[string]any
+	rules map[string]rule
 	gates []string
-	body  []string
 }
 
-// stackShapes turns the caller's stack rendered from sentinel s into shapes,
-// in the builders' install order.
-func stackShapes(caller string, s sentinel) ([]shape, error) {
+// stack is a caller's stack rendered from one sentinel set.
+type stack struct {
+	caller  string
+	subs    []subst
+	cfg     map[string]string
+	tenants []string
+	objects []object
+}
+
+// emitter is a fresh emitter for one object of the stack.
+func (st stack) emitter(o object, reasons map[string]string, said map[string]bool) *emitter {
+	return &emitter{subs: st.subs, rules: o.rules, used: map[string]bool{}, tenants: st.tenants, reasons: reasons, said: said}
+}
+
+// renderStack renders the caller's stack from sentinel s, in the builders'
+// install order, every optional API served.
+func renderStack(caller string, s sentinel) (stack, error) {
+	st := stack{caller: caller}
 	n, err := s.names(caller)
 	if err != nil {
-		return nil, err
+		return st, err
 	}
 	gates, err := shapeGates(caller, s)
 	if err != nil {
-		return nil, err
+		return st, err
 	}
 	var apis []string
 	if caller == etcdshapes.CallerCluster {
@@ -283,55 +328,47 @@ func stackShapes(caller string, s sentinel) ([]shape, error) {
 	}
 	objs, err := s.render(caller, apis, etcdshapes.LiveState{})
 	if err != nil {
-		return nil, err
+		return st, err
 	}
-	subs, err := s.substitutions(caller, n)
-	if err != nil {
-		return nil, err
+	if st.subs, err = s.substitutions(caller, n); err != nil {
+		return st, err
 	}
-	var out []shape
+	if st.cfg, err = s.config(caller, n); err != nil {
+		return st, err
+	}
+	st.tenants = naming.TenantPath(n.Namespace)
 	seen := map[string]bool{}
 	for _, o := range objs {
-		kind := o.GetObjectKind().GroupVersionKind().Kind
-		id, err := shapeID(n, kind, o.GetName())
+		id, err := shapeID(n, o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
 		if err != nil {
-			return nil, err
+			return st, err
 		}
 		if seen[id] {
-			return nil, fmt.Errorf("chartgen: two objects are shape %s", id)
+			return st, fmt.Errorf("chartgen: two objects are shape %s", id)
 		}
 		seen[id] = true
 		m, err := objectMap(o)
 		if err != nil {
-			return nil, err
+			return st, err
 		}
-		e := &emitter{subs: subs, rules: shapeRules(caller, id), used: map[string]bool{}, tenants: naming.TenantPath(n.Namespace)}
-		if err := e.mapBody(m, 0, ""); err != nil {
-			return nil, fmt.Errorf("chartgen: %s: %w", id, err)
-		}
-		var unused []string
-		for path := range e.rules {
-			if !e.used[path] {
-				unused = append(unused, path)
-			}
-		}
-		if len(unused) > 0 {
-			sort.Strings(unused)
-			return nil, fmt.Errorf("chartgen: %s: the builders' output has no field %s any more; update rules", id, strings.Join(unused, ", "))
-		}
-		out = append(out, shape{id: id, gates: gates[id], body: e.lines})
+		st.objects = append(st.objects, object{id: id, tree: m, rules: shapeRules(caller, id), gates: append([]string{"$.render"}, gates[id]...)})
 	}
-	return out, nil
+	return st, nil
 }
 
 // optionalAPIs are the per-cluster stack's optional APIs (stack.go).
 var optionalAPIs = []string{etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape, etcdshapes.APICiliumNetworkPolicy}
 
+// apiGate is the config expression that says whether an optional API is
+// served (the etcd chart serves its objects unconditionally).
+func apiGate(api string) string { return fmt.Sprintf("(index $.apis %q)", api) }
+
 // shapeGates finds the condition of every optional object by rendering the
 // stack without the optional APIs, with each one alone, and with a live
 // KamajiControlPlane on another datastore: an object that appears only with
-// an API is gated on it, one that disappears on a shared datastore is gated
-// on $c.render.
+// an API is gated on it. Every object is gated on $.render, which is false
+// for a cluster that stays on a shared datastore; the generator checks
+// that such a cluster renders nothing.
 func shapeGates(caller string, s sentinel) (map[string][]string, error) {
 	gates := map[string][]string{}
 	if caller != etcdshapes.CallerCluster {
@@ -368,10 +405,8 @@ func shapeGates(caller string, s sentinel) (map[string][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for id := range all {
-		if !shared[id] {
-			gates[id] = append(gates[id], "$c.render")
-		}
+	if len(shared) > 0 {
+		return nil, fmt.Errorf("chartgen: a cluster on a shared datastore renders %d objects; the templates render none", len(shared))
 	}
 	for _, api := range optionalAPIs {
 		with, err := ids([]string{api}, etcdshapes.LiveState{})
@@ -380,12 +415,12 @@ func shapeGates(caller string, s sentinel) (map[string][]string, error) {
 		}
 		for id := range with {
 			if !base[id] {
-				gates[id] = append(gates[id], fmt.Sprintf("(.root.Capabilities.APIVersions.Has %q)", api))
+				gates[id] = append(gates[id], apiGate(api))
 			}
 		}
 	}
 	for id := range all {
-		if !base[id] && len(gates[id]) < 2 {
+		if !base[id] && len(gates[id]) != 1 {
 			return nil, fmt.Errorf("chartgen: %s renders only with all optional APIs together; gate it explicitly", id)
 		}
 	}
@@ -412,107 +447,177 @@ func objectMap(o etcdshapes.Object) (map[string]any, error) {
 	return m, nil
 }
 
-// defineName is the named template of a caller's shape.
-func defineName(caller, id string) string {
-	return "etcdshapes." + caller + "." + id
-}
+// defineName is the named template of a shape; both callers' stacks share
+// it, the config says which caller renders.
+func defineName(id string) string { return "etcdshapes." + id }
 
-// define writes one shape as a named template that takes a dict:
-//
-//	root   - the calling chart's root context ($)
-//	values - optional; the values in the caller's chart shape (root.Values)
-//	config - optional; a config computed by etcdshapes.config (the "all"
-//	         template passes it so that it is computed once)
-func (sh shape) define(caller string) string {
+// allName is the template that renders a caller's whole stack.
+func allName(caller string) string { return "etcdshapes." + caller + ".all" }
+
+// define writes one shape as a named template that takes the config.
+func define(id string, gates []string, body []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "{{- define %q }}\n", defineName(caller, sh.id))
-	b.WriteString("{{- $c := .config }}\n")
-	fmt.Fprintf(&b, "{{- if not $c }}{{ $c = include \"etcdshapes.config\" (dict \"root\" .root \"caller\" %q \"values\" .values) | fromJson }}{{ end }}\n", caller)
-	if len(sh.gates) > 0 {
-		cond := sh.gates[0]
-		if len(sh.gates) > 1 {
-			cond = "and " + strings.Join(sh.gates, " ")
-		}
-		fmt.Fprintf(&b, "{{- if %s }}\n", cond)
+	fmt.Fprintf(&b, "{{- define %q }}\n", defineName(id))
+	cond := gates[0]
+	if len(gates) > 1 {
+		cond = "and " + strings.Join(gates, " ")
 	}
-	for _, l := range sh.body {
+	fmt.Fprintf(&b, "{{- if %s }}\n---\n", cond)
+	for _, l := range body {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	if len(sh.gates) > 0 {
-		b.WriteString("{{- end }}\n")
-	}
-	b.WriteString("{{- end }}\n")
+	b.WriteString("{{- end }}\n{{- end }}\n")
 	return b.String()
 }
 
 // allDefine writes the template that renders every shape of a caller as one
-// multi-document YAML, computing the config once.
-func allDefine(caller string, shapes []shape) string {
+// multi-document YAML, the config computed once.
+func allDefine(caller string, ids []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "{{- define %q }}\n", defineName(caller, "all"))
-	fmt.Fprintf(&b, "{{- $c := include \"etcdshapes.config\" (dict \"root\" .root \"caller\" %q \"values\" .values) | fromJson }}\n", caller)
-	b.WriteString("{{- $args := dict \"root\" .root \"values\" .values \"config\" $c }}\n")
-	b.WriteString("{{- range $s := list")
-	for _, sh := range shapes {
-		fmt.Fprintf(&b, " %q", defineName(caller, sh.id))
+	fmt.Fprintf(&b, "{{- define %q }}\n", allName(caller))
+	fmt.Fprintf(&b, "{{- $_ := set . \"caller\" %q }}\n", caller)
+	b.WriteString("{{- include \"etcdshapes.config\" . }}\n")
+	for _, id := range ids {
+		fmt.Fprintf(&b, "{{- template %q . }}\n", defineName(id))
 	}
-	b.WriteString(" }}\n")
-	b.WriteString("{{- $doc := include $s $args | trim }}\n")
-	b.WriteString("{{- if $doc }}\n---\n{{ $doc }}\n{{- end }}\n")
-	b.WriteString("{{- end }}\n")
 	b.WriteString("{{- end }}\n")
 	return b.String()
 }
 
-// shapesHeader tells a reader of a shapes file how to use it.
+// shapesHeader tells a reader of the shapes file how to use it.
 const shapesHeader = `{{- /*
-One define per object of the stack, generated from the Go builders' output,
-and "<caller>.all" for the whole stack. Each takes a dict:
-  root   - the calling chart's root context ($)
-  values - optional; values in the caller's chart shape (default root.Values)
-  config - optional; the output of etcdshapes.config, computed once by "all"
-$c is the config: every value-dependent field reads it (see _etcdshapes.tpl).
+The objects of both callers' stacks, generated from the Go builders' output:
+one define per object ("etcdshapes.<object>") and one per caller for the
+whole stack ("etcdshapes.etcd.all", "etcdshapes.cluster.all", which take
+dict "root" $ and optionally "values").
+
+Each object's define takes the config dict that etcdshapes.config filled
+(_etcdshapes.tpl): $ is that dict, and every field that depends on the
+input reads it ($.namespace, $.cluster, $.quota, ...). Where the etcd chart
+and a tenant cluster's etcd differ, the template switches on $.etcdChart.
+Each define starts its own YAML document and renders nothing unless
+$.render is true (false for a cluster that stays on a shared datastore).
 */ -}}
 `
 
-// shapesFile writes the named templates of a caller's shapes from the first
-// sentinel run, after checking that the second run writes the same text.
-func shapesFile(caller string) (string, []shape, error) {
-	var texts [2]string
-	var first []shape
-	for i, s := range sentinels {
-		shapes, err := stackShapes(caller, s)
+// shapesText writes the shapes of both callers from one sentinel set.
+func shapesText(s sentinel) (string, map[string][]string, error) {
+	stacks := map[string]stack{}
+	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		st, err := renderStack(caller, s)
 		if err != nil {
 			return "", nil, err
 		}
-		var b strings.Builder
-		b.WriteString(shapesHeader)
-		for _, sh := range shapes {
-			b.WriteString(sh.define(caller))
+		stacks[caller] = st
+	}
+	se, sc := stacks[etcdshapes.CallerEtcd], stacks[etcdshapes.CallerCluster]
+	byID := map[string]map[string]object{}
+	var order []string
+	lists := map[string][]string{}
+	for _, st := range []stack{se, sc} {
+		for _, o := range st.objects {
+			if byID[o.id] == nil {
+				byID[o.id] = map[string]object{}
+				order = append(order, o.id)
+			}
+			byID[o.id][st.caller] = o
+			lists[st.caller] = append(lists[st.caller], o.id)
 		}
-		b.WriteString(allDefine(caller, shapes))
-		texts[i] = b.String()
+	}
+	var b strings.Builder
+	b.WriteString(shapesHeader)
+	said := map[string]bool{}
+	for _, id := range order {
+		oe, inE := byID[id][etcdshapes.CallerEtcd]
+		oc, inC := byID[id][etcdshapes.CallerCluster]
+		reasons := shapeReasons(id)
+		var lines []string
+		var gates []string
+		var ems []*emitter
+		switch {
+		case inE && inC:
+			if len(oe.gates) != 1 {
+				return "", nil, fmt.Errorf("chartgen: the etcd chart's %s is gated %v; the merged template assumes the etcd chart renders every object", id, oe.gates)
+			}
+			m := &merger{
+				etcd:    side{e: se.emitter(oe, reasons, said), cfg: se.cfg},
+				clus:    side{e: sc.emitter(oc, reasons, said), cfg: sc.cfg},
+				reasons: reasons, said: said,
+			}
+			if err := m.mapBody(oe.tree, oc.tree, 0, ""); err != nil {
+				return "", nil, fmt.Errorf("chartgen: %s: %w", id, err)
+			}
+			lines, gates, ems = m.lines, oc.gates, []*emitter{m.etcd.e, m.clus.e}
+		default:
+			o, st := oe, se
+			if !inE {
+				o, st = oc, sc
+			}
+			e := st.emitter(o, reasons, said)
+			if err := e.mapBody(o.tree, 0, ""); err != nil {
+				return "", nil, fmt.Errorf("chartgen: %s: %w", id, err)
+			}
+			lines, gates, ems = e.lines, o.gates, []*emitter{e}
+		}
+		for _, e := range ems {
+			var unused []string
+			for path := range e.rules {
+				if !e.used[path] {
+					unused = append(unused, path)
+				}
+			}
+			if len(unused) > 0 {
+				sort.Strings(unused)
+				return "", nil, fmt.Errorf("chartgen: %s: the builders' output has no field %s any more; update rules", id, strings.Join(unused, ", "))
+			}
+		}
+		for path := range reasons {
+			if !said[path] {
+				return "", nil, fmt.Errorf("chartgen: %s: no field %s for its reason; update reasons.go", id, path)
+			}
+		}
+		clear(said)
+		b.WriteString(define(id, gates, lines))
+	}
+	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		b.WriteString(allDefine(caller, lists[caller]))
+	}
+	return b.String(), lists, nil
+}
+
+// shapesFile writes the shapes from the first sentinel set, after checking
+// that the second set writes the same text: a field that depends on an
+// input the templates do not compute makes the two differ.
+func shapesFile() (string, map[string][]string, error) {
+	var texts [2]string
+	var lists map[string][]string
+	for i, s := range sentinels {
+		text, l, err := shapesText(s)
+		if err != nil {
+			return "", nil, err
+		}
+		texts[i] = text
 		if i == 0 {
-			first = shapes
+			lists = l
 		}
-		if strings.Contains(texts[i], sentinelMarker) {
-			return "", nil, fmt.Errorf("chartgen: %s: a sentinel survived generation: %s", caller, firstLineWith(texts[i], sentinelMarker))
+		if strings.Contains(text, sentinelMarker) {
+			return "", nil, fmt.Errorf("chartgen: a sentinel survived generation: %s", firstLineWith(text, sentinelMarker))
 		}
 		lits, err := s.literals()
 		if err != nil {
 			return "", nil, err
 		}
 		for _, lit := range lits {
-			if strings.Contains(texts[i], lit) {
-				return "", nil, fmt.Errorf("chartgen: %s: sentinel value %q survived generation: %s", caller, lit, firstLineWith(texts[i], lit))
+			if strings.Contains(text, lit) {
+				return "", nil, fmt.Errorf("chartgen: sentinel value %q survived generation: %s", lit, firstLineWith(text, lit))
 			}
 		}
 	}
 	if texts[0] != texts[1] {
-		return "", nil, fmt.Errorf("chartgen: %s: the builders' output depends on an input the templates do not compute:\n%s", caller, firstDifference(texts[0], texts[1]))
+		return "", nil, fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute:\n%s", firstDifference(texts[0], texts[1]))
 	}
-	return texts[0], first, nil
+	return texts[0], lists, nil
 }
 
 func firstLineWith(text, needle string) string {

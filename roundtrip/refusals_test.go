@@ -178,8 +178,8 @@ var (
 
 // wrongTypes: every key the charts read, with a value of every type the
 // library refuses there ("values.version: invalid value 3.6: must be a
-// string"). The chart must refuse each with the same message, not with
-// values.schema.json's.
+// string"). The chart's values.schema.json must refuse each at the same
+// field (checkSameRefusal).
 func wrongTypes() []refusal {
 	platform := []struct {
 		key   string
@@ -302,7 +302,7 @@ func TestNullValues(t *testing.T) {
 			if _, err := goRender(in); err != nil {
 				t.Fatalf("the library refuses: %v", err)
 			}
-			compareRenders(t, in)
+			forEachHelm(t, func(t *testing.T, h helm) { compareRenders(t, h, in) })
 		})
 	}
 }
@@ -316,9 +316,13 @@ func indent(s, pad string) string {
 }
 
 // TestRefusals: every input the library refuses, the chart refuses too, with
-// the library's message; values.schema.json refuses nothing, not even a
-// value of the wrong type.
+// the library's message, or, for a value of the wrong type, with Helm's
+// values.schema.json message at the same field.
 func TestRefusals(t *testing.T) {
+	forEachHelm(t, testRefusals)
+}
+
+func testRefusals(t *testing.T, h helm) {
 	same, decoded := 0, 0
 	for _, r := range refusals() {
 		t.Run(r.caller+"/"+r.name, func(t *testing.T) {
@@ -327,7 +331,7 @@ func TestRefusals(t *testing.T) {
 			if goErr == nil {
 				t.Fatal("the library accepts this input; the case proves nothing")
 			}
-			_, helmErr := helmRender(t, in)
+			_, helmErr := helmRender(t, h, in)
 			if helmErr == nil {
 				t.Fatalf("the chart renders what the library refuses with %v", goErr)
 			}
@@ -344,7 +348,7 @@ func TestRefusals(t *testing.T) {
 			same++
 		})
 	}
-	t.Logf("refusals: %d with the library's message, %d with it up to a YAML decoder's detail", same, decoded)
+	t.Logf("%s: refusals: %d with the library's message or the schema's at its field, %d with it up to a YAML decoder's detail", h.name(), same, decoded)
 }
 
 // fullAffinity sets every field of a corev1.Affinity, valid.
@@ -426,6 +430,10 @@ func mutate(r *rand.Rand, v any) {
 // a null list item decodes to the item's zero value in the library, which
 // the chart does not model (charts/README.md).
 func TestAffinityDecodeTwin(t *testing.T) {
+	forEachHelm(t, affinityDecodeTwin)
+}
+
+func affinityDecodeTwin(t *testing.T, h helm) {
 	r := rand.New(rand.NewSource(5))
 	const cases = 400
 	refused, decoder := 0, 0
@@ -441,7 +449,7 @@ func TestAffinityDecodeTwin(t *testing.T) {
 		in := renderInput{caller: "etcd", namespace: "tenant-root", release: "etcd", values: raw}
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			_, goErr := goRender(in)
-			_, helmErr := helmRender(t, in)
+			_, helmErr := helmRender(t, h, in)
 			switch {
 			case goErr != nil && helmErr != nil:
 				checkSameRefusal(t, goErr, helmErr)
@@ -459,5 +467,5 @@ func TestAffinityDecodeTwin(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("affinities: %d of %d refused by both with the same message, %d of them by the decoder", refused, cases, decoder)
+	t.Logf("%s: affinities: %d of %d refused by both with the same message, %d of them by the decoder", h.name(), refused, cases, decoder)
 }

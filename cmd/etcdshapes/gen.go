@@ -16,10 +16,13 @@ import (
 
 const genDetails = `Usage:
 ` + synopsisGen + `
-  gen chart            writes a Helm chart (Chart.yaml, values.yaml, values.schema.json,
-                       templates) that renders the caller's stack from the charts' values.
-  gen chart --library  writes only the named templates (DIR/templates/_etcdshapes*.tpl) for
-                       an existing chart to include; without --caller, both callers'.
+  gen chart --caller C writes the caller's application chart (Chart.yaml, values.yaml,
+                       values.schema.json, templates/etcd.yaml, ci/) that renders its stack
+                       from the charts' values; it depends on the library chart
+                       (file://../library: helm dependency build fetches it).
+  gen chart --library  writes the library chart (Chart.yaml type library, the named
+                       templates of both callers) the application charts depend on and
+                       an existing chart can depend on too.
 
   Files generated before and no longer produced are removed; files without the
   generated header are never touched.
@@ -28,8 +31,15 @@ Flags of gen chart:
   --caller etcd|cluster  the stack: "etcd" (the etcd chart) or "cluster" (the kubernetes
                          chart's etcd); required unless --library
   --out DIR              the chart's directory, created if missing; required
-  --chart-version V      the generated chart's version in Chart.yaml (default 0.0.0)
-  --library              write only the named templates (default false)
+  --chart-version V      the generated charts' version in Chart.yaml (default 0.0.0)
+  --library              write the library chart (default false)
+  --vendor               with --caller, also write the library chart into DIR/charts/etcdshapes,
+                         as helm dependency build would (default false)
+
+  The layout of charts/ in the repository:
+    etcdshapes gen chart --library --out charts/library
+    etcdshapes gen chart --caller etcd --out charts/etcd
+    etcdshapes gen chart --caller cluster --out charts/cluster
 `
 
 var (
@@ -58,6 +68,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Caller, "caller", "", "")
 	fs.StringVar(&o.Version, "chart-version", "", "")
 	fs.BoolVar(&o.Library, "library", false, "")
+	fs.BoolVar(&o.Vendor, "vendor", false, "")
 	fs.StringVar(&out, "out", "", "")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -79,7 +90,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cmd.exit(err, stdout, stderr)
 	}
-	fmt.Fprintf(stdout, "wrote %d files to %s", len(files), out)
+	fmt.Fprintf(stdout, "wrote %d files to %s (templates: %d bytes)", len(files), out, chartgen.TemplateBytes(files))
 	if removed > 0 {
 		fmt.Fprintf(stdout, ", removed %d stale generated files", removed)
 	}

@@ -23,6 +23,7 @@ func TestGenChartWritesAndPrunes(t *testing.T) {
 	code := run([]string{"gen", "chart", "--caller", "cluster", "--out", dir, "--chart-version", "1.2.3"}, nil, &out, &errOut)
 	require.Equal(t, 0, code, errOut.String())
 	require.Contains(t, out.String(), "removed 1 stale generated files")
+	require.Regexp(t, `\(templates: [0-9]+ bytes\)`, out.String())
 
 	files, err := chartgen.Chart(chartgen.Options{Caller: "cluster", Version: "1.2.3"})
 	require.NoError(t, err)
@@ -50,6 +51,7 @@ func TestGenUsage(t *testing.T) {
 		{[]string{"gen", "chart", "--caller", "etcd", "--out", "x", "extra"}, 2, "unexpected argument"},
 		{[]string{"gen", "chart", "--caller", "nope", "--out", "x"}, 1, `caller: invalid value "nope"`},
 		{[]string{"gen", "chart", "--caller", "etcd", "--chart-version", "1.x", "--out", "x"}, 1, "chartVersion"},
+		{[]string{"gen", "chart", "--library", "--caller", "etcd", "--out", "x"}, 1, "library chart, which serves both callers"},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(c.args, nil, &out, &errOut)

@@ -36,8 +36,8 @@ const (
                             [--api-versions GROUP/VERSION/Kind]...
                             [--live-datastore NAME] [--live-storage-class NAME]
 `
-	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V]
-  etcdshapes gen chart --library [--caller etcd|cluster] --out DIR
+	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--vendor]
+  etcdshapes gen chart --library --out DIR [--chart-version V]
 `
 	synopsisPlan = "  etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]\n"
 

@@ -1,0 +1,848 @@
+{{- /*
+etcdshapes.checks: every rule of the library, in the library's order,
+refusing with the library's message ("<field>: invalid value <value>:
+<rule>", naming.Error). etcdshapes.config runs it, with tpl, only for input
+its quick tests do not vouch for; it is kept as text until then, so that
+Helm parses it only when it runs. Each helper is the twin of the Go
+function named in its comment; roundtrip/ compares them.
+
+Types are values.schema.json's: a value of the wrong type is refused by
+Helm before any template runs.
+*/ -}}
+{{- /* etcdshapes.check.fail (naming.Errorf): dict field value rule, or field text
+rule where text is the value already quoted as naming.Error quotes it (a
+value of a named string type in Go, such as an operator, is not quoted). */ -}}
+{{- define "etcdshapes.check.fail" -}}
+{{- $v := .value -}}
+{{- $q := printf "%v" $v -}}
+{{- if kindIs "string" $v }}{{ $q = printf "%q" $v }}{{ else if kindIs "invalid" $v }}{{ $q = "<nil>" }}{{ end -}}
+{{- if hasKey . "text" }}{{ $q = .text }}{{ end -}}
+{{- fail (printf "%s: invalid value %s: %s" .field $q .rule) -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.labelErrors (validation.IsDNS1123Label): dict value k;
+the messages joined with "; ", empty when valid. */ -}}
+{{- define "etcdshapes.check.labelErrors" -}}
+{{- $m := .k.messages -}}
+{{- $errs := list -}}
+{{- if gt (len .value) 63 }}{{ $errs = append $errs $m.maxLen63 }}{{ end -}}
+{{- if not (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" .value) -}}
+{{- if regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" .value -}}
+{{- $errs = append $errs $m.labelDots -}}
+{{- else -}}
+{{- $errs = append $errs $m.labelRegex -}}
+{{- end -}}
+{{- end -}}
+{{- join "; " $errs -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.subdomainErrors (validation.IsDNS1123Subdomain): dict value
+k; the messages joined with "; ", empty when valid. */ -}}
+{{- define "etcdshapes.check.subdomainErrors" -}}
+{{- $m := .k.messages -}}
+{{- $errs := list -}}
+{{- if gt (len .value) 253 }}{{ $errs = append $errs $m.maxLen253 }}{{ end -}}
+{{- if not (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" .value) -}}
+{{- $errs = append $errs $m.subdomainRegex -}}
+{{- end -}}
+{{- join "; " $errs -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.qualifiedNameErrors (validation.IsQualifiedName): dict value
+k; the messages joined with "; ", empty when valid. */ -}}
+{{- define "etcdshapes.check.qualifiedNameErrors" -}}
+{{- $m := .k.messages -}}
+{{- $parts := splitList "/" .value -}}
+{{- $errs := list -}}
+{{- if gt (len $parts) 2 -}}
+{{- $errs = append $errs $m.qnParts -}}
+{{- else -}}
+{{- $name := last $parts -}}
+{{- if eq (len $parts) 2 -}}
+{{- $prefix := first $parts -}}
+{{- if eq $prefix "" -}}
+{{- $errs = append $errs $m.qnPrefixEmpty -}}
+{{- else -}}
+{{- if gt (len $prefix) 253 }}{{ $errs = append $errs $m.qnPrefixMaxLen }}{{ end -}}
+{{- if not (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" $prefix) }}{{ $errs = append $errs $m.qnPrefixRegex }}{{ end -}}
+{{- end -}}
+{{- end -}}
+{{- if eq $name "" -}}
+{{- $errs = append $errs $m.qnEmpty -}}
+{{- else if gt (len $name) 63 -}}
+{{- $errs = append $errs $m.qnMaxLen -}}
+{{- end -}}
+{{- if not (regexMatch "^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$" $name) -}}
+{{- $errs = append $errs $m.qnRegex -}}
+{{- end -}}
+{{- end -}}
+{{- join "; " $errs -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.tenantNamespace (naming.ValidateTenantNamespace): dict field
+value k. */ -}}
+{{- define "etcdshapes.check.tenantNamespace" -}}
+{{- $errs := include "etcdshapes.check.labelErrors" (dict "value" .value "k" .k) -}}
+{{- if $errs -}}
+{{- include "etcdshapes.check.fail" (dict "field" .field "value" .value "rule" (printf "must be a namespace name (DNS-1123 label): %s" $errs)) -}}
+{{- end -}}
+{{- if not (hasPrefix "tenant-" .value) -}}
+{{- include "etcdshapes.check.fail" (dict "field" .field "value" .value "rule" "must be a tenant namespace (\"tenant-<name>\")") -}}
+{{- end -}}
+{{- range splitList "-" (trimPrefix "tenant-" .value) -}}
+{{- if eq . "" -}}
+{{- include "etcdshapes.check.fail" (dict "field" $.field "value" $.value "rule" "must be a tenant namespace: every tenant name on the path must be non-empty") -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.dropNulls (coalesce in values.go): dict in out; copies the
+map in into the dict out without its null values, in every map nested in
+maps (not in lists), as the library reads values: a null deletes a key.
+Helm deletes a null only where values.yaml has a default, and keeps the
+other nulls as values. */ -}}
+{{- define "etcdshapes.check.dropNulls" -}}
+{{- range $key, $x := .in -}}
+{{- if kindIs "map" $x -}}
+{{- $m := dict -}}
+{{- include "etcdshapes.check.dropNulls" (dict "in" $x "out" $m) -}}
+{{- $_ := set $.out $key $m -}}
+{{- else if not (kindIs "invalid" $x) -}}
+{{- $_ := set $.out $key $x -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.formatFloat (strconv.FormatFloat(f, 'f', -1, 64)): dict
+value; the float64 in decimal without an exponent. toJson writes the same
+shortest digits, with an exponent below 1e-6 and from 1e21 on. */ -}}
+{{- define "etcdshapes.check.formatFloat" -}}
+{{- $s := toJson .value -}}
+{{- if not (contains "e" $s) -}}
+{{- $s -}}
+{{- else -}}
+{{- $sign := ternary "-" "" (hasPrefix "-" $s) -}}
+{{- $parts := splitList "e" (trimPrefix "-" $s) -}}
+{{- $digits := replace "." "" (first $parts) -}}
+{{- /* The point follows the first digit of the mantissa. */ -}}
+{{- $point := add 1 (atoi (trimPrefix "+" (last $parts))) -}}
+{{- if le $point 0 -}}
+{{- printf "%s0.%s%s" $sign (repeat (int (sub 0 $point)) "0") $digits -}}
+{{- else if ge $point (len $digits) -}}
+{{- printf "%s%s%s" $sign $digits (repeat (int (sub $point (len $digits))) "0") -}}
+{{- else -}}
+{{- printf "%s%s.%s" $sign (substr 0 (int $point) $digits) (substr (int $point) (len $digits) $digits) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.decodeErrors (strictJSON in values.go: sigs.k8s.io/json's
+strict, case-sensitive decoding of the value marshalled to JSON): dict
+value type types struct field strict st. types describes the Go types
+(jsonType in chartgen), type names the value's; struct, field and strict
+are the decoder's context (the innermost struct's name, the path of field
+names, the path with keys and indices) and start empty. Sets on the dict
+st "typeErr", the first value of the wrong type, and "strictErr", the first
+unknown field, in the decoder's words; the decoder reports the first
+typeErr if there is one, else the first strictErr. Keys are walked in
+order, as json.Marshal writes them; a null decodes to nothing. */ -}}
+{{- define "etcdshapes.check.decodeErrors" -}}
+{{- $x := .value -}}
+{{- if not (or .st.typeErr (kindIs "invalid" $x)) -}}
+{{- $t := get .types .type -}}
+{{- $got := "number" -}}
+{{- if kindIs "string" $x }}{{ $got = "string" }}{{ else if kindIs "map" $x }}{{ $got = "object" }}{{ else if kindIs "slice" $x }}{{ $got = "array" }}{{ else if kindIs "bool" $x }}{{ $got = "bool" }}{{ end -}}
+{{- $want := dict "struct" "object" "map" "object" "slice" "array" "string" "string" "bool" "bool" "int" "number" -}}
+{{- $ok := eq $got (get $want $t.kind) -}}
+{{- if and $ok (eq $t.kind "int") -}}
+{{- /* The number as json.Marshal wrote it must parse as an int of the range. */ -}}
+{{- $lit := toJson $x -}}
+{{- if or (not (regexMatch "^-?[0-9]+$" $lit)) (lt (float64 $x) (float64 $t.min)) (gt (float64 $x) (float64 $t.max)) -}}
+{{- $ok = false -}}
+{{- $got = printf "number %s" $lit -}}
+{{- end -}}
+{{- end -}}
+{{- if not $ok -}}
+{{- $_ := set .st "typeErr" (printf "json: cannot unmarshal %s into Go struct field %s.%s of type %s" $got .struct .field .type) -}}
+{{- else if eq $t.kind "struct" -}}
+{{- range $key := keys $x | sortAlpha -}}
+{{- $strict := ternary $key (printf "%s.%s" $.strict $key) (eq $.strict "") -}}
+{{- if hasKey $t.fields $key -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" (get $x $key) "type" (get $t.fields $key) "types" $.types "struct" $t.name "field" (ternary $key (printf "%s.%s" $.field $key) (eq $.field "")) "strict" $strict "st" $.st) -}}
+{{- else if not $.st.strictErr -}}
+{{- $_ := set $.st "strictErr" (printf "unknown field %q" $strict) -}}
+{{- end -}}
+{{- end -}}
+{{- else if eq $t.kind "slice" -}}
+{{- range $i, $e := $x -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" $e "type" $t.elem "types" $.types "struct" $.struct "field" $.field "strict" (printf "%s[%d]" $.strict $i) "st" $.st) -}}
+{{- end -}}
+{{- else if eq $t.kind "map" -}}
+{{- range $key := keys $x | sortAlpha -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" (get $x $key) "type" $t.elem "types" $.types "struct" $.struct "field" $.field "strict" (ternary $key (printf "%s.%s" $.strict $key) (eq $.strict "")) "st" $.st) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.quantity (optQuantity in values.go, resource.ParseQuantity):
+dict field value; JSON {"s": the quantity as written, "f": its value,
+"capped": whether ParseQuantity caps it, "num" and "factors": the number
+and the binary multiplier, whose product is the exact value}. The value is a float64 computed
+the way the chart computes: binary suffixes multiply exactly (mulf), decimal
+ones shift the exponent. Like ParseQuantity it rounds a positive value up
+to whole nanos and caps a binary-suffixed one at 2^63-1. */ -}}
+{{- define "etcdshapes.check.quantity" -}}
+{{- $x := .value -}}
+{{- $s := "" -}}
+{{- if kindIs "string" $x -}}
+{{- $s = $x -}}
+{{- else if kindIs "float64" $x -}}
+{{- $s = toJson $x -}}
+{{- else if or (kindIs "int64" $x) (kindIs "int" $x) -}}
+{{- $s = printf "%d" $x -}}
+{{- else -}}
+{{- include "etcdshapes.check.fail" (dict "field" .field "value" $x "rule" "must be a quantity (a string such as \"4Gi\" or a number)") -}}
+{{- end -}}
+{{- /* ParseQuantity's grammar: the number may be empty ("Mi" is 0). */ -}}
+{{- $re := "^([+-]?)([0-9]*\\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$" -}}
+{{- if or (eq $s "") (not (regexMatch $re $s)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" .field "value" $x "rule" "must be a Kubernetes quantity such as 4Gi, 10G or 500000000") -}}
+{{- end -}}
+{{- $num := regexReplaceAll $re $s "${1}${2}" -}}
+{{- $suffix := regexReplaceAll $re $s "${3}" -}}
+{{- /* Binary multipliers as factors that sprig's decimals hold exactly (it
+takes numbers through a float64's shortest form, which rounds 2^60). */ -}}
+{{- $binary := dict "Ki" (list 1024) "Mi" (list 1048576) "Gi" (list 1073741824) "Ti" (list 1099511627776) "Pi" (list 1125899906842624) "Ei" (list 1073741824 1073741824) -}}
+{{- $decimal := dict "n" -9 "u" -6 "m" -3 "" 0 "k" 3 "M" 6 "G" 9 "T" 12 "P" 15 "E" 18 -}}
+{{- $f := 0.0 -}}
+{{- $factors := list -}}
+{{- $capped := false -}}
+{{- if hasKey $binary $suffix -}}
+{{- $factors = get $binary $suffix -}}
+{{- $f = mulf (float64 $num) (first $factors) (rest $factors | default (list 1) | first) -}}
+{{- if ge $f 9223372036854775807.0 }}{{ $f = 9223372036854775807.0 }}{{ $capped = true }}{{ end -}}
+{{- else if hasKey $decimal $suffix -}}
+{{- $f = float64 (printf "%se%d" $num (get $decimal $suffix)) -}}
+{{- else -}}
+{{- $f = float64 (printf "%s%s" $num $suffix) -}}
+{{- end -}}
+{{- /* Below 2^53 nanos the scaled value is exact, so ceil rounds like
+inf.RoundUp; above, a float64 holds no fraction of a nano. */ -}}
+{{- if and (gt $f 0.0) (lt $f 9007199.0) -}}
+{{- $nanos := mulf $f 1000000000 -}}
+{{- if ne $nanos (floor $nanos) }}{{ $f = divf (ceil $nanos) 1000000000 }}{{ end -}}
+{{- end -}}
+{{- toJson (dict "s" $s "f" $f "capped" $capped "num" $num "factors" $factors) -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.quota (etcd.QuotaBackendBytes): dict field q (a parsed
+quantity) k; 95% of the size in bytes, printed like "%.0f". */ -}}
+{{- define "etcdshapes.check.quota" -}}
+{{- if .q.capped -}}
+{{- .k.cappedQuota -}}
+{{- else -}}
+{{- /* One exact product, rounded once, as the library rounds it. */ -}}
+{{- $b := mulf .q.f 0.95 -}}
+{{- if .q.factors }}{{ $b = mulf (float64 .q.num) (first .q.factors) (rest .q.factors | default (list 1) | first) 0.95 }}{{ end -}}
+{{- if ge $b 9223372036854775807.0 -}}
+{{- include "etcdshapes.check.fail" (dict "field" .field "value" .q.s "rule" "is too large for etcd's int64 quota") -}}
+{{- end -}}
+{{- $n := printf "%.0f" $b -}}
+{{- if lt (float64 $n) 1.0 -}}
+{{- include "etcdshapes.check.fail" (dict "field" .field "value" .q.s "rule" "must be at least one byte of quota") -}}
+{{- end -}}
+{{- $n -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.ratios (ratioValue in values.go, etcd.Ratios.Validate): dict
+cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
+{{- define "etcdshapes.check.ratios" -}}
+{{- $cl := .cluster | default dict -}}
+{{- $k := .k -}}
+{{- $spec := list (list "cpu" "cpu-allocation-ratio") (list "memory" "memory-allocation-ratio") (list "ephemeral" "ephemeral-storage-allocation-ratio") -}}
+{{- $raw := dict -}}
+{{- range $spec -}}
+{{- $field := printf "_cluster.%s" (index . 1) -}}
+{{- $x := index $cl (index . 1) -}}
+{{- if kindIs "invalid" $x -}}
+{{- $_ := set $raw (index . 0) "" -}}
+{{- else if and (kindIs "string" $x) (ne $x "") -}}
+{{- $_ := set $raw (index . 0) $x -}}
+{{- else if kindIs "float64" $x -}}
+{{- $_ := set $raw (index . 0) (include "etcdshapes.check.formatFloat" (dict "value" $x)) -}}
+{{- else if or (kindIs "int64" $x) (kindIs "int" $x) -}}
+{{- /* helm --set writes whole numbers as integers; values files never do. */ -}}
+{{- $_ := set $raw (index . 0) (printf "%d" $x) -}}
+{{- else -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" "must be a number above 0") -}}
+{{- end -}}
+{{- end -}}
+{{- $out := dict -}}
+{{- range $spec -}}
+{{- $field := printf "_cluster.%s" (index . 1) -}}
+{{- $s := get $raw (index . 0) -}}
+{{- if eq $s "" }}{{ $s = get $k.defaultRatios (index . 0) }}{{ end -}}
+{{- /* strconv.ParseFloat's grammar: decimal, hexadecimal, inf, nan. */ -}}
+{{- if not (regexMatch "^([+-]?(([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)[pP][+-]?[0-9]+|[iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$" $s) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $s "rule" "must be a decimal number") -}}
+{{- end -}}
+{{- $f := float64 $s -}}
+{{- if or (not (gt $f 0.0)) (gt $f 1e15) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $s "rule" "must be a number above 0 and at most 1e15") -}}
+{{- end -}}
+{{- $_ := set $out (index . 0) $f -}}
+{{- end -}}
+{{- toJson $out -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.resourceValues (resourceMap in values.go): dict field value
+k; validates a flat map of resource names to quantities and returns it as
+JSON. */ -}}
+{{- define "etcdshapes.check.resourceValues" -}}
+{{- $x := .value -}}
+{{- if kindIs "invalid" $x -}}
+{{- toJson dict -}}
+{{- else -}}
+{{- if not (kindIs "map" $x) -}}
+{{- include "etcdshapes.check.fail" (dict "field" .field "value" $x "rule" "must be a flat map of resource names to quantities") -}}
+{{- end -}}
+{{- range $nested := list "limits" "requests" -}}
+{{- if hasKey $x $nested -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.%s" $.field $nested) "value" (get $x $nested) "rule" "a flat map of resources is expected, not nested requests: or limits: sections") -}}
+{{- end -}}
+{{- end -}}
+{{- range $name := keys $x | sortAlpha -}}
+{{- $field := printf "%s.%s" $.field $name -}}
+{{- $raw := get $x $name -}}
+{{- if kindIs "map" $raw -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $raw "rule" "a flat map of resources is expected, not a nested map") -}}
+{{- end -}}
+{{- $errs := include "etcdshapes.check.qualifiedNameErrors" (dict "value" $name "k" $.k) -}}
+{{- if $errs -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $name "rule" (printf "must be a resource name: %s" $errs)) -}}
+{{- end -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" $field "value" $raw) | fromJson -}}
+{{- if lt $q.f 0.0 -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $raw "rule" "must not be negative") -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $x -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.sanitize (etcd.SanitizeResources): dict field limits ratios;
+JSON {limits requests}. Limits are the input; the cpu request is cpu / cpu
+ratio printed like %v; memory and ephemeral-storage requests are the
+quotient truncated to whole bytes; any other resource requests its limit.
+divf divides like the chart: decimals rounded to 16 places, then a float64. */ -}}
+{{- define "etcdshapes.check.sanitize" -}}
+{{- $limits := dict -}}
+{{- $requests := dict -}}
+{{- range $name := keys .limits | sortAlpha -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" (printf "%s.%s" $.field $name) "value" (get $.limits $name)) | fromJson -}}
+{{- $_ := set $limits $name $q.s -}}
+{{- if eq $name "cpu" -}}
+{{- $_ := set $requests $name (printf "%v" (divf $q.f $.ratios.cpu)) -}}
+{{- else if or (eq $name "memory") (eq $name "ephemeral-storage") -}}
+{{- $r := ternary $.ratios.memory $.ratios.ephemeral (eq $name "memory") -}}
+{{- $b := divf $q.f $r -}}
+{{- if ge $b 9223372036854775807.0 -}}
+{{- $_ := set $requests $name "9223372036854775807" -}}
+{{- else -}}
+{{- $_ := set $requests $name (printf "%d" (int64 $b)) -}}
+{{- end -}}
+{{- else -}}
+{{- $_ := set $requests $name $q.s -}}
+{{- end -}}
+{{- end -}}
+{{- toJson (dict "limits" $limits "requests" $requests) -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.containerResources (validateContainerResource): dict limits
+k; the API server's rules for a container resource, which etcd-operator
+copies into the member Pods: cpu, memory, ephemeral-storage,
+hugepages-<size> or a domain-qualified extended resource outside
+kubernetes.io with a whole-number quantity. */ -}}
+{{- define "etcdshapes.check.containerResources" -}}
+{{- range $n := keys .limits | sortAlpha -}}
+{{- $f := printf "values.resources.%s" $n -}}
+{{- if has $n (list "cpu" "memory" "ephemeral-storage") -}}
+{{- else if hasPrefix "hugepages-" $n -}}
+{{- $size := trimPrefix "hugepages-" $n -}}
+{{- if or (eq $size "") (not (regexMatch "^[+-]?[0-9]*\\.?[0-9]*(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$" $size)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $f "value" $n "rule" "must be hugepages-<page size>, e.g. hugepages-2Mi") -}}
+{{- end -}}
+{{- else if not (contains "/" $n) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $f "value" $n "rule" "must be cpu, memory, ephemeral-storage, hugepages-<size> or a domain-qualified extended resource such as example.com/device") -}}
+{{- else if or (contains "kubernetes.io" (first (splitList "/" $n))) (hasPrefix "requests." $n) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $f "value" $n "rule" "an extended resource must not be in the kubernetes.io domain") -}}
+{{- else -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" (get $.limits $n)) | fromJson -}}
+{{- if ne $q.f (floor $q.f) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $f "value" $q.s "rule" "an extended resource must be a whole number") -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.requestsWithinLimits (requestsWithinLimits in options.go):
+dict resources ratios; refuses a ratio below 1 where a request would exceed
+its limit, which the API server refuses. Quantities in the message are
+spelled as written, not canonically. */ -}}
+{{- define "etcdshapes.check.requestsWithinLimits" -}}
+{{- $res := .resources -}}
+{{- range $r := list (list "cpu" "cpu" "cpu-allocation-ratio") (list "memory" "memory" "memory-allocation-ratio") (list "ephemeral-storage" "ephemeral" "ephemeral-storage-allocation-ratio") -}}
+{{- $n := index $r 0 -}}
+{{- if and (hasKey $res.limits $n) (hasKey $res.requests $n) -}}
+{{- $lim := include "etcdshapes.check.quantity" (dict "field" "limit" "value" (get $res.limits $n)) | fromJson -}}
+{{- $req := include "etcdshapes.check.quantity" (dict "field" "request" "value" (get $res.requests $n)) | fromJson -}}
+{{- if gt $req.f $lim.f -}}
+{{- $ratio := get $.ratios (index $r 1) -}}
+{{- if ge $ratio 1.0 -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "values.resources.%s" $n) "value" $lim.s "rule" (printf "has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it" $req.s)) -}}
+{{- end -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "_cluster.%s" (index $r 2)) "value" (include "etcdshapes.check.formatFloat" (dict "value" $ratio)) "rule" (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.labelValueErrors (validation.IsValidLabelValue): dict value
+k; the messages joined with "; ", empty when valid. */ -}}
+{{- define "etcdshapes.check.labelValueErrors" -}}
+{{- $errs := list -}}
+{{- if gt (len .value) 63 }}{{ $errs = append $errs .k.messages.labelValueMaxLen }}{{ end -}}
+{{- if not (regexMatch "^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$" .value) }}{{ $errs = append $errs .k.messages.labelValueRegex }}{{ end -}}
+{{- join "; " $errs -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.invalid (field.Invalid for each message): dict field value
+msgs (joined with "; ") errs; the errors appended to errs, as JSON. */ -}}
+{{- define "etcdshapes.check.invalid" -}}
+{{- $errs := .errs -}}
+{{- range $m := splitList "; " .msgs -}}
+{{- if $m }}{{ $errs = append $errs (dict "field" $.field "text" (printf "%q" $.value) "rule" $m) }}{{ end -}}
+{{- end -}}
+{{- toJson $errs -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.selectorErrors (metav1validation.ValidateLabelSelector): dict
+value path k; JSON list of errors {field text rule}, empty when valid.
+Labels are checked in key order (Go ranges over the map). */ -}}
+{{- define "etcdshapes.check.selectorErrors" -}}
+{{- $errs := list -}}
+{{- $sel := .value -}}
+{{- if kindIs "map" $sel -}}
+{{- $p := printf "%s.matchLabels" .path -}}
+{{- $labels := $sel.matchLabels | default dict -}}
+{{- range $key := keys $labels | sortAlpha -}}
+{{- $errs = include "etcdshapes.check.invalid" (dict "field" $p "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- $v := toString (get $labels $key) -}}
+{{- $errs = include "etcdshapes.check.invalid" (dict "field" $p "value" $v "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" $v "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- end -}}
+{{- range $i, $e := $sel.matchExpressions | default list -}}
+{{- $ep := printf "%s.matchExpressions[%d]" $.path $i -}}
+{{- $op := $e.operator | default "" -}}
+{{- $values := $e.values | default list -}}
+{{- if has $op (list "In" "NotIn") -}}
+{{- if not $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $ep) "text" "\"\"" "rule" "must be specified when \x60operator\x60 is 'In' or 'NotIn'") }}{{ end -}}
+{{- else if has $op (list "Exists" "DoesNotExist") -}}
+{{- if $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $ep) "text" "\"\"" "rule" "may not be specified when \x60operator\x60 is 'Exists' or 'DoesNotExist'") }}{{ end -}}
+{{- else -}}
+{{- $errs = append $errs (dict "field" (printf "%s.operator" $ep) "text" (toString $op) "rule" "not a valid selector operator") -}}
+{{- end -}}
+{{- $key := $e.key | default "" -}}
+{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.key" $ep) "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- range $j, $v := $values -}}
+{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $ep $j) "value" (toString $v) "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $errs -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.nodeSelectorTermErrors (validateNodeSelectorTerm in
+options.go): dict value path k; JSON list of errors. */ -}}
+{{- define "etcdshapes.check.nodeSelectorTermErrors" -}}
+{{- $errs := list -}}
+{{- $t := .value | default dict -}}
+{{- range $i, $r := $t.matchExpressions | default list -}}
+{{- $rp := printf "%s.matchExpressions[%d]" $.path $i -}}
+{{- $key := $r.key | default "" -}}
+{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.key" $rp) "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- $op := $r.operator | default "" -}}
+{{- $values := $r.values | default list -}}
+{{- if has $op (list "In" "NotIn") -}}
+{{- if not $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "text" "\"\"" "rule" "must be given for operator In or NotIn") }}{{ end -}}
+{{- else if has $op (list "Exists" "DoesNotExist") -}}
+{{- if $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "text" "\"\"" "rule" "must be empty for operator Exists or DoesNotExist") }}{{ end -}}
+{{- else if has $op (list "Gt" "Lt") -}}
+{{- if ne (len $values) 1 }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "text" "\"\"" "rule" "must be a single value for operator Gt or Lt") }}{{ end -}}
+{{- else -}}
+{{- $errs = append $errs (dict "field" (printf "%s.operator" $rp) "text" (toString $op) "rule" "supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"") -}}
+{{- end -}}
+{{- range $j, $v := $values -}}
+{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j) "value" (toString $v) "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- end -}}
+{{- end -}}
+{{- range $i, $r := $t.matchFields | default list -}}
+{{- $rp := printf "%s.matchFields[%d]" $.path $i -}}
+{{- if ne ($r.key | default "") "metadata.name" -}}
+{{- $errs = append $errs (dict "field" (printf "%s.key" $rp) "text" (printf "%q" ($r.key | default "")) "rule" "supported values: \"metadata.name\"") -}}
+{{- end -}}
+{{- if not (has ($r.operator | default "") (list "In" "NotIn")) -}}
+{{- $errs = append $errs (dict "field" (printf "%s.operator" $rp) "text" (toString ($r.operator | default "")) "rule" "supported values: \"In\", \"NotIn\"") -}}
+{{- else if ne (len ($r.values | default list)) 1 -}}
+{{- $errs = append $errs (dict "field" (printf "%s.values" $rp) "text" "\"\"" "rule" "must have exactly one value") -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $errs -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.podAffinityTermErrors (validatePodAffinityTerm in
+options.go): dict value path k; JSON list of errors. */ -}}
+{{- define "etcdshapes.check.podAffinityTermErrors" -}}
+{{- $errs := list -}}
+{{- $t := .value | default dict -}}
+{{- $key := $t.topologyKey | default "" -}}
+{{- if eq $key "" }}{{ $errs = append $errs (dict "field" (printf "%s.topologyKey" .path) "text" "\"\"" "rule" "must not be empty") }}{{ end -}}
+{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.topologyKey" .path) "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" .k)) "errs" $errs) | fromJsonArray -}}
+{{- $errs = concat $errs (include "etcdshapes.check.selectorErrors" (dict "value" $t.labelSelector "path" (printf "%s.labelSelector" .path) "k" .k) | fromJsonArray) -}}
+{{- $errs = concat $errs (include "etcdshapes.check.selectorErrors" (dict "value" $t.namespaceSelector "path" (printf "%s.namespaceSelector" .path) "k" .k) | fromJsonArray) -}}
+{{- range $i, $ns := $t.namespaces | default list -}}
+{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.namespaces[%d]" $.path $i) "value" (toString $ns) "msgs" (include "etcdshapes.check.labelErrors" (dict "value" (toString $ns) "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- end -}}
+{{- $selKeys := list -}}
+{{- if kindIs "map" $t.labelSelector -}}
+{{- $selKeys = keys ($t.labelSelector.matchLabels | default dict) -}}
+{{- range $e := $t.labelSelector.matchExpressions | default list }}{{ $selKeys = append $selKeys ($e.key | default "") }}{{ end -}}
+{{- end -}}
+{{- range $name := list "matchLabelKeys" "mismatchLabelKeys" -}}
+{{- range $i, $mk := get $t $name | default list -}}
+{{- $f := printf "%s.%s[%d]" $.path $name $i -}}
+{{- $errs = include "etcdshapes.check.invalid" (dict "field" $f "value" (toString $mk) "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" (toString $mk) "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- if has $mk $selKeys }}{{ $errs = append $errs (dict "field" $f "text" (printf "%q" $mk) "rule" "must not be a key of the term's labelSelector") }}{{ end -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $errs -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.affinity (validateAffinity in options.go: the API server's
+Pod rules, since etcd-operator copies the affinity into the member Pods):
+dict value k; fails with the first error. */ -}}
+{{- define "etcdshapes.check.affinity" -}}
+{{- $a := .value -}}
+{{- $p := "values.affinity" -}}
+{{- $errs := list -}}
+{{- $weight := "must be in the range 1-100" -}}
+{{- if kindIs "map" $a.nodeAffinity -}}
+{{- $np := printf "%s.nodeAffinity" $p -}}
+{{- $r := $a.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution -}}
+{{- if kindIs "map" $r -}}
+{{- $rp := printf "%s.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms" $np -}}
+{{- if not $r.nodeSelectorTerms }}{{ $errs = append $errs (dict "field" $rp "text" "\"\"" "rule" "must have at least one node selector term") }}{{ end -}}
+{{- range $i, $t := $r.nodeSelectorTerms | default list -}}
+{{- $errs = concat $errs (include "etcdshapes.check.nodeSelectorTermErrors" (dict "value" $t "path" (printf "%s[%d]" $rp $i) "k" $.k) | fromJsonArray) -}}
+{{- end -}}
+{{- end -}}
+{{- range $i, $t := $a.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution | default list -}}
+{{- $tp := printf "%s.preferredDuringSchedulingIgnoredDuringExecution[%d]" $np $i -}}
+{{- $w := $t.weight | default 0 -}}
+{{- if or (lt (float64 $w) 1.0) (gt (float64 $w) 100.0) }}{{ $errs = append $errs (dict "field" (printf "%s.weight" $tp) "text" (toString $w) "rule" $weight) }}{{ end -}}
+{{- $errs = concat $errs (include "etcdshapes.check.nodeSelectorTermErrors" (dict "value" $t.preference "path" (printf "%s.preference" $tp) "k" $.k) | fromJsonArray) -}}
+{{- end -}}
+{{- end -}}
+{{- range $name := list "podAffinity" "podAntiAffinity" -}}
+{{- $pa := get $a $name -}}
+{{- if kindIs "map" $pa -}}
+{{- $pp := printf "%s.%s" $p $name -}}
+{{- range $i, $t := $pa.requiredDuringSchedulingIgnoredDuringExecution | default list -}}
+{{- $errs = concat $errs (include "etcdshapes.check.podAffinityTermErrors" (dict "value" $t "path" (printf "%s.requiredDuringSchedulingIgnoredDuringExecution[%d]" $pp $i) "k" $.k) | fromJsonArray) -}}
+{{- end -}}
+{{- range $i, $t := $pa.preferredDuringSchedulingIgnoredDuringExecution | default list -}}
+{{- $tp := printf "%s.preferredDuringSchedulingIgnoredDuringExecution[%d]" $pp $i -}}
+{{- $w := $t.weight | default 0 -}}
+{{- if or (lt (float64 $w) 1.0) (gt (float64 $w) 100.0) }}{{ $errs = append $errs (dict "field" (printf "%s.weight" $tp) "text" (toString $w) "rule" $weight) }}{{ end -}}
+{{- $errs = concat $errs (include "etcdshapes.check.podAffinityTermErrors" (dict "value" $t.podAffinityTerm "path" (printf "%s.podAffinityTerm" $tp) "k" $.k) | fromJsonArray) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- with $errs }}{{ include "etcdshapes.check.fail" (first .) }}{{ end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.spread (ParseSpreadConstraints in values.go and the
+constraint checks of etcd.Options.Validate, the API server's Pod rules):
+dict value k; JSON list of the global constraints as given, empty for none. */ -}}
+{{- define "etcdshapes.check.spread" -}}
+{{- $field := "_cluster.scheduling.globalAppTopologySpreadConstraints" -}}
+{{- $x := .value -}}
+{{- $rule := "must be a YAML string holding a topologySpreadConstraints: list of constraints" -}}
+{{- if kindIs "invalid" $x -}}
+{{- toJson list -}}
+{{- else if not (kindIs "string" $x) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" "must be a YAML string holding a topologySpreadConstraints: list") -}}
+{{- else if eq (trim $x) "" -}}
+{{- toJson list -}}
+{{- else -}}
+{{- $doc := fromYaml $x -}}
+{{- if hasKey $doc "Error" -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: %s" $rule $doc.Error)) -}}
+{{- end -}}
+{{- range $key := keys $doc | sortAlpha -}}
+{{- if ne $key "topologySpreadConstraints" -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: unknown field %q" $rule $key)) -}}
+{{- end -}}
+{{- end -}}
+{{- $list := $doc.topologySpreadConstraints -}}
+{{- if not $list -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" "must hold a non-empty topologySpreadConstraints: list") -}}
+{{- end -}}
+{{- if not (kindIs "slice" $list) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: topologySpreadConstraints must be a list" $rule)) -}}
+{{- end -}}
+{{- $known := list "labelSelector" "matchLabelKeys" "maxSkew" "minDomains" "nodeAffinityPolicy" "nodeTaintsPolicy" "topologyKey" "whenUnsatisfiable" -}}
+{{- range $i, $c := $list -}}
+{{- $at := printf "%s[%d]" $field $i -}}
+{{- if not (kindIs "map" $c) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: item %d must be a map" $rule $i)) -}}
+{{- end -}}
+{{- range $key := keys $c | sortAlpha -}}
+{{- if not (has $key $known) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: unknown field \"topologySpreadConstraints[%d].%s\"" $rule $i $key)) -}}
+{{- end -}}
+{{- end -}}
+{{- range $key := list "maxSkew" "minDomains" -}}
+{{- $n := get $c $key -}}
+{{- if and (hasKey $c $key) (not (kindIs "invalid" $n)) (or (not (kindIs "float64" $n)) (ne $n (floor $n))) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: %s must be a whole number" $rule $key)) -}}
+{{- end -}}
+{{- end -}}
+{{- $ml := get $c "matchLabelKeys" -}}
+{{- if and (hasKey $c "matchLabelKeys") (not (kindIs "invalid" $ml)) (not (kindIs "slice" $ml)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: matchLabelKeys must be a list" $rule)) -}}
+{{- end -}}
+{{- range $key := list "topologyKey" "whenUnsatisfiable" "nodeAffinityPolicy" "nodeTaintsPolicy" -}}
+{{- if and (hasKey $c $key) (not (kindIs "invalid" (get $c $key))) (not (kindIs "string" (get $c $key))) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: %s must be a string" $rule $key)) -}}
+{{- end -}}
+{{- end -}}
+{{- $sel := get $c "labelSelector" -}}
+{{- if and (hasKey $c "labelSelector") (not (kindIs "invalid" $sel)) (not (kindIs "map" $sel)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: labelSelector must be a label selector" $rule)) -}}
+{{- end -}}
+{{- end -}}
+{{- range $i, $c := $list -}}
+{{- $at := printf "%s[%d]" $field $i -}}
+{{- $skew := $c.maxSkew | default 0 -}}
+{{- if lt (float64 $skew) 1.0 -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.maxSkew" $at) "value" (int64 $skew) "rule" "must be at least 1") -}}
+{{- end -}}
+{{- $key := $c.topologyKey | default "" -}}
+{{- if eq $key "" -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.topologyKey" $at) "value" $key "rule" "must not be empty") -}}
+{{- end -}}
+{{- if include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k) -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.topologyKey" $at) "value" $key "rule" "must be a label key") -}}
+{{- end -}}
+{{- $when := $c.whenUnsatisfiable | default "" -}}
+{{- if not (has $when (list "DoNotSchedule" "ScheduleAnyway")) -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.whenUnsatisfiable" $at) "value" $when "rule" "must be DoNotSchedule or ScheduleAnyway") -}}
+{{- end -}}
+{{- range $j, $b := slice $list 0 $i -}}
+{{- if and (eq ($b.topologyKey | default "") $key) (eq ($b.whenUnsatisfiable | default "") $when) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $at "value" (printf "%s, %s" $key $when) "rule" (printf "repeats the topologyKey and whenUnsatisfiable of constraint [%d]; the API server refuses duplicates" $j)) -}}
+{{- end -}}
+{{- end -}}
+{{- if not (kindIs "invalid" $c.minDomains) -}}
+{{- if lt (float64 $c.minDomains) 1.0 -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.minDomains" $at) "value" (int64 $c.minDomains) "rule" "must be at least 1") -}}
+{{- end -}}
+{{- if ne $when "DoNotSchedule" -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.minDomains" $at) "value" (int64 $c.minDomains) "rule" "can only be used with whenUnsatisfiable: DoNotSchedule") -}}
+{{- end -}}
+{{- end -}}
+{{- range $pol := list "nodeAffinityPolicy" "nodeTaintsPolicy" -}}
+{{- $p := get $c $pol -}}
+{{- if and (hasKey $c $pol) (not (kindIs "invalid" $p)) (not (has $p (list "Honor" "Ignore"))) -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.%s" $at $pol) "value" $p "rule" "must be Honor or Ignore") -}}
+{{- end -}}
+{{- end -}}
+{{- with include "etcdshapes.check.selectorErrors" (dict "value" (get $c "labelSelector") "path" (printf "%s.labelSelector" $at) "k" $.k) | fromJsonArray -}}
+{{- include "etcdshapes.check.fail" (first .) -}}
+{{- end -}}
+{{- /* The config adds a selector on the members when there is none. */ -}}
+{{- $selKeys := list -}}
+{{- $sel := get $c "labelSelector" -}}
+{{- if kindIs "map" $sel -}}
+{{- $selKeys = keys ($sel.matchLabels | default dict) -}}
+{{- range $e := $sel.matchExpressions | default list }}{{ if kindIs "map" $e }}{{ $selKeys = append $selKeys ($e.key | default "") }}{{ end }}{{ end -}}
+{{- else -}}
+{{- $selKeys = list $.k.instanceLabel -}}
+{{- end -}}
+{{- range $j, $mk := $c.matchLabelKeys | default list -}}
+{{- $f := printf "%s.matchLabelKeys[%d]" $at $j -}}
+{{- if or (not (kindIs "string" $mk)) (include "etcdshapes.check.qualifiedNameErrors" (dict "value" (toString $mk) "k" $.k)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $f "value" $mk "rule" "must be a label key") -}}
+{{- end -}}
+{{- if has $mk $selKeys -}}
+{{- include "etcdshapes.check.fail" (dict "field" $f "value" $mk "rule" "must not be a key of the constraint's labelSelector") -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toJson $list -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.storageClassName (validateStorageClass in validate.go): dict
+field value k. */ -}}
+{{- define "etcdshapes.check.storageClassName" -}}
+{{- if and .value (include "etcdshapes.check.subdomainErrors" (dict "value" .value "k" .k)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" .field "value" .value "rule" "must be a StorageClass name (DNS-1123 subdomain)") -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.etcdValues (EtcdChartOptionsFromValues): dict values
+k c; checks the etcd chart's values in the library's order and keeps on c
+what the later checks need. Types are values.schema.json's. */ -}}
+{{- define "etcdshapes.check.etcdValues" -}}
+{{- $k := .k -}}
+{{- $c := .c -}}
+{{- range $key := keys .values | sortAlpha -}}
+{{- if not (or (has $key $k.etcdChartKeys) (has $key $k.ignoredKeys)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" (ternary "\"\"" $key (eq $key "")) "value" (get $.values $key) "rule" (printf "is not a value of this chart (known: %s)" (join ", " $k.etcdChartKeys))) -}}
+{{- end -}}
+{{- end -}}
+{{- $v := dict -}}
+{{- include "etcdshapes.check.dropNulls" (dict "in" .values "out" $v) -}}
+{{- if $v.version -}}
+{{- if not (regexMatch "^[0-9]+\\.[0-9]+\\.[0-9]+$" $v.version) -}}
+{{- include "etcdshapes.check.fail" (dict "field" "values.version" "value" $v.version "rule" (printf "must be an etcd version X.Y.Z, e.g. %q" $k.defaultVersion)) -}}
+{{- end -}}
+{{- end -}}
+{{- if hasKey $v "replicas" -}}
+{{- if lt (float64 $v.replicas) 1.0 -}}
+{{- include "etcdshapes.check.fail" (dict "field" "values.replicas" "value" $v.replicas "rule" "must be at least 1") -}}
+{{- end -}}
+{{- $_ := set $c "replicas" (int64 $v.replicas) -}}
+{{- end -}}
+{{- if hasKey $v "size" -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" "values.size" "value" $v.size) | fromJson -}}
+{{- if le $q.f 0.0 -}}
+{{- include "etcdshapes.check.fail" (dict "field" "values.size" "value" $v.size "rule" "must be a positive quantity of bytes") -}}
+{{- end -}}
+{{- $_ := set $c "size" $q -}}
+{{- end -}}
+{{- $_ := set $c "storageClass" ($v.storageClass | default "") -}}
+{{- $_ := set $c "limits" (include "etcdshapes.check.resourceValues" (dict "field" "values.resources" "value" $v.resources "k" $k) | fromJson) -}}
+{{- $affinity := $v.affinity | default dict -}}
+{{- if $affinity -}}
+{{- $st := dict -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" $affinity "type" $k.affinityType "types" $k.affinityTypes "struct" "" "field" "" "strict" "" "st" $st) -}}
+{{- with $st.typeErr | default $st.strictErr -}}
+{{- include "etcdshapes.check.fail" (dict "field" "values.affinity" "value" (toJson $affinity) "rule" (printf "must be a pod affinity: %s" .)) -}}
+{{- end -}}
+{{- end -}}
+{{- $_ := set $c "affinity" $affinity -}}
+{{- include "etcdshapes.check.platform" (dict "cluster" (index $v "_cluster") "k" $k "c" $c) -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.clusterValues (ClusterOptionsFromValues): dict values k
+c; checks the kubernetes chart's etcd values. The chart's other values are
+not the etcd's concern. */ -}}
+{{- define "etcdshapes.check.clusterValues" -}}
+{{- $k := .k -}}
+{{- $c := .c -}}
+{{- $e := dict -}}
+{{- include "etcdshapes.check.dropNulls" (dict "in" (.values.etcd | default dict) "out" $e) -}}
+{{- range $key := keys $e | sortAlpha -}}
+{{- if not (has $key $k.clusterEtcdKeys) -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "etcd.%s" (ternary "\"\"" $key (eq $key ""))) "value" (get $e $key) "rule" (printf "is not a value of this chart (known: %s)" (join ", " $k.clusterEtcdKeys))) -}}
+{{- end -}}
+{{- end -}}
+{{- if hasKey $e "replicas" -}}
+{{- if not (has (float64 $e.replicas) (list 1.0 3.0)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" "etcd.replicas" "value" $e.replicas "rule" "must be 1 or 3") -}}
+{{- end -}}
+{{- $_ := set $c "replicas" (int64 $e.replicas) -}}
+{{- end -}}
+{{- $cl := index .values "_cluster" -}}
+{{- if kindIs "map" $cl -}}
+{{- $m := dict -}}
+{{- include "etcdshapes.check.dropNulls" (dict "in" $cl "out" $m) -}}
+{{- $cl = $m -}}
+{{- end -}}
+{{- include "etcdshapes.check.platform" (dict "cluster" $cl "k" $k "c" $c) -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.platform (platformValues in values.go): dict cluster
+(the _cluster map) k c; checks the platform's values and keeps the ratios,
+the parsed spread constraints and the storage classes on c. */ -}}
+{{- define "etcdshapes.check.platform" -}}
+{{- $cl := .cluster | default dict -}}
+{{- $_ := set .c "ratios" (include "etcdshapes.check.ratios" (dict "cluster" $cl "k" .k) | fromJson) -}}
+{{- $_ := set .c "storageClassLocal" (index $cl "etcd-storage-class-local" | default "") -}}
+{{- $_ := set .c "storageClassReplicated" (index $cl "etcd-storage-class-replicated" | default "") -}}
+{{- $spread := list -}}
+{{- with index $cl "scheduling" -}}
+{{- $spread = include "etcdshapes.check.spread" (dict "value" (index . "globalAppTopologySpreadConstraints") "k" $.k) | fromJsonArray -}}
+{{- end -}}
+{{- $_ := set .c "spread" $spread -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.names (naming.ForEtcdChart, naming.ForCluster): dict
+caller namespace release k. */ -}}
+{{- define "etcdshapes.check.names" -}}
+{{- $k := .k -}}
+{{- include "etcdshapes.check.tenantNamespace" (dict "field" "namespace" "value" .namespace "k" $k) -}}
+{{- if eq .caller "etcd" -}}
+{{- if ne .release $k.etcdChartRelease -}}
+{{- include "etcdshapes.check.fail" (dict "field" "release" "value" .release "rule" (printf "the etcd chart must be installed as release %q" $k.etcdChartRelease)) -}}
+{{- end -}}
+{{- else -}}
+{{- if eq .release "" -}}
+{{- include "etcdshapes.check.fail" (dict "field" "release" "value" .release "rule" "must not be empty") -}}
+{{- end -}}
+{{- $errs := include "etcdshapes.check.labelErrors" (dict "value" .release "k" $k) -}}
+{{- if $errs -}}
+{{- include "etcdshapes.check.fail" (dict "field" "release" "value" .release "rule" (printf "must be a DNS-1123 label: %s" $errs)) -}}
+{{- end -}}
+{{- if not (regexMatch "^[a-z]" .release) -}}
+{{- include "etcdshapes.check.fail" (dict "field" "release" "value" .release "rule" "must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels") -}}
+{{- end -}}
+{{- $name := printf "%s-etcd" .release -}}
+{{- if gt (len $name) (int $k.maxClusterName) -}}
+{{- include "etcdshapes.check.fail" (dict "field" "release" "value" .release "rule" (printf "the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)" $name (len $name) (int $k.maxClusterName))) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.constants: the library's constants the checks read,
+set on the dict it is given. */ -}}
+{{- define "etcdshapes.check.constants" -}}
+{{- $_ := merge . (dict
+  "messages" (dict
+[[- range .Messages ]]
+    [[ q .Key ]] [[ q .Value ]]
+[[- end ]]
+  )
+  "etcdChartKeys" (list [[ range .LibraryEtcdChartKeys ]][[ q . ]] [[ end ]])
+  "ignoredKeys" (list [[ range .IgnoredKeys ]][[ q . ]] [[ end ]])
+  "clusterEtcdKeys" (list [[ range .ClusterEtcdKeys ]][[ q . ]] [[ end ]])
+  "defaultVersion" [[ q .DefaultVersion ]]
+  "defaultRatios" (dict [[ range .Ratios ]][[ q .Key ]] [[ q .DefaultText ]] [[ end ]])
+  "maxReplicas" [[ .MaxReplicas ]]
+  "etcdChartRelease" [[ q .EtcdChartRelease ]]
+  "maxClusterName" [[ .MaxClusterName ]]
+  "instanceLabel" [[ q .InstanceLabel ]]
+  "cappedQuota" [[ q .CappedQuota ]]
+  "affinityType" [[ q .AffinityType ]]
+  "affinityTypes" (dict
+[[- range .AffinityTypes ]]
+    [[ q .Name ]] (dict "kind" [[ q .Kind ]][[ if .Struct ]] "name" [[ q .Struct ]][[ end ]][[ if .Elem ]] "elem" [[ q .Elem ]][[ end ]][[ if .Max ]] "min" [[ .Min ]] "max" [[ .Max ]][[ end ]][[ if .Fields ]] "fields" (dict[[ range .Fields ]] [[ q .Key ]] [[ q .Value ]][[ end ]])[[ end ]])
+[[- end ]]
+  )
+)
+-}}
+{{- end -}}
