@@ -63,6 +63,9 @@ const (
 //go:embed helpers.tpl
 var helpersSource string
 
+//go:embed common.tpl
+var commonSource string
+
 //go:embed checks.tpl
 var checksSource string
 
@@ -122,12 +125,14 @@ func Chart(o Options) ([]File, error) {
 	return files, nil
 }
 
-// TemplateBytes is the size of the files Helm parses as templates: those
-// under templates/, the library chart's included.
+// TemplateBytes is the size of the template text of files: the templates
+// and the library chart's kept template files (files/*.tpl), the library
+// chart's included when it is in charts/.
 func TemplateBytes(files []File) int {
 	n := 0
 	for _, f := range files {
-		if strings.HasPrefix(f.Path, "templates/") || strings.HasPrefix(f.Path, "charts/"+LibraryName+"/templates/") {
+		p := strings.TrimPrefix(f.Path, "charts/"+LibraryName+"/")
+		if strings.HasPrefix(p, "templates/") || strings.HasPrefix(p, "files/") && strings.HasSuffix(p, ".tpl") {
 			n += len(f.Data)
 		}
 	}
@@ -148,7 +153,15 @@ func libraryFiles(version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	helpers, err := fold("helpers.tpl", helpersSource, k)
+	configs := map[string]string{}
+	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		kc := *k
+		kc.Caller, kc.Etcd = caller, caller == etcdshapes.CallerEtcd
+		if configs[caller], err = fold("helpers.tpl", helpersSource, &kc); err != nil {
+			return nil, err
+		}
+	}
+	common, err := fold("common.tpl", commonSource, k)
 	if err != nil {
 		return nil, err
 	}
@@ -160,33 +173,27 @@ func libraryFiles(version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if strings.Contains(checks+validate, "`") {
-		return nil, fmt.Errorf("chartgen: checks.tpl or validate.tpl holds a backtick; they are written as raw strings (use \\x60)")
-	}
-	shapes, _, err := shapesFile()
+	callers, err := shapesFiles(configs)
 	if err != nil {
 		return nil, err
 	}
 	chart := fmt.Sprintf("# %s\napiVersion: v2\nname: %s\ndescription: %s\ntype: library\nversion: %s\n",
 		Header, LibraryName, jsonQuote("The etcd shapes of Cozystack's etcd chart and of a tenant cluster's etcd, generated from the etcdshapes builders: include etcdshapes.etcd.all or etcdshapes.cluster.all."), version)
-	return []File{
+	files := []File{
 		{Path: "Chart.yaml", Data: []byte(chart)},
-		{Path: "templates/_etcdshapes.tpl", Data: []byte(tplHeader("helpers.tpl") + helpers)},
-		{Path: "templates/_etcdshapes_checks.tpl", Data: []byte(tplHeader("checks.tpl, validate.tpl") + checksHeader +
-			"{{- define \"etcdshapes.checks\" -}}\n{{`\n" + checks + "`}}\n{{- end -}}\n" +
-			"{{- define \"etcdshapes.validate\" -}}\n{{`\n" + validate + "`}}\n{{- end -}}\n")},
-		{Path: "templates/_etcdshapes_shapes.tpl", Data: []byte(tplHeader("") + shapes)},
-	}, nil
+		{Path: "templates/_etcdshapes.tpl", Data: []byte(tplHeader("common.tpl") + common)},
+		{Path: "files/checks.tpl", Data: []byte(tplHeader("checks.tpl") + checksHeader + checks)},
+		{Path: "files/validate.tpl", Data: []byte(tplHeader("validate.tpl") + validate)},
+	}
+	return append(files, callers...), nil
 }
 
-// checksHeader says why the checks are text.
+// checksHeader says how the checks are run.
 const checksHeader = `{{- /*
-The library's checks, kept as text: etcdshapes.config runs them with
-  tpl (print (include "etcdshapes.checks" .) (include "etcdshapes.validate" .)) .
-only when its quick tests do not vouch for the input, so Helm parses them
-only then and a release with common values never pays for them.
-etcdshapes.checks holds the helpers (defines), etcdshapes.validate the
-checks in the library's order.
+The helpers of the library's checks (files/validate.tpl): a caller's config
+runs both files with tpl (see etcdshapes.run) only when its quick tests do
+not vouch for the input, so Helm parses them only then and a release with
+common values never pays for them.
 */ -}}
 `
 
@@ -239,7 +246,12 @@ type affinityType struct {
 // defaults, limits, patterns and messages come from the library rather
 // than a second copy.
 type constants struct {
+	// Caller is the caller whose config helpers.tpl writes; Etcd says it
+	// is the etcd chart.
+	Caller                    string
+	Etcd                      bool
 	CallerEtcd, CallerCluster string
+	ClusterReplicas           []int32
 	DefaultVersion            string
 	DefaultReplicas           int32
 	MaxReplicas               int32
@@ -248,6 +260,9 @@ type constants struct {
 	Ratios                    []ratioSpec
 	EtcdChartRelease          string
 	EtcdChartName             string
+	// The etcd chart's fixed names: its defrag CronJob, its cleanup Job
+	// and the format of its members' data PVCs.
+	EtcdChartDefrag, EtcdChartCleanup, EtcdChartPVC string
 	// EtcdChartKeys are the keys the etcd chart reads and ignores, as the
 	// quick tests accept them; LibraryEtcdChartKeys the library's own list,
 	// which its message names.
@@ -258,25 +273,35 @@ type constants struct {
 	RootTenant           string
 	MaxClusterName       int
 	MaxRelease           int
-	MaxDataStoreName     int
-	MaxCronJobName       int
-	MaxJobName           int
-	JobKeep              int
-	DataStoreKeep        int
-	CronJobKeep          int
-	HashLen              int
-	MaxLabel             int
-	MaxSubdomain         int
-	MaxInt64             string
-	InstanceLabel        string
-	CappedQuota          string
-	VPAMinCPU            string
-	VPAMinMemory         string
-	VPAMaxCPU            string
-	VPAMaxMemory         string
-	OptionalAPIs         []string
-	EtcdCluster          apiRef
-	KamajiControlPlane   apiRef
+	// MaxUnhashedName is the longest etcd name none of whose derived
+	// names is hashed.
+	MaxUnhashedName  int
+	MaxDataStoreName int
+	MaxCronJobName   int
+	MaxJobName       int
+	JobKeep          int
+	DataStoreKeep    int
+	CronJobKeep      int
+	HashLen          int
+	MaxLabel         int
+	MaxSubdomain     int
+	MaxInt64         string
+	InstanceLabel    string
+	CappedQuota      string
+	DefaultQuota     string
+	LibraryName      string
+	// NoLibraryMessage is the refusal of a chart that lacks the library
+	// chart as a dependency.
+	NoLibraryMessage string
+	VPAMinCPU        string
+	VPAMinMemory     string
+	VPAMaxCPU        string
+	VPAMaxMemory     string
+	// The same bounds as quantities.
+	VPAMinCPUQuantity, VPAMinMemoryQuantity, VPAMaxCPUQuantity, VPAMaxMemoryQuantity string
+	OptionalAPIs                                                                     []string
+	EtcdCluster                                                                      apiRef
+	KamajiControlPlane                                                               apiRef
 	// The quick tests' patterns: each vouches only for input the library
 	// accepts (TestQuickPatterns).
 	TenantPattern    string
@@ -285,9 +310,18 @@ type constants struct {
 	VersionPattern   string
 	QuickSize        string
 	QuickQuantity    string
-	Messages         []kv
-	AffinityType     string
-	AffinityTypes    []affinityType
+	LabelPattern     string
+	QuickEtcd        string
+	QuickCluster     string
+	QuickValue       string
+	QuickResources   []string
+	MaxQuickRelease  int
+	// MaxDataStoreNameMinusOne bounds len(namespace)+len(release): the
+	// DataStore "<ns>.<release>" is not hashed.
+	MaxDataStoreNameMinusOne int
+	Messages                 []kv
+	AffinityType             string
+	AffinityTypes            []affinityType
 }
 
 // The quick tests' patterns.
@@ -300,8 +334,14 @@ const (
 	quickSize = `^[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$`
 	// Up to six digits: exact in a float64, so no request exceeds its limit
 	// at a ratio of 1 or more, and far from the quantity code's limits.
-	quickQuantity = `^(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?$`
+	quickQuantity = `(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?`
+	// A StorageClass or DataStore name of one label (with a length of at
+	// most 63).
+	labelPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 )
+
+// quickResources are the resources whose requests the quick path derives.
+var quickResources = []string{"cpu", "memory", "ephemeral-storage"}
 
 // ignoredKeys are the values the etcd chart ignores: the platform passes
 // them, or older chart versions left them.
@@ -336,9 +376,21 @@ func newConstants() (*constants, error) {
 	if err != nil {
 		return nil, err
 	}
+	def, err := resource.ParseQuantity(etcd.DefaultSize)
+	if err != nil {
+		return nil, err
+	}
+	defQuota, err := etcd.QuotaBackendBytes(def)
+	if err != nil {
+		return nil, err
+	}
 	k := &constants{
+		DefaultQuota:         strconv.FormatInt(defQuota, 10),
+		LibraryName:          LibraryName,
+		NoLibraryMessage:     fmt.Sprintf("etcdshapes: the %s library chart is not a dependency of this chart (named %q, fetched by helm dependency build): its templates run files of that chart", LibraryName, LibraryName),
 		CallerEtcd:           etcdshapes.CallerEtcd,
 		CallerCluster:        etcdshapes.CallerCluster,
+		ClusterReplicas:      []int32{1, 3},
 		DefaultVersion:       etcd.DefaultVersion,
 		DefaultReplicas:      etcd.DefaultReplicas,
 		MaxReplicas:          etcd.MaxReplicas,
@@ -352,6 +404,7 @@ func newConstants() (*constants, error) {
 		RootTenant:           naming.RootTenant,
 		MaxClusterName:       naming.MaxClusterName,
 		MaxRelease:           naming.MaxClusterName - len("-etcd"),
+		MaxUnhashedName:      min(naming.MaxCronJobName-len("-defrag"), naming.MaxJobName-len("-cleanup")),
 		MaxDataStoreName:     naming.MaxDataStoreName,
 		MaxCronJobName:       naming.MaxCronJobName,
 		MaxJobName:           naming.MaxJobName,
@@ -372,8 +425,29 @@ func newConstants() (*constants, error) {
 		SubdomainPattern:     subdomainPattern,
 		VersionPattern:       versionPattern,
 		QuickSize:            quickSize,
-		QuickQuantity:        quickQuantity,
-		AffinityType:         affinityRoot,
+		QuickQuantity:        `^` + quickQuantity + `$`,
+		LabelPattern:         labelPattern,
+		QuickEtcd:            strings.TrimSuffix(tenantPattern, "$") + ";" + strings.Trim(versionPattern, "^$") + ";" + strings.TrimPrefix(quickSize, "^"),
+		QuickCluster:         strings.TrimSuffix(tenantPattern, "$") + ";" + strings.TrimPrefix(releasePattern, "^"),
+		QuickValue:           quickQuantity + `;`,
+		// A release whose etcd name and its derived names are not hashed.
+		MaxQuickRelease:          min(naming.MaxCronJobName-len("-defrag"), naming.MaxJobName-len("-cleanup")) - len("-etcd"),
+		QuickResources:           quickResources,
+		MaxDataStoreNameMinusOne: naming.MaxDataStoreName - 1,
+		AffinityType:             affinityRoot,
+		VPAMinCPUQuantity:        etcd.VPAMinCPU,
+		VPAMinMemoryQuantity:     etcd.VPAMinMemory,
+		VPAMaxCPUQuantity:        etcd.VPAMaxCPU,
+		VPAMaxMemoryQuantity:     etcd.VPAMaxMemory,
+	}
+	fixed, err := naming.ForEtcdChart("tenant-a", naming.EtcdChartRelease)
+	if err != nil {
+		return nil, err
+	}
+	k.EtcdChartDefrag, k.EtcdChartCleanup = fixed.DefragCronJob(), fixed.CleanupJob()
+	k.EtcdChartPVC = strings.Replace(fixed.DataPVC(0), "0", "%d", 1)
+	if fmt.Sprintf(k.EtcdChartPVC, 7) != fixed.DataPVC(7) {
+		return nil, fmt.Errorf("chartgen: the etcd chart's PVC names are not %q", k.EtcdChartPVC)
 	}
 	k.EtcdChartKeys = append(slices.Clone(k.LibraryEtcdChartKeys), ignoredKeys...)
 	for _, r := range []struct{ key, value, def string }{

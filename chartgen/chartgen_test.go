@@ -145,24 +145,17 @@ func TestChartFiles(t *testing.T) {
 		paths = append(paths, f.Path)
 		libPath[f.Path] = f.Data
 	}
-	require.Equal(t, []string{"Chart.yaml", "templates/_etcdshapes.tpl", "templates/_etcdshapes_checks.tpl", "templates/_etcdshapes_shapes.tpl"}, paths)
+	require.Equal(t, []string{"Chart.yaml", "files/checks.tpl", "files/cluster-config.tpl", "files/cluster-stack.tpl",
+		"files/etcd-config.tpl", "files/etcd-prometheus-rule.yaml", "files/etcd-stack.tpl", "files/validate.tpl",
+		"templates/_etcdshapes.tpl", "templates/_etcdshapes_cluster.tpl", "templates/_etcdshapes_etcd.tpl"}, paths)
 	require.NoError(t, yaml.Unmarshal(libPath["Chart.yaml"], &chart))
 	require.Equal(t, "library", chart.Type)
 	require.Equal(t, "1.2.3", chart.Version)
 
-	// Each caller's "all" renders every object of its stack, each a define
-	// of the shapes file.
-	shapes := string(libPath["templates/_etcdshapes_shapes.tpl"])
+	// Each caller's stack holds every object of its stack.
 	for caller, n := range map[string]int{"etcd": 24, "cluster": 19} {
-		i := strings.Index(shapes, fmt.Sprintf("{{- define %q }}", allName(caller)))
-		require.GreaterOrEqual(t, i, 0, caller)
-		body := shapes[i:]
-		body = body[:strings.Index(body, "{{- end }}")]
-		calls := regexp.MustCompile(`template "([^"]+)" \.`).FindAllStringSubmatch(body, -1)
-		require.Len(t, calls, n, caller)
-		for _, c := range calls {
-			require.Contains(t, shapes, fmt.Sprintf("{{- define %q }}", c[1]), caller)
-		}
+		stack := string(libPath[keptFile(caller, "stack")])
+		require.Equal(t, n, strings.Count(stack, "\n---\n"), caller)
 	}
 
 	vendored, err := Chart(Options{Caller: "etcd", Vendor: true})
@@ -181,24 +174,36 @@ func TestOptionsAreChecked(t *testing.T) {
 	}
 }
 
-func shapesOf(t *testing.T) string {
+// libraryText is the library chart's files by path.
+func libraryText(t *testing.T) map[string]string {
 	lib, err := Chart(Options{Library: true})
 	require.NoError(t, err)
+	out := map[string]string{}
 	for _, f := range lib {
-		if f.Path == "templates/_etcdshapes_shapes.tpl" {
-			return string(f.Data)
-		}
+		out[f.Path] = string(f.Data)
 	}
-	t.Fatal("no shapes file")
-	return ""
+	return out
+}
+
+// shapesOf is every caller's template and stack.
+func shapesOf(t *testing.T) string {
+	l := libraryText(t)
+	var b strings.Builder
+	for _, caller := range []string{"etcd", "cluster"} {
+		b.WriteString(l["templates/_etcdshapes_"+caller+".tpl"])
+		b.WriteString(l[keptFile(caller, "stack")])
+	}
+	return b.String()
 }
 
 // TestPrometheusTemplatesStayLiteral: the alert annotations hold
 // Prometheus's own {{ $labels.job }}, which must reach the output as text.
 func TestPrometheusTemplatesStayLiteral(t *testing.T) {
-	s := shapesOf(t)
-	require.Contains(t, s, `'{{ "{{" }} $labels.job }}'`)
-	require.NotContains(t, s, `'{{ $labels`)
+	l := libraryText(t)
+	rule := l["files/etcd-prometheus-rule.yaml"]
+	require.Contains(t, rule, "kind: PrometheusRule")
+	require.Contains(t, rule, `'{{ $labels.job }}'`)
+	require.Contains(t, l[keptFile("etcd", "stack")], `include "etcdshapes.file" (dict "c" $ "name" "files/etcd-prometheus-rule.yaml")`)
 }
 
 // TestReasonsAreWritten: every reason is a template comment in the shapes,
@@ -215,22 +220,39 @@ func TestReasonsAreWritten(t *testing.T) {
 	}
 }
 
-// TestMergedShapes: both callers share one define per object they both
-// render, and switch on $.etcdChart only where their objects differ.
-func TestMergedShapes(t *testing.T) {
-	s := shapesOf(t)
-	defines := regexp.MustCompile(`(?m)^\{\{- define "etcdshapes\.([a-zA-Z]+)" \}\}$`).FindAllStringSubmatch(s, -1)
-	require.Len(t, defines, 25, "24 objects of the etcd chart and the per-cluster CiliumNetworkPolicy")
-	i := strings.Index(s, `{{- define "etcdshapes.issuer" }}`)
-	issuer := s[i : i+strings.Index(s[i:], `{{- define "etcdshapes.`+"peer")]
-	require.NotContains(t, issuer, "$.etcdChart", "the issuers are the same for both callers")
-	i = strings.Index(s, `{{- define "etcdshapes.etcdCluster" }}`)
-	cluster := s[i : i+strings.Index(s[i+10:], "{{- define")+10]
-	require.Equal(t, 1, strings.Count(cluster, "if $.etcdChart"), "the EtcdCluster differs only in its service label:\n%s", cluster)
+// TestPlaceholders: every placeholder of a stack is replaced by its fill
+// with the config field of its name, blocks last, and nothing in the stack
+// looks like a placeholder that is not replaced.
+func TestPlaceholders(t *testing.T) {
+	l := libraryText(t)
+	token := regexp.MustCompile(`__[A-Z][A-Z_]*[A-Z]__`)
+	for _, caller := range []string{"etcd", "cluster"} {
+		tpl := l["templates/_etcdshapes_"+caller+".tpl"]
+		fill := tpl[strings.Index(tpl, fmt.Sprintf("{{- define %q }}", fillName(caller))):]
+		fill = fill[:strings.Index(fill, "{{- end }}")]
+		replaced := map[string]bool{}
+		for _, m := range regexp.MustCompile(`replace "(\\n)?(__[A-Z_]+__)" \(?(print "\\n" \(indent [0-9]+ )?\$c\.([a-zA-Z]+)`).FindAllStringSubmatch(fill, -1) {
+			require.Equal(t, keyFor(m[2]), m[4], m[0])
+			require.Equal(t, m[2], tokenFor(m[4]), m[0])
+			replaced[m[2]] = true
+		}
+		used := token.FindAllString(l[keptFile(caller, "stack")], -1)
+		require.NotEmpty(t, used)
+		for _, u := range used {
+			require.True(t, replaced[u], "%s: %s is not replaced", caller, u)
+		}
+		// Blocks are replaced after every scalar placeholder.
+		require.Greater(t, strings.Index(fill, "(print"), strings.LastIndex(fill, `" $c.`), caller)
+		for _, k := range placeholders[caller] {
+			require.True(t, replaced[tokenFor(k)], "%s: %s", caller, k)
+		}
+	}
+	for _, k := range []string{"storageClass", "vpaMinCpu", "chartVersion", "pvcNames", "dataStore"} {
+		require.Equal(t, k, keyFor(tokenFor(k)))
+	}
 }
 
-// TestTemplateQuote: constants are written as template string literals that
-// may sit in a raw string.
+// TestTemplateQuote: constants are written as template string literals.
 func TestTemplateQuote(t *testing.T) {
 	for _, s := range []string{"plain", `quo"te`, "back`tick", "new\nline", `back\slash`, "{{ x }}"} {
 		q := templateQuote(s)
@@ -244,8 +266,8 @@ func TestTemplateQuote(t *testing.T) {
 }
 
 // TestEmitterRoundTrips writes awkward values with the emitter and reads
-// them back: every string must survive YAML's quoting rules and the
-// template engine's delimiters.
+// them back: every string must survive YAML's quoting rules. (Text holding
+// template delimiters is written as a raw string, TestPrometheusTemplatesStayLiteral.)
 func TestEmitterRoundTrips(t *testing.T) {
 	strs := []any{"", "true", "True", "yes", "no", "on", "y", "null", "~", "1", "0x1f", "1e3", "1_000", ".inf", "-a", "- item",
 		": x", "a: b", "a:b", "#x", "a #b", "[x]", "{x}", "@x", "`x", "%x", "!x", "&x", "*x", "|x", ">x", "'x", "x'", `quote"s`,
@@ -261,19 +283,15 @@ func TestEmitterRoundTrips(t *testing.T) {
 	for i, s := range strs {
 		in[fmt.Sprintf("s%02d", i)] = s
 	}
-	e := &emitter{rules: map[string]rule{}, used: map[string]bool{}}
+	e := &emitter{rules: map[string]rule{}, used: map[string]bool{}, tokens: map[string]bool{}, blocks: map[string]int{}}
 	require.NoError(t, e.mapBody(in, 0, ""))
 	text := strings.Join(e.lines, "\n") + "\n"
-	tpl, err := template.New("x").Parse(text)
-	require.NoError(t, err, text)
-	var out bytes.Buffer
-	require.NoError(t, tpl.Execute(&out, nil))
 	var got map[string]any
-	require.NoError(t, yaml.Unmarshal(out.Bytes(), &got), out.String())
+	require.NoError(t, yaml.Unmarshal([]byte(text), &got), text)
 	want := map[string]any{}
 	raw, _ := json.Marshal(in)
 	require.NoError(t, json.Unmarshal(raw, &want))
-	require.Equal(t, want, got, out.String())
+	require.Equal(t, want, got, text)
 }
 
 // TestGenerationNoticesUncoveredInputs drops one rule at a time: the field it
@@ -286,7 +304,7 @@ func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 		{"etcd", "etcdCluster", "spec.resources"},
 		{"etcd", "cleanupRole", "rules[0].resourceNames"},
 		{"etcd", "workloadMonitor", "spec.minReplicas"},
-		{"cluster", "verticalPodAutoscaler", "spec.resourcePolicy.containerPolicies[0].minAllowed"},
+		{"cluster", "verticalPodAutoscaler", "spec.resourcePolicy.containerPolicies[0].minAllowed.cpu"},
 		{"cluster", "defragCronJob", "metadata.name"},
 		{"cluster", "cleanupJob", "metadata.name"},
 		{"cluster", "dataStore", "metadata.name"},
@@ -299,11 +317,11 @@ func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 			}
 			return r
 		}
-		_, _, err := shapesFile()
+		_, err := libraryFiles(DefaultVersion)
 		require.Error(t, err, "%s %s %s", c.caller, c.shape, c.path)
 	}
 	shapeRules = rules
-	_, _, err := shapesFile()
+	_, err := libraryFiles(DefaultVersion)
 	require.NoError(t, err)
 }
 
@@ -400,7 +418,9 @@ func TestQuickPatterns(t *testing.T) {
 			require.NoError(t, err, q)
 			require.NoError(t, etcd.Options{Size: size}.Validate(), q)
 		}
-		if match(quickQuantity, q) {
+		// As the config tests each resource: a field of a joined string that
+		// the pattern removes entirely, one field per value.
+		if joined := q + ";"; regexp.MustCompile(quickQuantity+";").ReplaceAllString(joined, "") == "" && strings.Count(joined, ";") == 1 {
 			matched["quantity"]++
 			lim := resource.MustParse(q)
 			for _, ratio := range []string{"1", "1.5", "3", "10", "1e15"} {

@@ -846,3 +846,18 @@ set on the dict it is given. */ -}}
 )
 -}}
 {{- end -}}
+
+{{- /* etcdshapes.check.hashTruncate (naming.hashTruncate): dict full limit
+keep suffix; full when it fits in limit, else the first keep characters of
+full without suffix, one trailing "-" then one trailing "." trimmed, "-",
+the first [[ .HashLen ]] hex digits of sha256(full) and suffix. */ -}}
+{{- define "etcdshapes.check.hashTruncate" -}}
+{{- if le (len .full) (int .limit) -}}
+{{- .full -}}
+{{- else -}}
+{{- $r := trimSuffix .suffix .full -}}
+{{- if gt (len $r) (int .keep) }}{{ $r = trunc (int .keep) $r }}{{ end -}}
+{{- $r = trimSuffix "-" $r | trimSuffix "." -}}
+{{- printf "%s-%s%s" $r (sha256sum .full | trunc [[ .HashLen ]]) .suffix -}}
+{{- end -}}
+{{- end -}}

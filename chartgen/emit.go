@@ -10,48 +10,67 @@ import (
 	"strings"
 )
 
+// The stacks are written as YAML text with placeholders: a value that
+// depends on the input is a token such as __CLUSTER__ in the text, which
+// the caller's "all" template replaces with the config's value after the
+// stack is rendered, one replace per token over the whole stack. A
+// multi-line value (resources, spread constraints, affinity) is a marker
+// line such as __RESOURCES__ at column 0, replaced last with the text
+// indented to the field. Template actions remain only for what is
+// conditional (optional fields, defaults, the optional APIs) and for lists
+// that repeat per item. Helm parses text between actions nearly for free,
+// so a stack costs a few dozen actions to parse instead of hundreds.
+
 // ruleMode says how a value-dependent field of a shape is written.
 type ruleMode int
 
 const (
-	// scalarExpr writes the field as `key: {{ expr }}` (a number).
+	// scalarExpr writes the field as `key: TOKEN` (a number).
 	scalarExpr ruleMode = iota
-	// stringExpr writes the field as `key: "{{ expr }}"` (a name).
+	// stringExpr writes the field as `key: "TOKEN"` (a name).
 	stringExpr
-	// yamlExpr writes the field as toYaml of expr.
-	yamlExpr
 	// optional writes the field as generated, only when expr is not empty.
 	optional
-	// optionalYAML writes toYaml of expr, only when expr is not empty.
-	optionalYAML
-	// yamlOrDefault writes toYaml of expr when it is not empty, else the
-	// field as generated (the builder's default).
-	yamlOrDefault
+	// optionalBlock writes `key:` and the block marker TOKEN, only when
+	// expr is not empty.
+	optionalBlock
+	// blockOrDefault writes `key:` and the block marker TOKEN when expr is
+	// not empty, else the field as generated (the builder's default).
+	blockOrDefault
+	// rangeStrings writes a list of strings as a range over expr.
+	rangeStrings
 	// rangeTenants writes a list whose items repeat per tenant of
 	// $.tenants; the generated items of the first tenant are the body.
 	rangeTenants
 )
 
-// rule is how one field path of a shape is written.
+// rule is how one field path of a shape is written: expr is the config
+// expression of a condition or a range, token the placeholder.
 type rule struct {
-	mode ruleMode
-	expr string
+	mode  ruleMode
+	expr  string
+	token string
 }
 
-// subst is one substitution of sentinel text by a template expression.
+// subst is one substitution of sentinel text: by a placeholder token, or,
+// with action, by a template action printing the config field of that
+// token's name; local substitutions (range variables) are always actions.
 type subst struct {
-	from string
-	expr string
+	from   string
+	to     string
+	action bool
 }
 
 // emitter writes one object as template lines: the object's YAML with every
-// sentinel replaced by the expression that computes it and every
-// value-dependent field written as its rule says.
+// sentinel replaced by its placeholder and every value-dependent field
+// written as its rule says.
 type emitter struct {
 	lines []string
-	// subs are substring substitutions, applied in order (longest first).
+	// subs are substring substitutions by placeholders, applied in order
+	// (longest first).
 	subs []subst
-	// local are substitutions that take precedence (range variables).
+	// local are substitutions by template expressions that take
+	// precedence (range variables).
 	local []subst
 	rules map[string]rule
 	used  map[string]bool
@@ -61,12 +80,32 @@ type emitter struct {
 	// paths (see reasons.go); said records those written.
 	reasons map[string]string
 	said    map[string]bool
+	// tokens are the placeholders written and blocks the block markers
+	// with the indentation of their text.
+	tokens map[string]bool
+	blocks map[string]int
+	// actions are the tokens written as actions instead of placeholders.
+	actions map[string]bool
+	// delims is set when the data holds template delimiters (shared by
+	// the emitters of one object).
+	delims *bool
+	// acted is set when an action or a comment is written (shared too).
+	acted *bool
 }
 
 // sub is an emitter for a part of the same object: it shares everything
 // but the output lines.
 func (e *emitter) sub() *emitter {
-	return &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants, reasons: e.reasons, said: e.said}
+	return &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants,
+		reasons: e.reasons, said: e.said, tokens: e.tokens, blocks: e.blocks, actions: e.actions, delims: e.delims, acted: e.acted}
+}
+
+// data notes a string of the objects' data, which may hold template
+// delimiters.
+func (e *emitter) data(s string) {
+	if e.delims != nil && (strings.Contains(s, "{{") || strings.Contains(s, "}}")) {
+		*e.delims = true
+	}
 }
 
 // reason writes the why-comment of path, once, as a template comment: it
@@ -78,6 +117,7 @@ func (e *emitter) reason(indent int, path string) {
 		return
 	}
 	e.said[path] = true
+	e.act()
 	e.lines = append(e.lines, commentLines(indent, text)...)
 }
 
@@ -102,7 +142,14 @@ func (e *emitter) add(indent int, s string) {
 }
 
 func (e *emitter) action(indent int, s string) {
+	e.act()
 	e.add(indent, "{{- "+s+" }}")
+}
+
+func (e *emitter) act() {
+	if e.acted != nil {
+		*e.acted = true
+	}
 }
 
 func isAction(line string) bool {
@@ -135,6 +182,24 @@ func (e *emitter) mapBody(m map[string]any, indent int, path string) error {
 	return nil
 }
 
+// token writes a value of the config: its placeholder, or the action that
+// prints its field.
+func (e *emitter) token(t string) string {
+	if e.actions[t] {
+		e.act()
+		return "{{ $." + keyFor(t) + " }}"
+	}
+	e.tokens[t] = true
+	return t
+}
+
+// block writes the marker of a block whose text goes at indent.
+func (e *emitter) block(token string, indent int) {
+	e.tokens[token] = true
+	e.blocks[token] = indent
+	e.lines = append(e.lines, token)
+}
+
 // entry writes `key: value` at indent, applying the rule for path if any.
 func (e *emitter) entry(key string, v any, indent int, path string) error {
 	e.reason(indent, path)
@@ -146,28 +211,37 @@ func (e *emitter) entry(key string, v any, indent int, path string) error {
 	k := e.key(key)
 	switch r.mode {
 	case scalarExpr:
-		e.add(indent, k+": {{ "+r.expr+" }}")
+		e.add(indent, k+": "+e.token(r.token))
 	case stringExpr:
-		e.add(indent, k+": \"{{ "+r.expr+" }}\"")
-	case yamlExpr:
-		e.toYAML(k, r.expr, indent)
+		e.add(indent, k+": \""+e.token(r.token)+"\"")
 	case optional:
 		e.action(indent, "if "+r.expr)
 		if err := e.plainEntry(key, v, indent, path); err != nil {
 			return err
 		}
 		e.action(indent, "end")
-	case optionalYAML:
+	case optionalBlock:
 		e.action(indent, "if "+r.expr)
-		e.toYAML(k, r.expr, indent)
+		e.add(indent, k+":")
+		e.block(r.token, indent+2)
 		e.action(indent, "end")
-	case yamlOrDefault:
+	case blockOrDefault:
 		e.action(indent, "if "+r.expr)
-		e.toYAML(k, r.expr, indent)
+		e.add(indent, k+":")
+		e.block(r.token, indent+2)
 		e.action(indent, "else")
 		if err := e.plainEntry(key, v, indent, path); err != nil {
 			return err
 		}
+		e.action(indent, "end")
+	case rangeStrings:
+		if _, ok := v.([]any); !ok {
+			return fmt.Errorf("%s: expected a list of strings", path)
+		}
+		e.add(indent, k+":")
+		e.action(indent, "range $x := "+r.expr)
+		e.act()
+		e.add(indent, `- "{{ $x }}"`)
 		e.action(indent, "end")
 	case rangeTenants:
 		return e.tenantRange(k, v, indent, path)
@@ -177,13 +251,8 @@ func (e *emitter) entry(key string, v any, indent int, path string) error {
 	return nil
 }
 
-func (e *emitter) toYAML(key, expr string, indent int) {
-	e.add(indent, key+":")
-	e.action(indent+2, fmt.Sprintf("toYaml %s | nindent %d", expr, indent+2))
-}
-
 // tenantRange writes a list whose items come in equal groups, one per
-// tenant on the sentinel namespace's path, as a range over $c.tenants. Every
+// tenant on the sentinel namespace's path, as a range over $.tenants. Every
 // group must write the same text once its tenant is replaced by $t; that
 // proves the list is the per-tenant repetition the range reproduces.
 func (e *emitter) tenantRange(key string, v any, indent int, path string) error {
@@ -195,7 +264,7 @@ func (e *emitter) tenantRange(key string, v any, indent int, path string) error 
 	var body []string
 	for i, t := range e.tenants {
 		sub := e.sub()
-		sub.local = []subst{{from: t, expr: "$t"}}
+		sub.local = []subst{{from: t, to: "$t"}}
 		if err := sub.listItems(items[i*per:(i+1)*per], indent, path); err != nil {
 			return err
 		}
@@ -300,13 +369,14 @@ var plainSafe = regexp.MustCompile(`^[A-Za-z_/][A-Za-z0-9_./-]*$`)
 var yamlWords = map[string]bool{"y": true, "yes": true, "n": true, "no": true, "true": true, "false": true, "on": true, "off": true, "null": true}
 
 func (e *emitter) key(k string) string {
+	e.data(k)
 	if out, ok := e.substituted(k); ok {
 		return out
 	}
 	if plainSafe.MatchString(k) && !yamlWords[strings.ToLower(k)] {
 		return k
 	}
-	return escapeBraces(jsonQuote(k))
+	return jsonQuote(k)
 }
 
 // scalar writes a scalar: inline is what follows "key: " or "- ", block the
@@ -320,6 +390,7 @@ func (e *emitter) scalar(v any, indent int) (inline string, block []string, err 
 	case json.Number:
 		return t.String(), nil, nil
 	case string:
+		e.data(t)
 		if lines, ok := blockLines(t); ok {
 			header := "|"
 			switch {
@@ -334,7 +405,7 @@ func (e *emitter) scalar(v any, indent int) (inline string, block []string, err 
 					block = append(block, "")
 					continue
 				}
-				block = append(block, pad+e.substitute(escapeBraces(l)))
+				block = append(block, pad+e.substitute(l))
 			}
 			return header, block, nil
 		}
@@ -344,26 +415,28 @@ func (e *emitter) scalar(v any, indent int) (inline string, block []string, err 
 		if plainSafe.MatchString(t) && !yamlWords[strings.ToLower(t)] {
 			return t, nil, nil
 		}
-		return escapeBraces(jsonQuote(t)), nil, nil
+		return jsonQuote(t), nil, nil
 	default:
 		return "", nil, fmt.Errorf("unexpected value of type %T", v)
 	}
 }
 
 // substituted writes a one-line string that holds sentinel text as a
-// double-quoted YAML string with expressions in place of the sentinels; ok
-// is false when it holds none. The substituted values are validated names
-// and numbers, which need no escaping inside double quotes.
+// double-quoted YAML string with placeholders (or a range variable's
+// expression) in place of the sentinels; ok is false when it holds none.
+// The substituted values are validated names and numbers, which need no
+// escaping inside double quotes.
 func (e *emitter) substituted(s string) (string, bool) {
 	for _, l := range e.local {
 		if s == l.from {
-			return `"{{ ` + l.expr + ` }}"`, true
+			e.act()
+			return `"{{ ` + l.to + ` }}"`, true
 		}
 	}
 	if !e.holdsSentinel(s) {
 		return "", false
 	}
-	return e.substitute(escapeBraces(jsonQuote(s))), true
+	return e.substitute(jsonQuote(s)), true
 }
 
 func (e *emitter) holdsSentinel(s string) bool {
@@ -383,10 +456,15 @@ func (e *emitter) holdsSentinel(s string) bool {
 // substitute replaces sentinel text in already-written YAML text.
 func (e *emitter) substitute(text string) string {
 	for _, l := range e.local {
-		text = strings.ReplaceAll(text, l.from, "{{ "+l.expr+" }}")
+		if strings.Contains(text, l.from) {
+			e.act()
+			text = strings.ReplaceAll(text, l.from, "{{ "+l.to+" }}")
+		}
 	}
 	for _, sb := range e.subs {
-		text = strings.ReplaceAll(text, sb.from, "{{ "+sb.expr+" }}")
+		if strings.Contains(text, sb.from) {
+			text = strings.ReplaceAll(text, sb.from, e.token(sb.to))
+		}
 	}
 	return text
 }
@@ -423,10 +501,4 @@ func jsonQuote(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // encoding a string cannot fail
 	return strings.TrimSuffix(buf.String(), "\n")
-}
-
-// escapeBraces makes "{{" in data print literally: the PrometheusRule's
-// annotations hold Prometheus templates such as {{ $labels.job }}.
-func escapeBraces(s string) string {
-	return strings.ReplaceAll(s, "{{", `{{ "{{" }}`)
 }

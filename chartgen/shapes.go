@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,8 +127,9 @@ func (s sentinel) render(caller string, apis []string, live etcdshapes.LiveState
 	return nil, fmt.Errorf("chartgen: unknown caller %q", caller)
 }
 
-// substitutions are the sentinel texts of one run and the config fields
-// ($., see the etcdshapes.config helper) that compute them, longest first.
+// substitutions are the sentinel texts of one run and the placeholders
+// of the config fields (see the etcdshapes.config helper) that compute
+// them, longest first.
 func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) {
 	quota, err := s.quota()
 	if err != nil {
@@ -135,20 +137,48 @@ func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) 
 	}
 	var subs []subst
 	if caller == etcdshapes.CallerCluster {
-		subs = append(subs, subst{n.Cluster, "$.cluster"}, subst{n.Release, "$.release"})
+		subs = append(subs, subst{from: n.Cluster, to: tokenFor("cluster")}, subst{from: n.Release, to: tokenFor("release")})
 	} else {
-		subs = append(subs, subst{strings.Join(s.pvcs(n, s.replicas[caller]), " "), `join " " $.pvcs`})
+		subs = append(subs, subst{from: strings.Join(s.pvcs(n, s.replicas[caller]), " "), to: tokenFor("pvcNames")})
 	}
 	subs = append(subs,
-		subst{n.Namespace, "$.namespace"},
-		subst{s.storageClass, "$.storageClass"},
-		subst{s.chartVersion, "$.chartVersion"},
-		subst{s.version, "$.version"},
-		subst{s.size, "$.size"},
-		subst{quota, "$.quota"},
+		subst{from: n.Namespace, to: tokenFor("namespace")},
+		subst{from: s.storageClass, to: tokenFor("storageClass")},
+		subst{from: s.chartVersion, to: tokenFor("chartVersion")},
+		subst{from: s.version, to: tokenFor("version")},
+		subst{from: s.size, to: tokenFor("size")},
+		subst{from: quota, to: tokenFor("quota")},
 	)
 	sort.SliceStable(subs, func(i, j int) bool { return len(subs[i].from) > len(subs[j].from) })
 	return subs, nil
+}
+
+// tokenFor is the placeholder of a config field: "storageClass" is
+// __STORAGE_CLASS__.
+func tokenFor(key string) string {
+	var b strings.Builder
+	b.WriteString("__")
+	for i, r := range key {
+		if r >= 'A' && r <= 'Z' && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteString(strings.ToUpper(string(r)))
+	}
+	b.WriteString("__")
+	return b.String()
+}
+
+// keyFor is the config field of a placeholder, tokenFor's inverse.
+func keyFor(token string) string {
+	parts := strings.Split(strings.Trim(token, "_"), "_")
+	for i, p := range parts {
+		p = strings.ToLower(p)
+		if i > 0 {
+			p = strings.ToUpper(p[:1]) + p[1:]
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, "")
 }
 
 func (s sentinel) pvcs(n naming.Names, replicas int32) []string {
@@ -157,36 +187,6 @@ func (s sentinel) pvcs(n naming.Names, replicas int32) []string {
 		out = append(out, n.DataPVC(i))
 	}
 	return out
-}
-
-// config is what each config expression of the shapes evaluates to for the
-// caller in this sentinel run: the merger compares the two callers' objects
-// with it.
-func (s sentinel) config(caller string, n naming.Names) (map[string]string, error) {
-	version, size := s.version, s.size
-	if caller == etcdshapes.CallerCluster {
-		// The per-cluster etcd fixes version and size.
-		version, size = etcd.DefaultVersion, etcd.DefaultSize
-	}
-	q, err := resource.ParseQuantity(size)
-	if err != nil {
-		return nil, err
-	}
-	quota, err := etcd.QuotaBackendBytes(q)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]string{
-		"$.namespace":     n.Namespace,
-		"$.cluster":       n.Cluster,
-		"$.release":       n.Release,
-		"$.storageClass":  s.storageClass,
-		"$.chartVersion":  s.chartVersion,
-		"$.version":       version,
-		"$.size":          size,
-		"$.quota":         strconv.FormatInt(quota, 10),
-		`join " " $.pvcs`: strings.Join(s.pvcs(n, s.replicas[caller]), " "),
-	}, nil
 }
 
 // shapeID names the shape an object of a stack is: the define and file
@@ -246,41 +246,46 @@ var shapeRules = rules
 
 // rules are the value-dependent fields of each shape that are not plain
 // string substitutions: numbers, optional fields, whole subtrees the
-// helpers compute, and per-tenant lists. Every rule must match a field of
-// the builders' output, so a renamed field fails generation.
+// helpers compute, and lists that repeat per item. Every rule must match a
+// field of the builders' output, so a renamed field fails generation.
 func rules(caller, shape string) map[string]rule {
+	str := func(key string) rule { return rule{mode: stringExpr, token: tokenFor(key)} }
+	num := func(key string) rule { return rule{mode: scalarExpr, token: tokenFor(key)} }
 	switch shape {
 	// The names with a length limit: hashed when too long.
 	case "dataStore":
-		return map[string]rule{"metadata.name": {stringExpr, "$.dataStore"}}
+		return map[string]rule{"metadata.name": str("dataStore")}
 	case "defragCronJob":
-		return map[string]rule{"metadata.name": {stringExpr, "$.defragCronJob"}}
+		return map[string]rule{"metadata.name": str("defragCronJob")}
 	case "cleanupJob":
-		return map[string]rule{"metadata.name": {stringExpr, "$.cleanupJob"}}
+		return map[string]rule{"metadata.name": str("cleanupJob")}
 	case "etcdCluster":
 		return map[string]rule{
-			"spec.replicas":                  {scalarExpr, "$.replicas"},
-			"spec.options.quotaBackendBytes": {scalarExpr, "$.quota"},
-			"spec.storage.storageClassName":  {optional, "$.storageClass"},
-			"spec.resources":                 {optionalYAML, "$.resources"},
-			"spec.topologySpreadConstraints": {yamlOrDefault, "$.spread"},
-			"spec.affinity":                  {yamlOrDefault, "$.affinity"},
+			"spec.replicas":                  num("replicas"),
+			"spec.options.quotaBackendBytes": num("quota"),
+			"spec.storage.storageClassName":  {mode: optional, expr: "$.storageClass"},
+			"spec.resources":                 {mode: optionalBlock, expr: "$.resources", token: tokenFor("resources")},
+			"spec.topologySpreadConstraints": {mode: blockOrDefault, expr: "$.spread", token: tokenFor("spread")},
+			"spec.affinity":                  {mode: blockOrDefault, expr: "$.affinity", token: tokenFor("affinity")},
 		}
 	case "workloadMonitor":
 		return map[string]rule{
-			"spec.replicas":    {scalarExpr, "$.replicas"},
-			"spec.minReplicas": {scalarExpr, "$.minReplicas"},
+			"spec.replicas":    num("replicas"),
+			"spec.minReplicas": num("minReplicas"),
 		}
 	case "verticalPodAutoscaler":
 		// The requests the sanitiser derives from the builder's fixed
 		// bounds and the platform's ratios.
+		const p = "spec.resourcePolicy.containerPolicies[0]."
 		return map[string]rule{
-			"spec.resourcePolicy.containerPolicies[0].minAllowed": {yamlExpr, "$.vpaMinAllowed"},
-			"spec.resourcePolicy.containerPolicies[0].maxAllowed": {yamlExpr, "$.vpaMaxAllowed"},
+			p + "minAllowed.cpu":    str("vpaMinCpu"),
+			p + "minAllowed.memory": str("vpaMinMemory"),
+			p + "maxAllowed.cpu":    str("vpaMaxCpu"),
+			p + "maxAllowed.memory": str("vpaMaxMemory"),
 		}
 	case "cleanupRole":
 		if caller == etcdshapes.CallerEtcd {
-			return map[string]rule{"rules[0].resourceNames": {yamlExpr, "$.pvcs"}}
+			return map[string]rule{"rules[0].resourceNames": {mode: rangeStrings, expr: "$.pvcs"}}
 		}
 	case "dashboardRoleBinding":
 		return map[string]rule{"subjects": {mode: rangeTenants}}
@@ -300,14 +305,39 @@ type object struct {
 type stack struct {
 	caller  string
 	subs    []subst
-	cfg     map[string]string
 	tenants []string
 	objects []object
 }
 
-// emitter is a fresh emitter for one object of the stack.
-func (st stack) emitter(o object, reasons map[string]string, said map[string]bool) *emitter {
-	return &emitter{subs: st.subs, rules: o.rules, used: map[string]bool{}, tenants: st.tenants, reasons: reasons, said: said}
+// placeholders are the config fields written as placeholders in a
+// caller's stack: the ones that occur in most objects, where one replace
+// over the stack is cheaper than an action per occurrence. Every other
+// field is an action printing it.
+var placeholders = map[string][]string{
+	etcdshapes.CallerEtcd:    {"namespace"},
+	etcdshapes.CallerCluster: {"cluster", "namespace"},
+}
+
+// actionTokens are the tokens of a caller's stack written as actions.
+func actionTokens(caller string, subs []subst, rs []map[string]rule) map[string]bool {
+	keep := map[string]bool{}
+	for _, k := range placeholders[caller] {
+		keep[tokenFor(k)] = true
+	}
+	out := map[string]bool{}
+	for _, sb := range subs {
+		if !keep[sb.to] {
+			out[sb.to] = true
+		}
+	}
+	for _, r := range rs {
+		for _, x := range r {
+			if x.token != "" && x.mode != optionalBlock && x.mode != blockOrDefault && !keep[x.token] {
+				out[x.token] = true
+			}
+		}
+	}
+	return out
 }
 
 // renderStack renders the caller's stack from sentinel s, in the builders'
@@ -333,9 +363,6 @@ func renderStack(caller string, s sentinel) (stack, error) {
 	if st.subs, err = s.substitutions(caller, n); err != nil {
 		return st, err
 	}
-	if st.cfg, err = s.config(caller, n); err != nil {
-		return st, err
-	}
 	st.tenants = naming.TenantPath(n.Namespace)
 	seen := map[string]bool{}
 	for _, o := range objs {
@@ -351,7 +378,13 @@ func renderStack(caller string, s sentinel) (stack, error) {
 		if err != nil {
 			return st, err
 		}
-		st.objects = append(st.objects, object{id: id, tree: m, rules: shapeRules(caller, id), gates: append([]string{"$.render"}, gates[id]...)})
+		// Helm puts a namespaced object without metadata.namespace in the
+		// release namespace, as the upstream templates rely on: the
+		// stacks leave it out, which also spares Helm parsing it.
+		if md, ok := m["metadata"].(map[string]any); ok && md["namespace"] == n.Namespace {
+			delete(md, "namespace")
+		}
+		st.objects = append(st.objects, object{id: id, tree: m, rules: shapeRules(caller, id), gates: gates[id]})
 	}
 	return st, nil
 }
@@ -364,11 +397,10 @@ var optionalAPIs = []string{etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIV
 func apiGate(api string) string { return fmt.Sprintf("(index $.apis %q)", api) }
 
 // shapeGates finds the condition of every optional object by rendering the
-// stack without the optional APIs, with each one alone, and with a live
-// KamajiControlPlane on another datastore: an object that appears only with
-// an API is gated on it. Every object is gated on $.render, which is false
-// for a cluster that stays on a shared datastore; the generator checks
-// that such a cluster renders nothing.
+// stack without the optional APIs and with each one alone: an object that
+// appears only with an API is gated on it. The whole stack is gated on
+// $.render, which is false for a cluster that stays on a shared datastore;
+// the generator checks that such a cluster renders nothing.
 func shapeGates(caller string, s sentinel) (map[string][]string, error) {
 	gates := map[string][]string{}
 	if caller != etcdshapes.CallerCluster {
@@ -447,177 +479,243 @@ func objectMap(o etcdshapes.Object) (map[string]any, error) {
 	return m, nil
 }
 
-// defineName is the named template of a shape; both callers' stacks share
-// it, the config says which caller renders.
-func defineName(id string) string { return "etcdshapes." + id }
+// The defines of a caller: its config and its stack, kept as text and
+// parsed (tpl) only by that caller's render; its "all", which renders the
+// stack; and its fill, which replaces the placeholders.
+func configName(caller string) string { return "etcdshapes." + caller + ".config" }
+func stackName(caller string) string  { return "etcdshapes." + caller + ".stack" }
+func allName(caller string) string    { return "etcdshapes." + caller + ".all" }
+func fillName(caller string) string   { return "etcdshapes." + caller + ".fill" }
 
-// allName is the template that renders a caller's whole stack.
-func allName(caller string) string { return "etcdshapes." + caller + ".all" }
+// objectFile is the file of an object kept apart from the stack text: one
+// whose data holds template delimiters, which is plain YAML to print.
+func objectFile(caller, id string) string { return "files/" + caller + "-" + kebab(id) + ".yaml" }
 
-// define writes one shape as a named template that takes the config.
-func define(id string, gates []string, body []string) string {
+// kebab turns a shape id into a file name: "prometheusRule" →
+// "prometheus-rule".
+func kebab(id string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "{{- define %q }}\n", defineName(id))
-	cond := gates[0]
-	if len(gates) > 1 {
-		cond = "and " + strings.Join(gates, " ")
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
 	}
-	fmt.Fprintf(&b, "{{- if %s }}\n---\n", cond)
-	for _, l := range body {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	b.WriteString("{{- end }}\n{{- end }}\n")
 	return b.String()
 }
 
-// allDefine writes the template that renders every shape of a caller as one
-// multi-document YAML, the config computed once.
-func allDefine(caller string, ids []string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "{{- define %q }}\n", allName(caller))
-	fmt.Fprintf(&b, "{{- $_ := set . \"caller\" %q }}\n", caller)
-	b.WriteString("{{- include \"etcdshapes.config\" . }}\n")
-	for _, id := range ids {
-		fmt.Fprintf(&b, "{{- template %q . }}\n", defineName(id))
-	}
-	b.WriteString("{{- end }}\n")
-	return b.String()
+// stackText is a caller's stack: the text of its stack file (with
+// placeholders and the actions for what is conditional), the files of the
+// objects kept apart, and the placeholders and block markers used.
+type stackText struct {
+	text    string
+	objects []File
+	tokens  map[string]bool
+	blocks  map[string]int
 }
 
-// shapesHeader tells a reader of the shapes file how to use it.
-const shapesHeader = `{{- /*
-The objects of both callers' stacks, generated from the Go builders' output:
-one define per object ("etcdshapes.<object>") and one per caller for the
-whole stack ("etcdshapes.etcd.all", "etcdshapes.cluster.all", which take
-dict "root" $ and optionally "values").
-
-Each object's define takes the config dict that etcdshapes.config filled
-(_etcdshapes.tpl): $ is that dict, and every field that depends on the
-input reads it ($.namespace, $.cluster, $.quota, ...). Where the etcd chart
-and a tenant cluster's etcd differ, the template switches on $.etcdChart.
-Each define starts its own YAML document and renders nothing unless
-$.render is true (false for a cluster that stays on a shared datastore).
-*/ -}}
-`
-
-// shapesText writes the shapes of both callers from one sentinel set.
-func shapesText(s sentinel) (string, map[string][]string, error) {
-	stacks := map[string]stack{}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
-		st, err := renderStack(caller, s)
-		if err != nil {
-			return "", nil, err
-		}
-		stacks[caller] = st
+// writeStack writes a caller's stack.
+func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText, error) {
+	out := stackText{tokens: map[string]bool{}, blocks: map[string]int{}}
+	var rs []map[string]rule
+	for _, o := range st.objects {
+		rs = append(rs, o.rules)
 	}
-	se, sc := stacks[etcdshapes.CallerEtcd], stacks[etcdshapes.CallerCluster]
-	byID := map[string]map[string]object{}
-	var order []string
-	lists := map[string][]string{}
-	for _, st := range []stack{se, sc} {
-		for _, o := range st.objects {
-			if byID[o.id] == nil {
-				byID[o.id] = map[string]object{}
-				order = append(order, o.id)
-			}
-			byID[o.id][st.caller] = o
-			lists[st.caller] = append(lists[st.caller], o.id)
-		}
-	}
+	actions := actionTokens(st.caller, st.subs, rs)
 	var b strings.Builder
-	b.WriteString(shapesHeader)
-	said := map[string]bool{}
-	for _, id := range order {
-		oe, inE := byID[id][etcdshapes.CallerEtcd]
-		oc, inC := byID[id][etcdshapes.CallerCluster]
-		reasons := shapeReasons(id)
-		var lines []string
-		var gates []string
-		var ems []*emitter
-		switch {
-		case inE && inC:
-			if len(oe.gates) != 1 {
-				return "", nil, fmt.Errorf("chartgen: the etcd chart's %s is gated %v; the merged template assumes the etcd chart renders every object", id, oe.gates)
-			}
-			m := &merger{
-				etcd:    side{e: se.emitter(oe, reasons, said), cfg: se.cfg},
-				clus:    side{e: sc.emitter(oc, reasons, said), cfg: sc.cfg},
-				reasons: reasons, said: said,
-			}
-			if err := m.mapBody(oe.tree, oc.tree, 0, ""); err != nil {
-				return "", nil, fmt.Errorf("chartgen: %s: %w", id, err)
-			}
-			lines, gates, ems = m.lines, oc.gates, []*emitter{m.etcd.e, m.clus.e}
-		default:
-			o, st := oe, se
-			if !inE {
-				o, st = oc, sc
-			}
-			e := st.emitter(o, reasons, said)
-			if err := e.mapBody(o.tree, 0, ""); err != nil {
-				return "", nil, fmt.Errorf("chartgen: %s: %w", id, err)
-			}
-			lines, gates, ems = e.lines, o.gates, []*emitter{e}
+	b.WriteString("{{- if $.render }}\n")
+	for _, o := range st.objects {
+		said := map[string]bool{}
+		reasons := reasonsFor(o.id)
+		e := &emitter{subs: st.subs, rules: o.rules, used: map[string]bool{}, tenants: st.tenants,
+			reasons: reasons, said: said, tokens: out.tokens, blocks: out.blocks, actions: actions, delims: new(bool), acted: new(bool)}
+		if err := e.mapBody(o.tree, 0, ""); err != nil {
+			return out, fmt.Errorf("chartgen: %s %s: %w", st.caller, o.id, err)
 		}
-		for _, e := range ems {
-			var unused []string
-			for path := range e.rules {
-				if !e.used[path] {
-					unused = append(unused, path)
-				}
+		var unused []string
+		for path := range e.rules {
+			if !e.used[path] {
+				unused = append(unused, path)
 			}
-			if len(unused) > 0 {
-				sort.Strings(unused)
-				return "", nil, fmt.Errorf("chartgen: %s: the builders' output has no field %s any more; update rules", id, strings.Join(unused, ", "))
-			}
+		}
+		if len(unused) > 0 {
+			sort.Strings(unused)
+			return out, fmt.Errorf("chartgen: %s: the builders' output has no field %s any more; update rules", o.id, strings.Join(unused, ", "))
 		}
 		for path := range reasons {
 			if !said[path] {
-				return "", nil, fmt.Errorf("chartgen: %s: no field %s for its reason; update reasons.go", id, path)
+				return out, fmt.Errorf("chartgen: %s: no field %s for its reason; update reasons.go", o.id, path)
 			}
 		}
-		clear(said)
-		b.WriteString(define(id, gates, lines))
+		body := strings.Join(e.lines, "\n")
+		if *e.delims {
+			// Data holding template delimiters (the PrometheusRule's own
+			// templates): the object is a file of its own, printed as it
+			// is, which must hold no action.
+			if *e.acted {
+				return out, fmt.Errorf("chartgen: %s holds template delimiters in its data and also actions or comments; write it differently", o.id)
+			}
+			name := objectFile(st.caller, o.id)
+			out.objects = append(out.objects, File{Path: name, Data: []byte("# " + Header + "\n" + body + "\n")})
+			body = fmt.Sprintf("{{ include \"etcdshapes.file\" (dict \"c\" $ \"name\" %q) | trimSuffix \"\\n\" }}", name)
+		}
+		if len(o.gates) > 0 {
+			cond := o.gates[0]
+			if len(o.gates) > 1 {
+				cond = "and " + strings.Join(o.gates, " ")
+			}
+			fmt.Fprintf(&b, "{{- if %s }}\n", cond)
+		}
+		b.WriteString("---\n" + body + "\n")
+		if len(o.gates) > 0 {
+			b.WriteString("{{- end }}\n")
+		}
 	}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
-		b.WriteString(allDefine(caller, lists[caller]))
+	b.WriteString("{{- end }}\n")
+	out.text = b.String()
+	if strings.Contains(out.text, "`") {
+		return out, fmt.Errorf("chartgen: the %s stack holds a backtick; it is written as a raw string", st.caller)
 	}
-	return b.String(), lists, nil
+	return out, nil
 }
 
-// shapesFile writes the shapes from the first sentinel set, after checking
-// that the second set writes the same text: a field that depends on an
-// input the templates do not compute makes the two differ.
-func shapesFile() (string, map[string][]string, error) {
-	var texts [2]string
-	var lists map[string][]string
-	for i, s := range sentinels {
-		text, l, err := shapesText(s)
-		if err != nil {
-			return "", nil, err
+// fillDefine writes the template that replaces every placeholder of a
+// caller's stack with its config field, blocks last, indented to their
+// place.
+func fillDefine(caller string, tokens map[string]bool, blocks map[string]int) string {
+	var scalars, markers []string
+	for t := range tokens {
+		if _, ok := blocks[t]; ok {
+			markers = append(markers, t)
+		} else {
+			scalars = append(scalars, t)
 		}
-		texts[i] = text
-		if i == 0 {
-			lists = l
-		}
-		if strings.Contains(text, sentinelMarker) {
-			return "", nil, fmt.Errorf("chartgen: a sentinel survived generation: %s", firstLineWith(text, sentinelMarker))
-		}
-		lits, err := s.literals()
-		if err != nil {
-			return "", nil, err
-		}
-		for _, lit := range lits {
-			if strings.Contains(text, lit) {
-				return "", nil, fmt.Errorf("chartgen: sentinel value %q survived generation: %s", lit, firstLineWith(text, lit))
+	}
+	sort.Strings(scalars)
+	sort.Strings(markers)
+	var b strings.Builder
+	fmt.Fprintf(&b, "{{- define %q }}\n{{- $c := .c }}\n{{- .text", fillName(caller))
+	for _, t := range scalars {
+		fmt.Fprintf(&b, "\n  | replace %q $c.%s", t, keyFor(t))
+	}
+	for _, t := range markers {
+		fmt.Fprintf(&b, "\n  | replace %q (print \"\\n\" (indent %d $c.%s))", "\n"+t, blocks[t], keyFor(t))
+	}
+	b.WriteString(" }}\n{{- end }}\n")
+	return b.String()
+}
+
+// callerFiles writes one caller's files from one sentinel set, its config
+// (folded from helpers.tpl) given: the template with its defines, and the
+// kept texts of its config and its stack.
+func callerFiles(caller string, s sentinel, config string) (tpl, configFile, stackFile string, objects []File, err error) {
+	st, err := renderStack(caller, s)
+	if err != nil {
+		return "", "", "", nil, err
+	}
+	sx, err := writeStack(st, shapeReasons)
+	if err != nil {
+		return "", "", "", nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, callerHeader, caller, allName(caller), keptFile(caller, "config"), keptFile(caller, "stack"), fillName(caller))
+	fmt.Fprintf(&b, `{{- define %q }}
+{{- $_ := set . "caller" %q }}
+{{- $stack := include "etcdshapes.run" (dict "c" . "files" (list %q %q)) }}
+{{- include %q (dict "c" . "text" $stack) }}
+{{- end }}
+`, allName(caller), caller, keptFile(caller, "config"), keptFile(caller, "stack"), fillName(caller))
+	b.WriteString(fillDefine(caller, sx.tokens, sx.blocks))
+	configFile = tplHeader("helpers.tpl") + "{{- if not (hasKey . \"render\") -}}\n" + config + "{{- end -}}\n"
+	stackFile = tplHeader("") + stackHeader + sx.text
+	return b.String(), configFile, stackFile, sx.objects, nil
+}
+
+// keptFile is the path of a caller's kept text in the library chart.
+func keptFile(caller, kind string) string { return "files/" + caller + "-" + kind + ".tpl" }
+
+// stackHeader tells a reader of a stack file how it is read.
+const stackHeader = `{{- /*
+The YAML the builders render, with placeholders where a value depends on
+the input; $ is the config (see the caller's config file).
+*/ -}}
+`
+
+// callerHeader tells a reader of a caller's template how it works.
+const callerHeader = `{{- /*
+The %[1]s stack, generated from the Go builders' output.
+
+%[2]s renders the whole stack; it takes dict "root" $ (and
+optionally "values", see etcdshapes.config). It runs two files of this
+library chart with tpl: %[3]s fills the config dict (the
+value-dependent decisions) and %[4]s is the YAML the builders
+render, with placeholders where a value depends on the input. The values
+that occur in most objects are placeholders (__NAMESPACE__ is $.namespace,
+__CLUSTER__ is $.cluster), replaced by %[5]s after the
+stack is rendered; multi-line values (resources, spread constraints,
+affinity) are marker lines at column 0, replaced last with the field's text
+indented to its place, so user input in them is never searched for
+placeholders. Every other value is an action in the stack.
+
+The config and the stack are files, not templates, so that Helm neither
+copies nor parses them at every render: a chart runs its caller's files
+only, and the checks (files/checks.tpl) only for input the config's quick
+tests do not vouch for.
+*/ -}}
+`
+
+// shapesFiles writes both callers' files from the first sentinel set,
+// after checking that the second set writes the same text: a field that
+// depends on an input the templates do not compute makes the two differ.
+func shapesFiles(configs map[string]string) ([]File, error) {
+	var out []File
+	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		var texts [2][3]string
+		var objects [2][]File
+		for i, s := range sentinels {
+			t, c, st, objs, err := callerFiles(caller, s, configs[caller])
+			if err != nil {
+				return nil, err
+			}
+			texts[i] = [3]string{t, c, st}
+			objects[i] = objs
+			all := t + c + st
+			for _, o := range objs {
+				all += string(o.Data)
+			}
+			if strings.Contains(all, sentinelMarker) {
+				return nil, fmt.Errorf("chartgen: a sentinel survived generation: %s", firstLineWith(all, sentinelMarker))
+			}
+			lits, err := s.literals()
+			if err != nil {
+				return nil, err
+			}
+			for _, lit := range lits {
+				if strings.Contains(all, lit) {
+					return nil, fmt.Errorf("chartgen: sentinel value %q survived generation: %s", lit, firstLineWith(all, lit))
+				}
 			}
 		}
+		for j := range texts[0] {
+			if texts[0][j] != texts[1][j] {
+				return nil, fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute:\n%s", firstDifference(texts[0][j], texts[1][j]))
+			}
+		}
+		if !reflect.DeepEqual(objects[0], objects[1]) {
+			return nil, fmt.Errorf("chartgen: the builders' output of a kept object depends on an input the templates do not compute")
+		}
+		out = append(out, objects[0]...)
+		out = append(out,
+			File{Path: "templates/_etcdshapes_" + caller + ".tpl", Data: []byte(tplHeader("") + texts[0][0])},
+			File{Path: keptFile(caller, "config"), Data: []byte(texts[0][1])},
+			File{Path: keptFile(caller, "stack"), Data: []byte(texts[0][2])},
+		)
 	}
-	if texts[0] != texts[1] {
-		return "", nil, fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute:\n%s", firstDifference(texts[0], texts[1]))
-	}
-	return texts[0], lists, nil
+	return out, nil
 }
 
 func firstLineWith(text, needle string) string {

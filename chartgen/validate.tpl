@@ -1,12 +1,13 @@
 {{- /*
-etcdshapes.validate: the checks themselves, the library's rules in its
-order, with the helpers of checks.tpl. etcdshapes.config runs it, with tpl,
-only for input its quick tests do not vouch for.
+etcdshapes.validate: the checks, the library's rules in its order, with
+the helpers of checks.tpl: the values as the chart reads them, the names,
+the live state (per cluster), then the etcd's options
+(etcd.Options.Validate). etcdshapes.config runs it, with tpl, only for
+input its quick tests do not vouch for. . is the config etcdshapes.config
+is filling; the fields the quick path computes for common input (size,
+quota, resources, the VPA bounds) and the spread constraints and affinity
+are computed here for any input, in general.
 */ -}}
-{{- /* The checks, in the library's order: the values as the chart reads
-them, the names, the live state (per cluster), then the etcd's options
-(etcd.Options.Validate). . is the config etcdshapes.config is filling; the
-parsed spread constraints and the affinity are left on it. */ -}}
 {{- $k := dict -}}
 {{- include "etcdshapes.check.constants" $k -}}
 {{- $root := .root -}}
@@ -20,9 +21,17 @@ parsed spread constraints and the affinity are left on it. */ -}}
 {{- include "etcdshapes.check.clusterValues" (dict "values" $v "k" $k "c" $c) -}}
 {{- end -}}
 {{- include "etcdshapes.check.names" (dict "caller" .caller "namespace" .namespace "release" .release "k" $k) -}}
+{{- /* The names with a length limit: the DataStore is cluster-scoped and
+Kamaji copies its name into a label ([[ .MaxDataStoreName ]] characters); a CronJob name is limited
+to [[ .MaxCronJobName ]] and a Job's to [[ .MaxJobName ]] (the API server copies it into a label). Longer
+names keep their start and end in 8 hex digits of their SHA-256. */ -}}
+{{- $_ := set . "defragCronJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-defrag" .cluster) "limit" [[ .MaxCronJobName ]] "keep" [[ .CronJobKeep ]] "suffix" "-defrag")) -}}
+{{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" [[ .MaxJobName ]] "keep" [[ .JobKeep ]] "suffix" "-cleanup")) -}}
 {{- if ne .caller "etcd" -}}
 {{- $kcp := lookup [[ q .KamajiControlPlane.APIVersion ]] [[ q .KamajiControlPlane.Kind ]] .namespace .release -}}
 {{- $ds := "" }}{{ if $kcp }}{{ $ds = dig "spec" "dataStoreName" "" $kcp }}{{ end -}}
+{{- $_ := set . "dataStore" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s.%s" .namespace .release) "limit" [[ .MaxDataStoreName ]] "keep" [[ .DataStoreKeep ]] "suffix" "")) -}}
+{{- $_ := set . "render" (or (eq $ds "") (eq $ds .dataStore)) -}}
 {{- if and $ds (include "etcdshapes.check.subdomainErrors" (dict "value" $ds "k" $k)) -}}
 {{- include "etcdshapes.check.fail" (dict "field" "live.dataStoreName" "value" $ds "rule" "must be a DataStore name (DNS-1123 subdomain)") -}}
 {{- end -}}
@@ -35,13 +44,21 @@ parsed spread constraints and the affinity are left on it. */ -}}
 {{- if gt (int $c.replicas) (int $k.maxReplicas) -}}
 {{- include "etcdshapes.check.fail" (dict "field" "values.replicas" "value" (int $c.replicas) "rule" (printf "must be at most %d (etcd advises at most 7 members)" (int $k.maxReplicas))) -}}
 {{- end -}}
-{{- $_ := include "etcdshapes.check.quota" (dict "field" "values.size" "q" $c.size "k" $k) -}}
+{{- $_ := set . "size" $c.size.s -}}
+{{- $_ := set . "quota" (include "etcdshapes.check.quota" (dict "field" "values.size" "q" $c.size "k" $k)) -}}
 {{- include "etcdshapes.check.storageClassName" (dict "field" "values.storageClass" "value" ($c.storageClass | default "") "k" $k) -}}
 {{- if $c.limits -}}
 {{- include "etcdshapes.check.containerResources" (dict "limits" $c.limits "k" $k) -}}
 {{- $res := include "etcdshapes.check.sanitize" (dict "field" "values.resources" "limits" $c.limits "ratios" $c.ratios) | fromJson -}}
 {{- include "etcdshapes.check.requestsWithinLimits" (dict "resources" $res "ratios" $c.ratios) -}}
+{{- $_ := set . "resources" (toYaml $res | trimSuffix "\n") -}}
+{{- else -}}
+{{- $_ := set . "resources" "" -}}
 {{- end -}}
+{{- /* The VPA's bounds: the requests of the fixed bounds. */ -}}
+{{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" [[ q .VPAMinCPUQuantity ]] "memory" [[ q .VPAMinMemoryQuantity ]]) "ratios" $c.ratios) | fromJson -}}
+{{- $max := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" [[ q .VPAMaxCPUQuantity ]] "memory" [[ q .VPAMaxMemoryQuantity ]]) "ratios" $c.ratios) | fromJson -}}
+{{- $_ := merge . (dict "vpaMinCpu" $min.requests.cpu "vpaMinMemory" $min.requests.memory "vpaMaxCpu" $max.requests.cpu "vpaMaxMemory" $max.requests.memory) -}}
 {{- if $c.affinity }}{{ include "etcdshapes.check.affinity" (dict "value" $c.affinity "k" $k) }}{{ end -}}
 {{- /* The member selector goes on every constraint that has none. */ -}}
 {{- range $s := $c.spread -}}
@@ -49,5 +66,5 @@ parsed spread constraints and the affinity are left on it. */ -}}
 {{- $_ := set $s "labelSelector" (dict "matchLabels" (dict $k.instanceLabel $.cluster)) -}}
 {{- end -}}
 {{- end -}}
-{{- $_ := set . "spread" $c.spread -}}
-{{- $_ := set . "affinity" $c.affinity -}}
+{{- $_ := set . "spread" (ternary (toYaml $c.spread | trimSuffix "\n") "" (gt (len $c.spread) 0)) -}}
+{{- $_ := set . "affinity" (ternary (toYaml $c.affinity | trimSuffix "\n") "" (gt (len $c.affinity) 0)) -}}

@@ -67,3 +67,38 @@ func TestLibraryAll(t *testing.T) {
 		}
 	})
 }
+
+// TestGoldenScenariosChecked renders every golden scenario with every check
+// run (checks true), as the charts render input their quick tests do not
+// vouch for: the general path must render what the quick path renders,
+// the library's objects.
+func TestGoldenScenariosChecked(t *testing.T) {
+	forEachHelm(t, func(t *testing.T, h helm) {
+		for _, s := range golden.All() {
+			t.Run(s.Name, func(t *testing.T) {
+				app, err := chartgen.Chart(chartgen.Options{Caller: s.Caller, Version: chartVersion})
+				if err != nil {
+					t.Fatal(err)
+				}
+				files := []chartgen.File{{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.` + s.Caller + `.all" (dict "root" $ "checks" true) }}`)}}
+				for _, f := range app {
+					if f.Path == "values.yaml" || f.Path == "values.schema.json" {
+						files = append(files, f)
+					}
+				}
+				c := withLibrary(t, h, "checked-"+s.Caller, files...)
+				in := renderInput{caller: s.Caller, release: s.Release, namespace: s.Namespace,
+					values: []byte(s.Values), apiVersions: s.APIVersions, live: s.Live}
+				out, err := h.render(c, in.values, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := goRender(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareDocs(t, want, joinRendered(out), s.Namespace)
+			})
+		}
+	})
+}

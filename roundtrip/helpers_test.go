@@ -16,27 +16,24 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/yaml"
 )
 
 // probeTemplate calls one hand-written helper with .Values.in:
 //
 //	config   - etcdshapes.config for in.caller, in.namespace, in.release
-//	           and in.values; the filled config as JSON (without root)
-//	read     - etcdshapes.quantity of in.value
-//	other    - etcdshapes.check.<op> of the checks (parsed with tpl, as
-//	           etcdshapes.config runs them), with the constants as k.
+//	           and in.values (and in.checks); the filled config as JSON
+//	           (without root)
+//	other    - etcdshapes.check.<op> of the checks (files/checks.tpl, run
+//	           with tpl as the config runs them), with the constants as k.
 const probeTemplate = `{{- $in := .Values.in }}
 {{- if eq .Values.op "config" }}
-{{- $root := dict "Values" ($in.values | default dict) "Release" (dict "Name" $in.release "Namespace" $in.namespace) "Chart" (dict "Version" "0.0.0") "Capabilities" .Capabilities }}
-{{- $c := dict "root" $root "caller" $in.caller }}
+{{- $root := dict "Values" ($in.values | default dict) "Release" (dict "Name" $in.release "Namespace" $in.namespace) "Chart" (dict "Version" "0.0.0") "Capabilities" .Capabilities "Subcharts" .Subcharts }}
+{{- $c := dict "root" $root "caller" $in.caller "checks" $in.checks }}
 {{- include "etcdshapes.config" $c }}
 {{- toJson (omit $c "root") }}
-{{- else if eq .Values.op "read" }}
-{{- $q := dict }}
-{{- include "etcdshapes.quantity" (dict "in" $in.value "out" $q) }}
-{{- toJson $q }}
 {{- else }}
-{{- tpl (print (include "etcdshapes.checks" .) "{{- $k := dict }}{{- include \"etcdshapes.check.constants\" $k }}{{- include (printf \"etcdshapes.check.%s\" .op) (merge (dict \"k\" $k) .in) }}") .Values }}
+{{- tpl (print (.Subcharts.etcdshapes.Files.Get "files/checks.tpl") "{{- $k := dict }}{{- include \"etcdshapes.check.constants\" $k }}{{- include (printf \"etcdshapes.check.%s\" .op) (merge (dict \"k\" $k) .in) }}") .Values }}
 {{- end }}`
 
 // probe renders one helper call.
@@ -54,10 +51,11 @@ func probe(t *testing.T, h helm, op string, in map[string]any) (string, error) {
 	return out["probe/templates/probe.yaml"], nil
 }
 
-// probeConfig fills a config with etcdshapes.config.
-func probeConfig(t *testing.T, h helm, caller, namespace, release string, values map[string]any) (map[string]any, error) {
+// probeConfig fills a config with etcdshapes.config; checks runs every
+// check (the general path) even for input the quick tests vouch for.
+func probeConfig(t *testing.T, h helm, caller, namespace, release string, values map[string]any, checks ...bool) (map[string]any, error) {
 	t.Helper()
-	out, err := probe(t, h, "config", map[string]any{"caller": caller, "namespace": namespace, "release": release, "values": values})
+	out, err := probe(t, h, "config", map[string]any{"caller": caller, "namespace": namespace, "release": release, "values": values, "checks": len(checks) > 0 && checks[0]})
 	if err != nil {
 		return nil, err
 	}
@@ -225,8 +223,9 @@ func quotaTwin(t *testing.T, h helm) {
 	t.Logf("%s: quota: %d sizes", h.name(), checked)
 }
 
-// TestQuantityValueTwin: the value etcdshapes.quantity reads from a valid
-// quantity (and the checks' refusal of an invalid one).
+// TestQuantityValueTwin: the value the checks read from a valid quantity
+// (the general arithmetic, which the quota and the sanitiser build on), and
+// their refusal of an invalid one.
 func TestQuantityValueTwin(t *testing.T) { forEachHelm(t, quantityValueTwin) }
 
 func quantityValueTwin(t *testing.T, h helm) {
@@ -242,7 +241,7 @@ func quantityValueTwin(t *testing.T, h helm) {
 			}
 			continue
 		}
-		got, err := probe(t, h, "read", map[string]any{"value": s})
+		got, err := probe(t, h, "quantity", map[string]any{"field": "values.size", "value": s})
 		if err != nil {
 			t.Fatalf("quantity %q: %v", str, err)
 		}
@@ -293,52 +292,55 @@ func sanitizeTwin(t *testing.T, h helm) {
 			ephRatio := ratios[(i+7)%len(ratios)]
 			cluster := map[string]any{"cpu-allocation-ratio": cpuRatio, "memory-allocation-ratio": memRatio, "ephemeral-storage-allocation-ratio": ephRatio}
 			values := map[string]any{"resources": limits, "_cluster": cluster}
-			got, err := probeConfig(t, h, "etcd", "tenant-root", "etcd", values)
-			if _, goErr := etcdshapes.Render(etcdshapes.Request{Caller: "etcd", Namespace: "tenant-root", Values: values}); goErr != nil {
-				if err == nil {
-					t.Fatalf("%v / %v: the library refuses (%v), the config does not", limits, cluster, goErr)
-				}
-				checkSameRefusal(t, goErr, err)
-				continue
-			}
-			if err != nil {
-				t.Fatalf("%v / %v: %v", limits, cluster, err)
-			}
+			_, goErr := etcdshapes.Render(etcdshapes.Request{Caller: "etcd", Namespace: "tenant-root", Values: values})
 			list := corev1.ResourceList{}
 			for k, v := range limits {
-				s := fmt.Sprint(v)
-				list[corev1.ResourceName(k)] = resource.MustParse(s)
+				list[corev1.ResourceName(k)] = resource.MustParse(fmt.Sprint(v))
 			}
 			want, err := etcd.SanitizeResources(list, etcd.Ratios{CPU: cpuRatio, Memory: memRatio, EphemeralStorage: ephRatio})
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, _ := got["resources"].(map[string]any)
-			gotLimits, _ := res["limits"].(map[string]any)
-			gotRequests, _ := res["requests"].(map[string]any)
-			for name, q := range want.Requests {
-				if c := canonQuantity(gotRequests[string(name)]); c != q.String() {
-					t.Fatalf("%v / %v: request %s: library %s, config %v (%v)", limits, cluster, name, q.String(), gotRequests[string(name)], c)
+			for _, checks := range []bool{false, true} {
+				got, err := probeConfig(t, h, "etcd", "tenant-root", "etcd", values, checks)
+				if goErr != nil {
+					if err == nil {
+						t.Fatalf("%v / %v: the library refuses (%v), the config does not", limits, cluster, goErr)
+					}
+					checkSameRefusal(t, goErr, err)
+					continue
 				}
-			}
-			for name, q := range want.Limits {
-				if c := canonQuantity(gotLimits[string(name)]); c != q.String() {
-					t.Fatalf("%v / %v: limit %s: library %s, config %v", limits, cluster, name, q.String(), gotLimits[string(name)])
-				}
-			}
-			if len(gotRequests) != len(want.Requests) || len(gotLimits) != len(want.Limits) {
-				t.Fatalf("%v / %v: resource sets differ: %v", limits, cluster, res)
-			}
-			r := etcd.Ratios{CPU: cpuRatio, Memory: memRatio, EphemeralStorage: ephRatio}
-			for key, bounds := range map[string][2]string{"vpaMinAllowed": {etcd.VPAMinCPU, etcd.VPAMinMemory}, "vpaMaxAllowed": {etcd.VPAMaxCPU, etcd.VPAMaxMemory}} {
-				b, err := etcd.SanitizeResources(corev1.ResourceList{"cpu": resource.MustParse(bounds[0]), "memory": resource.MustParse(bounds[1])}, r)
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("%v / %v (checks %v): %v", limits, cluster, checks, err)
 				}
-				g, _ := got[key].(map[string]any)
-				for name, q := range b.Requests {
-					if c := canonQuantity(g[string(name)]); c != q.String() {
-						t.Fatalf("%v: %s %s: library %s, config %v", cluster, key, name, q.String(), g[string(name)])
+				var res struct{ Limits, Requests map[string]any }
+				if err := yaml.Unmarshal([]byte(fmt.Sprint(got["resources"])), &res); err != nil {
+					t.Fatalf("%v: %v", err, got["resources"])
+				}
+				for name, q := range want.Requests {
+					if c := canonQuantity(res.Requests[string(name)]); c != q.String() {
+						t.Fatalf("%v / %v (checks %v): request %s: library %s, config %v (%v)", limits, cluster, checks, name, q.String(), res.Requests[string(name)], c)
+					}
+				}
+				for name, q := range want.Limits {
+					if c := canonQuantity(res.Limits[string(name)]); c != q.String() {
+						t.Fatalf("%v / %v (checks %v): limit %s: library %s, config %v", limits, cluster, checks, name, q.String(), res.Limits[string(name)])
+					}
+				}
+				if len(res.Requests) != len(want.Requests) || len(res.Limits) != len(want.Limits) {
+					t.Fatalf("%v / %v (checks %v): resource sets differ: %v", limits, cluster, checks, got["resources"])
+				}
+				r := etcd.Ratios{CPU: cpuRatio, Memory: memRatio, EphemeralStorage: ephRatio}
+				for prefix, bounds := range map[string][2]string{"vpaMin": {etcd.VPAMinCPU, etcd.VPAMinMemory}, "vpaMax": {etcd.VPAMaxCPU, etcd.VPAMaxMemory}} {
+					b, err := etcd.SanitizeResources(corev1.ResourceList{"cpu": resource.MustParse(bounds[0]), "memory": resource.MustParse(bounds[1])}, r)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for name, key := range map[corev1.ResourceName]string{"cpu": prefix + "Cpu", "memory": prefix + "Memory"} {
+						q := b.Requests[name]
+						if c := canonQuantity(got[key]); c != q.String() {
+							t.Fatalf("%v (checks %v): %s: library %s, config %v", cluster, checks, key, q.String(), got[key])
+						}
 					}
 				}
 			}
