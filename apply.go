@@ -70,7 +70,7 @@ func ApplyRequests(objs []Object, mods ...Modifier) ([]ApplyRequest, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := applyRequest(c)
+		r, err := applyRequest(fmt.Sprintf("objects[%d]", i), c)
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +79,7 @@ func ApplyRequests(objs []Object, mods ...Modifier) ([]ApplyRequest, error) {
 	return out, nil
 }
 
-func applyRequest(o Object) (ApplyRequest, error) {
+func applyRequest(field string, o Object) (ApplyRequest, error) {
 	var body []byte
 	if u, ok := o.(*unstructured.Unstructured); ok {
 		b, err := u.MarshalJSON()
@@ -88,7 +88,7 @@ func applyRequest(o Object) (ApplyRequest, error) {
 		}
 		body = b
 	} else {
-		b, err := typedJSON(o)
+		b, err := typedJSON(field, o)
 		if err != nil {
 			return ApplyRequest{}, err
 		}

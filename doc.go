@@ -28,3 +28,4 @@
 package etcdshapes
 
 //go:generate go tool controller-gen object paths=./...
+//go:generate go run ./internal/crdgen/cmd/crdgen -out zz_generated.crddefaults.go

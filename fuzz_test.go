@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -284,4 +285,56 @@ func TestStackSeeds(t *testing.T) {
 	if refused != 9 {
 		t.Fatalf("%d seeds refused, want the 9 bad ones", refused)
 	}
+}
+
+// FuzzInputFiles: arbitrary bytes read as a values file and as a live file,
+// the way the CLI reads them (size limits on), never panic, every refusal
+// is a *naming.Error, and no input allocates more than a fixed multiple of
+// its size beyond a fixed allowance (YAML alias bombs and pathological
+// nesting included).
+func FuzzInputFiles(f *testing.F) {
+	for _, s := range []string{
+		"{}",
+		"replicas: 1\nsize: 1e21\n",
+		"_namespace: {etcd: tenant-root}\nbackup: {enabled: true}\n",
+		"a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n",
+		strings.Repeat("[", 20000),
+		strings.Repeat("- ", 5000) + "1\n",
+		"apiVersion: v1\nkind: List\nitems:\n- apiVersion: etcd-operator.cozystack.io/v1alpha2\n  kind: EtcdCluster\n  metadata: {name: etcd, namespace: tenant-root}\n  spec: {replicas: 3}\n",
+		"apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: etcd-defrag, namespace: tenant-root}\nspec:\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n          - name: defrag\n            args: [" + strings.Repeat("a,", 1000) + "]\n",
+		"---\n---\napiVersion: v1\n",
+		"\xff\xfe",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if values, err := etcdshapes.MergeValues(data); err != nil {
+			requireNamingError(t, err)
+		} else {
+			for _, r := range []etcdshapes.Request{
+				{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: values},
+				{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: values},
+			} {
+				if _, err := etcdshapes.Render(r); err != nil {
+					requireNamingError(t, err)
+				}
+			}
+		}
+		if live, err := etcdshapes.ReadObjects(data); err != nil {
+			requireNamingError(t, err)
+		} else {
+			for _, r := range []etcdshapes.Request{
+				{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"},
+				{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"},
+			} {
+				_, _, _ = etcdshapes.PlanRequest(r, live)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if used, bound := after.TotalAlloc-before.TotalAlloc, uint64(64<<20)+uint64(400*len(data)); used > bound {
+			t.Fatalf("%d bytes of input allocated %d bytes, more than %d", len(data), used, bound)
+		}
+	})
 }

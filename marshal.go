@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync"
 
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"sigs.k8s.io/yaml"
 )
 
@@ -30,7 +32,10 @@ func Marshal(objs []Object) ([]byte, error) {
 	st := statePool.Get().(*marshalState)
 	defer statePool.Put(st)
 	out := make([]byte, 0, st.sizeHint(len(objs)))
-	for _, o := range objs {
+	for i, o := range objs {
+		if isNil(o) {
+			return nil, naming.Errorf(fmt.Sprintf("objects[%d]", i), nil, "must be an object, not nil")
+		}
 		out = append(out, "---\n"...)
 		var err error
 		if out, err = st.appendObject(out, o); err != nil {
@@ -43,9 +48,22 @@ func Marshal(objs []Object) ([]byte, error) {
 
 // MarshalObject prints one object as Marshal does, without the separator.
 func MarshalObject(o Object) ([]byte, error) {
+	if isNil(o) {
+		return nil, naming.Errorf("object", nil, "must be an object, not nil")
+	}
 	st := statePool.Get().(*marshalState)
 	defer statePool.Put(st)
 	return st.appendObject(nil, o)
+}
+
+// isNil reports whether o is nil or a typed nil pointer (a nil
+// *v1alpha2.EtcdCluster in an Object), on which any method would panic.
+func isNil(o Object) bool {
+	if o == nil {
+		return true
+	}
+	v := reflect.ValueOf(o)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // marshalState is the reusable memory of one marshalling goroutine: the
@@ -179,8 +197,12 @@ func toMap(o Object) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcdshapes: marshal %s %q: %w", gvk.Kind, o.GetName(), err)
 	}
+	// Numbers are kept as written: a float64 would round an int64 above
+	// 2^53 (a quota of a size in the PiB) and print another value.
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := dec.Decode(&m); err != nil {
 		return nil, err
 	}
 	// Builders never set status; typed structs still print their zero

@@ -2,6 +2,7 @@ package etcdshapes_test
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -10,7 +11,9 @@ import (
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	cmmeta "github.com/cert-manager/cert-manager/pkg/apis/meta/v1"
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -146,4 +149,71 @@ func FuzzMarshalObject(f *testing.F) {
 		}}
 		compare(t, u)
 	})
+}
+
+// TestMarshalExactIntegers: an int64 beyond 2^53, such as the quota of a
+// size in the PiB, is printed as the typed object holds it (and as the
+// defrag CronJob's --etcd-storage-quota-bytes spells it), on both paths:
+// rounded through a float64 it would be another quota.
+func TestMarshalExactIntegers(t *testing.T) {
+	for _, size := range []string{"9Pi", "10P", "2Ei", "7Ei", "8Ei", "9E", "9500000000000001"} {
+		objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root",
+			Values: map[string]any{"size": size}})
+		require.NoError(t, err, size)
+		var quota int64
+		for _, o := range objs {
+			if ec, ok := o.(*v1alpha2.EtcdCluster); ok {
+				quota = *ec.Spec.Options.QuotaBackendBytes
+				compare(t, ec)
+			}
+		}
+		require.Greater(t, quota, int64(1)<<53, size)
+		out, err := etcdshapes.Marshal(objs)
+		require.NoError(t, err)
+		require.Contains(t, string(out), fmt.Sprintf("\n    quotaBackendBytes: %d\n", quota), size)
+		require.Contains(t, string(out), fmt.Sprintf("--etcd-storage-quota-bytes=%d\n", quota), size)
+	}
+	for _, n := range []int64{1<<53 + 1, math.MaxInt64, math.MinInt64, 2190550858753009152} {
+		u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "x"}, "num": n}}
+		compare(t, u)
+		out, err := etcdshapes.MarshalObject(u)
+		require.NoError(t, err)
+		require.Contains(t, string(out), fmt.Sprintf("\nnum: %d\n", n))
+	}
+}
+
+// TestNilObjects: Marshal and MarshalObject refuse nil and typed-nil
+// objects with an error naming the position; Sort puts them last.
+func TestNilObjects(t *testing.T) {
+	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	require.NoError(t, err)
+	for name, bad := range map[string]etcdshapes.Object{
+		"nil":              nil,
+		"nil EtcdCluster":  (*v1alpha2.EtcdCluster)(nil),
+		"nil Service":      (*corev1.Service)(nil),
+		"nil Unstructured": (*unstructured.Unstructured)(nil),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := etcdshapes.MarshalObject(bad)
+			var ne *naming.Error
+			require.ErrorAs(t, err, &ne)
+			require.Equal(t, "object", ne.Field)
+			list := append([]etcdshapes.Object{bad}, objs...)
+			list = append(list, bad)
+			_, err = etcdshapes.Marshal(list)
+			require.ErrorAs(t, err, &ne)
+			require.Equal(t, "objects[0]", ne.Field)
+			etcdshapes.Sort(list)
+			require.Equal(t, objs, list[:len(objs)])
+			require.Nil(t, list[len(list)-1])
+			_, err = etcdshapes.Marshal(list)
+			require.ErrorAs(t, err, &ne)
+			require.Equal(t, fmt.Sprintf("objects[%d]", len(objs)), ne.Field)
+		})
+	}
+	etcdshapes.Sort(nil)
+	out, err := etcdshapes.Marshal(nil)
+	require.NoError(t, err)
+	require.Empty(t, out)
 }

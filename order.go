@@ -30,7 +30,8 @@ var kindRank = func() map[string]int {
 
 // Sort orders objects as Helm prints a release: regular objects before
 // hooks, each by Helm's install order of kinds (unknown kinds last,
-// alphabetically), then by namespace and name.
+// alphabetically), then by namespace and name. Nil objects (and typed nil
+// pointers) go last, in their order; Marshal refuses them.
 func Sort(objs []Object) {
 	keyed := make([]keyedObject, len(objs))
 	for i, o := range objs {
@@ -49,12 +50,16 @@ type keyedObject struct {
 
 // sortKey is computed once per object: reading a kind parses the apiVersion.
 type sortKey struct {
+	null           bool
 	hook           bool
 	rank           int
 	kind, ns, name string
 }
 
 func keyOf(o Object) sortKey {
+	if isNil(o) {
+		return sortKey{null: true}
+	}
 	k := sortKey{hook: isHook(o), kind: kindOf(o), ns: o.GetNamespace(), name: o.GetName()}
 	if r, ok := kindRank[k.kind]; ok {
 		k.rank = r
@@ -66,6 +71,15 @@ func keyOf(o Object) sortKey {
 
 func (a sortKey) compare(b sortKey) int {
 	switch {
+	case a.null || b.null:
+		// Nil objects last; stable among themselves.
+		switch {
+		case a.null == b.null:
+			return 0
+		case a.null:
+			return 1
+		}
+		return -1
 	case a.hook != b.hook:
 		if a.hook {
 			return 1

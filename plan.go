@@ -94,6 +94,24 @@ type PlanResult struct {
 	// Skipped are the desired Helm uninstall hooks, which are never
 	// applied (see IsUninstallHook).
 	Skipped []ObjectRef `json:"skipped,omitempty"`
+	// InferredAPIs are the optional APIs PlanRequest rendered the stack
+	// with although the request did not list them, because a live object
+	// of the stack proves the API is served (see PlanRequest).
+	InferredAPIs []InferredAPI `json:"inferredAPIs,omitempty"`
+}
+
+// InferredAPI is an optional API (APIVerticalPodAutoscaler, APIVMPodScrape,
+// APICiliumNetworkPolicy) found served from a live object of the stack.
+type InferredAPI struct {
+	// API is the API as Request.APIVersions spells it.
+	API string `json:"api"`
+	// From is the live object that proves it.
+	From ObjectRef `json:"from"`
+}
+
+// String is "API: inferred from live object Kind namespace/name".
+func (a InferredAPI) String() string {
+	return a.API + ": inferred from live object " + a.From.String()
 }
 
 // AllFindings lists every finding, objects' first.
@@ -180,13 +198,18 @@ func TargetDataStore(name string) PlanOption {
 // server will refuse and what needs a decision; PlanResult.SafeToApply
 // sums them up.
 func Plan(live, desired []Object, opts ...PlanOption) (*PlanResult, error) {
-	var cfg planConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
 	liveObjs, liveByKey, err := indexObjects("live", live)
 	if err != nil {
 		return nil, err
+	}
+	return planIndexed(liveObjs, liveByKey, desired, opts...)
+}
+
+// planIndexed is Plan of live objects already in the plan's form.
+func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, desired []Object, opts ...PlanOption) (*PlanResult, error) {
+	var cfg planConfig
+	for _, o := range opts {
+		o(&cfg)
 	}
 	desiredObjs, _, err := indexObjects("desired", desired)
 	if err != nil {
@@ -211,7 +234,7 @@ func Plan(live, desired []Object, opts ...PlanOption) (*PlanResult, error) {
 			continue
 		}
 		matched[d.key] = true
-		changes, err := objectChanges(l.tree, d.tree)
+		changes, err := objectChanges(l, d)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", d.ref, err)
 		}
@@ -243,8 +266,15 @@ func Plan(live, desired []Object, opts ...PlanOption) (*PlanResult, error) {
 			deletes = append(deletes, l)
 		}
 		sort.SliceStable(deletes, func(i, j int) bool { return lessKey(deletes[i].key, deletes[j].key) })
+		rendersStack := false
+		for _, d := range stackDesired {
+			if scope[d.key] {
+				rendersStack = true
+				break
+			}
+		}
 		for _, l := range deletes {
-			res.Objects = append(res.Objects, ObjectPlan{ObjectRef: l.ref, Action: Delete, Findings: deleteFindings(l)})
+			res.Objects = append(res.Objects, ObjectPlan{ObjectRef: l.ref, Action: Delete, Findings: deleteFindings(l, rendersStack)})
 		}
 		if names.Caller == naming.PerCluster {
 			target := ""
@@ -272,9 +302,9 @@ func indexObjects(side string, objs []Object) ([]*planObject, map[objectKey]*pla
 	out := make([]*planObject, 0, len(objs))
 	byKey := make(map[objectKey]*planObject, len(objs))
 	for i, o := range objs {
-		p, err := planForm(o)
+		p, err := planForm(fmt.Sprintf("%s[%d]", side, i), o, side == "live")
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s[%d]: %w", side, i, err)
+			return nil, nil, err
 		}
 		if _, dup := byKey[p.key]; dup {
 			return nil, nil, naming.Errorf(fmt.Sprintf("%s[%d]", side, i), p.ref.String(), "must not appear twice")
@@ -299,14 +329,14 @@ func lessKey(a, b objectKey) bool {
 // manager applied before and no longer sets. apiVersion and kind are the
 // object's identity (a live object read at another version is the same
 // object), status is the server's.
-func objectChanges(live, desired map[string]any) ([]FieldChange, error) {
-	d := withoutIdentity(desired)
-	l, _ := project(withoutIdentity(live), d, "", "").(map[string]any)
+func objectChanges(live, desired *planObject) ([]FieldChange, error) {
+	d := withoutIdentity(desired.tree)
+	l, _ := project(withoutIdentity(live.tree), d, "", "").(map[string]any)
 	changes, err := diffFields(l, d)
 	if err != nil {
 		return nil, err
 	}
-	removed, err := removedFields(live, desired, FieldManager)
+	removed, err := removedFields(live.tree, desired.tree, live.ours, live.others, live.defaults)
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +369,14 @@ func withoutIdentity(m map[string]any) map[string]any {
 // apply them as they are (ApplyRequests(desired)), without the modifiers
 // again (a modifier that appends would append twice).
 func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Object, error) {
-	var opts []PlanOption
+	liveObjs, liveByKey, err := indexObjects("live", live)
+	if err != nil {
+		return nil, nil, err
+	}
+	var (
+		opts     []PlanOption
+		inferred []InferredAPI
+	)
 	switch r.Caller {
 	case CallerEtcd:
 		rel := r.Release
@@ -352,11 +389,10 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 		}
 		opts = append(opts, ForStack(n))
 	case CallerCluster:
-		n, err := naming.ForCluster(r.Namespace, r.Release)
-		if err != nil {
+		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
 			return nil, nil, err
 		}
-		st, err := LiveStateFromObjects(r.Namespace, r.Release, live)
+		st, err := liveStateOf(r.Namespace, r.Release, naming.ClusterEtcdName(r.Release), liveObjs)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -366,11 +402,32 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 		if r.Live.StorageClassName == nil {
 			r.Live.StorageClassName = st.StorageClassName
 		}
+		n, err := naming.ForCluster(r.Namespace, r.Release)
+		if err != nil {
+			// Names that break a rule of the objects a stack renders are
+			// fine while the cluster stays on a shared datastore: it
+			// renders nothing, and nothing of it can be live to delete.
+			if shared, _ := SharesDataStore(ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); !shared {
+				return nil, nil, err
+			}
+			opts = append(opts, TargetDataStore(r.Live.DataStoreName))
+			break
+		}
 		target := n.DataStore()
 		if r.Live.DataStoreName != "" {
 			target = r.Live.DataStoreName
 		}
 		opts = append(opts, ForStack(n), TargetDataStore(target))
+		if inferred, err = inferAPIs(n, r.APIVersions, liveByKey); err != nil {
+			return nil, nil, err
+		}
+		if len(inferred) > 0 {
+			apis := append([]string(nil), r.APIVersions...)
+			for _, a := range inferred {
+				apis = append(apis, a.API)
+			}
+			r.APIVersions = apis
+		}
 	}
 	desired, err := Render(r)
 	if err != nil {
@@ -383,27 +440,52 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 			return nil, nil, err
 		}
 	}
-	p, err := Plan(live, desired, opts...)
+	p, err := planIndexed(liveObjs, liveByKey, desired, opts...)
 	if err != nil {
 		return nil, nil, err
 	}
+	p.InferredAPIs = inferred
 	return p, desired, nil
 }
 
 // String renders the plan as text; see WriteText.
 func (p *PlanResult) String() string {
 	var b strings.Builder
-	p.WriteText(&b)
+	_ = p.WriteText(&b) // a strings.Builder does not fail
 	return b.String()
 }
 
-// WriteText renders the plan for a person: a summary line, then every
-// object that changes with its changed fields and findings, each naming
-// the object and the field, then the stack's findings and the verdict.
-// Unchanged objects are counted, not listed.
-func (p *PlanResult) WriteText(w io.Writer) {
+// errWriter keeps the first error of a series of writes and skips the
+// writes after it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	e.err = err
+	return n, err
+}
+
+// WriteText renders the plan for a person: a summary line, the optional
+// APIs inferred from live objects, then every object that changes with
+// its changed fields and findings, each naming the object and the field,
+// then the stack's findings and the verdict. Unchanged objects are
+// counted, not listed. It returns the first error writing to w.
+func (p *PlanResult) WriteText(out io.Writer) error {
+	w := &errWriter{w: out}
 	fmt.Fprintf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
+	if len(p.InferredAPIs) > 0 {
+		fmt.Fprintln(w)
+		for _, a := range p.InferredAPIs {
+			fmt.Fprintf(w, "API served: %s\n", a)
+		}
+	}
 	for _, o := range p.Objects {
 		if o.Action == Unchanged {
 			continue
@@ -453,6 +535,7 @@ func (p *PlanResult) WriteText(w io.Writer) {
 	default:
 		fmt.Fprintln(w, "\nSafe to apply.")
 	}
+	return w.err
 }
 
 var actionMark = map[Action]string{Create: "+", Update: "~", Delete: "-", Unchanged: "="}

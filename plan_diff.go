@@ -1,10 +1,7 @@
 package etcdshapes
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"math"
 	"reflect"
 	"sort"
 	"strconv"
@@ -68,76 +65,11 @@ var quantityParents = map[string]bool{
 	"capacity": true, "allocatable": true,
 }
 
-// normalize copies a JSON tree into the form the diff compares: integral
-// numbers as int64 whatever their spelling (600 and 600.0 are one value; a
-// decoder gives either), other numbers as float64.
-func normalize(v any) (any, error) {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, c := range t {
-			n, err := normalize(c)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = n
-		}
-		return out, nil
-	case []any:
-		out := make([]any, len(t))
-		for i, c := range t {
-			n, err := normalize(c)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = n
-		}
-		return out, nil
-	case nil, bool, string:
-		return t, nil
-	}
-	return number(v)
-}
-
 // isQuantityField: the values of quantityParents' maps, an EtcdCluster's
 // storage.size and an emptyDir's sizeLimit. Other "size" fields are plain
 // numbers (a private key's size).
 func isQuantityField(key, parent string) bool {
 	return quantityParents[parent] || (key == "size" && parent == "storage") || (key == "sizeLimit" && parent == "emptyDir")
-}
-
-// number converts any Go number a decoder or a caller may put in an
-// unstructured object.
-func number(v any) (any, error) {
-	var f float64
-	switch t := v.(type) {
-	case int:
-		return int64(t), nil
-	case int32:
-		return int64(t), nil
-	case int64:
-		return t, nil
-	case uint32:
-		return int64(t), nil
-	case float32:
-		f = float64(t)
-	case float64:
-		f = t
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
-			return i, nil
-		}
-		var err error
-		if f, err = t.Float64(); err != nil {
-			return nil, fmt.Errorf("etcdshapes: number %q: %w", t, err)
-		}
-	default:
-		return nil, fmt.Errorf("etcdshapes: unsupported value %T in an object", v)
-	}
-	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-		return int64(f), nil
-	}
-	return f, nil
 }
 
 func formatNumber(n any) string {
@@ -173,8 +105,9 @@ func project(live, desired any, key, parent string) any {
 			return live
 		}
 		out := make([]any, len(l))
+		pairs := pairing(l, d)
 		for i, lv := range l {
-			if j := counterpart(l, d, i); j >= 0 {
+			if j := pairs[i]; j >= 0 {
 				out[i] = project(lv, d[j], "", key)
 			} else {
 				out[i] = lv
@@ -233,15 +166,15 @@ func diffInto(out *[]FieldChange, prefix fieldpath.Path, live, desired any) erro
 	}
 	lt, err := deduced.FromUnstructured(lm)
 	if err != nil {
-		return fmt.Errorf("etcdshapes: live object at %q: %w", pathString(prefix), err)
+		return fmt.Errorf("the live object at %q: %w", pathString(prefix), err)
 	}
 	dt, err := deduced.FromUnstructured(dm)
 	if err != nil {
-		return fmt.Errorf("etcdshapes: desired object at %q: %w", pathString(prefix), err)
+		return fmt.Errorf("the desired object at %q: %w", pathString(prefix), err)
 	}
 	cmp, err := lt.Compare(dt)
 	if err != nil {
-		return fmt.Errorf("etcdshapes: compare at %q: %w", pathString(prefix), err)
+		return fmt.Errorf("comparing at %q: %w", pathString(prefix), err)
 	}
 	for _, p := range topmost(cmp.Added) {
 		*out = append(*out, FieldChange{Path: pathString(join(prefix, p)), Type: FieldAdded, Desired: valueAt(dm, p)})
@@ -273,8 +206,9 @@ func diffInto(out *[]FieldChange, prefix fieldpath.Path, live, desired any) erro
 func diffList(out *[]FieldChange, path fieldpath.Path, ll, dl []any) error {
 	before := len(*out)
 	paired := make([]bool, len(ll))
+	pairs := pairing(dl, ll)
 	for j, d := range dl {
-		i := counterpart(dl, ll, j)
+		i := pairs[j]
 		if i < 0 {
 			*out = append(*out, FieldChange{Path: pathString(join(path, fieldpath.Path{elementOf(nil, d, j)})), Type: FieldAdded, Desired: d})
 			continue
@@ -298,44 +232,60 @@ func diffList(out *[]FieldChange, path fieldpath.Path, ll, dl []any) error {
 	return nil
 }
 
-// counterpart is the index in other of the element that pairs with
-// list[i]: the one of the same name when both lists name every element
-// distinctly, the same position otherwise; -1 when there is none.
-func counterpart(list, other []any, i int) int {
-	if named(list) && named(other) {
-		name := list[i].(map[string]any)["name"]
-		for j, o := range other {
-			if o.(map[string]any)["name"] == name {
-				return j
+// pairing maps each element of list to the index of its counterpart in
+// other, -1 where there is none: the element of the same name when both
+// lists name every element distinctly, the same position otherwise. It
+// is linear in the lengths of both lists (one pass each, names hashed).
+func pairing(list, other []any) []int {
+	out := make([]int, len(list))
+	if names := nameIndex(list); names != nil {
+		if otherNames := nameIndex(other); otherNames != nil {
+			for i, e := range list {
+				j, ok := otherNames[e.(map[string]any)["name"].(string)]
+				if !ok {
+					j = -1
+				}
+				out[i] = j
 			}
+			return out
 		}
-		return -1
 	}
-	if i < len(other) {
-		return i
+	for i := range list {
+		out[i] = -1
+		if i < len(other) {
+			out[i] = i
+		}
 	}
-	return -1
+	return out
 }
 
-// named reports whether every element of a non-empty list is an object
-// with a distinct string name.
-func named(l []any) bool {
+// nameIndex maps the names of a non-empty list whose every element is an
+// object with a distinct string name to their positions; nil otherwise.
+func nameIndex(l []any) map[string]int {
 	if len(l) == 0 {
-		return false
+		return nil
 	}
-	seen := make(map[string]bool, len(l))
-	for _, e := range l {
+	if m, ok := l[0].(map[string]any); !ok {
+		return nil
+	} else if _, ok := m["name"].(string); !ok {
+		return nil
+	}
+	index := make(map[string]int, len(l))
+	for i, e := range l {
 		m, ok := e.(map[string]any)
 		if !ok {
-			return false
+			return nil
 		}
 		n, ok := m["name"].(string)
-		if !ok || seen[n] {
-			return false
+		if !ok {
+			return nil
 		}
-		seen[n] = true
+		if _, dup := index[n]; dup {
+			return nil
+		}
+		index[n] = i
 	}
-	return true
+	return index
 }
 
 // allMaps reports whether every element of a list is a map: a list of
@@ -453,45 +403,18 @@ func findElement(v any, match func(any) bool) any {
 	return nil
 }
 
-// managedSets reads the live object's managedFields into the field set
-// manager applied and the union of every other manager's fields.
-func managedSets(liveMeta map[string]any, manager string) (ours, others *fieldpath.Set, err error) {
-	ours, others = &fieldpath.Set{}, &fieldpath.Set{}
-	entries, _ := liveMeta["managedFields"].([]any)
-	for i, e := range entries {
-		m, ok := e.(map[string]any)
-		if !ok {
-			continue
-		}
-		fields, ok := m["fieldsV1"].(map[string]any)
-		if !ok {
-			continue
-		}
-		raw, err := json.Marshal(fields)
-		if err != nil {
-			return nil, nil, err
-		}
-		s := &fieldpath.Set{}
-		if err := s.FromJSON(bytes.NewReader(raw)); err != nil {
-			return nil, nil, fmt.Errorf("etcdshapes: metadata.managedFields[%d]: %w", i, err)
-		}
-		if m["manager"] == manager && m["operation"] == "Apply" {
-			ours = ours.Union(s)
-		} else {
-			others = others.Union(s)
-		}
-	}
-	return ours, others, nil
-}
-
-// removedFields are the fields manager applied to live that desired no
-// longer sets and no other manager owns: server-side apply removes them.
-// A field inside a list desired sets as a whole is not removed on its own.
-func removedFields(live, desired map[string]any, manager string) ([]FieldChange, error) {
-	meta, _ := live["metadata"].(map[string]any)
-	ours, others, err := managedSets(meta, manager)
-	if err != nil || ours.Empty() {
-		return nil, err
+// removedFields are the fields FieldManager applied to live (ours) that
+// desired no longer sets and no other manager owns: server-side apply
+// removes them. The API server then defaults again a removed field that
+// has a default, where its parent object survives the apply: that is a
+// change to the default, not a removal. A field inside a list desired
+// sets as a whole is not removed on its own.
+//
+// It walks the field sets and the two trees together, each keyed list
+// indexed once, so it is linear in their sizes.
+func removedFields(live, desired map[string]any, ours, others *fieldpath.Set, defaults *defaultsNode) ([]FieldChange, error) {
+	if ours == nil || ours.Empty() {
+		return nil, nil
 	}
 	dt, err := deduced.FromUnstructured(desired)
 	if err != nil {
@@ -502,24 +425,146 @@ func removedFields(live, desired map[string]any, manager string) ([]FieldChange,
 		return nil, err
 	}
 	var out []FieldChange
-	ours.Leaves().Iterate(func(p fieldpath.Path) {
-		if !appliedField(p) || want.Has(p) || others.Has(p) {
-			return
-		}
-		for i := 1; i < len(p); i++ {
-			if _, isList := valueAt(desired, p[:i]).([]any); isList {
-				return
-			}
-		}
-		lv := valueAt(live, p)
-		if lv == nil {
-			return
-		}
-		out = append(out, FieldChange{Path: pathString(p), Type: FieldRemoved, Live: lv})
-	})
+	walkRemoved(&out, nil, ours, want, others, live, desired, defaults, true)
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
+
+// walkRemoved visits one node of the field set ours at prefix: live and
+// desired are the values there (nil when absent), want and others the
+// same node of the desired and the other managers' sets (nil when they
+// have none), defaults the node of the defaults, survives whether the
+// object at prefix is still there after the apply.
+func walkRemoved(out *[]FieldChange, prefix fieldpath.Path, ours, want, others *fieldpath.Set, live, desired any, defaults *defaultsNode, survives bool) {
+	liveIx, desiredIx := &elementIndex{}, &elementIndex{}
+	ours.Members.Iterate(func(pe fieldpath.PathElement) {
+		if _, parent := ours.Children.Get(pe); parent {
+			return // not a leaf: its children are visited below
+		}
+		p := join(prefix, fieldpath.Path{pe})
+		if !appliedField(p) || hasMember(want, pe) || hasMember(others, pe) {
+			return
+		}
+		lv := liveIx.lookup(live, pe)
+		if lv == nil {
+			return
+		}
+		if d := defaults.child(pe); survives && d != nil && d.hasValue {
+			key, parent := "", ""
+			if pe.FieldName != nil {
+				key = *pe.FieldName
+			}
+			if n := len(prefix); n > 0 && prefix[n-1].FieldName != nil {
+				parent = *prefix[n-1].FieldName
+			}
+			if reflect.DeepEqual(lv, d.value) || (isQuantityField(key, parent) && sameQuantity(lv, d.value)) {
+				return
+			}
+			*out = append(*out, FieldChange{Path: pathString(p), Type: FieldChanged, Live: lv, Desired: d.value})
+			return
+		}
+		*out = append(*out, FieldChange{Path: pathString(p), Type: FieldRemoved, Live: lv})
+	})
+	ours.Children.Iterate(func(pe fieldpath.PathElement) {
+		child, _ := ours.Children.Get(pe)
+		dv := desiredIx.lookup(desired, pe)
+		if _, isList := dv.([]any); isList {
+			return // desired sets the list whole
+		}
+		d := defaults.child(pe)
+		wantChild, othersChild := childSet(want, pe), childSet(others, pe)
+		kept := survives && (dv != nil || hasMember(others, pe) || othersChild != nil || (d != nil && d.hasValue))
+		walkRemoved(out, join(prefix, fieldpath.Path{pe}), child, wantChild, othersChild, liveIx.lookup(live, pe), dv, d, kept)
+	})
+}
+
+func hasMember(s *fieldpath.Set, pe fieldpath.PathElement) bool {
+	return s != nil && s.Members.Has(pe)
+}
+
+func childSet(s *fieldpath.Set, pe fieldpath.PathElement) *fieldpath.Set {
+	if s == nil {
+		return nil
+	}
+	c, ok := s.Children.Get(pe)
+	if !ok {
+		return nil
+	}
+	return c
+}
+
+// elementIndex finds the elements of one list by key or value, indexing
+// the list on first use.
+type elementIndex struct {
+	byKey map[string]map[string]int // key field names -> element key -> position
+}
+
+// lookup follows one path element from v; nil when it leads nowhere.
+func (x *elementIndex) lookup(v any, pe fieldpath.PathElement) any {
+	switch {
+	case pe.FieldName != nil:
+		m, _ := v.(map[string]any)
+		return m[*pe.FieldName]
+	case pe.Index != nil:
+		l, _ := v.([]any)
+		if *pe.Index < 0 || *pe.Index >= len(l) {
+			return nil
+		}
+		return l[*pe.Index]
+	case pe.Key != nil, pe.Value != nil:
+		l, ok := v.([]any)
+		if !ok {
+			return nil
+		}
+		names := ""
+		if pe.Key != nil {
+			for _, f := range *pe.Key {
+				names += f.Name + "\x00"
+			}
+		}
+		if x.byKey == nil {
+			x.byKey = map[string]map[string]int{}
+		}
+		ix, ok := x.byKey[names]
+		if !ok {
+			ix = make(map[string]int, len(l))
+			for i := len(l) - 1; i >= 0; i-- { // the first element wins
+				if k, ok := elementKey(l[i], pe); ok {
+					ix[k] = i
+				}
+			}
+			x.byKey[names] = ix
+		}
+		if i, ok := ix[pe.String()]; ok {
+			return l[i]
+		}
+	}
+	return nil
+}
+
+// elementKey is the path element that names e the way pe names its
+// element (same key fields, or by value), printed; ok is false when e
+// cannot be named so.
+func elementKey(e any, pe fieldpath.PathElement) (string, bool) {
+	if pe.Value != nil {
+		return fieldpath.PathElement{Value: ptrTo(value.NewValueInterface(e))}.String(), true
+	}
+	m, ok := e.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	fl := make(value.FieldList, 0, len(*pe.Key))
+	for _, f := range *pe.Key {
+		fv, ok := m[f.Name]
+		if !ok {
+			return "", false
+		}
+		fl = append(fl, value.Field{Name: f.Name, Value: value.NewValueInterface(fv)})
+	}
+	return fieldpath.PathElement{Key: &fl}.String(), true
+}
+
+func ptrTo[T any](v T) *T { return &v }
 
 // appliedField reports whether a managed path is one an apply can remove:
 // not status, and of metadata only labels, annotations and owner

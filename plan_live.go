@@ -8,15 +8,20 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 	"sigs.k8s.io/yaml"
 )
 
@@ -33,7 +38,21 @@ var (
 // them: one object, a List of objects, or several YAML documents of
 // either. Empty documents are skipped. The objects are
 // *unstructured.Unstructured, ready for Plan and LiveStateFromObjects.
+//
+// Data over MaxValuesBytes is refused unparsed, and so is a YAML document
+// over MaxValuesIndicators (JSON documents, which parse in linear time,
+// are bounded by size alone).
+//
+// Every field the plan reads is checked: a malformed one (a numeric
+// apiVersion, a name that is not a string, managedFields that are not
+// field sets, a storage size that is not a quantity, ...) is a
+// *naming.Error naming it by its position, e.g.
+// "live[0].items[3].metadata.managedFields[0].fieldsV1", and quoting
+// the value as given (cut to 80 bytes).
 func ReadObjects(data []byte) ([]Object, error) {
+	if err := inputlimit.CheckSize(data); err != nil {
+		return nil, naming.Errorf("live", firstLine(data), "%v", err)
+	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var out []Object
 	for doc := 0; ; doc++ {
@@ -45,44 +64,73 @@ func ReadObjects(data []byte) ([]Object, error) {
 		if err != nil {
 			return nil, naming.Errorf(field, "", "must be YAML: %v", err)
 		}
-		js, err := yaml.YAMLToJSON(raw)
-		if err != nil {
+		// A JSON document (kubectl get -o json) is read as JSON: the same
+		// tree, without the YAML parser's cost.
+		js := bytes.TrimSpace(raw)
+		if !bytes.HasPrefix(js, []byte("{")) || !json.Valid(js) {
+			if err := inputlimit.CheckIndicators(raw); err != nil {
+				return nil, naming.Errorf(field, firstLine(raw), "%v", err)
+			}
+			if js, err = yaml.YAMLToJSON(raw); err != nil {
+				return nil, naming.Errorf(field, firstLine(raw), "must be YAML: %v", err)
+			}
+		}
+		var v any
+		if err := utiljson.Unmarshal(js, &v); err != nil {
 			return nil, naming.Errorf(field, firstLine(raw), "must be YAML: %v", err)
 		}
-		if t := bytes.TrimSpace(js); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		if v == nil {
 			continue
 		}
-		obj, _, err := unstructured.UnstructuredJSONScheme.Decode(js, nil, nil)
-		if err != nil {
-			return nil, naming.Errorf(field, firstLine(raw), "must be a Kubernetes object or List with apiVersion and kind: %v", err)
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, naming.Errorf(field, firstLine(raw), "must be a Kubernetes object or List (a map with apiVersion and kind)")
 		}
-		switch t := obj.(type) {
-		case *unstructured.UnstructuredList:
-			for i := range t.Items {
-				item := &t.Items[i]
-				if item.GetKind() == "" || item.GetName() == "" {
-					return nil, naming.Errorf(field+".items["+strconv.Itoa(i)+"]", item.GetName(), "must have a kind and a metadata.name")
-				}
-				out = append(out, item)
+		items, isList := m["items"]
+		if !isList {
+			if _, err := inspect(field, m); err != nil {
+				return nil, err
 			}
-		case *unstructured.Unstructured:
-			if t.GetName() == "" {
-				return nil, naming.Errorf(field+".metadata.name", "", "must not be empty")
+			out = append(out, &unstructured.Unstructured{Object: m})
+			continue
+		}
+		list, ok := items.([]any)
+		if !ok && items != nil {
+			return nil, naming.Errorf(field+".items", shown(items), "must be a list of objects")
+		}
+		// A typed list (SecretList) may leave its items' apiVersion and
+		// kind out, as the API server does; they are the list's.
+		listKind, _ := m["kind"].(string)
+		listAPIVersion, _ := m["apiVersion"].(string)
+		itemKind := strings.TrimSuffix(listKind, "List")
+		for i, it := range list {
+			at := field + ".items[" + strconv.Itoa(i) + "]"
+			item, ok := it.(map[string]any)
+			if !ok {
+				return nil, naming.Errorf(at, shown(it), "must be a Kubernetes object (a map with apiVersion and kind)")
 			}
-			out = append(out, t)
-		default:
-			return nil, naming.Errorf(field, firstLine(raw), "must be a Kubernetes object, got %T", obj)
+			if _, hasKind := item["kind"]; !hasKind && item["apiVersion"] == nil && itemKind != "" && itemKind != listKind {
+				item["kind"], item["apiVersion"] = itemKind, listAPIVersion
+			}
+			if _, err := inspect(at, item); err != nil {
+				return nil, err
+			}
+			out = append(out, &unstructured.Unstructured{Object: item})
 		}
 	}
 }
 
-// planObject is an object in the plan's form: its identity and its
-// normalized JSON tree.
+// planObject is an object in the plan's form: its identity, its
+// normalized JSON tree (a live one with the API server's defaults filled
+// in) and what its managedFields say.
 type planObject struct {
-	key  objectKey
-	ref  ObjectRef
-	tree map[string]any
-	obj  Object
+	field        string // where the input has it, "live[3]"
+	key          objectKey
+	ref          ObjectRef
+	tree         map[string]any
+	obj          Object
+	ours, others *fieldpath.Set
+	defaults     *defaultsNode
 }
 
 // objectKey identifies an object across API versions.
@@ -96,16 +144,18 @@ func (k objectKey) groupKind() schema.GroupKind {
 
 // planForm converts an object into its JSON tree: an unstructured object
 // as it is, a typed one as Marshal prints it (typed objects from a client
-// without apiVersion and kind get them from the scheme).
-func planForm(o Object) (*planObject, error) {
+// without apiVersion and kind get them from the scheme). It checks what
+// the plan reads (see inspect); field names the object in errors,
+// "live[3]". A live object gets the API server's defaults (defaultsFor).
+func planForm(field string, o Object, live bool) (*planObject, error) {
 	if o == nil || reflectNil(o) {
-		return nil, errors.New("etcdshapes: nil object")
+		return nil, naming.Errorf(field, nil, "must be an object, not nil")
 	}
 	var raw map[string]any
 	if u, ok := o.(*unstructured.Unstructured); ok {
 		raw = u.Object
 	} else {
-		m, err := typedTree(o)
+		m, err := typedTree(field, o)
 		if err != nil {
 			return nil, err
 		}
@@ -113,30 +163,27 @@ func planForm(o Object) (*planObject, error) {
 	}
 	n, err := normalize(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%w (%s %q)", err, o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
+		if te, ok := err.(*treeError); ok {
+			return nil, te.at(field)
+		}
+		return nil, err
 	}
 	tree, ok := n.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("etcdshapes: object %q is not a JSON object", o.GetName())
+		return nil, naming.Errorf(field, shown(n), "must be a Kubernetes object (a map with apiVersion and kind)")
 	}
-	apiVersion, _ := tree["apiVersion"].(string)
-	kind, _ := tree["kind"].(string)
-	gv, err := schema.ParseGroupVersion(apiVersion)
-	if err != nil || kind == "" || apiVersion == "" {
-		return nil, fmt.Errorf("etcdshapes: object %q has no valid apiVersion/kind (%q, %q)", o.GetName(), apiVersion, kind)
+	in, err := inspect(field, tree)
+	if err != nil {
+		return nil, err
 	}
-	meta, _ := tree["metadata"].(map[string]any)
-	name, _ := meta["name"].(string)
-	ns, _ := meta["namespace"].(string)
-	if name == "" {
-		return nil, fmt.Errorf("etcdshapes: %s object without metadata.name", kind)
+	p := &planObject{field: field, key: in.key, ref: in.ref, tree: tree, obj: o, ours: in.ours, others: in.others}
+	if p.defaults, err = defaultsFor(in.ref.APIVersion, in.ref.Kind); err != nil {
+		return nil, err
 	}
-	return &planObject{
-		key:  objectKey{group: gv.Group, kind: kind, namespace: ns, name: name},
-		ref:  ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: ns, Name: name},
-		tree: tree,
-		obj:  o,
-	}, nil
+	if live {
+		p.defaults.apply(tree)
+	}
+	return p, nil
 }
 
 func reflectNil(o Object) bool {
@@ -153,8 +200,8 @@ var planScheme = sync.OnceValues(func() (*runtime.Scheme, error) {
 })
 
 // typedTree is a typed object's JSON tree as Marshal prints it.
-func typedTree(o Object) (map[string]any, error) {
-	js, err := typedJSON(o)
+func typedTree(field string, o Object) (map[string]any, error) {
+	js, err := typedJSON(field, o)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +217,7 @@ func typedTree(o Object) (map[string]any, error) {
 // typedJSON is a typed object as Marshal prints it, in JSON (keys
 // sorted). Typed objects read by a client without apiVersion and kind get
 // them from the scheme.
-func typedJSON(o Object) ([]byte, error) {
+func typedJSON(field string, o Object) ([]byte, error) {
 	if o.GetObjectKind().GroupVersionKind().Kind == "" {
 		scheme, err := planScheme()
 		if err != nil {
@@ -178,18 +225,18 @@ func typedJSON(o Object) ([]byte, error) {
 		}
 		gvks, _, err := scheme.ObjectKinds(o)
 		if err != nil || len(gvks) == 0 {
-			return nil, fmt.Errorf("etcdshapes: %T %q has no apiVersion/kind and is not a kind this library knows", o, o.GetName())
+			return nil, naming.Errorf(field+".kind", "", "must be set: %T is not a kind this library knows", o)
 		}
 		c, ok := o.DeepCopyObject().(Object)
 		if !ok {
-			return nil, fmt.Errorf("etcdshapes: %T is not an Object", o)
+			return nil, naming.Errorf(field, fmt.Sprintf("%T", o), "must copy to an Object")
 		}
 		c.GetObjectKind().SetGroupVersionKind(gvks[0])
 		o = c
 	}
 	doc, err := MarshalObject(o)
 	if err != nil {
-		return nil, err
+		return nil, naming.Errorf(field, fmt.Sprintf("%T %s", o, o.GetName()), "must marshal: %s", strings.TrimPrefix(err.Error(), "etcdshapes: "))
 	}
 	return yaml.YAMLToJSON(doc)
 }
@@ -201,39 +248,52 @@ func typedJSON(o Object) ([]byte, error) {
 // KamajiControlPlane "<release>", both in namespace. Objects that are not
 // these two are ignored, so the whole live stack can be passed. Rendering
 // with this state and planning against the same live objects changes
-// nothing on a live stack the library rendered.
+// nothing on a live stack the library rendered. It needs only a tenant
+// namespace and a DNS-1123 release, not the rules of the names a rendered
+// stack uses, so that a cluster created before them, which stays on a
+// shared datastore, can be read.
 func LiveStateFromObjects(namespace, release string, live []Object) (LiveState, error) {
-	n, err := naming.ForCluster(namespace, release)
-	if err != nil {
+	if _, err := naming.ClusterDataStore(namespace, release); err != nil {
 		return LiveState{}, err
 	}
-	var st LiveState
-	for _, o := range live {
-		p, err := planForm(o)
-		if err != nil {
+	var err error
+	objs := make([]*planObject, len(live))
+	for i, o := range live {
+		if objs[i], err = planForm("live["+strconv.Itoa(i)+"]", o, true); err != nil {
 			return LiveState{}, err
 		}
+	}
+	return liveStateOf(namespace, release, naming.ClusterEtcdName(release), objs)
+}
+
+// liveStateOf is LiveStateFromObjects of objects in the plan's form.
+// liveStateOf reads the live state of the tenant cluster release in
+// namespace, whose EtcdCluster is cluster.
+func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveState, error) {
+	var st LiveState
+	for _, p := range live {
 		if p.key.namespace != namespace {
 			continue
 		}
+		field := p.field
 		spec, _ := p.tree["spec"].(map[string]any)
 		switch {
-		case p.key.groupKind() == etcdClusterKind && p.key.name == n.Cluster:
+		case p.key.groupKind() == etcdClusterKind && p.key.name == cluster:
 			storage, _ := spec["storage"].(map[string]any)
 			sc := ""
 			if v, ok := storage["storageClassName"]; ok && v != nil {
 				s, ok := v.(string)
 				if !ok {
-					return LiveState{}, naming.Errorf("live EtcdCluster "+n.Cluster+" spec.storage.storageClassName", v, "must be a string")
+					return LiveState{}, naming.Errorf(field+".spec.storage.storageClassName", shown(v), "must be a string")
 				}
 				sc = s
 			}
 			st.StorageClassName = &sc
-		case p.key.groupKind() == KamajiControlPlaneKind && p.key.name == n.Release:
+		case p.key.groupKind() == KamajiControlPlaneKind && p.key.name == release:
 			if v, ok := spec["dataStoreName"]; ok && v != nil {
 				s, ok := v.(string)
 				if !ok {
-					return LiveState{}, naming.Errorf("live KamajiControlPlane "+n.Release+" spec.dataStoreName", v, "must be a string")
+					return LiveState{}, naming.Errorf(field+".spec.dataStoreName", shown(v), "must be a string")
 				}
 				st.DataStoreName = s
 			}
@@ -270,6 +330,58 @@ func stackScope(n naming.Names) (map[objectKey]bool, error) {
 		scope[objectKey{group: o.GetObjectKind().GroupVersionKind().Group, kind: kindOf(o), namespace: o.GetNamespace(), name: o.GetName()}] = true
 	}
 	return scope, nil
+}
+
+// optionalAPIs are the per-cluster stack's optional APIs: it renders an
+// object of each kind only where the API is served (the chart asks
+// .Capabilities). The etcd chart renders its own unconditionally.
+var optionalAPIs = []string{APIVerticalPodAutoscaler, APIVMPodScrape, APICiliumNetworkPolicy}
+
+// optionalAPIOf is the optional API of a kind, if it is one.
+func optionalAPIOf(gk schema.GroupKind) (string, bool) {
+	for _, api := range optionalAPIs {
+		if apiGroupKind(api) == gk {
+			return api, true
+		}
+	}
+	return "", false
+}
+
+// apiGroupKind is the kind of an API spelled group/version/Kind.
+func apiGroupKind(api string) schema.GroupKind {
+	parts := strings.Split(api, "/")
+	return schema.GroupKind{Group: parts[0], Kind: parts[len(parts)-1]}
+}
+
+// inferAPIs finds the optional APIs the request does not list but a live
+// object of the stack proves served: a live VerticalPodAutoscaler of the
+// stack exists only where its API is. Rendering without them would plan
+// the object's deletion (whatever version it was read at: the API server
+// serves the kind, and the apply names the version the stack renders).
+func inferAPIs(n naming.Names, listed []string, live map[objectKey]*planObject) ([]InferredAPI, error) {
+	scope, err := stackScope(n)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]objectKey, 0, len(scope))
+	for k := range scope {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return lessKey(keys[i], keys[j]) })
+	var out []InferredAPI
+	for _, api := range optionalAPIs {
+		if slices.Contains(listed, api) {
+			continue
+		}
+		gk := apiGroupKind(api)
+		for _, k := range keys {
+			if l := live[k]; l != nil && k.groupKind() == gk {
+				out = append(out, InferredAPI{API: api, From: l.ref})
+				break
+			}
+		}
+	}
+	return out, nil
 }
 
 // namesOfStack finds the stack a desired set of objects belongs to from

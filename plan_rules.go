@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/naming"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -101,7 +100,7 @@ func updateFindings(d, l *planObject, changes []FieldChange) []Finding {
 		for _, c := range changes {
 			switch {
 			case covers(c, "spec.replicas", l.tree, d.tree):
-				v, msg := replicaChange(valueAt(l.tree, dotted("spec.replicas")), valueAt(d.tree, dotted("spec.replicas")))
+				v, msg := replicaChange(valueAt(l.tree, dotted("spec.replicas")), valueAt(d.tree, dotted("spec.replicas")), l.defaults.at("spec.replicas"))
 				add(v, "spec.replicas", msg)
 			case covers(c, "spec.storage.size", l.tree, d.tree):
 				if v, msg, ok := sizeChange(valueAt(l.tree, dotted("spec.storage.size")), valueAt(d.tree, dotted("spec.storage.size"))); ok {
@@ -125,7 +124,16 @@ func updateFindings(d, l *planObject, changes []FieldChange) []Finding {
 	return dedupe(out)
 }
 
-func deleteFindings(l *planObject) []Finding {
+// deleteFindings grade a delete. rendersStack says whether the desired
+// objects render the stack at all (not a cluster that stays on a shared
+// DataStore).
+func deleteFindings(l *planObject, rendersStack bool) []Finding {
+	if api, optional := optionalAPIOf(l.key.groupKind()); optional && rendersStack {
+		return []Finding{{Verdict: NeedsDecision, Object: l.ref,
+			Message: "this live object proves its API is served, and the stack renders it wherever " + api +
+				" is served, yet the desired objects leave it out: list the API (Request.APIVersions, --api-versions; " +
+				"PlanRequest infers it from the live object) to keep it, or decide to delete it"}}
+	}
 	switch l.key.groupKind() {
 	case etcdClusterKind:
 		return []Finding{{Verdict: NeedsDecision, Object: l.ref,
@@ -164,12 +172,19 @@ func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject
 			"must be restarted afterwards", from, target)}}
 }
 
-// replicaChange describes a member-count change by its quorum effect.
-func replicaChange(live, desired any) (Verdict, string) {
-	from, ok := live.(int64)
-	if !ok {
-		from = 3 // the CRD's default
+// replicaChange describes a member-count change by its quorum effect. A
+// side without the field has the CRD's default (def), as the API server
+// fills it in.
+func replicaChange(live, desired any, def *defaultsNode) (Verdict, string) {
+	if def != nil && def.hasValue {
+		if live == nil {
+			live = def.value
+		}
+		if desired == nil {
+			desired = def.value
+		}
 	}
+	from, _ := live.(int64)
 	to, _ := desired.(int64)
 	msg := fmt.Sprintf("replicas %d -> %d", from, to)
 	switch {
@@ -195,18 +210,15 @@ func replicaChange(live, desired any) (Verdict, string) {
 	return NeedsDecision, msg
 }
 
-// sizeChange refuses a shrinking volume and notes a growing one.
+// sizeChange refuses a shrinking volume and notes a growing one. A size
+// is a quantity, spelled as a string ("10Gi") or a number (10737418240).
 func sizeChange(live, desired any) (Verdict, string, bool) {
-	ls, lok := live.(string)
-	ds, dok := desired.(string)
+	lq, lok := asQuantity(live)
+	dq, dok := asQuantity(desired)
 	if !lok || !dok {
 		return "", "", false
 	}
-	lq, err1 := resource.ParseQuantity(ls)
-	dq, err2 := resource.ParseQuantity(ds)
-	if err1 != nil || err2 != nil {
-		return "", "", false
-	}
+	ls, ds := fmt.Sprint(live), fmt.Sprint(desired)
 	switch dq.Cmp(lq) {
 	case -1:
 		return Refused, fmt.Sprintf("spec.storage.size cannot be shrunk (%s -> %s): PVCs cannot shrink", ls, ds), true

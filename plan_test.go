@@ -513,15 +513,24 @@ metadata: {name: kubernetes-demo-etcd-ca-tls, namespace: tenant-demo}
 	require.NoError(t, err)
 	live = append(live, extra...)
 
+	// The stack rendered without its optional APIs: its live VPA,
+	// VMPodScrape and CiliumNetworkPolicy are deleted, and nothing else.
 	req, err := s.Request()
 	require.NoError(t, err)
-	req.APIVersions = nil // the optional APIs are no longer served
-	p, _, err := etcdshapes.PlanRequest(req, live)
+	req.APIVersions = nil
+	desired, err := etcdshapes.Render(req)
+	require.NoError(t, err)
+	p, err := etcdshapes.Plan(live, desired)
 	require.NoError(t, err)
 	var deleted []string
 	for _, o := range p.Objects {
 		if o.Action == etcdshapes.Delete {
 			deleted = append(deleted, o.ObjectRef.String())
+			// The live object proves its API is served: deleting it is
+			// not routine.
+			require.Len(t, o.Findings, 1, "%s", p)
+			assert.Equal(t, etcdshapes.NeedsDecision, o.Findings[0].Verdict)
+			assert.Contains(t, o.Findings[0].Message, "this live object proves its API is served")
 		}
 	}
 	assert.Equal(t, []string{
@@ -529,8 +538,9 @@ metadata: {name: kubernetes-demo-etcd-ca-tls, namespace: tenant-demo}
 		"VMPodScrape tenant-demo/kubernetes-demo-etcd-pod-scrape",
 		"VerticalPodAutoscaler tenant-demo/kubernetes-demo-etcd",
 	}, deleted)
-	assert.True(t, p.SafeToApply(), "%s", p)
+	assert.False(t, p.SafeToApply(), "%s", p)
 	assert.Contains(t, p.String(), "- delete CiliumNetworkPolicy tenant-demo/kubernetes-demo-etcd")
+	assert.Contains(t, p.String(), "Not safe to apply: 0 refused by the API server, 3 need a decision.")
 }
 
 // Plan without ForStack finds the stack from the desired EtcdCluster.

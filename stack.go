@@ -54,7 +54,7 @@ func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 		return nil, err
 	}
 	opts := o.Etcd
-	opts.ServiceLabel = "etcd"
+	opts.ServiceLabel = etcdChartServiceLabel
 	core, err := etcdObjects(n, opts, o.ChartVersion, true, true)
 	if err != nil {
 		return nil, err
@@ -67,12 +67,20 @@ func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	objs := append(core,
-		dash.Role, dash.RoleBinding,
-		etcd.LegacyHeadlessService(n),
-		monitoring.PrometheusRule(n),
-	)
-	for _, s := range pki.KeepSecrets(n) {
+	svc, err := etcd.LegacyHeadlessService(n)
+	if err != nil {
+		return nil, err
+	}
+	rule, err := monitoring.PrometheusRule(n)
+	if err != nil {
+		return nil, err
+	}
+	keep, err := pki.KeepSecrets(n)
+	if err != nil {
+		return nil, err
+	}
+	objs := append(core, dash.Role, dash.RoleBinding, svc, rule)
+	for _, s := range keep {
 		objs = append(objs, s)
 	}
 	objs = append(objs, hookObjects(cleanup)...)
@@ -124,8 +132,13 @@ type LiveState struct {
 
 // Cluster returns every object the kubernetes chart renders for its etcd,
 // in install order; none when the cluster stays on a shared datastore.
+//
+// Every input is validated either way, so that a bad input never hides
+// behind a shared datastore, except the rules of the names a rendered stack
+// derives from the release (SharesDataStore): a cluster created before
+// them keeps upgrading while it stays on the shared datastore.
 func Cluster(o ClusterOptions) ([]Object, error) {
-	n, err := naming.ForCluster(o.Namespace, o.Release)
+	shared, err := SharesDataStore(o)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +164,7 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 		StorageClassName:          storageClass(o, replicas),
 		Ratios:                    o.Ratios,
 		TopologySpreadConstraints: o.TopologySpreadConstraints,
-		ServiceLabel:              "kubernetes-etcd",
+		ServiceLabel:              clusterServiceLabel,
 	}
 	if err := validateStorageClass("_cluster.etcd-storage-class-local", o.StorageClassLocal); err != nil {
 		return nil, err
@@ -159,17 +172,26 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 	if err := validateStorageClass("_cluster.etcd-storage-class-replicated", o.StorageClassReplicated); err != nil {
 		return nil, err
 	}
-	// Validate everything before deciding to render nothing, so a bad
-	// input never hides behind a shared datastore.
+	if shared {
+		if err := opts.Validate(); err != nil {
+			return nil, err
+		}
+		return []Object{}, nil
+	}
+	n, err := naming.ForCluster(o.Namespace, o.Release)
+	if err != nil {
+		return nil, err
+	}
 	core, err := etcdObjects(n, opts, o.ChartVersion, apis[APIVerticalPodAutoscaler], apis[APIVMPodScrape])
 	if err != nil {
 		return nil, err
 	}
-	if ds := o.Live.DataStoreName; ds != "" && ds != n.DataStore() {
-		return []Object{}, nil
-	}
 	if apis[APICiliumNetworkPolicy] {
-		core = append(core, policy.NetworkPolicy(n))
+		np, err := policy.NetworkPolicy(n)
+		if err != nil {
+			return nil, err
+		}
+		core = append(core, np)
 	}
 	cleanup, err := etcd.Cleanup(n, replicas)
 	if err != nil {
@@ -180,14 +202,22 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 	return objs, nil
 }
 
+// The cozystack.io/service label of each caller's member pods.
+const (
+	etcdChartServiceLabel = "etcd"
+	clusterServiceLabel   = "kubernetes-etcd"
+)
+
 // SharesDataStore reports whether a tenant cluster stays on a datastore other
-// than its own, in which case Cluster renders nothing.
+// than its own, in which case Cluster renders nothing. It needs only a
+// tenant namespace and a DNS-1123 release (naming.ClusterDataStore), not
+// the rules of the names a rendered stack would use.
 func SharesDataStore(o ClusterOptions) (bool, error) {
-	n, err := naming.ForCluster(o.Namespace, o.Release)
+	own, err := naming.ClusterDataStore(o.Namespace, o.Release)
 	if err != nil {
 		return false, err
 	}
-	return o.Live.DataStoreName != "" && o.Live.DataStoreName != n.DataStore(), nil
+	return o.Live.DataStoreName != "" && o.Live.DataStoreName != own, nil
 }
 
 func storageClass(o ClusterOptions, replicas int32) string {
@@ -217,8 +247,15 @@ func etcdObjects(n naming.Names, opts etcd.Options, chartVersion string, withVPA
 	if err != nil {
 		return nil, err
 	}
-	p := pki.Build(n)
-	objs := []Object{shapes.Cluster, shapes.Defrag, wm, kamaji.DataStore(n)}
+	p, err := pki.Build(n)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := kamaji.DataStore(n)
+	if err != nil {
+		return nil, err
+	}
+	objs := []Object{shapes.Cluster, shapes.Defrag, wm, ds}
 	for _, i := range p.Issuers() {
 		objs = append(objs, i)
 	}
@@ -229,7 +266,11 @@ func etcdObjects(n naming.Names, opts etcd.Options, chartVersion string, withVPA
 		objs = append(objs, shapes.VPA)
 	}
 	if withPodScrape {
-		objs = append(objs, monitoring.PodScrape(n))
+		ps, err := monitoring.PodScrape(n)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, ps)
 	}
 	return objs, nil
 }

@@ -182,19 +182,65 @@ func TestValuesMergeLikeHelm(t *testing.T) {
 	assert.Equal(t, int32(1), co.Replicas)
 }
 
+// TestNumberLimitsSpelledLikeTheChart: the chart's sanitiser prints a cpu,
+// memory or ephemeral-storage limit with toString (Go's %v), so a YAML
+// number 1073741824 is stored as "1.073741824e+09", a quantity the API
+// server keeps in that spelling; printed "1073741824" it would be another
+// stored quantity and roll the members. Other resources, the requests and
+// the size are not spelled by toString. ("5.3687091205e+09" is not in
+// canonical form, so it is stored canonically, in its exponent form.)
+func TestNumberLimitsSpelledLikeTheChart(t *testing.T) {
+	values, err := MergeValues([]byte("size: 5000000000\nresources:\n  cpu: 2\n  memory: 1073741824\n  ephemeral-storage: 5368709120.5\n  hugepages-2Mi: 4194304\n"))
+	require.NoError(t, err)
+	o, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", values)
+	require.NoError(t, err)
+	objs, err := EtcdChart(o)
+	require.NoError(t, err)
+	ec := find[*v1alpha2.EtcdCluster](t, objs)
+	spelled := map[corev1.ResourceName]string{}
+	for n, q := range ec.Spec.Resources.Limits {
+		spelled[n] = q.String()
+	}
+	assert.Equal(t, map[corev1.ResourceName]string{"cpu": "2", "memory": "1.073741824e+09", "ephemeral-storage": "5368709120500e-3", "hugepages-2Mi": "4194304"}, spelled)
+	mem, req := ec.Spec.Resources.Requests[corev1.ResourceMemory], ec.Spec.Resources.Requests["hugepages-2Mi"]
+	assert.Equal(t, "1073741824", mem.String())
+	assert.Equal(t, "4194304", req.String())
+	assert.Equal(t, "5G", ec.Spec.Storage.Size.String())
+}
+
 // The exported value keys are sorted copies, and exactly the keys the
-// readers accept: each is accepted, and a near miss is refused.
+// readers accept: each is accepted (a null too, except where it would
+// clear a chart default the chart cannot do without), and a near miss is
+// refused.
 func TestValueKeys(t *testing.T) {
 	keys := EtcdChartValueKeys()
 	require.True(t, slices.IsSorted(keys))
 	keys[0] = "changed"
 	require.NotEqual(t, "changed", EtcdChartValueKeys()[0], "a copy")
 	for _, k := range EtcdChartValueKeys() {
-		_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: nil})
+		_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: etcdChartDefaults()[k]})
 		require.NoError(t, err, k)
-		_, err = EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k + "x": 1})
+		_, err = EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: nil})
 		var ne *naming.Error
+		if k == "version" || k == "replicas" || k == "size" {
+			// Known, but a null would clear the chart's default.
+			require.ErrorAs(t, err, &ne, k)
+			require.Equal(t, "values."+k, ne.Field)
+			require.Contains(t, ne.Rule, "must be set")
+		} else {
+			require.NoError(t, err, k)
+		}
+		_, err = EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k + "x": 1})
 		require.ErrorAs(t, err, &ne, k+"x")
+		require.Contains(t, ne.Rule, "not a value of this chart")
+	}
+	require.True(t, slices.IsSorted(EtcdChartIgnoredValueKeys()))
+	for _, k := range EtcdChartIgnoredValueKeys() {
+		require.NotContains(t, EtcdChartValueKeys(), k)
+		for _, v := range []any{nil, "x", 1, []any{1}, map[string]any{"enabled": true, "s3": map[string]any{"bucket": 7}}} {
+			_, err := EtcdChartOptionsFromValues("tenant-root", "etcd", "", map[string]any{k: v})
+			require.NoError(t, err, "%s: %v", k, v)
+		}
 	}
 	require.True(t, slices.IsSorted(ClusterEtcdValueKeys()))
 	for _, k := range ClusterEtcdValueKeys() {

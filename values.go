@@ -3,13 +3,17 @@ package etcdshapes
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -22,25 +26,50 @@ import (
 // order the way `helm -f a -f b` does: maps merge key by key, anything else
 // in a later document replaces what came before, and a null is kept so that
 // it can delete a chart default.
+//
+// Scalars are read as Helm reads them (YAML 1.1, through JSON). Numbers
+// come back as json.Number spelled as the document spells them ("1e21",
+// "2147483648"), so that a refusal quotes the input as written; the
+// options readers accept json.Number and every Go number kind alike. A
+// document over MaxValuesBytes, or with more than MaxValuesIndicators YAML
+// indicators (a bound on its nodes), is refused before it is parsed.
 func MergeValues(docs ...[]byte) (map[string]any, error) {
 	out := map[string]any{}
 	for i, doc := range docs {
-		var m map[string]any
-		if err := yaml.Unmarshal(doc, &m); err != nil {
-			return nil, naming.Errorf(fmt.Sprintf("values[%d]", i), firstLine(doc), "must be a YAML map of values: %v", err)
+		field := fmt.Sprintf("values[%d]", i)
+		if err := inputlimit.Check(doc); err != nil {
+			return nil, naming.Errorf(field, firstLine(doc), "%v", err)
+		}
+		m, err := decodeValues(doc)
+		if err != nil {
+			return nil, naming.Errorf(field, firstLine(doc), "must be a YAML map of values: %v", err)
 		}
 		mergeInto(out, m)
 	}
 	return out, nil
 }
 
+// firstLine is the start of a document for an error: its first line, at
+// most 80 bytes (cut at a character boundary), with " …" when cut.
 func firstLine(b []byte) string {
+	if len(b) > 4096 {
+		b = b[:4096]
+	}
 	s := string(bytes.TrimSpace(b))
+	cut := false
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i] + " …"
+		s, cut = s[:i], true
 	}
 	if len(s) > 80 {
-		s = s[:80] + " …"
+		i := 80
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s, cut = s[:i], true
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if cut {
+		s += " …"
 	}
 	return s
 }
@@ -94,7 +123,7 @@ func coalesce(defaults, user map[string]any) map[string]any {
 func etcdChartDefaults() map[string]any {
 	return map[string]any{
 		"version":      etcd.DefaultVersion,
-		"replicas":     float64(etcd.DefaultReplicas),
+		"replicas":     json.Number(strconv.Itoa(int(etcd.DefaultReplicas))),
 		"size":         etcd.DefaultSize,
 		"storageClass": "",
 		"resources":    map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory},
@@ -106,24 +135,57 @@ func etcdChartDefaults() map[string]any {
 var (
 	etcdChartKeys   = []string{"_cluster", "affinity", "replicas", "resources", "size", "storageClass", "version"}
 	clusterEtcdKeys = []string{"replicas"}
+	// etcdChartIgnoredKeys are top-level keys the etcd chart accepts with
+	// any content and does not read: the platform's _namespace map (passed
+	// to every application) and the backup map older chart versions had
+	// (upstream's backup-values-compat test pins that it is accepted, or
+	// every tenant upgraded with it would fail).
+	etcdChartIgnoredKeys = []string{"_namespace", "backup"}
 )
 
-// EtcdChartValueKeys lists the top-level keys of the etcd chart's values,
-// sorted; EtcdChartOptionsFromValues refuses any other.
+// EtcdChartValueKeys lists the top-level keys of the etcd chart's values
+// that it reads, sorted. EtcdChartOptionsFromValues refuses any key that is
+// neither here nor in EtcdChartIgnoredValueKeys.
 func EtcdChartValueKeys() []string { return slices.Clone(etcdChartKeys) }
+
+// EtcdChartIgnoredValueKeys lists the top-level keys of the etcd chart's
+// values that are accepted with any content and not read, sorted:
+// "_namespace" (the platform passes it to every application) and "backup"
+// (left over from older chart versions).
+func EtcdChartIgnoredValueKeys() []string { return slices.Clone(etcdChartIgnoredKeys) }
 
 // ClusterEtcdValueKeys lists the keys under the kubernetes chart's etcd:,
 // sorted; ClusterOptionsFromValues refuses any other there.
 func ClusterEtcdValueKeys() []string { return slices.Clone(clusterEtcdKeys) }
 
+// valuesMap normalises a caller's values (see normalizeValues) into a fresh map.
+func valuesMap(values map[string]any) map[string]any {
+	if values == nil {
+		return map[string]any{}
+	}
+	return normalizeValues(values).(map[string]any)
+}
+
 // EtcdChartOptionsFromValues reads the etcd chart's values (merged with
-// MergeValues) into options. Unknown keys are refused: a typo must not fall
-// back to a default. Unknown keys under _cluster are ignored; the platform
-// passes many.
+// MergeValues, or built in Go with any number types) into options. Unknown
+// keys are refused: a typo must not fall back to a default. Unknown keys
+// under _cluster, and the top-level _namespace and backup, are ignored;
+// the platform passes them.
 func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values map[string]any) (EtcdChartOptions, error) {
 	o := EtcdChartOptions{Namespace: namespace, Release: release, ChartVersion: chartVersion}
-	if err := refuseUnknown("", values, etcdChartKeys); err != nil {
+	values = valuesMap(values)
+	if err := refuseUnknown("", values, etcdChartKeys, etcdChartIgnoredKeys); err != nil {
 		return o, err
+	}
+	// A null deletes a chart default (Helm's rule). For version and size
+	// the chart then renders an EtcdCluster without a version (which the
+	// CRD requires) or fails; for replicas it renders no replica count (its
+	// WorkloadMonitor expecting 1 member, its cleanup deleting only
+	// data-etcd-0). Refuse instead of quietly using the default.
+	for _, k := range []string{"version", "replicas", "size"} {
+		if raw, ok := values[k]; ok && raw == nil {
+			return o, naming.Errorf("values."+k, nil, "must be set: null would remove the chart's default %q, and the chart cannot render without it", etcdChartDefaults()[k])
+		}
 	}
 	v := coalesce(etcdChartDefaults(), values)
 	var err error
@@ -131,24 +193,29 @@ func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values 
 	if e.Version, err = optString("values.version", v["version"]); err != nil {
 		return o, err
 	}
-	if e.Version != "" {
-		// Checked here as well as in the builder so the field is named as
-		// the user wrote it even when the value is not a string.
-		if err := etcd.ValidateVersion(e.Version); err != nil {
-			return o, err
-		}
-	}
-	if e.Replicas, err = optInt32("values.replicas", v["replicas"]); err != nil {
+	// Checked here as well as in the builder: an empty version is refused,
+	// not defaulted (the chart would render version: ""), and the field is
+	// named as the user wrote it.
+	if err := etcd.ValidateVersion(e.Version); err != nil {
 		return o, err
 	}
-	if _, ok := v["replicas"]; ok && e.Replicas < 1 {
-		return o, naming.Errorf("values.replicas", v["replicas"], "must be at least 1")
+	if raw, ok := v["replicas"]; ok && raw != nil {
+		n, err := wholeNumber("values.replicas", raw, 1, int64(etcd.MaxReplicas), "(etcd advises at most 7 members)")
+		if err != nil {
+			return o, err
+		}
+		e.Replicas = int32(n)
+	}
+	if err := schemaWhole("values.size", v["size"]); err != nil {
+		return o, err
 	}
 	if e.Size, err = optQuantity("values.size", v["size"]); err != nil {
 		return o, err
 	}
-	if _, ok := v["size"]; ok && e.Size.Sign() <= 0 {
-		return o, naming.Errorf("values.size", v["size"], "must be a positive quantity of bytes")
+	if raw, ok := v["size"]; ok {
+		if _, err := etcd.QuotaBackendBytes(e.Size); err != nil {
+			return o, asWritten(err, "values.size", nil, raw)
+		}
 	}
 	if e.StorageClassName, err = optString("values.storageClass", v["storageClass"]); err != nil {
 		return o, err
@@ -157,6 +224,9 @@ func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values 
 		return o, err
 	}
 	if e.Affinity, err = affinityValue("values.affinity", v["affinity"]); err != nil {
+		return o, err
+	}
+	if err := refuseNullRatios(values["_cluster"]); err != nil {
 		return o, err
 	}
 	pl, err := platformValues(v["_cluster"])
@@ -170,23 +240,31 @@ func EtcdChartOptionsFromValues(namespace, release, chartVersion string, values 
 
 // ClusterOptionsFromValues reads the kubernetes chart's values into options
 // for its etcd. Only etcd.replicas and _cluster are read; unknown keys under
-// etcd are refused, other keys are ignored (the chart has many).
+// etcd are refused, other keys are ignored (the chart has many, and the
+// platform passes _namespace).
 func ClusterOptionsFromValues(namespace, release, chartVersion string, values map[string]any) (ClusterOptions, error) {
 	o := ClusterOptions{Namespace: namespace, Release: release, ChartVersion: chartVersion}
-	v := coalesce(map[string]any{"etcd": map[string]any{"replicas": float64(etcd.DefaultReplicas)}}, values)
+	values = valuesMap(values)
+	v := coalesce(map[string]any{"etcd": map[string]any{"replicas": json.Number("3")}}, values)
 	etcdValues, ok := v["etcd"].(map[string]any)
 	if !ok && v["etcd"] != nil {
 		return o, naming.Errorf("etcd", v["etcd"], "must be a map")
 	}
-	if err := refuseUnknown("etcd.", etcdValues, clusterEtcdKeys); err != nil {
+	if err := refuseUnknown("etcd.", etcdValues, clusterEtcdKeys, nil); err != nil {
 		return o, err
 	}
-	var err error
-	if o.Replicas, err = optInt32("etcd.replicas", etcdValues["replicas"]); err != nil {
-		return o, err
+	if raw, ok := etcdValues["replicas"]; ok && raw != nil {
+		f, ok := valueNumber(raw)
+		if !ok {
+			return o, naming.Errorf("etcd.replicas", raw, "must be a number")
+		}
+		if f != 1 && f != 3 {
+			return o, naming.Errorf("etcd.replicas", raw, "must be 1 or 3")
+		}
+		o.Replicas = int32(f)
 	}
-	if _, ok := etcdValues["replicas"]; ok && o.Replicas != 1 && o.Replicas != 3 {
-		return o, naming.Errorf("etcd.replicas", etcdValues["replicas"], "must be 1 or 3")
+	if err := refuseNullRatios(values["_cluster"]); err != nil {
+		return o, err
 	}
 	pl, err := platformValues(v["_cluster"])
 	if err != nil {
@@ -197,6 +275,18 @@ func ClusterOptionsFromValues(namespace, release, chartVersion string, values ma
 	o.StorageClassLocal = pl.storageClassLocal
 	o.StorageClassReplicated = pl.storageClassReplicated
 	return o, nil
+}
+
+// refuseNullRatios refuses a null allocation ratio: the chart reads it as 0
+// and divides by it. (Other null platform values read as absent there too.)
+func refuseNullRatios(raw any) error {
+	c, _ := raw.(map[string]any)
+	for _, k := range []string{"cpu-allocation-ratio", "memory-allocation-ratio", "ephemeral-storage-allocation-ratio"} {
+		if x, ok := c[k]; ok && x == nil {
+			return naming.Errorf("_cluster."+k, nil, "must not be null: the chart reads a null ratio as 0 and divides by it")
+		}
+	}
+	return nil
 }
 
 type platform struct {
@@ -259,7 +349,9 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	if !ok {
 		return nil, naming.Errorf(spreadField, raw, "must be a YAML string holding a topologySpreadConstraints: list")
 	}
-	if strings.TrimSpace(s) == "" {
+	if s == "" {
+		// Only the empty string means none: the chart renders anything
+		// else as constraints (whitespace alone as broken YAML).
 		return nil, nil
 	}
 	var holder struct {
@@ -282,21 +374,23 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	return list, nil
 }
 
-func refuseUnknown(prefix string, m map[string]any, known []string) error {
+// refuseUnknown refuses the first key of m, in sorted order, that is
+// neither known nor ignored.
+func refuseUnknown(prefix string, m map[string]any, known, ignored []string) error {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		i := sort.SearchStrings(known, k)
-		if i == len(known) || known[i] != k {
-			f := prefix + k
-			if k == "" {
-				f = prefix + `""` // an empty key still names a field
-			}
-			return naming.Errorf(f, m[k], "is not a value of this chart (known: %s)", strings.Join(known, ", "))
+		if slices.Contains(known, k) || slices.Contains(ignored, k) {
+			continue
 		}
+		f := prefix + k
+		if k == "" {
+			f = prefix + `""` // an empty key still names a field
+		}
+		return naming.Errorf(f, m[k], "is not a value of this chart (known: %s)", strings.Join(known, ", "))
 	}
 	return nil
 }
@@ -312,36 +406,40 @@ func optString(field string, v any) (string, error) {
 	}
 }
 
-func optInt32(field string, v any) (int32, error) {
-	switch t := v.(type) {
-	case nil:
-		return 0, nil
-	case float64:
-		if t != float64(int32(t)) {
-			return 0, naming.Errorf(field, v, "must be a whole number")
-		}
-		return int32(t), nil
-	case int64:
-		if t != int64(int32(t)) {
-			return 0, naming.Errorf(field, v, "must be a whole number that fits 32 bits")
-		}
-		return int32(t), nil
-	default:
+// wholeNumber reads a whole number in [min, max]; note completes the rule
+// for a number above max.
+func wholeNumber(field string, v any, min, max int64, note string) (int64, error) {
+	f, ok := valueNumber(v)
+	if !ok {
 		return 0, naming.Errorf(field, v, "must be a number")
 	}
+	if f != math.Trunc(f) {
+		return 0, naming.Errorf(field, v, "must be a whole number")
+	}
+	if f < float64(min) {
+		return 0, naming.Errorf(field, v, "is out of range: must be at least %d", min)
+	}
+	if f > float64(max) {
+		rule := fmt.Sprintf("is out of range: must be at most %d", max)
+		if note != "" {
+			rule += " " + note
+		}
+		return 0, naming.Errorf(field, v, "%s", rule)
+	}
+	return int64(f), nil
 }
 
 func scalarString(field string, v any) (string, error) {
 	switch t := v.(type) {
 	case string:
 		return t, nil
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64), nil
-	case int64:
-		return strconv.FormatInt(t, 10), nil
-	default:
-		return "", naming.Errorf(field, v, "must be a quantity (a string such as \"4Gi\" or a number)")
 	}
+	if f, ok := valueNumber(v); ok {
+		// Helm holds a number as a float64; the quantity is what its
+		// shortest decimal spells.
+		return strconv.FormatFloat(f, 'f', -1, 64), nil
+	}
+	return "", naming.Errorf(field, v, "must be a quantity (a string such as \"4Gi\" or a number)")
 }
 
 func optQuantity(field string, v any) (resource.Quantity, error) {
@@ -368,15 +466,19 @@ func ratioValue(field string, v any) (string, error) {
 			return "", naming.Errorf(field, v, "must be a number above 0")
 		}
 		return t, nil
-	case float64:
-		return strconv.FormatFloat(t, 'f', -1, 64), nil
-	default:
-		return "", naming.Errorf(field, v, "must be a number above 0")
 	}
+	if f, ok := valueNumber(v); ok {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return "", naming.Errorf(field, v, "must be a number above 0 and at most 1e15")
+		}
+		return strconv.FormatFloat(f, 'f', -1, 64), nil
+	}
+	return "", naming.Errorf(field, v, "must be a number above 0")
 }
 
 // resourceMap reads the flat resources map; a nested requests/limits map is
-// refused, as the chart's sanitiser refuses it.
+// refused, as the chart's sanitiser refuses it. Names are read in sorted
+// order, so the first error is the same on every run.
 func resourceMap(field string, v any) (corev1.ResourceList, error) {
 	if v == nil {
 		return corev1.ResourceList{}, nil
@@ -391,8 +493,14 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 	if _, ok := m["requests"]; ok {
 		return nil, naming.Errorf(field+".requests", m["requests"], "a flat map of resources is expected, not nested requests: or limits: sections")
 	}
-	out := corev1.ResourceList{}
-	for k, raw := range m {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make(corev1.ResourceList, len(m))
+	for _, k := range names {
+		raw := m[k]
 		f := field + "." + k
 		if _, nested := raw.(map[string]any); nested {
 			return nil, naming.Errorf(f, raw, "a flat map of resources is expected, not a nested map")
@@ -400,16 +508,62 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
 			return nil, naming.Errorf(f, k, "must be a resource name: %s", strings.Join(errs, "; "))
 		}
-		q, err := optQuantity(f, raw)
+		if k == "cpu" || k == "memory" {
+			if err := schemaWhole(f, raw); err != nil {
+				return nil, err
+			}
+		}
+		spelled := raw
+		if n, ok := valueNumber(raw); ok && chartSpelled[k] {
+			// The chart's sanitiser prints these limits with toString,
+			// Go's %v of the float64 Helm holds: a YAML number 1073741824
+			// becomes "1.073741824e+09", and the API server stores that
+			// spelling (a spelling of the same amount that parses to
+			// another canonical form, such as "1073741824", is another
+			// stored quantity: it rolls members).
+			spelled = fmt.Sprint(n)
+		}
+		q, err := optQuantity(f, spelled)
 		if err != nil {
-			return nil, err
+			return nil, asWritten(err, f, nil, raw)
 		}
 		if q.Sign() < 0 {
 			return nil, naming.Errorf(f, raw, "must not be negative")
 		}
+		if err := etcd.ValidateContainerResource(corev1.ResourceName(k), q); err != nil {
+			return nil, asWritten(err, f, k, raw)
+		}
 		out[corev1.ResourceName(k)] = q
 	}
 	return out, nil
+}
+
+// chartSpelled are the resources whose limits the chart's sanitiser prints
+// with toString; it passes the others through as they are.
+var chartSpelled = map[string]bool{"cpu": true, "memory": true, "ephemeral-storage": true}
+
+// schemaWhole refuses a fractional YAML number where the etcd chart's
+// values.schema.json allows only an integer or a string (values.size and
+// the cpu and memory resources), as Helm refuses such values.
+func schemaWhole(field string, v any) error {
+	if n, ok := valueNumber(v); ok && n != math.Trunc(n) {
+		return naming.Errorf(field, v, "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)")
+	}
+	return nil
+}
+
+// asWritten gives a builder's error about the quantity of field the value
+// as the user wrote it (1e21, 2000E), not the quantity's canonical form,
+// which for such values reads as another number (1, 2). An error that
+// quotes the key itself (an invalid name) is kept.
+func asWritten(err error, field string, key, raw any) error {
+	var ne *naming.Error
+	if !errors.As(err, &ne) || ne.Field != field || (key != nil && ne.Value == key) {
+		return err
+	}
+	c := *ne
+	c.Value = raw
+	return &c
 }
 
 func affinityValue(field string, v any) (*corev1.Affinity, error) {
@@ -429,7 +583,7 @@ func affinityValue(field string, v any) (*corev1.Affinity, error) {
 	}
 	var a corev1.Affinity
 	if err := strictJSON(raw, &a); err != nil {
-		return nil, naming.Errorf(field, string(raw), "must be a pod affinity: %v", err)
+		return nil, naming.Errorf(field, v, "must be a pod affinity: %v", err)
 	}
 	return &a, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -73,6 +74,9 @@ func TestCheckedInChartsAreCurrent(t *testing.T) {
 				}
 				rel, _ := filepath.Rel(dir, p)
 				rel = filepath.ToSlash(rel)
+				if rel == chartwrite.ManifestName { // gen's record of these files; cmd/etcdshapes checks it
+					return nil
+				}
 				if !c.opts.Library && built(rel) {
 					if d.IsDir() {
 						return filepath.SkipDir

@@ -34,7 +34,13 @@
 //     back and checks every plan verdict against the server: an empty plan
 //     writes nothing, every refused change is rejected for exactly the
 //     objects the plan names, every change that needs a decision or is
-//     safe is accepted and then plans empty (plan_test.go).
+//     safe is accepted and then plans empty, a live optional object whose
+//     API the request leaves out is inferred and unchanged (plan_test.go);
+//   - installs two more stacks (uninstall hooks included), reads back what
+//     the server made of them (every default filled in), checks that they
+//     plan empty and that they are testdata/apiserver/live.yaml, which the
+//     root package's tests read as the server's answer
+//     (ETCDSHAPES_UPDATE_FIXTURES=1 rewrites it; fixture_test.go).
 //
 // Snapshot objects count in the closing line with the golden objects; the
 // plan and RBAC checks print their own lines before it. Its last line is

@@ -67,6 +67,9 @@ type planCase struct {
 	name string
 	req  etcdshapes.Request
 	mods []etcdshapes.Modifier
+	// plan, when set, plans the case instead of PlanRequest: a Go
+	// caller's Plan of desired objects it built itself.
+	plan func(live []etcdshapes.Object) (*etcdshapes.PlanResult, []etcdshapes.Object, error)
 }
 
 // TestPlanAgainstServer installs an etcd chart stack and a tenant cluster's
@@ -255,10 +258,41 @@ func TestPlanAgainstServer(t *testing.T) {
 		return nil
 	})}}, etcdshapes.NeedsDecision, "spec.endpoints", &pt.decision, "decision")
 	step(planCase{name: "DataStore endpoints changed back", req: upgraded}, etcdshapes.NeedsDecision, "spec.endpoints", &pt.decision, "decision")
+	// A request that leaves the VPA's API out, against a live VPA: the
+	// live object proves the API is served, so PlanRequest renders the
+	// stack with it and nothing changes (the server writes nothing).
 	noVPA := upgraded
 	noVPA.APIVersions = []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVMPodScrape}
-	step(planCase{name: "VPA API gone: the VPA is deleted", req: noVPA}, "", "", &pt.deleted, "delete")
-	step(planCase{name: "VPA API back: the VPA is created", req: upgraded}, "", "", &pt.created, "create")
+	t.Run("unchanged/VPA API not listed: inferred from the live VPA", func(t *testing.T) {
+		c := planCase{name: "VPA API not listed", req: noVPA}
+		p, _ := planOf(ctx, t, c)
+		if len(p.InferredAPIs) != 1 || p.InferredAPIs[0].API != etcdshapes.APIVerticalPodAutoscaler || p.InferredAPIs[0].From.Kind != "VerticalPodAutoscaler" {
+			t.Errorf("want the VPA API inferred from the live VPA, got %v", p.InferredAPIs)
+		}
+		if planUnchanged(ctx, t, c) {
+			pt.unchanged++
+			pt.cover("unchanged: optional API inferred from its live object")
+		}
+	})
+	// Desired objects built without the VPA (Plan, not PlanRequest): the
+	// live VPA is deleted, which needs a decision; the server accepts it.
+	withoutVPA := func(live []etcdshapes.Object) (*etcdshapes.PlanResult, []etcdshapes.Object, error) {
+		r := noVPA
+		st, err := etcdshapes.LiveStateFromObjects(r.Namespace, r.Release, live)
+		if err != nil {
+			return nil, nil, err
+		}
+		r.Live = st // the live storage class, as PlanRequest reads it
+		desired, err := etcdshapes.Render(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := etcdshapes.Plan(live, desired)
+		return p, desired, err
+	}
+	step(planCase{name: "VPA left out of the desired objects (Plan): the VPA is deleted", req: noVPA, plan: withoutVPA},
+		etcdshapes.NeedsDecision, "", &pt.deleted, "delete")
+	step(planCase{name: "VPA API listed again: the VPA is created", req: upgraded}, "", "", &pt.created, "create")
 	step(planCase{name: "new cluster restored from a snapshot", req: etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: planNS,
 		Release: restoreRelease, Values: upgraded.Values, APIVersions: golden.AllAPIs}, mods: []etcdshapes.Modifier{etcdshapes.ForKind(etcd.Restore(restoreSrc))}},
 		etcdshapes.Note, "spec.bootstrap.restore", &pt.created, "create")
@@ -369,7 +403,15 @@ func planOf(ctx context.Context, t *testing.T, c planCase) (*etcdshapes.PlanResu
 	if err != nil {
 		t.Fatalf("%s: reading live objects: %v", c.name, err)
 	}
-	p, desired, err := etcdshapes.PlanRequest(c.req, live, c.mods...)
+	var (
+		p       *etcdshapes.PlanResult
+		desired []etcdshapes.Object
+	)
+	if c.plan != nil {
+		p, desired, err = c.plan(live)
+	} else {
+		p, desired, err = etcdshapes.PlanRequest(c.req, live, c.mods...)
+	}
 	if err != nil {
 		t.Fatalf("%s: plan: %v", c.name, err)
 	}
@@ -542,7 +584,9 @@ func planAccepted(ctx context.Context, t *testing.T, c planCase, want etcdshapes
 	if t.Failed() {
 		return nil
 	}
-	after, _ := planOf(ctx, t, planCase{name: c.name + " (after the apply)", req: c.req, mods: c.mods})
+	again := c
+	again.name += " (after the apply)"
+	after, _ := planOf(ctx, t, again)
 	if !after.Empty() {
 		t.Errorf("%s: after the apply the same request still plans changes:\n%s", c.name, after)
 		return nil

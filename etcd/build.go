@@ -20,6 +20,9 @@ type Shapes struct {
 // once for all of them (what Cluster, DefragCronJob and
 // VerticalPodAutoscaler each do on their own).
 func Build(n naming.Names, o Options, withVPA bool) (Shapes, error) {
+	if err := n.Validate(); err != nil {
+		return Shapes{}, err
+	}
 	r, err := o.resolve()
 	if err != nil {
 		return Shapes{}, err

@@ -55,6 +55,9 @@ func (h CleanupHook) Objects() []runtime.Object {
 // whose PVCs the etcd chart's hook deletes (0 means DefaultReplicas); the
 // per-cluster hook deletes Secrets only.
 func Cleanup(n naming.Names, replicas int32) (CleanupHook, error) {
+	if err := n.Validate(); err != nil {
+		return CleanupHook{}, err
+	}
 	if replicas == 0 {
 		replicas = DefaultReplicas
 	}

@@ -31,6 +31,9 @@ const (
 // Per-cluster pods carry the label that lets them through the cluster's
 // network policy.
 func DefragCronJob(n naming.Names, o Options) (*batchv1.CronJob, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	r, err := o.resolve()
 	if err != nil {
 		return nil, err

@@ -138,6 +138,13 @@ func (o Options) resolve() (resolved, error) {
 			return r, naming.Errorf("values.storageClass", r.StorageClassName, "must be a StorageClass name (DNS-1123 subdomain)")
 		}
 	}
+	if r.ServiceLabel != "" {
+		// A label value on the member pods and PVCs: the API server
+		// refuses anything else, long after the EtcdCluster was accepted.
+		if errs := validation.IsValidLabelValue(r.ServiceLabel); len(errs) > 0 {
+			return r, naming.Errorf("serviceLabel", r.ServiceLabel, "must be a label value (the cozystack.io/service label of the member pods): %s", strings.Join(errs, "; "))
+		}
+	}
 	if r.ratios, err = r.Ratios.parse(); err != nil {
 		return r, err
 	}

@@ -146,23 +146,30 @@ func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequir
 		names = append(names, string(name))
 	}
 	sort.Strings(names)
+	if err := validateHugePagesNeedCPUOrMemory(limits, names); err != nil {
+		return out, err
+	}
 	for _, n := range names {
 		name := corev1.ResourceName(n)
 		limit := limits[name]
-		if limit.Sign() < 0 {
-			return out, naming.Errorf("values.resources."+n, limit.String(), "must not be negative")
-		}
-		if err := validateContainerResource(name, limit); err != nil {
+		if err := ValidateContainerResource(name, limit); err != nil {
 			return out, err
 		}
 		out.Limits[name] = limit.DeepCopy()
 		switch name {
 		case corev1.ResourceCPU:
 			out.Requests[name] = cpuRequest(limit, p.cpu)
-		case corev1.ResourceMemory:
-			out.Requests[name] = byteRequest(limit, p.memory)
-		case corev1.ResourceEphemeralStorage:
-			out.Requests[name] = byteRequest(limit, p.ephemeral)
+		case corev1.ResourceMemory, corev1.ResourceEphemeralStorage:
+			r := p.memory
+			if name == corev1.ResourceEphemeralStorage {
+				r = p.ephemeral
+			}
+			q, ok := byteRequest(limit, r)
+			if !ok {
+				return out, naming.Errorf("values.resources."+n, limit.String(),
+					"divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)", n, r.text)
+			}
+			out.Requests[name] = q
 		default:
 			out.Requests[name] = limit.DeepCopy()
 		}
@@ -170,16 +177,23 @@ func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequir
 	return out, nil
 }
 
-// validateContainerResource applies the API server's rules for a container
-// resource (etcd-operator copies the resources into the member Pods): a
-// standard resource (cpu, memory, ephemeral-storage, hugepages-<size>) or a
-// domain-qualified extended resource outside kubernetes.io, whose quantity
-// is a whole number.
-func validateContainerResource(name corev1.ResourceName, q resource.Quantity) error {
+// ValidateContainerResource applies the API server's Pod rules for one
+// container resource limit (etcd-operator copies the resources into the
+// member Pods, where a refusal would come long after the EtcdCluster was
+// accepted): a standard resource (cpu, memory, ephemeral-storage,
+// hugepages-<page size>) or a domain-qualified extended resource outside
+// kubernetes.io, whose quantity is a whole number. A hugepages limit must be
+// a whole multiple of a valid page size (a positive whole number of bytes),
+// as the Pod API requires of new Pods. The quantity must also be one the API
+// server stores unchanged.
+func ValidateContainerResource(name corev1.ResourceName, q resource.Quantity) error {
 	n := string(name)
 	f := "values.resources." + n
 	if errs := validation.IsQualifiedName(n); len(errs) > 0 {
 		return naming.Errorf(f, n, "must be a resource name: %s", strings.Join(errs, "; "))
+	}
+	if q.Sign() < 0 {
+		return naming.Errorf(f, q.String(), "must not be negative")
 	}
 	if !roundTrips(q) {
 		exact := q.AsDec().String()
@@ -191,16 +205,53 @@ func validateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 	switch {
 	case name == corev1.ResourceCPU || name == corev1.ResourceMemory || name == corev1.ResourceEphemeralStorage:
 	case strings.HasPrefix(n, corev1.ResourceHugePagesPrefix):
-		if _, err := resource.ParseQuantity(strings.TrimPrefix(n, corev1.ResourceHugePagesPrefix)); err != nil {
-			return naming.Errorf(f, n, "must be hugepages-<page size>, e.g. hugepages-2Mi")
-		}
+		return validateHugePages(f, n, q)
 	case !strings.Contains(n, "/"):
 		return naming.Errorf(f, n, "must be cpu, memory, ephemeral-storage, hugepages-<size> or a domain-qualified extended resource such as example.com/device")
-	case strings.Contains(strings.SplitN(n, "/", 2)[0], "kubernetes.io") || strings.HasPrefix(n, "requests."):
+	case strings.Contains(n, "kubernetes.io/"):
+		// The API's IsNativeResource: a name in the kubernetes.io domain
+		// must be a standard one.
 		return naming.Errorf(f, n, "an extended resource must not be in the kubernetes.io domain")
+	case strings.HasPrefix(n, "requests.") || len(validation.IsQualifiedName("requests."+n)) > 0:
+		// The API's IsExtendedResourceName: quotas name it "requests.<name>".
+		return naming.Errorf(f, n, "must be an extended resource name that \"requests.<name>\" keeps valid")
 	default:
 		if q.MilliValue()%1000 != 0 {
 			return naming.Errorf(f, q.String(), "an extended resource must be a whole number")
+		}
+	}
+	return nil
+}
+
+// validateHugePages is the Pod API's rule for a hugepages-<size> limit
+// (IsHugePageResourceValueDivisible): the page size parses as a quantity, is
+// positive and a whole number of bytes, and the limit is a whole multiple of
+// it.
+func validateHugePages(field, name string, q resource.Quantity) error {
+	size, err := resource.ParseQuantity(strings.TrimPrefix(name, corev1.ResourceHugePagesPrefix))
+	if err != nil {
+		return naming.Errorf(field, name, "must be hugepages-<page size>, e.g. hugepages-2Mi")
+	}
+	if size.Sign() <= 0 || size.MilliValue()%1000 != 0 {
+		return naming.Errorf(field, name, "must name a page size of a positive whole number of bytes, e.g. hugepages-2Mi or hugepages-1Gi")
+	}
+	if q.MilliValue()%1000 != 0 || q.Value()%size.Value() != 0 {
+		return naming.Errorf(field, q.String(), "must be a whole multiple of the page size %s, as the Pod API requires", size.String())
+	}
+	return nil
+}
+
+// validateHugePagesNeedCPUOrMemory is the Pod API's rule that a container
+// with hugepages also sets cpu or memory.
+func validateHugePagesNeedCPUOrMemory(limits corev1.ResourceList, names []string) error {
+	_, cpu := limits[corev1.ResourceCPU]
+	_, memory := limits[corev1.ResourceMemory]
+	if cpu || memory {
+		return nil
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, corev1.ResourceHugePagesPrefix) {
+			return naming.Errorf("values.resources", strings.Join(names, ", "), "%s needs a cpu or memory limit beside it: the Pod API refuses hugepages without them", n)
 		}
 	}
 	return nil
@@ -274,12 +325,16 @@ func cpuRequest(limit resource.Quantity, r ratio) resource.Quantity {
 	return q
 }
 
-func byteRequest(limit resource.Quantity, r ratio) resource.Quantity {
+// byteRequest is floor(limit ÷ ratio) in bytes; ok is false when that is
+// 2^63 or more, where the chart's conversion to an integer is undefined (Go
+// leaves an out-of-range float-to-int conversion to the platform: amd64
+// gives a negative number).
+func byteRequest(limit resource.Quantity, r ratio) (resource.Quantity, bool) {
 	f := quotient(limit, r)
 	// The chart truncates with sprig's int (toward zero; requests are >= 0),
 	// which a Go conversion does for every float64 below 2^63.
 	if !(f < 1<<63) {
-		return *resource.NewQuantity(math.MaxInt64, resource.DecimalSI)
+		return resource.Quantity{}, false
 	}
-	return *resource.NewQuantity(int64(f), resource.DecimalSI)
+	return *resource.NewQuantity(int64(f), resource.DecimalSI), true
 }

@@ -20,7 +20,10 @@ const (
 // Service those names stop resolving and the cluster never goes Ready. It
 // selects the same pods as the operator's own Service and publishes
 // not-ready addresses so peers find each other during a restart.
-func LegacyHeadlessService(n naming.Names) *corev1.Service {
+func LegacyHeadlessService(n naming.Names) (*corev1.Service, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	return &corev1.Service{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
 		ObjectMeta: metav1.ObjectMeta{
@@ -41,5 +44,5 @@ func LegacyHeadlessService(n naming.Names) *corev1.Service {
 				{Name: "peer", Port: PeerPort, TargetPort: intstr.FromInt32(PeerPort), Protocol: corev1.ProtocolTCP},
 			},
 		},
-	}
+	}, nil
 }

@@ -39,6 +39,9 @@ var (
 // The file is "<name>.db" under dest's key prefix or subdirectory; see
 // SnapshotFile for the exact location to restore from.
 func Snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation) (*v1alpha2.EtcdSnapshot, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	if err := naming.ValidateSnapshotName("name", name); err != nil {
 		return nil, err
 	}

@@ -100,6 +100,9 @@ func (s SnapshotSchedule) Objects() []runtime.Object {
 
 // ScheduledSnapshots builds the snapshot schedule of the cluster n names.
 func ScheduledSnapshots(n naming.Names, o SnapshotScheduleOptions) (SnapshotSchedule, error) {
+	if err := n.Validate(); err != nil {
+		return SnapshotSchedule{}, err
+	}
 	if err := ValidateSchedule("schedule", o.Schedule); err != nil {
 		return SnapshotSchedule{}, err
 	}

@@ -23,6 +23,9 @@ const (
 // evict members, which costs quorum. The bounds are the requests the
 // resource sanitiser derives from 250m/256Mi and 5000m/8Gi.
 func VerticalPodAutoscaler(n naming.Names, ratios Ratios) (*vpav1.VerticalPodAutoscaler, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	p, err := ratios.parse()
 	if err != nil {
 		return nil, err
@@ -33,13 +36,25 @@ func VerticalPodAutoscaler(n naming.Names, ratios Ratios) (*vpav1.VerticalPodAut
 func verticalPodAutoscaler(n naming.Names, p parsedRatios) (*vpav1.VerticalPodAutoscaler, error) {
 	// The requests half of the sanitiser, on constant limits that need no
 	// validation.
-	bounds := func(cpu, memory string) corev1.ResourceList {
+	bounds := func(cpu, memory string) (corev1.ResourceList, error) {
+		mem, ok := byteRequest(resource.MustParse(memory), p.memory)
+		if !ok {
+			return nil, naming.Errorf(p.memory.field, p.memory.text,
+				"is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage", memory)
+		}
 		return corev1.ResourceList{
 			corev1.ResourceCPU:    cpuRequest(resource.MustParse(cpu), p.cpu),
-			corev1.ResourceMemory: byteRequest(resource.MustParse(memory), p.memory),
-		}
+			corev1.ResourceMemory: mem,
+		}, nil
 	}
-	minimum, maximum := bounds(VPAMinCPU, VPAMinMemory), bounds(VPAMaxCPU, VPAMaxMemory)
+	minimum, err := bounds(VPAMinCPU, VPAMinMemory)
+	if err != nil {
+		return nil, err
+	}
+	maximum, err := bounds(VPAMaxCPU, VPAMaxMemory)
+	if err != nil {
+		return nil, err
+	}
 	return &vpav1.VerticalPodAutoscaler{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "autoscaling.k8s.io/v1", Kind: "VerticalPodAutoscaler"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.Cluster, Namespace: n.Namespace},

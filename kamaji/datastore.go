@@ -15,7 +15,10 @@ const (
 // DataStore builds the etcd DataStore for the cluster n names. Kamaji reads
 // the client CA (certificate and key: it signs per-tenant etcd users) and
 // the root client certificate from the cluster's namespace.
-func DataStore(n naming.Names) *v1alpha1.DataStore {
+func DataStore(n naming.Names) (*v1alpha1.DataStore, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	pair := func(secret string) v1alpha1.CertKeyPair {
 		return v1alpha1.CertKeyPair{
 			Certificate: v1alpha1.ContentRef{SecretReference: &v1alpha1.SecretReference{KeyPath: CertKey, Name: secret, Namespace: n.Namespace}},
@@ -34,5 +37,5 @@ func DataStore(n naming.Names) *v1alpha1.DataStore {
 				ClientCertificate:    &client,
 			},
 		},
-	}
+	}, nil
 }

@@ -9,7 +9,7 @@ import (
 
 func ExampleDataStore() {
 	n, _ := naming.ForCluster("tenant-demo", "kubernetes-demo")
-	ds := kamaji.DataStore(n)
+	ds, _ := kamaji.DataStore(n)
 	fmt.Println(ds.Name, ds.Namespace == "", ds.Spec.Driver, ds.Spec.Endpoints)
 	fmt.Println(ds.Spec.TLSConfig.ClientCertificate.Certificate.SecretReference.Name)
 	// Output:

@@ -21,7 +21,7 @@ func ExampleWorkloadMonitor() {
 
 func ExamplePodScrape() {
 	n, _ := naming.ForEtcdChart("tenant-root", "etcd")
-	ps := monitoring.PodScrape(n)
+	ps, _ := monitoring.PodScrape(n)
 	fmt.Println(ps.Name, ps.Spec.Selector.MatchLabels)
 	// Output: etcd-pod-scrape map[app.kubernetes.io/instance:etcd]
 }

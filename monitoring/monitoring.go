@@ -18,6 +18,9 @@ const DefaultChartVersion = "0.0.0"
 // is the calling chart's version ("" means DefaultChartVersion); replicas 0
 // means etcd.DefaultReplicas.
 func WorkloadMonitor(n naming.Names, replicas int32, version string) (*v1alpha1.WorkloadMonitor, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	if replicas == 0 {
 		replicas = etcd.DefaultReplicas
 	}
@@ -50,7 +53,10 @@ func WorkloadMonitor(n naming.Names, replicas int32, version string) (*v1alpha1.
 // app.kubernetes.io/instance=<name> for both callers: selecting
 // app.kubernetes.io/name=etcd would also scrape every tenant cluster's etcd
 // in the namespace.
-func PodScrape(n naming.Names) *v1beta1.VMPodScrape {
+func PodScrape(n naming.Names) (*v1beta1.VMPodScrape, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	return &v1beta1.VMPodScrape{
 		TypeMeta:   metav1.TypeMeta{APIVersion: v1beta1.APIVersion, Kind: "VMPodScrape"},
 		ObjectMeta: metav1.ObjectMeta{Name: n.PodScrape(), Namespace: n.Namespace},
@@ -58,13 +64,16 @@ func PodScrape(n naming.Names) *v1beta1.VMPodScrape {
 			PodMetricsEndpoints: []v1beta1.PodMetricsEndpoint{{Port: "metrics", Scheme: "http"}},
 			Selector:            *etcd.MemberSelector(n),
 		},
-	}
+	}, nil
 }
 
 // PrometheusRule builds the etcd chart's alerting rules. Their label
 // matchers select every job whose name contains "etcd", so one rule set per
 // namespace covers the shared etcd and the tenant clusters' etcds alike.
-func PrometheusRule(n naming.Names) *monv1.PrometheusRule {
+func PrometheusRule(n naming.Names) (*monv1.PrometheusRule, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	return &monv1.PrometheusRule{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "monitoring.coreos.com/v1", Kind: monv1.PrometheusRuleKind},
 		ObjectMeta: metav1.ObjectMeta{Name: n.PrometheusRule(), Namespace: n.Namespace},
@@ -72,7 +81,7 @@ func PrometheusRule(n naming.Names) *monv1.PrometheusRule {
 			Name:  "etcd",
 			Rules: etcdAlerts(),
 		}}},
-	}
+	}, nil
 }
 
 func ptr[T any](v T) *T { return &v }

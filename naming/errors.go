@@ -1,7 +1,14 @@
 package naming
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // Error is the one error type every etcdshapes builder returns for bad input.
@@ -12,14 +19,26 @@ type Error struct {
 	// Field is the input path in the callers' own terms, e.g. "values.size",
 	// "_cluster.cpu-allocation-ratio" or "namespace".
 	Field string
-	// Value is the offending value as the caller gave it.
+	// Value is the offending value as the caller gave it: a number read
+	// from a values file is a json.Number spelled as the file spells it.
 	Value any
 	// Rule says what the value must be.
 	Rule string
 }
 
+// Limits of an error message, so that a huge key or value (a 100 MB
+// string, a map of a million keys) gives a readable, bounded message.
+const (
+	maxFieldBytes = 200
+	maxValueBytes = 120
+	maxRuleBytes  = 1000
+)
+
+// Error prints "<field>: invalid value <value>: <rule>". The value is
+// printed as YAML would print it in flow style (strings quoted, maps as
+// {key: value}), and each part is cut with an ellipsis beyond its limit.
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s: invalid value %s: %s", e.Field, quoteValue(e.Value), e.Rule)
+	return clip(e.Field, maxFieldBytes) + ": invalid value " + FormatValue(e.Value) + ": " + clip(e.Rule, maxRuleBytes)
 }
 
 // Errorf builds an *Error whose rule is formatted like fmt.Sprintf.
@@ -27,13 +46,253 @@ func Errorf(field string, value any, format string, args ...any) *Error {
 	return &Error{Field: field, Value: value, Rule: fmt.Sprintf(format, args...)}
 }
 
-func quoteValue(v any) string {
+// FormatValue prints a value for an error message as YAML's flow style
+// would (null, true, 3, 1e21, "text", [a, b], {key: value}; map keys
+// sorted), at most about 120 bytes: a longer value is cut with "…". It
+// never walks more of a value than it prints.
+func FormatValue(v any) string {
+	p := printer{budget: maxValueBytes}
+	p.value(v, 0)
+	return p.b.String()
+}
+
+type printer struct {
+	b      strings.Builder
+	budget int
+	cut    bool
+}
+
+// write appends s, or as much of it as the budget allows and then "…".
+func (p *printer) write(s string) {
+	if p.cut {
+		return
+	}
+	if len(s) <= p.budget {
+		p.b.WriteString(s)
+		p.budget -= len(s)
+		return
+	}
+	i := p.budget
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	p.b.WriteString(s[:i])
+	p.b.WriteString("…")
+	p.budget, p.cut = 0, true
+}
+
+// quoted appends s quoted, cutting inside the quotes: "aaaa…".
+func (p *printer) quoted(s string) {
+	if p.cut {
+		return
+	}
+	// Only as much of s as can show is quoted, so a 100 MB string costs
+	// no more than a short one.
+	head := s
+	if len(head) > p.budget {
+		i := p.budget
+		for i > 0 && !utf8.RuneStart(head[i]) {
+			i--
+		}
+		head = head[:i]
+	}
+	q := strconv.Quote(head)
+	if len(head) == len(s) && len(q) <= p.budget {
+		p.write(q)
+		return
+	}
+	// Quote a prefix that fits, then close with the ellipsis.
+	for len(q)+len("…\"") > p.budget && len(head) > 0 {
+		_, n := utf8.DecodeLastRuneInString(head)
+		head = head[:len(head)-n]
+		q = strconv.Quote(head)
+	}
+	p.b.WriteString(q[:len(q)-1] + "…\"")
+	p.budget, p.cut = 0, true
+}
+
+const maxDepth = 20
+
+func (p *printer) value(v any, depth int) {
+	if p.cut {
+		return
+	}
+	if depth > maxDepth {
+		p.write("…")
+		return
+	}
 	switch t := v.(type) {
 	case nil:
-		return "<nil>"
+		p.write("null")
+		return
 	case string:
-		return fmt.Sprintf("%q", t)
-	default:
-		return fmt.Sprintf("%v", t)
+		if depth == 0 || !plainSafe(t) {
+			p.quoted(t)
+		} else {
+			p.write(t)
+		}
+		return
+	case json.Number:
+		p.write(string(t))
+		return
+	case bool:
+		p.write(strconv.FormatBool(t))
+		return
+	case float64:
+		p.write(formatFloat(t))
+		return
+	case float32:
+		p.write(formatFloat(float64(t)))
+		return
+	case []byte:
+		p.quoted(string(t))
+		return
+	case fmt.Stringer:
+		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+			p.write("null")
+			return
+		}
+		p.quoted(t.String())
+		return
 	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		p.write(strconv.FormatInt(rv.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		p.write(strconv.FormatUint(rv.Uint(), 10))
+	case reflect.String:
+		p.value(rv.String(), depth)
+	case reflect.Bool:
+		p.write(strconv.FormatBool(rv.Bool()))
+	case reflect.Float32, reflect.Float64:
+		p.write(formatFloat(rv.Float()))
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			p.write("null")
+			return
+		}
+		p.value(rv.Elem().Interface(), depth)
+	case reflect.Map:
+		if rv.IsNil() {
+			p.write("null")
+			return
+		}
+		keys := rv.MapKeys()
+		names := make([]string, len(keys))
+		for i, k := range keys {
+			names[i] = fmt.Sprint(k.Interface())
+		}
+		idx := make([]int, len(keys))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return names[idx[a]] < names[idx[b]] })
+		p.write("{")
+		for n, i := range idx {
+			if p.cut {
+				return
+			}
+			if n > 0 {
+				p.write(", ")
+			}
+			p.value(names[i], depth+1)
+			p.write(": ")
+			p.value(rv.MapIndex(keys[i]).Interface(), depth+1)
+		}
+		p.write("}")
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			p.write("null")
+			return
+		}
+		p.write("[")
+		for i := 0; i < rv.Len(); i++ {
+			if p.cut {
+				return
+			}
+			if i > 0 {
+				p.write(", ")
+			}
+			p.value(rv.Index(i).Interface(), depth+1)
+		}
+		p.write("]")
+	case reflect.Struct:
+		// Typed API objects: their JSON form, which is what YAML shows.
+		if b, err := json.Marshal(v); err == nil {
+			var generic any
+			if json.Unmarshal(b, &generic) == nil {
+				p.value(generic, depth)
+				return
+			}
+		}
+		p.quoted(fmt.Sprintf("%v", v))
+	default:
+		p.quoted(fmt.Sprintf("%v", v))
+	}
+}
+
+// formatFloat prints a float as YAML does: shortest form, .inf and .nan.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return ".nan"
+	case math.IsInf(f, 1):
+		return ".inf"
+	case math.IsInf(f, -1):
+		return "-.inf"
+	case math.Abs(f) < 1e21:
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// plainSafe reports whether a string inside a flow collection reads back as
+// the same string without quotes: letters, digits and a few safe marks,
+// not a number, boolean or null.
+func plainSafe(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c == '-' || c == '_' || c == '.' || c == '/':
+			if i == 0 && c != '_' {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	switch strings.ToLower(s) {
+	case "null", "true", "false", "yes", "no", "on", "off", "y", "n":
+		return false
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return false
+	}
+	if s[0] >= '0' && s[0] <= '9' {
+		// YAML 1.1 also reads 1_000, 0x1f, 0b101 and dates as non-strings.
+		if strings.ContainsRune(s, '_') || (len(s) > 1 && s[0] == '0' && strings.ContainsRune("xXbBoO", rune(s[1]))) {
+			return false
+		}
+		if len(s) >= 10 && s[4] == '-' && s[7] == '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// clip cuts s to at most n bytes at a character boundary, with "…".
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }

@@ -65,13 +65,43 @@ func (c Caller) String() string {
 }
 
 // Names is every name one etcd stack uses. Build it with ForEtcdChart or
-// ForCluster; the zero value is not usable.
+// ForCluster; the zero value, a literal or a copy whose fields were
+// changed afterwards is not valid, and every builder refuses it (Validate).
 type Names struct {
 	Caller    Caller
 	Namespace string
 	Release   string
 	// Cluster is the EtcdCluster name and the base of every other name.
 	Cluster string
+
+	// made is what the constructor validated, so that Validate can tell a
+	// constructed Names from a literal or an edited copy without
+	// re-validating (builders call it on every object).
+	made made
+}
+
+type made struct {
+	ok                          bool
+	caller                      Caller
+	namespace, release, cluster string
+}
+
+func (n Names) sealed() Names {
+	n.made = made{ok: true, caller: n.Caller, namespace: n.Namespace, release: n.Release, cluster: n.Cluster}
+	return n
+}
+
+// Validate reports whether n was made by ForEtcdChart or ForCluster and
+// not changed since. Every builder that takes Names calls it, so a zero
+// value or a hand-made Names never reaches an object.
+func (n Names) Validate() error {
+	if !n.made.ok {
+		return Errorf("names", n.Cluster, "must be made by naming.ForEtcdChart or naming.ForCluster, which validate them (the zero value and literals are not valid)")
+	}
+	if n.made.caller != n.Caller || n.made.namespace != n.Namespace || n.made.release != n.Release || n.made.cluster != n.Cluster {
+		return Errorf("names", n.Cluster, "were changed after naming.ForEtcdChart or naming.ForCluster validated them; make new ones")
+	}
+	return nil
 }
 
 // ForEtcdChart returns the names of the etcd chart's stack in namespace.
@@ -83,16 +113,15 @@ func ForEtcdChart(namespace, release string) (Names, error) {
 	if release != EtcdChartRelease {
 		return Names{}, Errorf("release", release, "the etcd chart must be installed as release %q", EtcdChartRelease)
 	}
-	return Names{Caller: EtcdChart, Namespace: namespace, Release: release, Cluster: EtcdChartName}, nil
+	return Names{Caller: EtcdChart, Namespace: namespace, Release: release, Cluster: EtcdChartName}.sealed(), nil
 }
 
 // ForCluster returns the names of a tenant cluster's etcd: "<release>-etcd".
+// It enforces every rule of the names a rendered stack derives from the
+// release; ClusterDataStore needs fewer.
 func ForCluster(namespace, release string) (Names, error) {
-	if err := ValidateTenantNamespace("namespace", namespace); err != nil {
+	if err := validateClusterRelease(namespace, release); err != nil {
 		return Names{}, err
-	}
-	if release == "" {
-		return Names{}, Errorf("release", release, "must not be empty")
 	}
 	if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
 		return Names{}, Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
@@ -101,13 +130,58 @@ func ForCluster(namespace, release string) (Names, error) {
 		return Names{}, Errorf("release", release,
 			"must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels")
 	}
-	name := release + "-etcd"
+	name := ClusterEtcdName(release)
 	if len(name) > MaxClusterName {
 		return Names{}, Errorf("release", release,
 			"the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)",
 			name, len(name), MaxClusterName)
 	}
-	return Names{Caller: PerCluster, Namespace: namespace, Release: release, Cluster: name}, nil
+	return Names{Caller: PerCluster, Namespace: namespace, Release: release, Cluster: name}.sealed(), nil
+}
+
+// ClusterEtcdName is the EtcdCluster name of a tenant cluster's etcd,
+// "<release>-etcd", without ForCluster's checks: for reading the live
+// state of a cluster whose names may predate them.
+func ClusterEtcdName(release string) string { return release + "-etcd" }
+
+// validateClusterRelease checks what every use of a tenant cluster's names
+// needs: a tenant namespace and a release that is a DNS-1123 label, or of
+// at most 63 characters a DNS-1123 subdomain, the grammar Helm requires of
+// release names (dots allowed); the label the rendered objects need is then
+// ForCluster's rule.
+func validateClusterRelease(namespace, release string) error {
+	if err := ValidateTenantNamespace("namespace", namespace); err != nil {
+		return err
+	}
+	if release == "" {
+		return Errorf("release", release, "must not be empty")
+	}
+	if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
+		// Helm's release names may hold dots (a DNS-1123 subdomain); such a
+		// release is refused only where objects are named after it.
+		if len(release) > validation.DNS1123LabelMaxLength || len(validation.IsDNS1123Subdomain(release)) > 0 {
+			return Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
+		}
+	}
+	return nil
+}
+
+// ClusterDataStore returns a tenant cluster's own DataStore name (see
+// Names.DataStore) from the namespace and release alone. Unlike ForCluster
+// it does not apply the rules of the objects a rendered stack names after
+// the release (the 56-character etcd name, a release that starts with a
+// letter): a cluster created before those rules, whose live
+// KamajiControlPlane names a shared datastore, renders nothing and must
+// still be recognised.
+func ClusterDataStore(namespace, release string) (string, error) {
+	if err := validateClusterRelease(namespace, release); err != nil {
+		return "", err
+	}
+	return clusterDataStore(namespace, release), nil
+}
+
+func clusterDataStore(namespace, release string) string {
+	return hashTruncate(namespace+"."+release, MaxDataStoreName, DataStoreKeep, "")
 }
 
 // ValidateTenantNamespace checks that ns is a Cozystack tenant namespace:
@@ -204,7 +278,7 @@ func (n Names) DataStore() string {
 	if n.Caller == EtcdChart {
 		return n.Namespace
 	}
-	return hashTruncate(n.Namespace+"."+n.Release, MaxDataStoreName, DataStoreKeep, "")
+	return clusterDataStore(n.Namespace, n.Release)
 }
 
 // DefragCronJob is the defrag CronJob name "<name>-defrag", hashed down to

@@ -283,7 +283,7 @@ func TestErrorMessage(t *testing.T) {
 	err := naming.Errorf("values.size", "4Xi", "must be a quantity %s", "such as 4Gi")
 	require.Equal(t, `values.size: invalid value "4Xi": must be a quantity such as 4Gi`, err.Error())
 	require.Equal(t, `etcd.replicas: invalid value 2: must be 1 or 3`, (&naming.Error{Field: "etcd.replicas", Value: 2, Rule: "must be 1 or 3"}).Error())
-	require.Equal(t, `x: invalid value <nil>: r`, (&naming.Error{Field: "x", Rule: "r"}).Error())
+	require.Equal(t, `x: invalid value null: r`, (&naming.Error{Field: "x", Rule: "r"}).Error())
 	wrapped := fmt.Errorf("render: %w", err)
 	var ne *naming.Error
 	require.True(t, errors.As(wrapped, &ne))

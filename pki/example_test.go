@@ -9,7 +9,7 @@ import (
 
 func ExampleBuild() {
 	n, _ := naming.ForCluster("tenant-demo", "kubernetes-demo")
-	p := pki.Build(n)
+	p, _ := pki.Build(n)
 	for _, c := range p.Certificates() {
 		fmt.Println(c.Name, c.Spec.IsCA, c.Spec.IssuerRef.Name, c.Spec.PrivateKey.RotationPolicy)
 	}

@@ -68,7 +68,10 @@ func DNSNames(n naming.Names) []string {
 }
 
 // Build returns the PKI of the cluster n names.
-func Build(n naming.Names) PKI {
+func Build(n naming.Names) (PKI, error) {
+	if err := n.Validate(); err != nil {
+		return PKI{}, err
+	}
 	subject := &cmv1.X509Subject{
 		Organizations:       []string{n.Namespace},
 		OrganizationalUnits: []string{n.Release},
@@ -108,7 +111,7 @@ func Build(n naming.Names) PKI {
 		Peer: leaf(n.PeerCertificate(), n.PeerIssuer(),
 			cmv1.UsageServerAuth, cmv1.UsageClientAuth, cmv1.UsageSigning, cmv1.UsageKeyEncipherment),
 		Client: client,
-	}
+	}, nil
 }
 
 func issuer(n naming.Names, name string, cfg cmv1.IssuerConfig) *cmv1.Issuer {
@@ -138,7 +141,10 @@ func certificate(n naming.Names, name string, subject *cmv1.X509Subject) *cmv1.C
 // KeepSecrets are the etcd chart's pre-install placeholders for the CA and
 // client Secrets, annotated so that Helm never deletes them: the DataStore
 // of every tenant cluster on the shared etcd reads them.
-func KeepSecrets(n naming.Names) []*corev1.Secret {
+func KeepSecrets(n naming.Names) ([]*corev1.Secret, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	out := make([]*corev1.Secret, 0, 2)
 	for _, name := range []string{n.CASecret(), n.ClientSecret()} {
 		out = append(out, &corev1.Secret{
@@ -153,5 +159,5 @@ func KeepSecrets(n naming.Names) []*corev1.Secret {
 			},
 		})
 	}
-	return out
+	return out, nil
 }

@@ -22,7 +22,7 @@ func ExampleDashboard() {
 
 func ExampleNetworkPolicy() {
 	n, _ := naming.ForCluster("tenant-demo", "kubernetes-demo")
-	p := policy.NetworkPolicy(n)
+	p, _ := policy.NetworkPolicy(n)
 	for _, r := range p.Spec.IngressDeny {
 		for _, e := range r.FromEndpoints[0].MatchExpressions {
 			fmt.Println(e.Key, e.Operator, e.Values)

@@ -23,7 +23,10 @@ const (
 // policy.cozystack.io/allow-to-etcd-cluster=<name>; and pods outside the
 // tenant's namespace and kube-system, unless their namespace is a Cozystack
 // system namespace (Kamaji runs there).
-func NetworkPolicy(n naming.Names) *ciliumv2.CiliumNetworkPolicy {
+func NetworkPolicy(n naming.Names) (*ciliumv2.CiliumNetworkPolicy, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
 	ports := []ciliumv2.PortRule{{Ports: []ciliumv2.PortProtocol{
 		{Port: strconv.Itoa(etcd.ClientPort), Protocol: "TCP"},
 		{Port: strconv.Itoa(etcd.PeerPort), Protocol: "TCP"},
@@ -53,7 +56,7 @@ func NetworkPolicy(n naming.Names) *ciliumv2.CiliumNetworkPolicy {
 				},
 			},
 		},
-	}
+	}, nil
 }
 
 // DashboardAccess is the etcd chart's read access for the dashboard.
@@ -67,6 +70,9 @@ type DashboardAccess struct {
 // namespace (naming.TenantPath): each tenant's ServiceAccount and its
 // super-admin group.
 func Dashboard(n naming.Names) (DashboardAccess, error) {
+	if err := n.Validate(); err != nil {
+		return DashboardAccess{}, err
+	}
 	if err := naming.ValidateTenantNamespace("namespace", n.Namespace); err != nil {
 		return DashboardAccess{}, err
 	}

@@ -11,4 +11,26 @@
 // Kubernetes client behind lookup), every case of ../../shared/reference
 // (override with ETCDSHAPES_REFERENCE), each hand-written helper template
 // against its Go twin on many inputs, the refusals, and random values.
+//
+// TestUpstreamOracle is the standing differential test against the oracle,
+// the upstream charts in ../../shared/upstream (override with
+// ETCDSHAPES_UPSTREAM): Helm's engine renders them, with --api-versions as
+// Capabilities and the live state in the _live values they read instead of
+// lookup, for 500 seeded inputs per caller drawn by the generator in
+// oracle_gen_test.go, and each is compared with the library's objects
+// (oracle_test.go, oracle_expect_test.go):
+//
+//   - both render: the objects must be equal once SPEC's deliberate
+//     differences (and the README's 7 and 9) are applied to the upstream
+//     objects, each computed independently and checked exactly;
+//   - only the library refuses: its *naming.Error must name a field the
+//     test finds in a class SPEC's difference 6 or the README's 8 lists;
+//   - the upstream chart fails: the library must refuse the same input.
+//
+// At 500 inputs or more every generator class, deliberate difference and
+// outcome must occur. ETCDSHAPES_ORACLE_N, ETCDSHAPES_ORACLE_BASE and
+// ETCDSHAPES_ORACLE_SEEDS choose the seeds; a failure prints its seed,
+// values and object diff, and reruns with
+//
+//	ETCDSHAPES_ORACLE_SEEDS=17 go test -run 'TestUpstreamOracle/cluster/seed=17$' .
 package roundtrip

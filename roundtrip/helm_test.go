@@ -184,6 +184,8 @@ func canonQuantity(v any) any {
 		s = t
 	case float64:
 		s = string(json.Number(fmt.Sprint(t)))
+	case json.Number: // oracleCanon: the JSON text, as the API server parses it
+		s = string(t)
 	default:
 		return v
 	}

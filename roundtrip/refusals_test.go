@@ -121,6 +121,16 @@ func refusals() []refusal {
 		e("resources-extended-fraction", "resources:\n  example.com/device: 1.5"),
 		e("resources-hugepages", "resources:\n  hugepages-abc: 1Gi"),
 		e("ratio-below-one", "_cluster:\n  cpu-allocation-ratio: \"0.5\""),
+		e("null-version", "version: null"),
+		e("null-replicas", "replicas: null"),
+		e("null-size", "size: null"),
+		e("null-ratio", "_cluster:\n  memory-allocation-ratio: null"),
+		c("null-ratio", "_cluster:\n  cpu-allocation-ratio: null"),
+		e("spread-blank", "_cluster:\n  scheduling:\n    globalAppTopologySpreadConstraints: \"  \""),
+		e("memory-request-past-int64", "resources:\n  memory: \"20e18\""),
+		e("memory-number-request-past-int64", "resources:\n  memory: 1e21\n_cluster:\n  memory-allocation-ratio: 100"),
+		e("ephemeral-request-past-int64", "resources:\n  ephemeral-storage: 400E"),
+		e("vpa-bound-past-int64", "resources:\n  memory: null\n_cluster:\n  memory-allocation-ratio: 1e-10"),
 		e("unknown-key-empty", `"": 1`),
 		e("unknown-key", `foo: 1`),
 		e("unknown-key-sorted-first", "zzz: 1\naaa: 2"),
@@ -172,8 +182,11 @@ var (
 	notString   = []string{"whole-number", "zero", "fraction", "true", "false", "empty-list", "list", "empty-map", "map"}
 	notInt32    = []string{"string", "empty-string", "numeric-string", "fraction", "true", "false", "empty-list", "list", "empty-map", "map"}
 	notQuantity = []string{"true", "false", "empty-list", "list", "empty-map", "map"}
-	notRatio    = []string{"empty-string", "true", "false", "empty-list", "list", "empty-map", "map"}
-	notMap      = []string{"string", "empty-string", "numeric-string", "whole-number", "zero", "fraction", "true", "false", "empty-list", "list"}
+	// notWholeQuantity: where the upstream chart's values.schema.json
+	// allows an integer or a string (size, cpu, memory).
+	notWholeQuantity = append([]string{"fraction"}, notQuantity...)
+	notRatio         = []string{"empty-string", "true", "false", "empty-list", "list", "empty-map", "map"}
+	notMap           = []string{"string", "empty-string", "numeric-string", "whole-number", "zero", "fraction", "true", "false", "empty-list", "list"}
 )
 
 // wrongTypes: every key the charts read, with a value of every type the
@@ -205,8 +218,10 @@ func wrongTypes() []refusal {
 			{"affinity", notMap},
 			{"replicas", notInt32},
 			{"resources", notMap},
-			{"resources.cpu", notQuantity},
-			{"size", notQuantity},
+			{"resources.cpu", notWholeQuantity},
+			{"resources.memory", notWholeQuantity},
+			{"resources.ephemeral-storage", notQuantity},
+			{"size", notWholeQuantity},
 			{"storageClass", notString},
 			{"version", notString},
 		}, platform...),
@@ -276,7 +291,8 @@ func TestWrongTypesCoverEveryKey(t *testing.T) {
 
 // TestNullValues: a null deletes a key for the library at every depth of
 // the values' maps; Helm deletes only the nulls over a values.yaml default
-// and hands the templates the others, which must read them as absent.
+// and hands the templates the others, which must read them as absent. (A
+// null version, replicas, size or ratio is refused: see the refusals.)
 func TestNullValues(t *testing.T) {
 	for _, c := range []struct{ caller, values string }{
 		{"etcd", "resources:\n  gpu: null"},
@@ -285,9 +301,9 @@ func TestNullValues(t *testing.T) {
 		{"etcd", "resources: null"},
 		{"etcd", "affinity:\n  nodeAffinity: null"},
 		{"etcd", "affinity:\n  podAffinity:\n    foo: null\n  nodeAffinity:\n    requiredDuringSchedulingIgnoredDuringExecution: null"},
-		{"etcd", "version: null\nreplicas: null\nsize: null\nstorageClass: null\naffinity: null"},
+		{"etcd", "storageClass: null\naffinity: null"},
 		{"etcd", "_cluster: null"},
-		{"etcd", "_cluster:\n  cpu-allocation-ratio: null\n  scheduling: null"},
+		{"etcd", "_cluster:\n  scheduling: null\n  etcd-storage-class-local: null"},
 		{"etcd", "_cluster:\n  scheduling:\n    globalAppTopologySpreadConstraints: null"},
 		{"cluster", "etcd: null"},
 		{"cluster", "etcd:\n  size: null"},

@@ -1,45 +1,63 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
+	"strings"
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
+	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 )
 
 const genDetails = `Usage:
 ` + synopsisGen + `
   gen chart --caller C writes the caller's application chart (Chart.yaml, values.yaml,
                        values.schema.json, templates/etcd.yaml, ci/) that renders its stack
-                       from the charts' values; it depends on the library chart
-                       (file://../library: helm dependency build fetches it).
-  gen chart --library  writes the library chart (Chart.yaml type library, the named
-                       templates of both callers) the application charts depend on and
+                       from the charts' values. It depends on the library chart at
+                       file://../library, which helm dependency build fetches into DIR/charts.
+  gen chart --library  writes the library chart (Chart.yaml type library, the templates and
+                       the files they run) that the application charts depend on, and that
                        an existing chart can depend on too.
 
-  Files generated before and no longer produced are removed; files without the
-  generated header are never touched.
+  The layout of charts/ in the repository, and of any checkout:
+    etcdshapes gen chart --library --out charts/library
+    etcdshapes gen chart --caller etcd --out charts/etcd
+    etcdshapes gen chart --caller cluster --out charts/cluster
+  For a chart that renders without helm dependency build, write the library
+  into its charts/ directory as well:
+    etcdshapes gen chart --library --out DIR/charts/etcdshapes
+
+  gen never destroys a file it did not write. It records what it wrote in
+  DIR/` + chartwrite.ManifestName + ` (each file's SHA-256) and then:
+    - writes missing files, leaves files that already hold the new content,
+      replaces files it wrote that are unchanged since, and removes files it
+      wrote, unchanged since, that are no longer generated;
+    - refuses any other file: one it did not write (a hand-written values.yaml
+      or template, a copy made before the manifest existed) and one edited
+      since it wrote it. The error names each path; nothing is written.
+      --force replaces or removes those, if they are regular files;
+    - never, even with --force: follows a symbolic link (DIR itself, a file,
+      or a directory such as templates -> elsewhere), opens or replaces a
+      FIFO, socket, device or directory, or reads, writes or removes anything
+      in another chart (a subdirectory with its own Chart.yaml or manifest).
+  It does not walk DIR: only the files it generates and those its manifest
+  lists are looked at, each read with a size limit. Running it twice changes
+  nothing the second time ("wrote 0 files").
 
 Flags of gen chart:
   --caller etcd|cluster  the stack: "etcd" (the etcd chart) or "cluster" (the kubernetes
                          chart's etcd); required unless --library
   --out DIR              the chart's directory, created if missing; required
-  --chart-version V      the generated charts' version in Chart.yaml (default 0.0.0)
+  --chart-version V      the generated charts' version in Chart.yaml, and the library
+                         dependency's (default 0.0.0)
   --library              write the library chart (default false)
-  --vendor               with --caller, also write the library chart into DIR/charts/etcdshapes,
-                         as helm dependency build would (default false)
+  --force                replace or remove regular files gen did not write or that were
+                         edited since (default false)
 
-  The layout of charts/ in the repository:
-    etcdshapes gen chart --library --out charts/library
-    etcdshapes gen chart --caller etcd --out charts/etcd
-    etcdshapes gen chart --caller cluster --out charts/cluster
+Exit status: 0 written, 1 bad input or a refused file (nothing written), 2 usage.
 `
 
 var (
@@ -68,8 +86,9 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Caller, "caller", "", "")
 	fs.StringVar(&o.Version, "chart-version", "", "")
 	fs.BoolVar(&o.Library, "library", false, "")
-	fs.BoolVar(&o.Vendor, "vendor", false, "")
 	fs.StringVar(&out, "out", "", "")
+	var force bool
+	fs.BoolVar(&force, "force", false, "")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cmd.help(stdout, stderr)
@@ -86,67 +105,51 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cmd.exit(err, stdout, stderr)
 	}
-	removed, err := writeDir(out, files)
+	res, err := writeChart(out, files, force)
 	if err != nil {
+		var refused *chartwrite.RefusedError
+		if errors.As(err, &refused) {
+			for _, line := range strings.Split(err.Error(), "\n") {
+				fmt.Fprintf(stderr, "etcdshapes: %s\n", line)
+			}
+			fmt.Fprintf(stderr, "etcdshapes: nothing was written to %s\n", out)
+			return exitError
+		}
 		return cmd.exit(err, stdout, stderr)
 	}
-	fmt.Fprintf(stdout, "wrote %d files to %s (templates: %d bytes)", len(files), out, chartgen.TemplateBytes(files))
-	if removed > 0 {
-		fmt.Fprintf(stdout, ", removed %d stale generated files", removed)
+	for _, n := range res.Left {
+		fmt.Fprintf(stderr, "etcdshapes: left %s: %s\n", filepath.Join(out, filepath.FromSlash(n.Path)), n.Reason)
+	}
+	fmt.Fprintf(stdout, "wrote %d files to %s, %d unchanged", len(res.Written), out, len(res.Unchanged))
+	fmt.Fprintf(stdout, " (template text: %d bytes", chartgen.TemplateBytes(files))
+	if !o.Library {
+		// An application chart renders with the library chart it depends on.
+		vo := o
+		vo.Vendor = true
+		if all, err := chartgen.Chart(vo); err == nil {
+			fmt.Fprintf(stdout, ", %d with the library chart", chartgen.TemplateBytes(all))
+		}
+	}
+	fmt.Fprint(stdout, ")")
+	if len(res.Removed) > 0 {
+		fmt.Fprintf(stdout, ", removed %d stale generated files", len(res.Removed))
+	}
+	if res.ManifestCreated {
+		fmt.Fprintf(stdout, "; recorded them in %s", filepath.Join(out, chartwrite.ManifestName))
 	}
 	fmt.Fprintln(stdout)
 	return exitOK
 }
 
-// writeDir writes files under dir and removes the files under dir that a
-// previous generation wrote (they carry chartgen.Header) but this one did
-// not, so a renamed shape leaves no stale template behind. A file without
-// the header is someone's own and stays.
-func writeDir(dir string, files []chartgen.File) (removed int, err error) {
-	want := map[string]bool{}
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		want[p] = true
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return 0, err
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			return 0, err
-		}
+// writeChart writes the generated files into dir with chartwrite: only
+// files gen wrote (its manifest says which) are ever replaced or removed.
+// Files carrying chartgen.Header in a directory without a manifest came
+// from an etcdshapes that kept none; they are refused like any other file
+// (the message says so) unless force.
+func writeChart(dir string, files []chartgen.File, force bool) (chartwrite.Result, error) {
+	w := make([]chartwrite.File, len(files))
+	for i, f := range files {
+		w[i] = chartwrite.File{Path: f.Path, Data: f.Data}
 	}
-	var stale []string
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || want[p] {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if isGenerated(data) {
-			stale = append(stale, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	sort.Strings(stale)
-	for _, p := range stale {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return removed, err
-		}
-		removed++
-	}
-	return removed, nil
-}
-
-// isGenerated reports whether a file carries the generated header near its
-// top (first line of templates and YAML, the schema's $comment).
-func isGenerated(data []byte) bool {
-	head := data
-	if len(head) > 512 {
-		head = head[:512]
-	}
-	return bytes.Contains(head, []byte(chartgen.Header))
+	return chartwrite.Write(dir, w, chartwrite.Options{Force: force, Marker: chartgen.Header})
 }

@@ -36,7 +36,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"plan", "cluster"}, []string{"etcdshapes plan cluster --live FILE --namespace NS --release REL", "--live-datastore NAME", "--output"},
 			[]string{"etcdshapes plan etcd"}},
 		{[]string{"gen"}, []string{"etcdshapes gen chart --caller etcd|cluster --out DIR", "--library"}, nil},
-		{[]string{"gen", "chart"}, []string{"etcdshapes gen chart --caller etcd|cluster --out DIR", "--library", "--out DIR", "(default 0.0.0)"}, nil},
+		{[]string{"gen", "chart"}, []string{"etcdshapes gen chart --caller etcd|cluster --out DIR", "--library", "--out DIR", "(default 0.0.0)", "--force", ".etcdshapes-generated", "Exit status"}, nil},
 	} {
 		for _, h := range []string{"-h", "-help", "--help"} {
 			args := append(append([]string{}, tc.path...), h)

@@ -6,8 +6,8 @@
 //	etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--chart-version V]
 //	                          [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
 //	                          [--live-storage-class NAME]
-//	etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V]
-//	etcdshapes gen chart --library [--caller etcd|cluster] --out DIR
+//	etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
+//	etcdshapes gen chart --library [--caller etcd|cluster] --out DIR [--force]
 //	etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]
 //	etcdshapes render snapshot etcd    --namespace NS [--release etcd] (--name NAME | --schedule CRON [--keep N]) DESTINATION
 //	etcdshapes render snapshot cluster --namespace NS --release REL (--name NAME | --schedule CRON [--keep N]) DESTINATION
@@ -36,8 +36,8 @@ const (
                             [--api-versions GROUP/VERSION/Kind]...
                             [--live-datastore NAME] [--live-storage-class NAME]
 `
-	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--vendor]
-  etcdshapes gen chart --library --out DIR [--chart-version V]
+	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
+  etcdshapes gen chart --library --out DIR [--chart-version V] [--force]
 `
 	synopsisPlan = "  etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]\n"
 
@@ -52,8 +52,9 @@ const (
                    are ignored, unknown keys under etcd: are refused.
 `
 	aboutGen = `  gen chart        writes a Helm chart generated from the builders that renders the same
-                   objects from the same values; --library writes only its named templates
-                   (run 'etcdshapes gen --help').
+                   objects from the same values; --library writes only its named templates.
+                   It never replaces or removes a file it did not write (run
+                   'etcdshapes gen --help').
 `
 	aboutPlan = `  plan             compares a render with live objects (kubectl get -o yaml) and says what
                    server-side apply would create, update (each field), keep or delete; exit 3
@@ -240,15 +241,9 @@ func render(caller string, args []string, stdin io.Reader, stderr io.Writer) ([]
 func readValues(files []string, stdin io.Reader) ([][]byte, error) {
 	docs := make([][]byte, 0, len(files))
 	for _, f := range files {
-		var b []byte
-		var err error
-		if f == "-" {
-			b, err = io.ReadAll(stdin)
-		} else {
-			b, err = os.ReadFile(f)
-		}
+		b, err := readInput("--values", f, stdin)
 		if err != nil {
-			return nil, fmt.Errorf("values file: %w", err)
+			return nil, err
 		}
 		docs = append(docs, b)
 	}

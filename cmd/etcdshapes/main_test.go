@@ -40,7 +40,7 @@ func cliBadInputs() []cliCase {
 		{"size", etcdArgs, "size: 4Xi\n", "values.size", `"4Xi"`},
 		{"size zero", etcdArgs, "size: \"0\"\n", "values.size", `"0"`},
 		{"quantity", etcdArgs, "resources:\n  memory: lots\n", "values.resources.memory", `"lots"`},
-		{"nested resources", etcdArgs, "resources:\n  limits:\n    cpu: 1\n", "values.resources.limits", "map[cpu:1]"},
+		{"nested resources", etcdArgs, "resources:\n  limits:\n    cpu: 1\n", "values.resources.limits", "{cpu: 1}"},
 		{"non-standard resource", etcdArgs, "resources:\n  gpu: 1\n", "values.resources.gpu", `"gpu"`},
 		{"version", etcdArgs, "version: \"3.6\"\n", "values.version", `"3.6"`},
 		{"replicas", etcdArgs, "replicas: 0\n", "values.replicas", "0"},

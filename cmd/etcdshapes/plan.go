@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/etcdshapes/etcdshapes"
 )
@@ -34,19 +33,27 @@ const (
                 The live state (the EtcdCluster's storage class, the KamajiControlPlane's
                 datastore) is read from it unless --live-storage-class/--live-datastore
                 say otherwise. With managedFields, fields applied by the "etcdshapes"
-                field manager and no longer rendered show as removed.
+                field manager and no longer rendered show as removed (or as changed to
+                their default, where the API server fills one in).
   -o, --output  text (default) or json (the plan as a JSON object).
+`
+	planInference = `
+  (cluster) A live VPA, VMPodScrape or CiliumNetworkPolicy of the stack proves its API is
+  served: the stack is planned as if --api-versions listed it, and the plan says so
+  ("API served: ...: inferred from live object ..."), so a forgotten --api-versions never
+  deletes them.
 `
 	planExit = `
   Exit status: 0 safe to apply (or no changes), 3 something is refused or needs a
-  decision, 1 an error, 2 a usage error.
+  decision, 1 an error (a malformed live file, a plan that cannot be written), 2 a
+  usage error.
 `
 )
 
 var (
 	planCmd = command{"etcdshapes plan",
 		"etcdshapes plan says what applying a render to a live stack would change, and whether it is safe.\n\nUsage:\n" +
-			synopsisPlanEtcd + synopsisPlanCluster + planAbout +
+			synopsisPlanEtcd + synopsisPlanCluster + planAbout + planInference +
 			"\n  The render flags are those of 'etcdshapes render etcd|cluster'; 'etcdshapes plan etcd --help'\n  and 'etcdshapes plan cluster --help' list them.\n" +
 			planExit}
 	planEtcdCmd = command{"etcdshapes plan etcd",
@@ -54,7 +61,7 @@ var (
 			synopsisPlanEtcd + planAbout + "\nRender flags (as for 'etcdshapes render etcd'):\n" + flagsRender + planExit}
 	planClusterCmd = command{"etcdshapes plan cluster",
 		"etcdshapes plan cluster says what applying a tenant cluster's etcd render to its live stack would change.\n\nUsage:\n" +
-			synopsisPlanCluster + planAbout + "\nRender flags (as for 'etcdshapes render cluster'):\n" + flagsRender + flagsRenderCluster + planExit}
+			synopsisPlanCluster + planAbout + planInference + "\nRender flags (as for 'etcdshapes render cluster'):\n" + flagsRender + flagsRenderCluster + planExit}
 )
 
 // Exit statuses of plan.
@@ -89,15 +96,13 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if format == "json" {
 		b, err := json.MarshalIndent(p, "", "  ")
 		if err != nil {
-			fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-			return 1
+			return cmd.exit(err, stdout, stderr)
 		}
 		if _, err := fmt.Fprintf(stdout, "%s\n", b); err != nil {
-			fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-			return 1
+			return cmd.exit(fmt.Errorf("writing the plan: %w", err), stdout, stderr)
 		}
-	} else {
-		p.WriteText(stdout)
+	} else if err := p.WriteText(stdout); err != nil {
+		return cmd.exit(fmt.Errorf("writing the plan: %w", err), stdout, stderr)
 	}
 	if !p.SafeToApply() {
 		return planUnsafe
@@ -138,15 +143,9 @@ func plan(caller string, args []string, stdin io.Reader) (*etcdshapes.PlanResult
 		return nil, "", &usageError{errors.New("only one of --live and -f can read stdin")}
 	}
 
-	var liveData []byte
-	var err error
-	if liveFile == "-" {
-		liveData, err = io.ReadAll(stdin)
-	} else {
-		liveData, err = os.ReadFile(liveFile)
-	}
+	liveData, err := readInput("--live", liveFile, stdin)
 	if err != nil {
-		return nil, "", fmt.Errorf("live file: %w", err)
+		return nil, "", err
 	}
 	live, err := etcdshapes.ReadObjects(liveData)
 	if err != nil {

@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -166,7 +169,7 @@ func TestPlanCommandUsage(t *testing.T) {
 		{[]string{"cluster", "--namespace", "tenant-demo", "--live", "x"}, 2, "--release is required"},
 		{[]string{"etcd", "--namespace", "tenant-root", "--live", "-", "-f", "-"}, 2, "only one of --live and -f can read stdin"},
 		{[]string{"etcd", "--namespace", "tenant-root", "--live", "x", "-o", "xml"}, 2, "--output must be text or json"},
-		{[]string{"etcd", "--namespace", "tenant-root", "--live", "/nonexistent/live.yaml"}, 1, "live file:"},
+		{[]string{"etcd", "--namespace", "tenant-root", "--live", "/nonexistent/live.yaml"}, 1, "--live: open"},
 		{[]string{"etcd", "--namespace", "default", "--live", "-"}, 1, `namespace: invalid value "default"`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -180,6 +183,181 @@ func TestPlanCommandUsage(t *testing.T) {
 			}
 			assert.Contains(t, stderr.String(), tc.want)
 			assert.Empty(t, stdout.String())
+		})
+	}
+}
+
+// Forgetting --api-versions does not delete the live objects of the
+// optional kinds: they prove their APIs are served, and the plan says so.
+func TestPlanCommandInfersOptionalAPIs(t *testing.T) {
+	s := cliScenario(t, "cluster-demo") // rendered with every optional API
+	live := writeTemp(t, liveList(t, s, nil))
+	s.APIVersions = nil
+	var stdout, stderr bytes.Buffer
+	code := runPlan(planArgs(t, s, live), nil, &stdout, &stderr)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+	out := stdout.String()
+	for _, want := range []string{
+		"API served: autoscaling.k8s.io/v1/VerticalPodAutoscaler: inferred from live object VerticalPodAutoscaler tenant-demo/kubernetes-demo-etcd\n",
+		"API served: operator.victoriametrics.com/v1beta1/VMPodScrape: inferred from live object VMPodScrape tenant-demo/kubernetes-demo-etcd-pod-scrape\n",
+		"API served: cilium.io/v2/CiliumNetworkPolicy: inferred from live object CiliumNetworkPolicy tenant-demo/kubernetes-demo-etcd\n",
+		"0 to create, 0 to update, 0 to delete",
+		"No changes.",
+	} {
+		assert.Contains(t, out, want)
+	}
+	assert.NotContains(t, out, "delete VerticalPodAutoscaler")
+
+	stdout.Reset()
+	code = runPlan(append(planArgs(t, s, live), "-o", "json"), nil, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	var p etcdshapes.PlanResult
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &p))
+	require.Len(t, p.InferredAPIs, 3)
+	assert.Equal(t, etcdshapes.APIVerticalPodAutoscaler, p.InferredAPIs[0].API)
+	assert.Equal(t, "VerticalPodAutoscaler", p.InferredAPIs[0].From.Kind)
+}
+
+// Every error of plan is printed once, with one "etcdshapes: " prefix:
+// malformed live objects (named by their position in the file), files
+// that cannot be read, bad values, a plan that cannot be written.
+func TestPlanCommandErrorsHaveOnePrefix(t *testing.T) {
+	s := cliScenario(t, "cluster-demo")
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o600))
+		return p
+	}
+	secret := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\n"
+	for _, tc := range []struct {
+		name   string
+		live   string
+		values string
+		want   string
+	}{
+		{"apiVersion a number", file("v.yaml", "apiVersion: 1\nkind: Secret\nmetadata: {name: a}\n"), "", `live[0].apiVersion: invalid value 1: must be the object's group/version`},
+		{"name a number", file("n.yaml", "---\n"+secret+"---\napiVersion: v1\nkind: Secret\nmetadata: {name: 7}\n"), "", `live[1].metadata.name: invalid value 7: must be the object's name`},
+		{"bad fieldsV1", file("m.yaml", secret+"  managedFields: [{manager: etcdshapes, operation: Apply, fieldsV1: {spec: {}}}]\n"), "",
+			`live[0].metadata.managedFields[0].fieldsV1: invalid value {spec: {}}: must be a field set (FieldsV1): parsing key as path element`},
+		{"replicas a string", file("r.yaml", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: etcd-operator.cozystack.io/v1alpha2\n  kind: EtcdCluster\n  metadata: {name: kubernetes-demo-etcd, namespace: tenant-demo}\n  spec: {replicas: three}\n"), "",
+			`live[0].items[0].spec.replicas: invalid value "three": must be a whole number of members`},
+		{"not YAML", file("y.yaml", "a: [\n"), "", `live[0]: invalid value "a: [": must be YAML`},
+		{"a directory", dir, "", "--live " + dir + ": read " + dir + ": is a directory"},
+		{"missing", filepath.Join(dir, "none.yaml"), "", "--live: open " + filepath.Join(dir, "none.yaml") + ": no such file or directory"},
+		{"bad values", file("ok.yaml", secret), "etcd: {replicas: 2}\n", `etcd.replicas: invalid value 2: must be 1 or 3`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := s
+			s.Values = tc.values
+			var stdout, stderr bytes.Buffer
+			code := runPlan(planArgs(t, s, tc.live), nil, &stdout, &stderr)
+			assert.Equal(t, 1, code)
+			assert.Empty(t, stdout.String())
+			assert.True(t, strings.HasPrefix(stderr.String(), "etcdshapes: "+tc.want), "stderr: %s", stderr.String())
+			assert.Equal(t, 1, strings.Count(stderr.String(), "etcdshapes:"), "one prefix: %s", stderr.String())
+			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line: %s", stderr.String())
+		})
+	}
+}
+
+// A plan that cannot be written is an error (exit 1), in either format,
+// however far the writing got.
+func TestPlanCommandWriteErrors(t *testing.T) {
+	s := cliScenario(t, "cluster-demo")
+	live := writeTemp(t, liveList(t, s, nil))
+	for _, format := range []string{"text", "json"} {
+		for _, after := range []int{0, 1, 2} {
+			t.Run(fmt.Sprintf("%s after %d writes", format, after), func(t *testing.T) {
+				var stderr bytes.Buffer
+				code := runPlan(append(planArgs(t, s, live), "-o", format), nil, &failingWriter{after: after}, &stderr)
+				if format == "json" && after > 0 {
+					// The JSON plan is one write.
+					assert.Equal(t, 0, code, stderr.String())
+					return
+				}
+				assert.Equal(t, 1, code)
+				assert.Equal(t, "etcdshapes: writing the plan: no space left on device\n", stderr.String())
+			})
+		}
+	}
+}
+
+// failingWriter accepts after writes, then fails every one.
+type failingWriter struct{ after, calls int }
+
+func (w *failingWriter) Write(b []byte) (int, error) {
+	w.calls++
+	if w.calls > w.after {
+		return 0, errors.New("no space left on device")
+	}
+	return len(b), nil
+}
+
+// The real command writing to /dev/full (every write fails with ENOSPC):
+// plan and render exit 1 and say why. The test binary runs itself as the
+// command (see TestMain).
+func TestCommandsOnDevFull(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	defer full.Close()
+	s := cliScenario(t, "cluster-demo")
+	live := writeTemp(t, liveList(t, s, nil))
+	for _, args := range [][]string{
+		append([]string{"plan"}, planArgs(t, s, live)...),
+		append(append([]string{"plan"}, planArgs(t, s, live)...), "-o", "json"),
+		{"render", "cluster", "--namespace", "tenant-demo", "--release", "kubernetes-demo"},
+		{"render", "etcd", "--namespace", "tenant-root"},
+		{"render", "snapshot", "etcd", "--namespace", "tenant-root", "--name", "s", "--pvc", "backups"},
+	} {
+		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], args...)
+			cmd.Env = append(os.Environ(), runAsCommand+"=1")
+			cmd.Stdout = full
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
+			assert.Equal(t, 1, exit.ExitCode())
+			assert.Contains(t, stderr.String(), "no space left on device")
+			assert.True(t, strings.HasPrefix(stderr.String(), "etcdshapes: "), stderr.String())
+			assert.Equal(t, 1, strings.Count(stderr.String(), "etcdshapes:"), stderr.String())
+		})
+	}
+}
+
+// runAsCommand, set in the environment, makes the test binary run the
+// command itself with its arguments.
+const runAsCommand = "ETCDSHAPES_TEST_RUN_AS_COMMAND"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runAsCommand) != "" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// The stacks as a real kube-apiserver returned them (testdata/apiserver,
+// recorded by the e2e suite) plan empty through the command, whether
+// --api-versions lists the optional APIs or not.
+func TestPlanCommandServerDefaultedStacks(t *testing.T) {
+	live := filepath.Join("..", "..", "testdata", "apiserver", "live.yaml")
+	for _, args := range [][]string{
+		{"etcd", "--namespace", "tenant-fixture", "--chart-version", "1.2.3", "--live", live},
+		{"cluster", "--namespace", "tenant-fixture", "--release", "kubernetes-fixture", "--chart-version", "1.2.3", "--live", live,
+			"--api-versions", etcdshapes.APIVerticalPodAutoscaler + "," + etcdshapes.APIVMPodScrape + "," + etcdshapes.APICiliumNetworkPolicy},
+		{"cluster", "--namespace", "tenant-fixture", "--release", "kubernetes-fixture", "--chart-version", "1.2.3", "--live", live},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := runPlan(args, nil, &stdout, &stderr)
+			require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
+			assert.True(t, strings.HasSuffix(stdout.String(), "\nNo changes.\n"), stdout.String())
+			assert.Contains(t, stdout.String(), "0 to create, 0 to update, 0 to delete")
+			assert.Empty(t, stderr.String())
 		})
 	}
 }

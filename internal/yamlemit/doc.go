@@ -1,6 +1,8 @@
 // Package yamlemit prints JSON documents as YAML, byte for byte as
-// sigs.k8s.io/yaml prints them after a json.Unmarshal into map[string]any
-// (the path etcdshapes.Marshal used to take), only without the detour.
+// sigs.k8s.io/yaml prints them after decoding into map[string]any with
+// encoding/json, numbers kept as written (json.Number: an int64 such as a
+// quota near 2^63 is printed exactly, not rounded through a float64); that
+// is the path etcdshapes.Marshal used to take, only without the detour.
 //
 // The old path costs 0.3–0.5 ms per object: json.Marshal, json.Unmarshal into
 // maps, json.Marshal again, a full YAML parse of that JSON by

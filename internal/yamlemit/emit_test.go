@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -12,12 +13,18 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// oldPath is what etcdshapes printed before this package: the JSON read
-// into maps by encoding/json, then sigs.k8s.io/yaml.Marshal.
+// oldPath is the reference printer: the JSON read into maps by
+// encoding/json with numbers kept as written (json.Number, so an int64 is
+// not rounded through a float64), then sigs.k8s.io/yaml.Marshal.
 func oldPath(js []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
 	var v any
-	if err := json.Unmarshal(js, &v); err != nil {
+	if err := dec.Decode(&v); err != nil {
 		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data")
 	}
 	return yaml.Marshal(v)
 }
@@ -112,7 +119,8 @@ func TestNumbers(t *testing.T) {
 		check(t, mustJSON(t, map[string]any{"n": n, "l": []any{n}}))
 	}
 	raw := []string{"-0", "1.0", "1E5", "1e-0", "0.000", "-0.0", "12345678901234567890",
-		"-12345678901234567890", "1e400", "123456789012345", "1234567890123456"}
+		"-12345678901234567890", "1e400", "123456789012345", "1234567890123456",
+		"2190550858753009152", "9007199254740993", "-9007199254740993", "18446744073709551616", "-9223372036854775809", "1.0e2", "-0.0e0"}
 	for _, r := range raw {
 		check(t, []byte(`{"n":`+r+`}`))
 	}

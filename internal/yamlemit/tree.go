@@ -408,7 +408,7 @@ func hex4(b []byte, i int) (rune, bool) {
 }
 
 // number reads a JSON number and stores the text yaml.v2 prints for it
-// on the old path (see yamlNumber).
+// on the reference path (see yamlNumber).
 func (t *Tree) number() (Node, error) {
 	src := t.src
 	start := t.pos
@@ -455,65 +455,38 @@ func (t *Tree) number() (Node, error) {
 	}
 	t.pos = i
 	tok := src[start:i]
-	// An integer of up to 15 digits survives float64 exactly, so every
-	// step of the old path prints it unchanged; "-0" is the exception.
+	// An integer of up to 15 digits is printed as written by every path;
+	// "-0" is the exception.
 	if simple && intEnd-intStart <= 15 && !(intEnd-intStart == 1 && src[intStart] == '0' && intStart > start) {
 		return t.add(node{kind: Number, text: span{off: int32(start), n: int32(i - start)}}), nil
 	}
 	d0 := len(t.dec)
 	var ok bool
-	t.dec, ok = yamlNumber(t.dec, tok)
+	t.dec, ok = yamlNumber(t.dec, tok, simple)
 	if !ok {
 		return 0, ErrFallback
 	}
 	return t.add(node{kind: Number, text: t.decSpan(d0)}), nil
 }
 
-// yamlNumber appends what the old path prints for the JSON number tok:
-// json.Unmarshal reads it as a float64, json.Marshal writes that float
-// back, yaml.v2 resolves the text as an int, a uint64 or a float64, and
-// prints it with strconv.
-func yamlNumber(dst, tok []byte) ([]byte, bool) {
-	f, err := strconv.ParseFloat(string(tok), 64)
+// yamlNumber appends what yaml.v2 prints for the JSON number tok, read as
+// written (a json.Number): an integer that fits an int64 or a uint64 is
+// printed exactly, anything else as the float64 it parses to.
+func yamlNumber(dst, tok []byte, integer bool) ([]byte, bool) {
+	s := string(tok)
+	if integer {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return strconv.AppendInt(dst, i, 10), true
+		}
+		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return strconv.AppendUint(dst, u, 10), true
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return dst, false // encoding/json refuses it too
+		return dst, false // out of range: yaml.v2 would keep it as a string
 	}
-	var buf [32]byte
-	s := string(appendJSONFloat(buf[:0], f))
-	if i, err := strconv.ParseInt(s, 0, 64); err == nil {
-		return strconv.AppendInt(dst, i, 10), true
-	}
-	if u, err := strconv.ParseUint(s, 0, 64); err == nil {
-		return strconv.AppendUint(dst, u, 10), true
-	}
-	if isYAMLFloat(s) {
-		if g, err := strconv.ParseFloat(s, 64); err == nil {
-			return strconv.AppendFloat(dst, g, 'g', -1, 64), true
-		}
-	}
-	return dst, false
-}
-
-// appendJSONFloat is encoding/json's float64 encoding.
-func appendJSONFloat(b []byte, f float64) []byte {
-	abs := f
-	if abs < 0 {
-		abs = -abs
-	}
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// clean up e-09 to e-9
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
+	return strconv.AppendFloat(dst, f, 'g', -1, 64), true
 }
 
 // Root is the document's top node.

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/stretchr/testify/require"
+)
+
+// endless is a stream that never ends; it counts what was read.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// runWithin runs the CLI and fails if it takes longer than d (a hang).
+func runWithin(t *testing.T, d time.Duration, args []string, stdin io.Reader) (int, string, string) {
+	t.Helper()
+	type result struct {
+		code           int
+		stdout, stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var stdout, stderr bytes.Buffer
+		code := run(args, stdin, &stdout, &stderr)
+		done <- result{code, stdout.String(), stderr.String()}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.stdout, r.stderr
+	case <-time.After(d):
+		t.Fatalf("%q did not finish within %s", args, d)
+		return 0, "", ""
+	}
+}
+
+// TestHostileInputFiles: every way a values or live file can be too big
+// (a device without end, a huge regular file, an endless stdin, an endless
+// FIFO) ends quickly with an error naming the flag and the file, after
+// reading at most one byte past the limit, and heap use stays bounded.
+func TestHostileInputFiles(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.yaml")
+	f, err := os.Create(huge)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(100<<20)) // 100 MB, sparse
+	require.NoError(t, f.Close())
+	many := filepath.Join(dir, "many.yaml")
+	require.NoError(t, os.WriteFile(many, []byte("a:\n"+strings.Repeat("- 1\n", etcdshapes.MaxValuesIndicators)), 0o600))
+
+	sources := map[string]func(t *testing.T) (string, io.Reader){
+		"/dev/zero":    func(*testing.T) (string, io.Reader) { return "/dev/zero", nil },
+		"100 MB file":  func(*testing.T) (string, io.Reader) { return huge, nil },
+		"many nodes":   func(*testing.T) (string, io.Reader) { return many, nil },
+		"endless pipe": func(*testing.T) (string, io.Reader) { return "-", &endless{} },
+		"endless FIFO": func(t *testing.T) (string, io.Reader) {
+			p := filepath.Join(t.TempDir(), "fifo")
+			require.NoError(t, syscall.Mkfifo(p, 0o600))
+			go func() {
+				w, err := os.OpenFile(p, os.O_WRONLY, 0)
+				if err != nil {
+					return
+				}
+				defer w.Close()
+				_, _ = io.Copy(w, &endless{}) // ends with EPIPE when the reader closes
+			}()
+			return p, nil
+		},
+	}
+	commands := map[string]func(path string) []string{
+		"render -f": func(p string) []string { return []string{"render", "etcd", "-n", "tenant-root", "-f", p} },
+		"plan -f": func(p string) []string {
+			return []string{"plan", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--live", os.DevNull, "-f", p}
+		},
+		"plan --live": func(p string) []string { return []string{"plan", "etcd", "-n", "tenant-root", "--live", p} },
+	}
+	for sname, source := range sources {
+		for cname, command := range commands {
+			t.Run(cname+" "+sname, func(t *testing.T) {
+				path, stdin := source(t)
+				if stdin == nil {
+					stdin = strings.NewReader("")
+				}
+				runtime.GC()
+				var before runtime.MemStats
+				runtime.ReadMemStats(&before)
+				code, stdout, stderr := runWithin(t, 30*time.Second, command(path), stdin)
+				var after runtime.MemStats
+				runtime.ReadMemStats(&after)
+				require.Equal(t, 1, code, stderr)
+				require.Empty(t, stdout)
+				require.Equal(t, 1, strings.Count(stderr, "etcdshapes:"), stderr)
+				require.Regexp(t, `^etcdshapes: (--values|--live|values\[0\]|live\[0\]): invalid value "`, stderr)
+				require.Contains(t, stderr, "limit")
+				if e, ok := stdin.(*endless); ok {
+					require.LessOrEqual(t, e.n, int64(etcdshapes.MaxValuesBytes)+64<<10, "read past the limit")
+				}
+				// Allocated while reading: the limit and its buffer's
+				// growth, never the 100 MB or the endless stream.
+				require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(80<<20))
+			})
+		}
+	}
+}
+
+// fullWriter fails every write, as stdout on a full disk does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestWriteErrors: a command whose output cannot be written fails (exit
+// 1, the error on stderr), whatever the command; /dev/full is the real
+// case.
+func TestWriteErrors(t *testing.T) {
+	live := filepath.Join(t.TempDir(), "live.yaml")
+	var out bytes.Buffer
+	require.Equal(t, 0, run([]string{"render", "etcd", "-n", "tenant-root"}, strings.NewReader(""), &out, io.Discard))
+	require.NoError(t, os.WriteFile(live, out.Bytes(), 0o600))
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		full = nil
+	}
+	for _, args := range [][]string{
+		{"render", "etcd", "-n", "tenant-root"},
+		{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo"},
+		{"render", "snapshot", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--name", "now", "--pvc", "backups"},
+		{"plan", "etcd", "-n", "tenant-root", "--live", live},
+		{"plan", "etcd", "-n", "tenant-root", "--live", live, "--output", "json"},
+		{"render", "--help"},
+	} {
+		for name, w := range map[string]io.Writer{"failing writer": fullWriter{}, "/dev/full": full} {
+			if w == (*os.File)(nil) || w == nil {
+				continue
+			}
+			var stderr bytes.Buffer
+			code := run(args, strings.NewReader(""), w, &stderr)
+			require.NotEqual(t, 0, code, "%q to %s", args, name)
+			require.Contains(t, stderr.String(), "no space left on device", "%q to %s", args, name)
+		}
+	}
+	if full != nil {
+		require.NoError(t, full.Close())
+	}
+	require.True(t, errors.Is(syscall.ENOSPC, syscall.ENOSPC))
+}

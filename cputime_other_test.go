@@ -1,0 +1,8 @@
+//go:build !unix
+
+package etcdshapes_test
+
+import "time"
+
+// cpuTime falls back to the wall clock where getrusage is missing.
+func cpuTime() time.Duration { return time.Duration(time.Now().UnixNano()) }

@@ -1,0 +1,127 @@
+package chartwrite
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+)
+
+// manifestHeader opens every manifest: what it is, for the person who finds
+// it in a chart.
+const manifestHeader = `# Written by etcdshapes gen: the files it generated in this directory and
+# their SHA-256 (check with: sha256sum -c ` + ManifestName + `).
+# etcdshapes replaces or removes only the files listed here whose content
+# still has this hash; it refuses any other file unless run with --force.
+# Do not edit. Deleting it makes etcdshapes treat every existing file as yours.
+`
+
+// formatManifest is the manifest of files, sorted by path: the header, then
+// "<sha256 hex>  <path>" per file, like sha256sum.
+func formatManifest(files []File) []byte {
+	sorted := append([]File(nil), files...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+	var b bytes.Buffer
+	b.WriteString(manifestHeader)
+	for _, f := range sorted {
+		sum := sha256.Sum256(f.Data)
+		b.WriteString(hex.EncodeToString(sum[:]))
+		b.WriteString("  ")
+		b.WriteString(f.Path)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// readManifest reads dir's manifest: its bytes (nil when there is none) and
+// the hash of each listed path.
+func (w *writer) readManifest() ([]byte, map[string][sha256.Size]byte, error) {
+	fi, err := w.root.Lstat(ManifestName)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, nil
+	case err != nil:
+		return nil, nil, err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return nil, nil, naming.Errorf(Field, w.full(ManifestName), "is a symbolic link%s; etcdshapes never follows one, even with --force: replace it by the real manifest, or delete it (then etcdshapes treats every existing file as yours)", w.target(ManifestName))
+	case !fi.Mode().IsRegular():
+		return nil, nil, naming.Errorf(Field, w.full(ManifestName), "is %s, not the regular file etcdshapes writes; it never opens it, even with --force: move it away", kind(fi.Mode()))
+	case fi.Size() > MaxManifestSize:
+		return nil, nil, w.badManifest("is larger than %d bytes", MaxManifestSize)
+	}
+	data, err := w.readRegular(ManifestName, fi, MaxManifestSize)
+	if errors.Is(err, errTooLarge) {
+		return nil, nil, w.badManifest("is larger than %d bytes", MaxManifestSize)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", w.full(ManifestName), err)
+	}
+	listed, err := w.parseManifest(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, listed, nil
+}
+
+// parseManifest parses a manifest: "#" comments, blank lines and one
+// "<sha256 hex>  <path>" line per file, each path a clean relative path
+// listed once.
+func (w *writer) parseManifest(data []byte) (map[string][sha256.Size]byte, error) {
+	listed := map[string][sha256.Size]byte{}
+	lines := strings.Split(string(data), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for i, line := range lines {
+		n := i + 1
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		sumHex, p, ok := strings.Cut(line, "  ")
+		var sum [sha256.Size]byte
+		if !ok || len(sumHex) != hex.EncodedLen(sha256.Size) || strings.ToLower(sumHex) != sumHex {
+			return nil, w.badManifest("line %d is not \"<sha256 in lowercase hex>  <path>\"", n)
+		}
+		if _, err := hex.Decode(sum[:], []byte(sumHex)); err != nil {
+			return nil, w.badManifest("line %d is not \"<sha256 in lowercase hex>  <path>\"", n)
+		}
+		if rule := checkPath(p); rule != "" {
+			return nil, w.badManifest("line %d: path %q %s", n, bounded(p), rule)
+		}
+		if _, dup := listed[p]; dup {
+			return nil, w.badManifest("line %d lists %q again", n, p)
+		}
+		listed[p] = sum
+	}
+	for p := range listed {
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			if _, ok := listed[d]; ok {
+				return nil, w.badManifest("lists %q both as a file and as the directory of %q", d, p)
+			}
+		}
+	}
+	return listed, nil
+}
+
+// badManifest refuses a manifest etcdshapes cannot have written.
+func (w *writer) badManifest(format string, args ...any) *naming.Error {
+	return naming.Errorf(Field, w.full(ManifestName), "%s; etcdshapes cannot have written it: restore it, or delete it (then etcdshapes treats every existing file as yours)", fmt.Sprintf(format, args...))
+}
+
+// bounded shortens s for a message.
+func bounded(s string) string {
+	if len(s) > 100 {
+		return s[:100] + "…"
+	}
+	return s
+}

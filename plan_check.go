@@ -1,0 +1,416 @@
+package etcdshapes
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+)
+
+// The plan reads live objects a person or a program hands it, so every
+// field it reads is checked before it is used: a malformed one is a
+// *naming.Error that names the field by its position in the input
+// ("live[3].metadata.managedFields[0].fieldsV1") and quotes the value as
+// given, cut to maxShown bytes. Fields the plan only compares are not
+// checked: a value of another type is a change like any other.
+
+// shown is v as an error carries it: as given. naming.Error prints it as
+// YAML's flow style would, cut to about 120 bytes with "…", so a huge
+// value costs no more to report than a short one.
+func shown(v any) any { return v }
+
+// treeError is a malformed value inside an object's JSON tree, found
+// from the bottom up: path holds the keys and indices innermost first.
+type treeError struct {
+	path  []string
+	value any
+	rule  string
+}
+
+func (e *treeError) Error() string { return e.at("").Error() }
+
+// at is the error as a *naming.Error, the path appended to field.
+func (e *treeError) at(field string) *naming.Error {
+	var b strings.Builder
+	b.WriteString(field)
+	for i := len(e.path) - 1; i >= 0; i-- {
+		p := e.path[i]
+		if !strings.HasPrefix(p, "[") && b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return naming.Errorf(b.String(), shown(e.value), "%s", e.rule)
+}
+
+// within adds the key or index of the parent to a treeError.
+func within(err error, step string) error {
+	if te, ok := err.(*treeError); ok {
+		te.path = append(te.path, step)
+	}
+	return err
+}
+
+// normalize copies a JSON tree into the form the diff compares: integral
+// numbers as int64 whatever their spelling (600 and 600.0 are one value; a
+// decoder gives either), other numbers as float64. A value that is not
+// JSON (a Go caller's []string, a struct) is a *treeError.
+func normalize(v any) (any, error) {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, c := range t {
+			n, err := normalize(c)
+			if err != nil {
+				return nil, within(err, k)
+			}
+			out[k] = n
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(t))
+		for i, c := range t {
+			n, err := normalize(c)
+			if err != nil {
+				return nil, within(err, "["+strconv.Itoa(i)+"]")
+			}
+			out[i] = n
+		}
+		return out, nil
+	case nil, bool, string:
+		return t, nil
+	}
+	return number(v)
+}
+
+// number converts any Go number a decoder or a caller may put in an
+// unstructured object.
+func number(v any) (any, error) {
+	var f float64
+	switch t := v.(type) {
+	case int:
+		return int64(t), nil
+	case int8:
+		return int64(t), nil
+	case int16:
+		return int64(t), nil
+	case int32:
+		return int64(t), nil
+	case int64:
+		return t, nil
+	case uint8:
+		return int64(t), nil
+	case uint16:
+		return int64(t), nil
+	case uint32:
+		return int64(t), nil
+	case uint:
+		if uint64(t) <= math.MaxInt64 {
+			return int64(t), nil
+		}
+		f = float64(t)
+	case uint64:
+		if t <= math.MaxInt64 {
+			return int64(t), nil
+		}
+		f = float64(t)
+	case float32:
+		f = float64(t)
+	case float64:
+		f = t
+	case json.Number:
+		if i, err := t.Int64(); err == nil {
+			return i, nil
+		}
+		var err error
+		if f, err = t.Float64(); err != nil {
+			return nil, &treeError{value: string(t), rule: "must be a number"}
+		}
+	default:
+		return nil, &treeError{value: v, rule: fmt.Sprintf("must be a JSON value (string, number, bool, null, map[string]any or []any) as in an unstructured object, not %T", v)}
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, &treeError{value: f, rule: "must be a finite number"}
+	}
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return int64(f), nil
+	}
+	return f, nil
+}
+
+// inspected is what the plan reads from an object's metadata: its
+// identity and, from managedFields, the fields FieldManager applied and
+// the fields every other manager owns.
+type inspected struct {
+	key          objectKey
+	ref          ObjectRef
+	ours, others *fieldpath.Set
+}
+
+// inspect checks the fields of an object's JSON tree that the plan reads
+// (apiVersion, kind, metadata.name and namespace, labels, annotations,
+// managedFields, and the fields the rules of its kind read) and returns
+// what it read. field names the object in the input, e.g. "live[3]".
+func inspect(field string, tree map[string]any) (*inspected, error) {
+	apiVersion, err := requiredString(field+".apiVersion", tree["apiVersion"], `must be the object's group/version, e.g. "batch/v1" or "v1"`)
+	if err != nil {
+		return nil, err
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil || gv.Version == "" {
+		return nil, naming.Errorf(field+".apiVersion", apiVersion, `must be group/version, e.g. "batch/v1" or "v1"`)
+	}
+	kind, err := requiredString(field+".kind", tree["kind"], `must be the object's kind, e.g. "EtcdCluster"`)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := object(field+".metadata", tree["metadata"])
+	if err != nil {
+		return nil, err
+	}
+	name, err := requiredString(field+".metadata.name", meta["name"], "must be the object's name")
+	if err != nil {
+		return nil, err
+	}
+	ns, err := optionalString(field+".metadata.namespace", meta["namespace"])
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range []string{"labels", "annotations"} {
+		if err := stringMap(field+".metadata."+k, meta[k]); err != nil {
+			return nil, err
+		}
+	}
+	ours, others, err := managedSets(field+".metadata.managedFields", meta["managedFields"], FieldManager)
+	if err != nil {
+		return nil, err
+	}
+	in := &inspected{
+		key:  objectKey{group: gv.Group, kind: kind, namespace: ns, name: name},
+		ref:  ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: ns, Name: name},
+		ours: ours, others: others,
+	}
+	if err := checkRuleFields(field, in.key.groupKind(), tree); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func requiredString(field string, v any, rule string) (string, error) {
+	s, ok := v.(string)
+	if !ok || s == "" {
+		if v == nil {
+			v = ""
+		}
+		return "", naming.Errorf(field, shown(v), "%s", rule)
+	}
+	return s, nil
+}
+
+func optionalString(field string, v any) (string, error) {
+	if v == nil {
+		return "", nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", naming.Errorf(field, shown(v), "must be a string")
+	}
+	return s, nil
+}
+
+// object is v as a map; absent (nil) is an empty map.
+func object(field string, v any) (map[string]any, error) {
+	if v == nil {
+		return map[string]any{}, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, naming.Errorf(field, shown(v), "must be an object (a map)")
+	}
+	return m, nil
+}
+
+// stringMap checks a map of strings (labels, annotations); absent or
+// null is fine.
+func stringMap(field string, v any) error {
+	m, err := object(field, v)
+	if err != nil {
+		return err
+	}
+	for _, k := range sortedKeys(m) {
+		if _, ok := m[k].(string); !ok {
+			return naming.Errorf(field+"."+k, shown(m[k]), "must be a string")
+		}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// managedSets reads managedFields into the field set manager applied
+// and the union of every other manager's fields. Each entry must be an
+// object whose fieldsV1, when present, is a field set.
+func managedSets(field string, v any, manager string) (ours, others *fieldpath.Set, err error) {
+	if v == nil {
+		return &fieldpath.Set{}, &fieldpath.Set{}, nil
+	}
+	entries, ok := v.([]any)
+	if !ok {
+		return nil, nil, naming.Errorf(field, shown(v), "must be a list of managed field entries")
+	}
+	var mine, theirs []*fieldpath.Set
+	for i, e := range entries {
+		at := field + "[" + strconv.Itoa(i) + "]"
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, nil, naming.Errorf(at, shown(e), "must be a managed field entry (an object with manager, operation and fieldsV1)")
+		}
+		mgr, err := optionalString(at+".manager", m["manager"])
+		if err != nil {
+			return nil, nil, err
+		}
+		op, err := optionalString(at+".operation", m["operation"])
+		if err != nil {
+			return nil, nil, err
+		}
+		if m["fieldsV1"] == nil {
+			continue
+		}
+		fields, ok := m["fieldsV1"].(map[string]any)
+		if !ok {
+			return nil, nil, naming.Errorf(at+".fieldsV1", shown(m["fieldsV1"]), "must be a field set (FieldsV1), an object such as {\"f:spec\":{\"f:replicas\":{}}}")
+		}
+		raw, err := json.Marshal(fields)
+		if err != nil {
+			return nil, nil, naming.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
+		}
+		s := &fieldpath.Set{}
+		if err := s.FromJSON(bytes.NewReader(raw)); err != nil {
+			return nil, nil, naming.Errorf(at+".fieldsV1", shown(fields), "must be a field set (FieldsV1): %v", err)
+		}
+		if mgr == manager && op == "Apply" {
+			mine = append(mine, s)
+		} else {
+			theirs = append(theirs, s)
+		}
+	}
+	return unionAll(mine), unionAll(theirs), nil
+}
+
+// unionAll is the union of sets, merged pairwise so that many entries
+// cost n log n, not n².
+func unionAll(sets []*fieldpath.Set) *fieldpath.Set {
+	switch len(sets) {
+	case 0:
+		return &fieldpath.Set{}
+	case 1:
+		return sets[0]
+	}
+	for len(sets) > 1 {
+		next := make([]*fieldpath.Set, 0, (len(sets)+1)/2)
+		for i := 0; i+1 < len(sets); i += 2 {
+			next = append(next, sets[i].Union(sets[i+1]))
+		}
+		if len(sets)%2 == 1 {
+			next = append(next, sets[len(sets)-1])
+		}
+		sets = next
+	}
+	return sets[0]
+}
+
+// ruleField is a field a plan rule reads, and what it must be.
+type ruleField struct {
+	kind  schema.GroupKind
+	path  string
+	check func(v any) string // the rule broken, "" when v is fine
+}
+
+var ruleFields = []ruleField{
+	{etcdClusterKind, "spec.replicas", isMemberCount},
+	{etcdClusterKind, "spec.storage.size", isQuantity},
+	{etcdClusterKind, "spec.storage.storageClassName", isString},
+	{etcdClusterKind, "spec.storage.medium", isString},
+	{etcdClusterKind, "spec.version", isString},
+	{dataStoreKind, "spec.driver", isString},
+	{dataStoreKind, "status.usedBy", isStringList},
+	{KamajiControlPlaneKind, "spec.dataStoreName", isString},
+}
+
+// checkRuleFields checks the fields the rules of the object's kind read;
+// their parents must be objects. Null is absent.
+func checkRuleFields(field string, gk schema.GroupKind, tree map[string]any) error {
+	for _, r := range ruleFields {
+		if r.kind != gk {
+			continue
+		}
+		parts := strings.Split(r.path, ".")
+		var cur any = tree
+		at := field
+		for i, p := range parts {
+			m, ok := cur.(map[string]any)
+			if !ok {
+				return naming.Errorf(at, shown(cur), "must be an object (a map)")
+			}
+			at += "." + p
+			cur = m[p]
+			if cur == nil {
+				break
+			}
+			if i == len(parts)-1 {
+				if rule := r.check(cur); rule != "" {
+					return naming.Errorf(at, shown(cur), "%s", rule)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func isString(v any) string {
+	if _, ok := v.(string); !ok {
+		return "must be a string"
+	}
+	return ""
+}
+
+func isMemberCount(v any) string {
+	if n, ok := v.(int64); !ok || n < 0 || n > math.MaxInt32 {
+		return "must be a whole number of members, 0 or more"
+	}
+	return ""
+}
+
+func isQuantity(v any) string {
+	if _, ok := asQuantity(v); !ok {
+		return "must be a quantity, e.g. 4Gi"
+	}
+	return ""
+}
+
+func isStringList(v any) string {
+	l, ok := v.([]any)
+	if !ok {
+		return "must be a list of strings"
+	}
+	for _, e := range l {
+		if _, ok := e.(string); !ok {
+			return "must be a list of strings"
+		}
+	}
+	return ""
+}
