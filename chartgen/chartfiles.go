@@ -205,15 +205,24 @@ func etcdSchema() map[string]any {
 		"type":    "object",
 		"title":   "etcd",
 		"properties": map[string]any{
-			"version":      with(prop("etcd version, X.Y.Z.", "string"), "default", etcd.DefaultVersion),
-			"replicas":     with(int32Prop(fmt.Sprintf("Number of etcd members, 1 to %d.", etcd.MaxReplicas)), "default", etcd.DefaultReplicas),
-			"size":         with(prop("Size of each member's data volume (any Kubernetes quantity).", "string", "number"), "default", etcd.DefaultSize),
+			"version":  with(prop("etcd version, X.Y.Z.", "string"), "default", etcd.DefaultVersion),
+			"replicas": with(int32Prop(fmt.Sprintf("Number of etcd members, 1 to %d.", etcd.MaxReplicas)), "default", etcd.DefaultReplicas),
+			// A fraction is refused for size, cpu and memory, as upstream's
+			// schema refuses it ("1.5" as a string is a quantity).
+			"size":         with(prop("Size of each member's data volume (any Kubernetes quantity).", "string", "integer"), "default", etcd.DefaultSize),
 			"storageClass": with(prop("StorageClass of the data volumes; empty uses the cluster's default.", "string"), "default", ""),
 			"resources": with(prop("Limits of the etcd container, a flat map of resource names to quantities.", "object"),
+				"properties", map[string]any{
+					"cpu":    prop("CPU limit; the request is the limit / the CPU allocation ratio.", "string", "integer", "null"),
+					"memory": prop("Memory limit; the request is the limit / the memory allocation ratio.", "string", "integer", "null"),
+				},
 				"additionalProperties", prop("A quantity.", "string", "number", "null"),
 				"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
 			"affinity": with(prop("Affinity of the members (a pod affinity); empty means a soft anti-affinity across nodes.", "object"), "default", map[string]any{}),
 			"_cluster": platformSchema(),
+			// Accepted with any content and not read.
+			"_namespace": map[string]any{"description": "The platform's namespace values, passed to every application; not read."},
+			"backup":     map[string]any{"description": "Left over from older versions of the chart; not read."},
 		},
 	}
 }

@@ -299,9 +299,11 @@ type constants struct {
 	VPAMaxMemory     string
 	// The same bounds as quantities.
 	VPAMinCPUQuantity, VPAMinMemoryQuantity, VPAMaxCPUQuantity, VPAMaxMemoryQuantity string
-	OptionalAPIs                                                                     []string
-	EtcdCluster                                                                      apiRef
-	KamajiControlPlane                                                               apiRef
+	// VPAAPI is the API whose VerticalPodAutoscaler the checks bound.
+	VPAAPI             string
+	OptionalAPIs       []string
+	EtcdCluster        apiRef
+	KamajiControlPlane apiRef
 	// The quick tests' patterns: each vouches only for input the library
 	// accepts (TestQuickPatterns).
 	TenantPattern    string
@@ -343,9 +345,10 @@ const (
 // quickResources are the resources whose requests the quick path derives.
 var quickResources = []string{"cpu", "memory", "ephemeral-storage"}
 
-// ignoredKeys are the values the etcd chart ignores: the platform passes
-// them, or older chart versions left them.
-var ignoredKeys = []string{LibraryName}
+// ignoredKeys are the values the etcd chart ignores: the library's (the
+// platform's _namespace, an older version's backup) and the values Helm
+// keeps for the library chart, a dependency named LibraryName.
+var ignoredKeys = append(etcdshapes.EtcdChartIgnoredValueKeys(), LibraryName)
 
 // floatLiteral writes f as a float constant of the template language.
 func floatLiteral(f float64) string {
@@ -439,6 +442,7 @@ func newConstants() (*constants, error) {
 		VPAMinMemoryQuantity:     etcd.VPAMinMemory,
 		VPAMaxCPUQuantity:        etcd.VPAMaxCPU,
 		VPAMaxMemoryQuantity:     etcd.VPAMaxMemory,
+		VPAAPI:                   etcdshapes.APIVerticalPodAutoscaler,
 	}
 	fixed, err := naming.ForEtcdChart("tenant-a", naming.EtcdChartRelease)
 	if err != nil {

@@ -21,9 +21,10 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $e := $v -}}
 {{- $ok := and (le (len $ns) [[ .MaxLabel ]]) (eq $rel [[ q .EtcdChartRelease ]]) (empty $v.affinity) -}}
 {{- $ok = and $ok (empty (omit $v[[ range .EtcdChartKeys ]] [[ q . ]][[ end ]])) -}}
-{{- $version := $v.version | default [[ q .DefaultVersion ]] -}}
-{{- $size := [[ q .DefaultSize ]] -}}
-{{- if not (kindIs "invalid" $v.size) }}{{ $size = toString $v.size }}{{ end -}}
+{{- /* Helm deletes a values.yaml default for a null, which the checks
+refuse: an absent version, replicas or size fails the pattern below. */ -}}
+{{- $version := $v.version -}}
+{{- $size := toString $v.size -}}
 {{- /* Helm drops a null over a values.yaml default: no resources then. */ -}}
 {{- $res := $v.resources | default dict -}}
 {{- $sc := $v.storageClass | default "" -}}
@@ -59,7 +60,9 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $x))) }}{{ end -}}
 [[- end ]]
 {{- $r := $e.replicas -}}
+[[- if not .Etcd ]]
 {{- if kindIs "invalid" $r }}{{ $r = [[ .DefaultReplicas ]].0 }}{{ end -}}
+[[- end ]]
 [[- if .Etcd ]]
 {{- $ok = and $ok (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0) -}}
 [[- else ]]
@@ -68,8 +71,10 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict[[ range .Ratios ]] [[ q .Key ]] [[ .Default ]][[ end ]] -}}
-{{- range $key, $x := dict[[ range .Ratios ]] [[ q .Key ]] (index $cl [[ q .Value ]])[[ end ]] -}}
-{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) }}{{ end -}}
+{{- range $key, $name := dict[[ range .Ratios ]] [[ q .Key ]] [[ q .Value ]][[ end ]] -}}
+{{- $x := index $cl $name -}}
+{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) -}}
+{{- else if hasKey $cl $name }}{{ $ok = false }}{{ end -}}
 {{- end -}}
 [[- if .Etcd ]]
 {{- /* The resource quantities as one string, one field per value: every
@@ -81,7 +86,7 @@ separator. */ -}}
 {{- $ok = and $ok (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]])) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll [[ q .QuickValue ]] $quick "")) -}}
 [[- end ]]
 {{- $spread := index $cl "scheduling" | default dict -}}
-{{- $ok = and $ok (not (trim (index $spread "globalAppTopologySpreadConstraints" | default ""))) -}}
+{{- $ok = and $ok (eq (index $spread "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- $replicas := int $r -}}
 [[- if .Etcd ]]
 {{- /* Who sees the dashboard resources: every tenant on the path to the

@@ -21,13 +21,10 @@ are computed here for any input, in general.
 {{- include "etcdshapes.check.clusterValues" (dict "values" $v "k" $k "c" $c) -}}
 {{- end -}}
 {{- include "etcdshapes.check.names" (dict "caller" .caller "namespace" .namespace "release" .release "k" $k) -}}
-{{- /* The names with a length limit: the DataStore is cluster-scoped and
-Kamaji copies its name into a label ([[ .MaxDataStoreName ]] characters); a CronJob name is limited
-to [[ .MaxCronJobName ]] and a Job's to [[ .MaxJobName ]] (the API server copies it into a label). Longer
-names keep their start and end in 8 hex digits of their SHA-256. */ -}}
-{{- $_ := set . "defragCronJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-defrag" .cluster) "limit" [[ .MaxCronJobName ]] "keep" [[ .CronJobKeep ]] "suffix" "-defrag")) -}}
-{{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" [[ .MaxJobName ]] "keep" [[ .JobKeep ]] "suffix" "-cleanup")) -}}
 {{- if ne .caller "etcd" -}}
+{{- /* The live KamajiControlPlane: a cluster on another datastore stays
+there and nothing is rendered; the rules of the names only a rendered
+stack uses do not apply then. */ -}}
 {{- $kcp := lookup [[ q .KamajiControlPlane.APIVersion ]] [[ q .KamajiControlPlane.Kind ]] .namespace .release -}}
 {{- $ds := "" }}{{ if $kcp }}{{ $ds = dig "spec" "dataStoreName" "" $kcp }}{{ end -}}
 {{- $_ := set . "dataStore" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s.%s" .namespace .release) "limit" [[ .MaxDataStoreName ]] "keep" [[ .DataStoreKeep ]] "suffix" "")) -}}
@@ -41,25 +38,30 @@ names keep their start and end in 8 hex digits of their SHA-256. */ -}}
 {{- include "etcdshapes.check.storageClassName" (dict "field" "_cluster.etcd-storage-class-local" "value" $c.storageClassLocal "k" $k) -}}
 {{- include "etcdshapes.check.storageClassName" (dict "field" "_cluster.etcd-storage-class-replicated" "value" $c.storageClassReplicated "k" $k) -}}
 {{- end -}}
-{{- if gt (int $c.replicas) (int $k.maxReplicas) -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.replicas" "value" (int $c.replicas) "rule" (printf "must be at most %d (etcd advises at most 7 members)" (int $k.maxReplicas))) -}}
-{{- end -}}
+{{- /* The etcd's options (etcd.Options.Validate). */ -}}
 {{- $_ := set . "size" $c.size.s -}}
-{{- $_ := set . "quota" (include "etcdshapes.check.quota" (dict "field" "values.size" "q" $c.size "k" $k)) -}}
+{{- $_ := set . "quota" ($c.quota | default [[ q .DefaultQuota ]]) -}}
 {{- include "etcdshapes.check.storageClassName" (dict "field" "values.storageClass" "value" ($c.storageClass | default "") "k" $k) -}}
+{{- $_ := set . "resources" "" -}}
 {{- if $c.limits -}}
-{{- include "etcdshapes.check.containerResources" (dict "limits" $c.limits "k" $k) -}}
 {{- $res := include "etcdshapes.check.sanitize" (dict "field" "values.resources" "limits" $c.limits "ratios" $c.ratios) | fromJson -}}
 {{- include "etcdshapes.check.requestsWithinLimits" (dict "resources" $res "ratios" $c.ratios) -}}
 {{- $_ := set . "resources" (toYaml $res | trimSuffix "\n") -}}
-{{- else -}}
-{{- $_ := set . "resources" "" -}}
 {{- end -}}
-{{- /* The VPA's bounds: the requests of the fixed bounds. */ -}}
-{{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" [[ q .VPAMinCPUQuantity ]] "memory" [[ q .VPAMinMemoryQuantity ]]) "ratios" $c.ratios) | fromJson -}}
-{{- $max := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" [[ q .VPAMaxCPUQuantity ]] "memory" [[ q .VPAMaxMemoryQuantity ]]) "ratios" $c.ratios) | fromJson -}}
-{{- $_ := merge . (dict "vpaMinCpu" $min.requests.cpu "vpaMinMemory" $min.requests.memory "vpaMaxCpu" $max.requests.cpu "vpaMaxMemory" $max.requests.memory) -}}
 {{- if $c.affinity }}{{ include "etcdshapes.check.affinity" (dict "value" $c.affinity "k" $k) }}{{ end -}}
+{{- if .render -}}
+{{- if ne .caller "etcd" }}{{ include "etcdshapes.check.names" (dict "caller" .caller "release" .release "full" true "k" $k) }}{{ end -}}
+{{- /* The names with a length limit: the DataStore is cluster-scoped and
+Kamaji copies its name into a label ([[ .MaxDataStoreName ]] characters); a CronJob name is limited
+to [[ .MaxCronJobName ]] and a Job's to [[ .MaxJobName ]] (the API server copies it into a label). Longer
+names keep their start and end in 8 hex digits of their SHA-256. */ -}}
+{{- $_ := set . "defragCronJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-defrag" .cluster) "limit" [[ .MaxCronJobName ]] "keep" [[ .CronJobKeep ]] "suffix" "-defrag")) -}}
+{{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" [[ .MaxJobName ]] "keep" [[ .JobKeep ]] "suffix" "-cleanup")) -}}
+{{- /* The VPA's bounds: the requests of the fixed bounds. */ -}}
+{{- $bound := or (eq .caller "etcd") (get .apis [[ q .VPAAPI ]]) -}}
+{{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" [[ q .VPAMinCPUQuantity ]] "memory" [[ q .VPAMinMemoryQuantity ]]) "ratios" $c.ratios "bound" $bound) | fromJson -}}
+{{- $max := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" [[ q .VPAMaxCPUQuantity ]] "memory" [[ q .VPAMaxMemoryQuantity ]]) "ratios" $c.ratios "bound" $bound) | fromJson -}}
+{{- $_ := merge . (dict "vpaMinCpu" $min.requests.cpu "vpaMinMemory" $min.requests.memory "vpaMaxCpu" $max.requests.cpu "vpaMaxMemory" $max.requests.memory) -}}
 {{- /* The member selector goes on every constraint that has none. */ -}}
 {{- range $s := $c.spread -}}
 {{- if not (kindIs "map" (get $s "labelSelector")) -}}
@@ -68,3 +70,4 @@ names keep their start and end in 8 hex digits of their SHA-256. */ -}}
 {{- end -}}
 {{- $_ := set . "spread" (ternary (toYaml $c.spread | trimSuffix "\n") "" (gt (len $c.spread) 0)) -}}
 {{- $_ := set . "affinity" (ternary (toYaml $c.affinity | trimSuffix "\n") "" (gt (len $c.affinity) 0)) -}}
+{{- end -}}

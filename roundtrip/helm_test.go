@@ -342,6 +342,7 @@ var spelledQuantities = []struct{ rule, upTo string }{
 	{"must be at least 1 here: the ", " request "},
 	{"has more digits than the chart's float64 arithmetic keeps", "keeps"},
 	{"an extended resource must be a whole number", "number"},
+	{"must be a whole multiple of the page size ", "page size "},
 }
 
 // typeRules are the library's rules for a value of the wrong type, which
@@ -356,6 +357,9 @@ var typeRules = []string{
 	"must be a flat map of resource names to quantities",
 	"a flat map of resources is expected",
 	"must be a YAML string holding a topologySpreadConstraints: list",
+	// etcd.replicas: a fraction, which the schema's integer type refuses
+	// first (as upstream's does).
+	"must be 1 or 3",
 }
 
 // schemaPath is the JSON pointer values.schema.json errors name for a

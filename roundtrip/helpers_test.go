@@ -55,6 +55,15 @@ func probe(t *testing.T, h helm, op string, in map[string]any) (string, error) {
 // check (the general path) even for input the quick tests vouch for.
 func probeConfig(t *testing.T, h helm, caller, namespace, release string, values map[string]any, checks ...bool) (map[string]any, error) {
 	t.Helper()
+	if caller == etcdshapes.CallerEtcd {
+		// The values.yaml defaults Helm would coalesce under these values
+		// (an absent version, replicas or size is a null the checks refuse).
+		v := map[string]any{"version": etcd.DefaultVersion, "replicas": etcd.DefaultReplicas, "size": etcd.DefaultSize}
+		for k, x := range values {
+			v[k] = x
+		}
+		values = v
+	}
 	out, err := probe(t, h, "config", map[string]any{"caller": caller, "namespace": namespace, "release": release, "values": values, "checks": len(checks) > 0 && checks[0]})
 	if err != nil {
 		return nil, err

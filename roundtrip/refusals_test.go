@@ -131,6 +131,12 @@ func refusals() []refusal {
 		e("memory-number-request-past-int64", "resources:\n  memory: 1e21\n_cluster:\n  memory-allocation-ratio: 100"),
 		e("ephemeral-request-past-int64", "resources:\n  ephemeral-storage: 400E"),
 		e("vpa-bound-past-int64", "resources:\n  memory: null\n_cluster:\n  memory-allocation-ratio: 1e-10"),
+		e("version-empty", `version: ""`),
+		e("hugepages-not-a-multiple", "resources:\n  hugepages-2Mi: 3Mi"),
+		e("hugepages-page-zero", "resources:\n  hugepages-0: 1Gi"),
+		e("hugepages-page-milli", "resources:\n  hugepages-1m: 1Gi"),
+		e("hugepages-alone", "resources:\n  cpu: null\n  memory: null\n  hugepages-2Mi: 4Mi"),
+		e("resources-requests-prefix", "resources:\n  requests.example.com/gpu: 1"),
 		e("unknown-key-empty", `"": 1`),
 		e("unknown-key", `foo: 1`),
 		e("unknown-key-sorted-first", "zzz: 1\naaa: 2"),
@@ -329,6 +335,41 @@ func indent(s, pad string) string {
 		lines[i] = pad + l
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// TestIgnoredAndShared: inputs the library accepts since issue 9 render the
+// same objects with the chart: the platform's _namespace, an older chart's
+// backup and unknown _cluster keys are ignored, and a cluster that stays on
+// a shared datastore renders nothing even where its release breaks the
+// rules of the names only a rendered stack uses.
+func TestIgnoredAndShared(t *testing.T) {
+	shared := etcdshapes.LiveState{DataStoreName: "default"}
+	for _, c := range []struct {
+		caller, values, release string
+		live                    etcdshapes.LiveState
+	}{
+		{caller: "etcd", values: "_namespace:\n  etcd: tenant-root\n  host: example.org\nbackup:\n  enabled: true\n  s3: {bucket: x}"},
+		{caller: "etcd", values: "_namespace: 5\nbackup: [x]\n_cluster:\n  unknown: {a: 1}"},
+		{caller: "cluster", values: "_namespace:\n  etcd: tenant-root\n_cluster:\n  unknown: 1\nhost: example.org"},
+		{caller: "cluster", values: "{}", release: "kubernetes-" + strings.Repeat("x", 41), live: shared},
+		{caller: "cluster", values: "{}", release: "kubernetes.demo", live: shared},
+		{caller: "cluster", values: "{}", release: "1kubernetes", live: shared},
+		{caller: "cluster", values: "etcd:\n  replicas: 1", release: "kubernetes-demo", live: shared},
+	} {
+		in := renderInput{caller: c.caller, namespace: "tenant-root", release: "etcd", values: []byte(c.values), live: c.live}
+		if c.caller == "cluster" {
+			in.namespace, in.release = "tenant-demo", "kubernetes-demo"
+			if c.release != "" {
+				in.release = c.release
+			}
+		}
+		t.Run(c.caller+"/"+in.release+"/"+c.values, func(t *testing.T) {
+			if _, err := goRender(in); err != nil {
+				t.Fatalf("the library refuses: %v", err)
+			}
+			forEachHelm(t, func(t *testing.T, h helm) { compareRenders(t, h, in) })
+		})
+	}
 }
 
 // TestRefusals: every input the library refuses, the chart refuses too, with

@@ -16,15 +16,89 @@ function named in its comment; roundtrip/ compares them.
 Types are values.schema.json's: a value of the wrong type is refused by
 Helm before any template runs.
 */ -}}
-{{- /* etcdshapes.check.fail (naming.Errorf): dict field value rule, or field text
-rule where text is the value already quoted as naming.Error quotes it (a
-value of a named string type in Go, such as an operator, is not quoted). */ -}}
+{{- /* etcdshapes.check.fail (naming.Errorf, naming.Error): dict field
+value rule; fails with "<field>: invalid value <value>: <rule>", the value
+printed as naming.FormatValue prints it (YAML flow style), each part cut
+with "…" at its limit (200, 120 and 1000 bytes). */ -}}
 {{- define "etcdshapes.check.fail" -}}
-{{- $v := .value -}}
-{{- $q := printf "%v" $v -}}
-{{- if kindIs "string" $v }}{{ $q = printf "%q" $v }}{{ else if kindIs "invalid" $v }}{{ $q = "<nil>" }}{{ end -}}
-{{- if hasKey . "text" }}{{ $q = .text }}{{ end -}}
-{{- fail (printf "%s: invalid value %s: %s" .field $q .rule) -}}
+{{- $p := dict "b" "" "n" 120 -}}
+{{- include "etcdshapes.check.fv" (dict "p" $p "v" .value "d" 0) -}}
+{{- $f := .field }}{{ $r := .rule -}}
+{{- if gt (len $f) 200 }}{{ $f = print (include "etcdshapes.check.cut" (dict "s" $f "n" 200)) "…" }}{{ end -}}
+{{- if gt (len $r) 1000 }}{{ $r = print (include "etcdshapes.check.cut" (dict "s" $r "n" 1000)) "…" }}{{ end -}}
+{{- fail (printf "%s: invalid value %s: %s" $f $p.b $r) -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.cut: dict s n; s cut to at most n bytes at a
+character boundary (len s > n). */ -}}
+{{- define "etcdshapes.check.cut" -}}
+{{- $i := int .n -}}
+{{- range until 3 }}{{ if and (gt $i 0) (ge (index $.s $i) 128) (lt (index $.s $i) 192) }}{{ $i = int (sub $i 1) }}{{ end }}{{ end -}}
+{{- substr 0 $i .s -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.fv (naming's printer.value): dict p (the printer:
+b the text, n the bytes left, cut) v d (depth). Strings are quoted at the
+top and where YAML would not read them back plain; maps print with sorted
+keys; past 120 bytes the text ends with "…". */ -}}
+{{- define "etcdshapes.check.fv" -}}
+{{- $p := .p }}{{ $v := .v }}{{ $d := add1 .d }}{{ $w := "" -}}
+{{- if gt $d 21 }}{{ $w = "…" }}{{ else if kindIs "invalid" $v }}{{ $w = "null" -}}
+{{- else if kindIs "string" $v -}}
+{{- if and (gt $d 1) (include "etcdshapes.check.plain" $v) }}{{ $w = $v }}{{ else }}{{ include "etcdshapes.check.fvq" (dict "p" $p "s" $v) }}{{ end -}}
+{{- else if or (kindIs "map" $v) (kindIs "slice" $v) -}}
+{{- $m := kindIs "map" $v -}}
+{{- include "etcdshapes.check.fvw" (dict "p" $p "s" (ternary "{" "[" $m)) -}}
+{{- $items := $v }}{{ if $m }}{{ $items = keys $v | sortAlpha }}{{ end -}}
+{{- range $i, $k := $items -}}
+{{- if $i }}{{ include "etcdshapes.check.fvw" (dict "p" $p "s" ", ") }}{{ end -}}
+{{- include "etcdshapes.check.fv" (dict "p" $p "v" $k "d" $d) -}}
+{{- if $m }}{{ include "etcdshapes.check.fvw" (dict "p" $p "s" ": ") }}{{ include "etcdshapes.check.fv" (dict "p" $p "v" (get $v $k) "d" $d) }}{{ end -}}
+{{- end -}}
+{{- $w = ternary "}" "]" $m -}}
+{{- else if kindIs "float64" $v -}}
+{{- $w = toJson $v }}{{ if not (contains "e+" $w) }}{{ $w = include "etcdshapes.check.formatFloat" (dict "value" $v) }}{{ end -}}
+{{- else }}{{ $w = toString $v }}{{ end -}}
+{{- if $w }}{{ include "etcdshapes.check.fvw" (dict "p" $p "s" $w) }}{{ end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.fvw (printer.write): dict p s. */ -}}
+{{- define "etcdshapes.check.fvw" -}}
+{{- $p := .p -}}
+{{- if not $p.cut -}}
+{{- if le (len .s) (int $p.n) -}}
+{{- $_ := set $p "b" (print $p.b .s) }}{{ $_ := set $p "n" (sub $p.n (len .s)) -}}
+{{- else -}}
+{{- $_ := set $p "b" (print $p.b (include "etcdshapes.check.cut" (dict "s" .s "n" $p.n)) "…") }}{{ $_ := set $p "cut" true -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.fvq (printer.quoted): dict p s; s quoted, or as
+much of it as fits, quoted up to "…\"". */ -}}
+{{- define "etcdshapes.check.fvq" -}}
+{{- $p := .p -}}
+{{- if not $p.cut -}}
+{{- $h := .s -}}
+{{- if gt (len $h) (int $p.n) }}{{ $h = include "etcdshapes.check.cut" (dict "s" $h "n" $p.n) }}{{ end -}}
+{{- $q := printf "%q" $h -}}
+{{- if and (eq (len $h) (len .s)) (le (len $q) (int $p.n)) -}}
+{{- include "etcdshapes.check.fvw" (dict "p" $p "s" $q) -}}
+{{- else -}}
+{{- range until 121 -}}
+{{- if and (gt (add (len $q) 4) (int $p.n)) (gt (len $h) 0) -}}
+{{- $h = include "etcdshapes.check.cut" (dict "s" $h "n" (sub (len $h) 1)) }}{{ $q = printf "%q" $h -}}
+{{- end -}}
+{{- end -}}
+{{- $_ := set $p "b" (print $p.b (trimSuffix "\"" $q) "…\"") }}{{ $_ := set $p "cut" true -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.plain (naming's plainSafe): "true" when the string
+reads back as itself unquoted in a flow collection. */ -}}
+{{- define "etcdshapes.check.plain" -}}
+{{- if and (regexMatch "^[A-Za-z0-9_][-A-Za-z0-9_./]*$" .) (not (has (lower .) (list "null" "true" "false" "yes" "no" "on" "off" "y" "n"))) (not (regexMatch "^([0-9]+\\.?[0-9]*([eE]-?[0-9]+)?|inf(inity)?|nan)$" (lower .))) (not (regexMatch "^([0-9](.*_|...-..-..)|0[xXbBoO])" .)) }}true{{ end -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.labelErrors (validation.IsDNS1123Label): dict value k;
@@ -213,9 +287,11 @@ to whole nanos and caps a binary-suffixed one at 2^63-1. */ -}}
 {{- end -}}
 {{- /* ParseQuantity's grammar: the number may be empty ("Mi" is 0). */ -}}
 {{- $re := "^([+-]?)([0-9]*\\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$" -}}
-{{- if or (eq $s "") (not (regexMatch $re $s)) -}}
+{{- $bad := or (eq $s "") (not (regexMatch $re $s)) -}}
+{{- if and $bad (not .try) -}}
 {{- include "etcdshapes.check.fail" (dict "field" .field "value" $x "rule" "must be a Kubernetes quantity such as 4Gi, 10G or 500000000") -}}
 {{- end -}}
+{{- if $bad }}{{ toJson (dict "bad" true) }}{{ else -}}
 {{- $num := regexReplaceAll $re $s "${1}${2}" -}}
 {{- $suffix := regexReplaceAll $re $s "${3}" -}}
 {{- /* Binary multipliers as factors that sprig's decimals hold exactly (it
@@ -242,9 +318,10 @@ inf.RoundUp; above, a float64 holds no fraction of a nano. */ -}}
 {{- end -}}
 {{- toJson (dict "s" $s "f" $f "capped" $capped "num" $num "factors" $factors) -}}
 {{- end -}}
+{{- end -}}
 
-{{- /* etcdshapes.check.quota (etcd.QuotaBackendBytes): dict field q (a parsed
-quantity) k; 95% of the size in bytes, printed like "%.0f". */ -}}
+{{- /* etcdshapes.check.quota (etcd.QuotaBackendBytes): dict value (as
+written) q (parsed) k; 95% of the size in bytes, printed like "%.0f". */ -}}
 {{- define "etcdshapes.check.quota" -}}
 {{- if .q.capped -}}
 {{- .k.cappedQuota -}}
@@ -253,11 +330,11 @@ quantity) k; 95% of the size in bytes, printed like "%.0f". */ -}}
 {{- $b := mulf .q.f 0.95 -}}
 {{- if .q.factors }}{{ $b = mulf (float64 .q.num) (first .q.factors) (rest .q.factors | default (list 1) | first) 0.95 }}{{ end -}}
 {{- if ge $b 9223372036854775807.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" .field "value" .q.s "rule" "is too large for etcd's int64 quota") -}}
+{{- include "etcdshapes.check.fail" (dict "field" "values.size" "value" .value "rule" "is too large for etcd's int64 quota") -}}
 {{- end -}}
 {{- $n := printf "%.0f" $b -}}
 {{- if lt (float64 $n) 1.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" .field "value" .q.s "rule" "must be at least one byte of quota") -}}
+{{- include "etcdshapes.check.fail" (dict "field" "values.size" "value" .value "rule" "must be at least one byte of quota") -}}
 {{- end -}}
 {{- $n -}}
 {{- end -}}
@@ -304,50 +381,84 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
 {{- toJson $out -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.resourceValues (resourceMap in values.go): dict field value
-k; validates a flat map of resource names to quantities and returns it as
-JSON. */ -}}
+{{- /* etcdshapes.check.resourceValues (resourceMap in values.go and
+etcd.ValidateContainerResource, the API server's rules for a container
+resource, which etcd-operator copies into the member Pods): dict field
+value k; the flat map of resource names to quantities as JSON, a number
+for cpu, memory or ephemeral-storage spelled by toString, as the upstream
+sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- define "etcdshapes.check.resourceValues" -}}
 {{- $x := .value -}}
-{{- if kindIs "invalid" $x -}}
-{{- toJson dict -}}
-{{- else -}}
-{{- if not (kindIs "map" $x) -}}
-{{- include "etcdshapes.check.fail" (dict "field" .field "value" $x "rule" "must be a flat map of resource names to quantities") -}}
-{{- end -}}
+{{- $out := dict -}}
+{{- if not (kindIs "invalid" $x) -}}
 {{- range $nested := list "limits" "requests" -}}
 {{- if hasKey $x $nested -}}
 {{- include "etcdshapes.check.fail" (dict "field" (printf "%s.%s" $.field $nested) "value" (get $x $nested) "rule" "a flat map of resources is expected, not nested requests: or limits: sections") -}}
 {{- end -}}
 {{- end -}}
-{{- range $name := keys $x | sortAlpha -}}
-{{- $field := printf "%s.%s" $.field $name -}}
-{{- $raw := get $x $name -}}
+{{- range $n := keys $x | sortAlpha -}}
+{{- $f := printf "%s.%s" $.field $n -}}
+{{- $raw := get $x $n -}}
 {{- if kindIs "map" $raw -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $raw "rule" "a flat map of resources is expected, not a nested map") -}}
+{{- include "etcdshapes.check.fail" (dict "field" $f "value" $raw "rule" "a flat map of resources is expected, not a nested map") -}}
 {{- end -}}
-{{- $errs := include "etcdshapes.check.qualifiedNameErrors" (dict "value" $name "k" $.k) -}}
+{{- $errs := include "etcdshapes.check.qualifiedNameErrors" (dict "value" $n "k" $.k) -}}
 {{- if $errs -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $name "rule" (printf "must be a resource name: %s" $errs)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" $f "value" $n "rule" (printf "must be a resource name: %s" $errs)) -}}
 {{- end -}}
-{{- $q := include "etcdshapes.check.quantity" (dict "field" $field "value" $raw) | fromJson -}}
+{{- $sp := $raw }}{{ if and (kindIs "float64" $raw) (has $n (list "cpu" "memory" "ephemeral-storage")) }}{{ $sp = toString $raw }}{{ end -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" $sp) | fromJson -}}
 {{- if lt $q.f 0.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $raw "rule" "must not be negative") -}}
+{{- include "etcdshapes.check.fail" (dict "field" $f "value" $raw "rule" "must not be negative") -}}
+{{- end -}}
+{{- $rule := "" -}}
+{{- $v := $raw -}}
+{{- if has $n (list "cpu" "memory" "ephemeral-storage") -}}
+{{- else if hasPrefix "hugepages-" $n -}}
+{{- $size := include "etcdshapes.check.quantity" (dict "value" (trimPrefix "hugepages-" $n) "try" true) | fromJson -}}
+{{- if $size.bad -}}
+{{- $rule = "must be hugepages-<page size>, e.g. hugepages-2Mi" }}{{ $v = $n -}}
+{{- else if or (le $size.f 0.0) (ne $size.f (floor $size.f)) -}}
+{{- $rule = "must name a page size of a positive whole number of bytes, e.g. hugepages-2Mi or hugepages-1Gi" }}{{ $v = $n -}}
+{{- else if or (ne $q.f (floor $q.f)) (ne (divf $q.f $size.f) (floor (divf $q.f $size.f))) -}}
+{{- $rule = printf "must be a whole multiple of the page size %s, as the Pod API requires" $size.s -}}
+{{- end -}}
+{{- else if not (contains "/" $n) -}}
+{{- $rule = "must be cpu, memory, ephemeral-storage, hugepages-<size> or a domain-qualified extended resource such as example.com/device" }}{{ $v = $n -}}
+{{- else if contains "kubernetes.io/" $n -}}
+{{- $rule = "an extended resource must not be in the kubernetes.io domain" }}{{ $v = $n -}}
+{{- else if or (hasPrefix "requests." $n) (gt (len (first (splitList "/" $n))) 244) -}}
+{{- $rule = "must be an extended resource name that \"requests.<name>\" keeps valid" }}{{ $v = $n -}}
+{{- else if ne $q.f (floor $q.f) -}}
+{{- $rule = "an extended resource must be a whole number" -}}
+{{- end -}}
+{{- if $rule }}{{ include "etcdshapes.check.fail" (dict "field" $f "value" $v "rule" $rule) }}{{ end -}}
+{{- $_ := set $out $n $sp -}}
 {{- end -}}
 {{- end -}}
-{{- toJson $x -}}
-{{- end -}}
+{{- toJson $out -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.sanitize (etcd.SanitizeResources): dict field limits ratios;
-JSON {limits requests}. Limits are the input; the cpu request is cpu / cpu
-ratio printed like %v; memory and ephemeral-storage requests are the
-quotient truncated to whole bytes; any other resource requests its limit.
-divf divides like the chart: decimals rounded to 16 places, then a float64. */ -}}
+{{- /* etcdshapes.check.sanitize (etcd.SanitizeResources): dict field limits
+ratios [bound]; JSON {limits requests}. Limits are the input; the cpu
+request is cpu / cpu ratio printed like %v; memory and ephemeral-storage
+requests are the quotient truncated to whole bytes, refused from 2^63 on
+(where the chart's integer conversion gives garbage; bound: the VPA's
+bounds, whose field is the memory ratio); any other resource requests its
+limit. divf divides like the chart: decimals rounded to 16 places, then a
+float64. */ -}}
 {{- define "etcdshapes.check.sanitize" -}}
 {{- $limits := dict -}}
 {{- $requests := dict -}}
-{{- range $name := keys .limits | sortAlpha -}}
+{{- $names := keys .limits | sortAlpha -}}
+{{- if not (or (has "cpu" $names) (has "memory" $names)) -}}
+{{- range $names -}}
+{{- if hasPrefix "hugepages-" . -}}
+{{- include "etcdshapes.check.fail" (dict "field" "values.resources" "value" (join ", " $names) "rule" (printf "%s needs a cpu or memory limit beside it: the Pod API refuses hugepages without them" .)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- range $name := $names -}}
 {{- $q := include "etcdshapes.check.quantity" (dict "field" (printf "%s.%s" $.field $name) "value" (get $.limits $name)) | fromJson -}}
 {{- $_ := set $limits $name $q.s -}}
 {{- if eq $name "cpu" -}}
@@ -356,42 +467,18 @@ divf divides like the chart: decimals rounded to 16 places, then a float64. */ -
 {{- $r := ternary $.ratios.memory $.ratios.ephemeral (eq $name "memory") -}}
 {{- $b := divf $q.f $r -}}
 {{- if ge $b 9223372036854775807.0 -}}
-{{- $_ := set $requests $name "9223372036854775807" -}}
-{{- else -}}
-{{- $_ := set $requests $name (printf "%d" (int64 $b)) -}}
+{{- $ratio := include "etcdshapes.check.formatFloat" (dict "value" $r) -}}
+{{- if $.bound -}}
+{{- include "etcdshapes.check.fail" (dict "field" "_cluster.memory-allocation-ratio" "value" $ratio "rule" (printf "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage" $q.s)) -}}
 {{- end -}}
+{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.%s" $.field $name) "value" $q.s "rule" (printf "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)" $name $ratio)) -}}
+{{- end -}}
+{{- $_ := set $requests $name (printf "%d" (int64 $b)) -}}
 {{- else -}}
 {{- $_ := set $requests $name $q.s -}}
 {{- end -}}
 {{- end -}}
 {{- toJson (dict "limits" $limits "requests" $requests) -}}
-{{- end -}}
-
-{{- /* etcdshapes.check.containerResources (validateContainerResource): dict limits
-k; the API server's rules for a container resource, which etcd-operator
-copies into the member Pods: cpu, memory, ephemeral-storage,
-hugepages-<size> or a domain-qualified extended resource outside
-kubernetes.io with a whole-number quantity. */ -}}
-{{- define "etcdshapes.check.containerResources" -}}
-{{- range $n := keys .limits | sortAlpha -}}
-{{- $f := printf "values.resources.%s" $n -}}
-{{- if has $n (list "cpu" "memory" "ephemeral-storage") -}}
-{{- else if hasPrefix "hugepages-" $n -}}
-{{- $size := trimPrefix "hugepages-" $n -}}
-{{- if or (eq $size "") (not (regexMatch "^[+-]?[0-9]*\\.?[0-9]*(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$" $size)) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $f "value" $n "rule" "must be hugepages-<page size>, e.g. hugepages-2Mi") -}}
-{{- end -}}
-{{- else if not (contains "/" $n) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $f "value" $n "rule" "must be cpu, memory, ephemeral-storage, hugepages-<size> or a domain-qualified extended resource such as example.com/device") -}}
-{{- else if or (contains "kubernetes.io" (first (splitList "/" $n))) (hasPrefix "requests." $n) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $f "value" $n "rule" "an extended resource must not be in the kubernetes.io domain") -}}
-{{- else -}}
-{{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" (get $.limits $n)) | fromJson -}}
-{{- if ne $q.f (floor $q.f) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $f "value" $q.s "rule" "an extended resource must be a whole number") -}}
-{{- end -}}
-{{- end -}}
-{{- end -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.requestsWithinLimits (requestsWithinLimits in options.go):
@@ -430,7 +517,7 @@ msgs (joined with "; ") errs; the errors appended to errs, as JSON. */ -}}
 {{- define "etcdshapes.check.invalid" -}}
 {{- $errs := .errs -}}
 {{- range $m := splitList "; " .msgs -}}
-{{- if $m }}{{ $errs = append $errs (dict "field" $.field "text" (printf "%q" $.value) "rule" $m) }}{{ end -}}
+{{- if $m }}{{ $errs = append $errs (dict "field" $.field "value" $.value "rule" $m) }}{{ end -}}
 {{- end -}}
 {{- toJson $errs -}}
 {{- end -}}
@@ -454,11 +541,11 @@ Labels are checked in key order (Go ranges over the map). */ -}}
 {{- $op := $e.operator | default "" -}}
 {{- $values := $e.values | default list -}}
 {{- if has $op (list "In" "NotIn") -}}
-{{- if not $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $ep) "text" "\"\"" "rule" "must be specified when \x60operator\x60 is 'In' or 'NotIn'") }}{{ end -}}
+{{- if not $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $ep) "value" "" "rule" "must be specified when \x60operator\x60 is 'In' or 'NotIn'") }}{{ end -}}
 {{- else if has $op (list "Exists" "DoesNotExist") -}}
-{{- if $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $ep) "text" "\"\"" "rule" "may not be specified when \x60operator\x60 is 'Exists' or 'DoesNotExist'") }}{{ end -}}
+{{- if $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $ep) "value" "" "rule" "may not be specified when \x60operator\x60 is 'Exists' or 'DoesNotExist'") }}{{ end -}}
 {{- else -}}
-{{- $errs = append $errs (dict "field" (printf "%s.operator" $ep) "text" (toString $op) "rule" "not a valid selector operator") -}}
+{{- $errs = append $errs (dict "field" (printf "%s.operator" $ep) "value" $op "rule" "not a valid selector operator") -}}
 {{- end -}}
 {{- $key := $e.key | default "" -}}
 {{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.key" $ep) "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k)) "errs" $errs) | fromJsonArray -}}
@@ -482,13 +569,13 @@ options.go): dict value path k; JSON list of errors. */ -}}
 {{- $op := $r.operator | default "" -}}
 {{- $values := $r.values | default list -}}
 {{- if has $op (list "In" "NotIn") -}}
-{{- if not $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "text" "\"\"" "rule" "must be given for operator In or NotIn") }}{{ end -}}
+{{- if not $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "value" "" "rule" "must be given for operator In or NotIn") }}{{ end -}}
 {{- else if has $op (list "Exists" "DoesNotExist") -}}
-{{- if $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "text" "\"\"" "rule" "must be empty for operator Exists or DoesNotExist") }}{{ end -}}
+{{- if $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "value" "" "rule" "must be empty for operator Exists or DoesNotExist") }}{{ end -}}
 {{- else if has $op (list "Gt" "Lt") -}}
-{{- if ne (len $values) 1 }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "text" "\"\"" "rule" "must be a single value for operator Gt or Lt") }}{{ end -}}
+{{- if ne (len $values) 1 }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "value" "" "rule" "must be a single value for operator Gt or Lt") }}{{ end -}}
 {{- else -}}
-{{- $errs = append $errs (dict "field" (printf "%s.operator" $rp) "text" (toString $op) "rule" "supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"") -}}
+{{- $errs = append $errs (dict "field" (printf "%s.operator" $rp) "value" $op "rule" "supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"") -}}
 {{- end -}}
 {{- range $j, $v := $values -}}
 {{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j) "value" (toString $v) "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k)) "errs" $errs) | fromJsonArray -}}
@@ -497,12 +584,12 @@ options.go): dict value path k; JSON list of errors. */ -}}
 {{- range $i, $r := $t.matchFields | default list -}}
 {{- $rp := printf "%s.matchFields[%d]" $.path $i -}}
 {{- if ne ($r.key | default "") "metadata.name" -}}
-{{- $errs = append $errs (dict "field" (printf "%s.key" $rp) "text" (printf "%q" ($r.key | default "")) "rule" "supported values: \"metadata.name\"") -}}
+{{- $errs = append $errs (dict "field" (printf "%s.key" $rp) "value" ($r.key | default "") "rule" "supported values: \"metadata.name\"") -}}
 {{- end -}}
 {{- if not (has ($r.operator | default "") (list "In" "NotIn")) -}}
-{{- $errs = append $errs (dict "field" (printf "%s.operator" $rp) "text" (toString ($r.operator | default "")) "rule" "supported values: \"In\", \"NotIn\"") -}}
+{{- $errs = append $errs (dict "field" (printf "%s.operator" $rp) "value" ($r.operator | default "") "rule" "supported values: \"In\", \"NotIn\"") -}}
 {{- else if ne (len ($r.values | default list)) 1 -}}
-{{- $errs = append $errs (dict "field" (printf "%s.values" $rp) "text" "\"\"" "rule" "must have exactly one value") -}}
+{{- $errs = append $errs (dict "field" (printf "%s.values" $rp) "value" "" "rule" "must have exactly one value") -}}
 {{- end -}}
 {{- end -}}
 {{- toJson $errs -}}
@@ -514,7 +601,7 @@ options.go): dict value path k; JSON list of errors. */ -}}
 {{- $errs := list -}}
 {{- $t := .value | default dict -}}
 {{- $key := $t.topologyKey | default "" -}}
-{{- if eq $key "" }}{{ $errs = append $errs (dict "field" (printf "%s.topologyKey" .path) "text" "\"\"" "rule" "must not be empty") }}{{ end -}}
+{{- if eq $key "" }}{{ $errs = append $errs (dict "field" (printf "%s.topologyKey" .path) "value" "" "rule" "must not be empty") }}{{ end -}}
 {{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.topologyKey" .path) "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" .k)) "errs" $errs) | fromJsonArray -}}
 {{- $errs = concat $errs (include "etcdshapes.check.selectorErrors" (dict "value" $t.labelSelector "path" (printf "%s.labelSelector" .path) "k" .k) | fromJsonArray) -}}
 {{- $errs = concat $errs (include "etcdshapes.check.selectorErrors" (dict "value" $t.namespaceSelector "path" (printf "%s.namespaceSelector" .path) "k" .k) | fromJsonArray) -}}
@@ -530,7 +617,7 @@ options.go): dict value path k; JSON list of errors. */ -}}
 {{- range $i, $mk := get $t $name | default list -}}
 {{- $f := printf "%s.%s[%d]" $.path $name $i -}}
 {{- $errs = include "etcdshapes.check.invalid" (dict "field" $f "value" (toString $mk) "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" (toString $mk) "k" $.k)) "errs" $errs) | fromJsonArray -}}
-{{- if has $mk $selKeys }}{{ $errs = append $errs (dict "field" $f "text" (printf "%q" $mk) "rule" "must not be a key of the term's labelSelector") }}{{ end -}}
+{{- if has $mk $selKeys }}{{ $errs = append $errs (dict "field" $f "value" $mk "rule" "must not be a key of the term's labelSelector") }}{{ end -}}
 {{- end -}}
 {{- end -}}
 {{- toJson $errs -}}
@@ -549,7 +636,7 @@ dict value k; fails with the first error. */ -}}
 {{- $r := $a.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution -}}
 {{- if kindIs "map" $r -}}
 {{- $rp := printf "%s.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms" $np -}}
-{{- if not $r.nodeSelectorTerms }}{{ $errs = append $errs (dict "field" $rp "text" "\"\"" "rule" "must have at least one node selector term") }}{{ end -}}
+{{- if not $r.nodeSelectorTerms }}{{ $errs = append $errs (dict "field" $rp "value" "" "rule" "must have at least one node selector term") }}{{ end -}}
 {{- range $i, $t := $r.nodeSelectorTerms | default list -}}
 {{- $errs = concat $errs (include "etcdshapes.check.nodeSelectorTermErrors" (dict "value" $t "path" (printf "%s[%d]" $rp $i) "k" $.k) | fromJsonArray) -}}
 {{- end -}}
@@ -557,7 +644,7 @@ dict value k; fails with the first error. */ -}}
 {{- range $i, $t := $a.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution | default list -}}
 {{- $tp := printf "%s.preferredDuringSchedulingIgnoredDuringExecution[%d]" $np $i -}}
 {{- $w := $t.weight | default 0 -}}
-{{- if or (lt (float64 $w) 1.0) (gt (float64 $w) 100.0) }}{{ $errs = append $errs (dict "field" (printf "%s.weight" $tp) "text" (toString $w) "rule" $weight) }}{{ end -}}
+{{- if or (lt (float64 $w) 1.0) (gt (float64 $w) 100.0) }}{{ $errs = append $errs (dict "field" (printf "%s.weight" $tp) "value" $w "rule" $weight) }}{{ end -}}
 {{- $errs = concat $errs (include "etcdshapes.check.nodeSelectorTermErrors" (dict "value" $t.preference "path" (printf "%s.preference" $tp) "k" $.k) | fromJsonArray) -}}
 {{- end -}}
 {{- end -}}
@@ -571,7 +658,7 @@ dict value k; fails with the first error. */ -}}
 {{- range $i, $t := $pa.preferredDuringSchedulingIgnoredDuringExecution | default list -}}
 {{- $tp := printf "%s.preferredDuringSchedulingIgnoredDuringExecution[%d]" $pp $i -}}
 {{- $w := $t.weight | default 0 -}}
-{{- if or (lt (float64 $w) 1.0) (gt (float64 $w) 100.0) }}{{ $errs = append $errs (dict "field" (printf "%s.weight" $tp) "text" (toString $w) "rule" $weight) }}{{ end -}}
+{{- if or (lt (float64 $w) 1.0) (gt (float64 $w) 100.0) }}{{ $errs = append $errs (dict "field" (printf "%s.weight" $tp) "value" $w "rule" $weight) }}{{ end -}}
 {{- $errs = concat $errs (include "etcdshapes.check.podAffinityTermErrors" (dict "value" $t.podAffinityTerm "path" (printf "%s.podAffinityTerm" $tp) "k" $.k) | fromJsonArray) -}}
 {{- end -}}
 {{- end -}}
@@ -590,7 +677,8 @@ dict value k; JSON list of the global constraints as given, empty for none. */ -
 {{- toJson list -}}
 {{- else if not (kindIs "string" $x) -}}
 {{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" "must be a YAML string holding a topologySpreadConstraints: list") -}}
-{{- else if eq (trim $x) "" -}}
+{{- else if eq $x "" -}}
+{{- /* Only "" is none: upstream renders anything else as constraints. */ -}}
 {{- toJson list -}}
 {{- else -}}
 {{- $doc := fromYaml $x -}}
@@ -721,26 +809,33 @@ what the later checks need. Types are values.schema.json's. */ -}}
 {{- include "etcdshapes.check.fail" (dict "field" (ternary "\"\"" $key (eq $key "")) "value" (get $.values $key) "rule" (printf "is not a value of this chart (known: %s)" (join ", " $k.etcdChartKeys))) -}}
 {{- end -}}
 {{- end -}}
+{{- /* Helm deletes a values.yaml default for a null: an absent version,
+replicas or size was set to null. */ -}}
+{{- range list (list "version" $k.defaultVersion) (list "replicas" "3") (list "size" $k.defaultSize) -}}
+{{- if kindIs "invalid" (index $.values (first .)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" (print "values." (first .)) "value" nil "rule" (printf "must be set: null would remove the chart's default %q, and the chart cannot render without it" (last .))) -}}
+{{- end -}}
+{{- end -}}
 {{- $v := dict -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" .values "out" $v) -}}
-{{- if $v.version -}}
+{{- /* An empty version is refused, not defaulted. */ -}}
 {{- if not (regexMatch "^[0-9]+\\.[0-9]+\\.[0-9]+$" $v.version) -}}
 {{- include "etcdshapes.check.fail" (dict "field" "values.version" "value" $v.version "rule" (printf "must be an etcd version X.Y.Z, e.g. %q" $k.defaultVersion)) -}}
 {{- end -}}
+{{- $r := $v.replicas -}}
+{{- if lt (float64 $r) 1.0 -}}
+{{- include "etcdshapes.check.fail" (dict "field" "values.replicas" "value" $r "rule" "is out of range: must be at least 1") -}}
 {{- end -}}
-{{- if hasKey $v "replicas" -}}
-{{- if lt (float64 $v.replicas) 1.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.replicas" "value" $v.replicas "rule" "must be at least 1") -}}
+{{- if gt (float64 $r) (float64 $k.maxReplicas) -}}
+{{- include "etcdshapes.check.fail" (dict "field" "values.replicas" "value" $r "rule" (printf "is out of range: must be at most %d (etcd advises at most 7 members)" (int $k.maxReplicas))) -}}
 {{- end -}}
-{{- $_ := set $c "replicas" (int64 $v.replicas) -}}
-{{- end -}}
-{{- if hasKey $v "size" -}}
+{{- $_ := set $c "replicas" (int64 $r) -}}
 {{- $q := include "etcdshapes.check.quantity" (dict "field" "values.size" "value" $v.size) | fromJson -}}
 {{- if le $q.f 0.0 -}}
 {{- include "etcdshapes.check.fail" (dict "field" "values.size" "value" $v.size "rule" "must be a positive quantity of bytes") -}}
 {{- end -}}
 {{- $_ := set $c "size" $q -}}
-{{- end -}}
+{{- $_ := set $c "quota" (include "etcdshapes.check.quota" (dict "value" $v.size "q" $q "k" $k)) -}}
 {{- $_ := set $c "storageClass" ($v.storageClass | default "") -}}
 {{- $_ := set $c "limits" (include "etcdshapes.check.resourceValues" (dict "field" "values.resources" "value" $v.resources "k" $k) | fromJson) -}}
 {{- $affinity := $v.affinity | default dict -}}
@@ -748,11 +843,11 @@ what the later checks need. Types are values.schema.json's. */ -}}
 {{- $st := dict -}}
 {{- include "etcdshapes.check.decodeErrors" (dict "value" $affinity "type" $k.affinityType "types" $k.affinityTypes "struct" "" "field" "" "strict" "" "st" $st) -}}
 {{- with $st.typeErr | default $st.strictErr -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.affinity" "value" (toJson $affinity) "rule" (printf "must be a pod affinity: %s" .)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" "values.affinity" "value" $affinity "rule" (printf "must be a pod affinity: %s" .)) -}}
 {{- end -}}
 {{- end -}}
 {{- $_ := set $c "affinity" $affinity -}}
-{{- include "etcdshapes.check.platform" (dict "cluster" (index $v "_cluster") "k" $k "c" $c) -}}
+{{- include "etcdshapes.check.platform" (dict "cluster" (index $v "_cluster") "raw" (index .values "_cluster") "k" $k "c" $c) -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.clusterValues (ClusterOptionsFromValues): dict values k
@@ -780,13 +875,21 @@ not the etcd's concern. */ -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" $cl "out" $m) -}}
 {{- $cl = $m -}}
 {{- end -}}
-{{- include "etcdshapes.check.platform" (dict "cluster" $cl "k" $k "c" $c) -}}
+{{- include "etcdshapes.check.platform" (dict "cluster" $cl "raw" (index .values "_cluster") "k" $k "c" $c) -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.platform (platformValues in values.go): dict cluster
 (the _cluster map) k c; checks the platform's values and keeps the ratios,
 the parsed spread constraints and the storage classes on c. */ -}}
 {{- define "etcdshapes.check.platform" -}}
+{{- /* A null ratio is refused: the chart reads it as 0 and divides by it
+(Helm keeps these nulls: no default). */ -}}
+{{- $raw := .raw -}}
+{{- range $key := list "cpu-allocation-ratio" "memory-allocation-ratio" "ephemeral-storage-allocation-ratio"  -}}
+{{- if and (kindIs "map" $raw) (hasKey $raw $key) (kindIs "invalid" (index $raw $key)) -}}
+{{- include "etcdshapes.check.fail" (dict "field" (print "_cluster." $key) "value" nil "rule" "must not be null: the chart reads a null ratio as 0 and divides by it") -}}
+{{- end -}}
+{{- end -}}
 {{- $cl := .cluster | default dict -}}
 {{- $_ := set .c "ratios" (include "etcdshapes.check.ratios" (dict "cluster" $cl "k" .k) | fromJson) -}}
 {{- $_ := set .c "storageClassLocal" (index $cl "etcd-storage-class-local" | default "") -}}
@@ -798,29 +901,36 @@ the parsed spread constraints and the storage classes on c. */ -}}
 {{- $_ := set .c "spread" $spread -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.names (naming.ForEtcdChart, naming.ForCluster): dict
-caller namespace release k. */ -}}
+{{- /* etcdshapes.check.names (naming.ForEtcdChart; for a cluster
+naming.ClusterDataStore's rules, or with full naming.ForCluster's, which
+only a rendered stack needs): dict caller namespace release full k. */ -}}
 {{- define "etcdshapes.check.names" -}}
-{{- $k := .k -}}
+{{- $k := .k }}{{ $rel := .release -}}
+{{- if not .full -}}
 {{- include "etcdshapes.check.tenantNamespace" (dict "field" "namespace" "value" .namespace "k" $k) -}}
+{{- end -}}
 {{- if eq .caller "etcd" -}}
-{{- if ne .release $k.etcdChartRelease -}}
-{{- include "etcdshapes.check.fail" (dict "field" "release" "value" .release "rule" (printf "the etcd chart must be installed as release %q" $k.etcdChartRelease)) -}}
+{{- if ne $rel $k.etcdChartRelease -}}
+{{- include "etcdshapes.check.fail" (dict "field" "release" "value" $rel "rule" (printf "the etcd chart must be installed as release %q" $k.etcdChartRelease)) -}}
 {{- end -}}
 {{- else -}}
-{{- if eq .release "" -}}
-{{- include "etcdshapes.check.fail" (dict "field" "release" "value" .release "rule" "must not be empty") -}}
+{{- if eq $rel "" -}}
+{{- include "etcdshapes.check.fail" (dict "field" "release" "value" $rel "rule" "must not be empty") -}}
 {{- end -}}
-{{- $errs := include "etcdshapes.check.labelErrors" (dict "value" .release "k" $k) -}}
-{{- if $errs -}}
-{{- include "etcdshapes.check.fail" (dict "field" "release" "value" .release "rule" (printf "must be a DNS-1123 label: %s" $errs)) -}}
+{{- $errs := include "etcdshapes.check.labelErrors" (dict "value" $rel "k" $k) -}}
+{{- /* Helm's release names may hold dots (a DNS-1123 subdomain of at most
+63 characters): refused only where objects are named after them. */ -}}
+{{- if and $errs (or .full (gt (len $rel) 63) (include "etcdshapes.check.subdomainErrors" (dict "value" $rel "k" $k))) -}}
+{{- include "etcdshapes.check.fail" (dict "field" "release" "value" $rel "rule" (printf "must be a DNS-1123 label: %s" $errs)) -}}
 {{- end -}}
-{{- if not (regexMatch "^[a-z]" .release) -}}
-{{- include "etcdshapes.check.fail" (dict "field" "release" "value" .release "rule" "must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels") -}}
+{{- if .full -}}
+{{- if not (regexMatch "^[a-z]" $rel) -}}
+{{- include "etcdshapes.check.fail" (dict "field" "release" "value" $rel "rule" "must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels") -}}
 {{- end -}}
-{{- $name := printf "%s-etcd" .release -}}
+{{- $name := printf "%s-etcd" $rel -}}
 {{- if gt (len $name) (int $k.maxClusterName) -}}
-{{- include "etcdshapes.check.fail" (dict "field" "release" "value" .release "rule" (printf "the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)" $name (len $name) (int $k.maxClusterName))) -}}
+{{- include "etcdshapes.check.fail" (dict "field" "release" "value" $rel "rule" (printf "the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)" $name (len $name) (int $k.maxClusterName))) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -846,9 +956,10 @@ set on the dict it is given. */ -}}
     "subdomainRegex" "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
   )
   "etcdChartKeys" (list "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" )
-  "ignoredKeys" (list "etcdshapes" )
+  "ignoredKeys" (list "_namespace" "backup" "etcdshapes" )
   "clusterEtcdKeys" (list "replicas" )
   "defaultVersion" "3.6.11"
+  "defaultSize" "4Gi"
   "defaultRatios" (dict "cpu" "10" "memory" "1" "ephemeral" "40" )
   "maxReplicas" 99
   "etcdChartRelease" "etcd"

@@ -47,11 +47,13 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict "cpu" 10.0 "memory" 1.0 "ephemeral" 40.0 -}}
-{{- range $key, $x := dict "cpu" (index $cl "cpu-allocation-ratio") "memory" (index $cl "memory-allocation-ratio") "ephemeral" (index $cl "ephemeral-storage-allocation-ratio") -}}
-{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) }}{{ end -}}
+{{- range $key, $name := dict "cpu" "cpu-allocation-ratio" "memory" "memory-allocation-ratio" "ephemeral" "ephemeral-storage-allocation-ratio" -}}
+{{- $x := index $cl $name -}}
+{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) -}}
+{{- else if hasKey $cl $name }}{{ $ok = false }}{{ end -}}
 {{- end -}}
 {{- $spread := index $cl "scheduling" | default dict -}}
-{{- $ok = and $ok (not (trim (index $spread "globalAppTopologySpreadConstraints" | default ""))) -}}
+{{- $ok = and $ok (eq (index $spread "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- $replicas := int $r -}}
 {{- $_ := merge . (dict
   "etcdChart" false

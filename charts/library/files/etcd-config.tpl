@@ -21,10 +21,11 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $cl := index $v "_cluster" | default dict -}}
 {{- $e := $v -}}
 {{- $ok := and (le (len $ns) 63) (eq $rel "etcd") (empty $v.affinity) -}}
-{{- $ok = and $ok (empty (omit $v "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" "etcdshapes")) -}}
-{{- $version := $v.version | default "3.6.11" -}}
-{{- $size := "4Gi" -}}
-{{- if not (kindIs "invalid" $v.size) }}{{ $size = toString $v.size }}{{ end -}}
+{{- $ok = and $ok (empty (omit $v "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" "_namespace" "backup" "etcdshapes")) -}}
+{{- /* Helm deletes a values.yaml default for a null, which the checks
+refuse: an absent version, replicas or size fails the pattern below. */ -}}
+{{- $version := $v.version -}}
+{{- $size := toString $v.size -}}
 {{- /* Helm drops a null over a values.yaml default: no resources then. */ -}}
 {{- $res := $v.resources | default dict -}}
 {{- $sc := $v.storageClass | default "" -}}
@@ -33,13 +34,14 @@ which holds a ";"). */ -}}
 {{- $ok = and $ok (regexMatch "^tenant-[a-z0-9]+(-[a-z0-9]+)*;[0-9]+\\.[0-9]+\\.[0-9]+;[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" (printf "%s;%s;%s" $ns $version $size)) -}}
 {{- $ok = and $ok (or (not $sc) (and (le (len $sc) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $sc))) -}}
 {{- $r := $e.replicas -}}
-{{- if kindIs "invalid" $r }}{{ $r = 3.0 }}{{ end -}}
 {{- $ok = and $ok (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0) -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict "cpu" 10.0 "memory" 1.0 "ephemeral" 40.0 -}}
-{{- range $key, $x := dict "cpu" (index $cl "cpu-allocation-ratio") "memory" (index $cl "memory-allocation-ratio") "ephemeral" (index $cl "ephemeral-storage-allocation-ratio") -}}
-{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) }}{{ end -}}
+{{- range $key, $name := dict "cpu" "cpu-allocation-ratio" "memory" "memory-allocation-ratio" "ephemeral" "ephemeral-storage-allocation-ratio" -}}
+{{- $x := index $cl $name -}}
+{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) -}}
+{{- else if hasKey $cl $name }}{{ $ok = false }}{{ end -}}
 {{- end -}}
 {{- /* The resource quantities as one string, one field per value: every
 field must be a whole quantity with a unit (nothing left once they are
@@ -49,7 +51,7 @@ separator. */ -}}
 {{- range $res }}{{ $quick = printf "%s%v;" $quick . }}{{ end -}}
 {{- $ok = and $ok (empty (omit $res "cpu" "memory" "ephemeral-storage")) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll "(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?;" $quick "")) -}}
 {{- $spread := index $cl "scheduling" | default dict -}}
-{{- $ok = and $ok (not (trim (index $spread "globalAppTopologySpreadConstraints" | default ""))) -}}
+{{- $ok = and $ok (eq (index $spread "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- $replicas := int $r -}}
 {{- /* Who sees the dashboard resources: every tenant on the path to the
 namespace, shortest first, then tenant-root unless it is the namespace. */ -}}
