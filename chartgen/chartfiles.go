@@ -159,6 +159,9 @@ etcd:
 // schema sees it). What a schema cannot say (X.Y.Z, 1 or 3, a quantity's
 // grammar, the API server's rules) the helpers check.
 
+// anyType are all of JSON's types, for a value accepted whatever it holds.
+var anyType = []string{"object", "array", "string", "number", "boolean", "null"}
+
 // prop is a property of the given types.
 func prop(desc string, types ...string) map[string]any {
 	var t any = types
@@ -220,9 +223,10 @@ func etcdSchema() map[string]any {
 				"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
 			"affinity": with(prop("Affinity of the members (a pod affinity); empty means a soft anti-affinity across nodes.", "object"), "default", map[string]any{}),
 			"_cluster": platformSchema(),
-			// Accepted with any content and not read.
-			"_namespace": map[string]any{"description": "The platform's namespace values, passed to every application; not read."},
-			"backup":     map[string]any{"description": "Left over from older versions of the chart; not read."},
+			// Accepted with any content and not read, as the library
+			// accepts them.
+			"_namespace": prop("The platform's namespace values, passed to every application; not read.", anyType...),
+			"backup":     prop("Left over from older versions of the chart; not read.", anyType...),
 		},
 	}
 }
