@@ -57,7 +57,7 @@ dependencies:
 		{Path: "Chart.yaml", Data: []byte(chart)},
 		{Path: "values.schema.json", Data: buf.Bytes()},
 		{Path: "values.yaml", Data: []byte(values)},
-		{Path: "templates/etcd.yaml", Data: []byte(tplHeader("") + fmt.Sprintf("{{ include %q (dict \"root\" $) }}\n", allName(caller)))},
+		{Path: "templates/etcd.yaml", Data: []byte(tplHeader("") + fmt.Sprintf("{{ include \"etcdshapes.stack\" (dict \"root\" $ \"caller\" %q) }}\n", caller))},
 	}
 	for _, f := range ci {
 		files = append(files, File{Path: f.Path, Data: []byte("# " + Header + "\n" + string(f.Data))})
@@ -157,10 +157,9 @@ etcd:
 // integer"). A null is allowed wherever the library reads it as no value
 // (Helm drops a null that overrides a values.yaml default before the
 // schema sees it). What a schema cannot say (X.Y.Z, 1 or 3, a quantity's
-// grammar, the API server's rules) the helpers check.
-
-// anyType are all of JSON's types, for a value accepted whatever it holds.
-var anyType = []string{"object", "array", "string", "number", "boolean", "null"}
+// grammar, the API server's rules) the helpers check. The keys the etcd
+// chart ignores (_namespace, backup) are not declared: any content is
+// accepted, as the library accepts it.
 
 // prop is a property of the given types.
 func prop(desc string, types ...string) map[string]any {
@@ -210,23 +209,17 @@ func etcdSchema() map[string]any {
 		"properties": map[string]any{
 			"version":  with(prop("etcd version, X.Y.Z.", "string"), "default", etcd.DefaultVersion),
 			"replicas": with(int32Prop(fmt.Sprintf("Number of etcd members, 1 to %d.", etcd.MaxReplicas)), "default", etcd.DefaultReplicas),
-			// A fraction is refused for size, cpu and memory, as upstream's
-			// schema refuses it ("1.5" as a string is a quantity).
+			// A fraction is refused for size, as upstream's schema refuses
+			// it ("1.5" as a string is a quantity); the helpers refuse one
+			// for cpu and memory (a property each would cost every render
+			// more than the check).
 			"size":         with(prop("Size of each member's data volume (any Kubernetes quantity).", "string", "integer"), "default", etcd.DefaultSize),
 			"storageClass": with(prop("StorageClass of the data volumes; empty uses the cluster's default.", "string"), "default", ""),
 			"resources": with(prop("Limits of the etcd container, a flat map of resource names to quantities.", "object"),
-				"properties", map[string]any{
-					"cpu":    prop("CPU limit; the request is the limit / the CPU allocation ratio.", "string", "integer", "null"),
-					"memory": prop("Memory limit; the request is the limit / the memory allocation ratio.", "string", "integer", "null"),
-				},
 				"additionalProperties", prop("A quantity.", "string", "number", "null"),
 				"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
 			"affinity": with(prop("Affinity of the members (a pod affinity); empty means a soft anti-affinity across nodes.", "object"), "default", map[string]any{}),
 			"_cluster": platformSchema(),
-			// Accepted with any content and not read, as the library
-			// accepts them.
-			"_namespace": prop("The platform's namespace values, passed to every application; not read.", anyType...),
-			"backup":     prop("Left over from older versions of the chart; not read.", anyType...),
 		},
 	}
 }

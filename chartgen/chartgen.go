@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"slices"
@@ -161,10 +162,6 @@ func libraryFiles(version string) ([]File, error) {
 			return nil, err
 		}
 	}
-	common, err := fold("common.tpl", commonSource, k)
-	if err != nil {
-		return nil, err
-	}
 	checks, err := fold("checks.tpl", checksSource, k)
 	if err != nil {
 		return nil, err
@@ -173,12 +170,17 @@ func libraryFiles(version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	callers, err := shapesFiles(configs)
+	callers, fill, err := shapesFiles(configs)
+	if err != nil {
+		return nil, err
+	}
+	k.Fill = fill
+	common, err := fold("common.tpl", commonSource, k)
 	if err != nil {
 		return nil, err
 	}
 	chart := fmt.Sprintf("# %s\napiVersion: v2\nname: %s\ndescription: %s\ntype: library\nversion: %s\n",
-		Header, LibraryName, jsonQuote("The etcd shapes of Cozystack's etcd chart and of a tenant cluster's etcd, generated from the etcdshapes builders: include etcdshapes.etcd.all or etcdshapes.cluster.all."), version)
+		Header, LibraryName, jsonQuote("The etcd shapes of Cozystack's etcd chart and of a tenant cluster's etcd, generated from the etcdshapes builders: include etcdshapes.stack with the caller."), version)
 	files := []File{
 		{Path: "Chart.yaml", Data: []byte(chart)},
 		{Path: "templates/_etcdshapes.tpl", Data: []byte(tplHeader("common.tpl") + common)},
@@ -237,9 +239,8 @@ type apiRef struct {
 
 // affinityType is one type of the decoder twin's table (see decodeTypes).
 type affinityType struct {
-	Name, Kind, Struct, Elem string
-	Min, Max                 int64
-	Fields                   []kv
+	Name   string
+	Fields []kv
 }
 
 // constants are the library's constants the helpers read, so that
@@ -300,7 +301,9 @@ type constants struct {
 	// The same bounds as quantities.
 	VPAMinCPUQuantity, VPAMinMemoryQuantity, VPAMaxCPUQuantity, VPAMaxMemoryQuantity string
 	// VPAAPI is the API whose VerticalPodAutoscaler the checks bound.
-	VPAAPI             string
+	VPAAPI string
+	// Fill is the pipeline that replaces the stacks' placeholders.
+	Fill               string
 	OptionalAPIs       []string
 	EtcdCluster        apiRef
 	KamajiControlPlane apiRef
@@ -490,7 +493,16 @@ func newConstants() (*constants, error) {
 	sort.Strings(names)
 	for _, n := range names {
 		t := affinityTypes[n]
-		at := affinityType{Name: n, Kind: t.Kind, Struct: t.Name, Elem: t.Elem, Min: t.Min, Max: t.Max}
+		// The helper derives every kind but a struct's from the name.
+		if kind := kindOfName(n); t.Kind != "struct" && kind != t.Kind || t.Kind == "int" && (t.Min != math.MinInt32 || t.Max != math.MaxInt32) ||
+			t.Elem != "" && t.Elem != strings.TrimPrefix(strings.TrimPrefix(n, "[]"), "map[string]") ||
+			t.Kind == "struct" && n != "v1."+t.Name {
+			return nil, fmt.Errorf("chartgen: the decoder twin cannot tell %s (%+v) from its name; teach kindOfName", n, t)
+		}
+		if t.Kind != "struct" {
+			continue
+		}
+		at := affinityType{Name: n}
 		fields := make([]string, 0, len(t.Fields))
 		for f := range t.Fields {
 			fields = append(fields, f)
@@ -502,6 +514,23 @@ func newConstants() (*constants, error) {
 		k.AffinityTypes = append(k.AffinityTypes, at)
 	}
 	return k, nil
+}
+
+// kindOfName is the kind "etcdshapes.check.decodeErrors" reads from the
+// name of a type the constants do not list as a struct: "[]X" a slice of
+// X, "map[string]X" a map of X, int32, bool, else a string.
+func kindOfName(n string) string {
+	switch {
+	case strings.HasPrefix(n, "[]"):
+		return "slice"
+	case strings.HasPrefix(n, "map[string]"):
+		return "map"
+	case n == "int32":
+		return "int"
+	case n == "bool":
+		return "bool"
+	}
+	return "string"
 }
 
 // jsonType is what the helper "etcdshapes.check.decodeErrors" needs to know

@@ -134,7 +134,7 @@ func TestChartFiles(t *testing.T) {
 	var values map[string]any
 	require.NoError(t, yaml.Unmarshal(byPath["values.yaml"], &values))
 	require.Equal(t, map[string]any{"etcd": map[string]any{"replicas": float64(3)}}, values)
-	require.Contains(t, string(byPath["templates/etcd.yaml"]), `include "etcdshapes.cluster.all" (dict "root" $)`)
+	require.Contains(t, string(byPath["templates/etcd.yaml"]), `include "etcdshapes.stack" (dict "root" $ "caller" "cluster")`)
 	for p := range byPath {
 		if strings.HasPrefix(p, "ci/") {
 			require.True(t, strings.HasSuffix(p, "-values.yaml"), p)
@@ -150,15 +150,16 @@ func TestChartFiles(t *testing.T) {
 		libPath[f.Path] = f.Data
 	}
 	require.Equal(t, []string{"Chart.yaml", "files/checks.tpl", "files/cluster-config.tpl", "files/cluster-stack.tpl",
-		"files/etcd-config.tpl", "files/etcd-prometheus-rule.yaml", "files/etcd-stack.tpl", "files/validate.tpl",
-		"templates/_etcdshapes.tpl", "templates/_etcdshapes_cluster.tpl", "templates/_etcdshapes_etcd.tpl"}, paths)
+		"files/etcd-config.tpl", "files/etcd-prometheus-rule.yaml", "files/etcd-stack.tpl", "files/stack.tpl", "files/validate.tpl",
+		"templates/_etcdshapes.tpl"}, paths)
 	require.NoError(t, yaml.Unmarshal(libPath["Chart.yaml"], &chart))
 	require.Equal(t, "library", chart.Type)
 	require.Equal(t, "1.2.3", chart.Version)
 
-	// Each caller's stack holds every object of its stack.
+	// The shared stack and each caller's own hold every object of its
+	// stack.
 	for caller, n := range map[string]int{"etcd": 24, "cluster": 19} {
-		stack := string(libPath[keptFile(caller, "stack")])
+		stack := string(libPath[sharedStackFile]) + string(libPath[keptFile(caller, "stack")])
 		require.Equal(t, n, strings.Count(stack, "\n---\n"), caller)
 	}
 
@@ -194,9 +195,9 @@ func shapesOf(t *testing.T) string {
 	l := libraryText(t)
 	var b strings.Builder
 	for _, caller := range []string{"etcd", "cluster"} {
-		b.WriteString(l["templates/_etcdshapes_"+caller+".tpl"])
 		b.WriteString(l[keptFile(caller, "stack")])
 	}
+	b.WriteString(l[sharedStackFile])
 	return b.String()
 }
 
@@ -230,27 +231,28 @@ func TestReasonsAreWritten(t *testing.T) {
 func TestPlaceholders(t *testing.T) {
 	l := libraryText(t)
 	token := regexp.MustCompile(`__[A-Z][A-Z_]*[A-Z]__`)
+	tpl := l["templates/_etcdshapes.tpl"]
+	fill := tpl[strings.Index(tpl, `{{- define "etcdshapes.stack" -}}`):]
+	fill = fill[strings.Index(fill, `{{- include "etcdshapes.run"`):]
+	fill = fill[:strings.Index(fill, "{{- end -}}")]
+	replaced := map[string]bool{}
+	for _, m := range regexp.MustCompile(`replace "(\\n)?(__[A-Z_]+__)" \(?(print "\\n" \(indent [0-9]+ )?\.([a-zA-Z]+)`).FindAllStringSubmatch(fill, -1) {
+		require.Equal(t, keyFor(m[2]), m[4], m[0])
+		require.Equal(t, m[2], tokenFor(m[4]), m[0])
+		replaced[m[2]] = true
+	}
 	for _, caller := range []string{"etcd", "cluster"} {
-		tpl := l["templates/_etcdshapes_"+caller+".tpl"]
-		fill := tpl[strings.Index(tpl, fmt.Sprintf("{{- define %q }}", fillName(caller))):]
-		fill = fill[:strings.Index(fill, "{{- end }}")]
-		replaced := map[string]bool{}
-		for _, m := range regexp.MustCompile(`replace "(\\n)?(__[A-Z_]+__)" \(?(print "\\n" \(indent [0-9]+ )?\$c\.([a-zA-Z]+)`).FindAllStringSubmatch(fill, -1) {
-			require.Equal(t, keyFor(m[2]), m[4], m[0])
-			require.Equal(t, m[2], tokenFor(m[4]), m[0])
-			replaced[m[2]] = true
-		}
-		used := token.FindAllString(l[keptFile(caller, "stack")], -1)
+		used := token.FindAllString(l[sharedStackFile]+l[keptFile(caller, "stack")], -1)
 		require.NotEmpty(t, used)
 		for _, u := range used {
 			require.True(t, replaced[u], "%s: %s is not replaced", caller, u)
 		}
-		// Blocks are replaced after every scalar placeholder.
-		require.Greater(t, strings.Index(fill, "(print"), strings.LastIndex(fill, `" $c.`), caller)
 		for _, k := range placeholders[caller] {
 			require.True(t, replaced[tokenFor(k)], "%s: %s", caller, k)
 		}
 	}
+	// Blocks are replaced after every scalar placeholder.
+	require.Greater(t, strings.Index(fill, `(print "\n"`), strings.LastIndex(fill, `__" .`))
 	for _, k := range []string{"storageClass", "vpaMinCpu", "chartVersion", "pvcNames", "dataStore"} {
 		require.Equal(t, k, keyFor(tokenFor(k)))
 	}

@@ -2,13 +2,13 @@
 etcdshapes: the etcd stacks of Cozystack's etcd chart and of a tenant
 cluster's etcd, generated from the etcdshapes Go builders.
 
-  {{ include "etcdshapes.etcd.all" (dict "root" $) }}      the etcd chart
-  {{ include "etcdshapes.cluster.all" (dict "root" $) }}   a tenant cluster
+  {{ include "etcdshapes.stack" (dict "root" $ "caller" "etcd") }}      the etcd chart
+  {{ include "etcdshapes.stack" (dict "root" $ "caller" "cluster") }}   a tenant cluster
 
-render a whole stack (_etcdshapes_etcd.tpl, _etcdshapes_cluster.tpl) from
-the chart's values; the values' types are values.schema.json's (the
-application charts' schemas declare them). A bad value fails the render
-with the library's message, "<field>: invalid value <value>: <rule>".
+render a whole stack from the chart's values; the values' types are
+values.schema.json's (the application charts' schemas declare them). A bad
+value fails the render with the library's message, "<field>: invalid
+value <value>: <rule>".
 
 etcdshapes.config fills the config dict it is given with every
 value-dependent field of the caller's stack, once: the names (cluster,
@@ -29,6 +29,29 @@ The dict holds
   checks - optional; true runs every check of etcdshapes.validate even
            for input the quick tests vouch for (the tests use it).
 */ -}}
+{{- /* etcdshapes.stack: dict root caller; the caller's stack. It runs three
+files of this library chart as one template (tpl): files/<caller>-config.tpl
+fills the config dict (the value-dependent decisions), files/stack.tpl
+holds the objects both callers render and files/<caller>-stack.tpl the
+caller's own, as the YAML the builders render. The values that occur in
+most objects are placeholders (__NAMESPACE__ is the config's namespace,
+__CLUSTER__ its cluster), replaced below after the stack is rendered;
+multi-line values (resources, spread constraints, affinity) are marker
+lines at column 0, replaced last with the field's text indented to its
+place, so user input in them is never searched for placeholders. Every
+other value is an action in the stack.
+
+The config and the stacks are files, not templates, so that Helm neither
+copies nor parses them at every render: a chart runs its caller's files
+only, and the checks (files/checks.tpl) only for input the config's quick
+tests do not vouch for. */ -}}
+{{- define "etcdshapes.stack" -}}
+{{- if not (has .caller (list [[ q .CallerEtcd ]] [[ q .CallerCluster ]])) -}}
+{{- fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) [[ q .CallerEtcd ]] [[ q .CallerCluster ]]) -}}
+{{- end -}}
+{{- include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") "files/stack.tpl" (print "files/" .caller "-stack.tpl")))[[ .Fill ]] -}}
+{{- end -}}
+
 {{- define "etcdshapes.config" -}}
 {{- if not (has .caller (list [[ q .CallerEtcd ]] [[ q .CallerCluster ]])) -}}
 {{- fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) [[ q .CallerEtcd ]] [[ q .CallerCluster ]]) -}}

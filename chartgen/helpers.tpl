@@ -115,6 +115,7 @@ namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */
   "version" $version
   "dataStore" $ns
   "render" true
+  "apis" (dict[[ range .OptionalAPIs ]] [[ q . ]] true[[ end ]])
   "tenants" $tenants
   "pvcs" $pvcs
   "pvcNames" (join " " $pvcs)

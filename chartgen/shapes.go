@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -484,8 +484,6 @@ func objectMap(o etcdshapes.Object) (map[string]any, error) {
 // stack; and its fill, which replaces the placeholders.
 func configName(caller string) string { return "etcdshapes." + caller + ".config" }
 func stackName(caller string) string  { return "etcdshapes." + caller + ".stack" }
-func allName(caller string) string    { return "etcdshapes." + caller + ".all" }
-func fillName(caller string) string   { return "etcdshapes." + caller + ".fill" }
 
 // objectFile is the file of an object kept apart from the stack text: one
 // whose data holds template delimiters, which is plain YAML to print.
@@ -508,31 +506,36 @@ func kebab(id string) string {
 	return b.String()
 }
 
-// stackText is a caller's stack: the text of its stack file (with
-// placeholders and the actions for what is conditional), the files of the
-// objects kept apart, and the placeholders and block markers used.
+// objText is one object of a caller's stack as written: its text and the
+// gates of its optional API.
+type objText struct {
+	id    string
+	gates []string
+	body  string
+}
+
+// stackText is a caller's stack: its objects' texts (with placeholders
+// and the actions for what is conditional) and the files of the objects
+// kept apart.
 type stackText struct {
-	text    string
+	objs    []objText
 	objects []File
-	tokens  map[string]bool
 	blocks  map[string]int
 }
 
 // writeStack writes a caller's stack.
 func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText, error) {
-	out := stackText{tokens: map[string]bool{}, blocks: map[string]int{}}
+	out := stackText{blocks: map[string]int{}}
 	var rs []map[string]rule
 	for _, o := range st.objects {
 		rs = append(rs, o.rules)
 	}
 	actions := actionTokens(st.caller, st.subs, rs)
-	var b strings.Builder
-	b.WriteString("{{- if $.render }}\n")
 	for _, o := range st.objects {
 		said := map[string]bool{}
 		reasons := reasonsFor(o.id)
 		e := &emitter{subs: st.subs, rules: o.rules, used: map[string]bool{}, tenants: st.tenants,
-			reasons: reasons, said: said, tokens: out.tokens, blocks: out.blocks, actions: actions, delims: new(bool), acted: new(bool)}
+			reasons: reasons, said: said, tokens: map[string]bool{}, blocks: out.blocks, actions: actions, delims: new(bool), acted: new(bool)}
 		if err := e.mapBody(o.tree, 0, ""); err != nil {
 			return out, fmt.Errorf("chartgen: %s %s: %w", st.caller, o.id, err)
 		}
@@ -563,6 +566,20 @@ func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText,
 			out.objects = append(out.objects, File{Path: name, Data: []byte("# " + Header + "\n" + body + "\n")})
 			body = fmt.Sprintf("{{ include \"etcdshapes.file\" (dict \"c\" $ \"name\" %q) | trimSuffix \"\\n\" }}", name)
 		}
+		if strings.Contains(body, "`") {
+			return out, fmt.Errorf("chartgen: the %s %s holds a backtick; the stacks are written as raw strings", st.caller, o.id)
+		}
+		out.objs = append(out.objs, objText{id: o.id, gates: o.gates, body: body})
+	}
+	return out, nil
+}
+
+// stackFileText is the text of a stack file holding objs, all rendered
+// only when the config's render is true.
+func stackFileText(objs []objText, about string) string {
+	var b strings.Builder
+	b.WriteString(tplHeader("") + "{{- /*\n" + about + "\n*/ -}}\n{{- if $.render }}\n")
+	for _, o := range objs {
 		if len(o.gates) > 0 {
 			cond := o.gates[0]
 			if len(o.gates) > 1 {
@@ -570,23 +587,82 @@ func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText,
 			}
 			fmt.Fprintf(&b, "{{- if %s }}\n", cond)
 		}
-		b.WriteString("---\n" + body + "\n")
+		b.WriteString("---\n" + o.body + "\n")
 		if len(o.gates) > 0 {
 			b.WriteString("{{- end }}\n")
 		}
 	}
 	b.WriteString("{{- end }}\n")
-	out.text = b.String()
-	if strings.Contains(out.text, "`") {
-		return out, fmt.Errorf("chartgen: the %s stack holds a backtick; it is written as a raw string", st.caller)
-	}
-	return out, nil
+	return b.String()
 }
 
-// fillDefine writes the template that replaces every placeholder of a
-// caller's stack with its config field, blocks last, indented to their
-// place.
-func fillDefine(caller string, tokens map[string]bool, blocks map[string]int) string {
+// mergeStacks puts every object both callers render and whose texts merge
+// in the shared stack, and the others in their caller's own.
+func mergeStacks(e, c []objText) (shared []objText, own map[string][]objText, err error) {
+	fixedE, err := fixedValues(etcdshapes.CallerEtcd)
+	if err != nil {
+		return nil, nil, err
+	}
+	fixedC, err := fixedValues(etcdshapes.CallerCluster)
+	if err != nil {
+		return nil, nil, err
+	}
+	own = map[string][]objText{}
+	inEtcd := map[string]objText{}
+	for _, o := range e {
+		inEtcd[o.id] = o
+	}
+	merged := map[string]bool{}
+	for _, co := range c {
+		eo, ok := inEtcd[co.id]
+		if !ok {
+			own[etcdshapes.CallerCluster] = append(own[etcdshapes.CallerCluster], co)
+			continue
+		}
+		text, ok := mergeObject(eo.body, co.body, fixedE, fixedC)
+		if ok {
+			// Each caller's view must be its own text.
+			if err := sameText(view(text, true), eo.body, fixedE); err != nil {
+				return nil, nil, fmt.Errorf("chartgen: the shared %s is not the etcd chart's: %w", co.id, err)
+			}
+			if err := sameText(view(text, false), co.body, fixedC); err != nil {
+				return nil, nil, fmt.Errorf("chartgen: the shared %s is not a tenant cluster's: %w", co.id, err)
+			}
+			// The etcd chart's config serves every optional API.
+			shared = append(shared, objText{id: co.id, gates: co.gates, body: text})
+			merged[co.id] = true
+			continue
+		}
+		own[etcdshapes.CallerCluster] = append(own[etcdshapes.CallerCluster], co)
+	}
+	for _, eo := range e {
+		if !merged[eo.id] {
+			own[etcdshapes.CallerEtcd] = append(own[etcdshapes.CallerEtcd], eo)
+		}
+	}
+	return shared, own, nil
+}
+
+// usedTokens are the placeholders and block markers a stack text holds.
+func usedTokens(text string, blocks map[string]int) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range placeholderToken.FindAllString(text, -1) {
+		out[t] = true
+	}
+	for t := range blocks {
+		if strings.Contains(text, "\n"+t) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+var placeholderToken = regexp.MustCompile(`__[A-Z]+(_[A-Z]+)*__`)
+
+// fillChain writes the pipeline that replaces every placeholder of the
+// stacks with its config field (of the dict .), blocks last, indented to
+// their place.
+func fillChain(tokens map[string]bool, blocks map[string]int) string {
 	var scalars, markers []string
 	for t := range tokens {
 		if _, ok := blocks[t]; ok {
@@ -598,124 +674,123 @@ func fillDefine(caller string, tokens map[string]bool, blocks map[string]int) st
 	sort.Strings(scalars)
 	sort.Strings(markers)
 	var b strings.Builder
-	fmt.Fprintf(&b, "{{- define %q }}\n{{- $c := .c }}\n{{- .text", fillName(caller))
 	for _, t := range scalars {
-		fmt.Fprintf(&b, "\n  | replace %q $c.%s", t, keyFor(t))
+		fmt.Fprintf(&b, "\n  | replace %q .%s", t, keyFor(t))
 	}
 	for _, t := range markers {
-		fmt.Fprintf(&b, "\n  | replace %q (print \"\\n\" (indent %d $c.%s))", "\n"+t, blocks[t], keyFor(t))
+		fmt.Fprintf(&b, "\n  | replace %q (print \"\\n\" (indent %d .%s))", "\n"+t, blocks[t], keyFor(t))
 	}
-	b.WriteString(" }}\n{{- end }}\n")
 	return b.String()
 }
 
-// callerFiles writes one caller's files from one sentinel set, its config
-// (folded from helpers.tpl) given: the template with its defines, and the
-// kept texts of its config and its stack.
-func callerFiles(caller string, s sentinel, config string) (tpl, configFile, stackFile string, objects []File, err error) {
-	st, err := renderStack(caller, s)
-	if err != nil {
-		return "", "", "", nil, err
-	}
-	sx, err := writeStack(st, shapeReasons)
-	if err != nil {
-		return "", "", "", nil, err
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, callerHeader, caller, allName(caller), keptFile(caller, "config"), keptFile(caller, "stack"), fillName(caller))
-	fmt.Fprintf(&b, `{{- define %q }}
-{{- $_ := set . "caller" %q }}
-{{- $stack := include "etcdshapes.run" (dict "c" . "files" (list %q %q)) }}
-{{- include %q (dict "c" . "text" $stack) }}
-{{- end }}
-`, allName(caller), caller, keptFile(caller, "config"), keptFile(caller, "stack"), fillName(caller))
-	b.WriteString(fillDefine(caller, sx.tokens, sx.blocks))
-	configFile = tplHeader("helpers.tpl") + "{{- if not (hasKey . \"render\") -}}\n" + config + "{{- end -}}\n"
-	stackFile = tplHeader("") + stackHeader + sx.text
-	return b.String(), configFile, stackFile, sx.objects, nil
-}
+// sharedStackFile is the library chart's file of the objects both
+// callers render.
+const sharedStackFile = "files/stack.tpl"
 
 // keptFile is the path of a caller's kept text in the library chart.
 func keptFile(caller, kind string) string { return "files/" + caller + "-" + kind + ".tpl" }
 
-// stackHeader tells a reader of a stack file how it is read.
-const stackHeader = `{{- /*
-The YAML the builders render, with placeholders where a value depends on
-the input; $ is the config (see the caller's config file).
-*/ -}}
-`
+// The headers of the stack files.
+const (
+	sharedStackAbout = `The objects both callers render, as the builders render them, with
+placeholders where a value depends on the input and, where the two differ,
+the lines of each in a block for it ($.etcdChart); $ is the config (see the
+caller's config file).`
+	ownStackAbout = `The objects only the %s renders, as the builders render them, with
+placeholders where a value depends on the input; $ is the config (see its
+config file).`
+)
 
-// callerHeader tells a reader of a caller's template how it works.
-const callerHeader = `{{- /*
-The %[1]s stack, generated from the Go builders' output.
-
-%[2]s renders the whole stack; it takes dict "root" $ (and
-optionally "values", see etcdshapes.config). It runs two files of this
-library chart with tpl: %[3]s fills the config dict (the
-value-dependent decisions) and %[4]s is the YAML the builders
-render, with placeholders where a value depends on the input. The values
-that occur in most objects are placeholders (__NAMESPACE__ is $.namespace,
-__CLUSTER__ is $.cluster), replaced by %[5]s after the
-stack is rendered; multi-line values (resources, spread constraints,
-affinity) are marker lines at column 0, replaced last with the field's text
-indented to its place, so user input in them is never searched for
-placeholders. Every other value is an action in the stack.
-
-The config and the stack are files, not templates, so that Helm neither
-copies nor parses them at every render: a chart runs its caller's files
-only, and the checks (files/checks.tpl) only for input the config's quick
-tests do not vouch for.
-*/ -}}
-`
-
-// shapesFiles writes both callers' files from the first sentinel set,
-// after checking that the second set writes the same text: a field that
-// depends on an input the templates do not compute makes the two differ.
-func shapesFiles(configs map[string]string) ([]File, error) {
-	var out []File
+// libraryStacks writes both callers' stacks from one sentinel set: the
+// shared stack file, each caller's config and own stack file and the
+// objects kept apart, and the fill pipeline that replaces their
+// placeholders.
+func libraryStacks(s sentinel, configs map[string]string) ([]File, string, error) {
+	texts := map[string]stackText{}
+	blocks := map[string]int{}
 	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
-		var texts [2][3]string
-		var objects [2][]File
-		for i, s := range sentinels {
-			t, c, st, objs, err := callerFiles(caller, s, configs[caller])
-			if err != nil {
-				return nil, err
-			}
-			texts[i] = [3]string{t, c, st}
-			objects[i] = objs
-			all := t + c + st
-			for _, o := range objs {
-				all += string(o.Data)
-			}
-			if strings.Contains(all, sentinelMarker) {
-				return nil, fmt.Errorf("chartgen: a sentinel survived generation: %s", firstLineWith(all, sentinelMarker))
-			}
-			lits, err := s.literals()
-			if err != nil {
-				return nil, err
-			}
-			for _, lit := range lits {
-				if strings.Contains(all, lit) {
-					return nil, fmt.Errorf("chartgen: sentinel value %q survived generation: %s", lit, firstLineWith(all, lit))
-				}
-			}
+		st, err := renderStack(caller, s)
+		if err != nil {
+			return nil, "", err
 		}
-		for j := range texts[0] {
-			if texts[0][j] != texts[1][j] {
-				return nil, fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute:\n%s", firstDifference(texts[0][j], texts[1][j]))
+		sx, err := writeStack(st, shapeReasons)
+		if err != nil {
+			return nil, "", err
+		}
+		for t, n := range sx.blocks {
+			if m, ok := blocks[t]; ok && m != n {
+				return nil, "", fmt.Errorf("chartgen: the callers indent %s differently", t)
 			}
+			blocks[t] = n
 		}
-		if !reflect.DeepEqual(objects[0], objects[1]) {
-			return nil, fmt.Errorf("chartgen: the builders' output of a kept object depends on an input the templates do not compute")
-		}
-		out = append(out, objects[0]...)
+		texts[caller] = sx
+	}
+	shared, own, err := mergeStacks(texts[etcdshapes.CallerEtcd].objs, texts[etcdshapes.CallerCluster].objs)
+	if err != nil {
+		return nil, "", err
+	}
+	sharedText := stackFileText(shared, sharedStackAbout)
+	out := []File{{Path: sharedStackFile, Data: []byte(sharedText)}}
+	all := sharedText
+	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		ownText := stackFileText(own[caller], fmt.Sprintf(ownStackAbout, callerTitle[caller]))
+		all += ownText
+		out = append(out, texts[caller].objects...)
 		out = append(out,
-			File{Path: "templates/_etcdshapes_" + caller + ".tpl", Data: []byte(tplHeader("") + texts[0][0])},
-			File{Path: keptFile(caller, "config"), Data: []byte(texts[0][1])},
-			File{Path: keptFile(caller, "stack"), Data: []byte(texts[0][2])},
+			File{Path: keptFile(caller, "config"), Data: []byte(tplHeader("helpers.tpl") + "{{- if not (hasKey . \"render\") -}}\n" + configs[caller] + "{{- end -}}\n")},
+			File{Path: keptFile(caller, "stack"), Data: []byte(ownText)},
 		)
 	}
-	return out, nil
+	// Both callers' configs give every field a placeholder names.
+	return out, fillChain(usedTokens(all, blocks), blocks), nil
+}
+
+// callerTitle names a caller in the files' comments.
+var callerTitle = map[string]string{etcdshapes.CallerEtcd: "etcd chart", etcdshapes.CallerCluster: "per-cluster etcd"}
+
+// shapesFiles writes the stacks from the first sentinel set, after
+// checking that the second set writes the same text: a field that depends
+// on an input the templates do not compute makes the two differ.
+func shapesFiles(configs map[string]string) ([]File, string, error) {
+	var runs [2][]File
+	var fill string
+	for i, s := range sentinels {
+		files, f, err := libraryStacks(s, configs)
+		if err != nil {
+			return nil, "", err
+		}
+		if i > 0 && f != fill {
+			return nil, "", fmt.Errorf("chartgen: the placeholders depend on the sentinel set")
+		}
+		fill = f
+		var all strings.Builder
+		for _, f := range files {
+			all.Write(f.Data)
+		}
+		if strings.Contains(all.String(), sentinelMarker) {
+			return nil, "", fmt.Errorf("chartgen: a sentinel survived generation: %s", firstLineWith(all.String(), sentinelMarker))
+		}
+		lits, err := s.literals()
+		if err != nil {
+			return nil, "", err
+		}
+		for _, lit := range lits {
+			if strings.Contains(all.String(), lit) {
+				return nil, "", fmt.Errorf("chartgen: sentinel value %q survived generation: %s", lit, firstLineWith(all.String(), lit))
+			}
+		}
+		runs[i] = files
+	}
+	if len(runs[0]) != len(runs[1]) {
+		return nil, "", fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute: %d files, then %d", len(runs[0]), len(runs[1]))
+	}
+	for j := range runs[0] {
+		a, b := runs[0][j], runs[1][j]
+		if a.Path != b.Path || !bytes.Equal(a.Data, b.Data) {
+			return nil, "", fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute (%s):\n%s", a.Path, firstDifference(string(a.Data), string(b.Data)))
+		}
+	}
+	return runs[0], fill, nil
 }
 
 func firstLineWith(text, needle string) string {

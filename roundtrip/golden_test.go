@@ -34,7 +34,7 @@ func TestGoldenScenarios(t *testing.T) {
 
 // TestLibraryAll renders every golden scenario through the library chart
 // alone, as a chart that adopts it does: its own values.yaml (the
-// caller's) and one template including "etcdshapes.<caller>.all".
+// caller's) and one template including "etcdshapes.stack" for the caller.
 func TestLibraryAll(t *testing.T) {
 	forEachHelm(t, func(t *testing.T, h helm) {
 		for _, s := range golden.All() {
@@ -51,7 +51,7 @@ func TestLibraryAll(t *testing.T) {
 				}
 				c := withLibrary(t, h, "all-"+s.Caller,
 					chartgen.File{Path: "values.yaml", Data: values},
-					chartgen.File{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.` + s.Caller + `.all" (dict "root" $) }}`)})
+					chartgen.File{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller + `") }}`)})
 				in := renderInput{caller: s.Caller, release: s.Release, namespace: s.Namespace,
 					values: []byte(s.Values), apiVersions: s.APIVersions, live: s.Live}
 				out, err := h.render(c, in.values, in)
@@ -80,7 +80,7 @@ func TestGoldenScenariosChecked(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				files := []chartgen.File{{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.` + s.Caller + `.all" (dict "root" $ "checks" true) }}`)}}
+				files := []chartgen.File{{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller + `" "checks" true) }}`)}}
 				for _, f := range app {
 					if f.Path == "values.yaml" || f.Path == "values.schema.json" {
 						files = append(files, f)

@@ -17,13 +17,14 @@ Types are values.schema.json's: a value of the wrong type is refused by
 Helm before any template runs.
 */ -}}
 {{- /* etcdshapes.check.fail (naming.Errorf, naming.Error): dict field
-value rule; fails with "<field>: invalid value <value>: <rule>", the value
+value rule, or list field value rule; fails with "<field>: invalid value <value>: <rule>", the value
 printed as naming.FormatValue prints it (YAML flow style), each part cut
 with "…" at its limit (200, 120 and 1000 bytes). */ -}}
 {{- define "etcdshapes.check.fail" -}}
+{{- $a := . }}{{ if kindIs "slice" . }}{{ $a = dict "field" (index . 0) "value" (index . 1) "rule" (index . 2) }}{{ end -}}
 {{- $p := dict "b" "" "n" 120 -}}
-{{- include "etcdshapes.check.fv" (dict "p" $p "v" .value "d" 0) -}}
-{{- $f := .field }}{{ $r := .rule -}}
+{{- include "etcdshapes.check.fv" (dict "p" $p "v" $a.value "d" 0) -}}
+{{- $f := $a.field }}{{ $r := $a.rule -}}
 {{- if gt (len $f) 200 }}{{ $f = print (include "etcdshapes.check.cut" (dict "s" $f "n" 200)) "…" }}{{ end -}}
 {{- if gt (len $r) 1000 }}{{ $r = print (include "etcdshapes.check.cut" (dict "s" $r "n" 1000)) "…" }}{{ end -}}
 {{- fail (printf "%s: invalid value %s: %s" $f $p.b $r) -}}
@@ -165,14 +166,14 @@ value k. */ -}}
 {{- define "etcdshapes.check.tenantNamespace" -}}
 {{- $errs := include "etcdshapes.check.labelErrors" (dict "value" .value "k" .k) -}}
 {{- if $errs -}}
-{{- include "etcdshapes.check.fail" (dict "field" .field "value" .value "rule" (printf "must be a namespace name (DNS-1123 label): %s" $errs)) -}}
+{{- include "etcdshapes.check.fail" (list .field .value (printf "must be a namespace name (DNS-1123 label): %s" $errs)) -}}
 {{- end -}}
 {{- if not (hasPrefix "tenant-" .value) -}}
-{{- include "etcdshapes.check.fail" (dict "field" .field "value" .value "rule" "must be a tenant namespace (\"tenant-<name>\")") -}}
+{{- include "etcdshapes.check.fail" (list .field .value "must be a tenant namespace (\"tenant-<name>\")") -}}
 {{- end -}}
 {{- range splitList "-" (trimPrefix "tenant-" .value) -}}
 {{- if eq . "" -}}
-{{- include "etcdshapes.check.fail" (dict "field" $.field "value" $.value "rule" "must be a tenant namespace: every tenant name on the path must be non-empty") -}}
+{{- include "etcdshapes.check.fail" (list $.field $.value "must be a tenant namespace: every tenant name on the path must be non-empty") -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -219,48 +220,49 @@ shortest digits, with an exponent below 1e-6 and from 1e21 on. */ -}}
 
 {{- /* etcdshapes.check.decodeErrors (strictJSON in values.go: sigs.k8s.io/json's
 strict, case-sensitive decoding of the value marshalled to JSON): dict
-value type types struct field strict st. types describes the Go types
-(jsonType in chartgen), type names the value's; struct, field and strict
-are the decoder's context (the innermost struct's name, the path of field
-names, the path with keys and indices) and start empty. Sets on the dict
-st "typeErr", the first value of the wrong type, and "strictErr", the first
-unknown field, in the decoder's words; the decoder reports the first
-typeErr if there is one, else the first strictErr. Keys are walked in
-order, as json.Marshal writes them; a null decodes to nothing. */ -}}
+value type structs st path. type is the Go type's name as reflect prints
+it; its kind is in the name ("[]X", "map[string]X", int32, bool), or it is
+a struct that structs lists with its fields' JSON names and types, or a
+string. path holds the decoder's context: the innermost struct's name,
+the path of field names and the path with keys and indices. Sets on st
+"typeErr", the first value of the wrong type, and "strictErr", the first
+unknown field, in the decoder's words; the decoder reports the typeErr if
+there is one, else the strictErr. Keys are walked in order, as
+json.Marshal writes them; a null decodes to nothing. */ -}}
 {{- define "etcdshapes.check.decodeErrors" -}}
-{{- $x := .value -}}
+{{- $x := .value }}{{ $t := .type }}{{ $p := .path -}}
 {{- if not (or .st.typeErr (kindIs "invalid" $x)) -}}
-{{- $t := get .types .type -}}
+{{- $fields := get .structs $t -}}
+{{- $kind := ternary "struct" "string" (not (empty $fields)) -}}
+{{- if hasPrefix "[]" $t }}{{ $kind = "slice" }}{{ else if hasPrefix "map[" $t }}{{ $kind = "map" }}{{ else if eq $t "int32" }}{{ $kind = "int" }}{{ else if eq $t "bool" }}{{ $kind = "bool" }}{{ end -}}
 {{- $got := "number" -}}
 {{- if kindIs "string" $x }}{{ $got = "string" }}{{ else if kindIs "map" $x }}{{ $got = "object" }}{{ else if kindIs "slice" $x }}{{ $got = "array" }}{{ else if kindIs "bool" $x }}{{ $got = "bool" }}{{ end -}}
-{{- $want := dict "struct" "object" "map" "object" "slice" "array" "string" "string" "bool" "bool" "int" "number" -}}
-{{- $ok := eq $got (get $want $t.kind) -}}
-{{- if and $ok (eq $t.kind "int") -}}
-{{- /* The number as json.Marshal wrote it must parse as an int of the range. */ -}}
+{{- $ok := eq $got (get (dict "struct" "object" "map" "object" "slice" "array" "string" "string" "bool" "bool" "int" "number") $kind) -}}
+{{- if and $ok (eq $kind "int") -}}
+{{- /* The number as json.Marshal wrote it must parse as an int32. */ -}}
 {{- $lit := toJson $x -}}
-{{- if or (not (regexMatch "^-?[0-9]+$" $lit)) (lt (float64 $x) (float64 $t.min)) (gt (float64 $x) (float64 $t.max)) -}}
-{{- $ok = false -}}
-{{- $got = printf "number %s" $lit -}}
+{{- if or (not (regexMatch "^-?[0-9]+$" $lit)) (lt (float64 $x) -2147483648.0) (gt (float64 $x) 2147483647.0) -}}
+{{- $ok = false }}{{ $got = print "number " $lit -}}
 {{- end -}}
 {{- end -}}
 {{- if not $ok -}}
-{{- $_ := set .st "typeErr" (printf "json: cannot unmarshal %s into Go struct field %s.%s of type %s" $got .struct .field .type) -}}
-{{- else if eq $t.kind "struct" -}}
+{{- $_ := set .st "typeErr" (printf "json: cannot unmarshal %s into Go struct field %s.%s of type %s" $got (index $p 0) (index $p 1) $t) -}}
+{{- else if eq $kind "struct" -}}
 {{- range $key := keys $x | sortAlpha -}}
-{{- $strict := ternary $key (printf "%s.%s" $.strict $key) (eq $.strict "") -}}
-{{- if hasKey $t.fields $key -}}
-{{- include "etcdshapes.check.decodeErrors" (dict "value" (get $x $key) "type" (get $t.fields $key) "types" $.types "struct" $t.name "field" (ternary $key (printf "%s.%s" $.field $key) (eq $.field "")) "strict" $strict "st" $.st) -}}
+{{- $strict := ternary $key (print (index $p 2) "." $key) (eq (index $p 2) "") -}}
+{{- if hasKey $fields $key -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" (get $x $key) "type" (get $fields $key) "structs" $.structs "st" $.st "path" (list (trimPrefix "v1." $t) (ternary $key (print (index $p 1) "." $key) (eq (index $p 1) "")) $strict)) -}}
 {{- else if not $.st.strictErr -}}
 {{- $_ := set $.st "strictErr" (printf "unknown field %q" $strict) -}}
 {{- end -}}
 {{- end -}}
-{{- else if eq $t.kind "slice" -}}
+{{- else if eq $kind "slice" -}}
 {{- range $i, $e := $x -}}
-{{- include "etcdshapes.check.decodeErrors" (dict "value" $e "type" $t.elem "types" $.types "struct" $.struct "field" $.field "strict" (printf "%s[%d]" $.strict $i) "st" $.st) -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" $e "type" (trimPrefix "[]" $t) "structs" $.structs "st" $.st "path" (list (index $p 0) (index $p 1) (printf "%s[%d]" (index $p 2) $i))) -}}
 {{- end -}}
-{{- else if eq $t.kind "map" -}}
+{{- else if eq $kind "map" -}}
 {{- range $key := keys $x | sortAlpha -}}
-{{- include "etcdshapes.check.decodeErrors" (dict "value" (get $x $key) "type" $t.elem "types" $.types "struct" $.struct "field" $.field "strict" (ternary $key (printf "%s.%s" $.strict $key) (eq $.strict "")) "st" $.st) -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" (get $x $key) "type" (trimPrefix "map[string]" $t) "structs" $.structs "st" $.st "path" (list (index $p 0) (index $p 1) (ternary $key (print (index $p 2) "." $key) (eq (index $p 2) "")))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -283,13 +285,13 @@ to whole nanos and caps a binary-suffixed one at 2^63-1. */ -}}
 {{- else if or (kindIs "int64" $x) (kindIs "int" $x) -}}
 {{- $s = printf "%d" $x -}}
 {{- else -}}
-{{- include "etcdshapes.check.fail" (dict "field" .field "value" $x "rule" "must be a quantity (a string such as \"4Gi\" or a number)") -}}
+{{- include "etcdshapes.check.fail" (list .field $x "must be a quantity (a string such as \"4Gi\" or a number)") -}}
 {{- end -}}
 {{- /* ParseQuantity's grammar: the number may be empty ("Mi" is 0). */ -}}
 {{- $re := "^([+-]?)([0-9]*\\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$" -}}
 {{- $bad := or (eq $s "") (not (regexMatch $re $s)) -}}
 {{- if and $bad (not .try) -}}
-{{- include "etcdshapes.check.fail" (dict "field" .field "value" $x "rule" "must be a Kubernetes quantity such as 4Gi, 10G or 500000000") -}}
+{{- include "etcdshapes.check.fail" (list .field $x "must be a Kubernetes quantity such as 4Gi, 10G or 500000000") -}}
 {{- end -}}
 {{- if $bad }}{{ toJson (dict "bad" true) }}{{ else -}}
 {{- $num := regexReplaceAll $re $s "${1}${2}" -}}
@@ -330,11 +332,11 @@ written) q (parsed) k; 95% of the size in bytes, printed like "%.0f". */ -}}
 {{- $b := mulf .q.f 0.95 -}}
 {{- if .q.factors }}{{ $b = mulf (float64 .q.num) (first .q.factors) (rest .q.factors | default (list 1) | first) 0.95 }}{{ end -}}
 {{- if ge $b 9223372036854775807.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.size" "value" .value "rule" "is too large for etcd's int64 quota") -}}
+{{- include "etcdshapes.check.fail" (list "values.size" .value "is too large for etcd's int64 quota") -}}
 {{- end -}}
 {{- $n := printf "%.0f" $b -}}
 {{- if lt (float64 $n) 1.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.size" "value" .value "rule" "must be at least one byte of quota") -}}
+{{- include "etcdshapes.check.fail" (list "values.size" .value "must be at least one byte of quota") -}}
 {{- end -}}
 {{- $n -}}
 {{- end -}}
@@ -360,7 +362,7 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
 {{- /* helm --set writes whole numbers as integers; values files never do. */ -}}
 {{- $_ := set $raw (index . 0) (printf "%d" $x) -}}
 {{- else -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" "must be a number above 0") -}}
+{{- include "etcdshapes.check.fail" (list $field $x "must be a number above 0") -}}
 {{- end -}}
 {{- end -}}
 {{- $out := dict -}}
@@ -370,11 +372,11 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
 {{- if eq $s "" }}{{ $s = get $k.defaultRatios (index . 0) }}{{ end -}}
 {{- /* strconv.ParseFloat's grammar: decimal, hexadecimal, inf, nan. */ -}}
 {{- if not (regexMatch "^([+-]?(([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)[pP][+-]?[0-9]+|[iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$" $s) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $s "rule" "must be a decimal number") -}}
+{{- include "etcdshapes.check.fail" (list $field $s "must be a decimal number") -}}
 {{- end -}}
 {{- $f := float64 $s -}}
 {{- if or (not (gt $f 0.0)) (gt $f 1e15) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $s "rule" "must be a number above 0 and at most 1e15") -}}
+{{- include "etcdshapes.check.fail" (list $field $s "must be a number above 0 and at most 1e15") -}}
 {{- end -}}
 {{- $_ := set $out (index . 0) $f -}}
 {{- end -}}
@@ -393,23 +395,26 @@ sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- if not (kindIs "invalid" $x) -}}
 {{- range $nested := list "limits" "requests" -}}
 {{- if hasKey $x $nested -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.%s" $.field $nested) "value" (get $x $nested) "rule" "a flat map of resources is expected, not nested requests: or limits: sections") -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.%s" $.field $nested) (get $x $nested) "a flat map of resources is expected, not nested requests: or limits: sections") -}}
 {{- end -}}
 {{- end -}}
 {{- range $n := keys $x | sortAlpha -}}
 {{- $f := printf "%s.%s" $.field $n -}}
 {{- $raw := get $x $n -}}
 {{- if kindIs "map" $raw -}}
-{{- include "etcdshapes.check.fail" (dict "field" $f "value" $raw "rule" "a flat map of resources is expected, not a nested map") -}}
+{{- include "etcdshapes.check.fail" (list $f $raw "a flat map of resources is expected, not a nested map") -}}
 {{- end -}}
 {{- $errs := include "etcdshapes.check.qualifiedNameErrors" (dict "value" $n "k" $.k) -}}
 {{- if $errs -}}
-{{- include "etcdshapes.check.fail" (dict "field" $f "value" $n "rule" (printf "must be a resource name: %s" $errs)) -}}
+{{- include "etcdshapes.check.fail" (list $f $n (printf "must be a resource name: %s" $errs)) -}}
+{{- end -}}
+{{- if and (has $n (list "cpu" "memory")) (kindIs "float64" $raw) (ne $raw (floor $raw)) -}}
+{{- include "etcdshapes.check.fail" (list $f $raw "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)") -}}
 {{- end -}}
 {{- $sp := $raw }}{{ if and (kindIs "float64" $raw) (has $n (list "cpu" "memory" "ephemeral-storage")) }}{{ $sp = toString $raw }}{{ end -}}
 {{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" $sp) | fromJson -}}
 {{- if lt $q.f 0.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" $f "value" $raw "rule" "must not be negative") -}}
+{{- include "etcdshapes.check.fail" (list $f $raw "must not be negative") -}}
 {{- end -}}
 {{- $rule := "" -}}
 {{- $v := $raw -}}
@@ -432,7 +437,7 @@ sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- else if ne $q.f (floor $q.f) -}}
 {{- $rule = "an extended resource must be a whole number" -}}
 {{- end -}}
-{{- if $rule }}{{ include "etcdshapes.check.fail" (dict "field" $f "value" $v "rule" $rule) }}{{ end -}}
+{{- if $rule }}{{ include "etcdshapes.check.fail" (list $f $v $rule) }}{{ end -}}
 {{- $_ := set $out $n $sp -}}
 {{- end -}}
 {{- end -}}
@@ -454,7 +459,7 @@ float64. */ -}}
 {{- if not (or (has "cpu" $names) (has "memory" $names)) -}}
 {{- range $names -}}
 {{- if hasPrefix "hugepages-" . -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.resources" "value" (join ", " $names) "rule" (printf "%s needs a cpu or memory limit beside it: the Pod API refuses hugepages without them" .)) -}}
+{{- include "etcdshapes.check.fail" (list "values.resources" (join ", " $names) (printf "%s needs a cpu or memory limit beside it: the Pod API refuses hugepages without them" .)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -469,9 +474,9 @@ float64. */ -}}
 {{- if ge $b 9223372036854775807.0 -}}
 {{- $ratio := include "etcdshapes.check.formatFloat" (dict "value" $r) -}}
 {{- if $.bound -}}
-{{- include "etcdshapes.check.fail" (dict "field" "_cluster.memory-allocation-ratio" "value" $ratio "rule" (printf "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage" $q.s)) -}}
+{{- include "etcdshapes.check.fail" (list "_cluster.memory-allocation-ratio" $ratio (printf "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage" $q.s)) -}}
 {{- end -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.%s" $.field $name) "value" $q.s "rule" (printf "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)" $name $ratio)) -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.%s" $.field $name) $q.s (printf "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)" $name $ratio)) -}}
 {{- end -}}
 {{- $_ := set $requests $name (printf "%d" (int64 $b)) -}}
 {{- else -}}
@@ -495,9 +500,9 @@ spelled as written, not canonically. */ -}}
 {{- if gt $req.f $lim.f -}}
 {{- $ratio := get $.ratios (index $r 1) -}}
 {{- if ge $ratio 1.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "values.resources.%s" $n) "value" $lim.s "rule" (printf "has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it" $req.s)) -}}
+{{- include "etcdshapes.check.fail" (list (printf "values.resources.%s" $n) $lim.s (printf "has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it" $req.s)) -}}
 {{- end -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "_cluster.%s" (index $r 2)) "value" (include "etcdshapes.check.formatFloat" (dict "value" $ratio)) "rule" (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
+{{- include "etcdshapes.check.fail" (list (printf "_cluster.%s" (index $r 2)) (include "etcdshapes.check.formatFloat" (dict "value" $ratio)) (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -512,101 +517,95 @@ k; the messages joined with "; ", empty when valid. */ -}}
 {{- join "; " $errs -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.invalid (field.Invalid for each message): dict field value
-msgs (joined with "; ") errs; the errors appended to errs, as JSON. */ -}}
+{{- /* etcdshapes.check.invalid (field.Invalid): dict field value msgs (the
+messages joined with "; "); fails with the first, if any. The API server's
+validators collect every error and the library reports the first, so the
+checks below fail at the first in the same order. */ -}}
 {{- define "etcdshapes.check.invalid" -}}
-{{- $errs := .errs -}}
-{{- range $m := splitList "; " .msgs -}}
-{{- if $m }}{{ $errs = append $errs (dict "field" $.field "value" $.value "rule" $m) }}{{ end -}}
-{{- end -}}
-{{- toJson $errs -}}
+{{- with .msgs }}{{ include "etcdshapes.check.fail" (list $.field $.value (first (splitList "; " .))) }}{{ end -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.selectorErrors (metav1validation.ValidateLabelSelector): dict
-value path k; JSON list of errors {field text rule}, empty when valid.
-Labels are checked in key order (Go ranges over the map). */ -}}
-{{- define "etcdshapes.check.selectorErrors" -}}
-{{- $errs := list -}}
+{{- /* etcdshapes.check.selector (metav1validation.ValidateLabelSelector): dict
+value path k. Labels are checked in key order. */ -}}
+{{- define "etcdshapes.check.selector" -}}
 {{- $sel := .value -}}
 {{- if kindIs "map" $sel -}}
 {{- $p := printf "%s.matchLabels" .path -}}
 {{- $labels := $sel.matchLabels | default dict -}}
 {{- range $key := keys $labels | sortAlpha -}}
-{{- $errs = include "etcdshapes.check.invalid" (dict "field" $p "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- include "etcdshapes.check.invalid" (dict "field" $p "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k))) -}}
 {{- $v := toString (get $labels $key) -}}
-{{- $errs = include "etcdshapes.check.invalid" (dict "field" $p "value" $v "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" $v "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- include "etcdshapes.check.invalid" (dict "field" $p "value" $v "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" $v "k" $.k))) -}}
 {{- end -}}
 {{- range $i, $e := $sel.matchExpressions | default list -}}
 {{- $ep := printf "%s.matchExpressions[%d]" $.path $i -}}
 {{- $op := $e.operator | default "" -}}
 {{- $values := $e.values | default list -}}
 {{- if has $op (list "In" "NotIn") -}}
-{{- if not $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $ep) "value" "" "rule" "must be specified when \x60operator\x60 is 'In' or 'NotIn'") }}{{ end -}}
+{{- if not $values }}{{ include "etcdshapes.check.fail" (list (print $ep ".values") "" "must be specified when \x60operator\x60 is 'In' or 'NotIn'") }}{{ end -}}
 {{- else if has $op (list "Exists" "DoesNotExist") -}}
-{{- if $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $ep) "value" "" "rule" "may not be specified when \x60operator\x60 is 'Exists' or 'DoesNotExist'") }}{{ end -}}
+{{- if $values }}{{ include "etcdshapes.check.fail" (list (print $ep ".values") "" "may not be specified when \x60operator\x60 is 'Exists' or 'DoesNotExist'") }}{{ end -}}
 {{- else -}}
-{{- $errs = append $errs (dict "field" (printf "%s.operator" $ep) "value" $op "rule" "not a valid selector operator") -}}
+{{- include "etcdshapes.check.fail" (list (print $ep ".operator") $op "not a valid selector operator") -}}
 {{- end -}}
 {{- $key := $e.key | default "" -}}
-{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.key" $ep) "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (print $ep ".key") "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k))) -}}
 {{- range $j, $v := $values -}}
-{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $ep $j) "value" (toString $v) "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $ep $j) "value" (toString $v) "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
-{{- toJson $errs -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.nodeSelectorTermErrors (validateNodeSelectorTerm in
-options.go): dict value path k; JSON list of errors. */ -}}
-{{- define "etcdshapes.check.nodeSelectorTermErrors" -}}
-{{- $errs := list -}}
+{{- /* etcdshapes.check.nodeSelectorTerm (validateNodeSelectorTerm in
+options.go): dict value path k. */ -}}
+{{- define "etcdshapes.check.nodeSelectorTerm" -}}
 {{- $t := .value | default dict -}}
 {{- range $i, $r := $t.matchExpressions | default list -}}
 {{- $rp := printf "%s.matchExpressions[%d]" $.path $i -}}
 {{- $key := $r.key | default "" -}}
-{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.key" $rp) "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (print $rp ".key") "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k))) -}}
 {{- $op := $r.operator | default "" -}}
 {{- $values := $r.values | default list -}}
+{{- $rule := "" -}}
 {{- if has $op (list "In" "NotIn") -}}
-{{- if not $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "value" "" "rule" "must be given for operator In or NotIn") }}{{ end -}}
+{{- if not $values }}{{ $rule = "must be given for operator In or NotIn" }}{{ end -}}
 {{- else if has $op (list "Exists" "DoesNotExist") -}}
-{{- if $values }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "value" "" "rule" "must be empty for operator Exists or DoesNotExist") }}{{ end -}}
+{{- if $values }}{{ $rule = "must be empty for operator Exists or DoesNotExist" }}{{ end -}}
 {{- else if has $op (list "Gt" "Lt") -}}
-{{- if ne (len $values) 1 }}{{ $errs = append $errs (dict "field" (printf "%s.values" $rp) "value" "" "rule" "must be a single value for operator Gt or Lt") }}{{ end -}}
+{{- if ne (len $values) 1 }}{{ $rule = "must be a single value for operator Gt or Lt" }}{{ end -}}
 {{- else -}}
-{{- $errs = append $errs (dict "field" (printf "%s.operator" $rp) "value" $op "rule" "supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"") -}}
+{{- include "etcdshapes.check.fail" (list (print $rp ".operator") $op "supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"") -}}
 {{- end -}}
+{{- with $rule }}{{ include "etcdshapes.check.fail" (list (print $rp ".values") "" .) }}{{ end -}}
 {{- range $j, $v := $values -}}
-{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j) "value" (toString $v) "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j) "value" (toString $v) "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k))) -}}
 {{- end -}}
 {{- end -}}
 {{- range $i, $r := $t.matchFields | default list -}}
 {{- $rp := printf "%s.matchFields[%d]" $.path $i -}}
 {{- if ne ($r.key | default "") "metadata.name" -}}
-{{- $errs = append $errs (dict "field" (printf "%s.key" $rp) "value" ($r.key | default "") "rule" "supported values: \"metadata.name\"") -}}
+{{- include "etcdshapes.check.fail" (list (print $rp ".key") ($r.key | default "") "supported values: \"metadata.name\"") -}}
 {{- end -}}
 {{- if not (has ($r.operator | default "") (list "In" "NotIn")) -}}
-{{- $errs = append $errs (dict "field" (printf "%s.operator" $rp) "value" ($r.operator | default "") "rule" "supported values: \"In\", \"NotIn\"") -}}
+{{- include "etcdshapes.check.fail" (list (print $rp ".operator") ($r.operator | default "") "supported values: \"In\", \"NotIn\"") -}}
 {{- else if ne (len ($r.values | default list)) 1 -}}
-{{- $errs = append $errs (dict "field" (printf "%s.values" $rp) "value" "" "rule" "must have exactly one value") -}}
+{{- include "etcdshapes.check.fail" (list (print $rp ".values") "" "must have exactly one value") -}}
 {{- end -}}
 {{- end -}}
-{{- toJson $errs -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.podAffinityTermErrors (validatePodAffinityTerm in
-options.go): dict value path k; JSON list of errors. */ -}}
-{{- define "etcdshapes.check.podAffinityTermErrors" -}}
-{{- $errs := list -}}
+{{- /* etcdshapes.check.podAffinityTerm (validatePodAffinityTerm in
+options.go): dict value path k. */ -}}
+{{- define "etcdshapes.check.podAffinityTerm" -}}
 {{- $t := .value | default dict -}}
 {{- $key := $t.topologyKey | default "" -}}
-{{- if eq $key "" }}{{ $errs = append $errs (dict "field" (printf "%s.topologyKey" .path) "value" "" "rule" "must not be empty") }}{{ end -}}
-{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.topologyKey" .path) "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" .k)) "errs" $errs) | fromJsonArray -}}
-{{- $errs = concat $errs (include "etcdshapes.check.selectorErrors" (dict "value" $t.labelSelector "path" (printf "%s.labelSelector" .path) "k" .k) | fromJsonArray) -}}
-{{- $errs = concat $errs (include "etcdshapes.check.selectorErrors" (dict "value" $t.namespaceSelector "path" (printf "%s.namespaceSelector" .path) "k" .k) | fromJsonArray) -}}
+{{- if eq $key "" }}{{ include "etcdshapes.check.fail" (list (print .path ".topologyKey") "" "must not be empty") }}{{ end -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (print .path ".topologyKey") "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" .k))) -}}
+{{- include "etcdshapes.check.selector" (dict "value" $t.labelSelector "path" (print .path ".labelSelector") "k" .k) -}}
+{{- include "etcdshapes.check.selector" (dict "value" $t.namespaceSelector "path" (print .path ".namespaceSelector") "k" .k) -}}
 {{- range $i, $ns := $t.namespaces | default list -}}
-{{- $errs = include "etcdshapes.check.invalid" (dict "field" (printf "%s.namespaces[%d]" $.path $i) "value" (toString $ns) "msgs" (include "etcdshapes.check.labelErrors" (dict "value" (toString $ns) "k" $.k)) "errs" $errs) | fromJsonArray -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (printf "%s.namespaces[%d]" $.path $i) "value" (toString $ns) "msgs" (include "etcdshapes.check.labelErrors" (dict "value" (toString $ns) "k" $.k))) -}}
 {{- end -}}
 {{- $selKeys := list -}}
 {{- if kindIs "map" $t.labelSelector -}}
@@ -616,54 +615,50 @@ options.go): dict value path k; JSON list of errors. */ -}}
 {{- range $name := list "matchLabelKeys" "mismatchLabelKeys" -}}
 {{- range $i, $mk := get $t $name | default list -}}
 {{- $f := printf "%s.%s[%d]" $.path $name $i -}}
-{{- $errs = include "etcdshapes.check.invalid" (dict "field" $f "value" (toString $mk) "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" (toString $mk) "k" $.k)) "errs" $errs) | fromJsonArray -}}
-{{- if has $mk $selKeys }}{{ $errs = append $errs (dict "field" $f "value" $mk "rule" "must not be a key of the term's labelSelector") }}{{ end -}}
+{{- include "etcdshapes.check.invalid" (dict "field" $f "value" (toString $mk) "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" (toString $mk) "k" $.k))) -}}
+{{- if has $mk $selKeys }}{{ include "etcdshapes.check.fail" (list $f $mk "must not be a key of the term's labelSelector") }}{{ end -}}
 {{- end -}}
 {{- end -}}
-{{- toJson $errs -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.affinity (validateAffinity in options.go: the API server's
-Pod rules, since etcd-operator copies the affinity into the member Pods):
-dict value k; fails with the first error. */ -}}
+{{- /* etcdshapes.check.affinity (validateAffinity in options.go: the API
+server's Pod rules, since etcd-operator copies the affinity into the
+member Pods): dict value k. */ -}}
 {{- define "etcdshapes.check.affinity" -}}
 {{- $a := .value -}}
-{{- $p := "values.affinity" -}}
-{{- $errs := list -}}
 {{- $weight := "must be in the range 1-100" -}}
 {{- if kindIs "map" $a.nodeAffinity -}}
-{{- $np := printf "%s.nodeAffinity" $p -}}
+{{- $np := "values.affinity.nodeAffinity" -}}
 {{- $r := $a.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution -}}
 {{- if kindIs "map" $r -}}
-{{- $rp := printf "%s.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms" $np -}}
-{{- if not $r.nodeSelectorTerms }}{{ $errs = append $errs (dict "field" $rp "value" "" "rule" "must have at least one node selector term") }}{{ end -}}
+{{- $rp := print $np ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms" -}}
+{{- if not $r.nodeSelectorTerms }}{{ include "etcdshapes.check.fail" (list $rp "" "must have at least one node selector term") }}{{ end -}}
 {{- range $i, $t := $r.nodeSelectorTerms | default list -}}
-{{- $errs = concat $errs (include "etcdshapes.check.nodeSelectorTermErrors" (dict "value" $t "path" (printf "%s[%d]" $rp $i) "k" $.k) | fromJsonArray) -}}
+{{- include "etcdshapes.check.nodeSelectorTerm" (dict "value" $t "path" (printf "%s[%d]" $rp $i) "k" $.k) -}}
 {{- end -}}
 {{- end -}}
 {{- range $i, $t := $a.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution | default list -}}
 {{- $tp := printf "%s.preferredDuringSchedulingIgnoredDuringExecution[%d]" $np $i -}}
 {{- $w := $t.weight | default 0 -}}
-{{- if or (lt (float64 $w) 1.0) (gt (float64 $w) 100.0) }}{{ $errs = append $errs (dict "field" (printf "%s.weight" $tp) "value" $w "rule" $weight) }}{{ end -}}
-{{- $errs = concat $errs (include "etcdshapes.check.nodeSelectorTermErrors" (dict "value" $t.preference "path" (printf "%s.preference" $tp) "k" $.k) | fromJsonArray) -}}
+{{- if or (lt (float64 $w) 1.0) (gt (float64 $w) 100.0) }}{{ include "etcdshapes.check.fail" (list (print $tp ".weight") $w $weight) }}{{ end -}}
+{{- include "etcdshapes.check.nodeSelectorTerm" (dict "value" $t.preference "path" (print $tp ".preference") "k" $.k) -}}
 {{- end -}}
 {{- end -}}
 {{- range $name := list "podAffinity" "podAntiAffinity" -}}
 {{- $pa := get $a $name -}}
 {{- if kindIs "map" $pa -}}
-{{- $pp := printf "%s.%s" $p $name -}}
+{{- $pp := print "values.affinity." $name -}}
 {{- range $i, $t := $pa.requiredDuringSchedulingIgnoredDuringExecution | default list -}}
-{{- $errs = concat $errs (include "etcdshapes.check.podAffinityTermErrors" (dict "value" $t "path" (printf "%s.requiredDuringSchedulingIgnoredDuringExecution[%d]" $pp $i) "k" $.k) | fromJsonArray) -}}
+{{- include "etcdshapes.check.podAffinityTerm" (dict "value" $t "path" (printf "%s.requiredDuringSchedulingIgnoredDuringExecution[%d]" $pp $i) "k" $.k) -}}
 {{- end -}}
 {{- range $i, $t := $pa.preferredDuringSchedulingIgnoredDuringExecution | default list -}}
 {{- $tp := printf "%s.preferredDuringSchedulingIgnoredDuringExecution[%d]" $pp $i -}}
 {{- $w := $t.weight | default 0 -}}
-{{- if or (lt (float64 $w) 1.0) (gt (float64 $w) 100.0) }}{{ $errs = append $errs (dict "field" (printf "%s.weight" $tp) "value" $w "rule" $weight) }}{{ end -}}
-{{- $errs = concat $errs (include "etcdshapes.check.podAffinityTermErrors" (dict "value" $t.podAffinityTerm "path" (printf "%s.podAffinityTerm" $tp) "k" $.k) | fromJsonArray) -}}
+{{- if or (lt (float64 $w) 1.0) (gt (float64 $w) 100.0) }}{{ include "etcdshapes.check.fail" (list (print $tp ".weight") $w $weight) }}{{ end -}}
+{{- include "etcdshapes.check.podAffinityTerm" (dict "value" $t.podAffinityTerm "path" (print $tp ".podAffinityTerm") "k" $.k) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
-{{- with $errs }}{{ include "etcdshapes.check.fail" (first .) }}{{ end -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.spread (ParseSpreadConstraints in values.go and the
@@ -676,97 +671,95 @@ dict value k; JSON list of the global constraints as given, empty for none. */ -
 {{- if kindIs "invalid" $x -}}
 {{- toJson list -}}
 {{- else if not (kindIs "string" $x) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" "must be a YAML string holding a topologySpreadConstraints: list") -}}
+{{- include "etcdshapes.check.fail" (list $field $x "must be a YAML string holding a topologySpreadConstraints: list") -}}
 {{- else if eq $x "" -}}
 {{- /* Only "" is none: upstream renders anything else as constraints. */ -}}
 {{- toJson list -}}
 {{- else -}}
 {{- $doc := fromYaml $x -}}
 {{- if hasKey $doc "Error" -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: %s" $rule $doc.Error)) -}}
+{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: %s" $rule $doc.Error)) -}}
 {{- end -}}
 {{- range $key := keys $doc | sortAlpha -}}
 {{- if ne $key "topologySpreadConstraints" -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: unknown field %q" $rule $key)) -}}
+{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: unknown field %q" $rule $key)) -}}
 {{- end -}}
 {{- end -}}
 {{- $list := $doc.topologySpreadConstraints -}}
 {{- if not $list -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" "must hold a non-empty topologySpreadConstraints: list") -}}
+{{- include "etcdshapes.check.fail" (list $field $x "must hold a non-empty topologySpreadConstraints: list") -}}
 {{- end -}}
 {{- if not (kindIs "slice" $list) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: topologySpreadConstraints must be a list" $rule)) -}}
+{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: topologySpreadConstraints must be a list" $rule)) -}}
 {{- end -}}
 {{- $known := list "labelSelector" "matchLabelKeys" "maxSkew" "minDomains" "nodeAffinityPolicy" "nodeTaintsPolicy" "topologyKey" "whenUnsatisfiable" -}}
 {{- range $i, $c := $list -}}
 {{- $at := printf "%s[%d]" $field $i -}}
 {{- if not (kindIs "map" $c) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: item %d must be a map" $rule $i)) -}}
+{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: item %d must be a map" $rule $i)) -}}
 {{- end -}}
 {{- range $key := keys $c | sortAlpha -}}
 {{- if not (has $key $known) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: unknown field \"topologySpreadConstraints[%d].%s\"" $rule $i $key)) -}}
+{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: unknown field \"topologySpreadConstraints[%d].%s\"" $rule $i $key)) -}}
 {{- end -}}
 {{- end -}}
 {{- range $key := list "maxSkew" "minDomains" -}}
 {{- $n := get $c $key -}}
 {{- if and (hasKey $c $key) (not (kindIs "invalid" $n)) (or (not (kindIs "float64" $n)) (ne $n (floor $n))) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: %s must be a whole number" $rule $key)) -}}
+{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: %s must be a whole number" $rule $key)) -}}
 {{- end -}}
 {{- end -}}
 {{- $ml := get $c "matchLabelKeys" -}}
 {{- if and (hasKey $c "matchLabelKeys") (not (kindIs "invalid" $ml)) (not (kindIs "slice" $ml)) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: matchLabelKeys must be a list" $rule)) -}}
+{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: matchLabelKeys must be a list" $rule)) -}}
 {{- end -}}
 {{- range $key := list "topologyKey" "whenUnsatisfiable" "nodeAffinityPolicy" "nodeTaintsPolicy" -}}
 {{- if and (hasKey $c $key) (not (kindIs "invalid" (get $c $key))) (not (kindIs "string" (get $c $key))) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: %s must be a string" $rule $key)) -}}
+{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: %s must be a string" $rule $key)) -}}
 {{- end -}}
 {{- end -}}
 {{- $sel := get $c "labelSelector" -}}
 {{- if and (hasKey $c "labelSelector") (not (kindIs "invalid" $sel)) (not (kindIs "map" $sel)) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $field "value" $x "rule" (printf "%s: labelSelector must be a label selector" $rule)) -}}
+{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: labelSelector must be a label selector" $rule)) -}}
 {{- end -}}
 {{- end -}}
 {{- range $i, $c := $list -}}
 {{- $at := printf "%s[%d]" $field $i -}}
 {{- $skew := $c.maxSkew | default 0 -}}
 {{- if lt (float64 $skew) 1.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.maxSkew" $at) "value" (int64 $skew) "rule" "must be at least 1") -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.maxSkew" $at) (int64 $skew) "must be at least 1") -}}
 {{- end -}}
 {{- $key := $c.topologyKey | default "" -}}
 {{- if eq $key "" -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.topologyKey" $at) "value" $key "rule" "must not be empty") -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.topologyKey" $at) $key "must not be empty") -}}
 {{- end -}}
 {{- if include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k) -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.topologyKey" $at) "value" $key "rule" "must be a label key") -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.topologyKey" $at) $key "must be a label key") -}}
 {{- end -}}
 {{- $when := $c.whenUnsatisfiable | default "" -}}
 {{- if not (has $when (list "DoNotSchedule" "ScheduleAnyway")) -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.whenUnsatisfiable" $at) "value" $when "rule" "must be DoNotSchedule or ScheduleAnyway") -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.whenUnsatisfiable" $at) $when "must be DoNotSchedule or ScheduleAnyway") -}}
 {{- end -}}
 {{- range $j, $b := slice $list 0 $i -}}
 {{- if and (eq ($b.topologyKey | default "") $key) (eq ($b.whenUnsatisfiable | default "") $when) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $at "value" (printf "%s, %s" $key $when) "rule" (printf "repeats the topologyKey and whenUnsatisfiable of constraint [%d]; the API server refuses duplicates" $j)) -}}
+{{- include "etcdshapes.check.fail" (list $at (printf "%s, %s" $key $when) (printf "repeats the topologyKey and whenUnsatisfiable of constraint [%d]; the API server refuses duplicates" $j)) -}}
 {{- end -}}
 {{- end -}}
 {{- if not (kindIs "invalid" $c.minDomains) -}}
 {{- if lt (float64 $c.minDomains) 1.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.minDomains" $at) "value" (int64 $c.minDomains) "rule" "must be at least 1") -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.minDomains" $at) (int64 $c.minDomains) "must be at least 1") -}}
 {{- end -}}
 {{- if ne $when "DoNotSchedule" -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.minDomains" $at) "value" (int64 $c.minDomains) "rule" "can only be used with whenUnsatisfiable: DoNotSchedule") -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.minDomains" $at) (int64 $c.minDomains) "can only be used with whenUnsatisfiable: DoNotSchedule") -}}
 {{- end -}}
 {{- end -}}
 {{- range $pol := list "nodeAffinityPolicy" "nodeTaintsPolicy" -}}
 {{- $p := get $c $pol -}}
 {{- if and (hasKey $c $pol) (not (kindIs "invalid" $p)) (not (has $p (list "Honor" "Ignore"))) -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "%s.%s" $at $pol) "value" $p "rule" "must be Honor or Ignore") -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.%s" $at $pol) $p "must be Honor or Ignore") -}}
 {{- end -}}
 {{- end -}}
-{{- with include "etcdshapes.check.selectorErrors" (dict "value" (get $c "labelSelector") "path" (printf "%s.labelSelector" $at) "k" $.k) | fromJsonArray -}}
-{{- include "etcdshapes.check.fail" (first .) -}}
-{{- end -}}
+{{- include "etcdshapes.check.selector" (dict "value" (get $c "labelSelector") "path" (print $at ".labelSelector") "k" $.k) -}}
 {{- /* The config adds a selector on the members when there is none. */ -}}
 {{- $selKeys := list -}}
 {{- $sel := get $c "labelSelector" -}}
@@ -779,10 +772,10 @@ dict value k; JSON list of the global constraints as given, empty for none. */ -
 {{- range $j, $mk := $c.matchLabelKeys | default list -}}
 {{- $f := printf "%s.matchLabelKeys[%d]" $at $j -}}
 {{- if or (not (kindIs "string" $mk)) (include "etcdshapes.check.qualifiedNameErrors" (dict "value" (toString $mk) "k" $.k)) -}}
-{{- include "etcdshapes.check.fail" (dict "field" $f "value" $mk "rule" "must be a label key") -}}
+{{- include "etcdshapes.check.fail" (list $f $mk "must be a label key") -}}
 {{- end -}}
 {{- if has $mk $selKeys -}}
-{{- include "etcdshapes.check.fail" (dict "field" $f "value" $mk "rule" "must not be a key of the constraint's labelSelector") -}}
+{{- include "etcdshapes.check.fail" (list $f $mk "must not be a key of the constraint's labelSelector") -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -794,7 +787,7 @@ dict value k; JSON list of the global constraints as given, empty for none. */ -
 field value k. */ -}}
 {{- define "etcdshapes.check.storageClassName" -}}
 {{- if and .value (include "etcdshapes.check.subdomainErrors" (dict "value" .value "k" .k)) -}}
-{{- include "etcdshapes.check.fail" (dict "field" .field "value" .value "rule" "must be a StorageClass name (DNS-1123 subdomain)") -}}
+{{- include "etcdshapes.check.fail" (list .field .value "must be a StorageClass name (DNS-1123 subdomain)") -}}
 {{- end -}}
 {{- end -}}
 
@@ -806,33 +799,33 @@ what the later checks need. Types are values.schema.json's. */ -}}
 {{- $c := .c -}}
 {{- range $key := keys .values | sortAlpha -}}
 {{- if not (or (has $key $k.etcdChartKeys) (has $key $k.ignoredKeys)) -}}
-{{- include "etcdshapes.check.fail" (dict "field" (ternary "\"\"" $key (eq $key "")) "value" (get $.values $key) "rule" (printf "is not a value of this chart (known: %s)" (join ", " $k.etcdChartKeys))) -}}
+{{- include "etcdshapes.check.fail" (list (ternary "\"\"" $key (eq $key "")) (get $.values $key) (printf "is not a value of this chart (known: %s)" (join ", " $k.etcdChartKeys))) -}}
 {{- end -}}
 {{- end -}}
 {{- /* Helm deletes a values.yaml default for a null: an absent version,
 replicas or size was set to null. */ -}}
 {{- range list (list "version" $k.defaultVersion) (list "replicas" "3") (list "size" $k.defaultSize) -}}
 {{- if kindIs "invalid" (index $.values (first .)) -}}
-{{- include "etcdshapes.check.fail" (dict "field" (print "values." (first .)) "value" nil "rule" (printf "must be set: null would remove the chart's default %q, and the chart cannot render without it" (last .))) -}}
+{{- include "etcdshapes.check.fail" (list (print "values." (first .)) nil (printf "must be set: null would remove the chart's default %q, and the chart cannot render without it" (last .))) -}}
 {{- end -}}
 {{- end -}}
 {{- $v := dict -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" .values "out" $v) -}}
 {{- /* An empty version is refused, not defaulted. */ -}}
 {{- if not (regexMatch "^[0-9]+\\.[0-9]+\\.[0-9]+$" $v.version) -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.version" "value" $v.version "rule" (printf "must be an etcd version X.Y.Z, e.g. %q" $k.defaultVersion)) -}}
+{{- include "etcdshapes.check.fail" (list "values.version" $v.version (printf "must be an etcd version X.Y.Z, e.g. %q" $k.defaultVersion)) -}}
 {{- end -}}
 {{- $r := $v.replicas -}}
 {{- if lt (float64 $r) 1.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.replicas" "value" $r "rule" "is out of range: must be at least 1") -}}
+{{- include "etcdshapes.check.fail" (list "values.replicas" $r "is out of range: must be at least 1") -}}
 {{- end -}}
 {{- if gt (float64 $r) (float64 $k.maxReplicas) -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.replicas" "value" $r "rule" (printf "is out of range: must be at most %d (etcd advises at most 7 members)" (int $k.maxReplicas))) -}}
+{{- include "etcdshapes.check.fail" (list "values.replicas" $r (printf "is out of range: must be at most %d (etcd advises at most 7 members)" (int $k.maxReplicas))) -}}
 {{- end -}}
 {{- $_ := set $c "replicas" (int64 $r) -}}
 {{- $q := include "etcdshapes.check.quantity" (dict "field" "values.size" "value" $v.size) | fromJson -}}
 {{- if le $q.f 0.0 -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.size" "value" $v.size "rule" "must be a positive quantity of bytes") -}}
+{{- include "etcdshapes.check.fail" (list "values.size" $v.size "must be a positive quantity of bytes") -}}
 {{- end -}}
 {{- $_ := set $c "size" $q -}}
 {{- $_ := set $c "quota" (include "etcdshapes.check.quota" (dict "value" $v.size "q" $q "k" $k)) -}}
@@ -841,9 +834,9 @@ replicas or size was set to null. */ -}}
 {{- $affinity := $v.affinity | default dict -}}
 {{- if $affinity -}}
 {{- $st := dict -}}
-{{- include "etcdshapes.check.decodeErrors" (dict "value" $affinity "type" $k.affinityType "types" $k.affinityTypes "struct" "" "field" "" "strict" "" "st" $st) -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" $affinity "type" $k.affinityType "structs" $k.affinityStructs "st" $st "path" (list "" "" "")) -}}
 {{- with $st.typeErr | default $st.strictErr -}}
-{{- include "etcdshapes.check.fail" (dict "field" "values.affinity" "value" $affinity "rule" (printf "must be a pod affinity: %s" .)) -}}
+{{- include "etcdshapes.check.fail" (list "values.affinity" $affinity (printf "must be a pod affinity: %s" .)) -}}
 {{- end -}}
 {{- end -}}
 {{- $_ := set $c "affinity" $affinity -}}
@@ -860,12 +853,12 @@ not the etcd's concern. */ -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" (.values.etcd | default dict) "out" $e) -}}
 {{- range $key := keys $e | sortAlpha -}}
 {{- if not (has $key $k.clusterEtcdKeys) -}}
-{{- include "etcdshapes.check.fail" (dict "field" (printf "etcd.%s" (ternary "\"\"" $key (eq $key ""))) "value" (get $e $key) "rule" (printf "is not a value of this chart (known: %s)" (join ", " $k.clusterEtcdKeys))) -}}
+{{- include "etcdshapes.check.fail" (list (printf "etcd.%s" (ternary "\"\"" $key (eq $key ""))) (get $e $key) (printf "is not a value of this chart (known: %s)" (join ", " $k.clusterEtcdKeys))) -}}
 {{- end -}}
 {{- end -}}
 {{- if hasKey $e "replicas" -}}
 {{- if not (has (float64 $e.replicas) (list 1.0 3.0)) -}}
-{{- include "etcdshapes.check.fail" (dict "field" "etcd.replicas" "value" $e.replicas "rule" "must be 1 or 3") -}}
+{{- include "etcdshapes.check.fail" (list "etcd.replicas" $e.replicas "must be 1 or 3") -}}
 {{- end -}}
 {{- $_ := set $c "replicas" (int64 $e.replicas) -}}
 {{- end -}}
@@ -887,7 +880,7 @@ the parsed spread constraints and the storage classes on c. */ -}}
 {{- $raw := .raw -}}
 {{- range $key := list "cpu-allocation-ratio" "memory-allocation-ratio" "ephemeral-storage-allocation-ratio"  -}}
 {{- if and (kindIs "map" $raw) (hasKey $raw $key) (kindIs "invalid" (index $raw $key)) -}}
-{{- include "etcdshapes.check.fail" (dict "field" (print "_cluster." $key) "value" nil "rule" "must not be null: the chart reads a null ratio as 0 and divides by it") -}}
+{{- include "etcdshapes.check.fail" (list (print "_cluster." $key) nil "must not be null: the chart reads a null ratio as 0 and divides by it") -}}
 {{- end -}}
 {{- end -}}
 {{- $cl := .cluster | default dict -}}
@@ -911,25 +904,25 @@ only a rendered stack needs): dict caller namespace release full k. */ -}}
 {{- end -}}
 {{- if eq .caller "etcd" -}}
 {{- if ne $rel $k.etcdChartRelease -}}
-{{- include "etcdshapes.check.fail" (dict "field" "release" "value" $rel "rule" (printf "the etcd chart must be installed as release %q" $k.etcdChartRelease)) -}}
+{{- include "etcdshapes.check.fail" (list "release" $rel (printf "the etcd chart must be installed as release %q" $k.etcdChartRelease)) -}}
 {{- end -}}
 {{- else -}}
 {{- if eq $rel "" -}}
-{{- include "etcdshapes.check.fail" (dict "field" "release" "value" $rel "rule" "must not be empty") -}}
+{{- include "etcdshapes.check.fail" (list "release" $rel "must not be empty") -}}
 {{- end -}}
 {{- $errs := include "etcdshapes.check.labelErrors" (dict "value" $rel "k" $k) -}}
 {{- /* Helm's release names may hold dots (a DNS-1123 subdomain of at most
 63 characters): refused only where objects are named after them. */ -}}
 {{- if and $errs (or .full (gt (len $rel) 63) (include "etcdshapes.check.subdomainErrors" (dict "value" $rel "k" $k))) -}}
-{{- include "etcdshapes.check.fail" (dict "field" "release" "value" $rel "rule" (printf "must be a DNS-1123 label: %s" $errs)) -}}
+{{- include "etcdshapes.check.fail" (list "release" $rel (printf "must be a DNS-1123 label: %s" $errs)) -}}
 {{- end -}}
 {{- if .full -}}
 {{- if not (regexMatch "^[a-z]" $rel) -}}
-{{- include "etcdshapes.check.fail" (dict "field" "release" "value" $rel "rule" "must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels") -}}
+{{- include "etcdshapes.check.fail" (list "release" $rel "must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels") -}}
 {{- end -}}
 {{- $name := printf "%s-etcd" $rel -}}
 {{- if gt (len $name) (int $k.maxClusterName) -}}
-{{- include "etcdshapes.check.fail" (dict "field" "release" "value" $rel "rule" (printf "the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)" $name (len $name) (int $k.maxClusterName))) -}}
+{{- include "etcdshapes.check.fail" (list "release" $rel (printf "the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)" $name (len $name) (int $k.maxClusterName))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -967,31 +960,19 @@ set on the dict it is given. */ -}}
   "instanceLabel" "app.kubernetes.io/instance"
   "cappedQuota" "8762203435012036608"
   "affinityType" "v1.Affinity"
-  "affinityTypes" (dict
-    "[]string" (dict "kind" "slice" "elem" "string")
-    "[]v1.LabelSelectorRequirement" (dict "kind" "slice" "elem" "v1.LabelSelectorRequirement")
-    "[]v1.NodeSelectorRequirement" (dict "kind" "slice" "elem" "v1.NodeSelectorRequirement")
-    "[]v1.NodeSelectorTerm" (dict "kind" "slice" "elem" "v1.NodeSelectorTerm")
-    "[]v1.PodAffinityTerm" (dict "kind" "slice" "elem" "v1.PodAffinityTerm")
-    "[]v1.PreferredSchedulingTerm" (dict "kind" "slice" "elem" "v1.PreferredSchedulingTerm")
-    "[]v1.WeightedPodAffinityTerm" (dict "kind" "slice" "elem" "v1.WeightedPodAffinityTerm")
-    "int32" (dict "kind" "int" "min" -2147483648 "max" 2147483647)
-    "map[string]string" (dict "kind" "map" "elem" "string")
-    "string" (dict "kind" "string")
-    "v1.Affinity" (dict "kind" "struct" "name" "Affinity" "fields" (dict "nodeAffinity" "v1.NodeAffinity" "podAffinity" "v1.PodAffinity" "podAntiAffinity" "v1.PodAntiAffinity"))
-    "v1.LabelSelector" (dict "kind" "struct" "name" "LabelSelector" "fields" (dict "matchExpressions" "[]v1.LabelSelectorRequirement" "matchLabels" "map[string]string"))
-    "v1.LabelSelectorOperator" (dict "kind" "string")
-    "v1.LabelSelectorRequirement" (dict "kind" "struct" "name" "LabelSelectorRequirement" "fields" (dict "key" "string" "operator" "v1.LabelSelectorOperator" "values" "[]string"))
-    "v1.NodeAffinity" (dict "kind" "struct" "name" "NodeAffinity" "fields" (dict "preferredDuringSchedulingIgnoredDuringExecution" "[]v1.PreferredSchedulingTerm" "requiredDuringSchedulingIgnoredDuringExecution" "v1.NodeSelector"))
-    "v1.NodeSelector" (dict "kind" "struct" "name" "NodeSelector" "fields" (dict "nodeSelectorTerms" "[]v1.NodeSelectorTerm"))
-    "v1.NodeSelectorOperator" (dict "kind" "string")
-    "v1.NodeSelectorRequirement" (dict "kind" "struct" "name" "NodeSelectorRequirement" "fields" (dict "key" "string" "operator" "v1.NodeSelectorOperator" "values" "[]string"))
-    "v1.NodeSelectorTerm" (dict "kind" "struct" "name" "NodeSelectorTerm" "fields" (dict "matchExpressions" "[]v1.NodeSelectorRequirement" "matchFields" "[]v1.NodeSelectorRequirement"))
-    "v1.PodAffinity" (dict "kind" "struct" "name" "PodAffinity" "fields" (dict "preferredDuringSchedulingIgnoredDuringExecution" "[]v1.WeightedPodAffinityTerm" "requiredDuringSchedulingIgnoredDuringExecution" "[]v1.PodAffinityTerm"))
-    "v1.PodAffinityTerm" (dict "kind" "struct" "name" "PodAffinityTerm" "fields" (dict "labelSelector" "v1.LabelSelector" "matchLabelKeys" "[]string" "mismatchLabelKeys" "[]string" "namespaceSelector" "v1.LabelSelector" "namespaces" "[]string" "topologyKey" "string"))
-    "v1.PodAntiAffinity" (dict "kind" "struct" "name" "PodAntiAffinity" "fields" (dict "preferredDuringSchedulingIgnoredDuringExecution" "[]v1.WeightedPodAffinityTerm" "requiredDuringSchedulingIgnoredDuringExecution" "[]v1.PodAffinityTerm"))
-    "v1.PreferredSchedulingTerm" (dict "kind" "struct" "name" "PreferredSchedulingTerm" "fields" (dict "preference" "v1.NodeSelectorTerm" "weight" "int32"))
-    "v1.WeightedPodAffinityTerm" (dict "kind" "struct" "name" "WeightedPodAffinityTerm" "fields" (dict "podAffinityTerm" "v1.PodAffinityTerm" "weight" "int32"))
+  "affinityStructs" (dict
+    "v1.Affinity" (dict "nodeAffinity" "v1.NodeAffinity" "podAffinity" "v1.PodAffinity" "podAntiAffinity" "v1.PodAntiAffinity")
+    "v1.LabelSelector" (dict "matchExpressions" "[]v1.LabelSelectorRequirement" "matchLabels" "map[string]string")
+    "v1.LabelSelectorRequirement" (dict "key" "string" "operator" "v1.LabelSelectorOperator" "values" "[]string")
+    "v1.NodeAffinity" (dict "preferredDuringSchedulingIgnoredDuringExecution" "[]v1.PreferredSchedulingTerm" "requiredDuringSchedulingIgnoredDuringExecution" "v1.NodeSelector")
+    "v1.NodeSelector" (dict "nodeSelectorTerms" "[]v1.NodeSelectorTerm")
+    "v1.NodeSelectorRequirement" (dict "key" "string" "operator" "v1.NodeSelectorOperator" "values" "[]string")
+    "v1.NodeSelectorTerm" (dict "matchExpressions" "[]v1.NodeSelectorRequirement" "matchFields" "[]v1.NodeSelectorRequirement")
+    "v1.PodAffinity" (dict "preferredDuringSchedulingIgnoredDuringExecution" "[]v1.WeightedPodAffinityTerm" "requiredDuringSchedulingIgnoredDuringExecution" "[]v1.PodAffinityTerm")
+    "v1.PodAffinityTerm" (dict "labelSelector" "v1.LabelSelector" "matchLabelKeys" "[]string" "mismatchLabelKeys" "[]string" "namespaceSelector" "v1.LabelSelector" "namespaces" "[]string" "topologyKey" "string")
+    "v1.PodAntiAffinity" (dict "preferredDuringSchedulingIgnoredDuringExecution" "[]v1.WeightedPodAffinityTerm" "requiredDuringSchedulingIgnoredDuringExecution" "[]v1.PodAffinityTerm")
+    "v1.PreferredSchedulingTerm" (dict "preference" "v1.NodeSelectorTerm" "weight" "int32")
+    "v1.WeightedPodAffinityTerm" (dict "podAffinityTerm" "v1.PodAffinityTerm" "weight" "int32")
   )
 )
 -}}

@@ -77,6 +77,7 @@ namespace, shortest first, then tenant-root unless it is the namespace. */ -}}
   "version" $version
   "dataStore" $ns
   "render" true
+  "apis" (dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true "cilium.io/v2/CiliumNetworkPolicy" true)
   "tenants" $tenants
   "pvcs" $pvcs
   "pvcNames" (join " " $pvcs)

@@ -31,7 +31,7 @@ stack uses do not apply then. */ -}}
 {{- $_ := set . "dataStore" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s.%s" .namespace .release) "limit" 63 "keep" 54 "suffix" "")) -}}
 {{- $_ := set . "render" (or (eq $ds "") (eq $ds .dataStore)) -}}
 {{- if and $ds (include "etcdshapes.check.subdomainErrors" (dict "value" $ds "k" $k)) -}}
-{{- include "etcdshapes.check.fail" (dict "field" "live.dataStoreName" "value" $ds "rule" "must be a DataStore name (DNS-1123 subdomain)") -}}
+{{- include "etcdshapes.check.fail" (list "live.dataStoreName" $ds "must be a DataStore name (DNS-1123 subdomain)") -}}
 {{- end -}}
 {{- if lookup "etcd-operator.cozystack.io/v1alpha2" "EtcdCluster" .namespace .cluster -}}
 {{- include "etcdshapes.check.storageClassName" (dict "field" "live.storageClassName" "value" .storageClass "k" $k) -}}
