@@ -49,7 +49,7 @@ tests do not vouch for. */ -}}
 {{- if not (has .caller (list [[ q .CallerEtcd ]] [[ q .CallerCluster ]])) -}}
 {{- fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) [[ q .CallerEtcd ]] [[ q .CallerCluster ]]) -}}
 {{- end -}}
-{{- include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") "files/stack.tpl" (print "files/" .caller "-stack.tpl")))[[ .Fill ]] -}}
+[[ .Fill ]]
 {{- end -}}
 
 {{- define "etcdshapes.config" -}}

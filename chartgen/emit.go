@@ -12,14 +12,16 @@ import (
 
 // The stacks are written as YAML text with placeholders: a value that
 // depends on the input is a token such as __CLUSTER__ in the text, which
-// the caller's "all" template replaces with the config's value after the
-// stack is rendered, one replace per token over the whole stack. A
-// multi-line value (resources, spread constraints, affinity) is a marker
-// line such as __RESOURCES__ at column 0, replaced last with the text
-// indented to the field. Template actions remain only for what is
-// conditional (optional fields, defaults, the optional APIs) and for lists
-// that repeat per item. Helm parses text between actions nearly for free,
-// so a stack costs a few dozen actions to parse instead of hundreds.
+// the stack's fill replaces with the config's value after the stack is
+// rendered, one replace per token over the whole stack. A multi-line value
+// (resources, spread constraints, affinity) is a marker line such as
+// __RESOURCES__, replaced last with the text indented to the field. A line
+// that only some renders hold starts with a tag such as #STORAGE_CLASS#
+// at column 0: the fill drops the lines whose tag is off for this render
+// (an empty storage class, the other caller's lines) and strips the
+// others' tags. Template actions remain only for the objects of an
+// optional API and for lists that repeat per tenant, so Helm parses a
+// stack as a few long texts instead of hundreds of actions.
 
 // ruleMode says how a value-dependent field of a shape is written.
 type ruleMode int
@@ -29,36 +31,41 @@ const (
 	scalarExpr ruleMode = iota
 	// stringExpr writes the field as `key: "TOKEN"` (a name).
 	stringExpr
-	// optional writes the field as generated, only when expr is not empty.
+	// optional writes the field as generated, tagged with TOKEN's tag: it
+	// is kept when the config's field is not empty.
 	optional
-	// optionalBlock writes `key:` and the block marker TOKEN, only when
-	// expr is not empty.
+	// optionalBlock writes `key:` and the block marker TOKEN, tagged: kept
+	// when the config's field is not empty.
 	optionalBlock
-	// blockOrDefault writes `key:` and the block marker TOKEN when expr is
-	// not empty, else the field as generated (the builder's default).
+	// blockOrDefault writes `key:` and the block marker TOKEN, tagged, and
+	// the field's value as generated (the builder's default) tagged with
+	// NO_ and the tag: the config's field when it is not empty, else the
+	// default.
 	blockOrDefault
-	// rangeStrings writes a list of strings as a range over expr.
-	rangeStrings
+	// stringList writes a list of strings as the block marker TOKEN, whose
+	// text the config writes.
+	stringList
 	// rangeTenants writes a list whose items repeat per tenant of
 	// $.tenants; the generated items of the first tenant are the body.
 	rangeTenants
 )
 
-// rule is how one field path of a shape is written: expr is the config
-// expression of a condition or a range, token the placeholder.
+// rule is how one field path of a shape is written: token is the
+// placeholder or block marker, whose config field also decides a tag.
 type rule struct {
 	mode  ruleMode
-	expr  string
 	token string
 }
 
-// subst is one substitution of sentinel text: by a placeholder token, or,
-// with action, by a template action printing the config field of that
-// token's name; local substitutions (range variables) are always actions.
+// tagOf is the tag of the lines a token's field decides: __STORAGE_CLASS__
+// tags #STORAGE_CLASS#.
+func tagOf(token string) string { return strings.Trim(token, "_") }
+
+// subst is one substitution of sentinel text by a placeholder token, or,
+// for a local substitution, by a range variable's action.
 type subst struct {
-	from   string
-	to     string
-	action bool
+	from string
+	to   string
 }
 
 // emitter writes one object as template lines: the object's YAML with every
@@ -84,8 +91,8 @@ type emitter struct {
 	// with the indentation of their text.
 	tokens map[string]bool
 	blocks map[string]int
-	// actions are the tokens written as actions instead of placeholders.
-	actions map[string]bool
+	// tags are the tags written, by the rule mode that wrote them.
+	tags map[string]ruleMode
 	// delims is set when the data holds template delimiters (shared by
 	// the emitters of one object).
 	delims *bool
@@ -97,7 +104,7 @@ type emitter struct {
 // but the output lines.
 func (e *emitter) sub() *emitter {
 	return &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants,
-		reasons: e.reasons, said: e.said, tokens: e.tokens, blocks: e.blocks, actions: e.actions, delims: e.delims, acted: e.acted}
+		reasons: e.reasons, said: e.said, tokens: e.tokens, blocks: e.blocks, tags: e.tags, delims: e.delims, acted: e.acted}
 }
 
 // data notes a string of the objects' data, which may hold template
@@ -182,22 +189,55 @@ func (e *emitter) mapBody(m map[string]any, indent int, path string) error {
 	return nil
 }
 
-// token writes a value of the config: its placeholder, or the action that
-// prints its field.
+// placeholderKeys are the config fields written as placeholders, the ones
+// that occur in many objects, where one replace over the stack is cheaper
+// than an action per occurrence; every other field is an action printing
+// it.
+var placeholderKeys = map[string]bool{"cluster": true, "namespace": true, "release": true, "replicas": true, "quota": true}
+
+// tokenText is how the stacks write a config field's value.
+func tokenText(key string) string {
+	if placeholderKeys[key] {
+		return tokenFor(key)
+	}
+	return "{{ $." + key + " }}"
+}
+
+// token writes a value of the config: its placeholder or its action.
 func (e *emitter) token(t string) string {
-	if e.actions[t] {
+	if !placeholderKeys[keyFor(t)] {
 		e.act()
-		return "{{ $." + keyFor(t) + " }}"
+		return tokenText(keyFor(t))
 	}
 	e.tokens[t] = true
 	return t
 }
 
-// block writes the marker of a block whose text goes at indent.
-func (e *emitter) block(token string, indent int) {
+// block writes the marker of a block whose text goes at indent, tagged.
+func (e *emitter) block(token string, indent int, tag string) {
 	e.tokens[token] = true
 	e.blocks[token] = indent
-	e.lines = append(e.lines, token)
+	e.tagged(tag, []string{token})
+}
+
+// tagged writes lines with tag at column 0; template comments stay as
+// they are (they render nothing, and their leading trim stops at the tag
+// of the line before).
+func (e *emitter) tagged(tag string, lines []string) {
+	in := false
+	for _, l := range lines {
+		if strings.Contains(l, "{{- /*") {
+			in = true
+		}
+		if in {
+			e.lines = append(e.lines, l)
+		} else {
+			e.lines = append(e.lines, "#"+tag+"#"+l)
+		}
+		if strings.Contains(l, "*/}}") {
+			in = false
+		}
+	}
 }
 
 // entry writes `key: value` at indent, applying the rule for path if any.
@@ -215,34 +255,37 @@ func (e *emitter) entry(key string, v any, indent int, path string) error {
 	case stringExpr:
 		e.add(indent, k+": \""+e.token(r.token)+"\"")
 	case optional:
-		e.action(indent, "if "+r.expr)
-		if err := e.plainEntry(key, v, indent, path); err != nil {
+		sub := e.sub()
+		if err := sub.plainEntry(key, v, indent, path); err != nil {
 			return err
 		}
-		e.action(indent, "end")
+		e.tags[tagOf(r.token)] = optional
+		e.tagged(tagOf(r.token), sub.lines)
 	case optionalBlock:
-		e.action(indent, "if "+r.expr)
-		e.add(indent, k+":")
-		e.block(r.token, indent+2)
-		e.action(indent, "end")
+		e.tags[tagOf(r.token)] = optional
+		e.tagged(tagOf(r.token), []string{strings.Repeat(" ", indent) + k + ":"})
+		e.block(r.token, indent+2, tagOf(r.token))
 	case blockOrDefault:
-		e.action(indent, "if "+r.expr)
-		e.add(indent, k+":")
-		e.block(r.token, indent+2)
-		e.action(indent, "else")
-		if err := e.plainEntry(key, v, indent, path); err != nil {
+		sub := e.sub()
+		if err := sub.plainEntry(key, v, indent, path); err != nil {
 			return err
 		}
-		e.action(indent, "end")
-	case rangeStrings:
+		if len(sub.lines) < 2 {
+			return fmt.Errorf("%s: the default of a block must be a block", path)
+		}
+		e.tags[tagOf(r.token)] = optional
+		e.tags["NO_"+tagOf(r.token)] = blockOrDefault
+		e.lines = append(e.lines, sub.lines[0])
+		e.block(r.token, indent+2, tagOf(r.token))
+		e.tagged("NO_"+tagOf(r.token), sub.lines[1:])
+	case stringList:
 		if _, ok := v.([]any); !ok {
 			return fmt.Errorf("%s: expected a list of strings", path)
 		}
 		e.add(indent, k+":")
-		e.action(indent, "range $x := "+r.expr)
-		e.act()
-		e.add(indent, `- "{{ $x }}"`)
-		e.action(indent, "end")
+		e.tokens[r.token] = true
+		e.blocks[r.token] = indent
+		e.lines = append(e.lines, r.token)
 	case rangeTenants:
 		return e.tenantRange(k, v, indent, path)
 	default:
@@ -350,9 +393,10 @@ func (e *emitter) listItems(items []any, indent int, path string) error {
 
 // item writes a sequence item whose content lines are indented by two more
 // than the dash: the first content line joins the dash unless it is a
-// template action (whose leading trim would swallow the dash's line end).
+// template action (whose leading trim would swallow the dash's line end)
+// or tagged.
 func (e *emitter) item(indent int, content []string) {
-	if isAction(content[0]) {
+	if isAction(content[0]) || strings.HasPrefix(content[0], "#") {
 		e.add(indent, "-")
 		e.lines = append(e.lines, content...)
 		return

@@ -95,8 +95,9 @@ namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */
 {{- $tenants := list -}}
 {{- range rest (splitList "-" $ns) }}{{ $tenant = printf "%s-%s" $tenant . }}{{ $tenants = append $tenants $tenant }}{{ end -}}
 {{- if ne $ns [[ q .RootTenant ]] }}{{ $tenants = append $tenants [[ q .RootTenant ]] }}{{ end -}}
+{{- /* The data PVCs the cleanup Job deletes (at most [[ .MaxReplicas ]]: more is refused). */ -}}
 {{- $pvcs := list -}}
-{{- range $i := until $replicas }}{{ $pvcs = append $pvcs (printf [[ q .EtcdChartPVC ]] $i) }}{{ end -}}
+{{- range $i := until (int (min $replicas [[ .MaxReplicas ]])) }}{{ $pvcs = append $pvcs (printf [[ q .EtcdChartPVC ]] $i) }}{{ end -}}
 [[- end ]]
 {{- $_ := merge . (dict
   "etcdChart" [[ .Etcd ]]
@@ -117,7 +118,7 @@ namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */
   "render" true
   "apis" (dict[[ range .OptionalAPIs ]] [[ q . ]] true[[ end ]])
   "tenants" $tenants
-  "pvcs" $pvcs
+  "pvcs" (printf "- \"%s\"" (join "\"\n- \"" $pvcs))
   "pvcNames" (join " " $pvcs)
 [[- else ]]
   "cluster" $name
@@ -129,6 +130,8 @@ namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */
   "dataStore" $dataStore
   "render" (or (not $liveDS) (eq $liveDS $dataStore))
   "apis" $apis
+  "pvcs" ""
+  "pvcNames" ""
 [[- end ]]
   ) -}}
 

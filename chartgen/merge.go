@@ -18,20 +18,13 @@ import (
 // and a few lines differ (the etcd chart's quota and version are values,
 // a tenant cluster's are fixed; a tenant cluster's members carry the
 // network policy's label). The library chart keeps one copy of every such
-// object (files/stack.tpl), the differing lines in blocks for one caller:
-//
-//	{{- if $.etcdChart }}
-//	  (the etcd chart's lines)
-//	{{- else }}
-//	  (a tenant cluster's lines)
-//	{{- end }}
-//
-// and each caller's own objects in its own file. Two lines are one line
-// of the shared copy when the line of one caller, with that caller's
-// placeholders and actions replaced by the values the other caller's
-// config gives them, is the other's line (a YAML scalar may differ in
-// quoting only). Generation then checks that each caller's view of the
-// shared copy is its own text in that sense, line for line.
+// object (files/stack.tpl), the lines of one caller only tagged #E# (the
+// etcd chart) or #C# (a tenant cluster), and each caller's own objects in
+// its own file. Two lines are one line of the shared copy when the line of
+// one caller, with that caller's placeholders replaced by the values the
+// other caller's config gives them, is the other's line (a YAML scalar may
+// differ in quoting only). Generation then checks that each caller's view
+// of the shared copy is its own text in that sense, line for line.
 
 // fixedValues are, per caller, the values of the placeholders and actions
 // the other caller writes where this caller writes a constant: the etcd
@@ -39,7 +32,7 @@ import (
 // size and quota. The caller's config gives these fields these values.
 func fixedValues(caller string) ([][2]string, error) {
 	if caller == etcdshapes.CallerEtcd {
-		return [][2]string{{tokenFor("cluster"), "etcd"}, {"{{ $.release }}", "etcd"}}, nil
+		return [][2]string{{tokenText("cluster"), "etcd"}, {tokenText("release"), "etcd"}}, nil
 	}
 	size, err := resource.ParseQuantity(etcd.DefaultSize)
 	if err != nil {
@@ -49,7 +42,7 @@ func fixedValues(caller string) ([][2]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return [][2]string{{"{{ $.version }}", etcd.DefaultVersion}, {"{{ $.size }}", etcd.DefaultSize}, {"{{ $.quota }}", strconv.FormatInt(quota, 10)}}, nil
+	return [][2]string{{tokenText("version"), etcd.DefaultVersion}, {tokenText("size"), etcd.DefaultSize}, {tokenText("quota"), strconv.FormatInt(quota, 10)}}, nil
 }
 
 // unit is one logical line of an object's text: a line, or a multi-line
@@ -108,16 +101,22 @@ func sameLine(a, b unit) bool {
 	if a.multi || b.multi || strings.Contains(a.text, "{{") || strings.Contains(b.text, "{{") {
 		return false
 	}
-	ia, ib := len(a.text)-len(strings.TrimLeft(a.text, " ")), len(b.text)-len(strings.TrimLeft(b.text, " "))
-	if ia != ib {
+	// Tags must be the same; the rest the same YAML.
+	ta, tb := lineTags.FindString(a.text), lineTags.FindString(b.text)
+	at, bt := a.text[len(ta):], b.text[len(tb):]
+	ia, ib := len(at)-len(strings.TrimLeft(at, " ")), len(bt)-len(strings.TrimLeft(bt, " "))
+	if ta != tb || ia != ib {
 		return false
 	}
 	var x, y any
-	if yaml.Unmarshal([]byte(strings.TrimSpace(a.text)), &x) != nil || yaml.Unmarshal([]byte(strings.TrimSpace(b.text)), &y) != nil {
+	if yaml.Unmarshal([]byte(strings.TrimSpace(at)), &x) != nil || yaml.Unmarshal([]byte(strings.TrimSpace(bt)), &y) != nil {
 		return false
 	}
 	return x != nil && reflect.DeepEqual(x, y)
 }
+
+// lineTags are the tags at the start of a line.
+var lineTags = regexp.MustCompile(`^(#[A-Z_]+#)*`)
 
 // unify returns the shared line for the etcd chart's line e and a tenant
 // cluster's line c, if there is one.
@@ -154,31 +153,23 @@ func mergeObject(e, c string, fixedE, fixedC [][2]string) (string, bool) {
 	var out []string
 	var onlyE, onlyC []string
 	flush := func() bool {
-		if len(onlyE) == 0 && len(onlyC) == 0 {
-			return true
+		if len(onlyE) > 0 {
+			onlyE = strings.Split(strings.Join(onlyE, "\n"), "\n")
+		}
+		if len(onlyC) > 0 {
+			onlyC = strings.Split(strings.Join(onlyC, "\n"), "\n")
 		}
 		for _, part := range [][]string{onlyE, onlyC} {
-			if len(part) > 0 && (!balanced(part) || blank(part[len(part)-1])) {
-				return false
+			for _, l := range part {
+				if strings.Contains(l, "{{-") && !strings.Contains(l, "{{- /*") {
+					return false // a template block must not be split
+				}
 			}
 		}
-		if len(out) > 0 && blank(out[len(out)-1]) {
-			return false
-		}
-		switch {
-		case len(onlyC) == 0:
-			out = append(out, "{{- if $.etcdChart }}")
-			out = append(out, onlyE...)
-		case len(onlyE) == 0:
-			out = append(out, "{{- if not $.etcdChart }}")
-			out = append(out, onlyC...)
-		default:
-			out = append(out, "{{- if $.etcdChart }}")
-			out = append(out, onlyE...)
-			out = append(out, "{{- else }}")
-			out = append(out, onlyC...)
-		}
-		out = append(out, "{{- end }}")
+		e := &emitter{}
+		e.tagged("E", onlyE)
+		e.tagged("C", onlyC)
+		out = append(out, e.lines...)
 		onlyE, onlyC = nil, nil
 		return true
 	}
@@ -208,60 +199,17 @@ func mergeObject(e, c string, fixedE, fixedC [][2]string) (string, bool) {
 	return strings.Join(out, "\n"), true
 }
 
-func blank(s string) bool { return strings.TrimSpace(s) == "" }
-
-// balanced reports whether lines open and close their template blocks.
-func balanced(lines []string) bool {
-	depth := 0
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		switch {
-		case strings.HasPrefix(t, "{{- if ") || strings.HasPrefix(t, "{{- range ") || strings.HasPrefix(t, "{{- with "):
-			depth++
-		case strings.HasPrefix(t, "{{- else"):
-			if depth == 0 {
-				return false
-			}
-		case strings.HasPrefix(t, "{{- end"):
-			if depth--; depth < 0 {
-				return false
-			}
-		}
-	}
-	return depth == 0
-}
-
-// view is a caller's view of a shared text: its own blocks kept, the
-// other caller's left out, as the template renders them (the lines of
-// the objects' own template blocks stay, as text).
+// view is a caller's view of a shared text: its own tagged lines kept,
+// the other caller's dropped, as the stack's fill does.
 func view(shared string, etcdChart bool) string {
-	type level struct{ caller, keep bool }
+	own, other := "#E#", "#C#"
+	if !etcdChart {
+		own, other = other, own
+	}
 	var out []string
-	stack := []level{{keep: true}}
-	top := func() *level { return &stack[len(stack)-1] }
 	for _, l := range strings.Split(shared, "\n") {
-		t := strings.TrimSpace(l)
-		switch {
-		case l == "{{- if $.etcdChart }}" || l == "{{- if not $.etcdChart }}":
-			stack = append(stack, level{caller: true, keep: top().keep && (l == "{{- if $.etcdChart }}") == etcdChart})
-			continue
-		case l == "{{- else }}" && top().caller:
-			top().keep = stack[len(stack)-2].keep && !top().keep
-			continue
-		case l == "{{- end }}" && top().caller:
-			stack = stack[:len(stack)-1]
-			continue
-		case strings.HasPrefix(t, "{{- if ") || strings.HasPrefix(t, "{{- range ") || strings.HasPrefix(t, "{{- with "):
-			stack = append(stack, level{keep: top().keep})
-		case strings.HasPrefix(t, "{{- end") && len(stack) > 1:
-			if top().keep {
-				out = append(out, l)
-			}
-			stack = stack[:len(stack)-1]
-			continue
-		}
-		if top().keep {
-			out = append(out, l)
+		if !strings.HasPrefix(l, other) {
+			out = append(out, strings.TrimPrefix(l, own))
 		}
 	}
 	return strings.Join(out, "\n")

@@ -263,10 +263,10 @@ func rules(caller, shape string) map[string]rule {
 		return map[string]rule{
 			"spec.replicas":                  num("replicas"),
 			"spec.options.quotaBackendBytes": num("quota"),
-			"spec.storage.storageClassName":  {mode: optional, expr: "$.storageClass"},
-			"spec.resources":                 {mode: optionalBlock, expr: "$.resources", token: tokenFor("resources")},
-			"spec.topologySpreadConstraints": {mode: blockOrDefault, expr: "$.spread", token: tokenFor("spread")},
-			"spec.affinity":                  {mode: blockOrDefault, expr: "$.affinity", token: tokenFor("affinity")},
+			"spec.storage.storageClassName":  {mode: optional, token: tokenFor("storageClass")},
+			"spec.resources":                 {mode: optionalBlock, token: tokenFor("resources")},
+			"spec.topologySpreadConstraints": {mode: blockOrDefault, token: tokenFor("spread")},
+			"spec.affinity":                  {mode: blockOrDefault, token: tokenFor("affinity")},
 		}
 	case "workloadMonitor":
 		return map[string]rule{
@@ -285,7 +285,7 @@ func rules(caller, shape string) map[string]rule {
 		}
 	case "cleanupRole":
 		if caller == etcdshapes.CallerEtcd {
-			return map[string]rule{"rules[0].resourceNames": {mode: rangeStrings, expr: "$.pvcs"}}
+			return map[string]rule{"rules[0].resourceNames": {mode: stringList, token: tokenFor("pvcs")}}
 		}
 	case "dashboardRoleBinding":
 		return map[string]rule{"subjects": {mode: rangeTenants}}
@@ -307,37 +307,6 @@ type stack struct {
 	subs    []subst
 	tenants []string
 	objects []object
-}
-
-// placeholders are the config fields written as placeholders in a
-// caller's stack: the ones that occur in most objects, where one replace
-// over the stack is cheaper than an action per occurrence. Every other
-// field is an action printing it.
-var placeholders = map[string][]string{
-	etcdshapes.CallerEtcd:    {"namespace"},
-	etcdshapes.CallerCluster: {"cluster", "namespace"},
-}
-
-// actionTokens are the tokens of a caller's stack written as actions.
-func actionTokens(caller string, subs []subst, rs []map[string]rule) map[string]bool {
-	keep := map[string]bool{}
-	for _, k := range placeholders[caller] {
-		keep[tokenFor(k)] = true
-	}
-	out := map[string]bool{}
-	for _, sb := range subs {
-		if !keep[sb.to] {
-			out[sb.to] = true
-		}
-	}
-	for _, r := range rs {
-		for _, x := range r {
-			if x.token != "" && x.mode != optionalBlock && x.mode != blockOrDefault && !keep[x.token] {
-				out[x.token] = true
-			}
-		}
-	}
-	return out
 }
 
 // renderStack renders the caller's stack from sentinel s, in the builders'
@@ -521,21 +490,17 @@ type stackText struct {
 	objs    []objText
 	objects []File
 	blocks  map[string]int
+	tags    map[string]ruleMode
 }
 
 // writeStack writes a caller's stack.
 func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText, error) {
-	out := stackText{blocks: map[string]int{}}
-	var rs []map[string]rule
-	for _, o := range st.objects {
-		rs = append(rs, o.rules)
-	}
-	actions := actionTokens(st.caller, st.subs, rs)
+	out := stackText{blocks: map[string]int{}, tags: map[string]ruleMode{}}
 	for _, o := range st.objects {
 		said := map[string]bool{}
 		reasons := reasonsFor(o.id)
 		e := &emitter{subs: st.subs, rules: o.rules, used: map[string]bool{}, tenants: st.tenants,
-			reasons: reasons, said: said, tokens: map[string]bool{}, blocks: out.blocks, actions: actions, delims: new(bool), acted: new(bool)}
+			reasons: reasons, said: said, tokens: map[string]bool{}, blocks: out.blocks, tags: out.tags, delims: new(bool), acted: new(bool)}
 		if err := e.mapBody(o.tree, 0, ""); err != nil {
 			return out, fmt.Errorf("chartgen: %s %s: %w", st.caller, o.id, err)
 		}
@@ -659,10 +624,11 @@ func usedTokens(text string, blocks map[string]int) map[string]bool {
 
 var placeholderToken = regexp.MustCompile(`__[A-Z]+(_[A-Z]+)*__`)
 
-// fillChain writes the pipeline that replaces every placeholder of the
-// stacks with its config field (of the dict .), blocks last, indented to
-// their place.
-func fillChain(tokens map[string]bool, blocks map[string]int) string {
+// fillBody writes the body of etcdshapes.stack after its checks: it runs
+// the caller's files, replaces every placeholder with its config field (of
+// the dict .), drops the lines whose tag is off and strips the other tags,
+// then replaces the block markers, indented to their place.
+func fillBody(tokens map[string]bool, blocks map[string]int, tags map[string]ruleMode) string {
 	var scalars, markers []string
 	for t := range tokens {
 		if _, ok := blocks[t]; ok {
@@ -674,12 +640,36 @@ func fillChain(tokens map[string]bool, blocks map[string]int) string {
 	sort.Strings(scalars)
 	sort.Strings(markers)
 	var b strings.Builder
+	b.WriteString(`{{- $t := include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") "` + sharedStackFile + `" (print "files/" .caller "-stack.tpl")))`)
 	for _, t := range scalars {
 		fmt.Fprintf(&b, "\n  | replace %q .%s", t, keyFor(t))
 	}
+	b.WriteString(" -}}\n")
+	// The tags off for this render: the other caller's, an empty field's,
+	// and a given field's default.
+	off := []string{`(ternary "C" "E" (eq .caller "etcd"))`}
+	names := make([]string, 0, len(tags))
+	for t := range tags {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	for _, t := range names {
+		switch tags[t] {
+		case optional:
+			field := keyFor("__" + t + "__")
+			if tags["NO_"+t] == blockOrDefault {
+				off = append(off, fmt.Sprintf("(ternary %q %q (empty .%s))", t, "NO_"+t, field))
+			} else {
+				off = append(off, fmt.Sprintf("(ternary %q \"-\" (empty .%s))", t, field))
+			}
+		}
+	}
+	b.WriteString("{{- $off := list " + strings.Join(off, " ") + " -}}\n")
+	b.WriteString(`{{- regexReplaceAll "\n(#[A-Z_]+#)+" (regexReplaceAll (printf "\n(#[A-Z_]+#)*#(%s)#[^\n]*" (join "|" $off)) $t "") "\n"`)
 	for _, t := range markers {
 		fmt.Fprintf(&b, "\n  | replace %q (print \"\\n\" (indent %d .%s))", "\n"+t, blocks[t], keyFor(t))
 	}
+	b.WriteString(" -}}")
 	return b.String()
 }
 
@@ -708,6 +698,7 @@ config file).`
 func libraryStacks(s sentinel, configs map[string]string) ([]File, string, error) {
 	texts := map[string]stackText{}
 	blocks := map[string]int{}
+	tags := map[string]ruleMode{}
 	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
 		st, err := renderStack(caller, s)
 		if err != nil {
@@ -716,6 +707,9 @@ func libraryStacks(s sentinel, configs map[string]string) ([]File, string, error
 		sx, err := writeStack(st, shapeReasons)
 		if err != nil {
 			return nil, "", err
+		}
+		for t, m := range sx.tags {
+			tags[t] = m
 		}
 		for t, n := range sx.blocks {
 			if m, ok := blocks[t]; ok && m != n {
@@ -742,7 +736,7 @@ func libraryStacks(s sentinel, configs map[string]string) ([]File, string, error
 		)
 	}
 	// Both callers' configs give every field a placeholder names.
-	return out, fillChain(usedTokens(all, blocks), blocks), nil
+	return out, fillBody(usedTokens(all, blocks), blocks, tags), nil
 }
 
 // callerTitle names a caller in the files' comments.

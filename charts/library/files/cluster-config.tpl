@@ -74,6 +74,8 @@ the float conversion reads is one the library reads alike. */ -}}
   "dataStore" $dataStore
   "render" (or (not $liveDS) (eq $liveDS $dataStore))
   "apis" $apis
+  "pvcs" ""
+  "pvcNames" ""
   ) -}}
 
 {{- if and $ok (not .checks) -}}

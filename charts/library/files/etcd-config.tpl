@@ -59,8 +59,9 @@ namespace, shortest first, then tenant-root unless it is the namespace. */ -}}
 {{- $tenants := list -}}
 {{- range rest (splitList "-" $ns) }}{{ $tenant = printf "%s-%s" $tenant . }}{{ $tenants = append $tenants $tenant }}{{ end -}}
 {{- if ne $ns "tenant-root" }}{{ $tenants = append $tenants "tenant-root" }}{{ end -}}
+{{- /* The data PVCs the cleanup Job deletes (at most 99: more is refused). */ -}}
 {{- $pvcs := list -}}
-{{- range $i := until $replicas }}{{ $pvcs = append $pvcs (printf "data-etcd-%d" $i) }}{{ end -}}
+{{- range $i := until (int (min $replicas 99)) }}{{ $pvcs = append $pvcs (printf "data-etcd-%d" $i) }}{{ end -}}
 {{- $_ := merge . (dict
   "etcdChart" true
   "namespace" $ns
@@ -79,7 +80,7 @@ namespace, shortest first, then tenant-root unless it is the namespace. */ -}}
   "render" true
   "apis" (dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true "cilium.io/v2/CiliumNetworkPolicy" true)
   "tenants" $tenants
-  "pvcs" $pvcs
+  "pvcs" (printf "- \"%s\"" (join "\"\n- \"" $pvcs))
   "pvcNames" (join " " $pvcs)
   ) -}}
 

@@ -21,11 +21,9 @@ spec:
       activeDeadlineSeconds: 1800
       backoffLimit: 2
       template:
-{{- if not $.etcdChart }}
-        metadata:
-          labels:
-            policy.cozystack.io/allow-to-etcd-cluster: "__CLUSTER__"
-{{- end }}
+#C#        metadata:
+#C#          labels:
+#C#            policy.cozystack.io/allow-to-etcd-cluster: "__CLUSTER__"
         spec:
           containers:
           -
@@ -41,7 +39,7 @@ spec:
             - "--key=/etc/etcd/pki/client/cert/tls.key"
             - "--cluster"
             - "--compaction=false"
-            - "--etcd-storage-quota-bytes={{ $.quota }}"
+            - "--etcd-storage-quota-bytes=__QUOTA__"
             - "--defrag-rule"
             - "dbQuotaUsage > 0.8 || dbSize - dbSizeInUse > 200*1024*1024"
             image: "ghcr.io/ahrtr/etcd-defrag:v0.13.0"
@@ -96,7 +94,7 @@ spec:
   secretName: "__CLUSTER__-ca-tls"
   subject:
     organizationalUnits:
-    - "{{ $.release }}"
+    - "__RELEASE__"
     organizations:
     - "__NAMESPACE__"
   usages:
@@ -122,7 +120,7 @@ spec:
   secretName: "__CLUSTER__-client-tls"
   subject:
     organizationalUnits:
-    - "{{ $.release }}"
+    - "__RELEASE__"
     organizations:
     - "__NAMESPACE__"
   usages:
@@ -142,12 +140,9 @@ spec:
   - "__CLUSTER__"
   - "__CLUSTER__.__NAMESPACE__.svc"
   - "*.__CLUSTER__.__NAMESPACE__.svc"
-{{- if $.etcdChart }}
-  - "*.etcd-headless.__NAMESPACE__.svc"
-{{- else }}
-  - "__CLUSTER__-client"
-  - "__CLUSTER__-client.__NAMESPACE__.svc"
-{{- end }}
+#E#  - "*.etcd-headless.__NAMESPACE__.svc"
+#C#  - "__CLUSTER__-client"
+#C#  - "__CLUSTER__-client.__NAMESPACE__.svc"
   - localhost
   ipAddresses:
   - "127.0.0.1"
@@ -162,7 +157,7 @@ spec:
   secretName: "__CLUSTER__-peer-tls"
   subject:
     organizationalUnits:
-    - "{{ $.release }}"
+    - "__RELEASE__"
     organizations:
     - "__NAMESPACE__"
   usages:
@@ -190,7 +185,7 @@ spec:
   secretName: "__CLUSTER__-peer-ca-tls"
   subject:
     organizationalUnits:
-    - "{{ $.release }}"
+    - "__RELEASE__"
     organizations:
     - "__NAMESPACE__"
   usages:
@@ -213,12 +208,9 @@ spec:
   - "__CLUSTER__"
   - "__CLUSTER__.__NAMESPACE__.svc"
   - "*.__CLUSTER__.__NAMESPACE__.svc"
-{{- if $.etcdChart }}
-  - "*.etcd-headless.__NAMESPACE__.svc"
-{{- else }}
-  - "__CLUSTER__-client"
-  - "__CLUSTER__-client.__NAMESPACE__.svc"
-{{- end }}
+#E#  - "*.etcd-headless.__NAMESPACE__.svc"
+#C#  - "__CLUSTER__-client"
+#C#  - "__CLUSTER__-client.__NAMESPACE__.svc"
   - localhost
   ipAddresses:
   - "127.0.0.1"
@@ -233,7 +225,7 @@ spec:
   secretName: "__CLUSTER__-server-tls"
   subject:
     organizationalUnits:
-    - "{{ $.release }}"
+    - "__RELEASE__"
     organizations:
     - "__NAMESPACE__"
   usages:
@@ -283,30 +275,23 @@ metadata:
 spec:
   additionalMetadata:
     labels:
-{{- if $.etcdChart }}
-      cozystack.io/service: etcd
-{{- else }}
-      cozystack.io/service: kubernetes-etcd
-{{- end }}
+#E#      cozystack.io/service: etcd
+#C#      cozystack.io/service: kubernetes-etcd
   {{- /* Soft anti-affinity by default: spread members across nodes on a
       best-effort basis so that one node failure is unlikely to take out more
       than one member. Preferred, not required: a hard rule would leave a member
       Pending when replicas exceed the schedulable nodes or node-local storage
       pins a member to a node. values.affinity overrides it. */}}
-  {{- if $.affinity }}
   affinity:
-__AFFINITY__
-  {{- else }}
-  affinity:
-    podAntiAffinity:
-      preferredDuringSchedulingIgnoredDuringExecution:
-      - podAffinityTerm:
-          labelSelector:
-            matchLabels:
-              app.kubernetes.io/instance: "__CLUSTER__"
-          topologyKey: kubernetes.io/hostname
-        weight: 100
-  {{- end }}
+#AFFINITY#__AFFINITY__
+#NO_AFFINITY#    podAntiAffinity:
+#NO_AFFINITY#      preferredDuringSchedulingIgnoredDuringExecution:
+#NO_AFFINITY#      - podAffinityTerm:
+#NO_AFFINITY#          labelSelector:
+#NO_AFFINITY#            matchLabels:
+#NO_AFFINITY#              app.kubernetes.io/instance: "__CLUSTER__"
+#NO_AFFINITY#          topologyKey: kubernetes.io/hostname
+#NO_AFFINITY#        weight: 100
   options:
     autoCompactionMode: periodic
     autoCompactionRetention: "5m"
@@ -314,26 +299,22 @@ __AFFINITY__
         writes at the quota, which must come before the volume itself is full.
         The helpers compute it for every quantity unit (the upstream template
         knew only Ki, Mi and Gi). */}}
-    quotaBackendBytes: {{ $.quota }}
+    quotaBackendBytes: __QUOTA__
     snapshotCount: 10000
-  replicas: {{ $.replicas }}
+  replicas: __REPLICAS__
   {{- /* Requests derive from the limits and the platform's allocation ratios
       with the upstream sanitiser's arithmetic (decimal division, then a
       float64), so that the quantities stored are the upstream chart's and
       moving a release to these templates rolls no member. */}}
-  {{- if $.resources }}
-  resources:
-__RESOURCES__
-  {{- end }}
+#RESOURCES#  resources:
+#RESOURCES#__RESOURCES__
   storage:
     size: "{{ $.size }}"
     {{- /* spec.storage.storageClassName is immutable: for a tenant cluster, the
         class of the live EtcdCluster (read with lookup) wins over
         _cluster.etcd-storage-class-*, even an empty one, so an upgrade never
         changes it. */}}
-    {{- if $.storageClass }}
-    storageClassName: "{{ $.storageClass }}"
-    {{- end }}
+#STORAGE_CLASS#    storageClassName: "{{ $.storageClass }}"
   {{- /* TLS uses secretRef mode: the Certificates of this stack issue the
       server, operator-client and peer certificates and the EtcdCluster only
       references their Secrets. spec.tls is immutable (CRD rule self.tls ==
@@ -355,18 +336,14 @@ __RESOURCES__
   {{- /* The platform's global constraints (_cluster.scheduling) replace the
       default hostname spread; each gets a selector on this cluster's members
       unless it has its own. */}}
-  {{- if $.spread }}
   topologySpreadConstraints:
-__SPREAD__
-  {{- else }}
-  topologySpreadConstraints:
-  - labelSelector:
-      matchLabels:
-        app.kubernetes.io/instance: "__CLUSTER__"
-    maxSkew: 1
-    topologyKey: kubernetes.io/hostname
-    whenUnsatisfiable: ScheduleAnyway
-  {{- end }}
+#SPREAD#__SPREAD__
+#NO_SPREAD#  - labelSelector:
+#NO_SPREAD#      matchLabels:
+#NO_SPREAD#        app.kubernetes.io/instance: "__CLUSTER__"
+#NO_SPREAD#    maxSkew: 1
+#NO_SPREAD#    topologyKey: kubernetes.io/hostname
+#NO_SPREAD#    whenUnsatisfiable: ScheduleAnyway
   version: "{{ $.version }}"
 ---
 apiVersion: cert-manager.io/v1
@@ -447,7 +424,7 @@ metadata:
 spec:
   kind: etcd
   minReplicas: {{ $.minReplicas }}
-  replicas: {{ $.replicas }}
+  replicas: __REPLICAS__
   selector:
     app.kubernetes.io/instance: "__CLUSTER__"
     app.kubernetes.io/managed-by: etcd-operator
@@ -462,10 +439,8 @@ metadata:
     helm.sh/hook: post-delete
     helm.sh/hook-delete-policy: "before-hook-creation,hook-succeeded"
     helm.sh/hook-weight: "0"
-{{- if $.etcdChart }}
-  labels:
-    app.kubernetes.io/instance: etcd
-{{- end }}
+#E#  labels:
+#E#    app.kubernetes.io/instance: etcd
   name: "__CLUSTER__-cleanup"
 ---
 apiVersion: rbac.authorization.k8s.io/v1
@@ -475,28 +450,22 @@ metadata:
     helm.sh/hook: post-delete
     helm.sh/hook-delete-policy: "before-hook-creation,hook-succeeded"
     helm.sh/hook-weight: "5"
-{{- if $.etcdChart }}
-  labels:
-    app.kubernetes.io/instance: etcd
-{{- end }}
+#E#  labels:
+#E#    app.kubernetes.io/instance: etcd
   name: "__CLUSTER__-cleanup"
 rules:
 - apiGroups:
   - ""
   resourceNames:
-{{- if $.etcdChart }}
-  {{- range $x := $.pvcs }}
-  - "{{ $x }}"
-  {{- end }}
-  resources:
-  - persistentvolumeclaims
-  verbs:
-  - get
-  - delete
-- apiGroups:
-  - ""
-  resourceNames:
-{{- end }}
+#E#__PVCS__
+#E#  resources:
+#E#  - persistentvolumeclaims
+#E#  verbs:
+#E#  - get
+#E#  - delete
+#E#- apiGroups:
+#E#  - ""
+#E#  resourceNames:
   - "__CLUSTER__-peer-ca-tls"
   - "__CLUSTER__-ca-tls"
   - "__CLUSTER__-server-tls"
@@ -515,10 +484,8 @@ metadata:
     helm.sh/hook: post-delete
     helm.sh/hook-delete-policy: "before-hook-creation,hook-succeeded"
     helm.sh/hook-weight: "5"
-{{- if $.etcdChart }}
-  labels:
-    app.kubernetes.io/instance: etcd
-{{- end }}
+#E#  labels:
+#E#    app.kubernetes.io/instance: etcd
   name: "__CLUSTER__-cleanup"
 roleRef:
   apiGroup: rbac.authorization.k8s.io
@@ -536,10 +503,8 @@ metadata:
     helm.sh/hook: post-delete
     helm.sh/hook-delete-policy: "before-hook-creation,hook-succeeded"
     helm.sh/hook-weight: "10"
-{{- if $.etcdChart }}
-  labels:
-    app.kubernetes.io/instance: etcd
-{{- end }}
+#E#  labels:
+#E#    app.kubernetes.io/instance: etcd
   {{- /* The API server copies a Job's name into its Pods'
       batch.kubernetes.io/job-name label (63 characters): longer <name>-cleanup
       names are hashed. */}}
@@ -550,9 +515,7 @@ spec:
   template:
     metadata:
       labels:
-{{- if $.etcdChart }}
-        app.kubernetes.io/instance: etcd
-{{- end }}
+#E#        app.kubernetes.io/instance: etcd
         policy.cozystack.io/allow-to-apiserver: "true"
     spec:
       containers:
@@ -562,41 +525,38 @@ spec:
             deletes the legacy data-etcd-<i> PVCs, which etcd-operator does not
             garbage-collect. The Role grants delete on exactly these names. */}}
         command:
-{{- if $.etcdChart }}
-        - /bin/sh
-        - "-c"
-        - |
-          # The EtcdCluster is named "etcd" (check-release-name pins the
-          # release name to "etcd"), so its StatefulSet volumeClaimTemplate
-          # PVCs are named data-etcd-<ordinal>, one per replica. The
-          # etcd-operator does not garbage-collect them on EtcdCluster
-          # deletion, so we delete them here by name (safe: no sibling
-          # workload shares the data-etcd-* prefix in a tenant namespace).
-          echo "Deleting orphaned etcd data PVCs for etcd..."
-          kubectl delete pvc -n __NAMESPACE__ {{ $.pvcNames }} --ignore-not-found --wait=false \
-            || echo "WARNING: etcd PVC cleanup failed for etcd; orphaned PVCs may remain" >&2
-          # etcd-ca-tls / etcd-client-tls are pre-install "keep" secrets
-          # this chart owns; etcd-peer-ca-tls / etcd-server-tls /
-          # etcd-peer-tls are cert-manager-issued secrets with no owner
-          # reference. None are reclaimed by the uninstall, so delete them
-          # by name.
-          echo "Deleting orphaned etcd TLS secrets for etcd..."
-          kubectl delete secret -n __NAMESPACE__ etcd-peer-ca-tls etcd-ca-tls etcd-server-tls etcd-peer-tls etcd-client-tls --ignore-not-found --wait=false \
-            || echo "WARNING: etcd secret cleanup failed for etcd; orphaned secrets may remain" >&2
-          echo "etcd cleanup complete."
-{{- else }}
-        - kubectl
-        - "--namespace=__NAMESPACE__"
-        - delete
-        - secret
-        - "--ignore-not-found"
-        - "--wait=false"
-        - "__CLUSTER__-peer-ca-tls"
-        - "__CLUSTER__-ca-tls"
-        - "__CLUSTER__-server-tls"
-        - "__CLUSTER__-peer-tls"
-        - "__CLUSTER__-client-tls"
-{{- end }}
+#E#        - /bin/sh
+#E#        - "-c"
+#E#        - |
+#E#          # The EtcdCluster is named "etcd" (check-release-name pins the
+#E#          # release name to "etcd"), so its StatefulSet volumeClaimTemplate
+#E#          # PVCs are named data-etcd-<ordinal>, one per replica. The
+#E#          # etcd-operator does not garbage-collect them on EtcdCluster
+#E#          # deletion, so we delete them here by name (safe: no sibling
+#E#          # workload shares the data-etcd-* prefix in a tenant namespace).
+#E#          echo "Deleting orphaned etcd data PVCs for etcd..."
+#E#          kubectl delete pvc -n __NAMESPACE__ {{ $.pvcNames }} --ignore-not-found --wait=false \
+#E#            || echo "WARNING: etcd PVC cleanup failed for etcd; orphaned PVCs may remain" >&2
+#E#          # etcd-ca-tls / etcd-client-tls are pre-install "keep" secrets
+#E#          # this chart owns; etcd-peer-ca-tls / etcd-server-tls /
+#E#          # etcd-peer-tls are cert-manager-issued secrets with no owner
+#E#          # reference. None are reclaimed by the uninstall, so delete them
+#E#          # by name.
+#E#          echo "Deleting orphaned etcd TLS secrets for etcd..."
+#E#          kubectl delete secret -n __NAMESPACE__ etcd-peer-ca-tls etcd-ca-tls etcd-server-tls etcd-peer-tls etcd-client-tls --ignore-not-found --wait=false \
+#E#            || echo "WARNING: etcd secret cleanup failed for etcd; orphaned secrets may remain" >&2
+#E#          echo "etcd cleanup complete."
+#C#        - kubectl
+#C#        - "--namespace=__NAMESPACE__"
+#C#        - delete
+#C#        - secret
+#C#        - "--ignore-not-found"
+#C#        - "--wait=false"
+#C#        - "__CLUSTER__-peer-ca-tls"
+#C#        - "__CLUSTER__-ca-tls"
+#C#        - "__CLUSTER__-server-tls"
+#C#        - "__CLUSTER__-peer-tls"
+#C#        - "__CLUSTER__-client-tls"
         env:
         - name: HOME
           value: /tmp
@@ -620,9 +580,7 @@ spec:
           name: tmp
       restartPolicy: Never
       securityContext:
-{{- if $.etcdChart }}
-        fsGroup: 65534
-{{- end }}
+#E#        fsGroup: 65534
         runAsGroup: 65534
         runAsNonRoot: true
         runAsUser: 65534

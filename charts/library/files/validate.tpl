@@ -71,4 +71,7 @@ names keep their start and end in 8 hex digits of their SHA-256. */ -}}
 {{- end -}}
 {{- $_ := set . "spread" (ternary (toYaml $c.spread | trimSuffix "\n") "" (gt (len $c.spread) 0)) -}}
 {{- $_ := set . "affinity" (ternary (toYaml $c.affinity | trimSuffix "\n") "" (gt (len $c.affinity) 0)) -}}
+{{- else -}}
+{{- /* Nothing renders; the stack's fill still reads every field. */ -}}
+{{- $_ := merge . (dict "vpaMinCpu" "" "vpaMinMemory" "" "vpaMaxCpu" "" "vpaMaxMemory" "") -}}
 {{- end -}}

@@ -50,10 +50,16 @@ tests do not vouch for. */ -}}
 {{- if not (has .caller (list "etcd" "cluster")) -}}
 {{- fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) "etcd" "cluster") -}}
 {{- end -}}
-{{- include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") "files/stack.tpl" (print "files/" .caller "-stack.tpl")))
+{{- $t := include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") "files/stack.tpl" (print "files/" .caller "-stack.tpl")))
   | replace "__CLUSTER__" .cluster
   | replace "__NAMESPACE__" .namespace
+  | replace "__QUOTA__" .quota
+  | replace "__RELEASE__" .release
+  | replace "__REPLICAS__" .replicas -}}
+{{- $off := list (ternary "C" "E" (eq .caller "etcd")) (ternary "AFFINITY" "NO_AFFINITY" (empty .affinity)) (ternary "RESOURCES" "-" (empty .resources)) (ternary "SPREAD" "NO_SPREAD" (empty .spread)) (ternary "STORAGE_CLASS" "-" (empty .storageClass)) -}}
+{{- regexReplaceAll "\n(#[A-Z_]+#)+" (regexReplaceAll (printf "\n(#[A-Z_]+#)*#(%s)#[^\n]*" (join "|" $off)) $t "") "\n"
   | replace "\n__AFFINITY__" (print "\n" (indent 4 .affinity))
+  | replace "\n__PVCS__" (print "\n" (indent 2 .pvcs))
   | replace "\n__RESOURCES__" (print "\n" (indent 4 .resources))
   | replace "\n__SPREAD__" (print "\n" (indent 4 .spread)) -}}
 {{- end -}}
