@@ -4,7 +4,8 @@
 # kube-apiserver (see e2e/doc.go). It builds kube-apiserver and etcd from the
 # Go module proxy into ./bin (pinned by hack/kube-apiserver/go.mod; reused
 # while present and newer than the pins), then runs the e2e suite against
-# them with the CRDs from $(ETCDSHAPES_CRDS).
+# them with the CRDs from the directories $(ETCDSHAPES_CRDS) lists
+# (separated by ":", like PATH).
 #
 # test-example-operator: the example operator (examples/operator, its own
 # module) reconciles tenant etcd stacks against the same kube-apiserver and
@@ -12,7 +13,7 @@
 
 KUBE_VERSION := v1.37.2
 BIN := $(CURDIR)/bin
-ETCDSHAPES_CRDS ?= $(CURDIR)/../shared/crds
+ETCDSHAPES_CRDS ?= $(CURDIR)/../shared/crds:$(CURDIR)/../shared/crds-planned
 export ETCDSHAPES_CRDS
 
 KUBE_LDFLAGS := -X k8s.io/component-base/version.gitVersion=$(KUBE_VERSION) \

@@ -26,15 +26,16 @@ const FieldManager = "etcdshapes"
 // did not choose. No client is involved; send it with the client you
 // have:
 //
-//	// controller-runtime (sends r.Body as is; Patch writes the server's
-//	// answer into the object it is given, hence the copy)
-//	err := c.Patch(ctx, r.Object.DeepCopy(), client.RawPatch(r.PatchType, r.Body),
+//	// controller-runtime (Apply writes the server's answer into the
+//	// object it is given, hence the copy)
+//	err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(r.Object.DeepCopy()),
 //		client.FieldOwner(etcdshapes.FieldManager), client.ForceOwnership)
 //
 //	// client-go dynamic client
-//	force := true
-//	_, err := dyn.Resource(r.Resource).Namespace(r.Namespace).Patch(ctx, r.Name,
-//		r.PatchType, r.Body, metav1.PatchOptions{FieldManager: etcdshapes.FieldManager, Force: &force})
+//	_, err := dyn.Resource(r.Resource).Namespace(r.Namespace).Apply(ctx, r.Name, r.Object,
+//		metav1.ApplyOptions{FieldManager: etcdshapes.FieldManager, Force: true})
+//
+// Body is the same object as JSON, for clients that send raw apply patches.
 //
 // Force takes over fields another manager (Helm, on a release moving to
 // apply) set to the same value; run Plan first, since it is what says

@@ -206,6 +206,12 @@ func badInputs() []badInput {
 		{"version suffix", etcdValues("version: 3.6.11-rc.0"), "values.version", "3.6.11-rc.0", "X.Y.Z"},
 		{"version a number", etcdValues("version: 3.6"), "values.version", "3.6", "string"},
 		{"chart version", render(etcdshapes.Request{ChartVersion: "latest"}), "chartVersion", "latest", "SemVer"},
+		// Chart versions as Helm reads Chart.yaml (Masterminds/semver/v3):
+		// what a regular expression let through and Helm then refuses.
+		{"chart version leading zero in pre-release", render(etcdshapes.Request{ChartVersion: "1.2.3-01"}), "chartVersion", "1.2.3-01", "SemVer"},
+		{"chart version empty pre-release part", render(etcdshapes.Request{ChartVersion: "1.2.3-rc..1"}), "chartVersion", "1.2.3-rc..1", "SemVer"},
+		{"chart version four parts", render(etcdshapes.Request{ChartVersion: "1.2.3.4"}), "chartVersion", "1.2.3.4", "SemVer"},
+		{"chart version trailing dash", render(etcdshapes.Request{ChartVersion: "1.2.3-"}), "chartVersion", "1.2.3-", "SemVer"},
 		// Replicas.
 		{"replicas zero", etcdValues("replicas: 0"), "values.replicas", "0", "at least 1"},
 		{"replicas negative", etcdValues("replicas: -3"), "values.replicas", "-3", "at least 1"},
@@ -295,6 +301,17 @@ func badInputs() []badInput {
 		{"api-version not an API", render(etcdshapes.Request{APIVersions: []string{"not an api"}}), "apiVersions", "not an api", "group/version"},
 		{"api-version empty", render(etcdshapes.Request{APIVersions: []string{""}}), "apiVersions", "", "group/version"},
 		{"api-version kind lowercase", render(etcdshapes.Request{APIVersions: []string{"autoscaling.k8s.io/v1/verticalPodAutoscaler"}}), "apiVersions", "autoscaling.k8s.io/v1/verticalPodAutoscaler", "group/version"},
+		{"api-version group uppercase", render(etcdshapes.Request{APIVersions: []string{"Cilium.io/v2/CiliumNetworkPolicy"}}), "apiVersions", "Cilium.io/v2/CiliumNetworkPolicy", "group/version"},
+		{"api-version no version", render(etcdshapes.Request{APIVersions: []string{"cilium.io/CiliumNetworkPolicy"}}), "apiVersions", "cilium.io/CiliumNetworkPolicy", "group/version"},
+		{"api-version four parts", render(etcdshapes.Request{APIVersions: []string{"cilium.io/v2/CiliumNetworkPolicy/x"}}), "apiVersions", "cilium.io/v2/CiliumNetworkPolicy/x", "group/version"},
+		{"api-version spaces", render(etcdshapes.Request{APIVersions: []string{" cilium.io/v2/CiliumNetworkPolicy"}}), "apiVersions", " cilium.io/v2/CiliumNetworkPolicy", "group/version"},
+		// An optional API's group without the API itself renders nothing,
+		// silently, in Helm: refused with the list.
+		{"api-version optional group without kind", render(etcdshapes.Request{APIVersions: []string{"cilium.io/v2"}}), "apiVersions", "cilium.io/v2", "cilium.io/v2/CiliumNetworkPolicy"},
+		{"api-version optional wrong version", render(etcdshapes.Request{APIVersions: []string{"cilium.io/v3/CiliumNetworkPolicy"}}), "apiVersions", "cilium.io/v3/CiliumNetworkPolicy", "render only when listed exactly"},
+		{"api-version VPA v1beta2", render(etcdshapes.Request{APIVersions: []string{"autoscaling.k8s.io/v1beta2/VerticalPodAutoscaler"}}), "apiVersions", "autoscaling.k8s.io/v1beta2/VerticalPodAutoscaler", etcdshapes.APIVerticalPodAutoscaler},
+		{"api-version VMPodScrape wrong kind", render(etcdshapes.Request{APIVersions: []string{"operator.victoriametrics.com/v1beta1/VMPodscrape"}}), "apiVersions", "operator.victoriametrics.com/v1beta1/VMPodscrape", etcdshapes.APIVMPodScrape},
+		{"api-version other optional listed", render(etcdshapes.Request{APIVersions: []string{etcdshapes.APIVerticalPodAutoscaler, "cilium.io/v2"}}), "apiVersions", "cilium.io/v2", etcdshapes.APICiliumNetworkPolicy},
 		// Live state.
 		{"live datastore name", render(etcdshapes.Request{Live: etcdshapes.LiveState{DataStoreName: "Tenant_Root"}}), "live.dataStoreName", "Tenant_Root", "DNS-1123"},
 		{"live storage class", render(etcdshapes.Request{Live: etcdshapes.LiveState{StorageClassName: ptr("bad class")}}), "live.storageClassName", "bad class", "DNS-1123"},
@@ -573,7 +590,7 @@ func genBadInputs(base string) []badInput {
 // TestBadInputs: every bad input is refused with a *naming.Error naming the
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
-	cases := append(badInputs(), genBadInputs(t.TempDir())...)
+	cases := append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...)
 	require.GreaterOrEqual(t, len(cases), 40)
 	names := map[string]bool{}
 	for _, c := range cases {

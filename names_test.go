@@ -40,6 +40,19 @@ func builders() map[string]func(naming.Names) error {
 		"monitoring.PrometheusRule":  func(n naming.Names) error { _, err := monitoring.PrometheusRule(n); return err },
 		"policy.NetworkPolicy":       func(n naming.Names) error { _, err := policy.NetworkPolicy(n); return err },
 		"policy.Dashboard":           func(n naming.Names) error { _, err := policy.Dashboard(n); return err },
+		"etcd.CheckJob": func(n naming.Names) error {
+			_, err := etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{})
+			return err
+		},
+		"monitoring.PodMonitor": func(n naming.Names) error { _, err := monitoring.PodMonitor(n); return err },
+		"monitoring.Dashboard": func(n naming.Names) error {
+			_, err := monitoring.Dashboard(n, monitoring.DashboardOptions{})
+			return err
+		},
+		"monitoring.DashboardJSON": func(n naming.Names) error {
+			_, err := monitoring.DashboardJSON(n, monitoring.DashboardOptions{})
+			return err
+		},
 	}
 }
 

@@ -2,7 +2,6 @@ package etcdshapes
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,8 +19,7 @@ import (
 // "cannot be added to or removed" rule of the CRD is a rule's
 // addedOrRemoved message, word for word.
 func TestImmutableRulesSpeakTheCRDs(t *testing.T) {
-	dir := crdcheck.Dir()
-	if dir == "" {
+	if len(crdcheck.Dirs()) == 0 {
 		t.Skip("ETCDSHAPES_CRDS is not set")
 	}
 	crds := map[schema.GroupKind]string{
@@ -29,7 +27,9 @@ func TestImmutableRulesSpeakTheCRDs(t *testing.T) {
 		dataStoreKind:   "kamaji.clastix.io_datastores.yaml",
 	}
 	for gk, file := range crds {
-		raw, err := os.ReadFile(filepath.Join(dir, file))
+		path, err := crdcheck.Find(file)
+		require.NoError(t, err)
+		raw, err := os.ReadFile(path)
 		require.NoError(t, err)
 		var crd map[string]any
 		require.NoError(t, yaml.Unmarshal(raw, &crd))

@@ -2,35 +2,83 @@ package etcdshapes
 
 import (
 	"regexp"
+	"slices"
+	"strings"
 
+	helmsemver "github.com/Masterminds/semver/v3"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-var (
-	chartVersionPattern = regexp.MustCompile(`^v?[0-9]+(\.[0-9]+){0,2}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
-	// group/version/Kind, group/version, or a core version such as v1.
-	apiVersionPattern = regexp.MustCompile(`^(([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)/)?v[0-9][a-z0-9]*(/[A-Z][A-Za-z0-9]*)?$`)
-)
+// apiVersionPattern is an entry of --api-versions as Helm's
+// .Capabilities.APIVersions spells them: group/version, group/version/Kind,
+// or a core version (v1, v1/Kind). Groups are DNS-1123 subdomains, versions
+// start with v and a digit (any CRD's version name), kinds upper-case.
+var apiVersionPattern = regexp.MustCompile(`^(([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)/)?v[0-9][a-z0-9]*(/[A-Z][A-Za-z0-9]*)?$`)
 
+// OptionalAPIs lists the per-cluster stack's optional APIs (APIVerticalPodAutoscaler,
+// APIVMPodScrape, APICiliumNetworkPolicy): each of their objects renders only
+// where ClusterOptions.APIVersions (the CLI's --api-versions) lists its API
+// exactly so.
+func OptionalAPIs() []string { return slices.Clone(optionalAPIs) }
+
+// validateChartVersion checks a chart version as Helm checks Chart.yaml's
+// (semver.NewVersion of github.com/Masterminds/semver/v3, Helm's own
+// library), so that a version the library accepts is one Helm accepts.
 func validateChartVersion(v string) error {
-	if v != "" && !chartVersionPattern.MatchString(v) {
-		return naming.Errorf("chartVersion", v, "must be a chart version (SemVer), e.g. 1.2.3")
+	if v == "" {
+		return nil
+	}
+	if _, err := helmsemver.NewVersion(v); err != nil {
+		return naming.Errorf("chartVersion", v, "must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): %v", err)
 	}
 	return nil
 }
 
 // parseAPIVersions validates the served API set and returns it as a set.
+//
+// Entries are what Helm's --api-versions takes: group/version or
+// group/version/Kind (core: v1, v1/Kind); anything else is refused. An entry
+// in the group of one of the optional APIs (autoscaling.k8s.io,
+// operator.victoriametrics.com, cilium.io) is refused unless the list also
+// holds that group's optional API exactly: "cilium.io/v2" alone, or
+// "cilium.io/v3/CiliumNetworkPolicy", renders no CiliumNetworkPolicy in Helm
+// either, silently, and is almost always a mistake. With the exact API
+// listed, the group's other entries (the whole served list of a cluster,
+// "cilium.io/v2", "cilium.io/v2alpha1/CiliumNodeConfig") are accepted.
 func parseAPIVersions(list []string) (map[string]bool, error) {
 	set := make(map[string]bool, len(list))
 	for _, a := range list {
-		known := a == APIVerticalPodAutoscaler || a == APIVMPodScrape || a == APICiliumNetworkPolicy
-		if !known && !apiVersionPattern.MatchString(a) {
+		if !apiVersionPattern.MatchString(a) {
 			return nil, naming.Errorf("apiVersions", a, "must be group/version/Kind or group/version, e.g. %q", APIVerticalPodAutoscaler)
 		}
 		set[a] = true
 	}
+	for _, a := range list {
+		group := apiGroup(a)
+		for _, known := range optionalAPIs {
+			if apiGroup(known) == group && !set[known] {
+				return nil, naming.Errorf("apiVersions", a, "is in the API group of %s but the list does not hold it; the optional APIs render only when listed exactly: %s",
+					known, strings.Join(optionalAPIs, ", "))
+			}
+		}
+	}
 	return set, nil
+}
+
+// apiGroup is the group of a well-formed --api-versions entry ("" for the
+// core group).
+func apiGroup(a string) string {
+	parts := strings.Split(a, "/")
+	if strings.HasPrefix(parts[0], "v") && !strings.Contains(parts[0], ".") {
+		// A core version (v1, v1/Kind), or a single-label group that
+		// happens to start with v; the pattern only tells them apart by
+		// what follows.
+		if len(parts) == 1 || (len(parts) == 2 && parts[1] != "" && parts[1][0] >= 'A' && parts[1][0] <= 'Z') {
+			return ""
+		}
+	}
+	return parts[0]
 }
 
 func validateStorageClass(field, name string) error {

@@ -456,6 +456,314 @@ const crdDefaultsJSON = `{
 			}
 		}
 	},
+	"grafana.integreatly.org/v1beta1/GrafanaDashboard": {
+		"properties": {
+			"spec": {
+				"properties": {
+					"allowCrossNamespaceImport": {
+						"default": false
+					},
+					"configMapRef": {
+						"properties": {
+							"name": {
+								"default": ""
+							}
+						}
+					},
+					"envFrom": {
+						"items": {
+							"properties": {
+								"configMapKeyRef": {
+									"properties": {
+										"name": {
+											"default": ""
+										}
+									}
+								},
+								"secretKeyRef": {
+									"properties": {
+										"name": {
+											"default": ""
+										}
+									}
+								}
+							}
+						}
+					},
+					"envs": {
+						"items": {
+							"properties": {
+								"valueFrom": {
+									"properties": {
+										"configMapKeyRef": {
+											"properties": {
+												"name": {
+													"default": ""
+												}
+											}
+										},
+										"secretKeyRef": {
+											"properties": {
+												"name": {
+													"default": ""
+												}
+											}
+										}
+									}
+								}
+							}
+						}
+					},
+					"oci": {
+						"properties": {
+							"pullSecretRef": {
+								"properties": {
+									"name": {
+										"default": ""
+									}
+								}
+							}
+						}
+					},
+					"urlAuthorization": {
+						"properties": {
+							"basicAuth": {
+								"properties": {
+									"password": {
+										"properties": {
+											"name": {
+												"default": ""
+											}
+										}
+									},
+									"username": {
+										"properties": {
+											"name": {
+												"default": ""
+											}
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	},
+	"monitoring.coreos.com/v1/PodMonitor": {
+		"properties": {
+			"spec": {
+				"properties": {
+					"podMetricsEndpoints": {
+						"items": {
+							"properties": {
+								"authorization": {
+									"properties": {
+										"credentials": {
+											"properties": {
+												"name": {
+													"default": ""
+												}
+											}
+										}
+									}
+								},
+								"basicAuth": {
+									"properties": {
+										"password": {
+											"properties": {
+												"name": {
+													"default": ""
+												}
+											}
+										},
+										"username": {
+											"properties": {
+												"name": {
+													"default": ""
+												}
+											}
+										}
+									}
+								},
+								"bearerTokenSecret": {
+									"properties": {
+										"name": {
+											"default": ""
+										}
+									}
+								},
+								"metricRelabelings": {
+									"items": {
+										"properties": {
+											"action": {
+												"default": "replace"
+											}
+										}
+									}
+								},
+								"oauth2": {
+									"properties": {
+										"clientId": {
+											"properties": {
+												"configMap": {
+													"properties": {
+														"name": {
+															"default": ""
+														}
+													}
+												},
+												"secret": {
+													"properties": {
+														"name": {
+															"default": ""
+														}
+													}
+												}
+											}
+										},
+										"clientSecret": {
+											"properties": {
+												"name": {
+													"default": ""
+												}
+											}
+										},
+										"proxyConnectHeader": {
+											"additionalProperties": {
+												"items": {
+													"properties": {
+														"name": {
+															"default": ""
+														}
+													}
+												}
+											}
+										},
+										"tlsConfig": {
+											"properties": {
+												"ca": {
+													"properties": {
+														"configMap": {
+															"properties": {
+																"name": {
+																	"default": ""
+																}
+															}
+														},
+														"secret": {
+															"properties": {
+																"name": {
+																	"default": ""
+																}
+															}
+														}
+													}
+												},
+												"cert": {
+													"properties": {
+														"configMap": {
+															"properties": {
+																"name": {
+																	"default": ""
+																}
+															}
+														},
+														"secret": {
+															"properties": {
+																"name": {
+																	"default": ""
+																}
+															}
+														}
+													}
+												},
+												"keySecret": {
+													"properties": {
+														"name": {
+															"default": ""
+														}
+													}
+												}
+											}
+										}
+									}
+								},
+								"proxyConnectHeader": {
+									"additionalProperties": {
+										"items": {
+											"properties": {
+												"name": {
+													"default": ""
+												}
+											}
+										}
+									}
+								},
+								"relabelings": {
+									"items": {
+										"properties": {
+											"action": {
+												"default": "replace"
+											}
+										}
+									}
+								},
+								"tlsConfig": {
+									"properties": {
+										"ca": {
+											"properties": {
+												"configMap": {
+													"properties": {
+														"name": {
+															"default": ""
+														}
+													}
+												},
+												"secret": {
+													"properties": {
+														"name": {
+															"default": ""
+														}
+													}
+												}
+											}
+										},
+										"cert": {
+											"properties": {
+												"configMap": {
+													"properties": {
+														"name": {
+															"default": ""
+														}
+													}
+												},
+												"secret": {
+													"properties": {
+														"name": {
+															"default": ""
+														}
+													}
+												}
+											}
+										},
+										"keySecret": {
+											"properties": {
+												"name": {
+													"default": ""
+												}
+											}
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	},
 	"operator.victoriametrics.com/v1beta1/VMPodScrape": {
 		"properties": {
 			"spec": {

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"text/template"
 
+	"github.com/Masterminds/semver/v3"
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
@@ -81,10 +81,6 @@ const (
 	KamajiControlPlaneKind       = "KamajiControlPlane"
 )
 
-// semver is the chart version grammar the library accepts for a
-// WorkloadMonitor's version (validateChartVersion in the root package).
-var semver = regexp.MustCompile(`^v?[0-9]+(\.[0-9]+){0,2}(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
-
 // Chart generates the library chart (Options.Library) or a caller's
 // application chart. Files are sorted by path; the same options always
 // give the same bytes.
@@ -93,8 +89,10 @@ func Chart(o Options) ([]File, error) {
 	if version == "" {
 		version = DefaultVersion
 	}
-	if !semver.MatchString(version) {
-		return nil, naming.Errorf("chartVersion", version, "must be a chart version (SemVer), e.g. 1.2.3")
+	// Helm's own check of Chart.yaml's version (as the root package's
+	// validateChartVersion).
+	if _, err := semver.NewVersion(version); err != nil {
+		return nil, naming.Errorf("chartVersion", version, "must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): %v", err)
 	}
 	var files []File
 	var err error

@@ -14,7 +14,8 @@
 //
 // which builds kube-apiserver and etcd from the Go module proxy into ./bin
 // (see hack/kube-apiserver), starts them with controller-runtime's envtest,
-// installs the CRDs from $ETCDSHAPES_CRDS and:
+// installs the CRDs from the directories $ETCDSHAPES_CRDS lists (like
+// PATH: ../shared/crds and ../shared/crds-planned) and:
 //
 //   - creates every object of every golden scenario (golden.All) with
 //     server-side dry-run and strict field validation, both as the typed
@@ -29,6 +30,12 @@
 //     EtcdSnapshot its job creates, and every golden EtcdCluster
 //     bootstrapping from a snapshot in S3 and on a PVC; and asks the RBAC
 //     authorizer what a schedule's ServiceAccount may do;
+//   - creates the objects of the builders beyond the stacks the same way,
+//     for every stack: the PodMonitor, the GrafanaDashboard (default and
+//     every option), the performance check Job (three loads), and the
+//     check Job's pods in a namespace that enforces Pod Security
+//     "restricted", where the same pod without its security context is
+//     refused (extras_test.go);
 //   - installs an etcd chart stack and a tenant cluster's stack for real
 //     with ApplyRequests (server-side apply as FieldManager), reads them
 //     back and checks every plan verdict against the server: an empty plan

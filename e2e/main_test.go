@@ -17,8 +17,10 @@ import (
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	"github.com/etcdshapes/etcdshapes"
 	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	cozyv1alpha1 "github.com/etcdshapes/etcdshapes/monitoring/cozystack/v1alpha1"
+	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
 	vmv1beta1 "github.com/etcdshapes/etcdshapes/monitoring/victoriametrics/v1beta1"
 	ciliumv2 "github.com/etcdshapes/etcdshapes/policy/cilium/v2"
 	monv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
@@ -68,6 +70,7 @@ func addToScheme(s *runtime.Scheme) error {
 		kamajiv1alpha1.AddToScheme,
 		cozyv1alpha1.AddToScheme,
 		vmv1beta1.AddToScheme,
+		grafanav1beta1.AddToScheme,
 		ciliumv2.AddToScheme,
 	} {
 		if err := add(s); err != nil {
@@ -115,18 +118,22 @@ func run(m *testing.M) int {
 }
 
 // start runs kube-apiserver and etcd from $KUBEBUILDER_ASSETS and installs
-// the CRDs from $ETCDSHAPES_CRDS.
+// the CRDs from the directories $ETCDSHAPES_CRDS lists.
 func start() (*envtest.Environment, error) {
 	if err := addToScheme(scheme); err != nil {
 		return nil, err
 	}
-	crds := os.Getenv("ETCDSHAPES_CRDS")
-	if crds == "" {
-		return nil, errors.New("ETCDSHAPES_CRDS is not set; it names the directory of the CRDs (../shared/crds)")
+	// ETCDSHAPES_CRDS lists directories like PATH (internal/crdpath).
+	crds := crdpath.Dirs(os.Getenv(crdpath.EnvVar), "")
+	if len(crds) == 0 {
+		return nil, errors.New("ETCDSHAPES_CRDS is not set; it lists the directories of the CRDs (../shared/crds:../shared/crds-planned)")
 	}
-	crds, err := filepath.Abs(crds)
-	if err != nil {
-		return nil, err
+	for i, d := range crds {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return nil, err
+		}
+		crds[i] = abs
 	}
 	assets := os.Getenv("KUBEBUILDER_ASSETS")
 	if assets == "" {
@@ -139,7 +146,7 @@ func start() (*envtest.Environment, error) {
 	}
 	env := &envtest.Environment{
 		Scheme:                   scheme,
-		CRDDirectoryPaths:        []string{crds},
+		CRDDirectoryPaths:        crds,
 		ErrorIfCRDPathMissing:    true,
 		ControlPlaneStartTimeout: 2 * time.Minute,
 		ControlPlaneStopTimeout:  time.Minute,
@@ -156,7 +163,7 @@ func start() (*envtest.Environment, error) {
 		_ = env.Stop()
 		return nil, err
 	}
-	fmt.Printf("apiserver: kube-apiserver at %s, %d CRDs installed from %s\n", cfg.Host, len(env.CRDs), crds)
+	fmt.Printf("apiserver: kube-apiserver at %s, %d CRDs installed from %s\n", cfg.Host, len(env.CRDs), strings.Join(crds, string(os.PathListSeparator)))
 	return env, nil
 }
 

@@ -3,7 +3,9 @@
 // defrag CronJob, the VerticalPodAutoscaler, the etcd chart's transitional
 // headless Service, the post-delete cleanup hook, and the snapshots that back
 // it up (EtcdSnapshot, a scheduled snapshot CronJob keeping the last N, and
-// the bootstrap.restore of a new cluster).
+// the bootstrap.restore of a new cluster), and the performance check Job
+// (etcdctl check perf and datascale, CheckJob), which no stack renders: an
+// operator runs it when it wants a measurement.
 //
 // Every builder is a pure function of naming.Names and Options. Options'
 // zero value is the etcd chart's defaults (etcd 3.6.11, 3 replicas, 4Gi,

@@ -2,14 +2,12 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
+	"github.com/spf13/cobra"
 )
 
 const genDetails = `Usage:
@@ -47,98 +45,65 @@ const genDetails = `Usage:
   lists are looked at, each read with a size limit. Running it twice changes
   nothing the second time ("wrote 0 files").
 
-Flags of gen chart:
-  --caller etcd|cluster  the stack: "etcd" (the etcd chart) or "cluster" (the kubernetes
-                         chart's etcd); required unless --library
-  --out DIR              the chart's directory, created if missing; required
-  --chart-version V      the generated charts' version in Chart.yaml, and the library
-                         dependency's (default 0.0.0)
-  --library              write the library chart (default false)
-  --force                replace or remove regular files gen did not write or that were
-                         edited since (default false)
-
 Exit status: 0 written, 1 bad input or a refused file (nothing written), 2 usage.
 `
 
-var (
-	genCmd = command{"etcdshapes gen",
-		"etcdshapes gen writes files generated from the builders; its one target, chart, writes a Helm chart.\n\n" + genDetails}
-	genChartCmd = command{"etcdshapes gen chart",
-		"etcdshapes gen chart writes a Helm chart, generated from the builders, that renders the same\nobjects as 'etcdshapes render' from the same values.\n\n" + genDetails}
-)
-
-// runGen is the gen command.
-func runGen(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, genCmd.usage)
-		return exitUsage
+// newGenCmd is 'etcdshapes gen' and its one target, chart.
+func newGenCmd(e env) *cobra.Command {
+	gen := parentCommand(&cobra.Command{
+		Use:   "gen chart",
+		Short: "Write files generated from the builders: a Helm chart",
+		Long:  "etcdshapes gen writes files generated from the builders; its one target, chart, writes a Helm chart.\n\n" + genDetails,
+	}, func(arg string) error {
+		return usagef("unknown gen target %q (want chart)", arg)
+	})
+	var (
+		o     chartgen.Options
+		out   string
+		force bool
+	)
+	chart := &cobra.Command{
+		Use:   "chart --caller etcd|cluster --out DIR [--chart-version V] [--force]",
+		Short: "Write a Helm chart that renders the same objects from the same values",
+		Long: "etcdshapes gen chart writes a Helm chart, generated from the builders, that renders the same\n" +
+			"objects as 'etcdshapes render' from the same values.\n\n" + genDetails,
+		Example: "  etcdshapes gen chart --caller cluster --out ./charts/etcd-cluster --chart-version 1.2.3\n" +
+			"  etcdshapes gen chart --library --out ./packages/library/cozy-lib",
+		Args: noArgs,
 	}
-	if isHelp(args[0]) {
-		return genCmd.help(stdout, stderr)
-	}
-	if args[0] != "chart" {
-		return genCmd.misuse(stderr, fmt.Errorf("unknown gen target %q (want chart)", args[0]))
-	}
-	cmd := genChartCmd
-	fs := flag.NewFlagSet("etcdshapes gen chart", flag.ContinueOnError)
-	var o chartgen.Options
-	var out string
-	fs.StringVar(&o.Caller, "caller", "", "")
-	fs.StringVar(&o.Version, "chart-version", "", "")
-	fs.BoolVar(&o.Library, "library", false, "")
-	fs.StringVar(&out, "out", "", "")
-	var force bool
-	fs.BoolVar(&force, "force", false, "")
-	if err := parseFlags(fs, args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return cmd.help(stdout, stderr)
+	fs := chart.Flags()
+	fs.StringVar(&o.Caller, "caller", "", "the stack: \"etcd\" (the etcd chart) or \"cluster\" (the kubernetes chart's etcd);\nrequired unless --library")
+	fs.StringVar(&o.Version, "chart-version", "", "the generated chart's version `V` in Chart.yaml and the library dependency's, SemVer as Helm checks it (default "+chartgen.DefaultVersion+")")
+	fs.BoolVar(&o.Library, "library", false, "write the library chart (Chart.yaml type: library) that the application charts depend on")
+	fs.StringVar(&out, "out", "", "the chart's directory `DIR`, created if missing; required")
+	fs.BoolVar(&force, "force", false, "replace or remove regular files gen did not write or that were edited since")
+	_ = chart.RegisterFlagCompletionFunc("caller", fixedCompletion("etcd", "cluster"))
+	_ = chart.RegisterFlagCompletionFunc("chart-version", cobra.NoFileCompletions)
+	_ = chart.MarkFlagDirname("out")
+	chart.RunE = runE(func(*cobra.Command, []string) error {
+		if out == "" || (o.Caller == "" && !o.Library) {
+			return usagef("--out and --caller are required (--caller may be left out with --library)")
 		}
-		return cmd.misuse(stderr, err)
-	}
-	if fs.NArg() > 0 {
-		return cmd.misuse(stderr, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
-	}
-	if out == "" || (o.Caller == "" && !o.Library) {
-		return cmd.misuse(stderr, errors.New("--out and --caller are required (--caller may be left out with --library)"))
-	}
-	files, err := chartgen.Chart(o)
-	if err != nil {
-		return cmd.exit(err, stdout, stderr)
-	}
-	res, err := writeChart(out, files, force)
-	if err != nil {
-		var refused *chartwrite.RefusedError
-		if errors.As(err, &refused) {
-			for _, line := range strings.Split(err.Error(), "\n") {
-				fmt.Fprintf(stderr, "etcdshapes: %s\n", line)
+		files, err := chartgen.Chart(o)
+		if err != nil {
+			return err
+		}
+		res, err := writeChart(out, files, force)
+		if err != nil {
+			var refused *chartwrite.RefusedError
+			if errors.As(err, &refused) {
+				for _, line := range strings.Split(err.Error(), "\n") {
+					fmt.Fprintf(e.stderr, "etcdshapes: %s\n", line)
+				}
+				fmt.Fprintf(e.stderr, "etcdshapes: nothing was written to %s\n", out)
+				return &exitStatus{exitError}
 			}
-			fmt.Fprintf(stderr, "etcdshapes: nothing was written to %s\n", out)
-			return exitError
+			return err
 		}
-		return cmd.exit(err, stdout, stderr)
-	}
-	for _, n := range res.Left {
-		fmt.Fprintf(stderr, "etcdshapes: left %s: %s\n", filepath.Join(out, filepath.FromSlash(n.Path)), n.Reason)
-	}
-	fmt.Fprintf(stdout, "wrote %d files to %s, %d unchanged", len(res.Written), out, len(res.Unchanged))
-	fmt.Fprintf(stdout, " (template text: %d bytes", chartgen.TemplateBytes(files))
-	if !o.Library {
-		// An application chart renders with the library chart it depends on.
-		vo := o
-		vo.Vendor = true
-		if all, err := chartgen.Chart(vo); err == nil {
-			fmt.Fprintf(stdout, ", %d with the library chart", chartgen.TemplateBytes(all))
-		}
-	}
-	fmt.Fprint(stdout, ")")
-	if len(res.Removed) > 0 {
-		fmt.Fprintf(stdout, ", removed %d stale generated files", len(res.Removed))
-	}
-	if res.ManifestCreated {
-		fmt.Fprintf(stdout, "; recorded them in %s", filepath.Join(out, chartwrite.ManifestName))
-	}
-	fmt.Fprintln(stdout)
-	return exitOK
+		return reportWritten(out, res, templateSize(o, files), e.stdout, e.stderr)
+	})
+	gen.AddCommand(chart)
+	return gen
 }
 
 // writeChart writes the generated files into dir with chartwrite: only
@@ -152,4 +117,19 @@ func writeChart(dir string, files []chartgen.File, force bool) (chartwrite.Resul
 		w[i] = chartwrite.File{Path: f.Path, Data: f.Data}
 	}
 	return chartwrite.Write(dir, w, chartwrite.Options{Force: force, Marker: chartgen.Header})
+}
+
+// templateSize is gen chart's report of the template text it wrote, and
+// for an application chart with the library chart it renders with: what a
+// reviewer reads (chartgen.TemplateBytes).
+func templateSize(o chartgen.Options, files []chartgen.File) string {
+	s := fmt.Sprintf("template text: %d bytes", chartgen.TemplateBytes(files))
+	if !o.Library {
+		vo := o
+		vo.Vendor = true
+		if all, err := chartgen.Chart(vo); err == nil {
+			s += fmt.Sprintf(", %d with the library chart", chartgen.TemplateBytes(all))
+		}
+	}
+	return s
 }

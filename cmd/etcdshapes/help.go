@@ -2,89 +2,144 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+
+	"github.com/spf13/cobra"
 )
 
-// Help and usage errors, the same for every command:
+// Exit statuses and how each command reports, the same for every command:
 //
-//   - -h, -help or --help (or "help" where a subcommand is expected) prints
-//     the command's own usage on stdout and exits 0;
+//   - -h, -help or --help (or "help" where a subcommand is expected, or
+//     'etcdshapes help COMMAND') prints the command's own help on stdout
+//     and exits 0;
 //   - a usage error (unknown flag or subcommand, missing or malformed flag,
-//     extra argument) prints the error on stderr, with the usage or a hint
-//     to run --help, and exits 2;
-//   - any other error prints it on stderr and exits 1.
-//
-// Commands with their own exit statuses (plan's 3) return them themselves.
+//     extra argument) prints the error on stderr with a hint to run --help
+//     and exits 2; a command that needs a subcommand and has none prints
+//     its help on stderr and exits 2;
+//   - any other error (bad input, a file that cannot be read or written)
+//     prints it on stderr and exits 1;
+//   - plan exits 3 when the change is not safe to apply.
 const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
+	exitOK     = 0
+	exitError  = 1
+	exitUsage  = 2
+	exitUnsafe = 3
 )
 
 // isHelp reports whether a, in place of a subcommand, asks for help.
 func isHelp(a string) bool { return a == "-h" || a == "-help" || a == "--help" || a == "help" }
 
-// usageError is a command-line mistake: exit 2 with usage help on stderr.
+// usageError is a command-line mistake: exit 2 with a hint to run --help.
 type usageError struct{ err error }
 
 func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
-// parseFlags parses args with fs, a flag.ContinueOnError set whose own
-// output is discarded (the commands print their usage themselves). A -h,
-// -help or --help among the flags returns flag.ErrHelp; any other flag
-// mistake a *usageError.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, flag.ErrHelp):
-		return flag.ErrHelp
-	default:
-		return &usageError{err}
+func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
+
+// runError is an error of a command's work (bad input, I/O): exit 1. Every
+// error a command's RunE returns that is not a *usageError becomes one;
+// errors cobra returns itself (unknown command or flag) are usage errors.
+type runError struct{ err error }
+
+func (e *runError) Error() string { return e.err.Error() }
+func (e *runError) Unwrap() error { return e.err }
+
+// exitStatus ends a command with code after it reported everything itself
+// (plan's 3, gen's list of refused files).
+type exitStatus struct{ code int }
+
+func (e *exitStatus) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// errNoSubcommand: a command that needs a subcommand got none; its help
+// goes to stderr with exit 2.
+var errNoSubcommand = errors.New("a subcommand is required")
+
+// runE wraps a command's work so that its errors are classified: usage
+// errors stay usage errors, exit statuses stay, anything else exits 1.
+func runE(f func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		err := f(cmd, args)
+		var ue *usageError
+		var es *exitStatus
+		if err == nil || errors.As(err, &ue) || errors.As(err, &es) || errors.Is(err, errNoSubcommand) {
+			return err
+		}
+		return &runError{err}
 	}
 }
 
-// command is one command line's name ("etcdshapes render etcd") and usage.
-type command struct {
-	name  string
-	usage string
-}
-
-// help prints the usage on stdout: the answer to -h/--help.
-func (c command) help(stdout, stderr io.Writer) int {
-	if _, err := io.WriteString(stdout, c.usage); err != nil {
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
-		return exitError
+// noArgs refuses positional arguments with the message the commands have
+// always used.
+func noArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("unexpected argument %q", args[0])
 	}
-	return exitOK
+	return nil
 }
 
-// misuse prints a usage error and the whole usage on stderr.
-func (c command) misuse(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "etcdshapes: %v\n\n%s", err, c.usage)
-	return exitUsage
+// parentCommand makes cmd a command that only groups subcommands: it
+// parses no flags, prints its help for -h, -help, --help and "help", its
+// help on stderr (exit 2) without a subcommand, and a usage error naming
+// what it wants for anything else.
+func parentCommand(cmd *cobra.Command, unknown func(arg string) error) *cobra.Command {
+	cmd.DisableFlagParsing = true
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
+		switch {
+		case len(args) == 0:
+			return errNoSubcommand
+		case isHelp(args[0]):
+			return cmd.Help()
+		}
+		return unknown(args[0])
+	})
+	return cmd
 }
 
-// exit reports err, a command's result, and returns the exit status: help
-// (flag.ErrHelp) on stdout, 0; a *usageError on stderr with a hint to run
-// --help, 2; any other error on stderr, 1.
-func (c command) exit(err error, stdout, stderr io.Writer) int {
-	var ue *usageError
+// report prints err as the exit status says and returns the status.
+func report(cmd *cobra.Command, err error, stderr io.Writer) int {
+	var (
+		ue *usageError
+		re *runError
+		es *exitStatus
+	)
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.Is(err, flag.ErrHelp):
-		return c.help(stdout, stderr)
-	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "etcdshapes: %v\nRun '%s --help' for usage.\n", err, c.name)
+	case errors.As(err, &es):
+		return es.code
+	case errors.Is(err, errNoSubcommand):
+		cmd.SetOut(stderr)
+		_ = cmd.Help()
 		return exitUsage
-	default:
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", err)
+	case errors.As(err, &re):
+		fmt.Fprintf(stderr, "etcdshapes: %v\n", re.err)
 		return exitError
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "etcdshapes: %v\nRun '%s --help' for usage.\n", ue.err, cmd.CommandPath())
+		return exitUsage
+	default: // cobra's own: unknown command, flag or argument
+		fmt.Fprintf(stderr, "etcdshapes: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
+		return exitUsage
 	}
+}
+
+// trackedWriter remembers the first write error, including those of
+// cobra's help and completion output, which cobra ignores.
+type trackedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *trackedWriter) Write(p []byte) (int, error) {
+	if t.err != nil {
+		return 0, t.err
+	}
+	n, err := t.w.Write(p)
+	if err != nil {
+		t.err = err
+	}
+	return n, err
 }

@@ -88,9 +88,15 @@ func TestHostileInputFiles(t *testing.T) {
 			return []string{"plan", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--live", os.DevNull, "-f", p}
 		},
 		"plan --live": func(p string) []string { return []string{"plan", "etcd", "-n", "tenant-root", "--live", p} },
+		"render --set-file": func(p string) []string {
+			return []string{"render", "etcd", "-n", "tenant-root", "--set-file", "storageClass=" + p}
+		},
 	}
 	for sname, source := range sources {
 		for cname, command := range commands {
+			if cname == "render --set-file" && sname == "many nodes" {
+				continue // a --set-file value is a string, never parsed
+			}
 			t.Run(cname+" "+sname, func(t *testing.T) {
 				path, stdin := source(t)
 				if stdin == nil {
@@ -105,7 +111,7 @@ func TestHostileInputFiles(t *testing.T) {
 				require.Equal(t, 1, code, stderr)
 				require.Empty(t, stdout)
 				require.Equal(t, 1, strings.Count(stderr, "etcdshapes:"), stderr)
-				require.Regexp(t, `^etcdshapes: (--values|--live|values\[0\]|live\[0\]): invalid value "`, stderr)
+				require.Regexp(t, `^etcdshapes: (--values|--live|--set-file|values\[0\]|live\[0\]): invalid value "`, stderr)
 				require.Contains(t, stderr, "limit")
 				if e, ok := stdin.(*endless); ok {
 					require.LessOrEqual(t, e.n, int64(etcdshapes.MaxValuesBytes)+64<<10, "read past the limit")
@@ -139,9 +145,16 @@ func TestWriteErrors(t *testing.T) {
 		{"render", "etcd", "-n", "tenant-root"},
 		{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo"},
 		{"render", "snapshot", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--name", "now", "--pvc", "backups"},
+		{"render", "check", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--datascale"},
 		{"plan", "etcd", "-n", "tenant-root", "--live", live},
 		{"plan", "etcd", "-n", "tenant-root", "--live", live, "--output", "json"},
 		{"render", "--help"},
+		{"render", "etcd", "-n", "tenant-root", "-o", "json"},
+		{"render", "etcd", "-n", "tenant-root", "--output-dir", t.TempDir()},
+		{"version"},
+		{"--version"},
+		{"help", "render", "cluster"},
+		{"completion", "bash"},
 	} {
 		for name, w := range map[string]io.Writer{"failing writer": fullWriter{}, "/dev/full": full} {
 			if w == (*os.File)(nil) || w == nil {

@@ -3,11 +3,11 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/spf13/cobra"
 )
 
 const (
@@ -26,16 +26,15 @@ const (
   needs a decision (member count and its quorum, DataStore endpoints, a tenant cluster
   moving to another DataStore, deleting the EtcdCluster or the DataStore).
 
-  --live FILE   the live objects as 'kubectl get -o yaml' prints them (one object, a List,
-                or several documents; "-" reads stdin), e.g.
-                  kubectl get -n NS -o yaml --show-managed-fields \
-                    etcdclusters.etcd-operator.cozystack.io,certificates.cert-manager.io,...
-                The live state (the EtcdCluster's storage class, the KamajiControlPlane's
-                datastore) is read from it unless --live-storage-class/--live-datastore
-                say otherwise. With managedFields, fields applied by the "etcdshapes"
-                field manager and no longer rendered show as removed (or as changed to
-                their default, where the API server fills one in).
-  -o, --output  text (default) or json (the plan as a JSON object).
+  --live FILE is what 'kubectl get -o yaml' prints (one object, a List, or several
+  documents; "-" reads stdin), e.g.
+    kubectl get -n NS -o yaml --show-managed-fields \
+      etcdclusters.etcd-operator.cozystack.io,certificates.cert-manager.io,...
+  The live state (the EtcdCluster's storage class, the KamajiControlPlane's datastore)
+  is read from it unless --live-storage-class/--live-datastore say otherwise. With
+  managedFields, fields applied by the "etcdshapes" field manager and no longer
+  rendered show as removed (or as changed to their default, where the API server fills
+  one in). -o json prints the plan as a JSON object.
 `
 	planInference = `
   (cluster) A live VPA, VMPodScrape or CiliumNetworkPolicy of the stack proves its API is
@@ -50,115 +49,116 @@ const (
 `
 )
 
-var (
-	planCmd = command{"etcdshapes plan",
-		"etcdshapes plan says what applying a render to a live stack would change, and whether it is safe.\n\nUsage:\n" +
+// newPlanCmd is 'etcdshapes plan' and its two callers.
+func newPlanCmd(e env) *cobra.Command {
+	plan := parentCommand(&cobra.Command{
+		Use:   "plan etcd|cluster",
+		Short: "Say what applying a render to a live stack would change, and whether it is safe",
+		Long: "etcdshapes plan says what applying a render to a live stack would change, and whether it is safe.\n\n" +
 			synopsisPlanEtcd + synopsisPlanCluster + planAbout + planInference +
 			"\n  The render flags are those of 'etcdshapes render etcd|cluster'; 'etcdshapes plan etcd --help'\n  and 'etcdshapes plan cluster --help' list them.\n" +
-			planExit}
-	planEtcdCmd = command{"etcdshapes plan etcd",
-		"etcdshapes plan etcd says what applying the etcd chart's render to its live stack would change.\n\nUsage:\n" +
-			synopsisPlanEtcd + planAbout + "\nRender flags (as for 'etcdshapes render etcd'):\n" + flagsRender + planExit}
-	planClusterCmd = command{"etcdshapes plan cluster",
-		"etcdshapes plan cluster says what applying a tenant cluster's etcd render to its live stack would change.\n\nUsage:\n" +
-			synopsisPlanCluster + planAbout + planInference + "\nRender flags (as for 'etcdshapes render cluster'):\n" + flagsRender + flagsRenderCluster + planExit}
-)
-
-// Exit statuses of plan.
-const (
-	planSafe   = 0
-	planUnsafe = 3
-)
-
-// runPlan is the plan command; args follow "plan".
-func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, planCmd.usage)
-		return exitUsage
-	}
-	if isHelp(args[0]) {
-		return planCmd.help(stdout, stderr)
-	}
-	caller := args[0]
-	var cmd command
-	switch caller {
-	case etcdshapes.CallerEtcd:
-		cmd = planEtcdCmd
-	case etcdshapes.CallerCluster:
-		cmd = planClusterCmd
-	default:
-		return planCmd.misuse(stderr, fmt.Errorf("unknown caller %q (want etcd or cluster)", caller))
-	}
-	p, format, err := plan(caller, args[1:], stdin)
-	if err != nil {
-		return cmd.exit(err, stdout, stderr)
-	}
-	if format == "json" {
-		b, err := json.MarshalIndent(p, "", "  ")
-		if err != nil {
-			return cmd.exit(err, stdout, stderr)
-		}
-		if _, err := fmt.Fprintf(stdout, "%s\n", b); err != nil {
-			return cmd.exit(fmt.Errorf("writing the plan: %w", err), stdout, stderr)
-		}
-	} else if err := p.WriteText(stdout); err != nil {
-		return cmd.exit(fmt.Errorf("writing the plan: %w", err), stdout, stderr)
-	}
-	if !p.SafeToApply() {
-		return planUnsafe
-	}
-	return planSafe
+			planExit,
+	}, func(arg string) error {
+		return usagef("unknown caller %q (want etcd or cluster)", arg)
+	})
+	plan.AddCommand(newPlanCallerCmd(e, etcdshapes.CallerEtcd), newPlanCallerCmd(e, etcdshapes.CallerCluster))
+	return plan
 }
 
-func plan(caller string, args []string, stdin io.Reader) (*etcdshapes.PlanResult, string, error) {
-	fs := flag.NewFlagSet("etcdshapes plan "+caller, flag.ContinueOnError)
+func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	var (
 		rf       renderFlags
 		liveFile string
-		output   = "text"
+		output   string
 	)
-	rf.register(fs, caller)
-	fs.StringVar(&liveFile, "live", "", "")
-	fs.StringVar(&output, "output", output, "")
-	fs.StringVar(&output, "o", output, "")
-	if err := parseFlags(fs, args); err != nil {
-		return nil, "", err
+	cmd := &cobra.Command{Args: noArgs}
+	if caller == etcdshapes.CallerEtcd {
+		cmd.Use = "etcd --live FILE --namespace NS [--release etcd] [-f VALUES]... [flags]"
+		cmd.Short = "Plan the etcd chart's stack against its live objects"
+		cmd.Long = "etcdshapes plan etcd says what applying the etcd chart's render to its live stack would change.\n\n" +
+			synopsisPlanEtcd + planAbout + "\n  The render flags are those of 'etcdshapes render etcd'.\n" + planExit
+	} else {
+		cmd.Use = "cluster --live FILE --namespace NS --release REL [-f VALUES]... [flags]"
+		cmd.Short = "Plan a tenant cluster's etcd stack against its live objects"
+		cmd.Long = "etcdshapes plan cluster says what applying a tenant cluster's etcd render to its live stack would change.\n\n" +
+			synopsisPlanCluster + planAbout + planInference + "\n  The render flags are those of 'etcdshapes render cluster'.\n" + planExit
 	}
-	if err := rf.check(fs, "plan"); err != nil {
-		return nil, "", err
+	if caller == etcdshapes.CallerEtcd {
+		cmd.Example = "  kubectl get -n tenant-root -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
+			"  etcdshapes plan etcd -n tenant-root -f values.yaml --live live.yaml"
+	} else {
+		cmd.Example = "  kubectl get -n tenant-demo -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
+			"  etcdshapes plan cluster -n tenant-demo --release kubernetes-demo -f values.yaml --live live.yaml"
+	}
+	rf.register(cmd, caller)
+	fs := cmd.Flags()
+	fs.StringVar(&liveFile, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (one object, a List or\nseveral documents; -o json too); \"-\" reads stdin; required")
+	fs.StringVarP(&output, "output", "o", "text", "the plan's `FORMAT`: text or json (the plan as a JSON object)")
+	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
+	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
+	cmd.RunE = runE(func(*cobra.Command, []string) error {
+		p, err := plan(&rf, liveFile, output, e.stdin)
+		if err != nil {
+			return err
+		}
+		if output == "json" {
+			b, err := json.MarshalIndent(p, "", "  ")
+			if err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(e.stdout, "%s\n", b); err != nil {
+				return fmt.Errorf("writing the plan: %w", err)
+			}
+		} else if err := p.WriteText(e.stdout); err != nil {
+			return fmt.Errorf("writing the plan: %w", err)
+		}
+		if !p.SafeToApply() {
+			return &exitStatus{exitUnsafe}
+		}
+		return nil
+	})
+	return cmd
+}
+
+// runPlan runs 'etcdshapes plan ARGS...'.
+func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
+}
+
+func plan(rf *renderFlags, liveFile, output string, stdin io.Reader) (*etcdshapes.PlanResult, error) {
+	if err := rf.check("plan"); err != nil {
+		return nil, err
 	}
 	switch {
 	case liveFile == "":
-		return nil, "", &usageError{errors.New("--live is required (the live objects, as kubectl get -o yaml prints them)")}
+		return nil, &usageError{errors.New("--live is required (the live objects, as kubectl get -o yaml prints them)")}
 	case output != "text" && output != "json":
-		return nil, "", &usageError{fmt.Errorf("--output must be text or json, not %q", output)}
+		return nil, usagef("--output must be text or json, not %q", output)
 	}
-	stdinUsers := 0
-	for _, f := range append([]string{liveFile}, rf.valueFiles...) {
-		if f == "-" {
-			stdinUsers++
-		}
+	users := rf.stdinUsers()
+	if liveFile == "-" {
+		users = append([]string{"--live"}, users...)
 	}
-	if stdinUsers > 1 {
-		return nil, "", &usageError{errors.New("only one of --live and -f can read stdin")}
+	if err := checkStdin(users); err != nil {
+		return nil, err
 	}
 
 	liveData, err := readInput("--live", liveFile, stdin)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	live, err := etcdshapes.ReadObjects(liveData)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	// Live state flags that are not given are read from the live objects.
 	req, err := rf.request(stdin)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	p, _, err := etcdshapes.PlanRequest(req, live)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	return p, output, nil
+	return p, nil
 }

@@ -167,7 +167,7 @@ func TestPlanCommandUsage(t *testing.T) {
 		{[]string{"nope"}, 2, `unknown caller "nope"`},
 		{[]string{"etcd", "--namespace", "tenant-root"}, 2, "--live is required"},
 		{[]string{"cluster", "--namespace", "tenant-demo", "--live", "x"}, 2, "--release is required"},
-		{[]string{"etcd", "--namespace", "tenant-root", "--live", "-", "-f", "-"}, 2, "only one of --live and -f can read stdin"},
+		{[]string{"etcd", "--namespace", "tenant-root", "--live", "-", "-f", "-"}, 2, `stdin ("-") can be read by one input only, not by --live and -f`},
 		{[]string{"etcd", "--namespace", "tenant-root", "--live", "x", "-o", "xml"}, 2, "--output must be text or json"},
 		{[]string{"etcd", "--namespace", "tenant-root", "--live", "/nonexistent/live.yaml"}, 1, "--live: open"},
 		{[]string{"etcd", "--namespace", "default", "--live", "-"}, 1, `namespace: invalid value "default"`},
@@ -311,8 +311,16 @@ func TestCommandsOnDevFull(t *testing.T) {
 		{"render", "cluster", "--namespace", "tenant-demo", "--release", "kubernetes-demo"},
 		{"render", "etcd", "--namespace", "tenant-root"},
 		{"render", "snapshot", "etcd", "--namespace", "tenant-root", "--name", "s", "--pvc", "backups"},
+		{"render", "cluster", "--namespace", "tenant-demo", "--release", "kubernetes-demo", "-o", "json"},
+		{"version", "-o", "text"},
+		{"--version", ""},
+		{"completion", "zsh"},
+		{"help", "plan"},
 	} {
-		t.Run(strings.Join(args[:2], " "), func(t *testing.T) {
+		if args[len(args)-1] == "" {
+			args = args[:len(args)-1]
+		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], args...)
 			cmd.Env = append(os.Environ(), runAsCommand+"=1")
 			cmd.Stdout = full

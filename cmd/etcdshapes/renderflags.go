@@ -2,12 +2,14 @@ package main
 
 import (
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/internal/strvals"
+	"github.com/etcdshapes/etcdshapes/monitoring"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // renderFlags are the flags that describe one render; render and plan share
@@ -15,49 +17,127 @@ import (
 type renderFlags struct {
 	caller                           string
 	namespace, release, chartVersion string
-	valueFiles, apiVersions          listFlag
-	liveDataStore, liveStorageClass  optionalString
+	valueFiles, apiVersions          []string
+	sets                             strvals.Sets
+	liveDataStore, liveStorageClass  string
+	flags                            *pflag.FlagSet
 }
 
-func (r *renderFlags) register(fs *flag.FlagSet, caller string) {
+func (r *renderFlags) register(cmd *cobra.Command, caller string) {
 	r.caller = caller
-	fs.StringVar(&r.namespace, "namespace", "", "")
-	fs.StringVar(&r.namespace, "n", "", "")
-	fs.StringVar(&r.release, "release", "", "")
-	fs.StringVar(&r.chartVersion, "chart-version", "", "")
-	fs.Var(&r.valueFiles, "f", "")
-	fs.Var(&r.valueFiles, "values", "")
+	fs := cmd.Flags()
+	r.flags = fs
+	fs.StringVarP(&r.namespace, "namespace", "n", "", "the tenant namespace `NS` (\"tenant-…\"); required")
+	if caller == etcdshapes.CallerEtcd {
+		fs.StringVar(&r.release, "release", "", "the Helm release `NAME`: must be \"etcd\", the default")
+	} else {
+		fs.StringVar(&r.release, "release", "", "the Helm release `NAME`, \"kubernetes-<name>\"; required")
+	}
+	fs.StringVar(&r.chartVersion, "chart-version", "",
+		"the calling chart's version `V` (SemVer, as Helm checks it), shown by the WorkloadMonitor (default "+monitoring.DefaultChartVersion+")")
+	fs.StringArrayVarP(&r.valueFiles, "values", "f", nil,
+		"a values `FILE` in the chart's shape; repeat to merge like helm -f (later files win, null\ndeletes a default); \"-\" reads stdin")
+	fs.StringArrayVar(&r.sets.Values, "set", nil,
+		"set `KEY=VALUE`[,KEY=VALUE]... after the -f files, as helm --set (whole numbers become\nnumbers, true/false booleans, null deletes a default)")
+	fs.StringArrayVar(&r.sets.Strings, "set-string", nil, "set `KEY=VALUE`[,KEY=VALUE]... as helm --set-string: every value a string")
+	fs.StringArrayVar(&r.sets.Files, "set-file", nil,
+		"set `KEY=PATH`[,KEY=PATH]... as helm --set-file: the value is the file's content\n(16 MiB at most; \"-\" reads stdin)")
+	fs.StringArrayVar(&r.sets.JSON, "set-json", nil, "set `KEY=JSON`[,KEY=JSON]... as helm --set-json (e.g. etcd='{\"replicas\":1}')")
+	fs.StringArrayVar(&r.sets.Literals, "set-literal", nil, "set `KEY=VALUE` as helm --set-literal: the value taken literally, commas and all")
 	if caller == etcdshapes.CallerCluster {
-		fs.Var(&r.apiVersions, "api-versions", "")
-		fs.Var(&r.liveDataStore, "live-datastore", "")
-		fs.Var(&r.liveStorageClass, "live-storage-class", "")
+		fs.StringArrayVarP(&r.apiVersions, "api-versions", "a", nil,
+			"a served `API` as GROUP/VERSION/Kind, as for helm template; repeat or comma-separate.\n"+
+				"The VPA, VMPodScrape and CiliumNetworkPolicy render only when listed:\n  "+
+				strings.Join(etcdshapes.OptionalAPIs(), "\n  ")+"\n"+
+				"An entry that is not GROUP/VERSION[/Kind], or names one of their groups while the list\nlacks its exact API (cilium.io/v2, cilium.io/v3/CiliumNetworkPolicy), is refused.")
+		fs.StringVar(&r.liveDataStore, "live-datastore", "",
+			"spec.dataStoreName of the live KamajiControlPlane, a DataStore `NAME`. If it names another\ndatastore, the cluster stays there and nothing is rendered.")
+		fs.StringVar(&r.liveStorageClass, "live-storage-class", "",
+			"spec.storage.storageClassName of the live EtcdCluster, a StorageClass `NAME`; it is\nimmutable, so it wins over the _cluster classes (pass \"\" for a live cluster without one)")
+		_ = cmd.RegisterFlagCompletionFunc("api-versions", fixedCompletion(etcdshapes.OptionalAPIs()...))
+		_ = cmd.RegisterFlagCompletionFunc("live-datastore", cobra.NoFileCompletions)
+		_ = cmd.RegisterFlagCompletionFunc("live-storage-class", cobra.NoFileCompletions)
+	}
+	for _, f := range []string{"namespace", "release", "chart-version", "set", "set-string", "set-json", "set-literal"} {
+		_ = cmd.RegisterFlagCompletionFunc(f, cobra.NoFileCompletions)
+	}
+	if caller == etcdshapes.CallerEtcd {
+		_ = cmd.RegisterFlagCompletionFunc("release", fixedCompletion("etcd"))
+	}
+	_ = cmd.MarkFlagFilename("values", "yaml", "yml", "json")
+}
+
+// fixedCompletion completes a flag's value from a fixed list.
+func fixedCompletion(values ...string) cobra.CompletionFunc {
+	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
 // check reports a missing or malformed flag; command names the command in
 // the message ("render", "plan").
-func (r *renderFlags) check(fs *flag.FlagSet, command string) error {
+func (r *renderFlags) check(command string) error {
 	switch {
-	case fs.NArg() > 0:
-		return &usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	case r.namespace == "":
 		return &usageError{errors.New("--namespace is required")}
 	case r.caller == etcdshapes.CallerCluster && r.release == "":
-		return &usageError{fmt.Errorf("--release is required for %s cluster", command)}
-	case r.liveDataStore.set && r.liveDataStore.value == "":
+		return usagef("--release is required for %s cluster", command)
+	case r.caller == etcdshapes.CallerCluster && r.flags.Changed("live-datastore") && r.liveDataStore == "":
 		return &usageError{errors.New("--live-datastore needs a DataStore name")}
 	}
 	return nil
 }
 
-// request reads the values files and builds the render request. Live state
-// flags that were not given stay unset.
+// stdinUsers names the flags whose value is "-" (stdin), once per use.
+func (r *renderFlags) stdinUsers() []string {
+	var users []string
+	for _, f := range r.valueFiles {
+		if f == "-" {
+			users = append(users, "-f")
+		}
+	}
+	for _, p := range r.sets.FilePaths() {
+		if isStdin(p) {
+			users = append(users, "--set-file")
+		}
+	}
+	return users
+}
+
+// isStdin reports whether a --set-file path means stdin (Helm trims it).
+func isStdin(path string) bool { return strings.TrimSpace(path) == "-" }
+
+// checkStdin refuses a command line on which more than one input reads
+// stdin: the second would read nothing.
+func checkStdin(users []string) error {
+	if len(users) > 1 {
+		return usagef("stdin (\"-\") can be read by one input only, not by %s and %s", strings.Join(users[:len(users)-1], ", "), users[len(users)-1])
+	}
+	return nil
+}
+
+// request reads the values files, lays the --set family over them and
+// builds the render request. Live state flags that were not given stay
+// unset.
 func (r *renderFlags) request(stdin io.Reader) (etcdshapes.Request, error) {
-	docs, err := readValues(r.valueFiles, stdin)
+	docs := make([][]byte, 0, len(r.valueFiles))
+	for _, f := range r.valueFiles {
+		b, err := readInput("--values", f, stdin)
+		if err != nil {
+			return etcdshapes.Request{}, err
+		}
+		docs = append(docs, b)
+	}
+	values, err := etcdshapes.MergeValues(docs...)
 	if err != nil {
 		return etcdshapes.Request{}, err
 	}
-	values, err := etcdshapes.MergeValues(docs...)
+	err = r.sets.Apply(values, func(path string) ([]byte, error) {
+		if isStdin(path) {
+			path = "-"
+		}
+		return readInput(strvals.FlagFile, path, stdin)
+	})
 	if err != nil {
 		return etcdshapes.Request{}, err
 	}
@@ -70,9 +150,9 @@ func (r *renderFlags) request(stdin io.Reader) (etcdshapes.Request, error) {
 			req.APIVersions = append(req.APIVersions, strings.TrimSpace(part))
 		}
 	}
-	req.Live.DataStoreName = r.liveDataStore.value
-	if r.liveStorageClass.set {
-		sc := r.liveStorageClass.value
+	req.Live.DataStoreName = r.liveDataStore
+	if r.flags.Changed("live-storage-class") {
+		sc := r.liveStorageClass
 		req.Live.StorageClassName = &sc
 	}
 	return req, nil

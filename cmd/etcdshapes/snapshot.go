@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -10,6 +9,8 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 const (
@@ -32,9 +33,6 @@ const (
   or a PersistentVolumeClaim:
     --pvc CLAIM [--pvc-subpath DIR]
 
-  --namespace (-n) is the stack's tenant namespace ("tenant-…"), required; --release its
-  Helm release: "etcd" for etcd (the default), "kubernetes-<name>" for cluster (required).
-
   --name      one EtcdSnapshot of the stack's EtcdCluster ("etcd", or "<release>-etcd"),
               written to "<PREFIX><NAME>.db" (S3) or "<DIR>/<NAME>.db" (PVC).
   --schedule  a CronJob taking one on a schedule ("0 3 * * *", "@daily") and keeping the
@@ -43,90 +41,101 @@ const (
               delete only the ring's names.
   --s3-key    a prefix ending in "/" (the operator appends "<name>.db").
 
-  Output is multi-document YAML on stdout; errors go to stderr with a non-zero exit.
+  Output is multi-document YAML on stdout (-o json, --output-dir and --show-only as for
+  'etcdshapes render etcd'); errors go to stderr with a non-zero exit.
 `
 )
 
-var (
-	renderSnapshotCmd = command{"etcdshapes render snapshot",
-		"etcdshapes render snapshot renders what snapshots a stack's etcd: one EtcdSnapshot, or a CronJob taking them on a schedule.\n\nUsage:\n" +
-			synopsisSnapshotEtcd + synopsisSnapshotCluster + snapshotDetails}
-	renderSnapshotEtcdCmd = command{"etcdshapes render snapshot etcd",
-		"etcdshapes render snapshot etcd renders what snapshots the etcd chart's etcd, once or on a schedule.\n\nUsage:\n" +
-			synopsisSnapshotEtcd + snapshotDetails}
-	renderSnapshotClusterCmd = command{"etcdshapes render snapshot cluster",
-		"etcdshapes render snapshot cluster renders what snapshots a tenant cluster's etcd, once or on a schedule.\n\nUsage:\n" +
-			synopsisSnapshotCluster + snapshotDetails}
-)
-
-// renderSnapshot is "render snapshot"; args follow "snapshot".
-func renderSnapshot(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, renderSnapshotCmd.usage)
-		return exitUsage
-	}
-	if isHelp(args[0]) {
-		return renderSnapshotCmd.help(stdout, stderr)
-	}
-	cmd := renderSnapshotCmd
-	switch args[0] {
-	case etcdshapes.CallerEtcd:
-		cmd = renderSnapshotEtcdCmd
-	case etcdshapes.CallerCluster:
-		cmd = renderSnapshotClusterCmd
-	}
-	objs, err := snapshotObjects(args[0], args[1:])
-	if err == nil {
-		var out []byte
-		if out, err = etcdshapes.Marshal(objs); err == nil {
-			_, err = stdout.Write(out)
-		}
-	}
-	return cmd.exit(err, stdout, stderr)
+// newRenderSnapshotCmd is 'etcdshapes render snapshot' and its two
+// callers.
+func newRenderSnapshotCmd(e env) *cobra.Command {
+	cmd := parentCommand(&cobra.Command{
+		Use:   "snapshot etcd|cluster",
+		Short: "An EtcdSnapshot, or a CronJob taking them on a schedule, to S3 or a PVC",
+		Long: "etcdshapes render snapshot renders what snapshots a stack's etcd: one EtcdSnapshot, or a CronJob taking them on a schedule.\n\n" +
+			synopsisSnapshotEtcd + synopsisSnapshotCluster + snapshotDetails,
+	}, func(arg string) error {
+		return usagef("unknown caller %q (want etcd or cluster)", arg)
+	})
+	cmd.AddCommand(newRenderSnapshotCallerCmd(e, etcdshapes.CallerEtcd), newRenderSnapshotCallerCmd(e, etcdshapes.CallerCluster))
+	return cmd
 }
 
-func snapshotObjects(caller string, args []string) ([]etcdshapes.Object, error) {
-	if caller != etcdshapes.CallerEtcd && caller != etcdshapes.CallerCluster {
-		return nil, &usageError{fmt.Errorf("unknown caller %q (want etcd or cluster)", caller)}
-	}
-	fs := flag.NewFlagSet("etcdshapes render snapshot "+caller, flag.ContinueOnError)
+// snapshotFlags are the flags of render snapshot etcd|cluster.
+type snapshotFlags struct {
+	namespace, release, name, schedule string
+	keep                               int
+	s3                                 v1alpha2.S3Location
+	pvc                                v1alpha2.PVCLocation
+}
+
+func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
 	var (
-		namespace, release, name, schedule string
-		keep                               int
-		s3                                 v1alpha2.S3Location
-		pvc                                v1alpha2.PVCLocation
+		sf snapshotFlags
+		of outputFlags
 	)
-	fs.StringVar(&namespace, "namespace", "", "")
-	fs.StringVar(&namespace, "n", "", "")
-	fs.StringVar(&release, "release", "", "")
-	fs.StringVar(&name, "name", "", "")
-	fs.StringVar(&schedule, "schedule", "", "")
-	fs.IntVar(&keep, "keep", 0, "")
-	fs.StringVar(&s3.Endpoint, "s3-endpoint", "", "")
-	fs.StringVar(&s3.Bucket, "s3-bucket", "", "")
-	fs.StringVar(&s3.Key, "s3-key", "", "")
-	fs.StringVar(&s3.Region, "s3-region", "", "")
-	fs.BoolVar(&s3.ForcePathStyle, "s3-force-path-style", false, "")
-	fs.StringVar(&s3.CredentialsSecretRef.Name, "s3-credentials-secret", "", "")
-	fs.StringVar(&pvc.ClaimName, "pvc", "", "")
-	fs.StringVar(&pvc.SubPath, "pvc-subpath", "", "")
-	if err := parseFlags(fs, args); err != nil {
-		return nil, err
+	cmd := &cobra.Command{Args: noArgs}
+	if caller == etcdshapes.CallerEtcd {
+		cmd.Use = "etcd --namespace NS [--release etcd] (--name NAME | --schedule CRON [--keep N]) DESTINATION [flags]"
+		cmd.Short = "Snapshot the etcd chart's etcd, once or on a schedule"
+		cmd.Long = "etcdshapes render snapshot etcd renders what snapshots the etcd chart's etcd, once or on a schedule.\n\n" +
+			synopsisSnapshotEtcd + snapshotDetails
+	} else {
+		cmd.Use = "cluster --namespace NS --release REL (--name NAME | --schedule CRON [--keep N]) DESTINATION [flags]"
+		cmd.Short = "Snapshot a tenant cluster's etcd, once or on a schedule"
+		cmd.Long = "etcdshapes render snapshot cluster renders what snapshots a tenant cluster's etcd, once or on a schedule.\n\n" +
+			synopsisSnapshotCluster + snapshotDetails
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	usesS3 := set["s3-endpoint"] || set["s3-bucket"] || set["s3-key"] || set["s3-region"] || set["s3-force-path-style"] || set["s3-credentials-secret"]
-	usesPVC := set["pvc"] || set["pvc-subpath"]
+	fs := cmd.Flags()
+	fs.StringVarP(&sf.namespace, "namespace", "n", "", "the stack's tenant namespace `NS` (\"tenant-…\"); required")
+	if caller == etcdshapes.CallerEtcd {
+		fs.StringVar(&sf.release, "release", "", "the stack's Helm release `NAME`: \"etcd\", the default")
+	} else {
+		fs.StringVar(&sf.release, "release", "", "the stack's Helm release `NAME`, \"kubernetes-<name>\"; required")
+	}
+	fs.StringVar(&sf.name, "name", "", "one EtcdSnapshot `NAME`")
+	fs.StringVar(&sf.schedule, "schedule", "", "a CronJob taking snapshots on the `CRON` schedule (\"0 3 * * *\", \"@daily\")")
+	fs.IntVar(&sf.keep, "keep", 0, fmt.Sprintf("with --schedule: keep the last `N` snapshots (default %d)", etcd.DefaultSnapshotKeep))
+	fs.StringVar(&sf.s3.Endpoint, "s3-endpoint", "", "the S3 endpoint `URL`")
+	fs.StringVar(&sf.s3.Bucket, "s3-bucket", "", "the S3 `BUCKET`")
+	fs.StringVar(&sf.s3.Key, "s3-key", "", "the S3 key `PREFIX/` (ends in \"/\"; the operator appends \"<name>.db\")")
+	fs.StringVar(&sf.s3.Region, "s3-region", "", "the S3 `REGION`")
+	fs.BoolVar(&sf.s3.ForcePathStyle, "s3-force-path-style", false, "path-style S3 URLs")
+	fs.StringVar(&sf.s3.CredentialsSecretRef.Name, "s3-credentials-secret", "", "the `SECRET` holding the S3 credentials")
+	fs.StringVar(&sf.pvc.ClaimName, "pvc", "", "the PersistentVolumeClaim `CLAIM` to write to")
+	fs.StringVar(&sf.pvc.SubPath, "pvc-subpath", "", "the `DIR` inside the claim")
+	of.register(cmd, outputYAML)
+	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
+		if err := of.check(); err != nil {
+			return err
+		}
+		objs, err := snapshotObjects(caller, &sf, cmd.Flags())
+		if err != nil {
+			return err
+		}
+		return of.write(objs, e.stdout, e.stderr)
+	})
+	return cmd
+}
+
+// renderSnapshot runs 'etcdshapes render snapshot ARGS...'.
+func renderSnapshot(args []string, stdout, stderr io.Writer) int {
+	return run(append([]string{"render", "snapshot"}, args...), nil, stdout, stderr)
+}
+
+func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcdshapes.Object, error) {
+	set := func(name string) bool { return fs.Changed(name) }
+	usesS3 := set("s3-endpoint") || set("s3-bucket") || set("s3-key") || set("s3-region") || set("s3-force-path-style") || set("s3-credentials-secret")
+	usesPVC := set("pvc") || set("pvc-subpath")
+	namespace, release, name, schedule, keep := f.namespace, f.release, f.name, f.schedule, f.keep
 	switch {
-	case fs.NArg() > 0:
-		return nil, &usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	case namespace == "":
 		return nil, &usageError{errors.New("--namespace is required")}
 	case caller == etcdshapes.CallerCluster && release == "":
 		return nil, &usageError{errors.New("--release is required for render snapshot cluster")}
 	case (name == "") == (schedule == ""):
 		return nil, &usageError{errors.New("give exactly one of --name (one snapshot) or --schedule (a scheduled snapshot)")}
-	case set["keep"] && schedule == "":
+	case set("keep") && schedule == "":
 		return nil, &usageError{errors.New("--keep needs --schedule")}
 	case usesS3 == usesPVC:
 		return nil, &usageError{errors.New("give exactly one destination: --s3-* flags or --pvc")}
@@ -147,8 +156,10 @@ func snapshotObjects(caller string, args []string) ([]etcdshapes.Object, error) 
 	}
 	var dest v1alpha2.SnapshotLocation
 	if usesS3 {
+		s3 := f.s3
 		dest.S3 = &s3
 	} else {
+		pvc := f.pvc
 		dest.PVC = &pvc
 	}
 
@@ -159,7 +170,7 @@ func snapshotObjects(caller string, args []string) ([]etcdshapes.Object, error) 
 		}
 		return []etcdshapes.Object{s}, nil
 	}
-	if set["keep"] && keep == 0 {
+	if set("keep") && keep == 0 {
 		return nil, naming.Errorf("keep", keep, "must be between 1 and %d", naming.MaxSnapshotKeep)
 	}
 	s, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: schedule, Keep: keep, Destination: dest})

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"k8s.io/client-go/tools/events"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
@@ -214,9 +215,10 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 		return outcome{}, err
 	}
 	for _, a := range reqs {
-		// The body is sent as the library built it; Patch decodes the
-		// answer into a copy.
-		err := r.Client.Patch(ctx, a.Object.DeepCopy(), client.RawPatch(a.PatchType, a.Body),
+		// Server-side apply of exactly the fields the library set (the
+		// object is the apply body, decoded); Apply writes the server's
+		// answer into the object, hence the copy.
+		err := r.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(a.Object.DeepCopy()),
 			client.FieldOwner(etcdshapes.FieldManager), client.ForceOwnership)
 		if err != nil {
 			return outcome{}, fmt.Errorf("applying %s %s/%s: %w", a.Object.GetKind(), a.Namespace, a.Name, err)
@@ -402,15 +404,9 @@ func (r *Reconciler) record(ctx context.Context, cm *corev1.ConfigMap, out outco
 		// Keep the record of the last snapshot taken.
 		ann[SnapshotTakenAnnotation] = taken
 	}
-	body, err := json.Marshal(map[string]any{
-		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]any{"name": cm.Name, "namespace": cm.Namespace, "annotations": ann},
-	})
-	if err != nil {
-		return err
-	}
-	target := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: cm.Name, Namespace: cm.Namespace}}
-	if err := r.Client.Patch(ctx, target, client.RawPatch(types.ApplyPatchType, body), client.FieldOwner(StatusFieldManager), client.ForceOwnership); err != nil {
+	// client-go's typed apply configuration: only the annotations.
+	target := corev1ac.ConfigMap(cm.Name, cm.Namespace).WithAnnotations(ann)
+	if err := r.Client.Apply(ctx, target, client.FieldOwner(StatusFieldManager), client.ForceOwnership); err != nil {
 		return fmt.Errorf("recording the outcome on ConfigMap %s/%s: %w", cm.Namespace, cm.Name, err)
 	}
 	switch out.result {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,12 +17,14 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/events"
@@ -47,8 +50,9 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
-	crds := os.Getenv("ETCDSHAPES_CRDS")
-	if crds == "" || os.Getenv("KUBEBUILDER_ASSETS") == "" {
+	// ETCDSHAPES_CRDS lists directories like PATH.
+	crds := crdpath.Dirs(os.Getenv(crdpath.EnvVar), "")
+	if len(crds) == 0 || os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		fmt.Fprintln(os.Stderr, "example operator: set KUBEBUILDER_ASSETS (kube-apiserver and etcd) and ETCDSHAPES_CRDS; run `make test-example-operator`")
 		return 1
 	}
@@ -59,7 +63,7 @@ func runTests(m *testing.M) int {
 	}
 	env := &envtest.Environment{
 		Scheme:                   s,
-		CRDDirectoryPaths:        []string{crds, filepath.Join("testdata")},
+		CRDDirectoryPaths:        append(crds, filepath.Join("testdata")),
 		ErrorIfCRDPathMissing:    true,
 		ControlPlaneStartTimeout: 2 * time.Minute,
 		ControlPlaneStopTimeout:  time.Minute,
@@ -93,8 +97,31 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	rec := events.NewFakeRecorder(100)
 	return &harness{t: t, recorder: rec, r: &Reconciler{
-		Client: k, Reader: k, Mapper: k.RESTMapper(), Recorder: rec, ChartVersion: "1.2.3",
+		Client: applyOnly{Client: k}, Reader: k, Mapper: k.RESTMapper(), Recorder: rec, ChartVersion: "1.2.3",
 	}}
+}
+
+// applies counts the server-side applies the operator made through
+// client.Apply.
+var applies atomic.Int64
+
+// applyOnly is the operator's client in the tests: it counts server-side
+// applies made with client.Apply (client.ApplyConfigurationFromUnstructured
+// for the stack, a typed apply configuration for the ConfigMap) and
+// refuses server-side apply through Patch (client.RawPatch), so that the
+// tests pin the controller-runtime path the docs show.
+type applyOnly struct{ client.Client }
+
+func (c applyOnly) Apply(ctx context.Context, obj runtime.ApplyConfiguration, opts ...client.ApplyOption) error {
+	applies.Add(1)
+	return c.Client.Apply(ctx, obj, opts...)
+}
+
+func (c applyOnly) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	if patch.Type() == types.ApplyPatchType {
+		return fmt.Errorf("server-side apply of %s through Patch: use client.Apply", obj.GetName())
+	}
+	return c.Client.Patch(ctx, obj, patch, opts...)
 }
 
 // reconcile runs one reconcile of cm and returns the ConfigMap as the
@@ -261,6 +288,9 @@ func TestCreateUpgradeSnapshot(t *testing.T) {
 		}
 	}
 	t.Logf("created: %d objects (every optional API is served)", len(reqs))
+	if n := applies.Load(); n < int64(len(reqs)) {
+		t.Errorf("%d applies through client.Apply, want at least the %d objects", n, len(reqs))
+	}
 
 	// Unchanged: no write, no event.
 	rv := c.ResourceVersion
@@ -457,11 +487,7 @@ func setKCP(ctx context.Context, ns, name, dataStore string) error {
 	u.SetNamespace(ns)
 	u.SetName(name)
 	u.Object["spec"] = map[string]any{"dataStoreName": dataStore, "version": "v1.35.0"}
-	body, err := u.MarshalJSON()
-	if err != nil {
-		return err
-	}
-	return k.Patch(ctx, u, client.RawPatch(types.ApplyPatchType, body), client.FieldOwner("kamaji-test"), client.ForceOwnership)
+	return k.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner("kamaji-test"), client.ForceOwnership)
 }
 
 // TestInvalidInput: input the library refuses is recorded with the field

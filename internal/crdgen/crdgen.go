@@ -1,7 +1,7 @@
 // Package crdgen generates Go source from the CustomResourceDefinitions of
-// the custom kinds the library emits (the directory ETCDSHAPES_CRDS names,
-// ../shared/crds beside a checkout), so that the library itself never
-// reads them at run time.
+// the custom kinds the library emits (the directories ETCDSHAPES_CRDS
+// lists, ../shared/crds and ../shared/crds-planned beside a checkout), so
+// that the library itself never reads them at run time.
 //
 // Today it generates the defaults table the plan applies to live objects
 // (zz_generated.crddefaults.go in the root package): for every served
@@ -24,6 +24,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -39,16 +42,33 @@ type Node struct {
 	AdditionalProperties *Node            `json:"additionalProperties,omitempty"`
 }
 
-// Defaults reads every CRD in dir (*.yaml, *.yml, *.json; other files and
-// documents of other kinds are skipped) and returns the defaults node of
-// each served version, keyed by "group/version/Kind". A version without
-// any default is left out.
-func Defaults(dir string) (map[string]*Node, error) {
+// Defaults reads every CRD in each of dirs (*.yaml, *.yml, *.json; other
+// files and documents of other kinds are skipped) and returns the defaults
+// node of each served version, keyed by "group/version/Kind". A version
+// without any default is left out.
+func Defaults(dirs ...string) (map[string]*Node, error) {
+	out := map[string]*Node{}
+	crds := 0
+	for _, dir := range dirs {
+		n, err := defaultsOfDir(dir, out)
+		if err != nil {
+			return nil, err
+		}
+		crds += n
+	}
+	if crds == 0 {
+		return nil, fmt.Errorf("no CustomResourceDefinition in %s", strings.Join(dirs, string(os.PathListSeparator)))
+	}
+	return out, nil
+}
+
+// defaultsOfDir adds the defaults of the CRDs in dir to out and returns
+// how many CRDs it read.
+func defaultsOfDir(dir string, out map[string]*Node) (int, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	out := map[string]*Node{}
 	crds := 0
 	for _, e := range entries {
 		ext := filepath.Ext(e.Name())
@@ -58,7 +78,7 @@ func Defaults(dir string) (map[string]*Node, error) {
 		path := filepath.Join(dir, e.Name())
 		raw, err := os.ReadFile(path)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(raw)))
 		for {
@@ -67,19 +87,16 @@ func Defaults(dir string) (map[string]*Node, error) {
 				break
 			}
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				return 0, fmt.Errorf("%s: %w", path, err)
 			}
 			n, err := defaultsOfCRD(doc, out)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				return 0, fmt.Errorf("%s: %w", path, err)
 			}
 			crds += n
 		}
 	}
-	if crds == 0 {
-		return nil, fmt.Errorf("no CustomResourceDefinition in %s", dir)
-	}
-	return out, nil
+	return crds, nil
 }
 
 // crd is the part of a CustomResourceDefinition the generator reads.
@@ -238,10 +255,10 @@ func prune(v any, s map[string]any) any {
 	return v
 }
 
-// Source is the generated Go file of the defaults of the CRDs in dir, for
+// Source is the generated Go file of the defaults of the CRDs in dirs, for
 // package pkg.
-func Source(dir, pkg string) ([]byte, error) {
-	nodes, err := Defaults(dir)
+func Source(dirs []string, pkg string) ([]byte, error) {
+	nodes, err := Defaults(dirs...)
 	if err != nil {
 		return nil, err
 	}
@@ -283,15 +300,12 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// Dir is the CRD directory: $ETCDSHAPES_CRDS (relative to root when it is
-// relative), else ../shared/crds beside root.
-func Dir(root string) string {
-	dir := os.Getenv("ETCDSHAPES_CRDS")
-	if dir == "" {
-		return filepath.Join(root, "..", "shared", "crds")
+// Dirs are the CRD directories: those $ETCDSHAPES_CRDS lists
+// (crdpath.Dirs, relative ones taken from root), else ../shared/crds and
+// ../shared/crds-planned beside root.
+func Dirs(root string) []string {
+	if dirs := crdpath.Dirs(os.Getenv(crdpath.EnvVar), root); len(dirs) > 0 {
+		return dirs
 	}
-	if filepath.IsAbs(dir) {
-		return dir
-	}
-	return filepath.Join(root, dir)
+	return []string{filepath.Join(root, "..", "shared", "crds"), filepath.Join(root, "..", "shared", "crds-planned")}
 }

@@ -229,8 +229,10 @@ func (e *emitter) blockSequence(n Node) error {
 
 // blockMapping is yaml_emitter_emit_block_mapping_key and _value.
 func (e *emitter) blockMapping(n Node) error {
-	if err := e.sortKeys(n); err != nil {
-		return err
+	if !e.t.nodes[n].sorted {
+		if err := e.sortKeys(n); err != nil {
+			return err
+		}
 	}
 	e.increaseIndent(false, false)
 	nd := e.t.nodes[n]
@@ -238,7 +240,7 @@ func (e *emitter) blockMapping(n Node) error {
 		ent := e.t.ents[i]
 		key := e.t.b(ent.key)
 		e.writeIndent()
-		if simplePlain(key) {
+		if ent.plain || simplePlain(key) {
 			e.writeSimplePlain(key)
 			e.writeIndicator(':', false, false, false)
 			if err := e.node(ent.val, false, true, false); err != nil {

@@ -65,22 +65,31 @@ type node struct {
 	// start and n locate a Map's entries in Tree.ents or a List's items in
 	// Tree.items.
 	start, n int32
+	// sorted marks a Map whose entries are already in the order yaml.v2
+	// prints them (a struct's fields, ordered once per type by Encode).
+	sorted bool
 }
 
 type entry struct {
 	key span
 	val Node
+	// plain marks a key known to pass simplePlain (a struct field's name,
+	// checked once per type).
+	plain bool
 }
 
 // Tree is a parsed JSON document. Reuse one (Reset happens in Parse) to keep
 // its arenas: a steady state of parse and print allocates nothing.
 type Tree struct {
-	src   []byte
-	pos   int
-	depth int
-	nodes []node
-	ents  []entry
-	items []Node
+	src []byte
+	// srcBuf keeps the capacity of the buffer Encode parses Marshaler
+	// output from (Parse's src belongs to its caller).
+	srcBuf []byte
+	pos    int
+	depth  int
+	nodes  []node
+	ents   []entry
+	items  []Node
 	// dec holds unescaped strings, rewritten numbers and the clean-ups'
 	// new text.
 	dec []byte
@@ -454,19 +463,43 @@ func (t *Tree) number() (Node, error) {
 		}
 	}
 	t.pos = i
-	tok := src[start:i]
-	// An integer of up to 15 digits is printed as written by every path;
-	// "-0" is the exception.
-	if simple && intEnd-intStart <= 15 && !(intEnd-intStart == 1 && src[intStart] == '0' && intStart > start) {
+	if printedAsWritten(src[start:i], intEnd-intStart, simple) {
 		return t.add(node{kind: Number, text: span{off: int32(start), n: int32(i - start)}}), nil
 	}
 	d0 := len(t.dec)
 	var ok bool
-	t.dec, ok = yamlNumber(t.dec, tok, simple)
+	t.dec, ok = yamlNumber(t.dec, src[start:i], simple)
 	if !ok {
 		return 0, ErrFallback
 	}
 	return t.add(node{kind: Number, text: t.decSpan(d0)}), nil
+}
+
+// printedAsWritten reports a JSON number every path prints as written: an
+// integer of up to 15 digits (intDigits), "-0" excepted.
+func printedAsWritten(tok []byte, intDigits int, simple bool) bool {
+	return simple && intDigits <= 15 && !(intDigits == 1 && tok[len(tok)-1] == '0' && tok[0] == '-')
+}
+
+// appendNumberText appends what yaml.v2 prints for tok, a number in JSON's
+// grammar, as number does; ok is false where number refuses it.
+func appendNumberText(dst, tok []byte) ([]byte, bool) {
+	intDigits, simple := 0, true
+	for i, c := range tok {
+		switch {
+		case c >= '0' && c <= '9':
+			if simple {
+				intDigits++
+			}
+		case c == '-' && i == 0:
+		default:
+			simple = false
+		}
+	}
+	if printedAsWritten(tok, intDigits, simple) {
+		return append(dst, tok...), true
+	}
+	return yamlNumber(dst, tok, simple)
 }
 
 // yamlNumber appends what yaml.v2 prints for the JSON number tok, read as
@@ -567,4 +600,5 @@ func (t *Tree) AddBool(m Node, key string, v bool) {
 	t.ents = append(t.ents, entry{key: k, val: val})
 	nd.start = start
 	nd.n++
+	nd.sorted = false
 }

@@ -11,8 +11,9 @@
 // and the library's dependency graph does not grow by
 // k8s.io/apiextensions-apiserver; tests import it by its full path.
 //
-// The CRDs are read from a directory (the ETCDSHAPES_CRDS environment
-// variable in tests); they are never copied into the project.
+// The CRDs are read from directories (the ETCDSHAPES_CRDS environment
+// variable in tests, a list like PATH; see internal/crdpath); they are
+// never copied into the project.
 package crdcheck
 
 import (
@@ -31,6 +32,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 	"k8s.io/apiextensions-apiserver/pkg/apihelpers"
 	apiextensionsinternal "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -51,8 +53,8 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// EnvVar names the directory of CRD manifests the tests read.
-const EnvVar = "ETCDSHAPES_CRDS"
+// EnvVar names the directories of CRD manifests the tests read.
+const EnvVar = crdpath.EnvVar
 
 // Checker validates objects against a set of CRDs and the built-in kinds.
 // It is safe for concurrent use.
@@ -73,14 +75,27 @@ type crdVersion struct {
 	status     bool
 }
 
-// Load reads every *.yaml, *.yml and *.json file in dir and prepares each
-// served version of each CustomResourceDefinition in them.
-func Load(dir string) (*Checker, error) {
+// Load reads every *.yaml, *.yml and *.json file in each of dirs and
+// prepares each served version of each CustomResourceDefinition in them. A
+// kind defined twice, in one directory or in two, is an error.
+func Load(dirs ...string) (*Checker, error) {
+	c := &Checker{kinds: map[schema.GroupVersionKind]*crdVersion{}}
+	for _, dir := range dirs {
+		if err := c.load(dir); err != nil {
+			return nil, err
+		}
+	}
+	if len(c.kinds) == 0 {
+		return nil, fmt.Errorf("crdcheck: no CustomResourceDefinition in %s", strings.Join(dirs, string(os.PathListSeparator)))
+	}
+	return c, nil
+}
+
+func (c *Checker) load(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("crdcheck: %w", err)
+		return fmt.Errorf("crdcheck: %w", err)
 	}
-	c := &Checker{kinds: map[schema.GroupVersionKind]*crdVersion{}}
 	for _, e := range entries {
 		ext := filepath.Ext(e.Name())
 		if e.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
@@ -89,29 +104,26 @@ func Load(dir string) (*Checker, error) {
 		path := filepath.Join(dir, e.Name())
 		raw, err := os.ReadFile(path)
 		if err != nil {
-			return nil, fmt.Errorf("crdcheck: %w", err)
+			return fmt.Errorf("crdcheck: %w", err)
 		}
 		docs, err := splitYAML(raw)
 		if err != nil {
-			return nil, fmt.Errorf("crdcheck: %s: %w", path, err)
+			return fmt.Errorf("crdcheck: %s: %w", path, err)
 		}
 		for _, doc := range docs {
 			var crd apiextensionsv1.CustomResourceDefinition
 			if err := yaml.Unmarshal(doc, &crd); err != nil {
-				return nil, fmt.Errorf("crdcheck: %s: %w", path, err)
+				return fmt.Errorf("crdcheck: %s: %w", path, err)
 			}
 			if crd.Kind != "CustomResourceDefinition" {
 				continue
 			}
 			if err := c.add(&crd); err != nil {
-				return nil, fmt.Errorf("crdcheck: %s: %w", path, err)
+				return fmt.Errorf("crdcheck: %s: %w", path, err)
 			}
 		}
 	}
-	if len(c.kinds) == 0 {
-		return nil, fmt.Errorf("crdcheck: no CustomResourceDefinition in %s", dir)
-	}
-	return c, nil
+	return nil
 }
 
 func (c *Checker) add(crd *apiextensionsv1.CustomResourceDefinition) error {
@@ -177,21 +189,27 @@ var (
 	envErr     error
 )
 
-// Dir is the directory ETCDSHAPES_CRDS names, "" when it is unset. A
-// relative path is taken from the repository root (the directory of the
-// go.mod of module github.com/etcdshapes/etcdshapes, found upwards from the
-// working directory), because go test runs each package in its own
-// directory: ETCDSHAPES_CRDS=../shared/crds go test ./... then means the
-// same directory for every package.
-func Dir() string {
-	dir := os.Getenv(EnvVar)
-	if dir == "" || filepath.IsAbs(dir) {
-		return dir
+// Dirs are the directories ETCDSHAPES_CRDS lists (crdpath.Dirs), none when
+// it is unset. A relative path is taken from the repository root (the
+// directory of the go.mod of module github.com/etcdshapes/etcdshapes,
+// found upwards from the working directory), because go test runs each
+// package in its own directory: ETCDSHAPES_CRDS=../shared/crds go test
+// ./... then means the same directory for every package.
+func Dirs() []string {
+	return crdpath.Dirs(os.Getenv(EnvVar), repoRoot())
+}
+
+// Find returns the path of the CRD file named name in the first of Dirs
+// that holds one.
+func Find(name string) (string, error) {
+	dirs := Dirs()
+	for _, d := range dirs {
+		p := filepath.Join(d, name)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
 	}
-	if root := repoRoot(); root != "" {
-		return filepath.Join(root, dir)
-	}
-	return dir
+	return "", fmt.Errorf("crdcheck: %s is in none of %q", name, dirs)
 }
 
 // repoRoot walks up from the working directory to the library's go.mod.
@@ -214,14 +232,14 @@ func repoRoot() string {
 	}
 }
 
-// FromEnv loads the CRDs from the directory named by ETCDSHAPES_CRDS (Dir)
-// once per process. ok is false when the variable is unset.
+// FromEnv loads the CRDs from the directories ETCDSHAPES_CRDS lists (Dirs)
+// once per process. ok is false when the variable lists none.
 func FromEnv() (c *Checker, ok bool, err error) {
-	dir := Dir()
-	if dir == "" {
+	dirs := Dirs()
+	if len(dirs) == 0 {
 		return nil, false, nil
 	}
-	envOnce.Do(func() { envChecker, envErr = Load(dir) })
+	envOnce.Do(func() { envChecker, envErr = Load(dirs...) })
 	return envChecker, true, envErr
 }
 
@@ -231,7 +249,7 @@ func ForTest(tb testing.TB) *Checker {
 	tb.Helper()
 	c, ok, err := FromEnv()
 	if !ok {
-		tb.Skipf("%s is not set; CI sets it to ../shared/crds", EnvVar)
+		tb.Skipf("%s is not set; CI sets it to ../shared/crds%c../shared/crds-planned", EnvVar, os.PathListSeparator)
 	}
 	if err != nil {
 		tb.Fatal(err)

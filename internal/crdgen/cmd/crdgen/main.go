@@ -1,6 +1,7 @@
 // Command crdgen writes the root package's table of CRD defaults
-// (zz_generated.crddefaults.go) from the CRDs in $ETCDSHAPES_CRDS, or
-// ../shared/crds beside the repository. go generate runs it in the
+// (zz_generated.crddefaults.go) from the CRDs in the directories
+// $ETCDSHAPES_CRDS lists, or ../shared/crds and ../shared/crds-planned
+// beside the repository. go generate runs it in the
 // repository root:
 //
 //	go generate .
@@ -23,7 +24,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "crdgen:", err)
 		os.Exit(1)
 	}
-	src, err := crdgen.Source(crdgen.Dir(root), *pkg)
+	src, err := crdgen.Source(crdgen.Dirs(root), *pkg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "crdgen:", err)
 		os.Exit(1)

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+const (
+	synopsisCheckEtcd = `  etcdshapes render check etcd    --namespace NS [--release etcd] [--load s|m|l|xl] [--datascale]
+                                  [--etcd-version X.Y.Z] [--size QUANTITY] [--image IMAGE]
+`
+	synopsisCheckCluster = `  etcdshapes render check cluster --namespace NS --release REL [--load s|m|l|xl] [--datascale]
+                                  [--image IMAGE]
+`
+	// synopsisRenderCheck is the overview's.
+	synopsisRenderCheck = `  etcdshapes render check etcd|cluster --namespace NS [--release REL] [--load s|m|l|xl] [--datascale]
+`
+	aboutRenderCheck = `  render check     a Job that runs etcdctl check perf (and check datascale) against the
+                   stack's etcd (run 'etcdshapes render check --help').
+`
+	checkDetailsFormat = `
+  The Job "<cluster>-check" runs etcdctl check perf, and with --datascale then check
+  datascale, with the load --load (etcdctl's workload models: s, the default, writes 150
+  keys a second for a minute; xl 15,000), through the cluster Service with the client
+  certificate. Its image is etcd's release image of the cluster's version. The pod needs
+  no Kubernetes API access: no ServiceAccount, Role or RoleBinding is rendered and no
+  token is mounted. It runs at the Pod Security "restricted" level, a tenant cluster's
+  pod carries policy.cozystack.io/allow-to-etcd-cluster, it is not retried, and the
+  finished Job stays a day: kubectl logs job/<cluster>-check --all-containers.
+
+  The checks write into the live cluster and load it: run them when the tenant control
+  planes can take it. A load that would write more than half the quota is refused.
+` + "%s" + `
+  Output is multi-document YAML on stdout (-o json, --output-dir and --show-only as for
+  'etcdshapes render etcd'); errors go to stderr with a non-zero exit.
+`
+)
+
+// checkDetails are the help's details for caller "" (both), etcd or
+// cluster: only the etcd chart's etcd has a version and size to give.
+func checkDetails(caller string) string {
+	note := ""
+	switch caller {
+	case etcdshapes.CallerEtcd:
+		note = "  Pass the etcd chart's values.version and values.size as --etcd-version and --size.\n"
+	case etcdshapes.CallerCluster:
+		note = "  A tenant cluster's etcd has the kubernetes chart's fixed version and size.\n"
+	default:
+		note = "  A tenant cluster's etcd has the kubernetes chart's fixed version and size; for the\n" +
+			"  etcd chart, pass its values.version and values.size as --etcd-version and --size.\n"
+	}
+	return fmt.Sprintf(checkDetailsFormat, note)
+}
+
+// newRenderCheckCmd is 'etcdshapes render check' and its two callers.
+func newRenderCheckCmd(e env) *cobra.Command {
+	cmd := parentCommand(&cobra.Command{
+		Use:   "check etcd|cluster",
+		Short: "A Job that checks the etcd's performance with etcdctl check perf",
+		Long: "etcdshapes render check renders a Job that checks a stack's etcd with etcdctl check perf and, optionally, check datascale.\n\n" +
+			synopsisCheckEtcd + synopsisCheckCluster + checkDetails(""),
+	}, func(arg string) error {
+		return usagef("unknown caller %q (want etcd or cluster)", arg)
+	})
+	cmd.AddCommand(newRenderCheckCallerCmd(e, etcdshapes.CallerEtcd), newRenderCheckCallerCmd(e, etcdshapes.CallerCluster))
+	return cmd
+}
+
+// checkFlags are the flags of render check etcd|cluster.
+type checkFlags struct {
+	namespace, release, load, version, size, image string
+	datascale                                      bool
+}
+
+func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
+	var (
+		cf checkFlags
+		of outputFlags
+	)
+	cmd := &cobra.Command{Args: noArgs}
+	fs := cmd.Flags()
+	fs.StringVarP(&cf.namespace, "namespace", "n", "", "the stack's tenant namespace `NS` (\"tenant-…\"); required")
+	if caller == etcdshapes.CallerEtcd {
+		cmd.Use = "etcd --namespace NS [--release etcd] [--load s|m|l|xl] [--datascale] [flags]"
+		cmd.Short = "Check the etcd chart's etcd with etcdctl check perf"
+		cmd.Long = "etcdshapes render check etcd renders a Job that checks the etcd chart's etcd with etcdctl.\n\n" +
+			synopsisCheckEtcd + checkDetails(caller)
+		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`: \"etcd\", the default")
+		fs.StringVar(&cf.version, "etcd-version", "", fmt.Sprintf("the cluster's etcd `X.Y.Z` (the chart's values.version), whose etcdctl runs (default %s)", etcd.DefaultVersion))
+		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load (default %s)", etcd.DefaultSize))
+		_ = cmd.RegisterFlagCompletionFunc("etcd-version", cobra.NoFileCompletions)
+		_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
+	} else {
+		cmd.Use = "cluster --namespace NS --release REL [--load s|m|l|xl] [--datascale] [flags]"
+		cmd.Short = "Check a tenant cluster's etcd with etcdctl check perf"
+		cmd.Long = "etcdshapes render check cluster renders a Job that checks a tenant cluster's etcd with etcdctl.\n\n" +
+			synopsisCheckCluster + checkDetails(caller)
+		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`, \"kubernetes-<name>\"; required")
+	}
+	fs.StringVar(&cf.load, "load", etcd.DefaultCheckLoad, "etcdctl's workload `MODEL`: s, m, l or xl")
+	fs.BoolVar(&cf.datascale, "datascale", false, "also run etcdctl check datascale after check perf")
+	fs.StringVar(&cf.image, "image", "", "the `IMAGE` whose /usr/local/bin/etcdctl runs, for a registry of your own\n(default "+etcd.EtcdImageRepository+":v<the cluster's version>)")
+	_ = cmd.RegisterFlagCompletionFunc("image", cobra.NoFileCompletions)
+	_ = cmd.RegisterFlagCompletionFunc("load", fixedCompletion("s", "m", "l", "xl"))
+	for _, f := range []string{"namespace", "release"} {
+		_ = cmd.RegisterFlagCompletionFunc(f, cobra.NoFileCompletions)
+	}
+	of.register(cmd, outputYAML)
+	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
+		if err := of.check(); err != nil {
+			return err
+		}
+		objs, err := checkObjects(caller, &cf)
+		if err != nil {
+			return err
+		}
+		return of.write(objs, e.stdout, e.stderr)
+	})
+	return cmd
+}
+
+func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
+	switch {
+	case f.namespace == "":
+		return nil, &usageError{errors.New("--namespace is required")}
+	case caller == etcdshapes.CallerCluster && f.release == "":
+		return nil, &usageError{errors.New("--release is required for render check cluster")}
+	}
+	var (
+		n   naming.Names
+		err error
+		o   etcd.Options
+	)
+	if caller == etcdshapes.CallerEtcd {
+		release := f.release
+		if release == "" {
+			release = naming.EtcdChartRelease
+		}
+		if n, err = naming.ForEtcdChart(f.namespace, release); err != nil {
+			return nil, err
+		}
+		o.Version = f.version
+		if f.size != "" {
+			if o.Size, err = resource.ParseQuantity(f.size); err != nil {
+				return nil, naming.Errorf("values.size", f.size, "must be a quantity, e.g. %q", etcd.DefaultSize)
+			}
+		}
+	} else if n, err = naming.ForCluster(f.namespace, f.release); err != nil {
+		return nil, err
+	}
+	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image})
+	if err != nil {
+		return nil, err
+	}
+	return []etcdshapes.Object{job}, nil
+}

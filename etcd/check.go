@@ -1,0 +1,234 @@
+package etcd
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Performance check settings.
+const (
+	// EtcdImageRepository publishes etcd's release images (etcd's primary
+	// registry); the check runs the etcdctl of the cluster's version from
+	// it: "<repository>:v<version>".
+	EtcdImageRepository = "gcr.io/etcd-development/etcd"
+	// DefaultCheckLoad is etcdctl's smallest workload model.
+	DefaultCheckLoad = "s"
+	// CheckTTLSeconds keeps a finished check Job, and its pod's log,
+	// for a day.
+	CheckTTLSeconds = 86400
+
+	etcdctl = "/usr/local/bin/etcdctl"
+	// checkDeadlineSeconds bounds a run: check perf takes a minute,
+	// check datascale at its largest loads several.
+	checkDeadlineSeconds = 3600
+)
+
+// checkLoad is one of etcdctl's workload models (etcdctl/ctlv3/command/
+// check.go): the writes check perf makes and check datascale's keys.
+type checkLoad struct {
+	name string
+	// perfRate writes per second for perfSeconds.
+	perfRate, perfSeconds int64
+	// datascaleKeys of datascaleKVBytes each.
+	datascaleKeys int64
+}
+
+// checkLoads are etcdctl's workload models, smallest first.
+var checkLoads = []checkLoad{
+	{"s", 150, 60, 10_000},
+	{"m", 1_000, 60, 100_000},
+	{"l", 8_000, 60, 1_000_000},
+	{"xl", 15_000, 60, 3_000_000},
+}
+
+// Bytes each check writes per key: etcdctl's key and value sizes plus its
+// default key prefix.
+const (
+	perfKVBytes      = 256 + 1024 + int64(len("/etcdctl-check-perf/"))
+	datascaleKVBytes = 512 + 512 + int64(len("/etcdctl-check-datascale/"))
+)
+
+// CheckOptions describe a performance check.
+type CheckOptions struct {
+	// Load is etcdctl's workload model for both checks: "s" (150 writes
+	// a second for a minute; datascale 10,000 keys), "m", "l" or "xl"
+	// (15,000 writes a second; datascale 3,000,000 keys); "" means
+	// DefaultCheckLoad.
+	Load string
+	// Datascale also runs etcdctl check datascale after check perf: it
+	// writes Load's keys and reports the memory they take on the member
+	// that answers its /metrics request (through the cluster Service, any
+	// member).
+	Datascale bool
+	// Image is the image whose /usr/local/bin/etcdctl runs, for a registry
+	// of your own; "" means EtcdImageRepository:v<Options.Version>.
+	Image string
+}
+
+// CheckWriteBytes is about how many bytes of keys and values the checks
+// of o write into the cluster (the database grows by more: bbolt's pages,
+// revisions). Each check deletes its keys at the end; the space returns
+// after compaction and defragmentation.
+func CheckWriteBytes(o CheckOptions) (int64, error) {
+	l, err := o.load()
+	if err != nil {
+		return 0, err
+	}
+	return checkWriteBytes(l, o.Datascale), nil
+}
+
+func checkWriteBytes(l checkLoad, datascale bool) int64 {
+	b := l.perfRate * l.perfSeconds * perfKVBytes
+	if datascale {
+		b += l.datascaleKeys * datascaleKVBytes
+	}
+	return b
+}
+
+func (o CheckOptions) load() (checkLoad, error) {
+	name := o.Load
+	if name == "" {
+		name = DefaultCheckLoad
+	}
+	for _, l := range checkLoads {
+		if l.name == name {
+			return l, nil
+		}
+	}
+	return checkLoad{}, naming.Errorf("load", o.Load, "must be one of s, m, l or xl (etcdctl's workload models)")
+}
+
+// CheckJob builds a Job that checks the cluster's performance with
+// etcdctl check perf and, with CheckOptions.Datascale, check datascale,
+// through the cluster Service with the client certificate, as the defrag
+// CronJob reaches it. o are the cluster's Options: Version picks the
+// etcdctl image (EtcdImageRepository), Size the quota the check must
+// stay well within.
+//
+// The checks write into the live cluster (CheckWriteBytes) and load it for
+// a minute or more: run them when the tenant control planes can take it.
+// A load whose writes exceed half the quota is refused, since filling the
+// quota raises etcd's NOSPACE alarm and stops every write.
+//
+// The pod needs no Kubernetes API access, so the Job has no
+// ServiceAccount, Role or RoleBinding and mounts no token; it runs at the
+// Pod Security "restricted" level, and a tenant cluster's pod carries the
+// label that lets it through the cluster's network policy. A failed check
+// is not retried (a retry would load the cluster again, and a check
+// interrupted midway leaves its keys behind, which the next run refuses:
+// delete them with etcdctl del --prefix /etcdctl-check-perf/ or
+// /etcdctl-check-datascale/). The finished Job stays CheckTTLSeconds for
+// its log: kubectl logs job/<name>-check --all-containers.
+func CheckJob(n naming.Names, o Options, c CheckOptions) (*batchv1.Job, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
+	r, err := o.resolve()
+	if err != nil {
+		return nil, err
+	}
+	l, err := c.load()
+	if err != nil {
+		return nil, err
+	}
+	if written := checkWriteBytes(l, c.Datascale); written > r.quota/2 {
+		what := "etcdctl check perf"
+		if c.Datascale {
+			what += " and check datascale"
+		}
+		return nil, naming.Errorf("load", l.name, "%s would write about %s, more than half of the cluster's quota of %s bytes (size %s): filling the quota stops every write; use a smaller load or a larger size",
+			what, humanBytes(written), strconv.FormatInt(r.quota, 10), r.Size.String())
+	}
+	image := c.Image
+	if image == "" {
+		image = EtcdImageRepository + ":v" + r.Version
+	} else if err := validateImage("image", image); err != nil {
+		return nil, err
+	}
+	return checkJob(n, image, l, c.Datascale), nil
+}
+
+// maxImage bounds an image reference (registry, path, tag and digest fit
+// well within it).
+const maxImage = 1024
+
+// validateImage checks an image reference as far as the Pod API does and
+// a little further: not blank, no whitespace or control characters.
+func validateImage(field, image string) error {
+	switch {
+	case len(image) > maxImage:
+		return naming.Errorf(field, image, "must be at most %d bytes", maxImage)
+	case strings.IndexFunc(image, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+		return naming.Errorf(field, image, "must be an image reference without whitespace or control characters (e.g. %q)", EtcdImageRepository+":v"+DefaultVersion)
+	}
+	return nil
+}
+
+func checkJob(n naming.Names, image string, l checkLoad, datascale bool) *batchv1.Job {
+	var podMeta metav1.ObjectMeta
+	if n.Caller == naming.PerCluster {
+		podMeta.Labels = map[string]string{AllowToEtcdClusterLabel: n.Cluster}
+	}
+	container := func(name, check string) corev1.Container {
+		return corev1.Container{
+			Name:    name,
+			Image:   image,
+			Command: []string{etcdctl},
+			Args: []string{
+				"check", check, "--load=" + l.name,
+				"--endpoints=https://" + n.ClientEndpoint(),
+				"--cacert=" + clientCertDir + "/ca.crt",
+				"--cert=" + clientCertDir + "/tls.crt",
+				"--key=" + clientCertDir + "/tls.key",
+			},
+			SecurityContext: restrictedContainer(),
+			// The load generator must not be what limits the throughput
+			// it measures.
+			Resources:    jobResources(250, 256, 2000, 1024),
+			VolumeMounts: []corev1.VolumeMount{{MountPath: clientCertDir, Name: clientCertVolume, ReadOnly: true}},
+		}
+	}
+	pod := corev1.PodSpec{
+		RestartPolicy:                corev1.RestartPolicyNever,
+		AutomountServiceAccountToken: ptr(false),
+		SecurityContext:              restrictedPod(nobody, true, false),
+		Containers:                   []corev1.Container{container("check-perf", "perf")},
+		Volumes: []corev1.Volume{{
+			Name:         clientCertVolume,
+			VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: n.ClientSecret()}},
+		}},
+	}
+	if datascale {
+		// Init containers run in order and stop the pod on the first
+		// failure: datascale runs only after perf passed.
+		pod.InitContainers = pod.Containers
+		pod.Containers = []corev1.Container{container("check-datascale", "datascale")}
+	}
+	return &batchv1.Job{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"},
+		ObjectMeta: metav1.ObjectMeta{Name: n.CheckJob(), Namespace: n.Namespace},
+		Spec: batchv1.JobSpec{
+			BackoffLimit:            ptr(int32(0)),
+			ActiveDeadlineSeconds:   ptr(int64(checkDeadlineSeconds)),
+			TTLSecondsAfterFinished: ptr(int32(CheckTTLSeconds)),
+			Template:                corev1.PodTemplateSpec{ObjectMeta: podMeta, Spec: pod},
+		},
+	}
+}
+
+// humanBytes prints b in decimal units, rounded, for messages.
+func humanBytes(b int64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB"}
+	v, i := float64(b), 0
+	for v >= 1000 && i < len(units)-1 {
+		v /= 1000
+		i++
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + " " + units[i]
+}
