@@ -159,7 +159,9 @@ func helmTemplate(in helmInput) ([]byte, error) {
 // per caller, side by side in one run: Helm's engine rendering the
 // upstream chart (the anchor), the chart chartgen generates, and the
 // upstream chart's floor (no templating); and the library turning the same
-// values into the same YAML (etcdshapes.Render + Marshal).
+// values into the same YAML (etcdshapes.Render + Marshal). Each caller's
+// "ratios" line reports the goals' ratios from that run's figures;
+// cmd/ratios prints the README's table (medians over -count runs).
 func BenchmarkRender(b *testing.B) {
 	for _, c := range callers {
 		for _, v := range []struct {
@@ -190,6 +192,26 @@ func BenchmarkRender(b *testing.B) {
 				}
 				sinkBytes += len(out)
 			})
+		})
+		// The goals' ratios, from this run's figures above: generated ÷
+		// upstream (goal ≤ 0.7 in CPU time and in allocations) and
+		// upstream ÷ library (goal ≥ 20). Their ns/op is nothing measured.
+		b.Run(c.name+"/ratios", func(b *testing.B) {
+			prefix := b.Name()[:len(b.Name())-len("ratios")]
+			get := func(variant string) perOp {
+				m, ok := measured[prefix+variant]
+				if !ok {
+					b.Skipf("no figures of %s%s in this run (run BenchmarkRender whole)", prefix, variant)
+				}
+				return m
+			}
+			up, gen, floor, lib := get("upstream"), get("generated"), get("floor"), get("library")
+			b.ReportMetric(gen.cpu/up.cpu, "gen/up-cpu")
+			b.ReportMetric(gen.allocs/up.allocs, "gen/up-allocs")
+			b.ReportMetric(floor.cpu/up.cpu, "floor/up-cpu")
+			b.ReportMetric(up.cpu/lib.cpu, "up/lib-cpu")
+			b.ReportMetric(up.allocs/lib.allocs, "up/lib-allocs")
+			b.ReportMetric(0, "ns/op")
 		})
 	}
 }
