@@ -191,9 +191,8 @@ func libraryFiles(version string) ([]File, error) {
 // checksHeader says how the checks are run.
 const checksHeader = `{{- /*
 The helpers of the library's checks (files/validate.tpl): a caller's config
-runs both files with tpl (see etcdshapes.run) only when its quick tests do
-not vouch for the input, so Helm parses them only then and a release with
-common values never pays for them.
+runs both with tpl only for input its quick tests do not vouch for, so
+common values never pay for parsing them.
 */ -}}
 `
 

@@ -1,18 +1,12 @@
 {{- /*
-etcdshapes.checks: every rule of the library, in the library's order,
-refusing with the library's message ("<field>: invalid value <value>:
-<rule>", naming.Error). etcdshapes.config runs it, with tpl, only for input
-its quick tests do not vouch for; it is kept as text until then, so that
-Helm parses it only when it runs. Each helper is the twin of the Go
-function named in its comment; roundtrip/ compares them.
-
-Types are values.schema.json's: a value of the wrong type is refused by
-Helm before any template runs.
+Every rule of the library, in its order, refusing with its message
+("<field>: invalid value <value>: <rule>"). Each helper is the twin of the
+Go function its comment names; roundtrip/ compares them. Types are
+values.schema.json's: Helm refuses a wrong type before any template runs.
 */ -}}
-{{- /* etcdshapes.check.fail (naming.Errorf, naming.Error): dict field
-value rule, or list field value rule; fails with "<field>: invalid value <value>: <rule>", the value
-printed as naming.FormatValue prints it (YAML flow style), each part cut
-with "…" at its limit (200, 120 and 1000 bytes). */ -}}
+{{- /* etcdshapes.check.fail (naming.Errorf, naming.Error): dict or list
+field value rule; the value printed as naming.FormatValue prints it, each
+part cut with "…" at 200, 120 and 1000 bytes. */ -}}
 {{- define "etcdshapes.check.fail" -}}
 {{- $a := . }}{{ if kindIs "slice" . }}{{ $a = dict "field" (index . 0) "value" (index . 1) "rule" (index . 2) }}{{ end -}}
 {{- $p := dict "b" "" "n" 120 -}}
@@ -31,10 +25,9 @@ character boundary (len s > n). */ -}}
 {{- substr 0 $i .s -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.fv (naming's printer.value): dict p (the printer:
-b the text, n the bytes left, cut) v d (depth). Strings are quoted at the
-top and where YAML would not read them back plain; maps print with sorted
-keys; past 120 bytes the text ends with "…". */ -}}
+{{- /* etcdshapes.check.fv (naming's printer.value): dict p (b the text, n
+bytes left) v d (depth). Strings quoted at the top and where YAML would
+not read them back plain; maps with sorted keys; cut at 120 bytes. */ -}}
 {{- define "etcdshapes.check.fv" -}}
 {{- $p := .p }}{{ $v := .v }}{{ $d := add1 .d }}{{ $w := "" -}}
 {{- if gt $d 21 }}{{ $w = "…" }}{{ else if kindIs "invalid" $v }}{{ $w = "null" -}}
@@ -171,11 +164,8 @@ value k. */ -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.dropNulls (coalesce in values.go): dict in out; copies the
-map in into the dict out without its null values, in every map nested in
-maps (not in lists), as the library reads values: a null deletes a key.
-Helm deletes a null only where values.yaml has a default, and keeps the
-other nulls as values. */ -}}
+{{- /* etcdshapes.check.dropNulls (coalesce in values.go): dict in out; in
+without nulls (in nested maps): for the library a null deletes a key. */ -}}
 {{- define "etcdshapes.check.dropNulls" -}}
 {{- range $key, $x := .in -}}
 {{- if kindIs "map" $x -}}
@@ -212,16 +202,12 @@ shortest digits, with an exponent below 1e-6 and from 1e21 on. */ -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.decodeErrors (strictJSON in values.go: sigs.k8s.io/json's
-strict, case-sensitive decoding of the value marshalled to JSON): dict
-value type structs st path. type is the Go type's name as reflect prints
-it; its kind is in the name ("[]X", "map[string]X", int32, bool), or it is
-a struct that structs lists with its fields' JSON names and types, or a
-string. path holds the decoder's context: the innermost struct's name,
-the path of field names and the path with keys and indices. Sets on st
-"typeErr", the first value of the wrong type, and "strictErr", the first
-unknown field, in the decoder's words; the decoder reports the typeErr if
-there is one, else the strictErr. Keys are walked in order, as
-json.Marshal writes them; a null decodes to nothing. */ -}}
+strict decoding): dict value type structs st path. type is the Go type's
+name as reflect prints it ("[]X", "map[string]X", int32, bool, string, or
+a struct of structs). path is the decoder's context. Sets on st "typeErr"
+(first value of the wrong type) and "strictErr" (first unknown field) in
+the decoder's words; typeErr wins. Keys in json.Marshal's order; a null
+decodes to nothing. */ -}}
 {{- define "etcdshapes.check.decodeErrors" -}}
 {{- $x := .value }}{{ $t := .type }}{{ $p := .path -}}
 {{- if not (or .st.typeErr (kindIs "invalid" $x)) -}}
@@ -262,12 +248,10 @@ json.Marshal writes them; a null decodes to nothing. */ -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.quantity (optQuantity in values.go, resource.ParseQuantity):
-dict field value; JSON {"s": the quantity as written, "f": its value,
-"capped": whether ParseQuantity caps it, "num" and "factors": the number
-and the binary multiplier, whose product is the exact value}. The value is a float64 computed
-the way the chart computes: binary suffixes multiply exactly (mulf), decimal
-ones shift the exponent. Like ParseQuantity it rounds a positive value up
-to whole nanos and caps a binary-suffixed one at 2^63-1. */ -}}
+dict field value; JSON {s (as written), f (value), capped, num and factors
+(whose product is the exact value)}. f is the chart's float64: binary
+suffixes multiply exactly, decimal ones shift the exponent; rounded up to
+whole nanos, a binary-suffixed one capped at 2^63-1, as ParseQuantity. */ -}}
 {{- define "etcdshapes.check.quantity" -}}
 {{- $x := .value -}}
 {{- $s := "" -}}
@@ -377,11 +361,9 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.resourceValues (resourceMap in values.go and
-etcd.ValidateContainerResource, the API server's rules for a container
-resource, which etcd-operator copies into the member Pods): dict field
-value k; the flat map of resource names to quantities as JSON, a number
-for cpu, memory or ephemeral-storage spelled by toString, as the upstream
-sanitiser spells it ("1.073741824e+09"). */ -}}
+etcd.ValidateContainerResource, the API server's container rules): dict
+field value k; JSON name -> quantity, a number spelled by toString as the
+upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- define "etcdshapes.check.resourceValues" -}}
 {{- $x := .value -}}
 {{- $out := dict -}}
@@ -438,13 +420,10 @@ sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.sanitize (etcd.SanitizeResources): dict field limits
-ratios [bound]; JSON {limits requests}. Limits are the input; the cpu
-request is cpu / cpu ratio printed like %v; memory and ephemeral-storage
-requests are the quotient truncated to whole bytes, refused from 2^63 on
-(where the chart's integer conversion gives garbage; bound: the VPA's
-bounds, whose field is the memory ratio); any other resource requests its
-limit. divf divides like the chart: decimals rounded to 16 places, then a
-float64. */ -}}
+ratios [bound]; JSON {limits requests}. cpu request = cpu / ratio (%v);
+memory and ephemeral-storage: the quotient in whole bytes, refused from
+2^63 on (bound: the VPA's, named by the memory ratio); others request
+their limit. divf divides like the chart (16 decimals, then float64). */ -}}
 {{- define "etcdshapes.check.sanitize" -}}
 {{- $limits := dict -}}
 {{- $requests := dict -}}
@@ -481,8 +460,7 @@ float64. */ -}}
 
 {{- /* etcdshapes.check.requestsWithinLimits (requestsWithinLimits in options.go):
 dict resources ratios; refuses a ratio below 1 where a request would exceed
-its limit, which the API server refuses. Quantities in the message are
-spelled as written, not canonically. */ -}}
+its limit (the API server would refuse it). */ -}}
 {{- define "etcdshapes.check.requestsWithinLimits" -}}
 {{- $res := .resources -}}
 {{- range $r := list (list "cpu" "cpu" "cpu-allocation-ratio") (list "memory" "memory" "memory-allocation-ratio") (list "ephemeral-storage" "ephemeral" "ephemeral-storage-allocation-ratio") -}}
@@ -510,10 +488,9 @@ k; the messages joined with "; ", empty when valid. */ -}}
 {{- join "; " $errs -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.invalid (field.Invalid): dict field value msgs (the
-messages joined with "; "); fails with the first, if any. The API server's
-validators collect every error and the library reports the first, so the
-checks below fail at the first in the same order. */ -}}
+{{- /* etcdshapes.check.invalid (field.Invalid): dict field value msgs
+(joined with "; "); fails with the first, as the library reports the
+first of the API server validators' errors. */ -}}
 {{- define "etcdshapes.check.invalid" -}}
 {{- with .msgs }}{{ include "etcdshapes.check.fail" (list $.field $.value (first (splitList "; " .))) }}{{ end -}}
 {{- end -}}
@@ -952,9 +929,9 @@ set on the dict it is given. */ -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.hashTruncate (naming.hashTruncate): dict full limit
-keep suffix; full when it fits in limit, else the first keep characters of
-full without suffix, one trailing "-" then one trailing "." trimmed, "-",
-the first [[ .HashLen ]] hex digits of sha256(full) and suffix. */ -}}
+keep suffix; full if it fits, else its first keep characters without
+suffix, a trailing "-" then "." trimmed, "-", [[ .HashLen ]] hex digits of
+sha256(full), suffix. */ -}}
 {{- define "etcdshapes.check.hashTruncate" -}}
 {{- if le (len .full) (int .limit) -}}
 {{- .full -}}
