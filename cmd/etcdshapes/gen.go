@@ -68,7 +68,7 @@ func newGenCmd(e env) *cobra.Command {
 		Long: "etcdshapes gen chart writes a Helm chart, generated from the builders, that renders the same\n" +
 			"objects as 'etcdshapes render' from the same values.\n\n" + genDetails,
 		Example: "  etcdshapes gen chart --caller cluster --out ./charts/etcd-cluster --chart-version 1.2.3\n" +
-			"  etcdshapes gen chart --library --out ./packages/library/cozy-lib",
+			"  etcdshapes gen chart --library --out ./charts/library",
 		Args: noArgs,
 	}
 	fs := chart.Flags()
