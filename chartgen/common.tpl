@@ -1,50 +1,36 @@
 {{- /*
 etcdshapes: the etcd stacks of Cozystack's etcd chart and of a tenant
-cluster's etcd, generated from the etcdshapes Go builders.
+cluster's etcd, generated from the etcdshapes Go builders
+(charts/README.md):
 
   {{ include "etcdshapes.stack" (dict "root" $ "caller" "etcd") }}      the etcd chart
   {{ include "etcdshapes.stack" (dict "root" $ "caller" "cluster") }}   a tenant cluster
 
-render a whole stack from the chart's values; the values' types are
-values.schema.json's (the application charts' schemas declare them). A bad
-value fails the render with the library's message, "<field>: invalid
-value <value>: <rule>".
+The values' types are values.schema.json's. A bad value fails the render
+with the library's message, "<field>: invalid value <value>: <rule>".
 
-etcdshapes.config fills the config dict it is given with every
-value-dependent field of the caller's stack, once: the names (cluster,
-dataStore, defragCronJob, cleanupJob), render (false for a cluster that
-stays on a shared datastore), quota, resources and the rest, as strings.
-Call it to read a derived value:
+etcdshapes.config fills the dict it is given with every value-dependent
+field of the stack, once: the names (cluster, dataStore, defragCronJob,
+cleanupJob), render (false for a cluster that stays on a shared
+datastore), quota, resources and the rest, as strings:
 
   {{- $etcd := dict "root" $ "caller" "cluster" }}
   {{- include "etcdshapes.config" $etcd }}
   dataStoreName: {{ $etcd.dataStore }}
 
-The dict holds
-  root   - the chart's root context ($): release, namespace, chart version,
-           capabilities and lookup;
-  caller - "etcd" or "cluster";
-  values - optional; values in the caller's chart shape (default
-           root.Values);
-  checks - optional; true runs every check of etcdshapes.validate even
-           for input the quick tests vouch for (the tests use it).
+The dict holds root (the chart's $), caller ("etcd" or "cluster"), values
+(optional; default root.Values) and checks (optional; true runs every
+check even for input the quick tests vouch for).
 */ -}}
-{{- /* etcdshapes.stack: dict root caller; the caller's stack. It runs three
-files of this library chart as one template (tpl): files/<caller>-config.tpl
-fills the config dict (the value-dependent decisions), files/stack.tpl
-holds the objects both callers render and files/<caller>-stack.tpl the
-caller's own, as the YAML the builders render. The values that occur in
-most objects are placeholders (__NAMESPACE__ is the config's namespace,
-__CLUSTER__ its cluster), replaced below after the stack is rendered;
-multi-line values (resources, spread constraints, affinity) are marker
-lines at column 0, replaced last with the field's text indented to its
-place, so user input in them is never searched for placeholders. Every
-other value is an action in the stack.
-
-The config and the stacks are files, not templates, so that Helm neither
-copies nor parses them at every render: a chart runs its caller's files
-only, and the checks (files/checks.tpl) only for input the config's quick
-tests do not vouch for. */ -}}
+{{- /* etcdshapes.stack: dict root caller; the caller's stack. It runs, as
+one template (tpl), files/<caller>-config.tpl (the config), files/stack.tpl
+(the objects both callers render) and files/<caller>-stack.tpl (the
+caller's own), written as the YAML the builders render. Values in many
+objects are placeholders (__NAMESPACE__) replaced once over the stack;
+lines of one caller or one optional field carry a tag (#C#) the fill drops
+or strips; multi-line values are marker lines replaced last, so user input
+is never searched for placeholders. Files, not templates: Helm parses only
+the files a render runs. */ -}}
 {{- define "etcdshapes.stack" -}}
 {{- if not (has .caller (list [[ q .CallerEtcd ]] [[ q .CallerCluster ]])) -}}
 {{- fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) [[ q .CallerEtcd ]] [[ q .CallerCluster ]]) -}}

@@ -41,6 +41,10 @@ pattern for the namespace and the release. */ -}}
 {{- $ok = and $ok (empty (omit $e[[ range .ClusterEtcdKeys ]] [[ q . ]][[ end ]])) -}}
 {{- $apis := dict -}}
 {{- range $api := list [[ range .OptionalAPIs ]][[ q . ]] [[ end ]] }}{{ $_ := set $apis $api ($root.Capabilities.APIVersions.Has $api) }}{{ end -}}
+{{- /* An optional API's group without that API is refused (checks). */ -}}
+{{- $groups := list -}}
+{{- range $api, $served := $apis }}{{ if not $served }}{{ $groups = append $groups (regexQuoteMeta (first (splitList "/" $api))) }}{{ end }}{{ end -}}
+{{- if $groups }}{{ $ok = and $ok (not (regexMatch (printf "(^| )(%s)/" (join "|" $groups)) (join " " $root.Capabilities.APIVersions))) }}{{ end -}}
 {{- /* The live KamajiControlPlane: a cluster on another datastore stays
 there and nothing is rendered (moving it would start a Kamaji datastore
 migration). The live EtcdCluster: spec.storage.storageClassName is

@@ -1,12 +1,9 @@
 {{- /*
-etcdshapes.validate: the checks, the library's rules in its order, with
-the helpers of checks.tpl: the values as the chart reads them, the names,
-the live state (per cluster), then the etcd's options
-(etcd.Options.Validate). etcdshapes.config runs it, with tpl, only for
-input its quick tests do not vouch for. . is the config etcdshapes.config
-is filling; the fields the quick path computes for common input (size,
-quota, resources, the VPA bounds) and the spread constraints and affinity
-are computed here for any input, in general.
+etcdshapes.validate: the library's rules in its order (the values, the
+names, the live state, the APIs, then etcd.Options.Validate), run only for
+input the config's quick tests do not vouch for. . is the config being
+filled; the fields the quick path computes for common input are computed
+here for any input.
 */ -}}
 {{- $k := dict -}}
 {{- include "etcdshapes.check.constants" $k -}}
@@ -22,9 +19,8 @@ are computed here for any input, in general.
 {{- end -}}
 {{- include "etcdshapes.check.names" (dict "caller" .caller "namespace" .namespace "release" .release "k" $k) -}}
 {{- if ne .caller "etcd" -}}
-{{- /* The live KamajiControlPlane: a cluster on another datastore stays
-there and nothing is rendered; the rules of the names only a rendered
-stack uses do not apply then. */ -}}
+{{- /* A cluster on another datastore (the live KamajiControlPlane) stays
+there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- $kcp := lookup [[ q .KamajiControlPlane.APIVersion ]] [[ q .KamajiControlPlane.Kind ]] .namespace .release -}}
 {{- $ds := "" }}{{ if $kcp }}{{ $ds = dig "spec" "dataStoreName" "" $kcp }}{{ end -}}
 {{- $_ := set . "dataStore" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s.%s" .namespace .release) "limit" [[ .MaxDataStoreName ]] "keep" [[ .DataStoreKeep ]] "suffix" "")) -}}
@@ -32,6 +28,12 @@ stack uses do not apply then. */ -}}
 {{- if and $ds (include "etcdshapes.check.subdomainErrors" (dict "value" $ds "k" $k)) -}}
 {{- include "etcdshapes.check.fail" (list "live.dataStoreName" $ds "must be a DataStore name (DNS-1123 subdomain)") -}}
 {{- end -}}
+{{- /* parseAPIVersions: an optional API's group needs that API. */ -}}
+{{- $served := $root.Capabilities.APIVersions -}}
+{{- $optional := list [[ range .OptionalAPIs ]][[ q . ]] [[ end ]] -}}
+{{- range $a := $served }}{{ range $known := $optional }}{{ if and (eq (first (splitList "/" $a)) (first (splitList "/" $known))) (not ($served.Has $known)) -}}
+{{- include "etcdshapes.check.fail" (list "apiVersions" $a (printf "is in the API group of %s but the list does not hold it; the optional APIs render only when listed exactly: %s" $known (join ", " $optional))) -}}
+{{- end }}{{ end }}{{ end -}}
 {{- if lookup [[ q .EtcdCluster.APIVersion ]] [[ q .EtcdCluster.Kind ]] .namespace .cluster -}}
 {{- include "etcdshapes.check.storageClassName" (dict "field" "live.storageClassName" "value" .storageClass "k" $k) -}}
 {{- end -}}
@@ -51,10 +53,9 @@ stack uses do not apply then. */ -}}
 {{- if $c.affinity }}{{ include "etcdshapes.check.affinity" (dict "value" $c.affinity "k" $k) }}{{ end -}}
 {{- if .render -}}
 {{- if ne .caller "etcd" }}{{ include "etcdshapes.check.names" (dict "caller" .caller "release" .release "full" true "k" $k) }}{{ end -}}
-{{- /* The names with a length limit: the DataStore is cluster-scoped and
-Kamaji copies its name into a label ([[ .MaxDataStoreName ]] characters); a CronJob name is limited
-to [[ .MaxCronJobName ]] and a Job's to [[ .MaxJobName ]] (the API server copies it into a label). Longer
-names keep their start and end in 8 hex digits of their SHA-256. */ -}}
+{{- /* Length limits: the DataStore's name is copied into a label by Kamaji
+([[ .MaxDataStoreName ]]), a CronJob's is [[ .MaxCronJobName ]] and a Job's [[ .MaxJobName ]] (copied into a label).
+Longer names keep their start and end and 8 hex digits of SHA-256. */ -}}
 {{- $_ := set . "defragCronJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-defrag" .cluster) "limit" [[ .MaxCronJobName ]] "keep" [[ .CronJobKeep ]] "suffix" "-defrag")) -}}
 {{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" [[ .MaxJobName ]] "keep" [[ .JobKeep ]] "suffix" "-cleanup")) -}}
 {{- /* The VPA's bounds: the requests of the fixed bounds. */ -}}
