@@ -101,26 +101,12 @@ var sinkBytes int
 // processes on the machine do not inflate.
 func loop(b *testing.B, body func()) {
 	b.ReportAllocs()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
 	cpu := processCPU()
 	for b.Loop() {
 		body()
 	}
-	cpuPerOp := float64(processCPU()-cpu) / float64(b.N)
-	runtime.ReadMemStats(&after)
-	b.ReportMetric(cpuPerOp, "cpu-ns/op")
-	// The last call's figures (the one testing reports) are kept for the
-	// ratios BenchmarkRender computes from them.
-	measured[b.Name()] = perOp{cpu: cpuPerOp, allocs: float64(after.Mallocs-before.Mallocs) / float64(b.N)}
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 }
-
-// perOp is one benchmark's CPU time and allocations per operation.
-type perOp struct{ cpu, allocs float64 }
-
-// measured holds, by benchmark name, the figures of loop's last run.
-// Benchmarks run one at a time, so it needs no lock.
-var measured = map[string]perOp{}
 
 // BenchmarkStack builds the typed objects from the caller's request
 // (values parsing included), nothing printed.
