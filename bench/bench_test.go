@@ -18,11 +18,12 @@ type caller struct {
 	name     string // sub-benchmark name
 	scenario string // golden scenario
 	chart    string // chartgen.Options.Caller
+	upstream string // the upstream chart, under ../shared/upstream
 }
 
 var callers = []caller{
-	{name: "etcd-chart", scenario: "etcd-defaults", chart: etcdshapes.CallerEtcd},
-	{name: "cluster", scenario: "cluster-demo", chart: etcdshapes.CallerCluster},
+	{name: "etcd-chart", scenario: "etcd-defaults", chart: etcdshapes.CallerEtcd, upstream: "etcd"},
+	{name: "cluster", scenario: "cluster-demo", chart: etcdshapes.CallerCluster, upstream: "kubernetes"},
 }
 
 func scenario(tb testing.TB, name string) golden.Scenario {

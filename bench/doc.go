@@ -2,7 +2,13 @@
 // It is a module of its own so that Helm, which the benchmarks render the
 // generated charts with, stays out of the library's go.mod.
 //
-//	cd bench && go test -run '^$' -bench . -benchmem -count 5
+// The README's performance table, the anchor being Helm rendering the
+// upstream charts (../shared/upstream) beside the generated charts and the
+// library, in one run:
 //
-// docs/performance.md records and explains the figures.
+//	cd bench && go test -run '^$' -bench '^BenchmarkRender$' -benchtime 200x -count 9 | go run ./cmd/ratios
+//
+// Each run's "ratios" lines report the goals' ratios of that run;
+// cmd/ratios prints the medians. docs/performance.md has the printer's
+// figures.
 package bench

@@ -4,30 +4,47 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 )
 
-// chartFiles are Chart.yaml, values.yaml and values.schema.json of a
-// caller's chart, in that chart's own values shape.
+// chartFiles are a caller's application chart: Chart.yaml (depending on
+// the library chart), values.yaml and values.schema.json in that chart's
+// own values shape, the one template that renders the stack, and the ci/
+// values `helm lint` and chart-testing render.
 func chartFiles(caller, version string) ([]File, error) {
 	var name, description, values string
 	var schema map[string]any
+	var ci []File
 	switch caller {
 	case etcdshapes.CallerEtcd:
 		name = "etcd"
 		description = "Cozystack's shared etcd of a tenant namespace (install as release \"etcd\"), generated from the etcdshapes builders."
 		values = etcdValues()
 		schema = etcdSchema()
+		ci = etcdCIValues
 	case etcdshapes.CallerCluster:
 		name = "kubernetes-etcd"
 		description = "The etcd of one Cozystack tenant Kubernetes cluster (install as the kubernetes chart's release \"kubernetes-<name>\"), generated from the etcdshapes builders."
 		values = clusterValues()
 		schema = clusterSchema()
+		ci = clusterCIValues
 	}
-	chart := fmt.Sprintf("# %s\napiVersion: v2\nname: %s\ndescription: %s\ntype: application\nversion: %s\n",
-		Header, name, jsonQuote(description), version)
+	chart := fmt.Sprintf(`# %s
+apiVersion: v2
+name: %s
+description: %s
+type: application
+version: %s
+dependencies:
+  # The library chart with the templates: helm dependency build fetches it
+  # into charts/ (see charts/README.md).
+  - name: %s
+    version: %s
+    repository: %s
+`, Header, name, jsonQuote(description), version, LibraryName, jsonQuote(version), jsonQuote(LibraryRepository))
 	schema["$comment"] = Header
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -36,12 +53,70 @@ func chartFiles(caller, version string) ([]File, error) {
 	if err := enc.Encode(schema); err != nil {
 		return nil, err
 	}
-	return []File{
+	files := []File{
 		{Path: "Chart.yaml", Data: []byte(chart)},
 		{Path: "values.schema.json", Data: buf.Bytes()},
 		{Path: "values.yaml", Data: []byte(values)},
-	}, nil
+		{Path: "templates/etcd.yaml", Data: []byte(tplHeader("") + fmt.Sprintf("{{ include \"etcdshapes.stack\" (dict \"root\" $ \"caller\" %q) }}\n", caller))},
+	}
+	for _, f := range ci {
+		files = append(files, File{Path: f.Path, Data: []byte("# " + Header + "\n" + string(f.Data))})
+	}
+	return files, nil
 }
+
+// The ci/ values: chart-testing renders the chart with each, and the
+// documented `helm lint --strict` runs them. Together they reach every
+// object and both ways of each decision (the quick tests and the checks).
+var (
+	etcdCIValues = []File{
+		{Path: "ci/defaults-values.yaml", Data: []byte("# The chart's defaults.\n{}\n")},
+		{Path: "ci/custom-values.yaml", Data: []byte(`# Everything set: five members on a 10Gi class, custom resources and
+# affinity, the platform's ratios and a zone spread.
+version: "3.6.11"
+replicas: 5
+size: 10Gi
+storageClass: local
+resources:
+  cpu: 2
+  memory: 2Gi
+  ephemeral-storage: 1Gi
+affinity:
+  podAntiAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+    - labelSelector:
+        matchLabels:
+          app.kubernetes.io/instance: etcd
+      topologyKey: kubernetes.io/hostname
+_cluster:
+  cpu-allocation-ratio: "4"
+  memory-allocation-ratio: 1.5
+  scheduling:
+    globalAppTopologySpreadConstraints: |
+      topologySpreadConstraints:
+      - maxSkew: 1
+        topologyKey: topology.kubernetes.io/zone
+        whenUnsatisfiable: DoNotSchedule
+`)},
+	}
+	clusterCIValues = []File{
+		{Path: "ci/defaults-values.yaml", Data: []byte("# The chart's defaults.\n{}\n")},
+		{Path: "ci/single-values.yaml", Data: []byte(`# One member on the replicated class, the platform's ratios and spread.
+etcd:
+  replicas: 1
+_cluster:
+  cpu-allocation-ratio: 2
+  etcd-storage-class-local: local
+  etcd-storage-class-replicated: replicated
+  scheduling:
+    globalAppTopologySpreadConstraints: |
+      topologySpreadConstraints:
+      - maxSkew: 1
+        topologyKey: topology.kubernetes.io/zone
+        whenUnsatisfiable: ScheduleAnyway
+`)},
+	}
+)
 
 // etcdValues is the etcd chart's values.yaml with the library's defaults.
 // The platform's _cluster map is not a chart value: Cozystack passes it.
@@ -49,7 +124,7 @@ func etcdValues() string {
 	return fmt.Sprintf(`# %s
 ## etcd version, X.Y.Z.
 version: %s
-## Number of etcd members, at least 1.
+## Number of etcd members, 1 to %d.
 replicas: %d
 ## Size of each member's data volume: any Kubernetes quantity (4Gi, 10G, 5000000000).
 size: %s
@@ -62,7 +137,7 @@ resources:
   memory: %s
 ## Affinity of the members; empty means a soft anti-affinity across nodes.
 affinity: {}
-`, Header, jsonQuote(etcd.DefaultVersion), etcd.DefaultReplicas, etcd.DefaultSize, etcd.DefaultCPU, etcd.DefaultMemory)
+`, Header, jsonQuote(etcd.DefaultVersion), etcd.MaxReplicas, etcd.DefaultReplicas, etcd.DefaultSize, etcd.DefaultCPU, etcd.DefaultMemory)
 }
 
 // clusterValues are the kubernetes chart's etcd values; the chart's other
@@ -76,55 +151,74 @@ etcd:
 `, Header, etcd.DefaultReplicas)
 }
 
-// The schemas document the values (descriptions, defaults, the expected
-// type in words) and constrain nothing: a value of the wrong type, like every
-// other bad value, is refused by the templates with the library's own message
-// ("values.version: invalid value 3.6: must be a string"), where a "type" here
-// would have Helm refuse it first in JSON-schema words. "properties" still
-// describe a map's keys to editors, and apply only when the value is a map.
+// The schemas declare the type of every value the charts read, the types
+// the library accepts: Helm refuses a value of another type before any
+// template runs, in its own words ("at '/replicas': got string, want
+// integer"). A null is allowed wherever the library reads it as no value
+// (Helm drops a null that overrides a values.yaml default before the
+// schema sees it). What a schema cannot say (X.Y.Z, 1 or 3, a quantity's
+// grammar, the API server's rules) the helpers check. The keys the etcd
+// chart ignores (_namespace, backup) are not declared: any content is
+// accepted, as the library accepts it.
 
-// typed is a property of the given (documented, unenforced) type.
-func typed(typ, desc string, extra ...any) map[string]any {
-	p := map[string]any{"description": desc + " Type: " + typ + "."}
-	for i := 0; i+1 < len(extra); i += 2 {
-		p[extra[i].(string)] = extra[i+1]
+// prop is a property of the given types.
+func prop(desc string, types ...string) map[string]any {
+	var t any = types
+	if len(types) == 1 {
+		t = types[0]
+	}
+	return map[string]any{"description": desc, "type": t}
+}
+
+// int32Prop is an integer the library reads into an int32.
+func int32Prop(desc string, types ...string) map[string]any {
+	p := prop(desc, append([]string{"integer"}, types...)...)
+	p["minimum"] = math.MinInt32
+	p["maximum"] = math.MaxInt32
+	return p
+}
+
+func with(p map[string]any, kv ...any) map[string]any {
+	for i := 0; i+1 < len(kv); i += 2 {
+		p[kv[i].(string)] = kv[i+1]
 	}
 	return p
 }
 
-// schemaDescription says why the schema types nothing.
-const schemaDescription = "Values of the chart. The expected type of each value is in its description, not enforced here: the templates refuse a value of the wrong type, like any other bad value, with the etcdshapes library's message."
-
 func platformSchema() map[string]any {
-	ratio := func(desc string) map[string]any { return typed("string or number", desc) }
-	return typed("map", "Platform values Cozystack passes to every chart.",
+	ratio := func(desc string) map[string]any { return prop(desc, "string", "number", "null") }
+	return with(prop("Platform values Cozystack passes to every chart; the keys below are read, the others ignored.", "object", "null"),
 		"properties", map[string]any{
 			"cpu-allocation-ratio":               ratio("CPU request = limit / ratio (default " + etcd.DefaultCPUAllocationRatio + ")."),
 			"memory-allocation-ratio":            ratio("Memory request = limit / ratio (default " + etcd.DefaultMemoryAllocationRatio + ")."),
 			"ephemeral-storage-allocation-ratio": ratio("Ephemeral-storage request = limit / ratio (default " + etcd.DefaultEphemeralStorageAllocationRatio + ")."),
-			"etcd-storage-class-local":           typed("string", "StorageClass of a 3-member tenant cluster etcd."),
-			"etcd-storage-class-replicated":      typed("string", "StorageClass of a 1-member tenant cluster etcd."),
-			"scheduling": typed("map", "The platform's scheduling settings.",
+			"etcd-storage-class-local":           prop("StorageClass of a 3-member tenant cluster etcd.", "string", "null"),
+			"etcd-storage-class-replicated":      prop("StorageClass of a 1-member tenant cluster etcd.", "string", "null"),
+			"scheduling": with(prop("The platform's scheduling settings.", "object", "null"),
 				"properties", map[string]any{
-					"globalAppTopologySpreadConstraints": typed("string", "A YAML string holding a topologySpreadConstraints: list; replaces the default hostname spread."),
+					"globalAppTopologySpreadConstraints": prop("A YAML string holding a topologySpreadConstraints: list; replaces the default hostname spread.", "string", "null"),
 				}),
 		})
 }
 
 func etcdSchema() map[string]any {
 	return map[string]any{
-		"$schema":     "http://json-schema.org/draft-07/schema#",
-		"type":        "object",
-		"title":       "etcd",
-		"description": schemaDescription,
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"type":    "object",
+		"title":   "etcd",
 		"properties": map[string]any{
-			"version":      typed("string", "etcd version, X.Y.Z.", "default", etcd.DefaultVersion),
-			"replicas":     typed("integer", "Number of etcd members, at least 1.", "default", etcd.DefaultReplicas),
-			"size":         typed("string or number", "Size of each member's data volume (any Kubernetes quantity).", "default", etcd.DefaultSize),
-			"storageClass": typed("string", "StorageClass of the data volumes; empty uses the cluster's default.", "default", ""),
-			"resources": typed("map", "Limits of the etcd container, a flat map of resource names to quantities.",
+			"version":  with(prop("etcd version, X.Y.Z.", "string"), "default", etcd.DefaultVersion),
+			"replicas": with(int32Prop(fmt.Sprintf("Number of etcd members, 1 to %d.", etcd.MaxReplicas)), "default", etcd.DefaultReplicas),
+			// A fraction is refused for size, as upstream's schema refuses
+			// it ("1.5" as a string is a quantity); the helpers refuse one
+			// for cpu and memory (a property each would cost every render
+			// more than the check).
+			"size":         with(prop("Size of each member's data volume (any Kubernetes quantity).", "string", "integer"), "default", etcd.DefaultSize),
+			"storageClass": with(prop("StorageClass of the data volumes; empty uses the cluster's default.", "string"), "default", ""),
+			"resources": with(prop("Limits of the etcd container, a flat map of resource names to quantities.", "object"),
+				"additionalProperties", prop("A quantity.", "string", "number", "null"),
 				"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
-			"affinity": typed("map", "Affinity of the members; empty means a soft anti-affinity across nodes.", "default", map[string]any{}),
+			"affinity": with(prop("Affinity of the members (a pod affinity); empty means a soft anti-affinity across nodes.", "object"), "default", map[string]any{}),
 			"_cluster": platformSchema(),
 		},
 	}
@@ -132,14 +226,13 @@ func etcdSchema() map[string]any {
 
 func clusterSchema() map[string]any {
 	return map[string]any{
-		"$schema":     "http://json-schema.org/draft-07/schema#",
-		"type":        "object",
-		"title":       "kubernetes (etcd values)",
-		"description": schemaDescription,
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"type":    "object",
+		"title":   "kubernetes (etcd values)",
 		"properties": map[string]any{
-			"etcd": typed("map", "Control-plane etcd of this cluster.",
+			"etcd": with(prop("Control-plane etcd of this cluster.", "object", "null"),
 				"properties", map[string]any{
-					"replicas": typed("integer", "etcd members: 1 or 3.", "default", etcd.DefaultReplicas),
+					"replicas": with(int32Prop("etcd members: 1 or 3.", "null"), "default", etcd.DefaultReplicas),
 				}),
 			"_cluster": platformSchema(),
 		},

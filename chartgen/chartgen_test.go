@@ -4,18 +4,25 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 	"text/template"
 
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/yaml"
 )
 
@@ -26,9 +33,9 @@ var checkedIn = []struct {
 	args string
 	opts Options
 }{
+	{"library", "--library", Options{Library: true}},
 	{"etcd", "--caller etcd", Options{Caller: "etcd"}},
 	{"cluster", "--caller cluster", Options{Caller: "cluster"}},
-	{"library", "--library", Options{Library: true}},
 }
 
 func TestGoGenerateLines(t *testing.T) {
@@ -38,6 +45,13 @@ func TestGoGenerateLines(t *testing.T) {
 		line := fmt.Sprintf("//go:generate go run ../cmd/etcdshapes gen chart %s --out ../charts/%s\n", c.args, c.dir)
 		require.Contains(t, string(doc), line)
 	}
+}
+
+// built reports whether a path under an application chart is what
+// `helm dependency build` writes there (charts/, Chart.lock), which
+// .gitignore keeps out of the repository.
+func built(rel string) bool {
+	return rel == "Chart.lock" || strings.HasPrefix(rel, "charts/")
 }
 
 // TestCheckedInChartsAreCurrent fails when charts/ is stale: run
@@ -56,14 +70,24 @@ func TestCheckedInChartsAreCurrent(t *testing.T) {
 				require.True(t, bytes.Equal(f.Data, got), "charts/%s/%s is stale: run go generate ./chartgen", c.dir, f.Path)
 			}
 			err = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
+				if err != nil {
 					return err
 				}
 				rel, _ := filepath.Rel(dir, p)
+				rel = filepath.ToSlash(rel)
 				if rel == chartwrite.ManifestName { // gen's record of these files; cmd/etcdshapes checks it
 					return nil
 				}
-				require.True(t, want[filepath.ToSlash(rel)], "charts/%s/%s is no longer generated: run go generate ./chartgen", c.dir, rel)
+				if !c.opts.Library && built(rel) {
+					if d.IsDir() {
+						return filepath.SkipDir
+					}
+					return nil
+				}
+				if d.IsDir() {
+					return nil
+				}
+				require.True(t, want[rel], "charts/%s/%s is no longer generated: run go generate ./chartgen", c.dir, rel)
 				return nil
 			})
 			require.NoError(t, err)
@@ -72,7 +96,7 @@ func TestCheckedInChartsAreCurrent(t *testing.T) {
 }
 
 func TestChartIsDeterministicSortedAndMarked(t *testing.T) {
-	for _, o := range []Options{{Caller: "etcd"}, {Caller: "cluster", Version: "1.2.3"}, {Library: true}, {Library: true, Caller: "etcd"}} {
+	for _, o := range []Options{{Caller: "etcd"}, {Caller: "cluster", Version: "1.2.3"}, {Library: true}, {Caller: "cluster", Vendor: true}} {
 		a, err := Chart(o)
 		require.NoError(t, err)
 		b, err := Chart(o)
@@ -96,63 +120,161 @@ func TestChartFiles(t *testing.T) {
 	for _, f := range files {
 		byPath[f.Path] = f.Data
 	}
-	require.Contains(t, string(byPath["Chart.yaml"]), "\nversion: 1.2.3\n")
-	var schema map[string]any
-	require.NoError(t, json.Unmarshal(byPath["values.schema.json"], &schema))
+	var chart struct {
+		Version      string
+		Type         string
+		Dependencies []struct{ Name, Version, Repository string }
+	}
+	require.NoError(t, yaml.Unmarshal(byPath["Chart.yaml"], &chart))
+	require.Equal(t, "1.2.3", chart.Version)
+	require.Equal(t, "application", chart.Type)
+	require.Len(t, chart.Dependencies, 1)
+	require.Equal(t, LibraryName, chart.Dependencies[0].Name)
+	require.Equal(t, "1.2.3", chart.Dependencies[0].Version)
+	require.Equal(t, LibraryRepository, chart.Dependencies[0].Repository)
 	var values map[string]any
 	require.NoError(t, yaml.Unmarshal(byPath["values.yaml"], &values))
 	require.Equal(t, map[string]any{"etcd": map[string]any{"replicas": float64(3)}}, values)
-	// Every shape file includes a define of the caller's shapes file.
-	shapes := string(byPath["templates/_etcdshapes_cluster.tpl"])
-	n := 0
-	for p, data := range byPath {
-		if !strings.HasSuffix(p, ".yaml") || !strings.HasPrefix(p, "templates/") {
-			continue
+	require.Contains(t, string(byPath["templates/etcd.yaml"]), `include "etcdshapes.stack" (dict "root" $ "caller" "cluster")`)
+	for p := range byPath {
+		if strings.HasPrefix(p, "ci/") {
+			require.True(t, strings.HasSuffix(p, "-values.yaml"), p)
 		}
-		i := strings.Index(string(data), `include "`)
-		require.GreaterOrEqual(t, i, 0, p)
-		name := strings.SplitN(string(data[i+len(`include "`):]), `"`, 2)[0]
-		require.Contains(t, shapes, fmt.Sprintf("{{- define %q }}", name), p)
-		n++
 	}
-	require.Equal(t, 19, n, "the per-cluster stack has 19 objects")
 
-	lib, err := Chart(Options{Library: true})
+	lib, err := Chart(Options{Library: true, Version: "1.2.3"})
 	require.NoError(t, err)
 	var paths []string
+	libPath := map[string][]byte{}
 	for _, f := range lib {
 		paths = append(paths, f.Path)
+		libPath[f.Path] = f.Data
 	}
-	require.Equal(t, []string{"templates/_etcdshapes.tpl", "templates/_etcdshapes_cluster.tpl", "templates/_etcdshapes_constants.tpl", "templates/_etcdshapes_etcd.tpl"}, paths)
+	require.Equal(t, []string{"Chart.yaml", "files/checks.tpl", "files/cluster-config.tpl", "files/cluster-stack.tpl",
+		"files/etcd-config.tpl", "files/etcd-prometheus-rule.yaml", "files/etcd-stack.tpl", "files/stack.tpl", "files/validate.tpl",
+		"templates/_etcdshapes.tpl"}, paths)
+	require.NoError(t, yaml.Unmarshal(libPath["Chart.yaml"], &chart))
+	require.Equal(t, "library", chart.Type)
+	require.Equal(t, "1.2.3", chart.Version)
+
+	// The shared stack and each caller's own hold every object of its
+	// stack.
+	for caller, n := range map[string]int{"etcd": 24, "cluster": 19} {
+		stack := string(libPath[sharedStackFile]) + string(libPath[keptFile(caller, "stack")])
+		require.Equal(t, n, strings.Count(stack, "\n---\n"), caller)
+	}
+
+	vendored, err := Chart(Options{Caller: "etcd", Vendor: true})
+	require.NoError(t, err)
+	own, err := Chart(Options{Caller: "etcd"})
+	require.NoError(t, err)
+	require.Len(t, vendored, len(own)+len(lib))
+	require.Equal(t, TemplateBytes(own)+TemplateBytes(lib), TemplateBytes(vendored))
 }
 
 func TestOptionsAreChecked(t *testing.T) {
-	for _, o := range []Options{{}, {Caller: "other"}, {Caller: "etcd", Version: "not a version"}} {
+	for _, o := range []Options{{}, {Caller: "other"}, {Caller: "etcd", Version: "not a version"}, {Library: true, Caller: "etcd"}, {Library: true, Vendor: true}} {
 		_, err := Chart(o)
-		require.Error(t, err, "%+v", o)
+		var ne *invalid.Error
+		require.ErrorAs(t, err, &ne, "%+v", o)
 	}
+}
+
+// libraryText is the library chart's files by path.
+func libraryText(t *testing.T) map[string]string {
+	lib, err := Chart(Options{Library: true})
+	require.NoError(t, err)
+	out := map[string]string{}
+	for _, f := range lib {
+		out[f.Path] = string(f.Data)
+	}
+	return out
+}
+
+// shapesOf is every caller's template and stack.
+func shapesOf(t *testing.T) string {
+	l := libraryText(t)
+	var b strings.Builder
+	for _, caller := range []string{"etcd", "cluster"} {
+		b.WriteString(l[keptFile(caller, "stack")])
+	}
+	b.WriteString(l[sharedStackFile])
+	return b.String()
 }
 
 // TestPrometheusTemplatesStayLiteral: the alert annotations hold
 // Prometheus's own {{ $labels.job }}, which must reach the output as text.
 func TestPrometheusTemplatesStayLiteral(t *testing.T) {
-	files, err := Chart(Options{Caller: "etcd"})
-	require.NoError(t, err)
-	for _, f := range files {
-		if f.Path != "templates/_etcdshapes_etcd.tpl" {
-			continue
+	l := libraryText(t)
+	rule := l["files/etcd-prometheus-rule.yaml"]
+	require.Contains(t, rule, "kind: PrometheusRule")
+	require.Contains(t, rule, `'{{ $labels.job }}'`)
+	require.Contains(t, l[keptFile("etcd", "stack")], `include "etcdshapes.file" (dict "c" $ "name" "files/etcd-prometheus-rule.yaml")`)
+}
+
+// TestReasonsAreWritten: every reason is a template comment in the shapes,
+// never rendered.
+func TestReasonsAreWritten(t *testing.T) {
+	s := shapesOf(t)
+	for id, rs := range reasons {
+		for path, text := range rs {
+			require.NotContains(t, text, "*/", "%s %s", id, path)
+			require.NotContains(t, text, "{{", "%s %s", id, path)
+			first := strings.Fields(text)[0]
+			require.Contains(t, s, "{{- /* "+first, "%s %s", id, path)
 		}
-		s := string(f.Data)
-		require.Contains(t, s, `'{{ "{{" }} $labels.job }}'`)
-		require.NotContains(t, s, `'{{ $labels`)
-		return
 	}
-	t.Fatal("no etcd shapes file")
+}
+
+// TestPlaceholders: every placeholder of a stack is replaced by its fill
+// with the config field of its name, blocks last, and nothing in the stack
+// looks like a placeholder that is not replaced.
+func TestPlaceholders(t *testing.T) {
+	l := libraryText(t)
+	token := regexp.MustCompile(`__[A-Z][A-Z_]*[A-Z]__`)
+	tpl := l["templates/_etcdshapes.tpl"]
+	fill := tpl[strings.Index(tpl, `{{- define "etcdshapes.stack" -}}`):]
+	fill = fill[strings.Index(fill, `{{- $t := include "etcdshapes.run"`):]
+	fill = fill[:strings.Index(fill, "{{- end -}}")]
+	replaced := map[string]bool{}
+	for _, m := range regexp.MustCompile(`replace "(\\n)?(__[A-Z_]+__)" \(?(print "\\n" \(indent [0-9]+ )?\.([a-zA-Z]+)`).FindAllStringSubmatch(fill, -1) {
+		require.Equal(t, keyFor(m[2]), m[4], m[0])
+		require.Equal(t, m[2], tokenFor(m[4]), m[0])
+		replaced[m[2]] = true
+	}
+	for _, caller := range []string{"etcd", "cluster"} {
+		used := token.FindAllString(l[sharedStackFile]+l[keptFile(caller, "stack")], -1)
+		require.NotEmpty(t, used)
+		for _, u := range used {
+			require.True(t, replaced[u], "%s: %s is not replaced", caller, u)
+		}
+		for _, k := range []string{"cluster", "namespace"} {
+			require.True(t, replaced[tokenFor(k)], "%s: %s", caller, k)
+		}
+	}
+	// Blocks are replaced after every scalar placeholder.
+	require.Greater(t, strings.Index(fill, `(print "\n"`), strings.LastIndex(fill, `__" .`))
+	for _, k := range []string{"storageClass", "vpaMinCpu", "chartVersion", "pvcNames", "dataStore"} {
+		require.Equal(t, k, keyFor(tokenFor(k)))
+	}
+}
+
+// TestTemplateQuote: constants are written as template string literals.
+func TestTemplateQuote(t *testing.T) {
+	for _, s := range []string{"plain", `quo"te`, "back`tick", "new\nline", `back\slash`, "{{ x }}"} {
+		q := templateQuote(s)
+		require.NotContains(t, q, "`")
+		tpl, err := template.New("x").Parse("{{ " + q + " }}")
+		require.NoError(t, err, q)
+		var out bytes.Buffer
+		require.NoError(t, tpl.Execute(&out, nil))
+		require.Equal(t, s, out.String())
+	}
 }
 
 // TestEmitterRoundTrips writes awkward values with the emitter and reads
-// them back: every string must survive YAML's quoting rules and the
-// template engine's delimiters.
+// them back: every string must survive YAML's quoting rules. (Text holding
+// template delimiters is written as a raw string, TestPrometheusTemplatesStayLiteral.)
 func TestEmitterRoundTrips(t *testing.T) {
 	strs := []any{"", "true", "True", "yes", "no", "on", "y", "null", "~", "1", "0x1f", "1e3", "1_000", ".inf", "-a", "- item",
 		": x", "a: b", "a:b", "#x", "a #b", "[x]", "{x}", "@x", "`x", "%x", "!x", "&x", "*x", "|x", ">x", "'x", "x'", `quote"s`,
@@ -168,25 +290,15 @@ func TestEmitterRoundTrips(t *testing.T) {
 	for i, s := range strs {
 		in[fmt.Sprintf("s%02d", i)] = s
 	}
-	e := &emitter{rules: map[string]rule{}, used: map[string]bool{}}
+	e := &emitter{rules: map[string]rule{}, used: map[string]bool{}, tokens: map[string]bool{}, blocks: map[string]int{}}
 	require.NoError(t, e.mapBody(in, 0, ""))
 	text := strings.Join(e.lines, "\n") + "\n"
-	tpl, err := template.New("x").Parse(text)
-	require.NoError(t, err, text)
-	var out bytes.Buffer
-	require.NoError(t, tpl.Execute(&out, nil))
 	var got map[string]any
-	require.NoError(t, yaml.Unmarshal(out.Bytes(), &got), out.String())
+	require.NoError(t, yaml.Unmarshal([]byte(text), &got), text)
 	want := map[string]any{}
 	raw, _ := json.Marshal(in)
 	require.NoError(t, json.Unmarshal(raw, &want))
-	require.Equal(t, want, got, out.String())
-}
-
-func TestKebab(t *testing.T) {
-	for id, want := range map[string]string{"etcdCluster": "etcd-cluster", "peerCACertificate": "peer-ca-certificate", "caSecret": "ca-secret", "dataStore": "data-store"} {
-		require.Equal(t, want, kebab(id))
-	}
+	require.Equal(t, want, got, text)
 }
 
 // TestGenerationNoticesUncoveredInputs drops one rule at a time: the field it
@@ -199,10 +311,11 @@ func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 		{"etcd", "etcdCluster", "spec.resources"},
 		{"etcd", "cleanupRole", "rules[0].resourceNames"},
 		{"etcd", "workloadMonitor", "spec.minReplicas"},
-		{"cluster", "verticalPodAutoscaler", "spec.resourcePolicy.containerPolicies[0].minAllowed"},
+		{"cluster", "verticalPodAutoscaler", "spec.resourcePolicy.containerPolicies[0].minAllowed.cpu"},
 		{"cluster", "defragCronJob", "metadata.name"},
 		{"cluster", "cleanupJob", "metadata.name"},
 		{"cluster", "dataStore", "metadata.name"},
+		{"cluster", "etcdCluster", "spec.replicas"},
 	} {
 		shapeRules = func(caller, shape string) map[string]rule {
 			r := rules(caller, shape)
@@ -211,22 +324,21 @@ func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 			}
 			return r
 		}
-		_, _, err := shapesFile(c.caller)
+		_, err := libraryFiles(DefaultVersion)
 		require.Error(t, err, "%s %s %s", c.caller, c.shape, c.path)
 	}
 	shapeRules = rules
-	for _, caller := range []string{"etcd", "cluster"} {
-		_, _, err := shapesFile(caller)
-		require.NoError(t, err)
-	}
+	_, err := libraryFiles(DefaultVersion)
+	require.NoError(t, err)
 }
 
-// TestSchemasRefuseNoType: values.schema.json types nothing below the root,
-// so Helm never refuses a value of the wrong type in JSON-schema words
-// before the templates refuse it with the library's message; each property
-// names its type in its description instead.
-func TestSchemasRefuseNoType(t *testing.T) {
-	for _, caller := range []string{"etcd", "cluster"} {
+// TestSchemasDeclareTypes: values.schema.json declares the type of every
+// value the charts read, so Helm refuses a value of the wrong type.
+func TestSchemasDeclareTypes(t *testing.T) {
+	for caller, want := range map[string][]string{
+		"etcd":    {"version", "replicas", "size", "storageClass", "resources", "affinity", "_cluster"},
+		"cluster": {"etcd", "etcd.replicas", "_cluster"},
+	} {
 		files, err := Chart(Options{Caller: caller})
 		require.NoError(t, err)
 		for _, f := range files {
@@ -235,24 +347,110 @@ func TestSchemasRefuseNoType(t *testing.T) {
 			}
 			var schema map[string]any
 			require.NoError(t, json.Unmarshal(f.Data, &schema))
-			require.Equal(t, "object", schema["type"], caller)
+			seen := map[string]bool{}
 			var walk func(path string, props map[string]any)
 			walk = func(path string, props map[string]any) {
 				for name, raw := range props {
 					p := raw.(map[string]any)
-					for _, kw := range []string{"type", "enum", "const", "pattern", "minimum", "maximum", "additionalProperties", "required", "oneOf", "anyOf", "allOf", "not"} {
-						require.NotContains(t, p, kw, "%s: %s%s", caller, path, name)
-					}
-					require.Contains(t, p["description"], " Type: ", "%s: %s%s", caller, path, name)
+					require.Contains(t, p, "type", "%s: %s%s", caller, path, name)
+					seen[path+name] = true
 					if sub, ok := p["properties"].(map[string]any); ok {
 						walk(path+name+".", sub)
 					}
 				}
 			}
 			walk("", schema["properties"].(map[string]any))
+			for _, k := range want {
+				require.True(t, seen[k], "%s: %s", caller, k)
+			}
+			for _, k := range []string{"cpu-allocation-ratio", "memory-allocation-ratio", "ephemeral-storage-allocation-ratio", "etcd-storage-class-local", "etcd-storage-class-replicated", "scheduling", "scheduling.globalAppTopologySpreadConstraints"} {
+				require.True(t, seen["_cluster."+k], "%s: _cluster.%s", caller, k)
+			}
 		}
 	}
 }
+
+// TestQuickPatterns: the quick tests of etcdshapes.config skip the checks
+// for input they match, so each must match only input the library accepts.
+// Random strings over the alphabets that matter, and the edges.
+func TestQuickPatterns(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	random := func(alphabet string, n int) string {
+		b := make([]byte, 1+r.Intn(n))
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		return string(b)
+	}
+	compiled := map[string]*regexp.Regexp{}
+	match := func(pattern, s string) bool {
+		if compiled[pattern] == nil {
+			compiled[pattern] = regexp.MustCompile(pattern)
+		}
+		return compiled[pattern].MatchString(s)
+	}
+	matched := map[string]int{}
+	for i := 0; i < 5000; i++ {
+		ns := "tenant-" + random("ab-0.A", 70)
+		if len(ns) <= validation.DNS1123LabelMaxLength && match(tenantPattern, ns) {
+			matched["namespace"]++
+			require.NoError(t, naming.ValidateTenantNamespace("namespace", ns), ns)
+		}
+		rel := random("ab-0.A_", 60)
+		if len(rel) <= naming.MaxClusterName-len("-etcd") && match(releasePattern, rel) {
+			matched["release"]++
+			_, err := naming.ForCluster("tenant-a", rel)
+			require.NoError(t, err, rel)
+		}
+		sc := random("ab-0.A_", 20)
+		if r.Intn(3) == 0 {
+			sc = random("ab0", 200) + random("ab-0.", 60)
+		}
+		if len(sc) <= validation.DNS1123SubdomainMaxLength && match(subdomainPattern, sc) {
+			matched["subdomain"]++
+			require.Empty(t, validation.IsDNS1123Subdomain(sc), sc)
+		}
+		v := random("0123456789.-a", 12)
+		if match(versionPattern, v) {
+			matched["version"]++
+			require.NoError(t, etcd.ValidateVersion(v), v)
+		}
+		q := random("0123456789", 9) + pick(r, "", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e3", ".5")
+		if r.Intn(4) == 0 {
+			q = "0" + q
+		}
+		if match(quickSize, q) {
+			matched["size"]++
+			size, err := resource.ParseQuantity(q)
+			require.NoError(t, err, q)
+			require.NoError(t, etcd.Options{Size: size}.Validate(), q)
+		}
+		// As the config tests each resource: a field of a joined string that
+		// the pattern removes entirely, one field per value.
+		if joined := q + ";"; regexp.MustCompile(quickQuantity+";").ReplaceAllString(joined, "") == "" && strings.Count(joined, ";") == 1 {
+			matched["quantity"]++
+			lim := resource.MustParse(q)
+			for _, ratio := range []string{"1", "1.5", "3", "10", "1e15"} {
+				o := etcd.Options{
+					Resources: corev1.ResourceList{"cpu": lim, "memory": lim, "ephemeral-storage": lim},
+					Ratios:    etcd.Ratios{CPU: ratio, Memory: ratio, EphemeralStorage: ratio},
+				}
+				require.NoError(t, o.Validate(), "%s / %s", q, ratio)
+			}
+		}
+	}
+	for _, k := range []string{"namespace", "release", "subdomain", "version", "size", "quantity"} {
+		require.Greater(t, matched[k], 20, "%s: too few random inputs match; the test proves little", k)
+	}
+	// The edges: each pattern's longest match is accepted.
+	require.NoError(t, naming.ValidateTenantNamespace("namespace", "tenant-"+strings.Repeat("a", validation.DNS1123LabelMaxLength-len("tenant-"))))
+	_, err := naming.ForCluster("tenant-a", strings.Repeat("a", naming.MaxClusterName-len("-etcd")))
+	require.NoError(t, err)
+	require.NoError(t, etcd.Options{Size: resource.MustParse("999999Ti")}.Validate())
+	_ = etcdshapes.CallerEtcd
+}
+
+func pick(r *rand.Rand, xs ...string) string { return xs[r.Intn(len(xs))] }
 
 func TestDecodeTypes(t *testing.T) {
 	root, types, err := decodeTypes(reflect.TypeFor[corev1.Affinity]())

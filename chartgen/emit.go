@@ -10,53 +10,138 @@ import (
 	"strings"
 )
 
+// The stacks are written as YAML text with placeholders: a value that
+// depends on the input is a token such as __CLUSTER__ in the text, which
+// the stack's fill replaces with the config's value after the stack is
+// rendered, one replace per token over the whole stack. A multi-line value
+// (resources, spread constraints, affinity) is a marker line such as
+// __RESOURCES__, replaced last with the text indented to the field. A line
+// that only some renders hold starts with a tag such as #STORAGE_CLASS#
+// at column 0: the fill drops the lines whose tag is off for this render
+// (an empty storage class, the other caller's lines) and strips the
+// others' tags. Template actions remain only for the objects of an
+// optional API and for lists that repeat per tenant, so Helm parses a
+// stack as a few long texts instead of hundreds of actions.
+
 // ruleMode says how a value-dependent field of a shape is written.
 type ruleMode int
 
 const (
-	// scalarExpr writes the field as `key: {{ expr }}` (a number).
+	// scalarExpr writes the field as `key: TOKEN` (a number).
 	scalarExpr ruleMode = iota
-	// stringExpr writes the field as `key: "{{ expr }}"` (a name).
+	// stringExpr writes the field as `key: "TOKEN"` (a name).
 	stringExpr
-	// yamlExpr writes the field as toYaml of expr.
-	yamlExpr
-	// optional writes the field as generated, only when expr is not empty.
+	// optional writes the field as generated, tagged with TOKEN's tag: it
+	// is kept when the config's field is not empty.
 	optional
-	// optionalYAML writes toYaml of expr, only when expr is not empty.
-	optionalYAML
-	// yamlOrDefault writes toYaml of expr when it is not empty, else the
-	// field as generated (the builder's default).
-	yamlOrDefault
+	// optionalBlock writes `key:` and the block marker TOKEN, tagged: kept
+	// when the config's field is not empty.
+	optionalBlock
+	// blockOrDefault writes `key:` and the block marker TOKEN, tagged, and
+	// the field's value as generated (the builder's default) tagged with
+	// NO_ and the tag: the config's field when it is not empty, else the
+	// default.
+	blockOrDefault
+	// stringList writes a list of strings as the block marker TOKEN, whose
+	// text the config writes.
+	stringList
 	// rangeTenants writes a list whose items repeat per tenant of
-	// $c.tenants; the generated items of the first tenant are the body.
+	// $.tenants; the generated items of the first tenant are the body.
 	rangeTenants
 )
 
-// rule is how one field path of a shape is written.
+// rule is how one field path of a shape is written: token is the
+// placeholder or block marker, whose config field also decides a tag.
 type rule struct {
-	mode ruleMode
-	expr string
+	mode  ruleMode
+	token string
 }
 
-// subst is one substitution of sentinel text by a template expression.
+// tagOf is the tag of the lines a token's field decides: __STORAGE_CLASS__
+// tags #STORAGE_CLASS#.
+func tagOf(token string) string { return strings.Trim(token, "_") }
+
+// subst is one substitution of sentinel text by a placeholder token, or,
+// for a local substitution, by a range variable's action.
 type subst struct {
 	from string
-	expr string
+	to   string
 }
 
 // emitter writes one object as template lines: the object's YAML with every
-// sentinel replaced by the expression that computes it and every
-// value-dependent field written as its rule says.
+// sentinel replaced by its placeholder and every value-dependent field
+// written as its rule says.
 type emitter struct {
 	lines []string
-	// subs are substring substitutions, applied in order (longest first).
+	// subs are substring substitutions by placeholders, applied in order
+	// (longest first).
 	subs []subst
-	// local are substitutions that take precedence (range variables).
+	// local are substitutions by template expressions that take
+	// precedence (range variables).
 	local []subst
 	rules map[string]rule
 	used  map[string]bool
 	// tenants are the sentinel namespace's tenant path (rangeTenants).
 	tenants []string
+	// reasons are the why-comments written before the fields at their
+	// paths (see reasons.go); said records those written.
+	reasons map[string]string
+	said    map[string]bool
+	// tokens are the placeholders written and blocks the block markers
+	// with the indentation of their text.
+	tokens map[string]bool
+	blocks map[string]int
+	// tags are the tags written, by the rule mode that wrote them.
+	tags map[string]ruleMode
+	// delims is set when the data holds template delimiters (shared by
+	// the emitters of one object).
+	delims *bool
+	// acted is set when an action or a comment is written (shared too).
+	acted *bool
+}
+
+// sub is an emitter for a part of the same object: it shares everything
+// but the output lines.
+func (e *emitter) sub() *emitter {
+	return &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants,
+		reasons: e.reasons, said: e.said, tokens: e.tokens, blocks: e.blocks, tags: e.tags, delims: e.delims, acted: e.acted}
+}
+
+// data notes a string of the objects' data, which may hold template
+// delimiters.
+func (e *emitter) data(s string) {
+	if e.delims != nil && (strings.Contains(s, "{{") || strings.Contains(s, "}}")) {
+		*e.delims = true
+	}
+}
+
+// reason writes the why-comment of path, once, as a template comment: it
+// is part of the templates a chart maintainer reviews and never reaches the
+// rendered YAML.
+func (e *emitter) reason(indent int, path string) {
+	text, ok := e.reasons[path]
+	if !ok || e.said[path] {
+		return
+	}
+	e.said[path] = true
+	e.act()
+	e.lines = append(e.lines, commentLines(indent, text)...)
+}
+
+// commentLines wraps text into a template comment at indent.
+func commentLines(indent int, text string) []string {
+	pad := strings.Repeat(" ", indent)
+	words := strings.Fields(text)
+	var out []string
+	line := pad + "{{- /*"
+	for _, w := range words {
+		if len(line)+1+len(w) > 80 && strings.TrimSpace(line) != "{{- /*" {
+			out = append(out, line)
+			line = pad + "   "
+		}
+		line += " " + w
+	}
+	return append(out, line+" */}}")
 }
 
 func (e *emitter) add(indent int, s string) {
@@ -64,7 +149,14 @@ func (e *emitter) add(indent int, s string) {
 }
 
 func (e *emitter) action(indent int, s string) {
+	e.act()
 	e.add(indent, "{{- "+s+" }}")
+}
+
+func (e *emitter) act() {
+	if e.acted != nil {
+		*e.acted = true
+	}
 }
 
 func isAction(line string) bool {
@@ -97,8 +189,60 @@ func (e *emitter) mapBody(m map[string]any, indent int, path string) error {
 	return nil
 }
 
+// placeholderKeys are the config fields written as placeholders, the ones
+// that occur in many objects, where one replace over the stack is cheaper
+// than an action per occurrence; every other field is an action printing
+// it.
+var placeholderKeys = map[string]bool{"cluster": true, "namespace": true, "release": true, "replicas": true, "quota": true}
+
+// tokenText is how the stacks write a config field's value.
+func tokenText(key string) string {
+	if placeholderKeys[key] {
+		return tokenFor(key)
+	}
+	return "{{ $." + key + " }}"
+}
+
+// token writes a value of the config: its placeholder or its action.
+func (e *emitter) token(t string) string {
+	if !placeholderKeys[keyFor(t)] {
+		e.act()
+		return tokenText(keyFor(t))
+	}
+	e.tokens[t] = true
+	return t
+}
+
+// block writes the marker of a block whose text goes at indent, tagged.
+func (e *emitter) block(token string, indent int, tag string) {
+	e.tokens[token] = true
+	e.blocks[token] = indent
+	e.tagged(tag, []string{token})
+}
+
+// tagged writes lines with tag at column 0; template comments stay as
+// they are (they render nothing, and their leading trim stops at the tag
+// of the line before).
+func (e *emitter) tagged(tag string, lines []string) {
+	in := false
+	for _, l := range lines {
+		if strings.Contains(l, "{{- /*") {
+			in = true
+		}
+		if in {
+			e.lines = append(e.lines, l)
+		} else {
+			e.lines = append(e.lines, "#"+tag+"#"+l)
+		}
+		if strings.Contains(l, "*/}}") {
+			in = false
+		}
+	}
+}
+
 // entry writes `key: value` at indent, applying the rule for path if any.
 func (e *emitter) entry(key string, v any, indent int, path string) error {
+	e.reason(indent, path)
 	r, ok := e.rules[path]
 	if !ok {
 		return e.plainEntry(key, v, indent, path)
@@ -107,29 +251,41 @@ func (e *emitter) entry(key string, v any, indent int, path string) error {
 	k := e.key(key)
 	switch r.mode {
 	case scalarExpr:
-		e.add(indent, k+": {{ "+r.expr+" }}")
+		e.add(indent, k+": "+e.token(r.token))
 	case stringExpr:
-		e.add(indent, k+": \"{{ "+r.expr+" }}\"")
-	case yamlExpr:
-		e.toYAML(k, r.expr, indent)
+		e.add(indent, k+": \""+e.token(r.token)+"\"")
 	case optional:
-		e.action(indent, "if "+r.expr)
-		if err := e.plainEntry(key, v, indent, path); err != nil {
+		sub := e.sub()
+		if err := sub.plainEntry(key, v, indent, path); err != nil {
 			return err
 		}
-		e.action(indent, "end")
-	case optionalYAML:
-		e.action(indent, "if "+r.expr)
-		e.toYAML(k, r.expr, indent)
-		e.action(indent, "end")
-	case yamlOrDefault:
-		e.action(indent, "if "+r.expr)
-		e.toYAML(k, r.expr, indent)
-		e.action(indent, "else")
-		if err := e.plainEntry(key, v, indent, path); err != nil {
+		e.tags[tagOf(r.token)] = optional
+		e.tagged(tagOf(r.token), sub.lines)
+	case optionalBlock:
+		e.tags[tagOf(r.token)] = optional
+		e.tagged(tagOf(r.token), []string{strings.Repeat(" ", indent) + k + ":"})
+		e.block(r.token, indent+2, tagOf(r.token))
+	case blockOrDefault:
+		sub := e.sub()
+		if err := sub.plainEntry(key, v, indent, path); err != nil {
 			return err
 		}
-		e.action(indent, "end")
+		if len(sub.lines) < 2 {
+			return fmt.Errorf("%s: the default of a block must be a block", path)
+		}
+		e.tags[tagOf(r.token)] = optional
+		e.tags["NO_"+tagOf(r.token)] = blockOrDefault
+		e.lines = append(e.lines, sub.lines[0])
+		e.block(r.token, indent+2, tagOf(r.token))
+		e.tagged("NO_"+tagOf(r.token), sub.lines[1:])
+	case stringList:
+		if _, ok := v.([]any); !ok {
+			return fmt.Errorf("%s: expected a list of strings", path)
+		}
+		e.add(indent, k+":")
+		e.tokens[r.token] = true
+		e.blocks[r.token] = indent
+		e.lines = append(e.lines, r.token)
 	case rangeTenants:
 		return e.tenantRange(k, v, indent, path)
 	default:
@@ -138,13 +294,8 @@ func (e *emitter) entry(key string, v any, indent int, path string) error {
 	return nil
 }
 
-func (e *emitter) toYAML(key, expr string, indent int) {
-	e.add(indent, key+":")
-	e.action(indent+2, fmt.Sprintf("toYaml %s | nindent %d", expr, indent+2))
-}
-
 // tenantRange writes a list whose items come in equal groups, one per
-// tenant on the sentinel namespace's path, as a range over $c.tenants. Every
+// tenant on the sentinel namespace's path, as a range over $.tenants. Every
 // group must write the same text once its tenant is replaced by $t; that
 // proves the list is the per-tenant repetition the range reproduces.
 func (e *emitter) tenantRange(key string, v any, indent int, path string) error {
@@ -155,8 +306,8 @@ func (e *emitter) tenantRange(key string, v any, indent int, path string) error 
 	per := len(items) / len(e.tenants)
 	var body []string
 	for i, t := range e.tenants {
-		sub := &emitter{subs: e.subs, rules: e.rules, used: e.used,
-			local: []subst{{from: t, expr: "$t"}}}
+		sub := e.sub()
+		sub.local = []subst{{from: t, to: "$t"}}
 		if err := sub.listItems(items[i*per:(i+1)*per], indent, path); err != nil {
 			return err
 		}
@@ -169,7 +320,7 @@ func (e *emitter) tenantRange(key string, v any, indent int, path string) error 
 		}
 	}
 	e.add(indent, key+":")
-	e.action(indent, "range $t := $c.tenants")
+	e.action(indent, "range $t := $.tenants")
 	e.lines = append(e.lines, body...)
 	e.action(indent, "end")
 	return nil
@@ -213,7 +364,7 @@ func (e *emitter) listItems(items []any, indent int, path string) error {
 				e.add(indent, "- {}")
 				continue
 			}
-			sub := &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants}
+			sub := e.sub()
 			if err := sub.mapBody(t, indent+2, p); err != nil {
 				return err
 			}
@@ -223,7 +374,7 @@ func (e *emitter) listItems(items []any, indent int, path string) error {
 				e.add(indent, "- []")
 				continue
 			}
-			sub := &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants}
+			sub := e.sub()
 			if err := sub.listItems(t, indent+2, p); err != nil {
 				return err
 			}
@@ -242,9 +393,10 @@ func (e *emitter) listItems(items []any, indent int, path string) error {
 
 // item writes a sequence item whose content lines are indented by two more
 // than the dash: the first content line joins the dash unless it is a
-// template action (whose leading trim would swallow the dash's line end).
+// template action (whose leading trim would swallow the dash's line end)
+// or tagged.
 func (e *emitter) item(indent int, content []string) {
-	if isAction(content[0]) {
+	if isAction(content[0]) || strings.HasPrefix(content[0], "#") {
 		e.add(indent, "-")
 		e.lines = append(e.lines, content...)
 		return
@@ -261,13 +413,14 @@ var plainSafe = regexp.MustCompile(`^[A-Za-z_/][A-Za-z0-9_./-]*$`)
 var yamlWords = map[string]bool{"y": true, "yes": true, "n": true, "no": true, "true": true, "false": true, "on": true, "off": true, "null": true}
 
 func (e *emitter) key(k string) string {
+	e.data(k)
 	if out, ok := e.substituted(k); ok {
 		return out
 	}
 	if plainSafe.MatchString(k) && !yamlWords[strings.ToLower(k)] {
 		return k
 	}
-	return escapeBraces(jsonQuote(k))
+	return jsonQuote(k)
 }
 
 // scalar writes a scalar: inline is what follows "key: " or "- ", block the
@@ -281,6 +434,7 @@ func (e *emitter) scalar(v any, indent int) (inline string, block []string, err 
 	case json.Number:
 		return t.String(), nil, nil
 	case string:
+		e.data(t)
 		if lines, ok := blockLines(t); ok {
 			header := "|"
 			switch {
@@ -295,7 +449,7 @@ func (e *emitter) scalar(v any, indent int) (inline string, block []string, err 
 					block = append(block, "")
 					continue
 				}
-				block = append(block, pad+e.substitute(escapeBraces(l)))
+				block = append(block, pad+e.substitute(l))
 			}
 			return header, block, nil
 		}
@@ -305,26 +459,28 @@ func (e *emitter) scalar(v any, indent int) (inline string, block []string, err 
 		if plainSafe.MatchString(t) && !yamlWords[strings.ToLower(t)] {
 			return t, nil, nil
 		}
-		return escapeBraces(jsonQuote(t)), nil, nil
+		return jsonQuote(t), nil, nil
 	default:
 		return "", nil, fmt.Errorf("unexpected value of type %T", v)
 	}
 }
 
 // substituted writes a one-line string that holds sentinel text as a
-// double-quoted YAML string with expressions in place of the sentinels; ok
-// is false when it holds none. The substituted values are validated names
-// and numbers, which need no escaping inside double quotes.
+// double-quoted YAML string with placeholders (or a range variable's
+// expression) in place of the sentinels; ok is false when it holds none.
+// The substituted values are validated names and numbers, which need no
+// escaping inside double quotes.
 func (e *emitter) substituted(s string) (string, bool) {
 	for _, l := range e.local {
 		if s == l.from {
-			return `"{{ ` + l.expr + ` }}"`, true
+			e.act()
+			return `"{{ ` + l.to + ` }}"`, true
 		}
 	}
 	if !e.holdsSentinel(s) {
 		return "", false
 	}
-	return e.substitute(escapeBraces(jsonQuote(s))), true
+	return e.substitute(jsonQuote(s)), true
 }
 
 func (e *emitter) holdsSentinel(s string) bool {
@@ -344,10 +500,15 @@ func (e *emitter) holdsSentinel(s string) bool {
 // substitute replaces sentinel text in already-written YAML text.
 func (e *emitter) substitute(text string) string {
 	for _, l := range e.local {
-		text = strings.ReplaceAll(text, l.from, "{{ "+l.expr+" }}")
+		if strings.Contains(text, l.from) {
+			e.act()
+			text = strings.ReplaceAll(text, l.from, "{{ "+l.to+" }}")
+		}
 	}
 	for _, sb := range e.subs {
-		text = strings.ReplaceAll(text, sb.from, "{{ "+sb.expr+" }}")
+		if strings.Contains(text, sb.from) {
+			text = strings.ReplaceAll(text, sb.from, e.token(sb.to))
+		}
 	}
 	return text
 }
@@ -384,10 +545,4 @@ func jsonQuote(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // encoding a string cannot fail
 	return strings.TrimSuffix(buf.String(), "\n")
-}
-
-// escapeBraces makes "{{" in data print literally: the PrometheusRule's
-// annotations hold Prometheus templates such as {{ $labels.job }}.
-func escapeBraces(s string) string {
-	return strings.ReplaceAll(s, "{{", `{{ "{{" }}`)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,8 +127,9 @@ func (s sentinel) render(caller string, apis []string, live etcdshapes.LiveState
 	return nil, fmt.Errorf("chartgen: unknown caller %q", caller)
 }
 
-// substitutions are the sentinel texts of one run and the config fields
-// ($c, see the etcdshapes.config helper) that compute them, longest first.
+// substitutions are the sentinel texts of one run and the placeholders
+// of the config fields (see the etcdshapes.config helper) that compute
+// them, longest first.
 func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) {
 	quota, err := s.quota()
 	if err != nil {
@@ -135,24 +137,56 @@ func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) 
 	}
 	var subs []subst
 	if caller == etcdshapes.CallerCluster {
-		subs = append(subs, subst{n.Cluster, "$c.cluster"}, subst{n.Release, "$c.release"})
+		subs = append(subs, subst{from: n.Cluster, to: tokenFor("cluster")}, subst{from: n.Release, to: tokenFor("release")})
 	} else {
-		var pvcs []string
-		for i := 0; i < int(s.replicas[caller]); i++ {
-			pvcs = append(pvcs, n.DataPVC(i))
-		}
-		subs = append(subs, subst{strings.Join(pvcs, " "), `join " " $c.pvcs`})
+		subs = append(subs, subst{from: strings.Join(s.pvcs(n, s.replicas[caller]), " "), to: tokenFor("pvcNames")})
 	}
 	subs = append(subs,
-		subst{n.Namespace, "$c.namespace"},
-		subst{s.storageClass, "$c.storageClass"},
-		subst{s.chartVersion, "$c.chartVersion"},
-		subst{s.version, "$c.version"},
-		subst{s.size, "$c.size"},
-		subst{quota, "$c.quota"},
+		subst{from: n.Namespace, to: tokenFor("namespace")},
+		subst{from: s.storageClass, to: tokenFor("storageClass")},
+		subst{from: s.chartVersion, to: tokenFor("chartVersion")},
+		subst{from: s.version, to: tokenFor("version")},
+		subst{from: s.size, to: tokenFor("size")},
+		subst{from: quota, to: tokenFor("quota")},
 	)
 	sort.SliceStable(subs, func(i, j int) bool { return len(subs[i].from) > len(subs[j].from) })
 	return subs, nil
+}
+
+// tokenFor is the placeholder of a config field: "storageClass" is
+// __STORAGE_CLASS__.
+func tokenFor(key string) string {
+	var b strings.Builder
+	b.WriteString("__")
+	for i, r := range key {
+		if r >= 'A' && r <= 'Z' && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteString(strings.ToUpper(string(r)))
+	}
+	b.WriteString("__")
+	return b.String()
+}
+
+// keyFor is the config field of a placeholder, tokenFor's inverse.
+func keyFor(token string) string {
+	parts := strings.Split(strings.Trim(token, "_"), "_")
+	for i, p := range parts {
+		p = strings.ToLower(p)
+		if i > 0 {
+			p = strings.ToUpper(p[:1]) + p[1:]
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, "")
+}
+
+func (s sentinel) pvcs(n naming.Names, replicas int32) []string {
+	var out []string
+	for i := 0; i < int(replicas); i++ {
+		out = append(out, n.DataPVC(i))
+	}
+	return out
 }
 
 // shapeID names the shape an object of a stack is: the define and file
@@ -206,51 +240,52 @@ func shapeID(n naming.Names, kind, name string) (string, error) {
 	return "", fmt.Errorf("chartgen: no shape for kind %s; teach shapeID the new object", kind)
 }
 
-// vpaBound is the expression of a VPA bound: the requests the sanitiser
-// derives from the builder's fixed limits and the platform's ratios.
-func vpaBound(cpu, memory string) string {
-	return fmt.Sprintf(`(get (include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" (dict "cpu" %q "memory" %q) "ratios" $c.ratios "bound" true) | fromJson) "requests")`, cpu, memory)
-}
-
 // shapeRules is rules; tests replace it to prove generation notices a field
 // without one.
 var shapeRules = rules
 
 // rules are the value-dependent fields of each shape that are not plain
 // string substitutions: numbers, optional fields, whole subtrees the
-// helpers compute, and per-tenant lists. Every rule must match a field of
-// the builders' output, so a renamed field fails generation.
+// helpers compute, and lists that repeat per item. Every rule must match a
+// field of the builders' output, so a renamed field fails generation.
 func rules(caller, shape string) map[string]rule {
+	str := func(key string) rule { return rule{mode: stringExpr, token: tokenFor(key)} }
+	num := func(key string) rule { return rule{mode: scalarExpr, token: tokenFor(key)} }
 	switch shape {
 	// The names with a length limit: hashed when too long.
 	case "dataStore":
-		return map[string]rule{"metadata.name": {stringExpr, "$c.dataStore"}}
+		return map[string]rule{"metadata.name": str("dataStore")}
 	case "defragCronJob":
-		return map[string]rule{"metadata.name": {stringExpr, "$c.defragCronJob"}}
+		return map[string]rule{"metadata.name": str("defragCronJob")}
 	case "cleanupJob":
-		return map[string]rule{"metadata.name": {stringExpr, "$c.cleanupJob"}}
+		return map[string]rule{"metadata.name": str("cleanupJob")}
 	case "etcdCluster":
 		return map[string]rule{
-			"spec.replicas":                  {scalarExpr, "$c.replicas"},
-			"spec.options.quotaBackendBytes": {scalarExpr, "$c.quota"},
-			"spec.storage.storageClassName":  {optional, "$c.storageClass"},
-			"spec.resources":                 {optionalYAML, "$c.resources"},
-			"spec.topologySpreadConstraints": {yamlOrDefault, "$c.spread"},
-			"spec.affinity":                  {yamlOrDefault, "$c.affinity"},
+			"spec.replicas":                  num("replicas"),
+			"spec.options.quotaBackendBytes": num("quota"),
+			"spec.storage.storageClassName":  {mode: optional, token: tokenFor("storageClass")},
+			"spec.resources":                 {mode: optionalBlock, token: tokenFor("resources")},
+			"spec.topologySpreadConstraints": {mode: blockOrDefault, token: tokenFor("spread")},
+			"spec.affinity":                  {mode: blockOrDefault, token: tokenFor("affinity")},
 		}
 	case "workloadMonitor":
 		return map[string]rule{
-			"spec.replicas":    {scalarExpr, "$c.replicas"},
-			"spec.minReplicas": {scalarExpr, "$c.minReplicas"},
+			"spec.replicas":    num("replicas"),
+			"spec.minReplicas": num("minReplicas"),
 		}
 	case "verticalPodAutoscaler":
+		// The requests the sanitiser derives from the builder's fixed
+		// bounds and the platform's ratios.
+		const p = "spec.resourcePolicy.containerPolicies[0]."
 		return map[string]rule{
-			"spec.resourcePolicy.containerPolicies[0].minAllowed": {yamlExpr, vpaBound(etcd.VPAMinCPU, etcd.VPAMinMemory)},
-			"spec.resourcePolicy.containerPolicies[0].maxAllowed": {yamlExpr, vpaBound(etcd.VPAMaxCPU, etcd.VPAMaxMemory)},
+			p + "minAllowed.cpu":    str("vpaMinCpu"),
+			p + "minAllowed.memory": str("vpaMinMemory"),
+			p + "maxAllowed.cpu":    str("vpaMaxCpu"),
+			p + "maxAllowed.memory": str("vpaMaxMemory"),
 		}
 	case "cleanupRole":
 		if caller == etcdshapes.CallerEtcd {
-			return map[string]rule{"rules[0].resourceNames": {yamlExpr, "$c.pvcs"}}
+			return map[string]rule{"rules[0].resourceNames": {mode: stringList, token: tokenFor("pvcs")}}
 		}
 	case "dashboardRoleBinding":
 		return map[string]rule{"subjects": {mode: rangeTenants}}
@@ -258,24 +293,33 @@ func rules(caller, shape string) map[string]rule {
 	return nil
 }
 
-// shape is one generated define: the template text of one object.
-type shape struct {
-	id string
-	// gates are the template conditions under which the object renders.
+// object is one object of a caller's stack, as the shape it is.
+type object struct {
+	id    string
+	tree  map[string]any
+	rules map[string]rule
 	gates []string
-	body  []string
 }
 
-// stackShapes turns the caller's stack rendered from sentinel s into shapes,
-// in the builders' install order.
-func stackShapes(caller string, s sentinel) ([]shape, error) {
+// stack is a caller's stack rendered from one sentinel set.
+type stack struct {
+	caller  string
+	subs    []subst
+	tenants []string
+	objects []object
+}
+
+// renderStack renders the caller's stack from sentinel s, in the builders'
+// install order, every optional API served.
+func renderStack(caller string, s sentinel) (stack, error) {
+	st := stack{caller: caller}
 	n, err := s.names(caller)
 	if err != nil {
-		return nil, err
+		return st, err
 	}
 	gates, err := shapeGates(caller, s)
 	if err != nil {
-		return nil, err
+		return st, err
 	}
 	var apis []string
 	if caller == etcdshapes.CallerCluster {
@@ -283,55 +327,49 @@ func stackShapes(caller string, s sentinel) ([]shape, error) {
 	}
 	objs, err := s.render(caller, apis, etcdshapes.LiveState{})
 	if err != nil {
-		return nil, err
+		return st, err
 	}
-	subs, err := s.substitutions(caller, n)
-	if err != nil {
-		return nil, err
+	if st.subs, err = s.substitutions(caller, n); err != nil {
+		return st, err
 	}
-	var out []shape
+	st.tenants = naming.TenantPath(n.Namespace)
 	seen := map[string]bool{}
 	for _, o := range objs {
-		kind := o.GetObjectKind().GroupVersionKind().Kind
-		id, err := shapeID(n, kind, o.GetName())
+		id, err := shapeID(n, o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
 		if err != nil {
-			return nil, err
+			return st, err
 		}
 		if seen[id] {
-			return nil, fmt.Errorf("chartgen: two objects are shape %s", id)
+			return st, fmt.Errorf("chartgen: two objects are shape %s", id)
 		}
 		seen[id] = true
 		m, err := objectMap(o)
 		if err != nil {
-			return nil, err
+			return st, err
 		}
-		e := &emitter{subs: subs, rules: shapeRules(caller, id), used: map[string]bool{}, tenants: naming.TenantPath(n.Namespace)}
-		if err := e.mapBody(m, 0, ""); err != nil {
-			return nil, fmt.Errorf("chartgen: %s: %w", id, err)
+		// Helm puts a namespaced object without metadata.namespace in the
+		// release namespace, as the upstream templates rely on: the
+		// stacks leave it out, which also spares Helm parsing it.
+		if md, ok := m["metadata"].(map[string]any); ok && md["namespace"] == n.Namespace {
+			delete(md, "namespace")
 		}
-		var unused []string
-		for path := range e.rules {
-			if !e.used[path] {
-				unused = append(unused, path)
-			}
-		}
-		if len(unused) > 0 {
-			sort.Strings(unused)
-			return nil, fmt.Errorf("chartgen: %s: the builders' output has no field %s any more; update rules", id, strings.Join(unused, ", "))
-		}
-		out = append(out, shape{id: id, gates: gates[id], body: e.lines})
+		st.objects = append(st.objects, object{id: id, tree: m, rules: shapeRules(caller, id), gates: gates[id]})
 	}
-	return out, nil
+	return st, nil
 }
 
 // optionalAPIs are the per-cluster stack's optional APIs (stack.go).
 var optionalAPIs = []string{etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape, etcdshapes.APICiliumNetworkPolicy}
 
+// apiGate is the config expression that says whether an optional API is
+// served (the etcd chart serves its objects unconditionally).
+func apiGate(api string) string { return fmt.Sprintf("(index $.apis %q)", api) }
+
 // shapeGates finds the condition of every optional object by rendering the
-// stack without the optional APIs, with each one alone, and with a live
-// KamajiControlPlane on another datastore: an object that appears only with
-// an API is gated on it, one that disappears on a shared datastore is gated
-// on $c.render.
+// stack without the optional APIs and with each one alone: an object that
+// appears only with an API is gated on it. The whole stack is gated on
+// $.render, which is false for a cluster that stays on a shared datastore;
+// the generator checks that such a cluster renders nothing.
 func shapeGates(caller string, s sentinel) (map[string][]string, error) {
 	gates := map[string][]string{}
 	if caller != etcdshapes.CallerCluster {
@@ -368,10 +406,8 @@ func shapeGates(caller string, s sentinel) (map[string][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for id := range all {
-		if !shared[id] {
-			gates[id] = append(gates[id], "$c.render")
-		}
+	if len(shared) > 0 {
+		return nil, fmt.Errorf("chartgen: a cluster on a shared datastore renders %d objects; the templates render none", len(shared))
 	}
 	for _, api := range optionalAPIs {
 		with, err := ids([]string{api}, etcdshapes.LiveState{})
@@ -380,12 +416,12 @@ func shapeGates(caller string, s sentinel) (map[string][]string, error) {
 		}
 		for id := range with {
 			if !base[id] {
-				gates[id] = append(gates[id], fmt.Sprintf("(.root.Capabilities.APIVersions.Has %q)", api))
+				gates[id] = append(gates[id], apiGate(api))
 			}
 		}
 	}
 	for id := range all {
-		if !base[id] && len(gates[id]) < 2 {
+		if !base[id] && len(gates[id]) != 1 {
 			return nil, fmt.Errorf("chartgen: %s renders only with all optional APIs together; gate it explicitly", id)
 		}
 	}
@@ -412,107 +448,343 @@ func objectMap(o etcdshapes.Object) (map[string]any, error) {
 	return m, nil
 }
 
-// defineName is the named template of a caller's shape.
-func defineName(caller, id string) string {
-	return "etcdshapes." + caller + "." + id
+// The defines of a caller: its config and its stack, kept as text and
+// parsed (tpl) only by that caller's render; its "all", which renders the
+// stack; and its fill, which replaces the placeholders.
+func configName(caller string) string { return "etcdshapes." + caller + ".config" }
+func stackName(caller string) string  { return "etcdshapes." + caller + ".stack" }
+
+// objectFile is the file of an object kept apart from the stack text: one
+// whose data holds template delimiters, which is plain YAML to print.
+func objectFile(caller, id string) string { return "files/" + caller + "-" + kebab(id) + ".yaml" }
+
+// kebab turns a shape id into a file name: "prometheusRule" →
+// "prometheus-rule".
+func kebab(id string) string {
+	var b strings.Builder
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
-// define writes one shape as a named template that takes a dict:
-//
-//	root   - the calling chart's root context ($)
-//	values - optional; the values in the caller's chart shape (root.Values)
-//	config - optional; a config computed by etcdshapes.config (the "all"
-//	         template passes it so that it is computed once)
-func (sh shape) define(caller string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "{{- define %q }}\n", defineName(caller, sh.id))
-	b.WriteString("{{- $c := .config }}\n")
-	fmt.Fprintf(&b, "{{- if not $c }}{{ $c = include \"etcdshapes.config\" (dict \"root\" .root \"caller\" %q \"values\" .values) | fromJson }}{{ end }}\n", caller)
-	if len(sh.gates) > 0 {
-		cond := sh.gates[0]
-		if len(sh.gates) > 1 {
-			cond = "and " + strings.Join(sh.gates, " ")
+// objText is one object of a caller's stack as written: its text and the
+// gates of its optional API.
+type objText struct {
+	id    string
+	gates []string
+	body  string
+}
+
+// stackText is a caller's stack: its objects' texts (with placeholders
+// and the actions for what is conditional) and the files of the objects
+// kept apart.
+type stackText struct {
+	objs    []objText
+	objects []File
+	blocks  map[string]int
+	tags    map[string]ruleMode
+}
+
+// writeStack writes a caller's stack.
+func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText, error) {
+	out := stackText{blocks: map[string]int{}, tags: map[string]ruleMode{}}
+	for _, o := range st.objects {
+		said := map[string]bool{}
+		reasons := reasonsFor(o.id)
+		e := &emitter{subs: st.subs, rules: o.rules, used: map[string]bool{}, tenants: st.tenants,
+			reasons: reasons, said: said, tokens: map[string]bool{}, blocks: out.blocks, tags: out.tags, delims: new(bool), acted: new(bool)}
+		if err := e.mapBody(o.tree, 0, ""); err != nil {
+			return out, fmt.Errorf("chartgen: %s %s: %w", st.caller, o.id, err)
 		}
-		fmt.Fprintf(&b, "{{- if %s }}\n", cond)
+		var unused []string
+		for path := range e.rules {
+			if !e.used[path] {
+				unused = append(unused, path)
+			}
+		}
+		if len(unused) > 0 {
+			sort.Strings(unused)
+			return out, fmt.Errorf("chartgen: %s: the builders' output has no field %s any more; update rules", o.id, strings.Join(unused, ", "))
+		}
+		for path := range reasons {
+			if !said[path] {
+				return out, fmt.Errorf("chartgen: %s: no field %s for its reason; update reasons.go", o.id, path)
+			}
+		}
+		body := strings.Join(e.lines, "\n")
+		if *e.delims {
+			// Data holding template delimiters (the PrometheusRule's own
+			// templates): the object is a file of its own, printed as it
+			// is, which must hold no action.
+			if *e.acted {
+				return out, fmt.Errorf("chartgen: %s holds template delimiters in its data and also actions or comments; write it differently", o.id)
+			}
+			name := objectFile(st.caller, o.id)
+			out.objects = append(out.objects, File{Path: name, Data: []byte("# " + Header + "\n" + body + "\n")})
+			body = fmt.Sprintf("{{ include \"etcdshapes.file\" (dict \"c\" $ \"name\" %q) | trimSuffix \"\\n\" }}", name)
+		}
+		if strings.Contains(body, "`") {
+			return out, fmt.Errorf("chartgen: the %s %s holds a backtick; the stacks are written as raw strings", st.caller, o.id)
+		}
+		out.objs = append(out.objs, objText{id: o.id, gates: o.gates, body: body})
 	}
-	for _, l := range sh.body {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	if len(sh.gates) > 0 {
-		b.WriteString("{{- end }}\n")
+	return out, nil
+}
+
+// stackFileText is the text of a stack file holding objs, all rendered
+// only when the config's render is true.
+func stackFileText(objs []objText, about string) string {
+	var b strings.Builder
+	b.WriteString(tplHeader("") + "{{- /*\n" + about + "\n*/ -}}\n{{- if $.render }}\n")
+	for _, o := range objs {
+		if len(o.gates) > 0 {
+			cond := o.gates[0]
+			if len(o.gates) > 1 {
+				cond = "and " + strings.Join(o.gates, " ")
+			}
+			fmt.Fprintf(&b, "{{- if %s }}\n", cond)
+		}
+		b.WriteString("---\n" + o.body + "\n")
+		if len(o.gates) > 0 {
+			b.WriteString("{{- end }}\n")
+		}
 	}
 	b.WriteString("{{- end }}\n")
 	return b.String()
 }
 
-// allDefine writes the template that renders every shape of a caller as one
-// multi-document YAML, computing the config once.
-func allDefine(caller string, shapes []shape) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "{{- define %q }}\n", defineName(caller, "all"))
-	fmt.Fprintf(&b, "{{- $c := include \"etcdshapes.config\" (dict \"root\" .root \"caller\" %q \"values\" .values) | fromJson }}\n", caller)
-	b.WriteString("{{- $args := dict \"root\" .root \"values\" .values \"config\" $c }}\n")
-	b.WriteString("{{- range $s := list")
-	for _, sh := range shapes {
-		fmt.Fprintf(&b, " %q", defineName(caller, sh.id))
+// mergeStacks puts every object both callers render and whose texts merge
+// in the shared stack, and the others in their caller's own.
+func mergeStacks(e, c []objText) (shared []objText, own map[string][]objText, err error) {
+	fixedE, err := fixedValues(etcdshapes.CallerEtcd)
+	if err != nil {
+		return nil, nil, err
 	}
-	b.WriteString(" }}\n")
-	b.WriteString("{{- $doc := include $s $args | trim }}\n")
-	b.WriteString("{{- if $doc }}\n---\n{{ $doc }}\n{{- end }}\n")
-	b.WriteString("{{- end }}\n")
-	b.WriteString("{{- end }}\n")
-	return b.String()
+	fixedC, err := fixedValues(etcdshapes.CallerCluster)
+	if err != nil {
+		return nil, nil, err
+	}
+	own = map[string][]objText{}
+	inEtcd := map[string]objText{}
+	for _, o := range e {
+		inEtcd[o.id] = o
+	}
+	merged := map[string]bool{}
+	for _, co := range c {
+		eo, ok := inEtcd[co.id]
+		if !ok {
+			own[etcdshapes.CallerCluster] = append(own[etcdshapes.CallerCluster], co)
+			continue
+		}
+		text, ok := mergeObject(eo.body, co.body, fixedE, fixedC)
+		if ok {
+			// Each caller's view must be its own text.
+			if err := sameText(view(text, true), eo.body, fixedE); err != nil {
+				return nil, nil, fmt.Errorf("chartgen: the shared %s is not the etcd chart's: %w", co.id, err)
+			}
+			if err := sameText(view(text, false), co.body, fixedC); err != nil {
+				return nil, nil, fmt.Errorf("chartgen: the shared %s is not a tenant cluster's: %w", co.id, err)
+			}
+			// The etcd chart's config serves every optional API.
+			shared = append(shared, objText{id: co.id, gates: co.gates, body: text})
+			merged[co.id] = true
+			continue
+		}
+		own[etcdshapes.CallerCluster] = append(own[etcdshapes.CallerCluster], co)
+	}
+	for _, eo := range e {
+		if !merged[eo.id] {
+			own[etcdshapes.CallerEtcd] = append(own[etcdshapes.CallerEtcd], eo)
+		}
+	}
+	return shared, own, nil
 }
 
-// shapesHeader tells a reader of a shapes file how to use it.
-const shapesHeader = `{{- /*
-One define per object of the stack, generated from the Go builders' output,
-and "<caller>.all" for the whole stack. Each takes a dict:
-  root   - the calling chart's root context ($)
-  values - optional; values in the caller's chart shape (default root.Values)
-  config - optional; the output of etcdshapes.config, computed once by "all"
-$c is the config: every value-dependent field reads it (see _etcdshapes.tpl).
-*/ -}}
-`
+// usedTokens are the placeholders and block markers a stack text holds.
+func usedTokens(text string, blocks map[string]int) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range placeholderToken.FindAllString(text, -1) {
+		out[t] = true
+	}
+	for t := range blocks {
+		if strings.Contains(text, "\n"+t) {
+			out[t] = true
+		}
+	}
+	return out
+}
 
-// shapesFile writes the named templates of a caller's shapes from the first
-// sentinel run, after checking that the second run writes the same text.
-func shapesFile(caller string) (string, []shape, error) {
-	var texts [2]string
-	var first []shape
-	for i, s := range sentinels {
-		shapes, err := stackShapes(caller, s)
-		if err != nil {
-			return "", nil, err
+var placeholderToken = regexp.MustCompile(`__[A-Z]+(_[A-Z]+)*__`)
+
+// fillBody writes the body of etcdshapes.stack after its checks: it runs
+// the caller's files, replaces every placeholder with its config field (of
+// the dict .), drops the lines whose tag is off and strips the other tags,
+// then replaces the block markers, indented to their place.
+func fillBody(tokens map[string]bool, blocks map[string]int, tags map[string]ruleMode) string {
+	var scalars, markers []string
+	for t := range tokens {
+		if _, ok := blocks[t]; ok {
+			markers = append(markers, t)
+		} else {
+			scalars = append(scalars, t)
 		}
-		var b strings.Builder
-		b.WriteString(shapesHeader)
-		for _, sh := range shapes {
-			b.WriteString(sh.define(caller))
-		}
-		b.WriteString(allDefine(caller, shapes))
-		texts[i] = b.String()
-		if i == 0 {
-			first = shapes
-		}
-		if strings.Contains(texts[i], sentinelMarker) {
-			return "", nil, fmt.Errorf("chartgen: %s: a sentinel survived generation: %s", caller, firstLineWith(texts[i], sentinelMarker))
-		}
-		lits, err := s.literals()
-		if err != nil {
-			return "", nil, err
-		}
-		for _, lit := range lits {
-			if strings.Contains(texts[i], lit) {
-				return "", nil, fmt.Errorf("chartgen: %s: sentinel value %q survived generation: %s", caller, lit, firstLineWith(texts[i], lit))
+	}
+	sort.Strings(scalars)
+	sort.Strings(markers)
+	var b strings.Builder
+	b.WriteString(`{{- $t := include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") "` + sharedStackFile + `" (print "files/" .caller "-stack.tpl")))`)
+	for _, t := range scalars {
+		fmt.Fprintf(&b, "\n  | replace %q .%s", t, keyFor(t))
+	}
+	b.WriteString(" -}}\n")
+	// The tags off for this render: the other caller's, an empty field's,
+	// and a given field's default.
+	off := []string{`(ternary "C" "E" (eq .caller "etcd"))`}
+	names := make([]string, 0, len(tags))
+	for t := range tags {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	for _, t := range names {
+		switch tags[t] {
+		case optional:
+			field := keyFor("__" + t + "__")
+			if tags["NO_"+t] == blockOrDefault {
+				off = append(off, fmt.Sprintf("(ternary %q %q (empty .%s))", t, "NO_"+t, field))
+			} else {
+				off = append(off, fmt.Sprintf("(ternary %q \"-\" (empty .%s))", t, field))
 			}
 		}
 	}
-	if texts[0] != texts[1] {
-		return "", nil, fmt.Errorf("chartgen: %s: the builders' output depends on an input the templates do not compute:\n%s", caller, firstDifference(texts[0], texts[1]))
+	b.WriteString("{{- $off := list " + strings.Join(off, " ") + " -}}\n")
+	b.WriteString(`{{- regexReplaceAll "\n(#[A-Z_]+#)+" (regexReplaceAll (printf "\n(#[A-Z_]+#)*#(%s)#[^\n]*" (join "|" $off)) $t "") "\n"`)
+	for _, t := range markers {
+		fmt.Fprintf(&b, "\n  | replace %q (print \"\\n\" (indent %d .%s))", "\n"+t, blocks[t], keyFor(t))
 	}
-	return texts[0], first, nil
+	b.WriteString(" -}}")
+	return b.String()
+}
+
+// sharedStackFile is the library chart's file of the objects both
+// callers render.
+const sharedStackFile = "files/stack.tpl"
+
+// keptFile is the path of a caller's kept text in the library chart.
+func keptFile(caller, kind string) string { return "files/" + caller + "-" + kind + ".tpl" }
+
+// The headers of the stack files.
+const (
+	sharedStackAbout = `The objects both callers render, as the builders render them, with
+placeholders where a value depends on the input and, where the two differ,
+the lines of each in a block for it ($.etcdChart); $ is the config (see the
+caller's config file).`
+	ownStackAbout = `The objects only the %s renders, as the builders render them, with
+placeholders where a value depends on the input; $ is the config (see its
+config file).`
+)
+
+// libraryStacks writes both callers' stacks from one sentinel set: the
+// shared stack file, each caller's config and own stack file and the
+// objects kept apart, and the fill pipeline that replaces their
+// placeholders.
+func libraryStacks(s sentinel, configs map[string]string) ([]File, string, error) {
+	texts := map[string]stackText{}
+	blocks := map[string]int{}
+	tags := map[string]ruleMode{}
+	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		st, err := renderStack(caller, s)
+		if err != nil {
+			return nil, "", err
+		}
+		sx, err := writeStack(st, shapeReasons)
+		if err != nil {
+			return nil, "", err
+		}
+		for t, m := range sx.tags {
+			tags[t] = m
+		}
+		for t, n := range sx.blocks {
+			if m, ok := blocks[t]; ok && m != n {
+				return nil, "", fmt.Errorf("chartgen: the callers indent %s differently", t)
+			}
+			blocks[t] = n
+		}
+		texts[caller] = sx
+	}
+	shared, own, err := mergeStacks(texts[etcdshapes.CallerEtcd].objs, texts[etcdshapes.CallerCluster].objs)
+	if err != nil {
+		return nil, "", err
+	}
+	sharedText := stackFileText(shared, sharedStackAbout)
+	out := []File{{Path: sharedStackFile, Data: []byte(sharedText)}}
+	all := sharedText
+	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		ownText := stackFileText(own[caller], fmt.Sprintf(ownStackAbout, callerTitle[caller]))
+		all += ownText
+		out = append(out, texts[caller].objects...)
+		out = append(out,
+			File{Path: keptFile(caller, "config"), Data: []byte(tplHeader("helpers.tpl") + "{{- if not (hasKey . \"render\") -}}\n" + configs[caller] + "{{- end -}}\n")},
+			File{Path: keptFile(caller, "stack"), Data: []byte(ownText)},
+		)
+	}
+	// Both callers' configs give every field a placeholder names.
+	return out, fillBody(usedTokens(all, blocks), blocks, tags), nil
+}
+
+// callerTitle names a caller in the files' comments.
+var callerTitle = map[string]string{etcdshapes.CallerEtcd: "etcd chart", etcdshapes.CallerCluster: "per-cluster etcd"}
+
+// shapesFiles writes the stacks from the first sentinel set, after
+// checking that the second set writes the same text: a field that depends
+// on an input the templates do not compute makes the two differ.
+func shapesFiles(configs map[string]string) ([]File, string, error) {
+	var runs [2][]File
+	var fill string
+	for i, s := range sentinels {
+		files, f, err := libraryStacks(s, configs)
+		if err != nil {
+			return nil, "", err
+		}
+		if i > 0 && f != fill {
+			return nil, "", fmt.Errorf("chartgen: the placeholders depend on the sentinel set")
+		}
+		fill = f
+		var all strings.Builder
+		for _, f := range files {
+			all.Write(f.Data)
+		}
+		if strings.Contains(all.String(), sentinelMarker) {
+			return nil, "", fmt.Errorf("chartgen: a sentinel survived generation: %s", firstLineWith(all.String(), sentinelMarker))
+		}
+		lits, err := s.literals()
+		if err != nil {
+			return nil, "", err
+		}
+		for _, lit := range lits {
+			if strings.Contains(all.String(), lit) {
+				return nil, "", fmt.Errorf("chartgen: sentinel value %q survived generation: %s", lit, firstLineWith(all.String(), lit))
+			}
+		}
+		runs[i] = files
+	}
+	if len(runs[0]) != len(runs[1]) {
+		return nil, "", fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute: %d files, then %d", len(runs[0]), len(runs[1]))
+	}
+	for j := range runs[0] {
+		a, b := runs[0][j], runs[1][j]
+		if a.Path != b.Path || !bytes.Equal(a.Data, b.Data) {
+			return nil, "", fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute (%s):\n%s", a.Path, firstDifference(string(a.Data), string(b.Data)))
+		}
+	}
+	return runs[0], fill, nil
 }
 
 func firstLineWith(text, needle string) string {

@@ -7,60 +7,98 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"helm.sh/helm/v3/pkg/chart/loader"
 )
 
 func asNamingError(err error, target **invalid.Error) bool { return errors.As(err, target) }
 
 // TestGoldenScenarios renders every golden scenario with the generated chart
 // of its caller (live state served to lookup by a fake cluster) and
-// requires the builders' objects, field for field.
+// requires the builders' objects, field for field, on every Helm.
 func TestGoldenScenarios(t *testing.T) {
-	perCaller := map[string]int{}
-	objects := 0
-	for _, s := range golden.All() {
-		t.Run(s.Name, func(t *testing.T) {
-			n := compareRenders(t, renderInput{
-				caller: s.Caller, release: s.Release, namespace: s.Namespace,
-				values: []byte(s.Values), apiVersions: s.APIVersions, live: s.Live,
+	forEachHelm(t, func(t *testing.T, h helm) {
+		perCaller := map[string]int{}
+		objects := 0
+		for _, s := range golden.All() {
+			t.Run(s.Name, func(t *testing.T) {
+				n := compareRenders(t, h, renderInput{
+					caller: s.Caller, release: s.Release, namespace: s.Namespace,
+					values: []byte(s.Values), apiVersions: s.APIVersions, live: s.Live,
+				})
+				perCaller[s.Caller]++
+				objects += n
 			})
-			perCaller[s.Caller]++
-			objects += n
-		})
-	}
-	t.Logf("round-tripped golden scenarios: etcd %d, cluster %d (%d objects), of %d", perCaller["etcd"], perCaller["cluster"], objects, len(golden.All()))
+		}
+		t.Logf("%s: round-tripped golden scenarios: etcd %d, cluster %d (%d objects), of %d", h.name(), perCaller["etcd"], perCaller["cluster"], objects, len(golden.All()))
+	})
 }
 
-// TestLibraryAll renders every golden scenario through the library form: the
-// named templates alone, included by a chart with the caller's values.yaml
-// as an adopting chart would ("etcdshapes.<caller>.all").
+// TestLibraryAll renders every golden scenario through the library chart
+// alone, as a chart that adopts it does: its own values.yaml (the
+// caller's) and one template including "etcdshapes.stack" for the caller.
 func TestLibraryAll(t *testing.T) {
-	for _, s := range golden.All() {
-		t.Run(s.Name, func(t *testing.T) {
-			files, err := chartgen.Chart(chartgen.Options{Caller: s.Caller, Version: chartVersion})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var values []byte
-			for _, f := range files {
-				if f.Path == "values.yaml" {
-					values = f.Data
+	forEachHelm(t, func(t *testing.T, h helm) {
+		for _, s := range golden.All() {
+			t.Run(s.Name, func(t *testing.T) {
+				app, err := chartgen.Chart(chartgen.Options{Caller: s.Caller, Version: chartVersion})
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			c := loadChart(t, chartgen.Options{Library: true, Version: chartVersion},
-				&loader.BufferedFile{Name: "values.yaml", Data: values},
-				&loader.BufferedFile{Name: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.` + s.Caller + `.all" (dict "root" $) }}`)})
-			in := renderInput{caller: s.Caller, release: s.Release, namespace: s.Namespace,
-				values: []byte(s.Values), apiVersions: s.APIVersions, live: s.Live}
-			got, err := renderChart(c, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := goRender(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			compareDocs(t, want, got, s.Namespace)
-		})
-	}
+				var values []byte
+				for _, f := range app {
+					if f.Path == "values.yaml" {
+						values = f.Data
+					}
+				}
+				c := withLibrary(t, h, "all-"+s.Caller,
+					chartgen.File{Path: "values.yaml", Data: values},
+					chartgen.File{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller + `") }}`)})
+				in := renderInput{caller: s.Caller, release: s.Release, namespace: s.Namespace,
+					values: []byte(s.Values), apiVersions: s.APIVersions, live: s.Live}
+				out, err := h.render(c, in.values, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := goRender(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareDocs(t, want, joinRendered(out), s.Namespace)
+			})
+		}
+	})
+}
+
+// TestGoldenScenariosChecked renders every golden scenario with every check
+// run (checks true), as the charts render input their quick tests do not
+// vouch for: the general path must render what the quick path renders,
+// the library's objects.
+func TestGoldenScenariosChecked(t *testing.T) {
+	forEachHelm(t, func(t *testing.T, h helm) {
+		for _, s := range golden.All() {
+			t.Run(s.Name, func(t *testing.T) {
+				app, err := chartgen.Chart(chartgen.Options{Caller: s.Caller, Version: chartVersion})
+				if err != nil {
+					t.Fatal(err)
+				}
+				files := []chartgen.File{{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller + `" "checks" true) }}`)}}
+				for _, f := range app {
+					if f.Path == "values.yaml" || f.Path == "values.schema.json" {
+						files = append(files, f)
+					}
+				}
+				c := withLibrary(t, h, "checked-"+s.Caller, files...)
+				in := renderInput{caller: s.Caller, release: s.Release, namespace: s.Namespace,
+					values: []byte(s.Values), apiVersions: s.APIVersions, live: s.Live}
+				out, err := h.render(c, in.values, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := goRender(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareDocs(t, want, joinRendered(out), s.Namespace)
+			})
+		}
+	})
 }

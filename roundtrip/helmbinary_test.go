@@ -14,19 +14,32 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// TestHelmBinary runs a real `helm template` (the binary $HELM names; the
-// test is skipped without it) on the generated charts for every golden
-// scenario without live state and for random values, and compares with the
-// library. It proves what the in-process tests assume: the CLI loads the
-// chart, the values and the schema as the engine package does.
+// TestHelmBinary runs a real `helm template` (the binaries $HELM and $HELM4
+// name, e.g. helm v3 and v4; the test is skipped without them) on the
+// generated charts, the library chart in their charts/ directory, for every
+// golden scenario without live state and for random values, and compares
+// with the library. It proves what the in-process tests assume: the CLI
+// loads the chart, its dependency, the values and the schema as the engine
+// package does.
 func TestHelmBinary(t *testing.T) {
-	helm := os.Getenv("HELM")
-	if helm == "" {
-		t.Skip("set HELM to a helm v3 binary to run `helm template` itself")
+	var bins []string
+	for _, env := range []string{"HELM", "HELM4"} {
+		if b := os.Getenv(env); b != "" {
+			bins = append(bins, b)
+		}
 	}
+	if len(bins) == 0 {
+		t.Skip("set HELM (and HELM4) to helm binaries to run `helm template` itself")
+	}
+	for _, bin := range bins {
+		t.Run(filepath.Base(bin), func(t *testing.T) { helmBinary(t, bin) })
+	}
+}
+
+func helmBinary(t *testing.T, helm string) {
 	dirs := map[string]string{}
 	for _, caller := range []string{"etcd", "cluster"} {
-		files, err := chartgen.Chart(chartgen.Options{Caller: caller, Version: chartVersion})
+		files, err := chartgen.Chart(chartgen.Options{Caller: caller, Version: chartVersion, Vendor: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,63 +9,70 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/naming"
-	"helm.sh/helm/v3/pkg/chart/loader"
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/engine"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/yaml"
 )
 
-// probeTemplate calls one hand-written helper with .Values.in; each op is
-// the helper (or the composition the config makes of it) whose Go twin a
-// test compares it with.
-const probeTemplate = `{{- $k := include "etcdshapes.constants" . | fromJson }}
-{{- $in := .Values.in }}
-{{- if eq .Values.op "names" }}
-{{- include "etcdshapes.names" (dict "caller" $in.caller "namespace" $in.namespace "release" $in.release "k" $k) }}
-{{- else if eq .Values.op "quota" }}
-{{- include "etcdshapes.quota" (dict "field" "values.size" "q" (include "etcdshapes.quantity" (dict "field" "values.size" "value" $in.value) | fromJson) "k" $k) }}
-{{- else if eq .Values.op "quantity" }}
-{{- include "etcdshapes.quantity" (dict "field" "values.size" "value" $in.value) }}
-{{- else if eq .Values.op "sanitize" }}
-{{- $limits := include "etcdshapes.resourceValues" (dict "field" "values.resources" "value" $in.limits "k" $k) | fromJson }}
-{{- $ratios := include "etcdshapes.ratios" (dict "cluster" $in.cluster "k" $k) | fromJson }}
-{{- include "etcdshapes.sanitize" (dict "field" "values.resources" "limits" $limits "ratios" $ratios) }}
-{{- else if eq .Values.op "formatFloat" }}
-{{- include "etcdshapes.formatFloat" (dict "value" $in.value) }}
-{{- else if eq .Values.op "tenantPath" }}
-{{- include "etcdshapes.tenantPath" (dict "namespace" $in.namespace "k" $k) }}
-{{- else if eq .Values.op "label" }}
-{{- include "etcdshapes.labelErrors" (dict "value" $in.value "k" $k) }}
-{{- else if eq .Values.op "subdomain" }}
-{{- include "etcdshapes.subdomainErrors" (dict "value" $in.value "k" $k) }}
-{{- else if eq .Values.op "labelValue" }}
-{{- include "etcdshapes.labelValueErrors" (dict "value" $in.value "k" $k) }}
-{{- else if eq .Values.op "qualifiedName" }}
-{{- include "etcdshapes.qualifiedNameErrors" (dict "value" $in.value "k" $k) }}
+// probeTemplate calls one hand-written helper with .Values.in:
+//
+//	config   - etcdshapes.config for in.caller, in.namespace, in.release
+//	           and in.values (and in.checks); the filled config as JSON
+//	           (without root)
+//	other    - etcdshapes.check.<op> of the checks (files/checks.tpl, run
+//	           with tpl as the config runs them), with the constants as k.
+const probeTemplate = `{{- $in := .Values.in }}
+{{- if eq .Values.op "config" }}
+{{- $root := dict "Values" ($in.values | default dict) "Release" (dict "Name" $in.release "Namespace" $in.namespace) "Chart" (dict "Version" "0.0.0") "Capabilities" .Capabilities "Subcharts" .Subcharts }}
+{{- $c := dict "root" $root "caller" $in.caller "checks" $in.checks }}
+{{- include "etcdshapes.config" $c }}
+{{- toJson (omit $c "root") }}
 {{- else }}
-{{- fail (printf "unknown op %s" .Values.op) }}
+{{- tpl (print (.Subcharts.etcdshapes.Files.Get "files/checks.tpl") "{{- $k := dict }}{{- include \"etcdshapes.check.constants\" $k }}{{- include (printf \"etcdshapes.check.%s\" .op) (merge (dict \"k\" $k) .in) }}") .Values }}
 {{- end }}`
 
 // probe renders one helper call.
-func probe(t *testing.T, op string, in map[string]any) (string, error) {
+func probe(t *testing.T, h helm, op string, in map[string]any) (string, error) {
 	t.Helper()
-	c := loadChart(t, chartgen.Options{Library: true, Version: chartVersion},
-		&loader.BufferedFile{Name: "templates/probe.yaml", Data: []byte(probeTemplate)})
-	top, err := chartutil.ToRenderValues(c, map[string]any{"op": op, "in": in},
-		chartutil.ReleaseOptions{Name: "probe", Namespace: "tenant-probe"}, nil)
+	c := withLibrary(t, h, "probe", chartgen.File{Path: "templates/probe.yaml", Data: []byte(probeTemplate)})
+	values, err := json.Marshal(map[string]any{"op": op, "in": in})
 	if err != nil {
-		return "", err
+		t.Fatal(err)
 	}
-	out, err := engine.Render(c, top)
+	out, err := h.render(c, values, renderInput{release: "probe", namespace: "tenant-probe"})
 	if err != nil {
 		return "", err
 	}
 	return out["probe/templates/probe.yaml"], nil
+}
+
+// probeConfig fills a config with etcdshapes.config; checks runs every
+// check (the general path) even for input the quick tests vouch for.
+func probeConfig(t *testing.T, h helm, caller, namespace, release string, values map[string]any, checks ...bool) (map[string]any, error) {
+	t.Helper()
+	if caller == etcdshapes.CallerEtcd {
+		// The values.yaml defaults Helm would coalesce under these values
+		// (an absent version, replicas or size is a null the checks refuse).
+		v := map[string]any{"version": etcd.DefaultVersion, "replicas": etcd.DefaultReplicas, "size": etcd.DefaultSize}
+		for k, x := range values {
+			v[k] = x
+		}
+		values = v
+	}
+	out, err := probe(t, h, "config", map[string]any{"caller": caller, "namespace": namespace, "release": release, "values": values, "checks": len(checks) > 0 && checks[0]})
+	if err != nil {
+		return nil, err
+	}
+	var c map[string]any
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	return c, nil
 }
 
 // helmMessage is the message a template's fail carries.
@@ -89,7 +96,9 @@ func randomName(r *rand.Rand, prefix string, length int, alphabet string) string
 	return b.String()
 }
 
-func TestNamesTwin(t *testing.T) {
+func TestNamesTwin(t *testing.T) { forEachHelm(t, namesTwin) }
+
+func namesTwin(t *testing.T, h helm) {
 	r := rand.New(rand.NewSource(1))
 	type pair struct{ ns, rel string }
 	var pairs []pair
@@ -128,7 +137,7 @@ func TestNamesTwin(t *testing.T) {
 					rel = p.rel // a wrong release for the etcd chart
 				}
 			}
-			got, err := probe(t, "names", map[string]any{"caller": caller, "namespace": p.ns, "release": rel})
+			got, err := probeConfig(t, h, caller, p.ns, rel, nil)
 			var n naming.Names
 			var goErr error
 			if caller == "etcd" {
@@ -138,23 +147,25 @@ func TestNamesTwin(t *testing.T) {
 			}
 			if goErr != nil {
 				if err == nil || helmMessage(err) != goErr.Error() {
-					t.Fatalf("%s %q %q: library refuses with %q, helper gives %v / %s", caller, p.ns, rel, goErr, err, got)
+					t.Fatalf("%s %q %q: library refuses with %q, helper gives %v / %v", caller, p.ns, rel, goErr, err, got)
 				}
 				continue
 			}
 			if err != nil {
 				t.Fatalf("%s %q %q: helper refuses: %v", caller, p.ns, rel, err)
 			}
-			want, _ := json.Marshal(map[string]string{
+			want := map[string]string{
 				"namespace": n.Namespace, "release": n.Release, "cluster": n.Cluster,
 				"dataStore": n.DataStore(), "defragCronJob": n.DefragCronJob(), "cleanupJob": n.CleanupJob(),
-			})
-			if !jsonEqual(t, string(want), got) {
-				t.Fatalf("%s %q %q:\n  library %s\n  helper  %s", caller, p.ns, rel, want, got)
+			}
+			for k, w := range want {
+				if got[k] != w {
+					t.Fatalf("%s %q %q: %s: library %q, helper %v", caller, p.ns, rel, k, w, got[k])
+				}
 			}
 		}
 	}
-	t.Logf("names: %d namespace/release pairs, both callers", len(pairs))
+	t.Logf("%s: names: %d namespace/release pairs, both callers", h.name(), len(pairs))
 }
 
 func jsonEqual(t *testing.T, a, b string) bool {
@@ -186,10 +197,14 @@ func sizes() []any {
 	return append(out, "10Gb", "", "abc", "1.2.3", "Mi", "-1Gi", "0", "1e", "--1", "1 Gi", "0x10", "1e3Mi", "8Ei", true)
 }
 
-func TestQuotaTwin(t *testing.T) {
+// TestQuotaTwin: the quota the config computes (and the refusals of the
+// checks) for sizes in every unit, against etcd.QuotaBackendBytes.
+func TestQuotaTwin(t *testing.T) { forEachHelm(t, quotaTwin) }
+
+func quotaTwin(t *testing.T, h helm) {
 	checked := 0
 	for _, s := range sizes() {
-		got, err := probe(t, "quota", map[string]any{"value": s})
+		got, err := probeConfig(t, h, "etcd", "tenant-root", "etcd", map[string]any{"size": s})
 		str := fmt.Sprint(s)
 		if f, ok := s.(float64); ok {
 			str = fmt.Sprintf("%.0f", f)
@@ -206,30 +221,38 @@ func TestQuotaTwin(t *testing.T) {
 		switch {
 		case qerr != nil && err != nil:
 		case qerr != nil:
-			t.Fatalf("size %v: library refuses (%v), helper gives %s", s, qerr, got)
+			t.Fatalf("size %v: library refuses (%v), config gives %v", s, qerr, got["quota"])
 		case err != nil:
-			t.Fatalf("size %v: helper refuses (%v), library gives %d", s, err, want)
-		case got != fmt.Sprint(want):
-			t.Fatalf("size %v: library %d, helper %s", s, want, got)
+			t.Fatalf("size %v: config refuses (%v), library gives %d", s, err, want)
+		case got["quota"] != fmt.Sprint(want):
+			t.Fatalf("size %v: library %d, config %v", s, want, got["quota"])
 		}
 		checked++
 	}
-	t.Logf("quota: %d sizes", checked)
+	t.Logf("%s: quota: %d sizes", h.name(), checked)
 }
 
-func TestQuantityValueTwin(t *testing.T) {
+// TestQuantityValueTwin: the value the checks read from a valid quantity
+// (the general arithmetic, which the quota and the sanitiser build on), and
+// their refusal of an invalid one.
+func TestQuantityValueTwin(t *testing.T) { forEachHelm(t, quantityValueTwin) }
+
+func quantityValueTwin(t *testing.T, h helm) {
 	for _, s := range sizes() {
 		str, ok := s.(string)
 		if !ok {
 			continue
 		}
-		got, err := probe(t, "quantity", map[string]any{"value": s})
 		q, perr := resource.ParseQuantity(str)
-		if (perr != nil) != (err != nil) {
-			t.Fatalf("quantity %q: library error %v, helper %v / %s", str, perr, err, got)
-		}
 		if perr != nil {
+			if _, err := probe(t, h, "quantity", map[string]any{"field": "values.size", "value": s}); err == nil {
+				t.Fatalf("quantity %q: the library refuses it (%v), the checks do not", str, perr)
+			}
 			continue
+		}
+		got, err := probe(t, h, "quantity", map[string]any{"field": "values.size", "value": s})
+		if err != nil {
+			t.Fatalf("quantity %q: %v", str, err)
 		}
 		var v struct{ F float64 }
 		if err := json.Unmarshal([]byte(got), &v); err != nil {
@@ -249,7 +272,13 @@ func relDiff(a, b float64) float64 {
 	return d / b
 }
 
-func TestSanitizeTwin(t *testing.T) {
+// TestSanitizeTwin: the requests the config derives from the limits and the
+// ratios (and the VPA bounds from the fixed ones), against
+// etcd.SanitizeResources; where the library refuses the combination (a
+// request above its limit), the chart refuses it with the same message.
+func TestSanitizeTwin(t *testing.T) { forEachHelm(t, sanitizeTwin) }
+
+func sanitizeTwin(t *testing.T, h helm) {
 	limitsCases := []map[string]any{
 		{"cpu": "1000m", "memory": "512Mi"},
 		{"cpu": 2.0, "memory": "1Gi"},
@@ -271,46 +300,71 @@ func TestSanitizeTwin(t *testing.T) {
 			memRatio := ratios[(i+3)%len(ratios)]
 			ephRatio := ratios[(i+7)%len(ratios)]
 			cluster := map[string]any{"cpu-allocation-ratio": cpuRatio, "memory-allocation-ratio": memRatio, "ephemeral-storage-allocation-ratio": ephRatio}
-			got, err := probe(t, "sanitize", map[string]any{"limits": limits, "cluster": cluster})
-			if err != nil {
-				t.Fatalf("%v / %v: %v", limits, cluster, err)
-			}
+			values := map[string]any{"resources": limits, "_cluster": cluster}
+			_, goErr := etcdshapes.Render(etcdshapes.Request{Caller: "etcd", Namespace: "tenant-root", Values: values})
 			list := corev1.ResourceList{}
 			for k, v := range limits {
-				s := fmt.Sprint(v)
-				list[corev1.ResourceName(k)] = resource.MustParse(s)
+				list[corev1.ResourceName(k)] = resource.MustParse(fmt.Sprint(v))
 			}
 			want, err := etcd.SanitizeResources(list, etcd.Ratios{CPU: cpuRatio, Memory: memRatio, EphemeralStorage: ephRatio})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var h struct{ Limits, Requests map[string]string }
-			if err := json.Unmarshal([]byte(got), &h); err != nil {
-				t.Fatalf("%v: %s", err, got)
-			}
-			for name, q := range want.Requests {
-				if c := canonQuantity(h.Requests[string(name)]); c != q.String() {
-					t.Fatalf("%v / %v: request %s: library %s, helper %s (%v)", limits, cluster, name, q.String(), h.Requests[string(name)], c)
+			for _, checks := range []bool{false, true} {
+				got, err := probeConfig(t, h, "etcd", "tenant-root", "etcd", values, checks)
+				if goErr != nil {
+					if err == nil {
+						t.Fatalf("%v / %v: the library refuses (%v), the config does not", limits, cluster, goErr)
+					}
+					checkSameRefusal(t, goErr, err)
+					continue
 				}
-			}
-			for name, q := range want.Limits {
-				if c := canonQuantity(h.Limits[string(name)]); c != q.String() {
-					t.Fatalf("%v / %v: limit %s: library %s, helper %s", limits, cluster, name, q.String(), h.Limits[string(name)])
+				if err != nil {
+					t.Fatalf("%v / %v (checks %v): %v", limits, cluster, checks, err)
 				}
-			}
-			if len(h.Requests) != len(want.Requests) || len(h.Limits) != len(want.Limits) {
-				t.Fatalf("%v / %v: resource sets differ: %s", limits, cluster, got)
+				var res struct{ Limits, Requests map[string]any }
+				if err := yaml.Unmarshal([]byte(fmt.Sprint(got["resources"])), &res); err != nil {
+					t.Fatalf("%v: %v", err, got["resources"])
+				}
+				for name, q := range want.Requests {
+					if c := canonQuantity(res.Requests[string(name)]); c != q.String() {
+						t.Fatalf("%v / %v (checks %v): request %s: library %s, config %v (%v)", limits, cluster, checks, name, q.String(), res.Requests[string(name)], c)
+					}
+				}
+				for name, q := range want.Limits {
+					if c := canonQuantity(res.Limits[string(name)]); c != q.String() {
+						t.Fatalf("%v / %v (checks %v): limit %s: library %s, config %v", limits, cluster, checks, name, q.String(), res.Limits[string(name)])
+					}
+				}
+				if len(res.Requests) != len(want.Requests) || len(res.Limits) != len(want.Limits) {
+					t.Fatalf("%v / %v (checks %v): resource sets differ: %v", limits, cluster, checks, got["resources"])
+				}
+				r := etcd.Ratios{CPU: cpuRatio, Memory: memRatio, EphemeralStorage: ephRatio}
+				for prefix, bounds := range map[string][2]string{"vpaMin": {etcd.VPAMinCPU, etcd.VPAMinMemory}, "vpaMax": {etcd.VPAMaxCPU, etcd.VPAMaxMemory}} {
+					b, err := etcd.SanitizeResources(corev1.ResourceList{"cpu": resource.MustParse(bounds[0]), "memory": resource.MustParse(bounds[1])}, r)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for name, key := range map[corev1.ResourceName]string{"cpu": prefix + "Cpu", "memory": prefix + "Memory"} {
+						q := b.Requests[name]
+						if c := canonQuantity(got[key]); c != q.String() {
+							t.Fatalf("%v (checks %v): %s: library %s, config %v", cluster, checks, key, q.String(), got[key])
+						}
+					}
+				}
 			}
 			checked++
 		}
 	}
-	t.Logf("sanitize: %d limit/ratio combinations", checked)
+	t.Logf("%s: sanitize: %d limit/ratio combinations", h.name(), checked)
 }
 
 // TestFormatFloatTwin: the helpers spell a float64 ratio as ratioValue
 // does, strconv.FormatFloat(f, 'f', -1, 64), where toJson would write an
 // exponent (below 1e-6 and from 1e21 on).
-func TestFormatFloatTwin(t *testing.T) {
+func TestFormatFloatTwin(t *testing.T) { forEachHelm(t, formatFloatTwin) }
+
+func formatFloatTwin(t *testing.T, h helm) {
 	r := rand.New(rand.NewSource(3))
 	fs := []float64{0, 1, -1, 0.5, 3.6, 2.5, 1e-6, 9.99e-7, 1e-7, 1.2345e-7, -1.5e-7, 5e-324, 1e20, 1e21, 1e23, -1.5e23, 1.7976931348623157e308, 123456789.125}
 	for i := 0; i < 300; i++ {
@@ -322,7 +376,7 @@ func TestFormatFloatTwin(t *testing.T) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			continue // no values file holds them
 		}
-		got, err := probe(t, "formatFloat", map[string]any{"value": f})
+		got, err := probe(t, h, "formatFloat", map[string]any{"value": f})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,17 +385,20 @@ func TestFormatFloatTwin(t *testing.T) {
 		}
 		checked++
 	}
-	t.Logf("formatFloat: %d floats", checked)
+	t.Logf("%s: formatFloat: %d floats", h.name(), checked)
 }
 
-func TestTenantPathTwin(t *testing.T) {
+func TestTenantPathTwin(t *testing.T) { forEachHelm(t, tenantPathTwin) }
+
+func tenantPathTwin(t *testing.T, h helm) {
 	for _, ns := range []string{"tenant-root", "tenant-a", "tenant-a-b", "tenant-a-b-c-d-e", "tenant-root-x", "tenant-" + strings.Repeat("q-", 20) + "z"} {
-		got, err := probe(t, "tenantPath", map[string]any{"namespace": ns})
+		c, err := probeConfig(t, h, "etcd", ns, "etcd", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
+		got, _ := json.Marshal(c["tenants"])
 		want, _ := json.Marshal(naming.TenantPath(ns))
-		if !jsonEqual(t, string(want), got) {
+		if !jsonEqual(t, string(want), string(got)) {
 			t.Fatalf("%s: library %s, helper %s", ns, want, got)
 		}
 	}
@@ -349,7 +406,9 @@ func TestTenantPathTwin(t *testing.T) {
 
 // TestValidationTwins compares the ports of apimachinery's name validators
 // (their messages appear in refusals) on names of every shape.
-func TestValidationTwins(t *testing.T) {
+func TestValidationTwins(t *testing.T) { forEachHelm(t, validationTwins) }
+
+func validationTwins(t *testing.T, h helm) {
 	r := rand.New(rand.NewSource(2))
 	inputs := []string{"", "a", "-", "a-", "A", "a.b", "a..b", "a_b", "a/b", "/a", "a/", "a/b/c", "example.com/device", "Example.com/x",
 		"x.y/" + strings.Repeat("n", 64), strings.Repeat("a", 63), strings.Repeat("a", 64), strings.Repeat("a.", 127) + "a", "kubernetes.io/hostname",
@@ -358,14 +417,14 @@ func TestValidationTwins(t *testing.T) {
 		inputs = append(inputs, randomName(r, "", 1+r.Intn(80), "ab-._/A1"))
 	}
 	twins := map[string]func(string) []string{
-		"label":         validation.IsDNS1123Label,
-		"subdomain":     validation.IsDNS1123Subdomain,
-		"qualifiedName": validation.IsQualifiedName,
-		"labelValue":    validation.IsValidLabelValue,
+		"labelErrors":         validation.IsDNS1123Label,
+		"subdomainErrors":     validation.IsDNS1123Subdomain,
+		"qualifiedNameErrors": validation.IsQualifiedName,
+		"labelValueErrors":    validation.IsValidLabelValue,
 	}
-	for _, op := range []string{"label", "subdomain", "qualifiedName", "labelValue"} {
+	for _, op := range []string{"labelErrors", "subdomainErrors", "qualifiedNameErrors", "labelValueErrors"} {
 		for _, in := range inputs {
-			got, err := probe(t, op, map[string]any{"value": in})
+			got, err := probe(t, h, op, map[string]any{"value": in})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -146,6 +146,10 @@ func randomRelease(r *rand.Rand) string {
 // constraints, long names, random served APIs and live state) with the
 // chart and the library.
 func TestRandomValues(t *testing.T) {
+	forEachHelm(t, randomValues)
+}
+
+func randomValues(t *testing.T, h helm) {
 	r := rand.New(rand.NewSource(42))
 	apis := []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}
 	counts := map[string]int{}
@@ -184,9 +188,9 @@ func TestRandomValues(t *testing.T) {
 					t.Logf("namespace %s, release %s, apis %v, live %+v, values:\n%s", in.namespace, in.release, in.apiVersions, in.live, raw)
 				}
 			}()
-			compareRenders(t, in)
+			compareRenders(t, h, in)
 			counts[in.caller]++
 		})
 	}
-	t.Logf("random inputs round-tripped: etcd %d, cluster %d", counts["etcd"], counts["cluster"])
+	t.Logf("%s: random inputs round-tripped: etcd %d, cluster %d", h.name(), counts["etcd"], counts["cluster"])
 }

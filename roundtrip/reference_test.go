@@ -72,6 +72,10 @@ func readCases(t *testing.T, dir string) []referenceCase {
 // objects with what the upstream charts render, as ../shared/tools/parity.sh
 // compares the CLI's.
 func TestReferenceCases(t *testing.T) {
+	forEachHelm(t, func(t *testing.T, h helm) { referenceCases(t, h) })
+}
+
+func referenceCases(t *testing.T, h helm) {
 	dir := referenceDir()
 	cases := readCases(t, dir)
 	passed := 0
@@ -81,7 +85,7 @@ func TestReferenceCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := helmRender(t, renderInput{
+			got, err := helmRender(t, h, renderInput{
 				caller: c.caller, release: c.release, namespace: c.namespace,
 				values: values, apiVersions: c.apis, live: c.live,
 			})
@@ -103,5 +107,5 @@ func TestReferenceCases(t *testing.T) {
 			passed++
 		})
 	}
-	t.Logf("reference cases matched: %d of %d", passed, len(cases))
+	t.Logf("%s: reference cases matched: %d of %d", h.name(), passed, len(cases))
 }

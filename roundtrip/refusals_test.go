@@ -132,6 +132,12 @@ func refusals() []refusal {
 		e("memory-number-request-past-int64", "resources:\n  memory: 1e21\n_cluster:\n  memory-allocation-ratio: 100"),
 		e("ephemeral-request-past-int64", "resources:\n  ephemeral-storage: 400E"),
 		e("vpa-bound-past-int64", "resources:\n  memory: null\n_cluster:\n  memory-allocation-ratio: 1e-10"),
+		e("version-empty", `version: ""`),
+		e("hugepages-not-a-multiple", "resources:\n  hugepages-2Mi: 3Mi"),
+		e("hugepages-page-zero", "resources:\n  hugepages-0: 1Gi"),
+		e("hugepages-page-milli", "resources:\n  hugepages-1m: 1Gi"),
+		e("hugepages-alone", "resources:\n  cpu: null\n  memory: null\n  hugepages-2Mi: 4Mi"),
+		e("resources-requests-prefix", "resources:\n  requests.example.com/gpu: 1"),
 		e("unknown-key-empty", `"": 1`),
 		e("unknown-key", `foo: 1`),
 		e("unknown-key-sorted-first", "zzz: 1\naaa: 2"),
@@ -192,8 +198,8 @@ var (
 
 // wrongTypes: every key the charts read, with a value of every type the
 // library refuses there ("values.version: invalid value 3.6: must be a
-// string"). The chart must refuse each with the same message, not with
-// values.schema.json's.
+// string"). The chart's values.schema.json must refuse each at the same
+// field (checkSameRefusal).
 func wrongTypes() []refusal {
 	platform := []struct {
 		key   string
@@ -319,7 +325,7 @@ func TestNullValues(t *testing.T) {
 			if _, err := goRender(in); err != nil {
 				t.Fatalf("the library refuses: %v", err)
 			}
-			compareRenders(t, in)
+			forEachHelm(t, func(t *testing.T, h helm) { compareRenders(t, h, in) })
 		})
 	}
 }
@@ -332,10 +338,49 @@ func indent(s, pad string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
+// TestIgnoredAndShared: inputs the library accepts since issue 9 render the
+// same objects with the chart: the platform's _namespace, an older chart's
+// backup and unknown _cluster keys are ignored, and a cluster that stays on
+// a shared datastore renders nothing even where its release breaks the
+// rules of the names only a rendered stack uses.
+func TestIgnoredAndShared(t *testing.T) {
+	shared := etcdshapes.LiveState{DataStoreName: "default"}
+	for _, c := range []struct {
+		caller, values, release string
+		live                    etcdshapes.LiveState
+	}{
+		{caller: "etcd", values: "_namespace:\n  etcd: tenant-root\n  host: example.org\nbackup:\n  enabled: true\n  s3: {bucket: x}"},
+		{caller: "etcd", values: "_namespace: 5\nbackup: [x]\n_cluster:\n  unknown: {a: 1}"},
+		{caller: "cluster", values: "_namespace:\n  etcd: tenant-root\n_cluster:\n  unknown: 1\nhost: example.org"},
+		{caller: "cluster", values: "{}", release: "kubernetes-" + strings.Repeat("x", 41), live: shared},
+		{caller: "cluster", values: "{}", release: "kubernetes.demo", live: shared},
+		{caller: "cluster", values: "{}", release: "1kubernetes", live: shared},
+		{caller: "cluster", values: "etcd:\n  replicas: 1", release: "kubernetes-demo", live: shared},
+	} {
+		in := renderInput{caller: c.caller, namespace: "tenant-root", release: "etcd", values: []byte(c.values), live: c.live}
+		if c.caller == "cluster" {
+			in.namespace, in.release = "tenant-demo", "kubernetes-demo"
+			if c.release != "" {
+				in.release = c.release
+			}
+		}
+		t.Run(c.caller+"/"+in.release+"/"+c.values, func(t *testing.T) {
+			if _, err := goRender(in); err != nil {
+				t.Fatalf("the library refuses: %v", err)
+			}
+			forEachHelm(t, func(t *testing.T, h helm) { compareRenders(t, h, in) })
+		})
+	}
+}
+
 // TestRefusals: every input the library refuses, the chart refuses too, with
-// the library's message; values.schema.json refuses nothing, not even a
-// value of the wrong type.
+// the library's message, or, for a value of the wrong type, with Helm's
+// values.schema.json message at the same field.
 func TestRefusals(t *testing.T) {
+	forEachHelm(t, testRefusals)
+}
+
+func testRefusals(t *testing.T, h helm) {
 	same, decoded := 0, 0
 	for _, r := range refusals() {
 		t.Run(r.caller+"/"+r.name, func(t *testing.T) {
@@ -344,7 +389,7 @@ func TestRefusals(t *testing.T) {
 			if goErr == nil {
 				t.Fatal("the library accepts this input; the case proves nothing")
 			}
-			_, helmErr := helmRender(t, in)
+			_, helmErr := helmRender(t, h, in)
 			if helmErr == nil {
 				t.Fatalf("the chart renders what the library refuses with %v", goErr)
 			}
@@ -361,7 +406,7 @@ func TestRefusals(t *testing.T) {
 			same++
 		})
 	}
-	t.Logf("refusals: %d with the library's message, %d with it up to a YAML decoder's detail", same, decoded)
+	t.Logf("%s: refusals: %d with the library's message or the schema's at its field, %d with it up to a YAML decoder's detail", h.name(), same, decoded)
 }
 
 // fullAffinity sets every field of a corev1.Affinity, valid.
@@ -443,6 +488,10 @@ func mutate(r *rand.Rand, v any) {
 // a null list item decodes to the item's zero value in the library, which
 // the chart does not model (charts/README.md).
 func TestAffinityDecodeTwin(t *testing.T) {
+	forEachHelm(t, affinityDecodeTwin)
+}
+
+func affinityDecodeTwin(t *testing.T, h helm) {
 	r := rand.New(rand.NewSource(5))
 	const cases = 400
 	refused, decoder := 0, 0
@@ -458,7 +507,7 @@ func TestAffinityDecodeTwin(t *testing.T) {
 		in := renderInput{caller: "etcd", namespace: "tenant-root", release: "etcd", values: raw}
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			_, goErr := goRender(in)
-			_, helmErr := helmRender(t, in)
+			_, helmErr := helmRender(t, h, in)
 			switch {
 			case goErr != nil && helmErr != nil:
 				checkSameRefusal(t, goErr, helmErr)
@@ -476,5 +525,5 @@ func TestAffinityDecodeTwin(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("affinities: %d of %d refused by both with the same message, %d of them by the decoder", refused, cases, decoder)
+	t.Logf("%s: affinities: %d of %d refused by both with the same message, %d of them by the decoder", h.name(), refused, cases, decoder)
 }

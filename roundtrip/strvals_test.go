@@ -18,7 +18,7 @@ import (
 	"helm.sh/helm/v3/pkg/cli"
 	"helm.sh/helm/v3/pkg/cli/values"
 	"helm.sh/helm/v3/pkg/getter"
-	helm "helm.sh/helm/v3/pkg/strvals"
+	helmstrvals "helm.sh/helm/v3/pkg/strvals"
 )
 
 // strvalsEdgeCases are the --set arguments Helm's syntax has corners for:
@@ -115,13 +115,15 @@ func TestStrvalsMatchHelm(t *testing.T) {
 		name       string
 		ours, helm func(string, map[string]any) error
 	}{
-		{"--set", ours.ParseInto, helm.ParseInto},
-		{"--set-string", ours.ParseIntoString, helm.ParseIntoString},
-		{"--set-json", ours.ParseJSON, helm.ParseJSON},
-		{"--set-literal", ours.ParseLiteralInto, helm.ParseLiteralInto},
+		{"--set", ours.ParseInto, helmstrvals.ParseInto},
+		{"--set-string", ours.ParseIntoString, helmstrvals.ParseIntoString},
+		{"--set-json", ours.ParseJSON, helmstrvals.ParseJSON},
+		{"--set-literal", ours.ParseLiteralInto, helmstrvals.ParseLiteralInto},
 		{"--set-file",
 			func(s string, m map[string]any) error { return ours.ParseIntoFile(s, m, file) },
-			func(s string, m map[string]any) error { return helm.ParseIntoFile(s, m, helm.RunesValueReader(file)) }},
+			func(s string, m map[string]any) error {
+				return helmstrvals.ParseIntoFile(s, m, helmstrvals.RunesValueReader(file))
+			}},
 	}
 	inputs := strvalsInputs()
 	compared, errs := 0, 0

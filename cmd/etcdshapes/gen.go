@@ -12,10 +12,21 @@ import (
 
 const genDetails = `Usage:
 ` + synopsisGen + `
-  gen chart            writes a Helm chart (Chart.yaml, values.yaml, values.schema.json,
-                       templates) that renders the caller's stack from the charts' values.
-  gen chart --library  writes only the named templates (DIR/templates/_etcdshapes*.tpl) for
-                       an existing chart to include; without --caller, both callers'.
+  gen chart --caller C writes the caller's application chart (Chart.yaml, values.yaml,
+                       values.schema.json, templates/etcd.yaml, ci/) that renders its stack
+                       from the charts' values. It depends on the library chart at
+                       file://../library, which helm dependency build fetches into DIR/charts.
+  gen chart --library  writes the library chart (Chart.yaml type library, the templates and
+                       the files they run) that the application charts depend on, and that
+                       an existing chart can depend on too.
+
+  The layout of charts/ in the repository, and of any checkout:
+    etcdshapes gen chart --library --out charts/library
+    etcdshapes gen chart --caller etcd --out charts/etcd
+    etcdshapes gen chart --caller cluster --out charts/cluster
+  For a chart that renders without helm dependency build, write the library
+  into its charts/ directory as well:
+    etcdshapes gen chart --library --out DIR/charts/etcdshapes
 
   gen never destroys a file it did not write. It records what it wrote in
   DIR/` + chartwrite.ManifestName + ` (each file's SHA-256) and then:
@@ -57,13 +68,13 @@ func newGenCmd(e env) *cobra.Command {
 		Long: "etcdshapes gen chart writes a Helm chart, generated from the builders, that renders the same\n" +
 			"objects as 'etcdshapes render' from the same values.\n\n" + genDetails,
 		Example: "  etcdshapes gen chart --caller cluster --out ./charts/etcd-cluster --chart-version 1.2.3\n" +
-			"  etcdshapes gen chart --library --out ./packages/library/cozy-lib",
+			"  etcdshapes gen chart --library --out ./charts/library",
 		Args: noArgs,
 	}
 	fs := chart.Flags()
 	fs.StringVar(&o.Caller, "caller", "", "the stack: \"etcd\" (the etcd chart) or \"cluster\" (the kubernetes chart's etcd);\nrequired unless --library")
-	fs.StringVar(&o.Version, "chart-version", "", "the generated chart's version `V` in Chart.yaml, SemVer as Helm checks it (default "+chartgen.DefaultVersion+")")
-	fs.BoolVar(&o.Library, "library", false, "write only the named templates")
+	fs.StringVar(&o.Version, "chart-version", "", "the generated chart's version `V` in Chart.yaml and the library dependency's, SemVer as Helm checks it (default "+chartgen.DefaultVersion+")")
+	fs.BoolVar(&o.Library, "library", false, "write the library chart (Chart.yaml type: library) that the application charts depend on")
 	fs.StringVar(&out, "out", "", "the chart's directory `DIR`, created if missing; required")
 	fs.BoolVar(&force, "force", false, "replace or remove regular files gen did not write or that were edited since")
 	_ = chart.RegisterFlagCompletionFunc("caller", fixedCompletion("etcd", "cluster"))
@@ -89,7 +100,7 @@ func newGenCmd(e env) *cobra.Command {
 			}
 			return err
 		}
-		return reportWritten(out, res, e.stdout, e.stderr)
+		return reportWritten(out, res, templateSize(o, files), e.stdout, e.stderr)
 	})
 	gen.AddCommand(chart)
 	return gen
@@ -106,4 +117,19 @@ func writeChart(dir string, files []chartgen.File, force bool) (chartwrite.Resul
 		w[i] = chartwrite.File{Path: f.Path, Data: f.Data}
 	}
 	return chartwrite.Write(dir, w, chartwrite.Options{Force: force, Marker: chartgen.Header})
+}
+
+// templateSize is gen chart's report of the template text it wrote, and
+// for an application chart with the library chart it renders with: what a
+// reviewer reads (chartgen.TemplateBytes).
+func templateSize(o chartgen.Options, files []chartgen.File) string {
+	s := fmt.Sprintf("template text: %d bytes", chartgen.TemplateBytes(files))
+	if !o.Library {
+		vo := o
+		vo.Vendor = true
+		if all, err := chartgen.Chart(vo); err == nil {
+			s += fmt.Sprintf(", %d with the library chart", chartgen.TemplateBytes(all))
+		}
+	}
+	return s
 }

@@ -46,7 +46,7 @@ const (
                             [-o yaml|json] [--output-dir DIR] [--show-only KIND/NAME]...
 `
 	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
-  etcdshapes gen chart --library [--caller etcd|cluster] --out DIR [--force]
+  etcdshapes gen chart --library --out DIR [--chart-version V] [--force]
 `
 	synopsisPlan = "  etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]\n"
 	synopsisMore = "  etcdshapes version\n  etcdshapes completion bash|zsh|fish|powershell\n"

@@ -239,7 +239,7 @@ func (o *outputFlags) writeDir(objs []etcdshapes.Object, stdout, stderr io.Write
 		}
 		return err
 	}
-	return reportWritten(o.dir, res, stdout, stderr)
+	return reportWritten(o.dir, res, "", stdout, stderr)
 }
 
 func indentJSON(b []byte) ([]byte, error) {
@@ -253,12 +253,15 @@ func indentJSON(b []byte) ([]byte, error) {
 
 // reportWritten says what chartwrite did: the paths it left on stderr, a
 // summary on stdout.
-func reportWritten(dir string, res chartwrite.Result, stdout, stderr io.Writer) error {
+func reportWritten(dir string, res chartwrite.Result, detail string, stdout, stderr io.Writer) error {
 	for _, n := range res.Left {
 		fmt.Fprintf(stderr, "etcdshapes: left %s: %s\n", filepath.Join(dir, filepath.FromSlash(n.Path)), n.Reason)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "wrote %d files to %s, %d unchanged", len(res.Written), dir, len(res.Unchanged))
+	if detail != "" {
+		fmt.Fprintf(&b, " (%s)", detail)
+	}
 	if len(res.Removed) > 0 {
 		fmt.Fprintf(&b, ", removed %d stale generated files", len(res.Removed))
 	}

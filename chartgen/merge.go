@@ -1,0 +1,231 @@
+package chartgen
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/yaml"
+)
+
+// Both callers render mostly the same objects: the per-cluster etcd's
+// names are placeholders where the etcd chart's are the constant "etcd",
+// and a few lines differ (the etcd chart's quota and version are values,
+// a tenant cluster's are fixed; a tenant cluster's members carry the
+// network policy's label). The library chart keeps one copy of every such
+// object (files/stack.tpl), the lines of one caller only tagged #E# (the
+// etcd chart) or #C# (a tenant cluster), and each caller's own objects in
+// its own file. Two lines are one line of the shared copy when the line of
+// one caller, with that caller's placeholders replaced by the values the
+// other caller's config gives them, is the other's line (a YAML scalar may
+// differ in quoting only). Generation then checks that each caller's view
+// of the shared copy is its own text in that sense, line for line.
+
+// fixedValues are, per caller, the values of the placeholders and actions
+// the other caller writes where this caller writes a constant: the etcd
+// chart is always named etcd, a tenant cluster's etcd has a fixed version,
+// size and quota. The caller's config gives these fields these values.
+func fixedValues(caller string) ([][2]string, error) {
+	if caller == etcdshapes.CallerEtcd {
+		return [][2]string{{tokenText("cluster"), "etcd"}, {tokenText("release"), "etcd"}}, nil
+	}
+	size, err := resource.ParseQuantity(etcd.DefaultSize)
+	if err != nil {
+		return nil, err
+	}
+	quota, err := etcd.QuotaBackendBytes(size)
+	if err != nil {
+		return nil, err
+	}
+	return [][2]string{{tokenText("version"), etcd.DefaultVersion}, {tokenText("size"), etcd.DefaultSize}, {tokenText("quota"), strconv.FormatInt(quota, 10)}}, nil
+}
+
+// unit is one logical line of an object's text: a line, or a multi-line
+// comment or block scalar with its content, which are kept whole.
+type unit struct {
+	text  string
+	multi bool
+}
+
+// units splits an object's text into logical lines.
+func units(text string) []unit {
+	lines := strings.Split(text, "\n")
+	var out []unit
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		switch {
+		case strings.Contains(l, "{{- /*") && !strings.Contains(l, "*/"):
+			j := i
+			for j < len(lines)-1 && !strings.Contains(lines[j], "*/") {
+				j++
+			}
+			out = append(out, unit{text: strings.Join(lines[i:j+1], "\n"), multi: true})
+			i = j
+		case blockHeader.MatchString(l):
+			indent := len(l) - len(strings.TrimLeft(l, " "))
+			j := i + 1
+			for j < len(lines) && (strings.TrimSpace(lines[j]) == "" || len(lines[j])-len(strings.TrimLeft(lines[j], " ")) > indent) {
+				j++
+			}
+			out = append(out, unit{text: strings.Join(lines[i:j], "\n"), multi: true})
+			i = j - 1
+		default:
+			out = append(out, unit{text: l})
+		}
+	}
+	return out
+}
+
+// blockHeader is a line that starts a YAML block scalar.
+var blockHeader = regexp.MustCompile(`: [|>][-+]?$|^ *- [|>][-+]?$`)
+
+// replaceAll applies the substitutions to s.
+func replaceAll(s string, subs [][2]string) string {
+	for _, sb := range subs {
+		s = strings.ReplaceAll(s, sb[0], sb[1])
+	}
+	return s
+}
+
+// sameLine reports whether a and b are the same YAML line: equal, or one
+// line holding one scalar that only the quoting tells apart.
+func sameLine(a, b unit) bool {
+	if a.text == b.text {
+		return true
+	}
+	if a.multi || b.multi || strings.Contains(a.text, "{{") || strings.Contains(b.text, "{{") {
+		return false
+	}
+	// Tags must be the same; the rest the same YAML.
+	ta, tb := lineTags.FindString(a.text), lineTags.FindString(b.text)
+	at, bt := a.text[len(ta):], b.text[len(tb):]
+	ia, ib := len(at)-len(strings.TrimLeft(at, " ")), len(bt)-len(strings.TrimLeft(bt, " "))
+	if ta != tb || ia != ib {
+		return false
+	}
+	var x, y any
+	if yaml.Unmarshal([]byte(strings.TrimSpace(at)), &x) != nil || yaml.Unmarshal([]byte(strings.TrimSpace(bt)), &y) != nil {
+		return false
+	}
+	return x != nil && reflect.DeepEqual(x, y)
+}
+
+// lineTags are the tags at the start of a line.
+var lineTags = regexp.MustCompile(`^(#[A-Z_]+#)*`)
+
+// unify returns the shared line for the etcd chart's line e and a tenant
+// cluster's line c, if there is one.
+func unify(e, c unit, fixedE, fixedC [][2]string) (unit, bool) {
+	if sameLine(unit{text: replaceAll(c.text, fixedE), multi: c.multi}, e) {
+		return c, true
+	}
+	if sameLine(unit{text: replaceAll(e.text, fixedC), multi: e.multi}, c) {
+		return e, true
+	}
+	return unit{}, false
+}
+
+// mergeObject writes the shared text of an object both callers render, or
+// reports that the two texts do not merge (a differing part would split a
+// template block, or a blank line would be trimmed).
+func mergeObject(e, c string, fixedE, fixedC [][2]string) (string, bool) {
+	eu, cu := units(e), units(c)
+	// The longest common sequence of unifiable lines.
+	n, m := len(eu), len(cu)
+	lcs := make([][]int, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if _, ok := unify(eu[i], cu[j], fixedE, fixedC); ok {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []string
+	var onlyE, onlyC []string
+	flush := func() bool {
+		if len(onlyE) > 0 {
+			onlyE = strings.Split(strings.Join(onlyE, "\n"), "\n")
+		}
+		if len(onlyC) > 0 {
+			onlyC = strings.Split(strings.Join(onlyC, "\n"), "\n")
+		}
+		for _, part := range [][]string{onlyE, onlyC} {
+			for _, l := range part {
+				if strings.Contains(l, "{{-") && !strings.Contains(l, "{{- /*") {
+					return false // a template block must not be split
+				}
+			}
+		}
+		e := &emitter{}
+		e.tagged("E", onlyE)
+		e.tagged("C", onlyC)
+		out = append(out, e.lines...)
+		onlyE, onlyC = nil, nil
+		return true
+	}
+	i, j := 0, 0
+	for i < n || j < m {
+		if i < n && j < m {
+			if u, ok := unify(eu[i], cu[j], fixedE, fixedC); ok && lcs[i][j] == lcs[i+1][j+1]+1 {
+				if !flush() {
+					return "", false
+				}
+				out = append(out, u.text)
+				i, j = i+1, j+1
+				continue
+			}
+		}
+		if i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]) {
+			onlyE = append(onlyE, eu[i].text)
+			i++
+		} else {
+			onlyC = append(onlyC, cu[j].text)
+			j++
+		}
+	}
+	if !flush() {
+		return "", false
+	}
+	return strings.Join(out, "\n"), true
+}
+
+// view is a caller's view of a shared text: its own tagged lines kept,
+// the other caller's dropped, as the stack's fill does.
+func view(shared string, etcdChart bool) string {
+	own, other := "#E#", "#C#"
+	if !etcdChart {
+		own, other = other, own
+	}
+	var out []string
+	for _, l := range strings.Split(shared, "\n") {
+		if !strings.HasPrefix(l, other) {
+			out = append(out, strings.TrimPrefix(l, own))
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// sameText reports whether a caller's view of a shared text is its own
+// text, line for line, after the substitutions.
+func sameText(view, own string, fixed [][2]string) error {
+	vu, ou := units(replaceAll(view, fixed)), units(replaceAll(own, fixed))
+	if len(vu) != len(ou) {
+		return fmt.Errorf("%d lines, not %d", len(vu), len(ou))
+	}
+	for k := range vu {
+		if !sameLine(vu[k], ou[k]) {
+			return fmt.Errorf("line %q, not %q", vu[k].text, ou[k].text)
+		}
+	}
+	return nil
+}

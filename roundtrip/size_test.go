@@ -1,0 +1,66 @@
+package roundtrip
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes/chartgen"
+)
+
+// TestTemplateSize: the template text a chart maintainer reviews, as
+// `etcdshapes gen chart` reports it (chartgen.TemplateBytes: the library
+// chart's templates/ and files/*.tpl, and both application charts'
+// templates/), is at most twice the upstream templates it replaces:
+// cozy-lib's _etcd.tpl and _resources.tpl and the templates of the etcd
+// and kubernetes charts (../shared/upstream).
+func TestTemplateSize(t *testing.T) {
+	up := 0
+	for _, f := range []string{"cozy-lib/templates/_etcd.tpl", "cozy-lib/templates/_resources.tpl"} {
+		b, err := os.ReadFile(filepath.Join(upstreamDir(), f))
+		if err != nil {
+			t.Fatalf("the upstream charts are missing (set ETCDSHAPES_UPSTREAM): %v", err)
+		}
+		up += len(b)
+	}
+	for _, chart := range []string{"etcd", "kubernetes"} {
+		err := filepath.WalkDir(filepath.Join(upstreamDir(), chart, "templates"), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			up += len(b)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib, err := chartgen.Chart(chartgen.Options{Library: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, data := chartgen.TemplateBytes(lib), 0
+	for _, f := range lib {
+		if strings.HasPrefix(f.Path, "files/") && !strings.HasSuffix(f.Path, ".tpl") {
+			data += len(f.Data)
+		}
+	}
+	for _, caller := range []string{"etcd", "cluster"} {
+		app, err := chartgen.Chart(chartgen.Options{Caller: caller})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours += chartgen.TemplateBytes(app)
+	}
+	t.Logf("template text %d bytes, upstream templates %d: %.3fx (with the files the templates print as they are, %d bytes: %.3fx)",
+		ours, up, float64(ours)/float64(up), data, float64(ours+data)/float64(up))
+	if up < 10000 {
+		t.Fatalf("the upstream templates are %d bytes: not the upstream charts?", up)
+	}
+	if ours > 2*up {
+		t.Errorf("the generated charts' template text is %d bytes, more than twice the upstream templates' %d", ours, up)
+	}
+}
