@@ -285,6 +285,9 @@ func checkFieldSet(raw map[string]any) error {
 		if !ok {
 			return fmt.Errorf("the value of %s is not an object", quoteKey(k))
 		}
+		if len(m) == 0 {
+			continue // a leaf: nothing to iterate
+		}
 		if err := checkFieldSet(m); err != nil {
 			return err
 		}
