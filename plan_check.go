@@ -212,21 +212,31 @@ func inspect(field string, tree map[string]any) (*inspected, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta, _ := tree["metadata"].(map[string]any)
-	for _, k := range []string{"labels", "annotations"} {
-		if err := stringMap(field, ".metadata."+k, meta[k]); err != nil {
-			return nil, err
-		}
-	}
-	managed, err := managedOf(field+".metadata.managedFields", meta["managedFields"])
+	managed, err := inspectBody(field, key, tree)
 	if err != nil {
 		return nil, err
 	}
-	in := &inspected{key: key, ref: ref, managed: managed}
-	if err := checkRuleFields(field, in.key.groupKind(), tree); err != nil {
+	return &inspected{key: key, ref: ref, managed: managed}, nil
+}
+
+// inspectBody is inspect of an object whose identity is read (key): its
+// labels, annotations, managedFields and the fields of its kind's rules.
+func inspectBody(field string, key objectKey, tree map[string]any) (*liveManaged, error) {
+	meta, _ := tree["metadata"].(map[string]any)
+	if err := stringMap(field, ".metadata.labels", meta["labels"]); err != nil {
 		return nil, err
 	}
-	return in, nil
+	if err := stringMap(field, ".metadata.annotations", meta["annotations"]); err != nil {
+		return nil, err
+	}
+	managed, err := managedOf(field, meta["managedFields"])
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRuleFields(field, key.groupKind(), tree); err != nil {
+		return nil, err
+	}
+	return managed, nil
 }
 
 // identity checks and reads what names an object: apiVersion, kind,
@@ -333,25 +343,27 @@ var entryKeys = [4]string{"manager", "operation", "apiVersion", "subresource"}
 // managedOf reads managedFields: each manager's field sets, keyed as the
 // API server keys managers (managerID; entries of one manager are
 // merged). Each entry must be an object whose fieldsV1, when present, is
-// a field set.
-func managedOf(field string, v any) (*liveManaged, error) {
+// a field set. object names the object ("live[3]"); errors name
+// object+".metadata.managedFields".
+func managedOf(object string, v any) (*liveManaged, error) {
 	m := &liveManaged{}
 	if v == nil {
 		return m, nil
 	}
+	const suffix = ".metadata.managedFields"
 	entries, ok := v.([]any)
 	if !ok {
-		return nil, invalid.Errorf(field, shown(v), "must be a list of managed field entries")
+		return nil, invalid.Errorf(object+suffix, shown(v), "must be a list of managed field entries")
 	}
 	for i, e := range entries {
-		at := func() string { return field + "[" + strconv.Itoa(i) + "]" }
+		at := func() string { return object + suffix + "[" + strconv.Itoa(i) + "]" }
 		em, ok := e.(map[string]any)
 		if !ok {
 			return nil, invalid.Errorf(at(), shown(e), "must be a managed field entry (an object with manager, operation and fieldsV1)")
 		}
 		var parts [4]string
 		for j, k := range entryKeys {
-			s, err := optionalString(field, "", em[k])
+			s, err := optionalString(object, suffix, em[k])
 			if err != nil {
 				return nil, invalid.Errorf(at()+"."+k, shown(em[k]), "must be a string")
 			}
@@ -374,7 +386,9 @@ func managedOf(field string, v any) (*liveManaged, error) {
 		}
 		m.add(mgr, parts[2], fields)
 	}
-	sort.Slice(m.entries, func(i, j int) bool { return lessManager(m.entries[i].mgr, m.entries[j].mgr) })
+	if len(m.entries) > 1 {
+		sort.Slice(m.entries, func(i, j int) bool { return lessManager(m.entries[i].mgr, m.entries[j].mgr) })
+	}
 	return m, nil
 }
 

@@ -243,3 +243,82 @@ func collect(v any, path []string) (lists []listAt, scalars []scalarAt) {
 	}
 	return
 }
+
+// A long keyed list the desired object does not set goes to the merge
+// sorted (sortUnsetLists), and the object after the apply has its
+// elements in the live order again: FieldManager's elements pruned,
+// another manager's kept where they were. Lists of every length around
+// the threshold, in a shuffled (unsorted) order.
+func TestMergeKeepsTheLiveOrderOfLongLists(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "apiserver", "live.yaml"))
+	require.NoError(t, err)
+	base, err := ReadObjects(data)
+	require.NoError(t, err)
+	objs, err := Render(Request{Caller: CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"})
+	require.NoError(t, err)
+	var desired, liveCron Object
+	for _, o := range objs {
+		if kindOf(o) == "CronJob" && !IsUninstallHook(o) {
+			desired = o
+		}
+	}
+	require.NotNil(t, desired)
+	for _, l := range base {
+		if kindOf(l) == "CronJob" && l.GetName() == desired.GetName() && l.GetNamespace() == desired.GetNamespace() {
+			liveCron = l
+		}
+	}
+	require.NotNil(t, liveCron)
+	rng := rand.New(rand.NewPCG(3, 5))
+	pod := []string{"spec", "jobTemplate", "spec", "template", "spec"}
+	for _, n := range []int{longList - 1, longList, longList + 1, 500} {
+		tree := runtime.DeepCopyJSON(liveCron.(*unstructured.Unstructured).Object)
+		var inits []any
+		ours, theirs := map[string]any{}, map[string]any{}
+		var want []string
+		for _, i := range rng.Perm(n) {
+			name := fmt.Sprintf("init-%d", i)
+			inits = append(inits, map[string]any{"name": name, "image": "busybox"})
+			owned := map[string]any{".": map[string]any{}, "f:image": map[string]any{}, "f:name": map[string]any{}}
+			if i%2 == 0 {
+				ours[`k:{"name":"`+name+`"}`] = owned
+			} else {
+				theirs[`k:{"name":"`+name+`"}`] = owned
+				want = append(want, name)
+			}
+		}
+		require.NoError(t, unstructured.SetNestedSlice(tree, inits, append(pod, "initContainers")...))
+		// A schedule the apply changes, so that the object is merged.
+		require.NoError(t, unstructured.SetNestedField(tree, "5 * * * *", "spec", "schedule"))
+		at := func(set map[string]any) map[string]any {
+			return map[string]any{"f:spec": map[string]any{"f:jobTemplate": map[string]any{"f:spec": map[string]any{"f:template": map[string]any{
+				"f:spec": map[string]any{"f:initContainers": set}}}}}}
+		}
+		entries, _, _ := unstructured.NestedSlice(tree, "metadata", "managedFields")
+		entries = append(entries,
+			map[string]any{"manager": FieldManager, "operation": "Apply", "apiVersion": "batch/v1", "fieldsV1": at(ours)},
+			map[string]any{"manager": "kubectl-edit", "operation": "Update", "apiVersion": "batch/v1", "fieldsV1": at(theirs)})
+		require.NoError(t, unstructured.SetNestedSlice(tree, entries, "metadata", "managedFields"))
+
+		d, err := planForm("desired", desired, false)
+		require.NoError(t, err)
+		l, err := planForm("live", &unstructured.Unstructured{Object: tree}, true)
+		require.NoError(t, err)
+		p, err := predictApply(l, d)
+		require.NoError(t, err)
+		after, _, err := unstructured.NestedSlice(p.after, append(pod, "initContainers")...)
+		require.NoError(t, err)
+		var got []string
+		for _, e := range after {
+			got = append(got, e.(map[string]any)["name"].(string))
+		}
+		require.Equal(t, want, got, "%d elements", n)
+		removed := 0
+		for _, c := range p.changes {
+			if c.Type == FieldRemoved {
+				removed++
+			}
+		}
+		require.Equal(t, (n+1)/2, removed, "%d elements: %v", n, p.changes)
+	}
+}

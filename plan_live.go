@@ -211,12 +211,13 @@ func (p *planObject) check() error {
 	if p.checked {
 		return nil
 	}
-	in, err := inspect(p.field, p.tree)
+	// planHead read the identity.
+	managed, err := inspectBody(p.field, p.key, p.tree)
 	if err != nil {
 		return err
 	}
-	p.managed = in.managed
-	if p.defaults, err = defaultsFor(in.ref.APIVersion, in.ref.Kind); err != nil {
+	p.managed = managed
+	if p.defaults, err = defaultsFor(p.ref.APIVersion, p.ref.Kind); err != nil {
 		return err
 	}
 	p.checked = true

@@ -3,6 +3,7 @@ package etcdshapes
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -317,13 +318,21 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 	// FieldManager's) are unchanged by the merge, the prune and the
 	// comparison: they are set aside and put back after, so that a live
 	// object with 20,000 labels costs no more to merge than the render.
+	// Long keyed lists and sets the desired object does not set go to
+	// structured-merge-diff sorted by their elements' identities: its
+	// sets and maps of path elements are sorted slices, so elements
+	// inserted in order are appended, where any other order costs a move
+	// of the slice per element (quadratic). The merge keeps such a list's
+	// elements (less the pruned ones) and the comparisons ignore order;
+	// the live order is put back after (restoreOrder).
+	conformed, sorted := sortUnsetLists(compiledType(pt), conformed, d.tree)
 	fullTV, err := pt.FromUnstructured(conformed, typed.AllowDuplicates)
 	var aside []unknownField
 	liveTV := fullTV
 	if err != nil {
 		// A live object the schema refuses (a field of another type than
 		// the CRD's): merge with the deduced schema, lists atomic.
-		pt, unknown = typed.DeducedParseableType, nil
+		pt, unknown, sorted = typed.DeducedParseableType, nil, nil
 		conformed = live
 		if fullTV, err = pt.FromUnstructured(live, typed.AllowDuplicates); err != nil {
 			return fmt.Errorf("the live object: %w", err)
@@ -342,7 +351,7 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 	if err != nil {
 		p.refusal = "the API server refuses the apply: " + err.Error()
 		pt = typed.DeducedParseableType
-		conformed, unknown, aside = live, nil, nil
+		conformed, unknown, aside, sorted = live, nil, nil, nil
 		if liveTV, err = pt.FromUnstructured(live, typed.AllowDuplicates); err != nil {
 			return fmt.Errorf("the live object: %w", err)
 		}
@@ -373,14 +382,21 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 	// A conflict is a field another manager owns whose value the apply
 	// changes; only then does an apply without force fail, and only then
 	// is it run to name them as the server does.
-	cmp, err := liveTV.Compare(merged)
-	if err != nil {
-		return err
-	}
-	touched := cmp.Modified.Union(cmp.Added)
+	// The comparison is made only when another manager owns fields.
+	var touched *fieldpath.Set
 	var conflictPaths []fieldpath.Path
 	for id, vs := range managers {
-		if id == applyID || vs.Set().Intersection(touched).Empty() {
+		if id == applyID || vs.Set().Empty() {
+			continue
+		}
+		if touched == nil {
+			cmp, err := liveTV.Compare(merged)
+			if err != nil {
+				return err
+			}
+			touched = cmp.Modified.Union(cmp.Added)
+		}
+		if vs.Set().Intersection(touched).Empty() {
 			continue
 		}
 		_, _, err := updater.Apply(liveTV, configTV, version, managers.Copy(), applyID, false)
@@ -423,8 +439,150 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 	for _, u := range unknown {
 		graft(after, u)
 	}
+	for _, sl := range sorted {
+		sl.restoreOrder(after)
+	}
 	p.after = after
 	return nil
+}
+
+// longList is the length from which sortUnsetLists sorts a list.
+const longList = 64
+
+// sortedList is a list sortUnsetLists sorted: where it is (map keys from
+// the root), its type and its elements in the live order.
+type sortedList struct {
+	path []string
+	l    *cList
+	live []any
+}
+
+// sortUnsetLists returns live with its long keyed lists and sets that
+// config does not set sorted by identity (elementKey, setKey), copying
+// the maps on their way, and the lists it sorted. It descends maps only;
+// a list with an element without identity stays as it is.
+func sortUnsetLists(n *cNode, live, config map[string]any) (map[string]any, []sortedList) {
+	var out []sortedList
+	m := sortMap(n, live, config, nil, &out)
+	return m, out
+}
+
+func sortMap(n *cNode, live, config map[string]any, path []string, out *[]sortedList) map[string]any {
+	if n == nil || n.m == nil || n.m.atomic {
+		return live
+	}
+	var copied map[string]any
+	set := func(k string, v any) {
+		if copied == nil {
+			copied = shallowCopy(live)
+		}
+		copied[k] = v
+	}
+	for k, lv := range live {
+		f := n.m.field(k)
+		if f == nil {
+			continue
+		}
+		cv, inConfig := config[k]
+		switch lv := lv.(type) {
+		case map[string]any:
+			cm, _ := cv.(map[string]any)
+			if inConfig && cm == nil {
+				continue
+			}
+			at := append(path[:len(path):len(path)], k)
+			if m := sortMap(f, lv, cm, at, out); !sameMap(m, lv) {
+				set(k, m)
+			}
+		case []any:
+			if inConfig || f.l == nil || f.l.kind == atomicList || len(lv) < longList {
+				continue
+			}
+			if s, ok := sortedElements(f.l, lv); ok {
+				*out = append(*out, sortedList{path: append(path[:len(path):len(path)], k), l: f.l, live: lv})
+				set(k, s)
+			}
+		}
+	}
+	if copied == nil {
+		return live
+	}
+	return copied
+}
+
+// sameMap reports whether a and b are the same map (not a copy).
+func sameMap(a, b map[string]any) bool {
+	return len(a) == len(b) && (len(a) == 0 || reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer())
+}
+
+// identityOf is a keyed list's or set's element identity.
+func identityOf(l *cList, e any) (string, bool) {
+	if l.kind == keyedList {
+		return elementKey(l, e)
+	}
+	return setKey(e)
+}
+
+// sortedElements is a copy of list sorted by identity (stable); ok is
+// false for a list with an element without one.
+func sortedElements(l *cList, list []any) ([]any, bool) {
+	type keyed struct {
+		key string
+		e   any
+	}
+	ks := make([]keyed, len(list))
+	for i, e := range list {
+		k, ok := identityOf(l, e)
+		if !ok {
+			return nil, false
+		}
+		ks[i] = keyed{k, e}
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return ks[i].key < ks[j].key })
+	out := make([]any, len(list))
+	for i, k := range ks {
+		out[i] = k.e
+	}
+	return out, true
+}
+
+// restoreOrder puts the elements of the list at sl.path in root (the
+// object after the apply) back in their live order: the merge kept the
+// sorted order of the elements it did not prune.
+func (sl sortedList) restoreOrder(root map[string]any) {
+	parent := root
+	for _, k := range sl.path[:len(sl.path)-1] {
+		m, ok := parent[k].(map[string]any)
+		if !ok {
+			return
+		}
+		parent = m
+	}
+	last := sl.path[len(sl.path)-1]
+	after, ok := parent[last].([]any)
+	if !ok {
+		return
+	}
+	byKey := make(map[string][]int, len(after))
+	for i, e := range after {
+		k, ok := identityOf(sl.l, e)
+		if !ok {
+			return
+		}
+		byKey[k] = append(byKey[k], i)
+	}
+	out := make([]any, 0, len(after))
+	for _, e := range sl.live {
+		k, _ := identityOf(sl.l, e)
+		if is := byKey[k]; len(is) > 0 {
+			out = append(out, after[is[0]])
+			byKey[k] = is[1:]
+		}
+	}
+	if len(out) != len(after) {
+		return // an element not from the live list: leave the merge's order
+	}
+	parent[last] = out
 }
 
 // trimUntouched returns live without the map fields neither the desired

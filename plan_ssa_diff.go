@@ -116,8 +116,14 @@ func changesOf(root *cNode, live, after map[string]any, cmp *typed.Comparison, o
 	// A removal is reported as what the manager applied and the apply
 	// prunes: a list element it owned and that goes whole, other fields
 	// one by one (a map left empty goes with them).
+	// The leaves of an element reported whole come one after another:
+	// the first finds the element, the others are below it.
+	var whole fieldpath.Path
 	iterateLeaves(cmp.Removed, nil, func(p fieldpath.Path) {
 		if !appliedField(p) {
+			return
+		}
+		if len(whole) > 0 && len(whole) < len(p) && whole.Equals(p[:len(whole)]) {
 			return
 		}
 		top := p
@@ -125,6 +131,7 @@ func changesOf(root *cNode, live, after map[string]any, cmp *typed.Comparison, o
 			for i := 1; i < len(p); i++ {
 				if _, kept := ak.get(p[:i]); !kept && p[i-1].FieldName == nil && own.Has(p[:i]) {
 					top = p[:i]
+					whole = top.Copy()
 					break
 				}
 			}
@@ -277,6 +284,9 @@ func checkFieldSet(raw map[string]any) error {
 		m, ok := v.(map[string]any)
 		if !ok {
 			return fmt.Errorf("the value of %s is not an object", quoteKey(k))
+		}
+		if len(m) == 0 {
+			continue // a leaf: nothing to iterate
 		}
 		if err := checkFieldSet(m); err != nil {
 			return err
