@@ -45,7 +45,9 @@ type Options struct {
 
 // File is one generated file; Path is relative to the output directory.
 type File struct {
+	// Path is the file's path inside the chart directory, with slashes.
 	Path string
+	// Data is the file's content.
 	Data []byte
 }
 
