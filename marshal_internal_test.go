@@ -1,15 +1,17 @@
 package etcdshapes
 
+import "github.com/etcdshapes/etcdshapes/internal/printer"
+
 // Hooks for marshal_test.go, which lives in etcdshapes_test because it
 // renders the golden scenarios (package golden imports etcdshapes).
 
 // MarshalSlowForTest is the old printer (toMap + sigs.k8s.io/yaml).
-var MarshalSlowForTest = marshalSlow
+var MarshalSlowForTest = printer.MarshalSlow
 
 // MarshalFastForTest is the fast path alone: ErrFallback (or any error)
 // where Marshal would fall back to the old printer.
 func MarshalFastForTest(o Object) ([]byte, error) {
-	st := statePool.Get().(*marshalState)
-	defer statePool.Put(st)
-	return st.appendFast(nil, o)
+	st := printer.Get()
+	defer printer.Put(st)
+	return st.AppendFast(nil, o)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/internal/printer"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"io"
@@ -292,9 +293,9 @@ func typedTree(field string, o Object) (tree map[string]any, normal bool, err er
 	if err != nil {
 		return nil, false, err
 	}
-	st := statePool.Get().(*marshalState)
-	m, ok := st.jsonTree(o)
-	statePool.Put(st)
+	st := printer.Get()
+	m, ok := jsonTree(st, o)
+	printer.Put(st)
 	if ok {
 		return m, true, nil
 	}
@@ -319,28 +320,28 @@ func typedTreeViaYAML(field string, o Object) (map[string]any, error) {
 
 // jsonTree is o's cleaned tree as maps; ok is false where the printer's
 // fast path would fall back.
-func (st *marshalState) jsonTree(o Object) (map[string]any, bool) {
+func jsonTree(st *printer.State, o Object) (map[string]any, bool) {
 	gvk := o.GetObjectKind().GroupVersionKind()
 	if gvk.Kind == "" || gvk.Version == "" {
 		return nil, false
 	}
-	t := &st.tree
+	t := &st.Tree
 	if err := t.Encode(o); err != nil || t.Kind(t.Root()) != yamlemit.Map {
 		return nil, false
 	}
-	cleanTree(t, gvk.Group == "cert-manager.io" && gvk.Kind == "Certificate")
-	if len(st.strs) > maxInterned {
-		clear(st.strs)
+	printer.CleanTree(t, gvk.Group == "cert-manager.io" && gvk.Kind == "Certificate")
+	if len(st.Strs) > maxInterned {
+		clear(st.Strs)
 	}
-	if st.strs == nil {
-		st.strs = make(map[string]any)
+	if st.Strs == nil {
+		st.Strs = make(map[string]any)
 	}
-	v, ok := treeValue(t, t.Root(), st.strs)
+	v, ok := treeValue(t, t.Root(), st.Strs)
 	m, _ := v.(map[string]any)
 	return m, ok && m != nil
 }
 
-// maxInterned bounds the strings a marshalState keeps for reuse.
+// maxInterned bounds the strings a printer.State keeps for reuse.
 const maxInterned = 4096
 
 // intern is b as a string in an interface, the same one for the same
