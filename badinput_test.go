@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"math"
 	"os"
@@ -342,11 +343,11 @@ func badInputs() []badInput {
 // plans the tenant cluster demo stack against it.
 func liveDoc(doc string) func() error {
 	return func() error {
-		objs, err := etcdshapes.ReadObjects([]byte(doc))
+		objs, err := plan.ReadObjects([]byte(doc))
 		if err != nil {
 			return err
 		}
-		_, _, err = etcdshapes.PlanRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
+		_, _, err = plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
 		return err
 	}
 }
@@ -355,7 +356,7 @@ func liveDoc(doc string) func() error {
 // Go caller passes them.
 func liveObjs(objs ...etcdshapes.Object) func() error {
 	return func() error {
-		_, _, err := etcdshapes.PlanRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
+		_, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
 		return err
 	}
 }
@@ -450,11 +451,11 @@ func badLiveInputs() []badInput {
 		{"live replicas a string (Go)", liveObjs(unstructuredObj(map[string]any{"apiVersion": "etcd-operator.cozystack.io/v1alpha2", "kind": "EtcdCluster",
 			"metadata": map[string]any{"name": "kubernetes-demo-etcd", "namespace": "tenant-demo"}, "spec": map[string]any{"replicas": "3"}})), "live[0].spec.replicas", "3", "whole number"},
 		{"desired apiVersion a number", func() error {
-			_, err := etcdshapes.Plan(nil, []etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": 1, "kind": "Secret", "metadata": map[string]any{"name": "a"}})})
+			_, err := plan.Compute(nil, []etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": 1, "kind": "Secret", "metadata": map[string]any{"name": "a"}})})
 			return err
 		}, "desired[0].apiVersion", "1", "group/version"},
 		{"live state from a bad object", func() error {
-			_, err := etcdshapes.LiveStateFromObjects("tenant-demo", "kubernetes-demo", []etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": "v1", "kind": 2})})
+			_, err := plan.LiveStateFromObjects("tenant-demo", "kubernetes-demo", []etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": "v1", "kind": 2})})
 			return err
 		}, "live[0].kind", "2", "kind"},
 	}

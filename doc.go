@@ -18,16 +18,19 @@
 // its errors name the values keys, where EtcdChart and Cluster name the
 // options' Go fields.
 //
-// For operators: Plan and PlanRequest compare a stack with the live
-// objects (what changes, what the API server will refuse, what needs a
-// decision), and ApplyRequests turns a stack into server-side apply
-// requests for FieldManager, with Modifiers for owner references, labels
-// and annotations.
+// Shapes is the table of shapes the stacks build from (kind, resource,
+// callers, API gating, hook); Scope lists the objects a release owns.
+//
+// For operators, two packages beside this one: plan.ForRequest and
+// plan.Compute compare a stack with the live objects (what server-side
+// apply changes, keeps for other managers and conflicts on; what the API
+// server will refuse; what needs a decision), and apply.Requests turns a
+// stack into server-side apply requests for apply.FieldManager, with
+// modifiers for owner references, labels and annotations. The architecture
+// is in docs/architecture.md.
 //
 // Every error about an input is an *invalid.Error naming the field, the
 // value and the rule.
 package etcdshapes
 
 //go:generate go tool controller-gen object paths=./...
-//go:generate go run ./internal/crdgen/cmd/crdgen -out zz_generated.crddefaults.go
-//go:generate go run -C internal/schemagen . -out ../../zz_generated.smdschema.go

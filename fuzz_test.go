@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"runtime"
 	"strings"
@@ -323,14 +324,14 @@ func FuzzInputFiles(f *testing.F) {
 				}
 			}
 		}
-		if live, err := etcdshapes.ReadObjects(data); err != nil {
+		if live, err := plan.ReadObjects(data); err != nil {
 			requireNamingError(t, err)
 		} else {
 			for _, r := range []etcdshapes.Request{
 				{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"},
 				{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"},
 			} {
-				_, _, _ = etcdshapes.PlanRequest(r, live)
+				_, _, _ = plan.ForRequest(r, live)
 			}
 		}
 		runtime.ReadMemStats(&after)

@@ -3,7 +3,7 @@ package etcdshapes
 import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"reflect"
+	"github.com/etcdshapes/etcdshapes/manifest"
 
 	"github.com/etcdshapes/etcdshapes/internal/printer"
 )
@@ -29,7 +29,7 @@ func Marshal(objs []Object) ([]byte, error) {
 	defer printer.Put(st)
 	out := make([]byte, 0, st.SizeHint(len(objs)))
 	for i, o := range objs {
-		if isNil(o) {
+		if manifest.IsNil(o) {
 			return nil, invalid.Errorf(fmt.Sprintf("objects[%d]", i), nil, "must be an object, not nil")
 		}
 		out = append(out, "---\n"...)
@@ -44,20 +44,10 @@ func Marshal(objs []Object) ([]byte, error) {
 
 // MarshalObject prints one object as Marshal does, without the separator.
 func MarshalObject(o Object) ([]byte, error) {
-	if isNil(o) {
+	if manifest.IsNil(o) {
 		return nil, invalid.Errorf("object", nil, "must be an object, not nil")
 	}
 	st := printer.Get()
 	defer printer.Put(st)
 	return st.AppendObject(nil, o)
-}
-
-// isNil reports whether o is nil or a typed nil pointer (a nil
-// *v1alpha2.EtcdCluster in an Object), on which any method would panic.
-func isNil(o Object) bool {
-	if o == nil {
-		return true
-	}
-	v := reflect.ValueOf(o)
-	return v.Kind() == reflect.Pointer && v.IsNil()
 }

@@ -2,6 +2,7 @@ package etcdshapes
 
 import (
 	"cmp"
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"slices"
 	"strings"
 
@@ -59,7 +60,7 @@ type sortKey struct {
 }
 
 func keyOf(o Object) sortKey {
-	if isNil(o) {
+	if manifest.IsNil(o) {
 		return sortKey{null: true}
 	}
 	k := sortKey{hook: isHook(o), kind: kindOf(o), ns: o.GetNamespace(), name: o.GetName()}
@@ -123,7 +124,8 @@ func IsUninstallHook(o Object) bool {
 	return true
 }
 
-// isKept reports Helm's "keep" policy: the object outlives its release.
-func isKept(o Object) bool {
+// IsKept reports Helm's "keep" policy: the object outlives its release
+// (the etcd chart's pre-install Secrets), so a plan never deletes it.
+func IsKept(o Object) bool {
 	return o.GetAnnotations()[etcd.ResourcePolicyAnnotation] == "keep"
 }

@@ -38,7 +38,7 @@ func Scope(n naming.Names) ([]StackObject, error) {
 	}
 	out := make([]StackObject, 0, len(objs))
 	for _, o := range objs {
-		if IsUninstallHook(o) || isKept(o) {
+		if IsUninstallHook(o) || IsKept(o) {
 			continue
 		}
 		out = append(out, StackObject{Kind: o.GetObjectKind().GroupVersionKind(), Namespace: o.GetNamespace(), Name: o.GetName()})

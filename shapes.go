@@ -2,6 +2,7 @@ package etcdshapes
 
 import (
 	"slices"
+	"strings"
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -250,10 +251,10 @@ func (b *stackBuild) build(caller string, served map[string]bool) ([]Object, err
 	return objs, nil
 }
 
-// gatedAPIs are the optional APIs that decide whether caller's stack
-// renders a shape (those of its AlwaysFor shapes left out), in the table's
-// order.
-func gatedAPIs(caller string) []string {
+// OptionalAPIsOf lists the optional APIs that decide whether caller's
+// stack renders a shape (those of its AlwaysFor shapes left out), in the
+// table's order.
+func OptionalAPIsOf(caller string) []string {
 	var out []string
 	for _, s := range shapes {
 		if s.API != "" && slices.Contains(s.Callers, caller) && !slices.Contains(s.AlwaysFor, caller) && !slices.Contains(out, s.API) {
@@ -282,3 +283,24 @@ var optionalAPIs = func() []string {
 	}
 	return out
 }()
+
+// ResourceFor is the API resource of a kind: the table's (Shapes) for
+// every kind the library builds, otherwise kubectl's English plural guess
+// (use a RESTMapper for other kinds).
+func ResourceFor(gvk schema.GroupVersionKind) schema.GroupVersionResource {
+	gvr := gvk.GroupVersion().WithResource("")
+	if r, ok := resourceOf[gvk.Kind]; ok {
+		gvr.Resource = r
+		return gvr
+	}
+	k := strings.ToLower(gvk.Kind)
+	switch {
+	case strings.HasSuffix(k, "s"), strings.HasSuffix(k, "x"), strings.HasSuffix(k, "ch"), strings.HasSuffix(k, "sh"):
+		gvr.Resource = k + "es"
+	case strings.HasSuffix(k, "y") && len(k) > 1 && !strings.ContainsAny(k[len(k)-2:len(k)-1], "aeiou"):
+		gvr.Resource = k[:len(k)-1] + "ies"
+	default:
+		gvr.Resource = k + "s"
+	}
+	return gvr
+}

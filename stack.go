@@ -117,7 +117,7 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := validateLive(o.Live); err != nil {
+	if err := o.Live.Validate(); err != nil {
 		return nil, err
 	}
 	replicas := o.Replicas

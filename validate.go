@@ -86,7 +86,10 @@ func validateStorageClass(field, name string) error {
 	return nil
 }
 
-func validateLive(l LiveState) error {
+// Validate checks the live state's names: a DataStore name and a
+// StorageClass name (DNS-1123 subdomains), named live.dataStoreName and
+// live.storageClassName.
+func (l LiveState) Validate() error {
 	if l.DataStoreName != "" {
 		if errs := validation.IsDNS1123Subdomain(l.DataStoreName); len(errs) > 0 {
 			return invalid.Errorf("live.dataStoreName", l.DataStoreName, "must be a DataStore name (DNS-1123 subdomain)")

@@ -3,6 +3,7 @@ package etcdshapes_test
 import (
 	"encoding/json"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"strings"
 	"testing"
@@ -222,17 +223,17 @@ func TestValuesSizeLimit(t *testing.T) {
 func TestSharedDataStorePlanWithLongNames(t *testing.T) {
 	rel := "kubernetes-" + strings.Repeat("x", 42)
 	kcp := "apiVersion: controlplane.cluster.x-k8s.io/v1alpha1\nkind: KamajiControlPlane\nmetadata:\n  name: " + rel + "\n  namespace: tenant-demo\nspec:\n  dataStoreName: tenant-root\n"
-	live, err := etcdshapes.ReadObjects([]byte(kcp))
+	live, err := plan.ReadObjects([]byte(kcp))
 	require.NoError(t, err)
-	st, err := etcdshapes.LiveStateFromObjects("tenant-demo", rel, live)
+	st, err := plan.LiveStateFromObjects("tenant-demo", rel, live)
 	require.NoError(t, err)
 	require.Equal(t, "tenant-root", st.DataStoreName)
-	p, desired, err := etcdshapes.PlanRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel}, live)
+	p, desired, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel}, live)
 	require.NoError(t, err)
 	require.Empty(t, desired)
 	require.True(t, p.SafeToApply(), p.String())
 	require.Contains(t, p.String(), "No changes")
 	// Without the shared datastore the names are refused.
-	_, _, err = etcdshapes.PlanRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel}, nil)
+	_, _, err = plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel}, nil)
 	require.ErrorContains(t, err, "more than 56")
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"os"
 	"path/filepath"
@@ -32,7 +33,7 @@ func fixtureLive(tb testing.TB) []etcdshapes.Object {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	live, err := etcdshapes.ReadObjects(data)
+	live, err := plan.ReadObjects(data)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func BenchmarkPlan(b *testing.B) {
 	for _, c := range planCallers {
 		b.Run(c.name, func(b *testing.B) {
 			loop(b, func() {
-				p, _, err := etcdshapes.PlanRequest(c.req, live)
+				p, _, err := plan.ForRequest(c.req, live)
 				if err != nil || !p.Empty() {
 					b.Fatal(err, p)
 				}
@@ -92,8 +93,8 @@ func BenchmarkPlanChanges(b *testing.B) {
 	}
 	req.Values = values
 	loop(b, func() {
-		p, _, err := etcdshapes.PlanRequest(req, live)
-		if err != nil || p.Count(etcdshapes.Update) == 0 {
+		p, _, err := plan.ForRequest(req, live)
+		if err != nil || p.Count(plan.Update) == 0 {
 			b.Fatal(err, p)
 		}
 		sinkBytes += len(p.Objects)
@@ -105,7 +106,7 @@ func BenchmarkPlanChanges(b *testing.B) {
 func TestPlanFixtureIsEmpty(t *testing.T) {
 	live := fixtureLive(t)
 	for _, c := range planCallers {
-		p, _, err := etcdshapes.PlanRequest(c.req, live)
+		p, _, err := plan.ForRequest(c.req, live)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"math/rand/v2"
 	"os"
 	"sort"
@@ -31,7 +33,7 @@ import (
 
 // The plan's promise, checked against the API server: for live objects
 // that other field managers have changed in every way they can, the plan
-// of an apply as etcdshapes.FieldManager names exactly the fields the
+// of an apply as apply.FieldManager names exactly the fields the
 // API server then changes, the fields it keeps for the other managers,
 // the conflicts it refuses an apply without force for, and the changes it
 // refuses outright.
@@ -244,7 +246,7 @@ func agreementTemplates(t *testing.T) []agreeTemplate {
 		t.Fatal(err)
 	}
 	objs = append(objs, snap, sched.ServiceAccount, sched.Role, sched.RoleBinding, sched.CronJob)
-	reqs, err := etcdshapes.ApplyRequests(objs)
+	reqs, err := apply.Requests(objs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +281,7 @@ func recreate(ctx context.Context, tmpl agreeTemplate) (map[string]any, error) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := applyAs(ctx, etcdshapes.FieldManager, tmpl.body, true, false, nil); err != nil {
+	if err := applyAs(ctx, apply.FieldManager, tmpl.body, true, false, nil); err != nil {
 		return nil, err
 	}
 	return getLive(ctx, tmpl.body)
@@ -334,7 +336,7 @@ func runCase(ctx context.Context, tmpl agreeTemplate, c agreeCase) (caseResult, 
 		probe := copyTree(c.desired)
 		meta := probe["metadata"].(map[string]any)
 		meta["name"] = fmt.Sprint(meta["name"]) + "-probe"
-		if err := applyAs(ctx, etcdshapes.FieldManager, probe, true, true, nil); err != nil {
+		if err := applyAs(ctx, apply.FieldManager, probe, true, true, nil); err != nil {
 			return caseResult{}, errSkip
 		}
 	}
@@ -361,12 +363,12 @@ func runCase(ctx context.Context, tmpl agreeTemplate, c agreeCase) (caseResult, 
 	if err != nil {
 		return caseResult{}, err
 	}
-	p, err := etcdshapes.Plan([]etcdshapes.Object{&unstructured.Unstructured{Object: copyTree(live)}},
+	p, err := plan.Compute([]etcdshapes.Object{&unstructured.Unstructured{Object: copyTree(live)}},
 		[]etcdshapes.Object{&unstructured.Unstructured{Object: copyTree(c.desired)}})
 	if err != nil {
 		return caseResult{}, fmt.Errorf("plan: %w", err)
 	}
-	var op *etcdshapes.ObjectPlan
+	var op *plan.ObjectPlan
 	for i := range p.Objects {
 		if p.Objects[i].ObjectRef.String() == tmpl.ref {
 			op = &p.Objects[i]
@@ -382,14 +384,14 @@ func runCase(ctx context.Context, tmpl agreeTemplate, c agreeCase) (caseResult, 
 	}
 	refused := false
 	for _, f := range op.Findings {
-		if f.Verdict == etcdshapes.Refused {
+		if f.Verdict == plan.Refused {
 			refused = true
 		}
 	}
 
 	// Without force: the conflicts, or the refusal, or success.
 	noForce := &unstructured.Unstructured{}
-	errNF := applyAs(ctx, etcdshapes.FieldManager, c.desired, false, true, noForce)
+	errNF := applyAs(ctx, apply.FieldManager, c.desired, false, true, noForce)
 	want := map[string]bool{}
 	for _, cf := range op.Conflicts {
 		for _, m := range cf.Managers {
@@ -414,7 +416,7 @@ func runCase(ctx context.Context, tmpl agreeTemplate, c agreeCase) (caseResult, 
 
 	// With force: the refusal, or the changes.
 	forced := &unstructured.Unstructured{}
-	errF := applyAs(ctx, etcdshapes.FieldManager, c.desired, true, true, forced)
+	errF := applyAs(ctx, apply.FieldManager, c.desired, true, true, forced)
 	if refused {
 		if !apierrors.IsInvalid(errF) {
 			bad("with force: the plan refuses the object; the server answered %v", errString(errF))
@@ -440,12 +442,12 @@ func runCase(ctx context.Context, tmpl agreeTemplate, c agreeCase) (caseResult, 
 			bad("change %s: its pathElements %v name %s", ch.Path, ch.PathElements, path)
 		}
 		switch ch.Type {
-		case etcdshapes.FieldAdded:
+		case plan.FieldAdded:
 			addedRoots = append(addedRoots, path.String())
 			expand(orc, path, schemaPath(path), ch.Desired, func(p fieldpath.Path, v any) {
 				planned[p.String()] = leafChange{kind: "added", after: v}
 			})
-		case etcdshapes.FieldRemoved:
+		case plan.FieldRemoved:
 			expand(orc, path, schemaPath(path), ch.Live, func(p fieldpath.Path, v any) {
 				planned[p.String()] = leafChange{kind: "removed", live: v}
 			})
@@ -496,7 +498,7 @@ func errString(err error) string {
 
 // conflictMessage is how the API server names a manager in a conflict
 // (printManager in k8s.io/apimachinery's managedfields).
-func conflictMessage(m etcdshapes.Manager) string {
+func conflictMessage(m plan.Manager) string {
 	s := strconv.Quote(m.Name)
 	if m.Subresource != "" {
 		s += " with subresource " + strconv.Quote(m.Subresource)
@@ -994,7 +996,7 @@ func ownedLeaves(live map[string]any) []fieldpath.Path {
 	var out []fieldpath.Path
 	for _, e := range entries {
 		em, _ := e.(map[string]any)
-		if em["manager"] != etcdshapes.FieldManager || em["operation"] != "Apply" {
+		if em["manager"] != apply.FieldManager || em["operation"] != "Apply" {
 			continue
 		}
 		fields, _ := em["fieldsV1"].(map[string]any)
@@ -1068,7 +1070,7 @@ func keyedLists(live map[string]any) []fieldpath.Path {
 	}
 	for _, e := range entries {
 		em, _ := e.(map[string]any)
-		if em["manager"] == etcdshapes.FieldManager {
+		if em["manager"] == apply.FieldManager {
 			fields, _ := em["fieldsV1"].(map[string]any)
 			walk(fields, nil)
 		}

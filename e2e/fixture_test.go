@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"path/filepath"
 	"sort"
@@ -62,7 +64,7 @@ func TestServerDefaultedFixture(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		reqs, err := etcdshapes.ApplyRequests(objs)
+		reqs, err := apply.Requests(objs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +102,7 @@ func TestServerDefaultedFixture(t *testing.T) {
 		t.Fatalf("read back %d of the %d objects created", len(mine), len(ours))
 	}
 	for _, r := range fixtureRequests() {
-		p, _, err := etcdshapes.PlanRequest(r, mine)
+		p, _, err := plan.ForRequest(r, mine)
 		if err != nil {
 			t.Fatal(err)
 		}

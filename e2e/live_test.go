@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"sort"
 	"sync"
 	"time"
@@ -43,18 +45,18 @@ func (s *summaryLines) list() []string {
 }
 
 // applyAll sends each request the way the library documents it: its body,
-// unchanged, as a server-side apply patch owned by etcdshapes.FieldManager,
+// unchanged, as a server-side apply patch owned by apply.FieldManager,
 // forcing ownership, with strict field validation. The errors are keyed by
-// the object (etcdshapes.ObjectRef.String()), so that a test can compare
+// the object (plan.ObjectRef.String()), so that a test can compare
 // them with the plan's findings object by object.
-func applyAll(ctx context.Context, reqs []etcdshapes.ApplyRequest, opts ...client.PatchOption) map[string]error {
+func applyAll(ctx context.Context, reqs []apply.Request, opts ...client.PatchOption) map[string]error {
 	errs := map[string]error{}
 	for _, r := range reqs {
 		if err := ensureNamespace(ctx, r.Namespace); err != nil {
 			errs[refOf(r.Object)] = err
 			continue
 		}
-		o := append([]client.PatchOption{client.FieldOwner(etcdshapes.FieldManager), client.ForceOwnership, strict}, opts...)
+		o := append([]client.PatchOption{client.FieldOwner(apply.FieldManager), client.ForceOwnership, strict}, opts...)
 		// Patch decodes the answer into its object: send a copy so that
 		// the request stays as the library built it.
 		if err := k.Patch(ctx, r.Object.DeepCopy(), client.RawPatch(r.PatchType, r.Body), o...); err != nil {
@@ -66,7 +68,7 @@ func applyAll(ctx context.Context, reqs []etcdshapes.ApplyRequest, opts ...clien
 
 func refOf(o client.Object) string {
 	gvk := o.GetObjectKind().GroupVersionKind()
-	return etcdshapes.ObjectRef{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Namespace: o.GetNamespace(), Name: o.GetName()}.String()
+	return plan.ObjectRef{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind, Namespace: o.GetNamespace(), Name: o.GetName()}.String()
 }
 
 // stackKinds are the kinds a live read lists: every kind the two stacks
@@ -230,7 +232,7 @@ func resourceVersions(objs []etcdshapes.Object) map[string]string {
 }
 
 // deleteObject deletes the object a plan names.
-func deleteObject(ctx context.Context, ref etcdshapes.ObjectRef) error {
+func deleteObject(ctx context.Context, ref plan.ObjectRef) error {
 	u := &unstructured.Unstructured{}
 	u.SetAPIVersion(ref.APIVersion)
 	u.SetKind(ref.Kind)

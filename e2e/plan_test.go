@@ -5,6 +5,8 @@ package e2e
 import (
 	"context"
 	"errors"
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"sort"
 	"strings"
@@ -67,15 +69,15 @@ func (pt *planTally) cover(s string) {
 type planCase struct {
 	name string
 	req  etcdshapes.Request
-	mods []etcdshapes.Modifier
+	mods []apply.Modifier
 	// plan, when set, plans the case instead of PlanRequest: a Go
 	// caller's Plan of desired objects it built itself.
-	plan func(live []etcdshapes.Object) (*etcdshapes.PlanResult, []etcdshapes.Object, error)
+	plan func(live []etcdshapes.Object) (*plan.Result, []etcdshapes.Object, error)
 }
 
 // TestPlanAgainstServer installs an etcd chart stack and a tenant cluster's
-// stack for real, with etcdshapes.ApplyRequests sent as server-side apply
-// (field manager etcdshapes.FieldManager), reads them back as live objects
+// stack for real, with apply.Requests sent as server-side apply
+// (field manager apply.FieldManager), reads them back as live objects
 // (lists, with managedFields) and checks every plan verdict against what
 // the API server does with the same apply:
 //
@@ -133,7 +135,7 @@ func TestPlanAgainstServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	bystanders := bystanderObjects(t, n)
-	reqs, err := etcdshapes.ApplyRequests(bystanders)
+	reqs, err := apply.Requests(bystanders)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +146,7 @@ func TestPlanAgainstServer(t *testing.T) {
 	// Create: both stacks on an empty namespace.
 	for _, c := range []planCase{{name: "create the etcd chart stack", req: chartReq()}, {name: "create the tenant cluster stack", req: clusterReq()}} {
 		p := planAccepted(ctx, t, c, "")
-		if p != nil && p.Count(etcdshapes.Create) != len(p.Objects) {
+		if p != nil && p.Count(plan.Create) != len(p.Objects) {
 			t.Errorf("%s: want only creates:\n%s", c.name, p)
 		}
 		if p != nil && !t.Failed() {
@@ -165,7 +167,7 @@ func TestPlanAgainstServer(t *testing.T) {
 		}
 	}
 
-	onCluster := func(fn func(*etcdv1alpha2.EtcdCluster) error) etcdshapes.Modifier { return etcdshapes.ForKind(fn) }
+	onCluster := func(fn func(*etcdv1alpha2.EtcdCluster) error) apply.Modifier { return apply.ForKind(fn) }
 	restoreSrc, err := etcd.SnapshotFile(s3Destination(n), n.SnapshotSlot(0))
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +183,7 @@ func TestPlanAgainstServer(t *testing.T) {
 		planCase
 		path, server string
 	}{
-		{planCase{name: "TLS server secret changed", req: clusterReq(), mods: []etcdshapes.Modifier{onCluster(func(c *etcdv1alpha2.EtcdCluster) error {
+		{planCase{name: "TLS server secret changed", req: clusterReq(), mods: []apply.Modifier{onCluster(func(c *etcdv1alpha2.EtcdCluster) error {
 			if c.Spec.TLS == nil || c.Spec.TLS.Client == nil || c.Spec.TLS.Client.ServerSecretRef == nil {
 				return errors.New("no spec.tls.client.serverSecretRef")
 			}
@@ -192,31 +194,31 @@ func TestPlanAgainstServer(t *testing.T) {
 			"spec.storage.storageClassName", "spec.storage.storageClassName is immutable"},
 		{planCase{name: "storage class removed (live state overridden; found from managedFields)", req: forced("")},
 			"spec.storage.storageClassName", "spec.storage.storageClassName cannot be added to or removed"},
-		{planCase{name: "size shrunk", req: clusterReq(), mods: []etcdshapes.Modifier{onCluster(func(c *etcdv1alpha2.EtcdCluster) error {
+		{planCase{name: "size shrunk", req: clusterReq(), mods: []apply.Modifier{onCluster(func(c *etcdv1alpha2.EtcdCluster) error {
 			c.Spec.Storage.Size = resource.MustParse("2Gi")
 			return nil
 		})}}, "spec.storage.size", "spec.storage.size cannot be shrunk"},
-		{planCase{name: "storage medium changed", req: clusterReq(), mods: []etcdshapes.Modifier{onCluster(func(c *etcdv1alpha2.EtcdCluster) error {
+		{planCase{name: "storage medium changed", req: clusterReq(), mods: []apply.Modifier{onCluster(func(c *etcdv1alpha2.EtcdCluster) error {
 			c.Spec.Storage.Medium = etcdv1alpha2.StorageMediumMemory
 			return nil
 		})}}, "spec.storage.medium", "spec.storage.medium is immutable"},
-		{planCase{name: "restore added to a live cluster", req: clusterReq(), mods: []etcdshapes.Modifier{etcdshapes.ForKind(etcd.Restore(restoreSrc))}},
+		{planCase{name: "restore added to a live cluster", req: clusterReq(), mods: []apply.Modifier{apply.ForKind(etcd.Restore(restoreSrc))}},
 			"spec.bootstrap", "spec.bootstrap cannot be added to or removed"},
-		{planCase{name: "auth added to a live cluster", req: clusterReq(), mods: []etcdshapes.Modifier{onCluster(func(c *etcdv1alpha2.EtcdCluster) error {
+		{planCase{name: "auth added to a live cluster", req: clusterReq(), mods: []apply.Modifier{onCluster(func(c *etcdv1alpha2.EtcdCluster) error {
 			c.Spec.Auth = &etcdv1alpha2.AuthSpec{Enabled: true, RootCredentialsSecretRef: &corev1.LocalObjectReference{Name: "root"}}
 			return nil
 		})}}, "spec.auth", "spec.auth cannot be added to or removed"},
-		{planCase{name: "DataStore driver changed", req: clusterReq(), mods: []etcdshapes.Modifier{etcdshapes.ForKind(func(d *kamajiv1alpha1.DataStore) error {
+		{planCase{name: "DataStore driver changed", req: clusterReq(), mods: []apply.Modifier{apply.ForKind(func(d *kamajiv1alpha1.DataStore) error {
 			d.Spec.Driver = kamajiv1alpha1.DriverPostgreSQL
 			return nil
 		})}}, "spec.driver", "Datastore driver is immutable"},
 		{planCase{name: "etcd chart size shrunk (values)", req: chartReq("size: 2Gi\n")},
 			"spec.storage.size", "spec.storage.size cannot be shrunk"},
-		{planCase{name: "RoleBinding roleRef changed", req: chartReq(), mods: []etcdshapes.Modifier{etcdshapes.ForKind(func(b *rbacv1.RoleBinding) error {
+		{planCase{name: "RoleBinding roleRef changed", req: chartReq(), mods: []apply.Modifier{apply.ForKind(func(b *rbacv1.RoleBinding) error {
 			b.RoleRef.Name = "other-role"
 			return nil
 		})}}, "roleRef", "roleRef: Invalid value"},
-		{planCase{name: "headless Service clusterIP changed", req: chartReq(), mods: []etcdshapes.Modifier{etcdshapes.ForKind(func(s *corev1.Service) error {
+		{planCase{name: "headless Service clusterIP changed", req: chartReq(), mods: []apply.Modifier{apply.ForKind(func(s *corev1.Service) error {
 			s.Spec.ClusterIP = "10.0.0.53"
 			return nil
 		})}}, "spec.clusterIP", "may not change once set"},
@@ -237,7 +239,7 @@ func TestPlanAgainstServer(t *testing.T) {
 
 	// Safe and needs-decision updates are accepted, after which the same
 	// request plans empty.
-	step := func(c planCase, want etcdshapes.Verdict, path string, counter *int, label string) {
+	step := func(c planCase, want plan.Verdict, path string, counter *int, label string) {
 		t.Helper()
 		ok := t.Run(label+"/"+c.name, func(t *testing.T) {
 			if planAccepted(ctx, t, c, want, path) != nil && !t.Failed() {
@@ -249,16 +251,16 @@ func TestPlanAgainstServer(t *testing.T) {
 			t.FailNow()
 		}
 	}
-	step(planCase{name: "new ratios and storage-class keys, live class kept", req: clusterReq(planUpgradeValues)}, etcdshapes.Note, "spec.resources", &pt.safe, "safe")
+	step(planCase{name: "new ratios and storage-class keys, live class kept", req: clusterReq(planUpgradeValues)}, plan.Note, "spec.resources", &pt.safe, "safe")
 	step(planCase{name: "replicas 3 -> 1 with other storage-class keys, live class kept", req: clusterReq(planUpgradeValues, "etcd: {replicas: 1}\n")},
-		etcdshapes.NeedsDecision, "spec.replicas", &pt.decision, "decision")
+		plan.NeedsDecision, "spec.replicas", &pt.decision, "decision")
 	checkClass(ctx, t, n, "plan-local", 1)
 	upgraded := clusterReq(planUpgradeValues, "etcd: {replicas: 1}\n")
-	step(planCase{name: "DataStore endpoints changed", req: upgraded, mods: []etcdshapes.Modifier{etcdshapes.ForKind(func(d *kamajiv1alpha1.DataStore) error {
+	step(planCase{name: "DataStore endpoints changed", req: upgraded, mods: []apply.Modifier{apply.ForKind(func(d *kamajiv1alpha1.DataStore) error {
 		d.Spec.Endpoints = append(d.Spec.Endpoints, "etcd-extra."+planNS+".svc:2379")
 		return nil
-	})}}, etcdshapes.NeedsDecision, "spec.endpoints", &pt.decision, "decision")
-	step(planCase{name: "DataStore endpoints changed back", req: upgraded}, etcdshapes.NeedsDecision, "spec.endpoints", &pt.decision, "decision")
+	})}}, plan.NeedsDecision, "spec.endpoints", &pt.decision, "decision")
+	step(planCase{name: "DataStore endpoints changed back", req: upgraded}, plan.NeedsDecision, "spec.endpoints", &pt.decision, "decision")
 	// A request that leaves the VPA's API out, against a live VPA: the
 	// live object proves the API is served, so PlanRequest renders the
 	// stack with it and nothing changes (the server writes nothing).
@@ -277,9 +279,9 @@ func TestPlanAgainstServer(t *testing.T) {
 	})
 	// Desired objects built without the VPA (Plan, not PlanRequest): the
 	// live VPA is deleted, which needs a decision; the server accepts it.
-	withoutVPA := func(live []etcdshapes.Object) (*etcdshapes.PlanResult, []etcdshapes.Object, error) {
+	withoutVPA := func(live []etcdshapes.Object) (*plan.Result, []etcdshapes.Object, error) {
 		r := noVPA
-		st, err := etcdshapes.LiveStateFromObjects(r.Namespace, r.Release, live)
+		st, err := plan.LiveStateFromObjects(r.Namespace, r.Release, live)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -288,19 +290,19 @@ func TestPlanAgainstServer(t *testing.T) {
 		if err != nil {
 			return nil, nil, err
 		}
-		p, err := etcdshapes.Plan(live, desired)
+		p, err := plan.Compute(live, desired)
 		return p, desired, err
 	}
 	step(planCase{name: "VPA left out of the desired objects (Plan): the VPA is deleted", req: noVPA, plan: withoutVPA},
-		etcdshapes.NeedsDecision, "", &pt.deleted, "delete")
+		plan.NeedsDecision, "", &pt.deleted, "delete")
 	step(planCase{name: "VPA API listed again: the VPA is created", req: upgraded}, "", "", &pt.created, "create")
 	step(planCase{name: "new cluster restored from a snapshot", req: etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: planNS,
-		Release: restoreRelease, Values: upgraded.Values, APIVersions: golden.AllAPIs}, mods: []etcdshapes.Modifier{etcdshapes.ForKind(etcd.Restore(restoreSrc))}},
-		etcdshapes.Note, "spec.bootstrap.restore", &pt.created, "create")
-	step(planCase{name: "etcd chart size grown (values)", req: chartReq("size: 8Gi\n")}, etcdshapes.Note, "spec.storage.size", &pt.safe, "safe")
+		Release: restoreRelease, Values: upgraded.Values, APIVersions: golden.AllAPIs}, mods: []apply.Modifier{apply.ForKind(etcd.Restore(restoreSrc))}},
+		plan.Note, "spec.bootstrap.restore", &pt.created, "create")
+	step(planCase{name: "etcd chart size grown (values)", req: chartReq("size: 8Gi\n")}, plan.Note, "spec.storage.size", &pt.safe, "safe")
 	step(planCase{name: "etcd chart downgraded 3.6.11 -> 3.5.21", req: chartReq("size: 8Gi\nversion: 3.5.21\n")},
-		etcdshapes.NeedsDecision, "spec.version", &pt.decision, "decision")
-	step(planCase{name: "etcd chart upgraded 3.5.21 -> 3.6.11", req: chartReq("size: 8Gi\n")}, etcdshapes.Note, "spec.version", &pt.safe, "safe")
+		plan.NeedsDecision, "spec.version", &pt.decision, "decision")
+	step(planCase{name: "etcd chart upgraded 3.5.21 -> 3.6.11", req: chartReq("size: 8Gi\n")}, plan.Note, "spec.version", &pt.safe, "safe")
 
 	// The live KamajiControlPlane, read from the server like the other
 	// live objects (plan only: the library never writes it).
@@ -320,11 +322,11 @@ func TestPlanAgainstServer(t *testing.T) {
 		}
 		p, _ := planOf(ctx, t, planCase{name: "KamajiControlPlane on a shared DataStore", req: upgraded})
 		if p != nil {
-			if p.Count(etcdshapes.Create)+p.Count(etcdshapes.Update)+p.Count(etcdshapes.Unchanged) != 0 || p.Count(etcdshapes.Delete) == 0 {
+			if p.Count(plan.Create)+p.Count(plan.Update)+p.Count(plan.Unchanged) != 0 || p.Count(plan.Delete) == 0 {
 				t.Errorf("a cluster staying on a shared DataStore renders nothing, so the plan only deletes its stack:\n%s", p)
 			}
 			for _, want := range []string{"EtcdCluster " + planNS + "/" + n.Cluster, "DataStore " + n.DataStore()} {
-				if !hasFinding(p, etcdshapes.NeedsDecision, want, "") {
+				if !hasFinding(p, plan.NeedsDecision, want, "") {
 					t.Errorf("deleting %s needs a decision:\n%s", want, p)
 				}
 			}
@@ -339,7 +341,7 @@ func TestPlanAgainstServer(t *testing.T) {
 				ours[describe(o)] = true
 			}
 			for _, o := range p.Objects {
-				if o.Action == etcdshapes.Delete && !ours[o.ObjectRef.String()] {
+				if o.Action == plan.Delete && !ours[o.ObjectRef.String()] {
 					t.Errorf("the plan deletes %s, which is not the stack's", o.ObjectRef)
 				}
 			}
@@ -353,7 +355,7 @@ func TestPlanAgainstServer(t *testing.T) {
 		}
 		p, _ = planOf(ctx, t, planCase{name: "KamajiControlPlane on Kamaji's default DataStore", req: upgraded})
 		if p != nil {
-			if !hasFinding(p, etcdshapes.NeedsDecision, "KamajiControlPlane "+planNS+"/"+planRelease, "spec.dataStoreName") {
+			if !hasFinding(p, plan.NeedsDecision, "KamajiControlPlane "+planNS+"/"+planRelease, "spec.dataStoreName") {
 				t.Errorf("moving the tenant to its own DataStore is a datastore migration:\n%s", p)
 			} else {
 				pt.planOnly++
@@ -366,10 +368,10 @@ func TestPlanAgainstServer(t *testing.T) {
 	})
 
 	// Last, because every later render would shrink it back.
-	step(planCase{name: "size grown", req: upgraded, mods: []etcdshapes.Modifier{onCluster(func(c *etcdv1alpha2.EtcdCluster) error {
+	step(planCase{name: "size grown", req: upgraded, mods: []apply.Modifier{onCluster(func(c *etcdv1alpha2.EtcdCluster) error {
 		c.Spec.Storage.Size = resource.MustParse("8Gi")
 		return nil
-	})}}, etcdshapes.Note, "spec.storage.size", &pt.safe, "safe")
+	})}}, plan.Note, "spec.storage.size", &pt.safe, "safe")
 	checkClass(ctx, t, n, "plan-local", 1)
 }
 
@@ -398,20 +400,20 @@ func bystanderObjects(t *testing.T, n naming.Names) []etcdshapes.Object {
 
 // planOf reads the live objects and plans the case: PlanRequest with the
 // case's edits as modifiers.
-func planOf(ctx context.Context, t *testing.T, c planCase) (*etcdshapes.PlanResult, []etcdshapes.Object) {
+func planOf(ctx context.Context, t *testing.T, c planCase) (*plan.Result, []etcdshapes.Object) {
 	t.Helper()
 	live, err := readLive(ctx, c.req.Namespace)
 	if err != nil {
 		t.Fatalf("%s: reading live objects: %v", c.name, err)
 	}
 	var (
-		p       *etcdshapes.PlanResult
+		p       *plan.Result
 		desired []etcdshapes.Object
 	)
 	if c.plan != nil {
 		p, desired, err = c.plan(live)
 	} else {
-		p, desired, err = etcdshapes.PlanRequest(c.req, live, c.mods...)
+		p, desired, err = plan.ForRequest(c.req, live, c.mods...)
 	}
 	if err != nil {
 		t.Fatalf("%s: plan: %v", c.name, err)
@@ -433,7 +435,7 @@ func planUnchanged(ctx context.Context, t *testing.T, c planCase) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs, err := etcdshapes.ApplyRequests(desired)
+	reqs, err := apply.Requests(desired)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,7 +476,7 @@ func planRefused(ctx context.Context, t *testing.T, c planCase, path, server str
 	refused := map[string]bool{}
 	foundPath := false
 	for _, f := range p.AllFindings() {
-		if f.Verdict != etcdshapes.Refused {
+		if f.Verdict != plan.Refused {
 			continue
 		}
 		refused[f.Object.String()] = true
@@ -486,12 +488,12 @@ func planRefused(ctx context.Context, t *testing.T, c planCase, path, server str
 		t.Errorf("%s: no refusal at %s:\n%s", c.name, path, p)
 		return false
 	}
-	reqs, err := etcdshapes.ApplyRequests(desired)
+	reqs, err := apply.Requests(desired)
 	if err != nil {
 		t.Fatal(err)
 	}
 	good := true
-	check := func(how string, errs map[string]error, reqs []etcdshapes.ApplyRequest) {
+	check := func(how string, errs map[string]error, reqs []apply.Request) {
 		for _, r := range reqs {
 			ref := refOf(r.Object)
 			err := errs[ref]
@@ -512,7 +514,7 @@ func planRefused(ctx context.Context, t *testing.T, c planCase, path, server str
 	}
 	check("dry-run apply of the stack", applyAll(ctx, reqs, client.DryRunAll), reqs)
 
-	var refusedReqs []etcdshapes.ApplyRequest
+	var refusedReqs []apply.Request
 	for _, r := range reqs {
 		if refused[refOf(r.Object)] {
 			refusedReqs = append(refusedReqs, r)
@@ -541,15 +543,15 @@ func planRefused(ctx context.Context, t *testing.T, c planCase, path, server str
 // finding, Note, or NeedsDecision; refused never), that the finding is at
 // path, applies it (deleting what the plan deletes) and checks that the
 // server accepts every object and that the same case then plans empty.
-func planAccepted(ctx context.Context, t *testing.T, c planCase, want etcdshapes.Verdict, path ...string) *etcdshapes.PlanResult {
+func planAccepted(ctx context.Context, t *testing.T, c planCase, want plan.Verdict, path ...string) *plan.Result {
 	t.Helper()
 	p, desired := planOf(ctx, t, c)
-	verdicts := map[etcdshapes.Verdict]bool{}
+	verdicts := map[plan.Verdict]bool{}
 	for _, f := range p.AllFindings() {
 		verdicts[f.Verdict] = true
 	}
-	strongest := etcdshapes.Verdict("")
-	for _, v := range []etcdshapes.Verdict{etcdshapes.Note, etcdshapes.NeedsDecision, etcdshapes.Refused} {
+	strongest := plan.Verdict("")
+	for _, v := range []plan.Verdict{plan.Note, plan.NeedsDecision, plan.Refused} {
 		if verdicts[v] {
 			strongest = v
 		}
@@ -558,7 +560,7 @@ func planAccepted(ctx context.Context, t *testing.T, c planCase, want etcdshapes
 		t.Errorf("%s: strongest verdict %q, want %q:\n%s", c.name, strongest, want, p)
 		return nil
 	}
-	if p.SafeToApply() != (want != etcdshapes.NeedsDecision) {
+	if p.SafeToApply() != (want != plan.NeedsDecision) {
 		t.Errorf("%s: SafeToApply() = %v with verdict %q", c.name, p.SafeToApply(), want)
 	}
 	if len(path) > 0 && path[0] != "" && !hasFinding(p, want, "", path[0]) && !hasChange(p, path[0]) {
@@ -567,7 +569,7 @@ func planAccepted(ctx context.Context, t *testing.T, c planCase, want etcdshapes
 	if p.Empty() {
 		t.Errorf("%s: the plan is empty; the case changes nothing", c.name)
 	}
-	reqs, err := etcdshapes.ApplyRequests(desired)
+	reqs, err := apply.Requests(desired)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -575,7 +577,7 @@ func planAccepted(ctx context.Context, t *testing.T, c planCase, want etcdshapes
 		t.Errorf("%s: the plan accepts %s, the server rejected it: %s", c.name, ref, oneLine(err))
 	}
 	for _, o := range p.Objects {
-		if o.Action != etcdshapes.Delete {
+		if o.Action != plan.Delete {
 			continue
 		}
 		if err := deleteObject(ctx, o.ObjectRef); err != nil {
@@ -597,7 +599,7 @@ func planAccepted(ctx context.Context, t *testing.T, c planCase, want etcdshapes
 
 // hasFinding reports a finding with the verdict on the object (any when
 // empty) at the path (any when empty).
-func hasFinding(p *etcdshapes.PlanResult, v etcdshapes.Verdict, object, path string) bool {
+func hasFinding(p *plan.Result, v plan.Verdict, object, path string) bool {
 	for _, f := range p.AllFindings() {
 		if f.Verdict == v && (object == "" || f.Object.String() == object) && (path == "" || f.Path == path || strings.HasPrefix(f.Path, path+".")) {
 			return true
@@ -606,7 +608,7 @@ func hasFinding(p *etcdshapes.PlanResult, v etcdshapes.Verdict, object, path str
 	return false
 }
 
-func hasChange(p *etcdshapes.PlanResult, path string) bool {
+func hasChange(p *plan.Result, path string) bool {
 	for _, o := range p.Objects {
 		for _, c := range o.Changes {
 			if c.Path == path || strings.HasPrefix(c.Path, path+".") {

@@ -96,7 +96,7 @@ func SnapshotFile(dest v1alpha2.SnapshotLocation, name string) (v1alpha2.Snapsho
 // refused), so restore into a new cluster or one deleted first.
 //
 //	objs, _ := etcdshapes.Cluster(o)
-//	err := etcdshapes.Modify(objs, etcdshapes.ForKind(etcd.Restore(src)))
+//	err := apply.Modify(objs, apply.ForKind(etcd.Restore(src)))
 func Restore(src v1alpha2.SnapshotLocation) func(*v1alpha2.EtcdCluster) error {
 	return func(c *v1alpha2.EtcdCluster) error {
 		if err := ValidateRestoreSource("bootstrap.restore.source", src); err != nil {

@@ -3,8 +3,10 @@ package etcd_test
 import (
 	"errors"
 	"flag"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/manifest"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,7 +168,7 @@ func TestScheduleLeastPrivilege(t *testing.T) {
 	assert.Equal(t, "tenant-demo", env["NAMESPACE"])
 	for _, slot := range s.Slots {
 		manifest := env["SNAPSHOT_HEAD"] + slot + env["SNAPSHOT_TAIL"]
-		objs, err := etcdshapes.ReadObjects([]byte(manifest))
+		objs, err := plan.ReadObjects([]byte(manifest))
 		require.NoError(t, err)
 		require.Len(t, objs, 1)
 		assert.Equal(t, slot, objs[0].GetName())
@@ -174,7 +176,7 @@ func TestScheduleLeastPrivilege(t *testing.T) {
 		want, err := etcd.Snapshot(n, slot, s3Dest(""))
 		require.NoError(t, err)
 		want.Labels = map[string]string{etcd.InstanceLabel: n.Cluster, etcd.SnapshotComponentLabel: etcd.SnapshotComponent}
-		p, err := etcdshapes.Plan(objs, []etcdshapes.Object{want})
+		p, err := plan.Compute(objs, []etcdshapes.Object{want})
 		require.NoError(t, err)
 		assert.True(t, p.Empty(), "%s", p)
 	}
@@ -243,7 +245,7 @@ func TestRestore(t *testing.T) {
 	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	require.NoError(t, err)
 	src.PVC.SubPath = "daily/kubernetes-demo-etcd-snapshot-2.db"
-	require.NoError(t, etcdshapes.Modify(objs, etcdshapes.ForKind(etcd.Restore(src))))
+	require.NoError(t, apply.Modify(objs, apply.ForKind(etcd.Restore(src))))
 	out, err := etcdshapes.Marshal(objs)
 	require.NoError(t, err)
 	assert.Contains(t, string(out), "  bootstrap:\n    restore:\n      source:\n        pvc:\n          claimName: etcd-backups\n          subPath: daily/kubernetes-demo-etcd-snapshot-2.db\n")

@@ -6,6 +6,8 @@
 package manifest
 
 import (
+	"reflect"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -15,4 +17,14 @@ import (
 type Object interface {
 	metav1.Object
 	runtime.Object
+}
+
+// IsNil reports whether o is nil or a typed nil pointer (a nil
+// *v1alpha2.EtcdCluster in an Object), on which any method would panic.
+func IsNil(o Object) bool {
+	if o == nil {
+		return true
+	}
+	v := reflect.ValueOf(o)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -121,9 +122,9 @@ func TestJSONOutput(t *testing.T) {
 			}
 			require.Equal(t, docs, list.Items)
 			require.True(t, strings.HasPrefix(j, "{\n    \"apiVersion\": \"v1\",\n    \"kind\": \"List\",\n    \"items\": ["), j[:min(80, len(j))])
-			fromYAML, err := etcdshapes.ReadObjects([]byte(y))
+			fromYAML, err := plan.ReadObjects([]byte(y))
 			require.NoError(t, err)
-			fromJSON, err := etcdshapes.ReadObjects([]byte(j))
+			fromJSON, err := plan.ReadObjects([]byte(j))
 			require.NoError(t, err)
 			require.Equal(t, fromYAML, fromJSON)
 		})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"io"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -51,7 +52,7 @@ const (
 
 // newPlanCmd is 'etcdshapes plan' and its two callers.
 func newPlanCmd(e env) *cobra.Command {
-	plan := parentCommand(&cobra.Command{
+	cmd := parentCommand(&cobra.Command{
 		Use:   "plan etcd|cluster",
 		Short: "Say what applying a render to a live stack would change, and whether it is safe",
 		Long: "etcdshapes plan says what applying a render to a live stack would change, and whether it is safe.\n\n" +
@@ -61,8 +62,8 @@ func newPlanCmd(e env) *cobra.Command {
 	}, func(arg string) error {
 		return usagef("unknown caller %q (want etcd or cluster)", arg)
 	})
-	plan.AddCommand(newPlanCallerCmd(e, etcdshapes.CallerEtcd), newPlanCallerCmd(e, etcdshapes.CallerCluster))
-	return plan
+	cmd.AddCommand(newPlanCallerCmd(e, etcdshapes.CallerEtcd), newPlanCallerCmd(e, etcdshapes.CallerCluster))
+	return cmd
 }
 
 func newPlanCallerCmd(e env, caller string) *cobra.Command {
@@ -97,7 +98,7 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
-		p, err := plan(&rf, liveFile, output, e.stdin)
+		p, err := planLive(&rf, liveFile, output, e.stdin)
 		if err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
 }
 
-func plan(rf *renderFlags, liveFile, output string, stdin io.Reader) (*etcdshapes.PlanResult, error) {
+func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader) (*plan.Result, error) {
 	if err := rf.check("plan"); err != nil {
 		return nil, err
 	}
@@ -147,7 +148,7 @@ func plan(rf *renderFlags, liveFile, output string, stdin io.Reader) (*etcdshape
 	if err != nil {
 		return nil, err
 	}
-	live, err := etcdshapes.ReadObjects(liveData)
+	live, err := plan.ReadObjects(liveData)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +157,7 @@ func plan(rf *renderFlags, liveFile, output string, stdin io.Reader) (*etcdshape
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := etcdshapes.PlanRequest(req, live)
+	p, _, err := plan.ForRequest(req, live)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,7 +28,7 @@ func liveList(t *testing.T, s golden.Scenario, edit func(*unstructured.Unstructu
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "golden", "testdata", s.Name+".yaml"))
 	require.NoError(t, err)
-	objs, err := etcdshapes.ReadObjects(data)
+	objs, err := plan.ReadObjects(data)
 	require.NoError(t, err)
 	var items []any
 	for _, o := range objs {
@@ -148,7 +149,7 @@ func TestPlanCommandJSON(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := runPlan(append(planArgs(t, s, writeTemp(t, liveList(t, s, nil))), "-o", "json"), nil, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
-	var p etcdshapes.PlanResult
+	var p plan.Result
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &p))
 	assert.True(t, p.Empty())
 	assert.NotEmpty(t, p.Objects)
@@ -211,7 +212,7 @@ func TestPlanCommandInfersOptionalAPIs(t *testing.T) {
 	stdout.Reset()
 	code = runPlan(append(planArgs(t, s, live), "-o", "json"), nil, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
-	var p etcdshapes.PlanResult
+	var p plan.Result
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &p))
 	require.Len(t, p.InferredAPIs, 3)
 	assert.Equal(t, etcdshapes.APIVerticalPodAutoscaler, p.InferredAPIs[0].API)

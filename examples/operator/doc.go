@@ -9,14 +9,14 @@
 //  2. Read the live objects with an uncached reader: the plan needs what
 //     the server holds now, managedFields included (a cache may lag, and
 //     may be configured to drop managedFields).
-//  3. Plan (etcdshapes.PlanRequest) with the modifiers the apply uses, so
+//  3. Plan (plan.ForRequest) with the modifiers the apply uses, so
 //     that "no change" really means the apply changes nothing; it returns
 //     the modified objects, which are what is applied.
-//  4. Refuse a plan the API server would reject (etcdshapes.Refused) and
-//     hold one that costs availability or data (etcdshapes.NeedsDecision)
+//  4. Refuse a plan the API server would reject (plan.Refused) and
+//     hold one that costs availability or data (plan.NeedsDecision)
 //     until a person approves exactly that plan.
 //  5. Otherwise apply every object with server-side apply as
-//     etcdshapes.FieldManager, and delete what the plan deletes.
+//     apply.FieldManager, and delete what the plan deletes.
 //
 // A snapshot (etcd.Snapshot) can be requested on the same ConfigMap; it is
 // taken before the plan is gated, so that "take a snapshot, then approve

@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"sort"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -126,11 +126,11 @@ func inputDigest(cm *corev1.ConfigMap) string {
 // digits of the SHA-256 of its needs-decision findings, in plan order.
 // The same plan gives the same token; any other decision another token.
 // Empty when nothing needs a decision.
-func decisionToken(p *etcdshapes.PlanResult) string {
+func decisionToken(p *plan.Result) string {
 	h := sha256.New()
 	n := 0
 	for _, f := range p.AllFindings() {
-		if f.Verdict == etcdshapes.NeedsDecision {
+		if f.Verdict == plan.NeedsDecision {
 			h.Write([]byte(f.String() + "\n"))
 			n++
 		}

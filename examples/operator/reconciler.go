@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/kamaji"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"slices"
 	"unicode/utf8"
 
@@ -33,7 +35,7 @@ import (
 
 // StatusFieldManager owns the annotations the operator writes back on
 // the input ConfigMap. The stack itself is applied as
-// etcdshapes.FieldManager, which Plan reads from managedFields.
+// apply.FieldManager, which Plan reads from managedFields.
 const StatusFieldManager = "etcdshapes-example-operator"
 
 // Result is the outcome of a reconcile, written to ResultAnnotation.
@@ -143,17 +145,17 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 	// The live state (the EtcdCluster's storage class, the
 	// KamajiControlPlane's DataStore) is what the chart's lookup reads;
 	// the render uses it and so do the snapshot and the messages below.
-	st, err := etcdshapes.LiveStateFromObjects(cm.Namespace, in.release, live)
-	var p *etcdshapes.PlanResult
+	st, err := plan.LiveStateFromObjects(cm.Namespace, in.release, live)
+	var p *plan.Result
 	var desired []etcdshapes.Object
 	if err == nil {
 		// Plan with the modifier the apply uses, or the annotation it
 		// adds would show as removed (from managedFields) on every
 		// reconcile. desired comes back annotated.
-		p, desired, err = etcdshapes.PlanRequest(etcdshapes.Request{
+		p, desired, err = plan.ForRequest(etcdshapes.Request{
 			Caller: etcdshapes.CallerCluster, Namespace: cm.Namespace, Release: in.release,
 			ChartVersion: r.ChartVersion, Values: in.values, APIVersions: apis, Live: st,
-		}, live, etcdshapes.WithAnnotations(map[string]string{ConfigAnnotation: cm.Namespace + "/" + cm.Name}))
+		}, live, apply.WithAnnotations(map[string]string{ConfigAnnotation: cm.Namespace + "/" + cm.Name}))
 	}
 	var bad *invalid.Error
 	switch {
@@ -187,9 +189,9 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 	refused, decisions := 0, 0
 	for _, f := range p.AllFindings() {
 		switch f.Verdict {
-		case etcdshapes.Refused:
+		case plan.Refused:
 			refused++
-		case etcdshapes.NeedsDecision:
+		case plan.NeedsDecision:
 			decisions++
 		}
 	}
@@ -213,7 +215,7 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 		return out, nil
 	}
 
-	reqs, err := etcdshapes.ApplyRequests(desired)
+	reqs, err := apply.Requests(desired)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -222,14 +224,14 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 		// object is the apply body, decoded); Apply writes the server's
 		// answer into the object, hence the copy.
 		err := r.Client.Apply(ctx, client.ApplyConfigurationFromUnstructured(a.Object.DeepCopy()),
-			client.FieldOwner(etcdshapes.FieldManager), client.ForceOwnership)
+			client.FieldOwner(apply.FieldManager), client.ForceOwnership)
 		if err != nil {
 			return outcome{}, fmt.Errorf("applying %s %s/%s: %w", a.Object.GetKind(), a.Namespace, a.Name, err)
 		}
 	}
 	deleted := 0
 	for _, o := range p.Objects {
-		if o.Action != etcdshapes.Delete {
+		if o.Action != plan.Delete {
 			continue
 		}
 		u := &unstructured.Unstructured{}
@@ -243,7 +245,7 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 		deleted++
 	}
 	out.result = Applied
-	out.message += fmt.Sprintf("applied: %d created, %d updated, %d deleted", p.Count(etcdshapes.Create), p.Count(etcdshapes.Update), deleted)
+	out.message += fmt.Sprintf("applied: %d created, %d updated, %d deleted", p.Count(plan.Create), p.Count(plan.Update), deleted)
 	if token != "" {
 		out.message += " (approved " + token + ")"
 	}
@@ -293,7 +295,7 @@ func (r *Reconciler) readLive(ctx context.Context, n naming.Names) ([]etcdshapes
 		return nil, err
 	}
 	// The KamajiControlPlane (its spec.dataStoreName, read by
-	// etcdshapes.LiveStateFromObjects) beside the stack's objects.
+	// plan.LiveStateFromObjects) beside the stack's objects.
 	keys := append([]etcdshapes.StackObject{{Kind: kamaji.ControlPlaneKind, Namespace: n.Namespace, Name: n.Release}}, scope...)
 	var live []etcdshapes.Object
 	for _, k := range keys {
@@ -328,7 +330,7 @@ func (r *Reconciler) takeSnapshot(ctx context.Context, cm *corev1.ConfigMap, n n
 		return false, err
 	}
 	s.Annotations = map[string]string{ConfigAnnotation: cm.Namespace + "/" + cm.Name}
-	err = r.Client.Create(ctx, s, client.FieldOwner(etcdshapes.FieldManager))
+	err = r.Client.Create(ctx, s, client.FieldOwner(apply.FieldManager))
 	if apierrors.IsAlreadyExists(err) {
 		have := &unstructured.Unstructured{}
 		have.SetGroupVersionKind(v1alpha2.SchemeGroupVersion.WithKind("EtcdSnapshot"))

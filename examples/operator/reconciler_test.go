@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"os"
 	"path/filepath"
@@ -269,8 +270,8 @@ func TestCreateUpgradeSnapshot(t *testing.T) {
 	if c.Annotations[ConfigAnnotation] != ns+"/"+cm.Name {
 		t.Errorf("EtcdCluster annotations %v, want %s", c.Annotations, ConfigAnnotation)
 	}
-	if !appliedBy(c.ManagedFields, etcdshapes.FieldManager) {
-		t.Errorf("EtcdCluster is not applied by %q: %+v", etcdshapes.FieldManager, c.ManagedFields)
+	if !appliedBy(c.ManagedFields, apply.FieldManager) {
+		t.Errorf("EtcdCluster is not applied by %q: %+v", apply.FieldManager, c.ManagedFields)
 	}
 	served, err := h.r.servedAPIs()
 	if err != nil {
@@ -281,7 +282,7 @@ func TestCreateUpgradeSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs, err := etcdshapes.ApplyRequests(desired)
+	reqs, err := apply.Requests(desired)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,8 @@ func Get() *State { return statePool.Get().(*State) }
 // Put returns st to the pool.
 func Put(st *State) { statePool.Put(st) }
 
+// SizeHint is the bytes to allocate for a stack of n objects, from the
+// mean document size of the last stack printed with st.
 func (st *State) SizeHint(n int) int {
 	if st.PerDoc == 0 {
 		return 1024 * n

@@ -17,7 +17,7 @@
 // stay out of the library's go.mod: the library embeds the result and
 // costs no package for it. go generate runs it from the repository root:
 //
-//	go run -C internal/schemagen . -out ../../zz_generated.smdschema.go
+//	go run -C internal/schemagen . -out ../../plan/zz_generated.smdschema.go -package plan
 //
 // TestUpToDate (go test in this directory) fails when the checked-in file
 // is stale.
@@ -70,8 +70,8 @@ var builtinKinds = []schema.GroupVersionKind{
 }
 
 func main() {
-	out := flag.String("out", "../../zz_generated.smdschema.go", "the file to write")
-	pkg := flag.String("package", "etcdshapes", "its package")
+	out := flag.String("out", "../../plan/zz_generated.smdschema.go", "the file to write")
+	pkg := flag.String("package", "plan", "its package")
 	flag.Parse()
 	wd, err := os.Getwd()
 	if err != nil {

@@ -7,28 +7,28 @@ import (
 	"testing"
 )
 
-// TestUpToDate fails when the root package's zz_generated.smdschema.go
+// TestUpToDate fails when the plan package's zz_generated.smdschema.go
 // is not what the CRDs ($ETCDSHAPES_CRDS, ../shared/crds beside the
 // repository) and client-go's schema give: run go generate in the
 // repository root.
 func TestUpToDate(t *testing.T) {
 	root := filepath.Join("..", "..")
-	want, err := Source(crdDirs(root), "etcdshapes")
+	want, err := Source(crdDirs(root), "plan")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(filepath.Join(root, "zz_generated.smdschema.go"))
+	got, err := os.ReadFile(filepath.Join(root, "plan", "zz_generated.smdschema.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("zz_generated.smdschema.go is stale: run go generate in the repository root")
+		t.Fatal("plan/zz_generated.smdschema.go is stale: run go generate ./plan")
 	}
 }
 
 // Every built-in kind and every CRD's served version has its type.
 func TestKinds(t *testing.T) {
-	src, err := Source(crdDirs(filepath.Join("..", "..")), "etcdshapes")
+	src, err := Source(crdDirs(filepath.Join("..", "..")), "plan")
 	if err != nil {
 		t.Fatal(err)
 	}

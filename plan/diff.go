@@ -1,4 +1,4 @@
-package etcdshapes
+package plan
 
 import (
 	"strconv"

@@ -1,9 +1,10 @@
-package etcdshapes
+package plan
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,12 +27,12 @@ func TestCRDDefaultsUpToDate(t *testing.T) {
 	if len(dirs) == 0 {
 		t.Skipf("%s is not set; CI sets it to ../shared/crds%c../shared/crds-planned", crdcheck.EnvVar, os.PathListSeparator)
 	}
-	want, err := crdgen.Source(dirs, "etcdshapes")
+	want, err := crdgen.Source(dirs, "plan")
 	require.NoError(t, err)
 	got, err := os.ReadFile("zz_generated.crddefaults.go")
 	require.NoError(t, err)
 	if !bytes.Equal(want, got) {
-		t.Fatalf("zz_generated.crddefaults.go does not hold the defaults of the CRDs in %q (CI lists ../shared/crds%c../shared/crds-planned): run `go generate .` and read the diff", dirs, os.PathListSeparator)
+		t.Fatalf("zz_generated.crddefaults.go does not hold the defaults of the CRDs in %q (CI lists ../shared/crds%c../shared/crds-planned): run `go generate ./plan` and read the diff", dirs, os.PathListSeparator)
 	}
 }
 
@@ -208,11 +209,11 @@ func edited(obj map[string]any, p []string, null bool) map[string]any {
 const serverFixture = "testdata/apiserver/live.yaml"
 
 // serverFixtureRequests are the e2e suite's fixtureRequests.
-func serverFixtureRequests() []Request {
-	return []Request{
-		{Caller: CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
-		{Caller: CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3",
-			APIVersions: []string{APICiliumNetworkPolicy, APIVerticalPodAutoscaler, APIVMPodScrape}},
+func serverFixtureRequests() []etcdshapes.Request {
+	return []etcdshapes.Request{
+		{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
+		{Caller: etcdshapes.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3",
+			APIVersions: []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}},
 	}
 }
 
@@ -230,7 +231,7 @@ func TestDefaultsMatchTheAPIServersAnswer(t *testing.T) {
 	require.NoError(t, err)
 	defaulted := 0
 	for _, r := range serverFixtureRequests() {
-		objs, err := Render(r)
+		objs, err := etcdshapes.Render(r)
 		require.NoError(t, err)
 		require.NotEmpty(t, objs)
 		for i, o := range objs {

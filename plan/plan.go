@@ -1,8 +1,10 @@
-package etcdshapes
+package plan
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
 	"slices"
@@ -111,8 +113,8 @@ type ObjectPlan struct {
 	Findings []Finding `json:"findings,omitempty"`
 }
 
-// PlanResult is what applying a desired stack to a live cluster does.
-type PlanResult struct {
+// Result is what applying a desired stack to a live cluster does.
+type Result struct {
 	// Objects in the desired order (install order), then the deletions.
 	Objects []ObjectPlan `json:"objects"`
 	// Findings that concern no object of the stack: the tenant cluster's
@@ -121,9 +123,9 @@ type PlanResult struct {
 	// Skipped are the desired Helm uninstall hooks, which are never
 	// applied (see IsUninstallHook).
 	Skipped []ObjectRef `json:"skipped,omitempty"`
-	// InferredAPIs are the optional APIs PlanRequest rendered the stack
+	// InferredAPIs are the optional APIs ForRequest rendered the stack
 	// with although the request did not list them, because a live object
-	// of the stack proves the API is served (see PlanRequest).
+	// of the stack proves the API is served (see ForRequest).
 	InferredAPIs []InferredAPI `json:"inferredAPIs,omitempty"`
 }
 
@@ -142,7 +144,7 @@ func (a InferredAPI) String() string {
 }
 
 // AllFindings lists every finding, objects' first.
-func (p *PlanResult) AllFindings() []Finding {
+func (p *Result) AllFindings() []Finding {
 	var out []Finding
 	for _, o := range p.Objects {
 		out = append(out, o.Findings...)
@@ -152,7 +154,7 @@ func (p *PlanResult) AllFindings() []Finding {
 
 // SafeToApply reports whether nothing is refused and nothing needs a
 // decision: applying the plan is routine.
-func (p *PlanResult) SafeToApply() bool {
+func (p *Result) SafeToApply() bool {
 	for _, f := range p.AllFindings() {
 		if f.Verdict == Refused || f.Verdict == NeedsDecision {
 			return false
@@ -162,7 +164,7 @@ func (p *PlanResult) SafeToApply() bool {
 }
 
 // Empty reports whether applying the plan changes nothing.
-func (p *PlanResult) Empty() bool {
+func (p *Result) Empty() bool {
 	for _, o := range p.Objects {
 		if o.Action != Unchanged {
 			return false
@@ -172,7 +174,7 @@ func (p *PlanResult) Empty() bool {
 }
 
 // Count returns how many objects the plan gives action.
-func (p *PlanResult) Count(a Action) int {
+func (p *Result) Count(a Action) int {
 	n := 0
 	for _, o := range p.Objects {
 		if o.Action == a {
@@ -182,8 +184,8 @@ func (p *PlanResult) Count(a Action) int {
 	return n
 }
 
-// PlanOption adjusts Plan.
-type PlanOption func(*planConfig)
+// Option adjusts Compute.
+type Option func(*planConfig)
 
 type planConfig struct {
 	names     *naming.Names
@@ -198,7 +200,7 @@ type planConfig struct {
 // EtcdSnapshots or snapshot schedules, nor another stack's objects in the
 // same namespace. Without it the stack is found from the desired
 // EtcdCluster; with neither, nothing is deleted.
-func ForStack(n naming.Names) PlanOption {
+func ForStack(n naming.Names) Option {
 	return func(c *planConfig) { c.names = &n }
 }
 
@@ -207,11 +209,11 @@ func ForStack(n naming.Names) PlanOption {
 // cluster stays there). When the live KamajiControlPlane names another,
 // the plan reports a datastore migration. Without it the target is the
 // desired stack's own DataStore, if it renders one.
-func TargetDataStore(name string) PlanOption {
+func TargetDataStore(name string) Option {
 	return func(c *planConfig) { c.dataStore = &name }
 }
 
-// Plan compares live objects with the desired ones and says, object by
+// Compute compares live objects with the desired ones and says, object by
 // object, what applying the desired objects with server-side apply as
 // FieldManager (with force, as ApplyRequests' callers apply) does: create,
 // update (with the fields it sets, changes and removes), leave unchanged,
@@ -231,10 +233,10 @@ func TargetDataStore(name string) PlanOption {
 // Objects may be typed (the builders', or from a client) or unstructured
 // (ReadObjects). The desired objects are planned as they are: when you
 // apply with modifiers, plan the modified objects (Modify them first, or
-// use PlanRequest, which takes the modifiers). Findings flag what the API
-// server will refuse and what needs a decision; PlanResult.SafeToApply
+// use ForRequest, which takes the modifiers). Findings flag what the API
+// server will refuse and what needs a decision; Result.SafeToApply
 // sums them up.
-func Plan(live, desired []Object, opts ...PlanOption) (*PlanResult, error) {
+func Compute(live, desired []etcdshapes.Object, opts ...Option) (*Result, error) {
 	liveObjs, liveByKey, err := indexObjects("live", live)
 	if err != nil {
 		return nil, err
@@ -242,8 +244,8 @@ func Plan(live, desired []Object, opts ...PlanOption) (*PlanResult, error) {
 	return planIndexed(liveObjs, liveByKey, desired, opts...)
 }
 
-// planIndexed is Plan of live objects already in the plan's form.
-func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, desired []Object, opts ...PlanOption) (*PlanResult, error) {
+// planIndexed is Compute of live objects already in the plan's form.
+func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, desired []etcdshapes.Object, opts ...Option) (*Result, error) {
 	var cfg planConfig
 	for _, o := range opts {
 		o(&cfg)
@@ -253,11 +255,11 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		return nil, err
 	}
 
-	res := &PlanResult{}
+	res := &Result{}
 	matched := map[objectKey]bool{}
 	var stackDesired []*planObject
 	for _, d := range desiredObjs {
-		if IsUninstallHook(d.obj) {
+		if etcdshapes.IsUninstallHook(d.obj) {
 			res.Skipped = append(res.Skipped, d.ref)
 			continue
 		}
@@ -309,7 +311,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		}
 		var deletes []*planObject
 		for _, l := range liveObjs {
-			if matched[l.key] || !scope[l.key] || IsUninstallHook(l.obj) || isKept(l.obj) {
+			if matched[l.key] || !scope[l.key] || etcdshapes.IsUninstallHook(l.obj) || etcdshapes.IsKept(l.obj) {
 				continue
 			}
 			if err := l.finish(); err != nil {
@@ -354,7 +356,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 
 // indexObjects converts objects into the plan's form and refuses
 // duplicates, which would make the plan ambiguous.
-func indexObjects(side string, objs []Object) ([]*planObject, map[objectKey]*planObject, error) {
+func indexObjects(side string, objs []etcdshapes.Object) ([]*planObject, map[objectKey]*planObject, error) {
 	out := make([]*planObject, 0, len(objs))
 	byKey := make(map[objectKey]*planObject, len(objs))
 	for i, o := range objs {
@@ -387,7 +389,7 @@ func lessKey(a, b objectKey) bool {
 	return a.name < b.name
 }
 
-// PlanRequest renders r against live objects and plans the result: the
+// ForRequest renders r against live objects and plans the result: the
 // tenant cluster's live state is read from live (LiveStateFromObjects)
 // where r.Live leaves it unset, deletions are scoped to r's stack and a
 // KamajiControlPlane moving to another DataStore is reported.
@@ -398,13 +400,13 @@ func lessKey(a, b objectKey) bool {
 // ApplyRequests sends. It returns the desired objects too, modified:
 // apply them as they are (ApplyRequests(desired)), without the modifiers
 // again (a modifier that appends would append twice).
-func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Object, error) {
+func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
 	liveObjs, liveByKey, err := indexObjects("live", live)
 	if err != nil {
 		return nil, nil, err
 	}
 	var (
-		opts     []PlanOption
+		opts     []Option
 		inferred []InferredAPI
 		// scope is the stack's objects (stackScope); nil where the
 		// desired render holds them all, which then gives it.
@@ -412,7 +414,7 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 		haveNames bool
 	)
 	switch r.Caller {
-	case CallerEtcd:
+	case etcdshapes.CallerEtcd:
 		rel := r.Release
 		if rel == "" {
 			rel = naming.EtcdChartRelease
@@ -424,13 +426,13 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 		opts, haveNames = append(opts, ForStack(n)), true
 		// The PodMonitor and the dashboard render only where their API
 		// is served: a live one proves it (see the cluster's case).
-		if !listsEvery(r.APIVersions, gatedAPIs(CallerEtcd)) {
+		if !listsEvery(r.APIVersions, etcdshapes.OptionalAPIsOf(etcdshapes.CallerEtcd)) {
 			if scope, err = stackScope(n); err != nil {
 				return nil, nil, err
 			}
 		}
-		r.APIVersions = withInferred(CallerEtcd, r.APIVersions, &inferred, scope, liveByKey)
-	case CallerCluster:
+		r.APIVersions = withInferred(etcdshapes.CallerEtcd, r.APIVersions, &inferred, scope, liveByKey)
+	case etcdshapes.CallerCluster:
 		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
 			return nil, nil, err
 		}
@@ -449,7 +451,7 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 			// Names that break a rule of the objects a stack renders are
 			// fine while the cluster stays on a shared datastore: it
 			// renders nothing, and nothing of it can be live to delete.
-			if shared, _ := SharesDataStore(ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); !shared {
+			if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); !shared {
 				return nil, nil, err
 			}
 			opts = append(opts, TargetDataStore(r.Live.DataStoreName))
@@ -462,14 +464,14 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 		opts, haveNames = append(opts, ForStack(n), TargetDataStore(target)), true
 		// A render with every optional API holds the whole stack; with
 		// fewer, the stack is rendered whole to infer the others.
-		if shared, _ := SharesDataStore(ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || !listsEvery(r.APIVersions, optionalAPIs) {
+		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || !listsEvery(r.APIVersions, etcdshapes.OptionalAPIs()) {
 			if scope, err = stackScope(n); err != nil {
 				return nil, nil, err
 			}
 		}
-		r.APIVersions = withInferred(CallerCluster, r.APIVersions, &inferred, scope, liveByKey)
+		r.APIVersions = withInferred(etcdshapes.CallerCluster, r.APIVersions, &inferred, scope, liveByKey)
 	}
-	desired, err := Render(r)
+	desired, err := etcdshapes.Render(r)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -482,7 +484,7 @@ func PlanRequest(r Request, live []Object, mods ...Modifier) (*PlanResult, []Obj
 	if len(mods) > 0 {
 		// On copies, as ApplyRequests and Modify do, so that no modifier
 		// writes through to anything the rendered objects share.
-		if desired, err = modifiedCopies(desired, mods); err != nil {
+		if desired, err = apply.Modified(desired, mods...); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -504,7 +506,7 @@ func listsEvery(listed, apis []string) bool {
 }
 
 // String renders the plan as text; see WriteText.
-func (p *PlanResult) String() string {
+func (p *Result) String() string {
 	var b strings.Builder
 	_ = p.WriteText(&b) // a strings.Builder does not fail
 	return b.String()
@@ -534,9 +536,9 @@ func (e *errWriter) Write(b []byte) (int, error) {
 // then the stack's findings and the verdict. Unchanged objects are
 // counted, and listed only for the fields they keep for other managers.
 // It returns the first error writing to w.
-func (p *PlanResult) WriteText(out io.Writer) error {
+func (p *Result) WriteText(out io.Writer) error {
 	w := &errWriter{w: out}
-	fmt.Fprintf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
+	fmt.Fprintf(w, "Compute: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
 	if len(p.InferredAPIs) > 0 {
 		fmt.Fprintln(w)
@@ -617,7 +619,7 @@ func (p *PlanResult) WriteText(out io.Writer) error {
 	}
 	if conflicts > 0 {
 		fmt.Fprintf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as ApplyRequests' callers apply, %s takes %s.\n",
-			conflicts, plural(conflicts, "field changes that is", "fields change that are"), FieldManager, plural(conflicts, "it", "them"))
+			conflicts, plural(conflicts, "field changes that is", "fields change that are"), apply.FieldManager, plural(conflicts, "it", "them"))
 	}
 	switch {
 	case refused+decide > 0:
@@ -631,7 +633,7 @@ func (p *PlanResult) WriteText(out io.Writer) error {
 }
 
 // unknownOwnership lists the live objects planned without managedFields.
-func (p *PlanResult) unknownOwnership() []string {
+func (p *Result) unknownOwnership() []string {
 	var out []string
 	for _, o := range p.Objects {
 		if o.Ownership == OwnershipUnknown {
@@ -660,7 +662,7 @@ func managerList(ms []Manager) string {
 func conflictText(c Conflict) string {
 	s := "conflict with " + managerList(c.Managers) + " (an apply without force is refused; "
 	if c.ForceTakes {
-		return s + "with force " + FieldManager + " takes the field)"
+		return s + "with force " + apply.FieldManager + " takes the field)"
 	}
 	return s + "with force too, as the API server refuses the object)"
 }
@@ -786,7 +788,7 @@ func show(v any) string {
 // which it records in inferred.
 func withInferred(caller string, listed []string, inferred *[]InferredAPI, scope map[objectKey]bool, live map[objectKey]*planObject) []string {
 	*inferred = slices.DeleteFunc(inferAPIs(listed, scope, live), func(a InferredAPI) bool {
-		return !slices.Contains(gatedAPIs(caller), a.API)
+		return !slices.Contains(etcdshapes.OptionalAPIsOf(caller), a.API)
 	})
 	if len(*inferred) == 0 {
 		return listed

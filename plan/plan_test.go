@@ -1,9 +1,11 @@
-package etcdshapes_test
+package plan_test
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +36,7 @@ func serverize(t *testing.T, u *unstructured.Unstructured) {
 	}
 	// What a previous apply by FieldManager owns: every field it sent,
 	// as the API server records it.
-	fieldsV1, err := etcdshapes.AppliedFieldsV1(u.DeepCopy().Object)
+	fieldsV1, err := plan.AppliedFieldsV1(u.DeepCopy().Object)
 	require.NoError(t, err)
 	u.SetUID(types.UID("0b0e9a3c-" + u.GetName()))
 	u.SetResourceVersion("48151623")
@@ -51,7 +53,7 @@ func serverize(t *testing.T, u *unstructured.Unstructured) {
 		"apiVersion": u.GetAPIVersion(), "fieldsType": "FieldsV1", "manager": "helm", "operation": "Update",
 		"time": "2025-06-01T10:00:00Z", "fieldsV1": map[string]any{"f:metadata": map[string]any{"f:annotations": map[string]any{".": map[string]any{}}}},
 	}, map[string]any{
-		"apiVersion": u.GetAPIVersion(), "fieldsType": "FieldsV1", "manager": etcdshapes.FieldManager, "operation": "Apply",
+		"apiVersion": u.GetAPIVersion(), "fieldsType": "FieldsV1", "manager": apply.FieldManager, "operation": "Apply",
 		"time": "2025-06-01T10:00:00Z", "fieldsV1": fieldsV1,
 	}}, "metadata", "managedFields")
 
@@ -115,7 +117,7 @@ func serverize(t *testing.T, u *unstructured.Unstructured) {
 // it includes the KamajiControlPlane naming dataStore.
 func liveFile(t *testing.T, marshalled []byte, kcp *unstructured.Unstructured) []byte {
 	t.Helper()
-	objs, err := etcdshapes.ReadObjects(marshalled)
+	objs, err := plan.ReadObjects(marshalled)
 	require.NoError(t, err)
 	items := make([]any, 0, len(objs)+1)
 	for _, o := range objs {
@@ -168,18 +170,18 @@ func scenarioLive(t *testing.T, s golden.Scenario) []byte {
 func TestPlanOfLiveStackAgainstItselfIsEmpty(t *testing.T) {
 	for _, s := range golden.All() {
 		t.Run(s.Name, func(t *testing.T) {
-			live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+			live, err := plan.ReadObjects(scenarioLive(t, s))
 			require.NoError(t, err)
 			req, err := s.Request()
 			require.NoError(t, err)
 			req.Live = etcdshapes.LiveState{} // derived from the live objects
-			p, desired, err := etcdshapes.PlanRequest(req, live)
+			p, desired, err := plan.ForRequest(req, live)
 			require.NoError(t, err)
 			assert.True(t, p.Empty(), "plan is not empty:\n%s", p)
 			assert.True(t, p.SafeToApply(), "%s", p)
-			assert.Equal(t, 0, p.Count(etcdshapes.Delete))
+			assert.Equal(t, 0, p.Count(plan.Delete))
 			for _, o := range p.Objects {
-				assert.Equal(t, etcdshapes.Unchanged, o.Action, "%s", o.ObjectRef)
+				assert.Equal(t, plan.Unchanged, o.Action, "%s", o.ObjectRef)
 			}
 			// Hooks are skipped, everything else is planned.
 			hooks := 0
@@ -204,9 +206,9 @@ func TestLiveStateFromObjects(t *testing.T) {
 			continue
 		}
 		t.Run(s.Name, func(t *testing.T) {
-			live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+			live, err := plan.ReadObjects(scenarioLive(t, s))
 			require.NoError(t, err)
-			st, err := etcdshapes.LiveStateFromObjects(s.Namespace, s.Release, live)
+			st, err := plan.LiveStateFromObjects(s.Namespace, s.Release, live)
 			require.NoError(t, err)
 			n, _ := naming.ForCluster(s.Namespace, s.Release)
 			wantDS := n.DataStore()
@@ -228,10 +230,10 @@ func TestLiveStateFromObjects(t *testing.T) {
 
 // planCluster plans the cluster-demo stack against a live file edited by
 // edit.
-func planCluster(t *testing.T, edit func(objs []etcdshapes.Object), modify ...func(r *etcdshapes.Request)) *etcdshapes.PlanResult {
+func planCluster(t *testing.T, edit func(objs []etcdshapes.Object), modify ...func(r *etcdshapes.Request)) *plan.Result {
 	t.Helper()
 	s := scenario(t, "cluster-demo")
-	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	if edit != nil {
 		edit(live)
@@ -241,7 +243,7 @@ func planCluster(t *testing.T, edit func(objs []etcdshapes.Object), modify ...fu
 	for _, m := range modify {
 		m(&req)
 	}
-	p, _, err := etcdshapes.PlanRequest(req, live)
+	p, _, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
 	return p
 }
@@ -268,7 +270,7 @@ func liveObject(t *testing.T, objs []etcdshapes.Object, kind, name string) *unst
 	return nil
 }
 
-func objectPlan(t *testing.T, p *etcdshapes.PlanResult, kind, name string) etcdshapes.ObjectPlan {
+func objectPlan(t *testing.T, p *plan.Result, kind, name string) plan.ObjectPlan {
 	t.Helper()
 	for _, o := range p.Objects {
 		if o.Kind == kind && o.Name == name {
@@ -276,13 +278,13 @@ func objectPlan(t *testing.T, p *etcdshapes.PlanResult, kind, name string) etcds
 		}
 	}
 	t.Fatalf("no %s %s in the plan:\n%s", kind, name, p)
-	return etcdshapes.ObjectPlan{}
+	return plan.ObjectPlan{}
 }
 
 // noElements is changes without their PathElements, for tests that
 // compare the rest.
-func noElements(changes []etcdshapes.FieldChange) []etcdshapes.FieldChange {
-	out := make([]etcdshapes.FieldChange, len(changes))
+func noElements(changes []plan.FieldChange) []plan.FieldChange {
+	out := make([]plan.FieldChange, len(changes))
 	for i, c := range changes {
 		c.PathElements = nil
 		out[i] = c
@@ -290,8 +292,8 @@ func noElements(changes []etcdshapes.FieldChange) []etcdshapes.FieldChange {
 	return out
 }
 
-func findings(p *etcdshapes.PlanResult, v etcdshapes.Verdict) []etcdshapes.Finding {
-	var out []etcdshapes.Finding
+func findings(p *plan.Result, v plan.Verdict) []plan.Finding {
+	var out []plan.Finding
 	for _, f := range p.AllFindings() {
 		if f.Verdict == v {
 			out = append(out, f)
@@ -306,15 +308,15 @@ func TestPlanRefusesTLSChange(t *testing.T) {
 		require.NoError(t, unstructured.SetNestedField(c.Object, "legacy-server-tls", "spec", "tls", "client", "serverSecretRef", "name"))
 	})
 	o := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
-	assert.Equal(t, etcdshapes.Update, o.Action)
+	assert.Equal(t, plan.Update, o.Action)
 	// serverSecretRef is an atomic map (x-kubernetes-map-type: atomic):
 	// an apply replaces it whole, and that is the change.
-	require.Equal(t, []etcdshapes.FieldChange{{
-		Path: "spec.tls.client.serverSecretRef", Type: etcdshapes.FieldChanged,
+	require.Equal(t, []plan.FieldChange{{
+		Path: "spec.tls.client.serverSecretRef", Type: plan.FieldChanged,
 		PathElements: []string{"f:spec", "f:tls", "f:client", "f:serverSecretRef"},
 		Live:         map[string]any{"name": "legacy-server-tls"}, Desired: map[string]any{"name": "kubernetes-demo-etcd-server-tls"},
 	}}, o.Changes)
-	refused := findings(p, etcdshapes.Refused)
+	refused := findings(p, plan.Refused)
 	require.Len(t, refused, 1)
 	assert.Equal(t, "spec.tls.client.serverSecretRef", refused[0].Path)
 	assert.Equal(t, tlsChanged, refused[0].Message)
@@ -331,13 +333,13 @@ func TestPlanReplicaChangeNeedsDecision(t *testing.T) {
 		r.Values = map[string]any{"etcd": map[string]any{"replicas": float64(1)}}
 	})
 	o := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
-	assert.Equal(t, etcdshapes.Update, o.Action)
+	assert.Equal(t, plan.Update, o.Action)
 	var paths []string
 	for _, c := range o.Changes {
 		paths = append(paths, c.Path)
 	}
 	assert.Contains(t, paths, "spec.replicas")
-	decisions := findings(p, etcdshapes.NeedsDecision)
+	decisions := findings(p, plan.NeedsDecision)
 	require.NotEmpty(t, decisions)
 	var msg string
 	for _, f := range decisions {
@@ -349,53 +351,53 @@ func TestPlanReplicaChangeNeedsDecision(t *testing.T) {
 	assert.False(t, p.SafeToApply())
 	// The single member takes the replicated class, which the live
 	// cluster's (empty) class pins: no storage class change.
-	for _, f := range findings(p, etcdshapes.Refused) {
+	for _, f := range findings(p, plan.Refused) {
 		t.Errorf("unexpected refusal: %s", f)
 	}
 	// The WorkloadMonitor follows the member count.
 	wm := objectPlan(t, p, "WorkloadMonitor", "kubernetes-demo-etcd")
-	assert.Equal(t, etcdshapes.Update, wm.Action)
+	assert.Equal(t, plan.Update, wm.Action)
 }
 
 func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
 	s := scenario(t, "etcd-single-local-10Gi")
-	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 
-	plan := func(size string) *etcdshapes.PlanResult {
+	planSize := func(size string) *plan.Result {
 		req, err := s.Request()
 		require.NoError(t, err)
 		req.Values["size"] = size
-		p, _, err := etcdshapes.PlanRequest(req, live)
+		p, _, err := plan.ForRequest(req, live)
 		require.NoError(t, err)
 		return p
 	}
-	p := plan("4Gi")
-	refused := findings(p, etcdshapes.Refused)
+	p := planSize("4Gi")
+	refused := findings(p, plan.Refused)
 	require.Len(t, refused, 1, "%s", p)
 	assert.Equal(t, "spec.storage.size", refused[0].Path)
 	assert.Contains(t, refused[0].Message, "cannot be shrunk (10Gi -> 4Gi)")
 
 	// The same size spelled in bytes is no change at all.
-	assert.True(t, plan("10737418240").Empty())
+	assert.True(t, planSize("10737418240").Empty())
 
-	p = plan("20Gi")
+	p = planSize("20Gi")
 	assert.True(t, p.SafeToApply(), "%s", p)
-	notes := findings(p, etcdshapes.Note)
+	notes := findings(p, plan.Note)
 	require.NotEmpty(t, notes)
 	assert.Contains(t, notes[0].Message, "10Gi -> 20Gi")
 }
 
 func TestPlanStorageClassChangeRefused(t *testing.T) {
 	s := scenario(t, "etcd-single-local-10Gi")
-	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	req, err := s.Request()
 	require.NoError(t, err)
 	req.Values["storageClass"] = "replicated"
-	p, _, err := etcdshapes.PlanRequest(req, live)
+	p, _, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
-	refused := findings(p, etcdshapes.Refused)
+	refused := findings(p, plan.Refused)
 	require.Len(t, refused, 1, "%s", p)
 	assert.Equal(t, "spec.storage.storageClassName", refused[0].Path)
 	assert.True(t, strings.HasPrefix(refused[0].Message, classChanged), refused[0].Message)
@@ -421,7 +423,7 @@ func TestPlanPerClusterStorageClassFollowsLiveState(t *testing.T) {
 		sc := "local"
 		r.Live.StorageClassName = &sc
 	})
-	refused := findings(p, etcdshapes.Refused)
+	refused := findings(p, plan.Refused)
 	require.Len(t, refused, 1, "%s", p)
 	assert.Equal(t, "spec.storage.storageClassName", refused[0].Path)
 }
@@ -431,7 +433,7 @@ func TestPlanDataStoreDriverChangeRefused(t *testing.T) {
 		ds := liveObject(t, objs, "DataStore", "tenant-demo.kubernetes-demo")
 		require.NoError(t, unstructured.SetNestedField(ds.Object, "PostgreSQL", "spec", "driver"))
 	})
-	refused := findings(p, etcdshapes.Refused)
+	refused := findings(p, plan.Refused)
 	require.Len(t, refused, 1, "%s", p)
 	assert.Equal(t, "spec.driver", refused[0].Path)
 	assert.Equal(t, "DataStore tenant-demo.kubernetes-demo", refused[0].Object.String())
@@ -444,7 +446,7 @@ func TestPlanDataStoreEndpointsNeedDecision(t *testing.T) {
 		ds := liveObject(t, objs, "DataStore", "tenant-demo.kubernetes-demo")
 		require.NoError(t, unstructured.SetNestedStringSlice(ds.Object, []string{"old.tenant-demo.svc:2379"}, "spec", "endpoints"))
 	})
-	d := findings(p, etcdshapes.NeedsDecision)
+	d := findings(p, plan.NeedsDecision)
 	require.Len(t, d, 1, "%s", p)
 	assert.Equal(t, "spec.endpoints", d[0].Path)
 	assert.Contains(t, d[0].Message, "used by tenant-demo/kubernetes-demo")
@@ -456,17 +458,17 @@ func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
 	s := scenario(t, "cluster-demo")
 	marshalled, err := os.ReadFile(filepath.Join("golden", "testdata", s.Name+".yaml"))
 	require.NoError(t, err)
-	live, err := etcdshapes.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-root")))
+	live, err := plan.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-root")))
 	require.NoError(t, err)
 	req, err := s.Request()
 	require.NoError(t, err)
 	desired, err := etcdshapes.Render(req) // ignores the live datastore
 	require.NoError(t, err)
-	p, err := etcdshapes.Plan(live, desired)
+	p, err := plan.Compute(live, desired)
 	require.NoError(t, err)
 	require.Len(t, p.Findings, 1, "%s", p)
 	f := p.Findings[0]
-	assert.Equal(t, etcdshapes.NeedsDecision, f.Verdict)
+	assert.Equal(t, plan.NeedsDecision, f.Verdict)
 	assert.Equal(t, "KamajiControlPlane tenant-demo/kubernetes-demo", f.Object.String())
 	assert.Equal(t, "spec.dataStoreName", f.Path)
 	assert.Contains(t, f.Message, `moves from DataStore "tenant-root" to DataStore "tenant-demo.kubernetes-demo"`)
@@ -478,29 +480,29 @@ func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
 	// Read from the live objects, the state keeps the cluster where it is:
 	// nothing renders and the cluster's own (unused) stack is deleted,
 	// with decisions for the EtcdCluster and the DataStore.
-	p, _, err = etcdshapes.PlanRequest(req, live)
+	p, _, err = plan.ForRequest(req, live)
 	require.NoError(t, err)
 	assert.Empty(t, p.Findings)
-	assert.Equal(t, 0, p.Count(etcdshapes.Create)+p.Count(etcdshapes.Update))
-	assert.Positive(t, p.Count(etcdshapes.Delete))
+	assert.Equal(t, 0, p.Count(plan.Create)+p.Count(plan.Update))
+	assert.Positive(t, p.Count(plan.Delete))
 	del := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
-	assert.Equal(t, etcdshapes.Delete, del.Action)
+	assert.Equal(t, plan.Delete, del.Action)
 	require.Len(t, del.Findings, 1)
-	assert.Equal(t, etcdshapes.NeedsDecision, del.Findings[0].Verdict)
+	assert.Equal(t, plan.NeedsDecision, del.Findings[0].Verdict)
 }
 
 func TestPlanDetectsDeletes(t *testing.T) {
 	s := scenario(t, "cluster-demo")
-	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	// Objects the plan must never delete: another stack's in the same
 	// namespace, a snapshot, an object of another release, a keep Secret.
 	other, err := os.ReadFile(filepath.Join("golden", "testdata", "etcd-defaults.yaml"))
 	require.NoError(t, err)
-	others, err := etcdshapes.ReadObjects([]byte(strings.ReplaceAll(string(other), "tenant-root", "tenant-demo")))
+	others, err := plan.ReadObjects([]byte(strings.ReplaceAll(string(other), "tenant-root", "tenant-demo")))
 	require.NoError(t, err)
 	live = append(live, others...)
-	extra, err := etcdshapes.ReadObjects([]byte(`
+	extra, err := plan.ReadObjects([]byte(`
 apiVersion: etcd-operator.cozystack.io/v1alpha2
 kind: EtcdSnapshot
 metadata: {name: kubernetes-demo-etcd-snapshot-0, namespace: tenant-demo}
@@ -520,16 +522,16 @@ metadata: {name: kubernetes-demo-etcd-ca-tls, namespace: tenant-demo}
 	req.APIVersions = nil
 	desired, err := etcdshapes.Render(req)
 	require.NoError(t, err)
-	p, err := etcdshapes.Plan(live, desired)
+	p, err := plan.Compute(live, desired)
 	require.NoError(t, err)
 	var deleted []string
 	for _, o := range p.Objects {
-		if o.Action == etcdshapes.Delete {
+		if o.Action == plan.Delete {
 			deleted = append(deleted, o.ObjectRef.String())
 			// The live object proves its API is served: deleting it is
 			// not routine.
 			require.Len(t, o.Findings, 1, "%s", p)
-			assert.Equal(t, etcdshapes.NeedsDecision, o.Findings[0].Verdict)
+			assert.Equal(t, plan.NeedsDecision, o.Findings[0].Verdict)
 			assert.Contains(t, o.Findings[0].Message, "this live object proves its API is served")
 		}
 	}
@@ -546,16 +548,16 @@ metadata: {name: kubernetes-demo-etcd-ca-tls, namespace: tenant-demo}
 // Plan without ForStack finds the stack from the desired EtcdCluster.
 func TestPlanFindsStackFromDesired(t *testing.T) {
 	s := scenario(t, "cluster-demo")
-	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	req, err := s.Request()
 	require.NoError(t, err)
 	req.APIVersions = []string{etcdshapes.APIVerticalPodAutoscaler}
 	desired, err := etcdshapes.Render(req)
 	require.NoError(t, err)
-	p, err := etcdshapes.Plan(live, desired)
+	p, err := plan.Compute(live, desired)
 	require.NoError(t, err)
-	assert.Equal(t, 2, p.Count(etcdshapes.Delete), "%s", p)
+	assert.Equal(t, 2, p.Count(plan.Delete), "%s", p)
 }
 
 // A changed element of a list is reported at its field, not the list;
@@ -594,13 +596,13 @@ func TestPlanListElementsAddedAndRemoved(t *testing.T) {
 	})
 
 	cj := objectPlan(t, p, "CronJob", "kubernetes-demo-etcd-defrag")
-	assert.Equal(t, etcdshapes.Unchanged, cj.Action, "%s", p)
+	assert.Equal(t, plan.Unchanged, cj.Action, "%s", p)
 	assert.Empty(t, cj.Changes, "%s", p)
 
 	c := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
 	require.Len(t, c.Changes, 1, "%s", p)
 	assert.Equal(t, "spec.topologySpreadConstraints", c.Changes[0].Path)
-	assert.Equal(t, etcdshapes.FieldChanged, c.Changes[0].Type)
+	assert.Equal(t, plan.FieldChanged, c.Changes[0].Type)
 	assert.Len(t, c.Changes[0].Live, 2)
 	assert.Len(t, c.Changes[0].Desired, 1)
 	assert.Contains(t, p.String(), `        - [1]: {"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule"}`)
@@ -613,7 +615,7 @@ func TestPlanListElementsAddedAndRemoved(t *testing.T) {
 	c = objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
 	require.Len(t, c.Changes, 1, "%s", p)
 	assert.Equal(t, "spec.topologySpreadConstraints", c.Changes[0].Path)
-	assert.Equal(t, etcdshapes.FieldChanged, c.Changes[0].Type)
+	assert.Equal(t, plan.FieldChanged, c.Changes[0].Type)
 	assert.Contains(t, p.String(), "        + [0]: ")
 }
 
@@ -632,7 +634,7 @@ func TestPlanListReordered(t *testing.T) {
 	c := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
 	require.Len(t, c.Changes, 1, "%s", p)
 	assert.Equal(t, "spec.topologySpreadConstraints", c.Changes[0].Path)
-	assert.Equal(t, etcdshapes.FieldChanged, c.Changes[0].Type)
+	assert.Equal(t, plan.FieldChanged, c.Changes[0].Type)
 	assert.Contains(t, p.String(), "(the same elements in another order)", "%s", p)
 }
 
@@ -650,7 +652,7 @@ func TestPlanRemovedFieldsFromManagedFields(t *testing.T) {
 		c.SetLabels(labels)
 		mf, _, _ := unstructured.NestedSlice(c.Object, "metadata", "managedFields")
 		mf = append(mf, map[string]any{
-			"manager": etcdshapes.FieldManager, "operation": "Apply", "apiVersion": "etcd-operator.cozystack.io/v1alpha2", "fieldsType": "FieldsV1",
+			"manager": apply.FieldManager, "operation": "Apply", "apiVersion": "etcd-operator.cozystack.io/v1alpha2", "fieldsType": "FieldsV1",
 			"fieldsV1": map[string]any{
 				"f:metadata": map[string]any{"f:labels": map[string]any{"f:team": map[string]any{}}},
 				"f:spec":     map[string]any{"f:replicas": map[string]any{}, "f:storage": map[string]any{"f:storageClassName": map[string]any{}, "f:size": map[string]any{}}},
@@ -662,11 +664,11 @@ func TestPlanRemovedFieldsFromManagedFields(t *testing.T) {
 		r.Live.StorageClassName = &sc // as if the live class were ignored
 	})
 	o := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
-	require.Equal(t, []etcdshapes.FieldChange{
-		{Path: "metadata.labels.team", Type: etcdshapes.FieldRemoved, Live: "a"},
-		{Path: "spec.storage.storageClassName", Type: etcdshapes.FieldRemoved, Live: "fast"},
+	require.Equal(t, []plan.FieldChange{
+		{Path: "metadata.labels.team", Type: plan.FieldRemoved, Live: "a"},
+		{Path: "spec.storage.storageClassName", Type: plan.FieldRemoved, Live: "fast"},
 	}, noElements(o.Changes))
-	refused := findings(p, etcdshapes.Refused)
+	refused := findings(p, plan.Refused)
 	require.Len(t, refused, 1)
 	assert.Equal(t, "spec.storage.storageClassName", refused[0].Path)
 	assert.Equal(t, classAddedOrRemoved, refused[0].Message)
@@ -676,22 +678,22 @@ func TestPlanRemovedFieldsFromManagedFields(t *testing.T) {
 
 func TestPlanBootstrapChangeRefused(t *testing.T) {
 	s := scenario(t, "cluster-demo")
-	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	req, err := s.Request()
 	require.NoError(t, err)
-	p, desired, err := etcdshapes.PlanRequest(req, live, etcdshapes.ForKind(etcdRestore()))
+	p, desired, err := plan.ForRequest(req, live, apply.ForKind(etcdRestore()))
 	require.NoError(t, err)
-	refused := findings(p, etcdshapes.Refused)
+	refused := findings(p, plan.Refused)
 	require.Len(t, refused, 1, "%s", p)
 	assert.Equal(t, "spec.bootstrap", refused[0].Path)
 	assert.Equal(t, bootstrapAddedOrRemoved, refused[0].Message, "added to a live cluster")
 
 	// Into a new cluster it is a note.
-	p, err = etcdshapes.Plan(nil, desired)
+	p, err = plan.Compute(nil, desired)
 	require.NoError(t, err)
 	assert.True(t, p.SafeToApply())
-	notes := findings(p, etcdshapes.Note)
+	notes := findings(p, plan.Note)
 	require.Len(t, notes, 1)
 	assert.Equal(t, "spec.bootstrap.restore", notes[0].Path)
 }
@@ -718,8 +720,8 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 	s := scenario(t, "cluster-demo")
 	req, err := s.Request()
 	require.NoError(t, err)
-	restored := func(key string) etcdshapes.Modifier {
-		return etcdshapes.ForKind(etcd.Restore(v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
+	restored := func(key string) apply.Modifier {
+		return apply.ForKind(etcd.Restore(v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
 			Endpoint: "https://s3.example.com", Bucket: "backups", Key: key,
 			CredentialsSecretRef: corev1.LocalObjectReference{Name: "s3-credentials"},
 		}}))
@@ -727,14 +729,14 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 	// liveOf is the live file of the stack rendered with mods, as applied
 	// by FieldManager (managedFields included), so that what desired no
 	// longer sets is removed.
-	liveOf := func(t *testing.T, mods ...etcdshapes.Modifier) []etcdshapes.Object {
+	liveOf := func(t *testing.T, mods ...apply.Modifier) []etcdshapes.Object {
 		t.Helper()
 		objs, err := etcdshapes.Render(req)
 		require.NoError(t, err)
-		require.NoError(t, etcdshapes.Modify(objs, mods...))
+		require.NoError(t, apply.Modify(objs, mods...))
 		marshalled, err := etcdshapes.Marshal(objs)
 		require.NoError(t, err)
-		live, err := etcdshapes.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-demo.kubernetes-demo")))
+		live, err := plan.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-demo.kubernetes-demo")))
 		require.NoError(t, err)
 		return live
 	}
@@ -748,19 +750,19 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		live       func(t *testing.T) []etcdshapes.Object
-		mods       []etcdshapes.Modifier
+		mods       []apply.Modifier
 		path       string
-		change     etcdshapes.ChangeType
+		change     plan.ChangeType
 		message    string
 		textChange string
 	}{
 		{
-			name: "tls added", path: "spec.tls", change: etcdshapes.FieldAdded, message: tlsAddedOrRemoved,
+			name: "tls added", path: "spec.tls", change: plan.FieldAdded, message: tlsAddedOrRemoved,
 			live:       editLive(func(c *unstructured.Unstructured) { unstructured.RemoveNestedField(c.Object, "spec", "tls") }),
 			textChange: "+ spec.tls: {",
 		},
 		{
-			name: "tls changed", path: "spec.tls.client.serverSecretRef", change: etcdshapes.FieldChanged, message: tlsChanged,
+			name: "tls changed", path: "spec.tls.client.serverSecretRef", change: plan.FieldChanged, message: tlsChanged,
 			live: editLive(func(c *unstructured.Unstructured) {
 				require.NoError(t, unstructured.SetNestedField(c.Object, "legacy-server-tls", "spec", "tls", "client", "serverSecretRef", "name"))
 			}),
@@ -769,31 +771,31 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 		{
 			// Added inside spec.tls, which both sides have: the value of
 			// spec.tls changes.
-			name: "field added inside tls", path: "spec.tls.client.serverSecretRef", change: etcdshapes.FieldAdded, message: tlsChanged,
+			name: "field added inside tls", path: "spec.tls.client.serverSecretRef", change: plan.FieldAdded, message: tlsChanged,
 			live: editLive(func(c *unstructured.Unstructured) {
 				unstructured.RemoveNestedField(c.Object, "spec", "tls", "client", "serverSecretRef")
 			}),
 			textChange: "+ spec.tls.client.serverSecretRef: {",
 		},
 		{
-			name: "bootstrap added", path: "spec.bootstrap", change: etcdshapes.FieldAdded, message: bootstrapAddedOrRemoved,
-			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t) }, mods: []etcdshapes.Modifier{restored("a.db")},
+			name: "bootstrap added", path: "spec.bootstrap", change: plan.FieldAdded, message: bootstrapAddedOrRemoved,
+			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t) }, mods: []apply.Modifier{restored("a.db")},
 			textChange: "+ spec.bootstrap: {",
 		},
 		{
-			name: "bootstrap removed", path: "spec.bootstrap", change: etcdshapes.FieldRemoved, message: bootstrapAddedOrRemoved,
+			name: "bootstrap removed", path: "spec.bootstrap", change: plan.FieldRemoved, message: bootstrapAddedOrRemoved,
 			live:       func(t *testing.T) []etcdshapes.Object { return liveOf(t, restored("a.db")) },
 			textChange: `- spec.bootstrap.restore.source.s3.key: "a.db"`,
 		},
 		{
-			name: "bootstrap changed", path: "spec.bootstrap.restore.source.s3.key", change: etcdshapes.FieldChanged, message: bootstrapChanged,
-			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t, restored("a.db")) }, mods: []etcdshapes.Modifier{restored("b.db")},
+			name: "bootstrap changed", path: "spec.bootstrap.restore.source.s3.key", change: plan.FieldChanged, message: bootstrapChanged,
+			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t, restored("a.db")) }, mods: []apply.Modifier{restored("b.db")},
 			textChange: `~ spec.bootstrap.restore.source.s3.key: "a.db" -> "b.db"`,
 		},
 		{
-			name: "auth added", path: "spec.auth", change: etcdshapes.FieldAdded, message: authAddedOrRemoved,
+			name: "auth added", path: "spec.auth", change: plan.FieldAdded, message: authAddedOrRemoved,
 			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t) },
-			mods: []etcdshapes.Modifier{etcdshapes.ForKind(func(c *v1alpha2.EtcdCluster) error {
+			mods: []apply.Modifier{apply.ForKind(func(c *v1alpha2.EtcdCluster) error {
 				c.Spec.Auth = &v1alpha2.AuthSpec{Enabled: true, RootCredentialsSecretRef: &corev1.LocalObjectReference{Name: "root"}}
 				return nil
 			})},
@@ -801,7 +803,7 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, _, err := etcdshapes.PlanRequest(req, tc.live(t), tc.mods...)
+			p, _, err := plan.ForRequest(req, tc.live(t), tc.mods...)
 			require.NoError(t, err)
 			o := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
 			require.NotEmpty(t, o.Changes, "%s", p)
@@ -810,7 +812,7 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 				assert.True(t, c.Path == tc.path || strings.HasPrefix(c.Path, tc.path+"."), "%s", p)
 				assert.Equal(t, tc.change, c.Type, "%s", p)
 			}
-			refused := findings(p, etcdshapes.Refused)
+			refused := findings(p, plan.Refused)
 			require.Len(t, refused, len(o.Changes), "%s", p)
 			for i, f := range refused {
 				assert.Equal(t, etcdClusterOfClusterDemo, f.Object.String())
@@ -835,7 +837,7 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 	s := scenario(t, "etcd-defaults")
 	req, err := s.Request()
 	require.NoError(t, err)
-	team := etcdshapes.WithLabels(map[string]string{"team": "a"})
+	team := apply.WithLabels(map[string]string{"team": "a"})
 	valuesBefore, err := json.Marshal(req.Values)
 	require.NoError(t, err)
 	renderedBefore, err := etcdshapes.Render(req)
@@ -844,11 +846,11 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 	require.NoError(t, err)
 
 	// Live objects without the label: every object of the stack gets it.
-	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	liveBefore, err := etcdshapes.Marshal(live)
 	require.NoError(t, err)
-	p, desired, err := etcdshapes.PlanRequest(req, live, team)
+	p, desired, err := plan.ForRequest(req, live, team)
 	require.NoError(t, err)
 	require.NotEmpty(t, desired)
 	for _, o := range desired {
@@ -857,13 +859,13 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 	require.NotEmpty(t, p.Objects)
 	labelled := 0
 	for _, o := range p.Objects {
-		assert.Equal(t, etcdshapes.Update, o.Action, "%s", o.ObjectRef)
-		want := etcdshapes.FieldChange{Path: "metadata.labels", Type: etcdshapes.FieldAdded, Desired: map[string]any{"team": "a"}}
+		assert.Equal(t, plan.Update, o.Action, "%s", o.ObjectRef)
+		want := plan.FieldChange{Path: "metadata.labels", Type: plan.FieldAdded, Desired: map[string]any{"team": "a"}}
 		if len(o.Changes) == 1 && o.Changes[0].Path == "metadata.labels.team" {
-			want = etcdshapes.FieldChange{Path: "metadata.labels.team", Type: etcdshapes.FieldAdded, Desired: "a"}
+			want = plan.FieldChange{Path: "metadata.labels.team", Type: plan.FieldAdded, Desired: "a"}
 			labelled++
 		}
-		assert.Equal(t, []etcdshapes.FieldChange{want}, noElements(o.Changes), "%s", o.ObjectRef)
+		assert.Equal(t, []plan.FieldChange{want}, noElements(o.Changes), "%s", o.ObjectRef)
 		assert.Empty(t, o.Findings, "%s", o.ObjectRef)
 	}
 	assert.NotZero(t, labelled, "objects with labels of their own: %s", p)
@@ -879,9 +881,9 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 	// modifiers sends.
 	rendered, err := etcdshapes.Render(req)
 	require.NoError(t, err)
-	want, err := etcdshapes.ApplyRequests(rendered, team)
+	want, err := apply.Requests(rendered, team)
 	require.NoError(t, err)
-	got, err := etcdshapes.ApplyRequests(desired)
+	got, err := apply.Requests(desired)
 	require.NoError(t, err)
 	require.Len(t, got, len(want))
 	for i := range want {
@@ -897,16 +899,16 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 		labels["team"] = "a"
 		o.SetLabels(labels)
 	}
-	p, _, err = etcdshapes.PlanRequest(req, live, team)
+	p, _, err = plan.ForRequest(req, live, team)
 	require.NoError(t, err)
 	assert.True(t, p.Empty(), "%s", p)
 	for _, o := range p.Objects {
-		assert.Equal(t, etcdshapes.Unchanged, o.Action, "%s", o.ObjectRef)
+		assert.Equal(t, plan.Unchanged, o.Action, "%s", o.ObjectRef)
 	}
 
 	// Without the modifier the plan is of the bare render: nothing a
 	// request with the modifier rendered was left modified.
-	p, desired, err = etcdshapes.PlanRequest(req, live)
+	p, desired, err = plan.ForRequest(req, live)
 	require.NoError(t, err)
 	for _, o := range desired {
 		assert.NotContains(t, o.GetLabels(), "team")
@@ -915,7 +917,7 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 
 	// A typed edit deep inside an object changes neither the request nor
 	// later renders.
-	_, desired, err = etcdshapes.PlanRequest(req, live, etcdshapes.ForKind(func(c *v1alpha2.EtcdCluster) error {
+	_, desired, err = plan.ForRequest(req, live, apply.ForKind(func(c *v1alpha2.EtcdCluster) error {
 		c.Spec.Storage.Size.Add(c.Spec.Storage.Size)
 		c.Spec.Resources.Requests[corev1.ResourceCPU] = resource.MustParse("7")
 		return nil
@@ -934,7 +936,7 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 	assert.Contains(t, string(modified), "cpu: \"7\"")
 
 	// A failing modifier fails the plan and returns nothing.
-	p, desired, err = etcdshapes.PlanRequest(req, live, team, etcdshapes.WithLabels(map[string]string{"app.kubernetes.io/instance": "other"}))
+	p, desired, err = plan.ForRequest(req, live, team, apply.WithLabels(map[string]string{"app.kubernetes.io/instance": "other"}))
 	var ne *invalid.Error
 	require.ErrorAs(t, err, &ne)
 	assert.Nil(t, p)
@@ -944,7 +946,7 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 func kindName(o etcdshapes.Object) string { return o.GetObjectKind().GroupVersionKind().Kind }
 
 func TestReadObjects(t *testing.T) {
-	objs, err := etcdshapes.ReadObjects([]byte(`# kubectl get -o yaml
+	objs, err := plan.ReadObjects([]byte(`# kubectl get -o yaml
 apiVersion: v1
 items:
 - apiVersion: v1
@@ -967,19 +969,19 @@ metadata:
 	}
 	assert.Equal(t, []string{"a", "b", "c"}, names)
 
-	_, err = etcdshapes.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {namespace: x}\n"))
+	_, err = plan.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {namespace: x}\n"))
 	var ne *invalid.Error
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "live[0].metadata.name", ne.Field)
 
-	_, err = etcdshapes.ReadObjects([]byte("just: [a, map\n"))
+	_, err = plan.ReadObjects([]byte("just: [a, map\n"))
 	require.Error(t, err)
 }
 
 func TestPlanRefusesDuplicates(t *testing.T) {
-	objs, err := etcdshapes.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n"))
+	objs, err := plan.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n"))
 	require.NoError(t, err)
-	_, err = etcdshapes.Plan(objs, nil)
+	_, err = plan.Compute(objs, nil)
 	var ne *invalid.Error
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "live[1]", ne.Field)
@@ -996,7 +998,7 @@ func TestPlanTypedLiveWithoutTypeMeta(t *testing.T) {
 		c.GetObjectKind().SetGroupVersionKind(c.GetObjectKind().GroupVersionKind().GroupVersion().WithKind(""))
 		live[i] = c
 	}
-	p, err := etcdshapes.Plan(live, objs)
+	p, err := plan.Compute(live, objs)
 	require.NoError(t, err)
 	assert.True(t, p.Empty(), "%s", p)
 }
@@ -1015,15 +1017,15 @@ func TestReplicaQuorumMessages(t *testing.T) {
 			s := scenario(t, "etcd-defaults")
 			marshalled, err := os.ReadFile(filepath.Join("golden", "testdata", s.Name+".yaml"))
 			require.NoError(t, err)
-			live, err := etcdshapes.ReadObjects(liveFile(t, []byte(strings.Replace(string(marshalled), "replicas: 3", fmt.Sprintf("replicas: %d", tc.from), 1)), nil))
+			live, err := plan.ReadObjects(liveFile(t, []byte(strings.Replace(string(marshalled), "replicas: 3", fmt.Sprintf("replicas: %d", tc.from), 1)), nil))
 			require.NoError(t, err)
 			req, err := s.Request()
 			require.NoError(t, err)
 			req.Values["replicas"] = float64(tc.to)
-			p, _, err := etcdshapes.PlanRequest(req, live)
+			p, _, err := plan.ForRequest(req, live)
 			require.NoError(t, err)
 			var msgs []string
-			for _, f := range findings(p, etcdshapes.NeedsDecision) {
+			for _, f := range findings(p, plan.NeedsDecision) {
 				msgs = append(msgs, f.Message)
 			}
 			assert.Contains(t, strings.Join(msgs, "\n"), tc.want)

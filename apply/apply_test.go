@@ -1,9 +1,10 @@
-package etcdshapes_test
+package apply_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"sort"
 	"strings"
@@ -82,7 +83,7 @@ func TestApplyRequestsAreGoldenAndMeanEveryField(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			objs, err := s.Render()
 			require.NoError(t, err)
-			reqs, err := etcdshapes.ApplyRequests(objs)
+			reqs, err := apply.Requests(objs)
 			require.NoError(t, err)
 			want := 0
 			for _, o := range objs {
@@ -125,7 +126,7 @@ func TestApplyRequestsDoNotChangeInputs(t *testing.T) {
 	require.NoError(t, err)
 	before, err := etcdshapes.Marshal(objs)
 	require.NoError(t, err)
-	reqs, err := etcdshapes.ApplyRequests(objs, etcdshapes.WithLabels(map[string]string{"team": "a"}))
+	reqs, err := apply.Requests(objs, apply.WithLabels(map[string]string{"team": "a"}))
 	require.NoError(t, err)
 	after, err := etcdshapes.Marshal(objs)
 	require.NoError(t, err)
@@ -141,7 +142,7 @@ func TestWithOwnerReference(t *testing.T) {
 	require.NoError(t, err)
 	yes := true
 	owner := metav1.OwnerReference{APIVersion: "apps.cozystack.io/v1alpha1", Kind: "Kubernetes", Name: "demo", UID: "1234", Controller: &yes, BlockOwnerDeletion: &yes}
-	require.NoError(t, etcdshapes.Modify(objs, etcdshapes.WithOwnerReference(owner), etcdshapes.WithOwnerReference(owner)))
+	require.NoError(t, apply.Modify(objs, apply.WithOwnerReference(owner), apply.WithOwnerReference(owner)))
 	for _, o := range objs {
 		if o.GetNamespace() == "" {
 			assert.Empty(t, o.GetOwnerReferences(), "cluster-scoped %s", o.GetName())
@@ -152,12 +153,12 @@ func TestWithOwnerReference(t *testing.T) {
 	// A second controller is refused.
 	other := owner
 	other.UID = "5678"
-	err = etcdshapes.Modify(objs, etcdshapes.WithOwnerReference(other))
+	err = apply.Modify(objs, apply.WithOwnerReference(other))
 	var ne *invalid.Error
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "ownerReference.controller", ne.Field)
 	// An owner without a uid is refused.
-	err = etcdshapes.Modify(objs, etcdshapes.WithOwnerReference(metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "x"}))
+	err = apply.Modify(objs, apply.WithOwnerReference(metav1.OwnerReference{APIVersion: "v1", Kind: "ConfigMap", Name: "x"}))
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "ownerReference.uid", ne.Field)
 }
@@ -167,24 +168,24 @@ func TestWithLabelsAndAnnotationsRefuseConflictsAndBadKeys(t *testing.T) {
 	require.NoError(t, err)
 	var ne *invalid.Error
 
-	err = etcdshapes.Modify(objs, etcdshapes.WithAnnotations(map[string]string{"helm.sh/resource-policy": "delete"}))
+	err = apply.Modify(objs, apply.WithAnnotations(map[string]string{"helm.sh/resource-policy": "delete"}))
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "annotations.helm.sh/resource-policy", ne.Field)
 	assert.Contains(t, ne.Rule, `conflicts with "keep"`)
 
-	err = etcdshapes.Modify(objs, etcdshapes.WithLabels(map[string]string{"app.kubernetes.io/instance": "other"}))
+	err = apply.Modify(objs, apply.WithLabels(map[string]string{"app.kubernetes.io/instance": "other"}))
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "labels.app.kubernetes.io/instance", ne.Field)
 
-	err = etcdshapes.Modify(objs, etcdshapes.WithLabels(map[string]string{"bad key": "x"}))
+	err = apply.Modify(objs, apply.WithLabels(map[string]string{"bad key": "x"}))
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "labels.bad key", ne.Field)
 
-	err = etcdshapes.Modify(objs, etcdshapes.WithLabels(map[string]string{"ok": strings.Repeat("x", 64)}))
+	err = apply.Modify(objs, apply.WithLabels(map[string]string{"ok": strings.Repeat("x", 64)}))
 	require.ErrorAs(t, err, &ne)
 
 	// The same value is no conflict.
-	require.NoError(t, etcdshapes.Modify(objs, etcdshapes.WithLabels(map[string]string{"app.kubernetes.io/instance": "etcd", "team": "a"})))
+	require.NoError(t, apply.Modify(objs, apply.WithLabels(map[string]string{"app.kubernetes.io/instance": "etcd", "team": "a"})))
 }
 
 func TestForKindEditsOneKind(t *testing.T) {
@@ -192,7 +193,7 @@ func TestForKindEditsOneKind(t *testing.T) {
 	require.NoError(t, err)
 	seconds := int32(900)
 	n := 0
-	require.NoError(t, etcdshapes.Modify(objs, etcdshapes.ForKind(func(c *v1alpha2.EtcdCluster) error {
+	require.NoError(t, apply.Modify(objs, apply.ForKind(func(c *v1alpha2.EtcdCluster) error {
 		c.Spec.ProgressDeadlineSeconds = &seconds
 		n++
 		return nil
@@ -220,9 +221,9 @@ func TestModifyIsAtomic(t *testing.T) {
 	require.NoError(t, err)
 	before, err := etcdshapes.Marshal(objs)
 	require.NoError(t, err)
-	err = etcdshapes.Modify(objs,
-		etcdshapes.WithLabels(map[string]string{"team": "a"}),
-		etcdshapes.WithAnnotations(map[string]string{"helm.sh/hook": "post-install"}), // the cleanup hooks say post-delete
+	err = apply.Modify(objs,
+		apply.WithLabels(map[string]string{"team": "a"}),
+		apply.WithAnnotations(map[string]string{"helm.sh/hook": "post-install"}), // the cleanup hooks say post-delete
 	)
 	require.Error(t, err)
 	after, err := etcdshapes.Marshal(objs)

@@ -1,7 +1,9 @@
-package etcdshapes_test
+package plan_test
 
 import (
 	"encoding/json"
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"os"
 	"path/filepath"
@@ -29,7 +31,7 @@ func serverLive(t *testing.T) []etcdshapes.Object {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "apiserver", "live.yaml"))
 	require.NoError(t, err)
-	live, err := etcdshapes.ReadObjects(data)
+	live, err := plan.ReadObjects(data)
 	require.NoError(t, err)
 	return live
 }
@@ -67,7 +69,7 @@ func ownsToo(t *testing.T, u *unstructured.Unstructured, path []string, key stri
 	entries, _, _ := unstructured.NestedSlice(u.Object, "metadata", "managedFields")
 	for _, e := range entries {
 		em := e.(map[string]any)
-		if em["manager"] != etcdshapes.FieldManager {
+		if em["manager"] != apply.FieldManager {
 			continue
 		}
 		node := em["fieldsV1"].(map[string]any)
@@ -106,16 +108,16 @@ func TestPlanKeepsOtherManagersSidecar(t *testing.T) {
 	withSidecar(t, cj)
 	addManaged(t, cj, "kubectl-edit", "Update", "batch/v1", sidecarFieldsV1)
 
-	p, _, err := etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	p, _, err := plan.ForRequest(fixtureChartRequest(), live)
 	require.NoError(t, err)
 	o := objectPlan(t, p, "CronJob", "etcd-defrag")
-	assert.Equal(t, etcdshapes.Unchanged, o.Action, "%s", p)
+	assert.Equal(t, plan.Unchanged, o.Action, "%s", p)
 	assert.Empty(t, o.Changes)
-	assert.Equal(t, etcdshapes.OwnershipManagedFields, o.Ownership)
+	assert.Equal(t, plan.OwnershipManagedFields, o.Ownership)
 	require.Len(t, o.Kept, 1, "%s", p)
 	assert.Equal(t, defragPath+`[name="sidecar"]`, o.Kept[0].Path)
 	assert.Equal(t, []string{"f:spec", "f:jobTemplate", "f:spec", "f:template", "f:spec", "f:containers", sidecarKey}, o.Kept[0].PathElements)
-	assert.Equal(t, []etcdshapes.Manager{{Name: "kubectl-edit", Operation: "Update", APIVersion: "batch/v1"}}, o.Kept[0].Managers)
+	assert.Equal(t, []plan.Manager{{Name: "kubectl-edit", Operation: "Update", APIVersion: "batch/v1"}}, o.Kept[0].Managers)
 	assert.Equal(t, "busybox:1.36", o.Kept[0].Value.(map[string]any)["image"])
 	assert.True(t, p.Empty(), "%s", p)
 	assert.True(t, p.SafeToApply())
@@ -131,17 +133,17 @@ func TestPlanRemovesOnlyWhatItOwnedAlone(t *testing.T) {
 	withSidecar(t, cj)
 	ownsToo(t, cj, strings.Split(defragPath, "."), sidecarKey)
 
-	p, _, err := etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	p, _, err := plan.ForRequest(fixtureChartRequest(), live)
 	require.NoError(t, err)
 	o := objectPlan(t, p, "CronJob", "etcd-defrag")
 	require.Len(t, o.Changes, 1, "%s", p)
 	assert.Equal(t, defragPath+`[name="sidecar"]`, o.Changes[0].Path)
-	assert.Equal(t, etcdshapes.FieldRemoved, o.Changes[0].Type)
+	assert.Equal(t, plan.FieldRemoved, o.Changes[0].Type)
 	assert.Empty(t, o.Kept)
 	assert.Contains(t, p.String(), "    - "+defragPath+`[name="sidecar"]: {`)
 
 	addManaged(t, cj, "kubectl-edit", "Update", "batch/v1", sidecarFieldsV1)
-	p, _, err = etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	p, _, err = plan.ForRequest(fixtureChartRequest(), live)
 	require.NoError(t, err)
 	o = objectPlan(t, p, "CronJob", "etcd-defrag")
 	assert.Empty(t, o.Changes, "%s", p)
@@ -160,7 +162,7 @@ func TestPlanConflictsNameTheManager(t *testing.T) {
 	require.NoError(t, unstructured.SetNestedField(cj.Object, "30 * * * *", "spec", "schedule"))
 	addManaged(t, cj, "kubectl-edit", "Update", "batch/v1", `{"f:spec":{"f:schedule":{}}}`)
 
-	p, _, err := etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	p, _, err := plan.ForRequest(fixtureChartRequest(), live)
 	require.NoError(t, err)
 	o := objectPlan(t, p, "CronJob", "etcd-defrag")
 	require.Len(t, o.Changes, 1, "%s", p)
@@ -169,7 +171,7 @@ func TestPlanConflictsNameTheManager(t *testing.T) {
 	c := o.Conflicts[0]
 	assert.Equal(t, "spec.schedule", c.Path)
 	assert.Equal(t, []string{"f:spec", "f:schedule"}, c.PathElements)
-	assert.Equal(t, []etcdshapes.Manager{{Name: "kubectl-edit", Operation: "Update", APIVersion: "batch/v1"}}, c.Managers)
+	assert.Equal(t, []plan.Manager{{Name: "kubectl-edit", Operation: "Update", APIVersion: "batch/v1"}}, c.Managers)
 	assert.Equal(t, "30 * * * *", c.Live)
 	assert.Equal(t, "0 * * * *", c.Desired)
 	assert.True(t, c.ForceTakes)
@@ -186,12 +188,12 @@ func TestPlanConflictOnARefusedObject(t *testing.T) {
 	c := fixtureObject(t, live, "EtcdCluster", "etcd")
 	require.NoError(t, unstructured.SetNestedField(c.Object, "other-server-tls", "spec", "tls", "client", "serverSecretRef", "name"))
 	addManaged(t, c, "kubectl-edit", "Update", "etcd-operator.cozystack.io/v1alpha2", `{"f:spec":{"f:tls":{"f:client":{"f:serverSecretRef":{}}}}}`)
-	p, _, err := etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	p, _, err := plan.ForRequest(fixtureChartRequest(), live)
 	require.NoError(t, err)
 	o := objectPlan(t, p, "EtcdCluster", "etcd")
 	require.Len(t, o.Conflicts, 1, "%s", p)
 	assert.False(t, o.Conflicts[0].ForceTakes)
-	assert.Len(t, findings(p, etcdshapes.Refused), 1)
+	assert.Len(t, findings(p, plan.Refused), 1)
 	assert.Contains(t, p.String(), "conflict with kubectl-edit (an apply without force is refused; with force too, as the API server refuses the object)")
 }
 
@@ -204,11 +206,11 @@ func TestPlanWithoutManagedFieldsSaysSo(t *testing.T) {
 		unstructured.RemoveNestedField(o.(*unstructured.Unstructured).Object, "metadata", "managedFields")
 	}
 	withSidecar(t, fixtureObject(t, live, "CronJob", "etcd-defrag"))
-	p, _, err := etcdshapes.PlanRequest(fixtureChartRequest(), live)
+	p, _, err := plan.ForRequest(fixtureChartRequest(), live)
 	require.NoError(t, err)
 	assert.True(t, p.Empty(), "%s", p)
 	for _, o := range p.Objects {
-		assert.Equal(t, etcdshapes.OwnershipUnknown, o.Ownership, "%s", o.ObjectRef)
+		assert.Equal(t, plan.OwnershipUnknown, o.Ownership, "%s", o.ObjectRef)
 		assert.Empty(t, o.Kept)
 	}
 	assert.Contains(t, p.String(), "Ownership unknown: the live objects carry no managedFields (kubectl get --show-managed-fields prints them)")
@@ -224,10 +226,10 @@ func TestPlanLeavesUnknownLiveFields(t *testing.T) {
 	values, err := values.Merge([]byte("replicas: 5\n"))
 	require.NoError(t, err)
 	req.Values = values
-	p, desired, err := etcdshapes.PlanRequest(req, live)
+	p, desired, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
 	o := objectPlan(t, p, "EtcdCluster", "etcd")
-	assert.Contains(t, noElements(o.Changes), etcdshapes.FieldChange{Path: "spec.replicas", Type: etcdshapes.FieldChanged, Live: int64(3), Desired: int64(5)})
+	assert.Contains(t, noElements(o.Changes), plan.FieldChange{Path: "spec.replicas", Type: plan.FieldChanged, Live: int64(3), Desired: int64(5)})
 	for _, ch := range o.Changes {
 		assert.NotContains(t, ch.Path, "futureField")
 	}
@@ -245,9 +247,9 @@ func TestPlanRefusesWhatTheSchemaRequires(t *testing.T) {
 	desired := rule.DeepCopy()
 	unstructured.RemoveNestedField(desired.Object, "metadata", "managedFields")
 	require.NoError(t, unstructured.SetNestedSlice(desired.Object, []any{}, "spec", "groups"))
-	p, err := etcdshapes.Plan([]etcdshapes.Object{rule}, []etcdshapes.Object{desired})
+	p, err := plan.Compute([]etcdshapes.Object{rule}, []etcdshapes.Object{desired})
 	require.NoError(t, err)
-	refused := findings(p, etcdshapes.Refused)
+	refused := findings(p, plan.Refused)
 	require.Len(t, refused, 1, "%s", p)
 	assert.Contains(t, refused[0].Message, "spec: Required value")
 }

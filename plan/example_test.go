@@ -1,7 +1,9 @@
-package etcdshapes_test
+package plan_test
 
 import (
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"strings"
 
@@ -13,24 +15,24 @@ import (
 // (here the rendered stack itself, as `kubectl get -o yaml` would print
 // it, with another TLS secret and 3 members): the desired single member
 // is a decision, the TLS change is refused.
-func ExamplePlanRequest() {
+func ExampleForRequest() {
 	req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
 	objs, _ := etcdshapes.Render(req)
 	yaml, _ := etcdshapes.Marshal(objs)
-	live, err := etcdshapes.ReadObjects([]byte(strings.Replace(string(yaml), "name: kubernetes-demo-etcd-server-tls", "name: old-server-tls", 1)))
+	live, err := plan.ReadObjects([]byte(strings.Replace(string(yaml), "name: kubernetes-demo-etcd-server-tls", "name: old-server-tls", 1)))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 
 	req.Values = map[string]any{"etcd": map[string]any{"replicas": 1.0}}
-	plan, _, err := etcdshapes.PlanRequest(req, live)
+	result, _, err := plan.ForRequest(req, live)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	plan.WriteText(os.Stdout)
-	fmt.Println("safe:", plan.SafeToApply())
+	result.WriteText(os.Stdout)
+	fmt.Println("safe:", result.SafeToApply())
 	// Output:
 	// Plan: 0 to create, 2 to update, 0 to delete, 10 unchanged.
 	//
@@ -58,26 +60,26 @@ func ExamplePlanRequest() {
 // (owned by its resource and labelled), and the platform's CPU allocation
 // ratio changes. The plan shows just that change, and the desired objects
 // come back modified, to be applied as they are.
-func ExamplePlanRequest_modifiers() {
+func ExampleForRequest_modifiers() {
 	yes := true
-	mods := []etcdshapes.Modifier{
-		etcdshapes.WithOwnerReference(metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "TenantEtcd", Name: "demo", UID: "6f1c", Controller: &yes}),
-		etcdshapes.WithLabels(map[string]string{"app.kubernetes.io/managed-by": "tenant-etcd-operator"}),
+	mods := []apply.Modifier{
+		apply.WithOwnerReference(metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "TenantEtcd", Name: "demo", UID: "6f1c", Controller: &yes}),
+		apply.WithLabels(map[string]string{"app.kubernetes.io/managed-by": "tenant-etcd-operator"}),
 	}
 	req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
 	applied, _ := etcdshapes.Render(req)
-	_ = etcdshapes.Modify(applied, mods...)
+	_ = apply.Modify(applied, mods...)
 	yaml, _ := etcdshapes.Marshal(applied)
-	live, _ := etcdshapes.ReadObjects(yaml)
+	live, _ := plan.ReadObjects(yaml)
 
 	req.Values = map[string]any{"_cluster": map[string]any{"cpu-allocation-ratio": "5"}}
-	plan, desired, err := etcdshapes.PlanRequest(req, live, mods...)
+	result, desired, err := plan.ForRequest(req, live, mods...)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	plan.WriteText(os.Stdout)
-	reqs, err := etcdshapes.ApplyRequests(desired)
+	result.WriteText(os.Stdout)
+	reqs, err := apply.Requests(desired)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -102,37 +104,4 @@ func ExamplePlanRequest_modifiers() {
 	// Safe to apply.
 	// DataStore tenant-etcd-operator 0
 	// EtcdCluster tenant-etcd-operator 1
-}
-
-// Server-side apply requests for a stack, owned by the operator's own
-// resource and labelled; the cleanup hooks are left out.
-func ExampleApplyRequests() {
-	objs, _ := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
-	yes := true
-	reqs, err := etcdshapes.ApplyRequests(objs,
-		etcdshapes.WithOwnerReference(metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "TenantEtcd", Name: "demo", UID: "6f1c", Controller: &yes}),
-		etcdshapes.WithLabels(map[string]string{"app.kubernetes.io/managed-by": "tenant-etcd-operator"}),
-	)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, r := range reqs {
-		fmt.Println(r.PatchType, r.Resource.Resource, r.Name, len(r.Object.GetOwnerReferences()))
-	}
-	fmt.Println("field manager:", etcdshapes.FieldManager)
-	// Output:
-	// application/apply-patch+yaml cronjobs kubernetes-demo-etcd-defrag 1
-	// application/apply-patch+yaml certificates kubernetes-demo-etcd-ca 1
-	// application/apply-patch+yaml certificates kubernetes-demo-etcd-client 1
-	// application/apply-patch+yaml certificates kubernetes-demo-etcd-peer 1
-	// application/apply-patch+yaml certificates kubernetes-demo-etcd-peer-ca 1
-	// application/apply-patch+yaml certificates kubernetes-demo-etcd-server 1
-	// application/apply-patch+yaml datastores tenant-demo.kubernetes-demo 0
-	// application/apply-patch+yaml etcdclusters kubernetes-demo-etcd 1
-	// application/apply-patch+yaml issuers kubernetes-demo-etcd-issuer 1
-	// application/apply-patch+yaml issuers kubernetes-demo-etcd-peer-issuer 1
-	// application/apply-patch+yaml issuers kubernetes-demo-etcd-selfsigning-issuer 1
-	// application/apply-patch+yaml workloadmonitors kubernetes-demo-etcd 1
-	// field manager: etcdshapes
 }

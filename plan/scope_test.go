@@ -1,6 +1,7 @@
-package etcdshapes_test
+package plan_test
 
 import (
+	"github.com/etcdshapes/etcdshapes/plan"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -33,7 +34,7 @@ func TestScopeOfARenderIsTheStacks(t *testing.T) {
 		if len(objs) == 0 {
 			continue // a cluster on a shared datastore renders nothing
 		}
-		fromRender, ofStack, err := etcdshapes.ScopeKeys(objs, n)
+		fromRender, ofStack, err := plan.ScopeKeys(objs, n)
 		require.NoError(t, err)
 		assert.Equal(t, ofStack, fromRender, s.Name)
 	}

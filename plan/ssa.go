@@ -1,8 +1,9 @@
-package etcdshapes
+package plan
 
 import (
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"reflect"
 	"sort"
 	"strings"
@@ -121,7 +122,7 @@ func managerID(m Manager) string {
 }
 
 // applyID is FieldManager's key as an applier.
-var applyID = managerID(Manager{Name: FieldManager, Operation: string(metav1.ManagedFieldsOperationApply)})
+var applyID = managerID(Manager{Name: apply.FieldManager, Operation: string(metav1.ManagedFieldsOperationApply)})
 
 // liveManaged is what a live object's managedFields say: each manager's
 // field sets (fieldsV1, as the API server wrote them; entries of one
@@ -141,7 +142,7 @@ type managerEntry struct {
 
 // isApplier reports whether m is FieldManager's applies.
 func (m Manager) isApplier() bool {
-	return m.Name == FieldManager && m.Operation == string(metav1.ManagedFieldsOperationApply) && m.Subresource == ""
+	return m.Name == apply.FieldManager && m.Operation == string(metav1.ManagedFieldsOperationApply) && m.Subresource == ""
 }
 
 // own is the field set FieldManager applied last, nil when none.

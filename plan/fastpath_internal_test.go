@@ -1,7 +1,9 @@
-package etcdshapes
+package plan
 
 import (
 	"fmt"
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -24,13 +26,13 @@ func TestFastPathAgreesWithTheMerge(t *testing.T) {
 	require.NoError(t, err)
 	base, err := ReadObjects(data)
 	require.NoError(t, err)
-	var desired []Object
-	for _, r := range []Request{
-		{Caller: CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
-		{Caller: CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3",
-			APIVersions: []string{APICiliumNetworkPolicy, APIVerticalPodAutoscaler, APIVMPodScrape}},
+	var desired []etcdshapes.Object
+	for _, r := range []etcdshapes.Request{
+		{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
+		{Caller: etcdshapes.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3",
+			APIVersions: []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}},
 	} {
-		objs, err := Render(r)
+		objs, err := etcdshapes.Render(r)
 		require.NoError(t, err)
 		desired = append(desired, objs...)
 	}
@@ -38,18 +40,18 @@ func TestFastPathAgreesWithTheMerge(t *testing.T) {
 	fast, slow := 0, 0
 	for round := 0; round < 40; round++ {
 		for _, o := range desired {
-			if IsUninstallHook(o) {
+			if etcdshapes.IsUninstallHook(o) {
 				continue
 			}
 			d, err := planForm("desired", o, false)
 			require.NoError(t, err)
 			var liveObj *unstructured.Unstructured
 			for _, l := range base {
-				if l.GetName() == o.GetName() && kindOf(l) == kindOf(o) && l.GetNamespace() == o.GetNamespace() {
+				if l.GetName() == o.GetName() && l.GetObjectKind().GroupVersionKind().Kind == o.GetObjectKind().GroupVersionKind().Kind && l.GetNamespace() == o.GetNamespace() {
 					liveObj = l.(*unstructured.Unstructured)
 				}
 			}
-			require.NotNil(t, liveObj, "%s %s", kindOf(o), o.GetName())
+			require.NotNil(t, liveObj, "%s %s", o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
 			tree := runtime.DeepCopyJSON(liveObj.Object)
 			what := "as recorded"
 			if round > 0 {
@@ -66,8 +68,8 @@ func TestFastPathAgreesWithTheMerge(t *testing.T) {
 			}
 			fast++
 			p := &prediction{}
-			require.NoError(t, predictMerge(pt, known, l, d, l.tree, p), "%s %s: %s", kindOf(o), o.GetName(), what)
-			name := fmt.Sprintf("%s %s (%s)", kindOf(o), o.GetName(), what)
+			require.NoError(t, predictMerge(pt, known, l, d, l.tree, p), "%s %s: %s", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), what)
+			name := fmt.Sprintf("%s %s (%s)", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), what)
 			require.Empty(t, p.changes, name)
 			require.Empty(t, p.conflicts, name)
 			require.Empty(t, p.refusal, name)
@@ -170,7 +172,7 @@ func mutate(rng *rand.Rand, obj map[string]any) string {
 		entries, _ := meta["managedFields"].([]any)
 		for _, e := range entries {
 			em := e.(map[string]any)
-			if em["manager"] != FieldManager {
+			if em["manager"] != apply.FieldManager {
 				continue
 			}
 			f := em["fieldsV1"].(map[string]any)
@@ -254,17 +256,17 @@ func TestMergeKeepsTheLiveOrderOfLongLists(t *testing.T) {
 	require.NoError(t, err)
 	base, err := ReadObjects(data)
 	require.NoError(t, err)
-	objs, err := Render(Request{Caller: CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"})
+	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"})
 	require.NoError(t, err)
-	var desired, liveCron Object
+	var desired, liveCron etcdshapes.Object
 	for _, o := range objs {
-		if kindOf(o) == "CronJob" && !IsUninstallHook(o) {
+		if o.GetObjectKind().GroupVersionKind().Kind == "CronJob" && !etcdshapes.IsUninstallHook(o) {
 			desired = o
 		}
 	}
 	require.NotNil(t, desired)
 	for _, l := range base {
-		if kindOf(l) == "CronJob" && l.GetName() == desired.GetName() && l.GetNamespace() == desired.GetNamespace() {
+		if l.GetObjectKind().GroupVersionKind().Kind == "CronJob" && l.GetName() == desired.GetName() && l.GetNamespace() == desired.GetNamespace() {
 			liveCron = l
 		}
 	}
@@ -296,7 +298,7 @@ func TestMergeKeepsTheLiveOrderOfLongLists(t *testing.T) {
 		}
 		entries, _, _ := unstructured.NestedSlice(tree, "metadata", "managedFields")
 		entries = append(entries,
-			map[string]any{"manager": FieldManager, "operation": "Apply", "apiVersion": "batch/v1", "fieldsV1": at(ours)},
+			map[string]any{"manager": apply.FieldManager, "operation": "Apply", "apiVersion": "batch/v1", "fieldsV1": at(ours)},
 			map[string]any{"manager": "kubectl-edit", "operation": "Update", "apiVersion": "batch/v1", "fieldsV1": at(theirs)})
 		require.NoError(t, unstructured.SetNestedSlice(tree, entries, "metadata", "managedFields"))
 

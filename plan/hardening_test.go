@@ -1,10 +1,12 @@
-package etcdshapes_test
+package plan_test
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -29,34 +31,34 @@ import (
 // which live object the API was inferred from.
 func TestPlanInfersOptionalAPIs(t *testing.T) {
 	s := scenario(t, "cluster-demo") // rendered with every optional API
-	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
-	vpa := etcdshapes.InferredAPI{API: etcdshapes.APIVerticalPodAutoscaler,
-		From: etcdshapes.ObjectRef{APIVersion: "autoscaling.k8s.io/v1", Kind: "VerticalPodAutoscaler", Namespace: "tenant-demo", Name: "kubernetes-demo-etcd"}}
-	scrape := etcdshapes.InferredAPI{API: etcdshapes.APIVMPodScrape,
-		From: etcdshapes.ObjectRef{APIVersion: "operator.victoriametrics.com/v1beta1", Kind: "VMPodScrape", Namespace: "tenant-demo", Name: "kubernetes-demo-etcd-pod-scrape"}}
-	cnp := etcdshapes.InferredAPI{API: etcdshapes.APICiliumNetworkPolicy,
-		From: etcdshapes.ObjectRef{APIVersion: "cilium.io/v2", Kind: "CiliumNetworkPolicy", Namespace: "tenant-demo", Name: "kubernetes-demo-etcd"}}
+	vpa := plan.InferredAPI{API: etcdshapes.APIVerticalPodAutoscaler,
+		From: plan.ObjectRef{APIVersion: "autoscaling.k8s.io/v1", Kind: "VerticalPodAutoscaler", Namespace: "tenant-demo", Name: "kubernetes-demo-etcd"}}
+	scrape := plan.InferredAPI{API: etcdshapes.APIVMPodScrape,
+		From: plan.ObjectRef{APIVersion: "operator.victoriametrics.com/v1beta1", Kind: "VMPodScrape", Namespace: "tenant-demo", Name: "kubernetes-demo-etcd-pod-scrape"}}
+	cnp := plan.InferredAPI{API: etcdshapes.APICiliumNetworkPolicy,
+		From: plan.ObjectRef{APIVersion: "cilium.io/v2", Kind: "CiliumNetworkPolicy", Namespace: "tenant-demo", Name: "kubernetes-demo-etcd"}}
 	for _, tc := range []struct {
 		name   string
 		listed []string
-		want   []etcdshapes.InferredAPI
+		want   []plan.InferredAPI
 	}{
-		{"none listed", nil, []etcdshapes.InferredAPI{vpa, scrape, cnp}},
-		{"VPA listed", []string{etcdshapes.APIVerticalPodAutoscaler}, []etcdshapes.InferredAPI{scrape, cnp}},
-		{"Cilium listed", []string{etcdshapes.APICiliumNetworkPolicy}, []etcdshapes.InferredAPI{vpa, scrape}},
+		{"none listed", nil, []plan.InferredAPI{vpa, scrape, cnp}},
+		{"VPA listed", []string{etcdshapes.APIVerticalPodAutoscaler}, []plan.InferredAPI{scrape, cnp}},
+		{"Cilium listed", []string{etcdshapes.APICiliumNetworkPolicy}, []plan.InferredAPI{vpa, scrape}},
 		{"all listed", golden.AllAPIs, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, err := s.Request()
 			require.NoError(t, err)
 			req.APIVersions = tc.listed
-			p, desired, err := etcdshapes.PlanRequest(req, live)
+			p, desired, err := plan.ForRequest(req, live)
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, p.InferredAPIs)
 			assert.True(t, p.Empty(), "%s", p)
 			assert.True(t, p.SafeToApply(), "%s", p)
-			assert.Zero(t, p.Count(etcdshapes.Delete), "%s", p)
+			assert.Zero(t, p.Count(plan.Delete), "%s", p)
 			kinds := map[string]bool{}
 			for _, o := range desired {
 				kinds[kindName(o)] = true
@@ -81,7 +83,7 @@ func TestPlanInfersOptionalAPIs(t *testing.T) {
 // touched.
 func TestPlanInfersOptionalAPIsFromTheStackOnly(t *testing.T) {
 	s := scenario(t, "cluster-demo")
-	live, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	// The VPA belongs to another stack; the policy was read at another
 	// version.
@@ -90,7 +92,7 @@ func TestPlanInfersOptionalAPIsFromTheStackOnly(t *testing.T) {
 	req, err := s.Request()
 	require.NoError(t, err)
 	req.APIVersions = nil
-	p, desired, err := etcdshapes.PlanRequest(req, live)
+	p, desired, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
 	var apis []string
 	for _, a := range p.InferredAPIs {
@@ -150,7 +152,7 @@ func TestPlanTimeIsLinear(t *testing.T) {
 		name string
 		grow func(objs []any, n int) []any
 		// check is what the plan must say about the grown live stack.
-		check func(t *testing.T, p *etcdshapes.PlanResult, n int)
+		check func(t *testing.T, p *plan.Result, n int)
 	}{
 		{"CronJob args", func(objs []any, n int) []any {
 			c := cronJob(objs)
@@ -162,7 +164,7 @@ func TestPlanTimeIsLinear(t *testing.T) {
 			containers[0].(map[string]any)["args"] = args
 			require.NoError(t, unstructured.SetNestedSlice(c, containers, append(pod, "containers")...))
 			return objs
-		}, func(t *testing.T, p *etcdshapes.PlanResult, n int) {
+		}, func(t *testing.T, p *plan.Result, n int) {
 			o := objectPlan(t, p, "CronJob", "kubernetes-demo-etcd-defrag")
 			require.Len(t, o.Changes, 1)
 			assert.Len(t, o.Changes[0].Live, 9+n)
@@ -172,9 +174,9 @@ func TestPlanTimeIsLinear(t *testing.T) {
 			containers, _, _ := unstructured.NestedSlice(c, append(pod, "containers")...)
 			require.NoError(t, unstructured.SetNestedSlice(c, append(containers, named("sidecar", n, map[string]any{"image": "busybox"})...), append(pod, "containers")...))
 			return objs
-		}, func(t *testing.T, p *etcdshapes.PlanResult, n int) {
+		}, func(t *testing.T, p *plan.Result, n int) {
 			// Containers are keyed by name: sidecars no manager owns stay.
-			assert.Equal(t, etcdshapes.Unchanged, objectPlan(t, p, "CronJob", "kubernetes-demo-etcd-defrag").Action)
+			assert.Equal(t, plan.Unchanged, objectPlan(t, p, "CronJob", "kubernetes-demo-etcd-defrag").Action)
 		}},
 		{"spread constraints", func(objs []any, n int) []any {
 			c := etcdCluster(objs)
@@ -184,7 +186,7 @@ func TestPlanTimeIsLinear(t *testing.T) {
 			}
 			require.NoError(t, unstructured.SetNestedSlice(c, spread, "spec", "topologySpreadConstraints"))
 			return objs
-		}, func(t *testing.T, p *etcdshapes.PlanResult, n int) {
+		}, func(t *testing.T, p *plan.Result, n int) {
 			// An atomic list: the apply replaces it whole.
 			ch := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd").Changes
 			require.Len(t, ch, 1)
@@ -197,7 +199,7 @@ func TestPlanTimeIsLinear(t *testing.T) {
 			}
 			require.NoError(t, unstructured.SetNestedMap(etcdCluster(objs), labels, "metadata", "labels"))
 			return objs
-		}, func(t *testing.T, p *etcdshapes.PlanResult, n int) {
+		}, func(t *testing.T, p *plan.Result, n int) {
 			assert.True(t, p.Empty(), "labels the stack does not set are not compared")
 		}},
 		{"managedFields entries", func(objs []any, n int) []any {
@@ -213,7 +215,7 @@ func TestPlanTimeIsLinear(t *testing.T) {
 			require.NoError(t, unstructured.SetNestedMap(c, labels, "metadata", "labels"))
 			require.NoError(t, unstructured.SetNestedSlice(c, entries, "metadata", "managedFields"))
 			return objs
-		}, func(t *testing.T, p *etcdshapes.PlanResult, n int) {
+		}, func(t *testing.T, p *plan.Result, n int) {
 			assert.True(t, p.Empty(), "%s", p)
 		}},
 		{"managed list elements the render dropped", func(objs []any, n int) []any {
@@ -226,12 +228,12 @@ func TestPlanTimeIsLinear(t *testing.T) {
 				owned[fmt.Sprintf(`k:{"name":"init-%d"}`, i)] = map[string]any{".": map[string]any{}, "f:image": map[string]any{}, "f:name": map[string]any{}}
 			}
 			entries, _, _ := unstructured.NestedSlice(c, "metadata", "managedFields")
-			entries = append(entries, map[string]any{"manager": etcdshapes.FieldManager, "operation": "Apply",
+			entries = append(entries, map[string]any{"manager": apply.FieldManager, "operation": "Apply",
 				"fieldsV1": map[string]any{"f:spec": map[string]any{"f:jobTemplate": map[string]any{"f:spec": map[string]any{"f:template": map[string]any{
 					"f:spec": map[string]any{"f:initContainers": owned}}}}}}})
 			require.NoError(t, unstructured.SetNestedSlice(c, entries, "metadata", "managedFields"))
 			return objs
-		}, func(t *testing.T, p *etcdshapes.PlanResult, n int) {
+		}, func(t *testing.T, p *plan.Result, n int) {
 			assert.Len(t, objectPlan(t, p, "CronJob", "kubernetes-demo-etcd-defrag").Changes, n)
 		}},
 		{"live objects", func(objs []any, n int) []any {
@@ -240,7 +242,7 @@ func TestPlanTimeIsLinear(t *testing.T) {
 					"metadata": map[string]any{"name": fmt.Sprintf("s%d", i), "namespace": "tenant-demo"}})
 			}
 			return objs
-		}, func(t *testing.T, p *etcdshapes.PlanResult, n int) {
+		}, func(t *testing.T, p *plan.Result, n int) {
 			assert.True(t, p.Empty(), "objects of no stack are ignored")
 		}},
 	}
@@ -255,12 +257,12 @@ func TestPlanTimeIsLinear(t *testing.T) {
 		require.NoError(t, err)
 		return out
 	}
-	plan := func(t *testing.T, data []byte) (*etcdshapes.PlanResult, time.Duration) {
+	timedPlan := func(t *testing.T, data []byte) (*plan.Result, time.Duration) {
 		runtime.GC()
 		start := cpuTime()
-		live, err := etcdshapes.ReadObjects(data)
+		live, err := plan.ReadObjects(data)
 		require.NoError(t, err)
-		p, _, err := etcdshapes.PlanRequest(req, live)
+		p, _, err := plan.ForRequest(req, live)
 		took := cpuTime() - start
 		require.NoError(t, err)
 		return p, took
@@ -272,19 +274,19 @@ func TestPlanTimeIsLinear(t *testing.T) {
 	for _, sh := range shapes {
 		t.Run(sh.name, func(t *testing.T) {
 			smallData, largeData := liveOf(sh.grow, 2000), liveOf(sh.grow, 20000)
-			p, small := plan(t, smallData)
+			p, small := timedPlan(t, smallData)
 			sh.check(t, p, 2000)
 			for run := 0; run < 2; run++ {
-				if _, took := plan(t, smallData); took < small {
+				if _, took := timedPlan(t, smallData); took < small {
 					small = took
 				}
 			}
 			// The fastest of up to three runs: a run slowed by a loaded
 			// machine is run again.
-			p, large := plan(t, largeData)
+			p, large := timedPlan(t, largeData)
 			sh.check(t, p, 20000)
 			for run := 0; run < 2 && float64(large)/float64(small) >= bound; run++ {
-				if _, took := plan(t, largeData); took < large {
+				if _, took := timedPlan(t, largeData); took < large {
 					large = took
 				}
 			}
@@ -324,9 +326,9 @@ func TestPlanAppliesDefaultsToLiveObjects(t *testing.T) {
 		r.Values = map[string]any{"etcd": map[string]any{"replicas": float64(1)}}
 	})
 	c := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
-	assert.Contains(t, noElements(c.Changes), etcdshapes.FieldChange{Path: "spec.replicas", Type: etcdshapes.FieldChanged, Live: int64(3), Desired: int64(1)})
+	assert.Contains(t, noElements(c.Changes), plan.FieldChange{Path: "spec.replicas", Type: plan.FieldChanged, Live: int64(3), Desired: int64(1)})
 	var msgs []string
-	for _, f := range findings(p, etcdshapes.NeedsDecision) {
+	for _, f := range findings(p, plan.NeedsDecision) {
 		msgs = append(msgs, f.Message)
 	}
 	assert.Contains(t, strings.Join(msgs, "\n"), "replicas 3 -> 1: quorum 2 -> 1")
@@ -338,7 +340,7 @@ func TestPlanAppliesDefaultsToLiveObjects(t *testing.T) {
 		unstructured.RemoveNestedField(c.Object, "spec", "storage")
 	})
 	c = objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
-	assert.Equal(t, []etcdshapes.FieldChange{{Path: "spec.storage.size", Type: etcdshapes.FieldChanged, Live: "1Gi", Desired: "4Gi"}}, noElements(c.Changes), "%s", p)
+	assert.Equal(t, []plan.FieldChange{{Path: "spec.storage.size", Type: plan.FieldChanged, Live: "1Gi", Desired: "4Gi"}}, noElements(c.Changes), "%s", p)
 	assert.Contains(t, p.String(), "note spec.storage.size: the data volumes grow 1Gi -> 4Gi")
 }
 
@@ -350,40 +352,40 @@ func TestPlanRemovedFieldWithADefaultIsAChangeToIt(t *testing.T) {
 	require.NoError(t, err)
 	objs, err := etcdshapes.Render(req)
 	require.NoError(t, err)
-	memory := etcdshapes.ForKind(func(c *v1alpha2.EtcdCluster) error {
+	memory := apply.ForKind(func(c *v1alpha2.EtcdCluster) error {
 		c.Spec.Storage.Medium = "Memory"
 		return nil
 	})
-	require.NoError(t, etcdshapes.Modify(objs, memory))
+	require.NoError(t, apply.Modify(objs, memory))
 	marshalled, err := etcdshapes.Marshal(objs)
 	require.NoError(t, err)
-	live, err := etcdshapes.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-demo.kubernetes-demo")))
+	live, err := plan.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-demo.kubernetes-demo")))
 	require.NoError(t, err)
 	// serverize gives every live EtcdCluster the default medium.
 	require.NoError(t, unstructured.SetNestedField(liveObject(t, live, "EtcdCluster", "kubernetes-demo-etcd").Object, "Memory", "spec", "storage", "medium"))
-	p, _, err := etcdshapes.PlanRequest(req, live)
+	p, _, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
 	c := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
-	require.Equal(t, []etcdshapes.FieldChange{{Path: "spec.storage.medium", Type: etcdshapes.FieldChanged, Live: "Memory", Desired: ""}}, noElements(c.Changes), "%s", p)
-	refused := findings(p, etcdshapes.Refused)
+	require.Equal(t, []plan.FieldChange{{Path: "spec.storage.medium", Type: plan.FieldChanged, Live: "Memory", Desired: ""}}, noElements(c.Changes), "%s", p)
+	refused := findings(p, plan.Refused)
 	require.Len(t, refused, 1, "%s", p)
 	assert.Equal(t, "spec.storage.medium", refused[0].Path)
 	assert.Contains(t, refused[0].Message, "spec.storage.medium is immutable")
 	assert.Contains(t, p.String(), `~ spec.storage.medium: "Memory" -> ""`)
 
 	// A field without a default is removed.
-	unlabelled := etcdshapes.WithLabels(map[string]string{"team": "a"})
+	unlabelled := apply.WithLabels(map[string]string{"team": "a"})
 	objs, err = etcdshapes.Render(req)
 	require.NoError(t, err)
-	require.NoError(t, etcdshapes.Modify(objs, unlabelled))
+	require.NoError(t, apply.Modify(objs, unlabelled))
 	marshalled, err = etcdshapes.Marshal(objs)
 	require.NoError(t, err)
-	live, err = etcdshapes.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-demo.kubernetes-demo")))
+	live, err = plan.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-demo.kubernetes-demo")))
 	require.NoError(t, err)
-	p, _, err = etcdshapes.PlanRequest(req, live)
+	p, _, err = plan.ForRequest(req, live)
 	require.NoError(t, err)
 	c = objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
-	assert.Equal(t, []etcdshapes.FieldChange{{Path: "metadata.labels.team", Type: etcdshapes.FieldRemoved, Live: "a"}}, noElements(c.Changes), "%s", p)
+	assert.Equal(t, []plan.FieldChange{{Path: "metadata.labels.team", Type: plan.FieldRemoved, Live: "a"}}, noElements(c.Changes), "%s", p)
 }
 
 // A size is a quantity in either spelling: a live size stored as a
@@ -395,7 +397,7 @@ func TestPlanNumericSizeShrinkRefused(t *testing.T) {
 				c := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
 				require.NoError(t, unstructured.SetNestedField(c.Object, size, "spec", "storage", "size"))
 			})
-			refused := findings(p, etcdshapes.Refused)
+			refused := findings(p, plan.Refused)
 			require.Len(t, refused, 1, "%s", p)
 			assert.Equal(t, "spec.storage.size", refused[0].Path)
 			assert.Contains(t, refused[0].Message, "cannot be shrunk")
@@ -446,12 +448,12 @@ func serverFixtureRequests(apis []string) []etcdshapes.Request {
 func TestPlanOfServerDefaultedStacksIsEmpty(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "apiserver", "live.yaml"))
 	require.NoError(t, err)
-	live, err := etcdshapes.ReadObjects(data)
+	live, err := plan.ReadObjects(data)
 	require.NoError(t, err)
 	for _, apis := range [][]string{golden.AllAPIs, nil} {
 		for _, req := range serverFixtureRequests(apis) {
 			t.Run(fmt.Sprintf("%s %v", req.Caller, apis), func(t *testing.T) {
-				p, desired, err := etcdshapes.PlanRequest(req, live)
+				p, desired, err := plan.ForRequest(req, live)
 				require.NoError(t, err)
 				assert.True(t, p.Empty(), "%s", p)
 				assert.True(t, p.SafeToApply(), "%s", p)
@@ -469,13 +471,13 @@ func TestPlanOfServerDefaultedStacksIsEmpty(t *testing.T) {
 // A typed List (SecretList) may leave its items' apiVersion and kind out,
 // as the API server does; they are the list's.
 func TestReadObjectsTypedList(t *testing.T) {
-	objs, err := etcdshapes.ReadObjects([]byte("apiVersion: v1\nkind: SecretList\nitems:\n- metadata: {name: a, namespace: tenant-x}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n"))
+	objs, err := plan.ReadObjects([]byte("apiVersion: v1\nkind: SecretList\nitems:\n- metadata: {name: a, namespace: tenant-x}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n"))
 	require.NoError(t, err)
 	require.Len(t, objs, 2)
 	assert.Equal(t, "/v1, Kind=Secret", objs[0].GetObjectKind().GroupVersionKind().String())
 	assert.Equal(t, "ConfigMap", kindName(objs[1]))
 	// JSON documents (kubectl get -o json) read the same.
-	js, err := etcdshapes.ReadObjects([]byte(`{"apiVersion": "v1", "kind": "SecretList", "items": [{"metadata": {"name": "a", "namespace": "tenant-x"}}]}`))
+	js, err := plan.ReadObjects([]byte(`{"apiVersion": "v1", "kind": "SecretList", "items": [{"metadata": {"name": "a", "namespace": "tenant-x"}}]}`))
 	require.NoError(t, err)
 	require.Len(t, js, 1)
 	assert.Equal(t, objs[0], js[0])
@@ -490,13 +492,13 @@ func TestPlanMalformedLiveFieldsAreTypedErrors(t *testing.T) {
 	s := scenario(t, "cluster-demo")
 	req, err := s.Request()
 	require.NoError(t, err)
-	base, err := etcdshapes.ReadObjects(scenarioLive(t, s))
+	base, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	rendered, err := etcdshapes.Render(req)
 	require.NoError(t, err)
 	printed, err := etcdshapes.Marshal(rendered)
 	require.NoError(t, err)
-	desired, err := etcdshapes.ReadObjects(printed) // unstructured: the plan reads them as they are
+	desired, err := plan.ReadObjects(printed) // unstructured: the plan reads them as they are
 	require.NoError(t, err)
 	others := []any{"x", 1.5, map[string]any{"a": "b"}}
 	cases, refused := 0, 0
@@ -520,9 +522,9 @@ func TestPlanMalformedLiveFieldsAreTypedErrors(t *testing.T) {
 							t.Errorf("%s %s = %v: panic: %v", kind, strings.Join(p, "."), v, r)
 						}
 					}()
-					_, err := etcdshapes.LiveStateFromObjects(req.Namespace, req.Release, live)
+					_, err := plan.LiveStateFromObjects(req.Namespace, req.Release, live)
 					if err == nil {
-						_, err = etcdshapes.Plan(live, desired)
+						_, err = plan.Compute(live, desired)
 					}
 					if err == nil {
 						return

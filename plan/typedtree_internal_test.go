@@ -1,6 +1,7 @@
-package etcdshapes
+package plan
 
 import (
+	"github.com/etcdshapes/etcdshapes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,12 +11,12 @@ import (
 // The plan's tree of a typed object is the printed YAML document's, for
 // every object of every stack the builders render.
 func TestTypedTreeIsThePrintedDocument(t *testing.T) {
-	var objs []Object
-	chart, err := EtcdChart(EtcdChartOptions{Namespace: "tenant-root", Release: "etcd"})
+	var objs []etcdshapes.Object
+	chart, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Release: "etcd"})
 	require.NoError(t, err)
 	objs = append(objs, chart...)
-	cluster, err := Cluster(ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo",
-		APIVersions: []string{APICiliumNetworkPolicy, APIVerticalPodAutoscaler, APIVMPodScrape}})
+	cluster, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo",
+		APIVersions: []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}})
 	require.NoError(t, err)
 	objs = append(objs, cluster...)
 	for _, o := range objs {

@@ -1,7 +1,8 @@
-package etcdshapes
+package plan
 
 import (
 	"encoding/json"
+	"github.com/etcdshapes/etcdshapes"
 	"sort"
 
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -65,7 +66,7 @@ var strippedFields = fieldpath.NewSet(
 
 // ScopeKeys are the keys of scopeOf(objs) and of stackScope(n), printed
 // and sorted.
-func ScopeKeys(objs []Object, n naming.Names) (fromRender, ofStack []string, err error) {
+func ScopeKeys(objs []etcdshapes.Object, n naming.Names) (fromRender, ofStack []string, err error) {
 	scope, err := stackScope(n)
 	if err != nil {
 		return nil, nil, err

@@ -1,6 +1,6 @@
 //go:build unix
 
-package etcdshapes_test
+package plan_test
 
 import (
 	"syscall"

@@ -1,9 +1,12 @@
-package etcdshapes
+package apply
 
 import (
 	"bytes"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/internal/typedjson"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"reflect"
 	"sort"
 	"strings"
@@ -15,12 +18,12 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// FieldManager is the field manager etcdshapes applies with. Plan reads
+// FieldManager is the field manager etcdshapes applies with. The plan reads
 // the fields it owns from a live object's managedFields to see which
 // fields an apply removes; use it for every apply of these stacks.
 const FieldManager = "etcdshapes"
 
-// ApplyRequest is one object ready for server-side apply. The body is the
+// Request is one object ready for server-side apply. The body is the
 // object exactly as Marshal prints it (the golden files' bytes, as JSON):
 // only the fields the builders mean, so the field manager owns nothing it
 // did not choose. No client is involved; send it with the client you
@@ -29,18 +32,18 @@ const FieldManager = "etcdshapes"
 //	// controller-runtime (Apply writes the server's answer into the
 //	// object it is given, hence the copy)
 //	err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(r.Object.DeepCopy()),
-//		client.FieldOwner(etcdshapes.FieldManager), client.ForceOwnership)
+//		client.FieldOwner(apply.FieldManager), client.ForceOwnership)
 //
 //	// client-go dynamic client
 //	_, err := dyn.Resource(r.Resource).Namespace(r.Namespace).Apply(ctx, r.Name, r.Object,
-//		metav1.ApplyOptions{FieldManager: etcdshapes.FieldManager, Force: true})
+//		metav1.ApplyOptions{FieldManager: apply.FieldManager, Force: true})
 //
 // Body is the same object as JSON, for clients that send raw apply patches.
 //
 // Force takes over fields another manager (Helm, on a release moving to
 // apply) set to the same value; run Plan first, since it is what says
 // whether a value changes.
-type ApplyRequest struct {
+type Request struct {
 	// Object is the object to apply.
 	Object *unstructured.Unstructured
 	// Resource is the object's API resource (for dynamic clients); see
@@ -57,17 +60,17 @@ type ApplyRequest struct {
 	Body []byte
 }
 
-// ApplyRequests turns a stack into apply requests in its order, after
+// Requests turns a stack into apply requests in its order, after
 // applying the modifiers to copies of the objects (the inputs are not
 // changed). Helm uninstall hooks are left out (see IsUninstallHook):
 // applying the cleanup Job would run it.
-func ApplyRequests(objs []Object, mods ...Modifier) ([]ApplyRequest, error) {
-	out := make([]ApplyRequest, 0, len(objs))
+func Requests(objs []etcdshapes.Object, mods ...Modifier) ([]Request, error) {
+	out := make([]Request, 0, len(objs))
 	for i, o := range objs {
-		if o == nil || reflectNil(o) {
+		if manifest.IsNil(o) {
 			return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
 		}
-		if IsUninstallHook(o) {
+		if etcdshapes.IsUninstallHook(o) {
 			continue
 		}
 		c, err := modifiedCopy(i, o, mods)
@@ -83,33 +86,33 @@ func ApplyRequests(objs []Object, mods ...Modifier) ([]ApplyRequest, error) {
 	return out, nil
 }
 
-func applyRequest(field string, o Object) (ApplyRequest, error) {
+func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 	var body []byte
 	if u, ok := o.(*unstructured.Unstructured); ok {
 		b, err := u.MarshalJSON()
 		if err != nil {
-			return ApplyRequest{}, err
+			return Request{}, err
 		}
 		body = b
 	} else {
-		b, err := typedJSON(field, o)
+		b, err := typedjson.Of(field, o)
 		if err != nil {
-			return ApplyRequest{}, err
+			return Request{}, err
 		}
 		body = b
 	}
 	body = bytes.TrimSpace(body)
 	u := &unstructured.Unstructured{}
 	if err := u.UnmarshalJSON(body); err != nil {
-		return ApplyRequest{}, fmt.Errorf("etcdshapes: %s %q: %w", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), err)
+		return Request{}, fmt.Errorf("etcdshapes: %s %q: %w", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), err)
 	}
 	gvk := u.GroupVersionKind()
 	if gvk.Kind == "" || gvk.Version == "" || u.GetName() == "" {
-		return ApplyRequest{}, fmt.Errorf("etcdshapes: %T %q needs apiVersion, kind and metadata.name to be applied", o, o.GetName())
+		return Request{}, fmt.Errorf("etcdshapes: %T %q needs apiVersion, kind and metadata.name to be applied", o, o.GetName())
 	}
-	return ApplyRequest{
+	return Request{
 		Object:    u,
-		Resource:  ResourceFor(gvk),
+		Resource:  etcdshapes.ResourceFor(gvk),
 		Namespace: u.GetNamespace(),
 		Name:      u.GetName(),
 		PatchType: types.ApplyPatchType,
@@ -117,41 +120,20 @@ func applyRequest(field string, o Object) (ApplyRequest, error) {
 	}, nil
 }
 
-// ResourceFor is the API resource of a kind: the table's (Shapes) for
-// every kind the library builds, otherwise kubectl's English plural guess
-// (use a RESTMapper for other kinds).
-func ResourceFor(gvk schema.GroupVersionKind) schema.GroupVersionResource {
-	gvr := gvk.GroupVersion().WithResource("")
-	if r, ok := resourceOf[gvk.Kind]; ok {
-		gvr.Resource = r
-		return gvr
-	}
-	k := strings.ToLower(gvk.Kind)
-	switch {
-	case strings.HasSuffix(k, "s"), strings.HasSuffix(k, "x"), strings.HasSuffix(k, "ch"), strings.HasSuffix(k, "sh"):
-		gvr.Resource = k + "es"
-	case strings.HasSuffix(k, "y") && len(k) > 1 && !strings.ContainsAny(k[len(k)-2:len(k)-1], "aeiou"):
-		gvr.Resource = k[:len(k)-1] + "ies"
-	default:
-		gvr.Resource = k + "s"
-	}
-	return gvr
-}
-
 // Modifier is a cross-cutting edit of objects: owner references, labels,
 // annotations, or a typed edit of one kind (ForKind). Modifiers run on
 // the builders' output before Plan or Marshal (Modify), or are given to
-// PlanRequest and ApplyRequests, which run them on copies. Plan with the
+// PlanRequest and Requests, which run them on copies. Plan with the
 // modifiers you apply with: a plan of the unmodified objects reports what
 // a modifier adds as removed (from managedFields).
-type Modifier func(Object) error
+type Modifier func(etcdshapes.Object) error
 
 // Modify applies modifiers to every object, in place, in order. It is all
 // or nothing: the modifiers run on copies, and the objects change only
 // when every modifier succeeded on every object; the first error is
 // returned.
-func Modify(objs []Object, mods ...Modifier) error {
-	copies, err := modifiedCopies(objs, mods)
+func Modify(objs []etcdshapes.Object, mods ...Modifier) error {
+	copies, err := Modified(objs, mods...)
 	if err != nil {
 		return err
 	}
@@ -161,11 +143,11 @@ func Modify(objs []Object, mods ...Modifier) error {
 	return nil
 }
 
-// modifiedCopies returns deep copies of objs with mods applied, in order.
-// objs, and anything they share with the caller or with each other, are
-// never touched; on an error nothing is returned.
-func modifiedCopies(objs []Object, mods []Modifier) ([]Object, error) {
-	out := make([]Object, len(objs))
+// Modified returns deep copies of objs with mods applied, in order (Modify
+// is Modified in place). objs, and anything they share with the caller or
+// with each other, are never touched; on an error nothing is returned.
+func Modified(objs []etcdshapes.Object, mods ...Modifier) ([]etcdshapes.Object, error) {
+	out := make([]etcdshapes.Object, len(objs))
 	for i, o := range objs {
 		c, err := modifiedCopy(i, o, mods)
 		if err != nil {
@@ -178,11 +160,11 @@ func modifiedCopies(objs []Object, mods []Modifier) ([]Object, error) {
 
 // modifiedCopy deep-copies o, which is objects[i] (for the error), into
 // its own pointer type and applies mods to the copy, in order.
-func modifiedCopy(i int, o Object, mods []Modifier) (Object, error) {
-	if o == nil || reflectNil(o) {
+func modifiedCopy(i int, o etcdshapes.Object, mods []Modifier) (etcdshapes.Object, error) {
+	if manifest.IsNil(o) {
 		return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
 	}
-	c, ok := o.DeepCopyObject().(Object)
+	c, ok := o.DeepCopyObject().(etcdshapes.Object)
 	if !ok || reflect.TypeOf(c) != reflect.TypeOf(o) || reflect.TypeOf(o).Kind() != reflect.Pointer {
 		return nil, fmt.Errorf("etcdshapes: %T does not copy to itself", o)
 	}
@@ -197,10 +179,10 @@ func modifiedCopy(i int, o Object, mods []Modifier) (Object, error) {
 // ForKind turns a typed edit into a Modifier that runs on the objects of
 // type T and skips the others:
 //
-//	etcdshapes.ForKind(func(c *v1alpha2.EtcdCluster) error { ...; return nil })
-//	etcdshapes.ForKind(etcd.Restore(source))
-func ForKind[T Object](fn func(T) error) Modifier {
-	return func(o Object) error {
+//	apply.ForKind(func(c *v1alpha2.EtcdCluster) error { ...; return nil })
+//	apply.ForKind(etcd.Restore(source))
+func ForKind[T etcdshapes.Object](fn func(T) error) Modifier {
+	return func(o etcdshapes.Object) error {
 		if t, ok := o.(T); ok {
 			return fn(t)
 		}
@@ -212,7 +194,7 @@ func ForKind[T Object](fn func(T) error) Modifier {
 // templates, whose labels feed selectors). A key the builder already sets
 // to another value is refused: the builders' labels carry meaning.
 func WithLabels(labels map[string]string) Modifier {
-	return func(o Object) error {
+	return func(o etcdshapes.Object) error {
 		merged, err := mergeMeta("labels", o, o.GetLabels(), labels, func(k, v string) []string {
 			return append(validation.IsQualifiedName(k), validation.IsValidLabelValue(v)...)
 		})
@@ -228,7 +210,7 @@ func WithLabels(labels map[string]string) Modifier {
 // builder already sets to another value is refused: Helm's hook and keep
 // annotations change what happens to an object.
 func WithAnnotations(annotations map[string]string) Modifier {
-	return func(o Object) error {
+	return func(o etcdshapes.Object) error {
 		merged, err := mergeMeta("annotations", o, o.GetAnnotations(), annotations, func(k, _ string) []string {
 			return validation.IsQualifiedName(k)
 		})
@@ -240,7 +222,7 @@ func WithAnnotations(annotations map[string]string) Modifier {
 	}
 }
 
-func mergeMeta(field string, o Object, have, add map[string]string, check func(k, v string) []string) (map[string]string, error) {
+func mergeMeta(field string, o etcdshapes.Object, have, add map[string]string, check func(k, v string) []string) (map[string]string, error) {
 	if len(add) == 0 {
 		return have, nil
 	}
@@ -259,7 +241,7 @@ func mergeMeta(field string, o Object, have, add map[string]string, check func(k
 			return nil, invalid.Errorf(field+"."+k, v, "must be a valid %s: %s", strings.TrimSuffix(field, "s"), strings.Join(errs, "; "))
 		}
 		if cur, ok := have[k]; ok && cur != v {
-			return nil, invalid.Errorf(field+"."+k, v, "conflicts with %q, which the builder sets on %s %q", cur, kindOf(o), o.GetName())
+			return nil, invalid.Errorf(field+"."+k, v, "conflicts with %q, which the builder sets on %s %q", cur, o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
 		}
 		out[k] = v
 	}
@@ -273,7 +255,7 @@ func mergeMeta(field string, o Object, have, add map[string]string, check func(k
 // the garbage collector reports such a reference as invalid. A second
 // controller reference is refused.
 func WithOwnerReference(ref metav1.OwnerReference) Modifier {
-	return func(o Object) error {
+	return func(o etcdshapes.Object) error {
 		switch {
 		case ref.APIVersion == "":
 			return invalid.Errorf("ownerReference.apiVersion", ref.APIVersion, "must not be empty")
@@ -293,7 +275,7 @@ func WithOwnerReference(ref metav1.OwnerReference) Modifier {
 				return nil
 			}
 			if isController(r) && isController(ref) {
-				return invalid.Errorf("ownerReference.controller", true, "%s %q already has controller %s %q", kindOf(o), o.GetName(), r.Kind, r.Name)
+				return invalid.Errorf("ownerReference.controller", true, "%s %q already has controller %s %q", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), r.Kind, r.Name)
 			}
 		}
 		o.SetOwnerReferences(append(refs, *ref.DeepCopy()))

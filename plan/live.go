@@ -1,28 +1,27 @@
-package etcdshapes
+package plan
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/printer"
+	"github.com/etcdshapes/etcdshapes/internal/typedjson"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/kamaji"
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"io"
 	"math"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -40,7 +39,7 @@ var (
 // ReadObjects reads objects as `kubectl get -o yaml` (or -o json) prints
 // them: one object, a List of objects, or several YAML documents of
 // either. Empty documents are skipped. The objects are
-// *unstructured.Unstructured, ready for Plan and LiveStateFromObjects.
+// *unstructured.Unstructured, ready for Compute and LiveStateFromObjects.
 //
 // Data over values.MaxBytes is refused unparsed, and so is a YAML document
 // over values.MaxIndicators (JSON documents, which parse in linear time,
@@ -52,12 +51,12 @@ var (
 // *invalid.Error naming it by its position, e.g.
 // "live[0].items[3].metadata.managedFields[0].fieldsV1", and quoting
 // the value as given (cut to 80 bytes).
-func ReadObjects(data []byte) ([]Object, error) {
+func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 	if err := inputlimit.CheckSize(data); err != nil {
 		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)
 	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	var out []Object
+	var out []etcdshapes.Object
 	for doc := 0; ; doc++ {
 		raw, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -134,7 +133,7 @@ type planObject struct {
 	key      objectKey
 	ref      ObjectRef
 	tree     map[string]any
-	obj      Object
+	obj      etcdshapes.Object
 	managed  *liveManaged
 	defaults *defaultsNode
 	live     bool
@@ -157,7 +156,7 @@ func (k objectKey) groupKind() schema.GroupKind {
 // without apiVersion and kind get them from the scheme). It checks what
 // the plan reads (see inspect); field names the object in errors,
 // "live[3]". A live object gets the API server's defaults (defaultsFor).
-func planForm(field string, o Object, live bool) (*planObject, error) {
+func planForm(field string, o etcdshapes.Object, live bool) (*planObject, error) {
 	p, err := planHead(field, o, live)
 	if err != nil {
 		return nil, err
@@ -166,8 +165,8 @@ func planForm(field string, o Object, live bool) (*planObject, error) {
 }
 
 // planHead is the first step of planForm: the object's tree and identity.
-func planHead(field string, o Object, live bool) (*planObject, error) {
-	if o == nil || reflectNil(o) {
+func planHead(field string, o etcdshapes.Object, live bool) (*planObject, error) {
+	if manifest.IsNil(o) {
 		return nil, invalid.Errorf(field, nil, "must be an object, not nil")
 	}
 	var tree map[string]any
@@ -268,19 +267,6 @@ func (p *planObject) normalizeTree() error {
 	return nil
 }
 
-func reflectNil(o Object) bool {
-	v := reflect.ValueOf(o)
-	return v.Kind() == reflect.Pointer && v.IsNil()
-}
-
-// planScheme knows every kind the stacks contain, for typed objects that
-// arrive without TypeMeta (controller-runtime clears it on typed reads).
-// Built on first use.
-var planScheme = sync.OnceValues(func() (*runtime.Scheme, error) {
-	s := runtime.NewScheme()
-	return s, AddToScheme(s)
-})
-
 // typedTree is a typed object's JSON tree as Marshal prints it: the tree
 // Marshal's printer parses (one JSON encoding, cleaned as Marshal cleans
 // it) read into maps, numbers as the YAML document prints them. Anything
@@ -288,8 +274,8 @@ var planScheme = sync.OnceValues(func() (*runtime.Scheme, error) {
 // YAML document (TestTypedTreeIsThePrintedDocument). normal reports a
 // tree already in the plan's form (treeValue builds it so), which the plan
 // then does not walk again.
-func typedTree(field string, o Object) (tree map[string]any, normal bool, err error) {
-	o, err = withKind(field, o)
+func typedTree(field string, o etcdshapes.Object) (tree map[string]any, normal bool, err error) {
+	o, err = typedjson.WithKind(field, o)
 	if err != nil {
 		return nil, false, err
 	}
@@ -304,8 +290,8 @@ func typedTree(field string, o Object) (tree map[string]any, normal bool, err er
 }
 
 // typedTreeViaYAML is typedTree through the printed YAML document.
-func typedTreeViaYAML(field string, o Object) (map[string]any, error) {
-	js, err := typedJSON(field, o)
+func typedTreeViaYAML(field string, o etcdshapes.Object) (map[string]any, error) {
+	js, err := typedjson.Of(field, o)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +306,7 @@ func typedTreeViaYAML(field string, o Object) (map[string]any, error) {
 
 // jsonTree is o's cleaned tree as maps; ok is false where the printer's
 // fast path would fall back.
-func jsonTree(st *printer.State, o Object) (map[string]any, bool) {
+func jsonTree(st *printer.State, o etcdshapes.Object) (map[string]any, bool) {
 	gvk := o.GetObjectKind().GroupVersionKind()
 	if gvk.Kind == "" || gvk.Version == "" {
 		return nil, false
@@ -404,43 +390,6 @@ func treeValue(t *yamlemit.Tree, n yamlemit.Node, strs map[string]any) (any, boo
 	return nil, false
 }
 
-// typedJSON is a typed object as Marshal prints it, in JSON (keys
-// sorted). Typed objects read by a client without apiVersion and kind get
-// them from the scheme.
-func typedJSON(field string, o Object) ([]byte, error) {
-	o, err := withKind(field, o)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := MarshalObject(o)
-	if err != nil {
-		return nil, invalid.Errorf(field, fmt.Sprintf("%T %s", o, o.GetName()), "must marshal: %s", strings.TrimPrefix(err.Error(), "etcdshapes: "))
-	}
-	return yaml.YAMLToJSON(doc)
-}
-
-// withKind is o, or a copy of it with apiVersion and kind from the scheme
-// when it has none (controller-runtime clears them on typed reads).
-func withKind(field string, o Object) (Object, error) {
-	if o.GetObjectKind().GroupVersionKind().Kind != "" {
-		return o, nil
-	}
-	scheme, err := planScheme()
-	if err != nil {
-		return nil, err
-	}
-	gvks, _, err := scheme.ObjectKinds(o)
-	if err != nil || len(gvks) == 0 {
-		return nil, invalid.Errorf(field+".kind", "", "must be set: %T is not a kind this library knows", o)
-	}
-	c, ok := o.DeepCopyObject().(Object)
-	if !ok {
-		return nil, invalid.Errorf(field, fmt.Sprintf("%T", o), "must copy to an Object")
-	}
-	c.GetObjectKind().SetGroupVersionKind(gvks[0])
-	return c, nil
-}
-
 // LiveStateFromObjects reads a tenant cluster's live state from live
 // objects (see ReadObjects): the storage class of the EtcdCluster
 // "<release>-etcd" (an EtcdCluster without the field yields "", which
@@ -452,15 +401,15 @@ func withKind(field string, o Object) (Object, error) {
 // namespace and a DNS-1123 release, not the rules of the names a rendered
 // stack uses, so that a cluster created before them, which stays on a
 // shared datastore, can be read.
-func LiveStateFromObjects(namespace, release string, live []Object) (LiveState, error) {
+func LiveStateFromObjects(namespace, release string, live []etcdshapes.Object) (etcdshapes.LiveState, error) {
 	if _, err := naming.ClusterDataStore(namespace, release); err != nil {
-		return LiveState{}, err
+		return etcdshapes.LiveState{}, err
 	}
 	var err error
 	objs := make([]*planObject, len(live))
 	for i, o := range live {
 		if objs[i], err = planHead("live["+strconv.Itoa(i)+"]", o, true); err != nil {
-			return LiveState{}, err
+			return etcdshapes.LiveState{}, err
 		}
 	}
 	return liveStateOf(namespace, release, naming.ClusterEtcdName(release), objs)
@@ -469,8 +418,8 @@ func LiveStateFromObjects(namespace, release string, live []Object) (LiveState, 
 // liveStateOf is LiveStateFromObjects of objects in the plan's form.
 // liveStateOf reads the live state of the tenant cluster release in
 // namespace, whose EtcdCluster is cluster.
-func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveState, error) {
-	var st LiveState
+func liveStateOf(namespace, release, cluster string, live []*planObject) (etcdshapes.LiveState, error) {
+	var st etcdshapes.LiveState
 	for _, p := range live {
 		if p.key.namespace != namespace {
 			continue
@@ -482,7 +431,7 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveSt
 			continue
 		}
 		if err := p.finish(); err != nil {
-			return LiveState{}, err
+			return etcdshapes.LiveState{}, err
 		}
 		spec, _ := p.tree["spec"].(map[string]any)
 		switch {
@@ -492,7 +441,7 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveSt
 			if v, ok := storage["storageClassName"]; ok && v != nil {
 				s, ok := v.(string)
 				if !ok {
-					return LiveState{}, invalid.Errorf(field+".spec.storage.storageClassName", shown(v), "must be a string")
+					return etcdshapes.LiveState{}, invalid.Errorf(field+".spec.storage.storageClassName", shown(v), "must be a string")
 				}
 				sc = s
 			}
@@ -501,14 +450,14 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveSt
 			if v, ok := spec["dataStoreName"]; ok && v != nil {
 				s, ok := v.(string)
 				if !ok {
-					return LiveState{}, invalid.Errorf(field+".spec.dataStoreName", shown(v), "must be a string")
+					return etcdshapes.LiveState{}, invalid.Errorf(field+".spec.dataStoreName", shown(v), "must be a string")
 				}
 				st.DataStoreName = s
 			}
 		}
 	}
-	if err := validateLive(st); err != nil {
-		return LiveState{}, err
+	if err := st.Validate(); err != nil {
+		return etcdshapes.LiveState{}, err
 	}
 	return st, nil
 }
@@ -519,7 +468,7 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (LiveSt
 // uninstall hooks and "keep" objects are left out: the plan never deletes
 // them.
 func stackScope(n naming.Names) (map[objectKey]bool, error) {
-	objs, err := Scope(n)
+	objs, err := etcdshapes.Scope(n)
 	if err != nil {
 		return nil, err
 	}
@@ -535,20 +484,20 @@ func stackScope(n naming.Names) (map[objectKey]bool, error) {
 // on its names and served APIs only, never on its values
 // (TestScopeOfARenderIsTheStacks), so a render with every optional API
 // is the stack's scope.
-func scopeOf(objs []Object) map[objectKey]bool {
+func scopeOf(objs []etcdshapes.Object) map[objectKey]bool {
 	scope := make(map[objectKey]bool, len(objs))
 	for _, o := range objs {
-		if IsUninstallHook(o) || isKept(o) {
+		if etcdshapes.IsUninstallHook(o) || etcdshapes.IsKept(o) {
 			continue
 		}
-		scope[objectKey{group: o.GetObjectKind().GroupVersionKind().Group, kind: kindOf(o), namespace: o.GetNamespace(), name: o.GetName()}] = true
+		scope[objectKey{group: o.GetObjectKind().GroupVersionKind().Group, kind: o.GetObjectKind().GroupVersionKind().Kind, namespace: o.GetNamespace(), name: o.GetName()}] = true
 	}
 	return scope
 }
 
 // optionalAPIOf is the optional API of a kind, if it is one.
 func optionalAPIOf(gk schema.GroupKind) (string, bool) {
-	for _, api := range optionalAPIs {
+	for _, api := range etcdshapes.OptionalAPIs() {
 		if apiGroupKind(api) == gk {
 			return api, true
 		}
@@ -574,7 +523,7 @@ func inferAPIs(listed []string, scope map[objectKey]bool, live map[objectKey]*pl
 	}
 	sort.Slice(keys, func(i, j int) bool { return lessKey(keys[i], keys[j]) })
 	var out []InferredAPI
-	for _, api := range optionalAPIs {
+	for _, api := range etcdshapes.OptionalAPIs() {
 		if slices.Contains(listed, api) {
 			continue
 		}

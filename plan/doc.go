@@ -1,0 +1,24 @@
+// Package plan says what applying a stack to its live objects would do, as
+// server-side apply does it: Compute compares desired objects with live
+// ones, ForRequest renders an etcdshapes.Request and plans it against the
+// live objects of its stack (reading the live state, inferring served
+// APIs, scoping deletions to the stack).
+//
+// The prediction uses the API server's own schemas for every kind the
+// library emits, embedded at go generate time (the CRDs' openAPIV3Schema
+// and Kubernetes' built-in schemas, converted to structured-merge-diff's
+// form; no file is read at run time), and structured-merge-diff's merge
+// with the live managedFields: the fields an apply as apply.FieldManager
+// sets, changes and removes, the fields it leaves to other managers, and
+// the conflicts it meets (naming the other manager and whether force would
+// take the field). Without managedFields it says so and diffs plainly.
+//
+// Findings say what the API server will refuse (immutable fields, CRD
+// rules), what needs a person's decision (fewer members, a storage class
+// change) and what is worth knowing; Result.SafeToApply sums them up.
+// ReadObjects reads live objects as kubectl prints them, and
+// LiveStateFromObjects the live state a stack's render needs.
+package plan
+
+//go:generate go run ../internal/crdgen/cmd/crdgen -out zz_generated.crddefaults.go
+//go:generate go run -C ../internal/schemagen . -out ../../plan/zz_generated.smdschema.go
