@@ -107,7 +107,7 @@ func isHook(o Object) bool {
 
 // IsUninstallHook reports whether o is a Helm hook that never runs on
 // install or upgrade (post-delete, pre-delete, rollback and test hooks):
-// the cleanup hooks. Plan and ApplyRequests leave them out, because
+// the cleanup hooks. plan.Compute and apply.Requests leave them out, because
 // creating the cleanup Job deletes the cluster's TLS Secrets and data
 // volumes.
 func IsUninstallHook(o Object) bool {

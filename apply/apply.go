@@ -123,7 +123,7 @@ func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 // Modifier is a cross-cutting edit of objects: owner references, labels,
 // annotations, or a typed edit of one kind (ForKind). Modifiers run on
 // the builders' output before Plan or Marshal (Modify), or are given to
-// PlanRequest and Requests, which run them on copies. Plan with the
+// plan.ForRequest and Requests, which run them on copies. Plan with the
 // modifiers you apply with: a plan of the unmodified objects reports what
 // a modifier adds as removed (from managedFields).
 type Modifier func(etcdshapes.Object) error

@@ -37,7 +37,7 @@
 //     "restricted", where the same pod without its security context is
 //     refused (extras_test.go);
 //   - installs an etcd chart stack and a tenant cluster's stack for real
-//     with ApplyRequests (server-side apply as FieldManager), reads them
+//     with apply.Requests (server-side apply as FieldManager), reads them
 //     back and checks every plan verdict against the server: an empty plan
 //     writes nothing, every refused change is rejected for exactly the
 //     objects the plan names, every change that needs a decision or is

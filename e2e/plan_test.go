@@ -70,7 +70,7 @@ type planCase struct {
 	name string
 	req  etcdshapes.Request
 	mods []apply.Modifier
-	// plan, when set, plans the case instead of PlanRequest: a Go
+	// plan, when set, plans the case instead of plan.ForRequest: a Go
 	// caller's Plan of desired objects it built itself.
 	plan func(live []etcdshapes.Object) (*plan.Result, []etcdshapes.Object, error)
 }
@@ -262,7 +262,7 @@ func TestPlanAgainstServer(t *testing.T) {
 	})}}, plan.NeedsDecision, "spec.endpoints", &pt.decision, "decision")
 	step(planCase{name: "DataStore endpoints changed back", req: upgraded}, plan.NeedsDecision, "spec.endpoints", &pt.decision, "decision")
 	// A request that leaves the VPA's API out, against a live VPA: the
-	// live object proves the API is served, so PlanRequest renders the
+	// live object proves the API is served, so plan.ForRequest renders the
 	// stack with it and nothing changes (the server writes nothing).
 	noVPA := upgraded
 	noVPA.APIVersions = []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVMPodScrape}
@@ -277,7 +277,7 @@ func TestPlanAgainstServer(t *testing.T) {
 			pt.cover("unchanged: optional API inferred from its live object")
 		}
 	})
-	// Desired objects built without the VPA (Plan, not PlanRequest): the
+	// Desired objects built without the VPA (plan.Compute, not plan.ForRequest): the
 	// live VPA is deleted, which needs a decision; the server accepts it.
 	withoutVPA := func(live []etcdshapes.Object) (*plan.Result, []etcdshapes.Object, error) {
 		r := noVPA
@@ -398,7 +398,7 @@ func bystanderObjects(t *testing.T, n naming.Names) []etcdshapes.Object {
 	return []etcdshapes.Object{snap, sched.ServiceAccount, sched.Role, sched.RoleBinding, sched.CronJob}
 }
 
-// planOf reads the live objects and plans the case: PlanRequest with the
+// planOf reads the live objects and plans the case: plan.ForRequest with the
 // case's edits as modifiers.
 func planOf(ctx context.Context, t *testing.T, c planCase) (*plan.Result, []etcdshapes.Object) {
 	t.Helper()

@@ -91,7 +91,7 @@ func TestCRDDefaultsMatchTheAPIServer(t *testing.T) {
 		})
 	}
 	// The golden custom resources, each field removed or null in turn.
-	files, err := filepath.Glob(filepath.Join("golden", "testdata", "*.yaml"))
+	files, err := filepath.Glob(filepath.Join("..", "golden", "testdata", "*.yaml"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	seen := map[string]bool{}
@@ -206,7 +206,7 @@ func edited(obj map[string]any, p []string, null bool) map[string]any {
 // serverFixtureRequests as a real kube-apiserver returned them after
 // server-side apply (written by the e2e suite's TestServerDefaultedFixture,
 // which checks it against the server on every run).
-const serverFixture = "testdata/apiserver/live.yaml"
+const serverFixture = "../testdata/apiserver/live.yaml"
 
 // serverFixtureRequests are the e2e suite's fixtureRequests.
 func serverFixtureRequests() []etcdshapes.Request {

@@ -22,7 +22,7 @@ import (
 // object back (same fields, same order) with nothing removed and no
 // conflict. Both answers occur.
 func TestFastPathAgreesWithTheMerge(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "apiserver", "live.yaml"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "apiserver", "live.yaml"))
 	require.NoError(t, err)
 	base, err := ReadObjects(data)
 	require.NoError(t, err)
@@ -252,7 +252,7 @@ func collect(v any, path []string) (lists []listAt, scalars []scalarAt) {
 // another manager's kept where they were. Lists of every length around
 // the threshold, in a shuffled (unsorted) order.
 func TestMergeKeepsTheLiveOrderOfLongLists(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "apiserver", "live.yaml"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "apiserver", "live.yaml"))
 	require.NoError(t, err)
 	base, err := ReadObjects(data)
 	require.NoError(t, err)

@@ -26,7 +26,7 @@ import (
 )
 
 // A live object of an optional kind of the stack proves its API is
-// served: PlanRequest renders the stack as if the API were listed, so the
+// served: plan.ForRequest renders the stack as if the API were listed, so the
 // object is compared (here: unchanged), never deleted, and the plan says
 // which live object the API was inferred from.
 func TestPlanInfersOptionalAPIs(t *testing.T) {
@@ -108,7 +108,7 @@ func TestPlanInfersOptionalAPIsFromTheStackOnly(t *testing.T) {
 
 // The growth of plan time with the length of a live list, a live map, the
 // managedFields and the number of live objects: from 2,000 to 20,000
-// elements the CPU time of ReadObjects and PlanRequest must grow about
+// elements the CPU time of ReadObjects and plan.ForRequest must grow about
 // ten times (linear; n log n, the sorted sets of structured-merge-diff,
 // gives about thirteen), less than fifteen, far from the hundred times of
 // a quadratic path, and 20,000 elements take less than 10 seconds.
@@ -446,7 +446,7 @@ func serverFixtureRequests(apis []string) []etcdshapes.Request {
 // by the e2e suite), planned against the same desired stack: no changes,
 // with or without the optional APIs listed.
 func TestPlanOfServerDefaultedStacksIsEmpty(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "apiserver", "live.yaml"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "apiserver", "live.yaml"))
 	require.NoError(t, err)
 	live, err := plan.ReadObjects(data)
 	require.NoError(t, err)

@@ -215,7 +215,7 @@ func TargetDataStore(name string) Option {
 
 // Compute compares live objects with the desired ones and says, object by
 // object, what applying the desired objects with server-side apply as
-// FieldManager (with force, as ApplyRequests' callers apply) does: create,
+// FieldManager (with force, as apply.Requests' callers apply) does: create,
 // update (with the fields it sets, changes and removes), leave unchanged,
 // or delete (live objects of the stack it no longer renders; see
 // ForStack). It predicts the apply the way the API server computes it:
@@ -397,8 +397,8 @@ func lessKey(a, b objectKey) bool {
 // The modifiers run on the rendered objects, as Modify runs them (every
 // object, uninstall hooks included, all or nothing), before they are
 // planned, so pass the ones you apply with: the plan is then of what
-// ApplyRequests sends. It returns the desired objects too, modified:
-// apply them as they are (ApplyRequests(desired)), without the modifiers
+// apply.Requests sends. It returns the desired objects too, modified:
+// apply them as they are (apply.Requests(desired)), without the modifiers
 // again (a modifier that appends would append twice).
 func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
 	liveObjs, liveByKey, err := indexObjects("live", live)
@@ -482,7 +482,7 @@ func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		opts = append(opts, func(c *planConfig) { c.scope = scope })
 	}
 	if len(mods) > 0 {
-		// On copies, as ApplyRequests and Modify do, so that no modifier
+		// On copies, as apply.Requests and Modify do, so that no modifier
 		// writes through to anything the rendered objects share.
 		if desired, err = apply.Modified(desired, mods...); err != nil {
 			return nil, nil, err
@@ -538,7 +538,7 @@ func (e *errWriter) Write(b []byte) (int, error) {
 // It returns the first error writing to w.
 func (p *Result) WriteText(out io.Writer) error {
 	w := &errWriter{w: out}
-	fmt.Fprintf(w, "Compute: %d to create, %d to update, %d to delete, %d unchanged.\n",
+	fmt.Fprintf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
 	if len(p.InferredAPIs) > 0 {
 		fmt.Fprintln(w)
@@ -618,7 +618,7 @@ func (p *Result) WriteText(out io.Writer) error {
 		conflicts += len(o.Conflicts)
 	}
 	if conflicts > 0 {
-		fmt.Fprintf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as ApplyRequests' callers apply, %s takes %s.\n",
+		fmt.Fprintf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as apply.Requests' callers apply, %s takes %s.\n",
 			conflicts, plural(conflicts, "field changes that is", "fields change that are"), apply.FieldManager, plural(conflicts, "it", "them"))
 	}
 	switch {

@@ -148,7 +148,7 @@ func kamajiControlPlane(namespace, release, dataStore string) *unstructured.Unst
 // scenario's datastore.
 func scenarioLive(t *testing.T, s golden.Scenario) []byte {
 	t.Helper()
-	marshalled, err := os.ReadFile(filepath.Join("golden", "testdata", s.Name+".yaml"))
+	marshalled, err := os.ReadFile(filepath.Join("..", "golden", "testdata", s.Name+".yaml"))
 	require.NoError(t, err)
 	var kcp *unstructured.Unstructured
 	if s.Caller == etcdshapes.CallerCluster {
@@ -456,7 +456,7 @@ func TestPlanDataStoreEndpointsNeedDecision(t *testing.T) {
 // renders the cluster's own: a Kamaji datastore migration.
 func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
 	s := scenario(t, "cluster-demo")
-	marshalled, err := os.ReadFile(filepath.Join("golden", "testdata", s.Name+".yaml"))
+	marshalled, err := os.ReadFile(filepath.Join("..", "golden", "testdata", s.Name+".yaml"))
 	require.NoError(t, err)
 	live, err := plan.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-root")))
 	require.NoError(t, err)
@@ -497,7 +497,7 @@ func TestPlanDetectsDeletes(t *testing.T) {
 	require.NoError(t, err)
 	// Objects the plan must never delete: another stack's in the same
 	// namespace, a snapshot, an object of another release, a keep Secret.
-	other, err := os.ReadFile(filepath.Join("golden", "testdata", "etcd-defaults.yaml"))
+	other, err := os.ReadFile(filepath.Join("..", "golden", "testdata", "etcd-defaults.yaml"))
 	require.NoError(t, err)
 	others, err := plan.ReadObjects([]byte(strings.ReplaceAll(string(other), "tenant-root", "tenant-demo")))
 	require.NoError(t, err)
@@ -829,7 +829,7 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 	}
 }
 
-// PlanRequest runs the modifiers on the rendered objects before planning:
+// plan.ForRequest runs the modifiers on the rendered objects before planning:
 // the desired objects it returns are the modified ones, the plan compares
 // them, and nothing the caller holds is changed.
 func TestPlanRequestWithModifiers(t *testing.T) {
@@ -877,7 +877,7 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(liveBefore), string(liveAfter), "the live objects are not changed")
 
-	// What PlanRequest returns is what ApplyRequests with the same
+	// What plan.ForRequest returns is what apply.Requests with the same
 	// modifiers sends.
 	rendered, err := etcdshapes.Render(req)
 	require.NoError(t, err)
@@ -1015,7 +1015,7 @@ func TestReplicaQuorumMessages(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%d-%d", tc.from, tc.to), func(t *testing.T) {
 			s := scenario(t, "etcd-defaults")
-			marshalled, err := os.ReadFile(filepath.Join("golden", "testdata", s.Name+".yaml"))
+			marshalled, err := os.ReadFile(filepath.Join("..", "golden", "testdata", s.Name+".yaml"))
 			require.NoError(t, err)
 			live, err := plan.ReadObjects(liveFile(t, []byte(strings.Replace(string(marshalled), "replicas: 3", fmt.Sprintf("replicas: %d", tc.from), 1)), nil))
 			require.NoError(t, err)

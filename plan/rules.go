@@ -159,7 +159,7 @@ func deleteFindings(l *planObject, rendersStack bool) []Finding {
 		return []Finding{{Verdict: NeedsDecision, Object: l.ref,
 			Message: "this live object proves its API is served, and the stack renders it wherever " + api +
 				" is served, yet the desired objects leave it out: list the API (Request.APIVersions, --api-versions; " +
-				"ForRequest infers it from the live object) to keep it, or decide to delete it"}}
+				"plan.ForRequest infers it from the live object) to keep it, or decide to delete it"}}
 	}
 	switch l.key.groupKind() {
 	case etcdClusterKind:

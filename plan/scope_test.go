@@ -14,7 +14,7 @@ import (
 // The objects a stack renders depend on its names and served APIs, never
 // on its values or live state: a render with every optional API is the
 // stack's scope (what a plan may delete), for every golden scenario that
-// renders a stack. PlanRequest relies on it to render once.
+// renders a stack. plan.ForRequest relies on it to render once.
 func TestScopeOfARenderIsTheStacks(t *testing.T) {
 	for _, s := range golden.All() {
 		req, err := s.Request()

@@ -88,7 +88,7 @@ type KeptField struct {
 
 // Conflict is a field another manager owns whose value the apply changes.
 // Without force the API server refuses the whole apply (409 Conflict,
-// naming each field and manager); with force, as ApplyRequests' callers
+// naming each field and manager); with force, as apply.Requests' callers
 // apply, FieldManager takes the field and the other managers stop owning
 // it.
 type Conflict struct {

@@ -29,7 +29,7 @@ const (
 // serverLive is the recorded live stacks, read afresh.
 func serverLive(t *testing.T) []etcdshapes.Object {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "apiserver", "live.yaml"))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "apiserver", "live.yaml"))
 	require.NoError(t, err)
 	live, err := plan.ReadObjects(data)
 	require.NoError(t, err)
@@ -154,7 +154,7 @@ func TestPlanRemovesOnlyWhatItOwnedAlone(t *testing.T) {
 // A field another manager took (kubectl edit changed the schedule) and
 // the render sets back is a conflict: the plan names the manager, says an
 // apply without force is refused and force takes it, and still reports
-// the change (what a forced apply, as ApplyRequests' callers send it,
+// the change (what a forced apply, as apply.Requests' callers send it,
 // does).
 func TestPlanConflictsNameTheManager(t *testing.T) {
 	live := serverLive(t)
