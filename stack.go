@@ -44,7 +44,7 @@ func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 	if err := validateChartVersion(o.ChartVersion); err != nil {
 		return nil, err
 	}
-	apis, err := parseAPIVersions(o.APIVersions)
+	apis, err := parseAPIVersions(CallerEtcd, o.APIVersions)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 	if err := validateChartVersion(o.ChartVersion); err != nil {
 		return nil, err
 	}
-	apis, err := parseAPIVersions(o.APIVersions)
+	apis, err := parseAPIVersions(CallerCluster, o.APIVersions)
 	if err != nil {
 		return nil, err
 	}

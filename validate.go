@@ -34,14 +34,18 @@ func validateChartVersion(v string) error {
 //
 // Entries are what Helm's --api-versions takes: group/version or
 // group/version/Kind (core: v1, v1/Kind); anything else is refused. An entry
-// in the group of one of the optional APIs (autoscaling.k8s.io,
-// operator.victoriametrics.com, cilium.io) is refused unless the list also
-// holds that group's optional API exactly: "cilium.io/v2" alone, or
+// in the group of one of the optional APIs that gate caller's shapes
+// (OptionalAPIsOf: for the per-cluster stack autoscaling.k8s.io,
+// operator.victoriametrics.com, monitoring.coreos.com,
+// grafana.integreatly.org, cilium.io; for the etcd chart the last three but
+// cilium.io) is refused unless the list also holds that group's optional
+// API exactly: "cilium.io/v2" alone, or
 // "cilium.io/v3/CiliumNetworkPolicy", renders no CiliumNetworkPolicy in Helm
 // either, silently, and is almost always a mistake. With the exact API
 // listed, the group's other entries (the whole served list of a cluster,
 // "cilium.io/v2", "cilium.io/v2alpha1/CiliumNodeConfig") are accepted.
-func parseAPIVersions(list []string) (map[string]bool, error) {
+func parseAPIVersions(caller string, list []string) (map[string]bool, error) {
+	gated := OptionalAPIsOf(caller)
 	set := make(map[string]bool, len(list))
 	for _, a := range list {
 		if !apiVersionPattern.MatchString(a) {
@@ -51,10 +55,10 @@ func parseAPIVersions(list []string) (map[string]bool, error) {
 	}
 	for _, a := range list {
 		group := apiGroup(a)
-		for _, known := range optionalAPIs {
+		for _, known := range gated {
 			if apiGroup(known) == group && !set[known] {
 				return nil, invalid.Errorf("apiVersions", a, "is in the API group of %s but the list does not hold it; the optional APIs render only when listed exactly: %s",
-					known, strings.Join(optionalAPIs, ", "))
+					known, strings.Join(gated, ", "))
 			}
 		}
 	}

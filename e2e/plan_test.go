@@ -285,7 +285,7 @@ func TestPlanAgainstServer(t *testing.T) {
 		if err != nil {
 			return nil, nil, err
 		}
-		r.Live = st // the live storage class, as PlanRequest reads it
+		r.Live = st // the live storage class, as plan.ForRequest reads it
 		desired, err := etcdshapes.Render(r)
 		if err != nil {
 			return nil, nil, err
