@@ -30,6 +30,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/internal/smdjson"
 	"go/format"
 	"io"
 	"os"
@@ -171,11 +172,11 @@ func Source(dirs []string, pkg string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	js, err := encodeJSON(trimmed.Types)
+	js, err := smdjson.Encode(trimmed.Types)
 	if err != nil {
 		return nil, err
 	}
-	back, err := decodeJSON(js)
+	back, err := smdjson.Decode(js)
 	if err != nil {
 		return nil, err
 	}

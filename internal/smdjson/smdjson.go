@@ -1,4 +1,9 @@
-package main
+// Package smdjson is the JSON form of a structured-merge-diff schema that
+// the plan embeds: structured-merge-diff's YAML schema with the same keys,
+// as JSON, one type per line. internal/schemagen writes it with Encode at
+// go generate time; the plan reads it with Decode (a few milliseconds;
+// the YAML parser takes 60).
+package smdjson
 
 import (
 	"bytes"
@@ -7,12 +12,6 @@ import (
 
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
 )
-
-// The JSON form of a schema: structured-merge-diff's YAML schema with the
-// same keys, as JSON, one type per line. The library decodes it with
-// encoding/json (a few milliseconds; the YAML parser takes 60). The root
-// package's plan_schema.go holds the same types; TestEmbeddedSchema there
-// and Source here check that it reads back as the schema written.
 
 type typeJSON struct {
 	Name string `json:"name"`
@@ -62,7 +61,8 @@ type listJSON struct {
 	Keys                []string `json:"keys,omitempty"`
 }
 
-func encodeJSON(types []smdschema.TypeDef) ([]byte, error) {
+// Encode writes types in the JSON form, one type per line.
+func Encode(types []smdschema.TypeDef) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("[\n")
 	for i, t := range types {
@@ -129,8 +129,9 @@ func refOf(r smdschema.TypeRef) refJSON {
 	return out
 }
 
-// decodeJSON reads the JSON form back, as the library does.
-func decodeJSON(js []byte) ([]smdschema.TypeDef, error) {
+// Decode reads the JSON form back into types. Field defaults come back
+// as the YAML schema holds them: whole numbers as int.
+func Decode(js []byte) ([]smdschema.TypeDef, error) {
 	dec := json.NewDecoder(bytes.NewReader(js))
 	dec.UseNumber()
 	var raw []typeJSON
