@@ -16,13 +16,11 @@
 package crdgen
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"go/format"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,7 +28,6 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
 
@@ -79,36 +76,17 @@ func Defaults(dirs ...string) (map[string]*Node, error) {
 // defaultsOfDir adds the defaults of the CRDs in dir to out and returns
 // how many CRDs it read.
 func defaultsOfDir(dir string, out map[string]*Node) (int, error) {
-	entries, err := os.ReadDir(dir)
+	docs, err := crdpath.Documents(dir)
 	if err != nil {
 		return 0, err
 	}
 	crds := 0
-	for _, e := range entries {
-		ext := filepath.Ext(e.Name())
-		if e.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
-		raw, err := os.ReadFile(path)
+	for _, d := range docs {
+		n, err := defaultsOfCRD(d.Data, out)
 		if err != nil {
-			return 0, err
+			return 0, fmt.Errorf("%s: %w", d.Path, err)
 		}
-		r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(raw)))
-		for {
-			doc, err := r.Read()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return 0, fmt.Errorf("%s: %w", path, err)
-			}
-			n, err := defaultsOfCRD(doc, out)
-			if err != nil {
-				return 0, fmt.Errorf("%s: %w", path, err)
-			}
-			crds += n
-		}
+		crds += n
 	}
 	return crds, nil
 }

@@ -24,15 +24,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 	"github.com/etcdshapes/etcdshapes/internal/smdjson"
 	"go/format"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -47,7 +46,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/applyconfigurations"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/kube-openapi/pkg/spec3"
@@ -232,36 +230,17 @@ func gvkString(gvk schema.GroupVersionKind) string {
 // apiextensions-apiserver does for server-side apply
 // (buildOpenAPIModelsForApply in its customresource_handler.go).
 func crdKinds(dir string) ([]kindSchema, error) {
-	entries, err := os.ReadDir(dir)
+	docs, err := crdpath.Documents(dir)
 	if err != nil {
 		return nil, err
 	}
 	var out []kindSchema
-	for _, e := range entries {
-		ext := filepath.Ext(e.Name())
-		if e.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
-		raw, err := os.ReadFile(path)
+	for _, d := range docs {
+		ks, err := crdKind(d.Data)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", d.Path, err)
 		}
-		r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(raw)))
-		for {
-			doc, err := r.Read()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-			ks, err := crdKind(doc)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-			out = append(out, ks...)
-		}
+		out = append(out, ks...)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no CustomResourceDefinition in %s", dir)

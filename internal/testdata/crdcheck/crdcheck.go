@@ -92,35 +92,20 @@ func Load(dirs ...string) (*Checker, error) {
 }
 
 func (c *Checker) load(dir string) error {
-	entries, err := os.ReadDir(dir)
+	docs, err := crdpath.Documents(dir)
 	if err != nil {
 		return fmt.Errorf("crdcheck: %w", err)
 	}
-	for _, e := range entries {
-		ext := filepath.Ext(e.Name())
-		if e.IsDir() || (ext != ".yaml" && ext != ".yml" && ext != ".json") {
+	for _, d := range docs {
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.Unmarshal(d.Data, &crd); err != nil {
+			return fmt.Errorf("crdcheck: %s: %w", d.Path, err)
+		}
+		if crd.Kind != "CustomResourceDefinition" {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("crdcheck: %w", err)
-		}
-		docs, err := splitYAML(raw)
-		if err != nil {
-			return fmt.Errorf("crdcheck: %s: %w", path, err)
-		}
-		for _, doc := range docs {
-			var crd apiextensionsv1.CustomResourceDefinition
-			if err := yaml.Unmarshal(doc, &crd); err != nil {
-				return fmt.Errorf("crdcheck: %s: %w", path, err)
-			}
-			if crd.Kind != "CustomResourceDefinition" {
-				continue
-			}
-			if err := c.add(&crd); err != nil {
-				return fmt.Errorf("crdcheck: %s: %w", path, err)
-			}
+		if err := c.add(&crd); err != nil {
+			return fmt.Errorf("crdcheck: %s: %w", d.Path, err)
 		}
 	}
 	return nil
