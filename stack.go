@@ -41,10 +41,7 @@ func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := validateChartVersion(o.ChartVersion); err != nil {
-		return nil, err
-	}
-	apis, err := parseAPIVersions(CallerEtcd, o.APIVersions)
+	apis, err := stackInputs(CallerEtcd, o.ChartVersion, o.APIVersions)
 	if err != nil {
 		return nil, err
 	}
@@ -110,10 +107,7 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := validateChartVersion(o.ChartVersion); err != nil {
-		return nil, err
-	}
-	apis, err := parseAPIVersions(CallerCluster, o.APIVersions)
+	apis, err := stackInputs(CallerCluster, o.ChartVersion, o.APIVersions)
 	if err != nil {
 		return nil, err
 	}

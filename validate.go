@@ -24,10 +24,14 @@ var apiVersionPattern = regexp.MustCompile(`^(([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[
 // render (Shape.AlwaysFor).
 func OptionalAPIs() []string { return slices.Clone(optionalAPIs) }
 
-// validateChartVersion is monitoring.ValidateChartVersion (Helm's rule) for
-// the stacks' chartVersion.
-func validateChartVersion(v string) error {
-	return monitoring.ValidateChartVersion("chartVersion", v)
+// stackInputs checks what both stacks take beside their own options: the
+// chart version (monitoring.ValidateChartVersion, Helm's rule) and the
+// served APIs (parseAPIVersions), which it returns as a set.
+func stackInputs(caller, chartVersion string, apiVersions []string) (map[string]bool, error) {
+	if err := monitoring.ValidateChartVersion("chartVersion", chartVersion); err != nil {
+		return nil, err
+	}
+	return parseAPIVersions(caller, apiVersions)
 }
 
 // parseAPIVersions validates the served API set and returns it as a set.
