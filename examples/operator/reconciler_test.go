@@ -412,7 +412,7 @@ func TestRefusesUnsafePlan(t *testing.T) {
 	}
 	got, evs := h.reconcile(cm)
 	h.expect(got, evs, Refused, "Warning Refused")
-	if !strings.Contains(got.Annotations[PlanAnnotation], "REFUSED spec.tls.client.serverSecretRef.name") {
+	if !strings.Contains(got.Annotations[PlanAnnotation], "REFUSED spec.tls.client.serverSecretRef") {
 		t.Errorf("the plan does not name the TLS change:\n%s", got.Annotations[PlanAnnotation])
 	}
 	if c := liveCluster(t, n); c.Spec.TLS.Client.ServerSecretRef.Name != "legacy-server-tls" {
