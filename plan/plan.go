@@ -426,7 +426,7 @@ func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		opts, haveNames = append(opts, ForStack(n)), true
 		// The PodMonitor and the dashboard render only where their API
 		// is served: a live one proves it (see the cluster's case).
-		if !listsEvery(r.APIVersions, etcdshapes.OptionalAPIsOf(etcdshapes.CallerEtcd)) {
+		if needsStackScope(etcdshapes.CallerEtcd, r.APIVersions, liveByKey) {
 			if scope, err = stackScope(n); err != nil {
 				return nil, nil, err
 			}
@@ -462,9 +462,10 @@ func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 			target = r.Live.DataStoreName
 		}
 		opts, haveNames = append(opts, ForStack(n), TargetDataStore(target)), true
-		// A render with every optional API holds the whole stack; with
-		// fewer, the stack is rendered whole to infer the others.
-		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || !listsEvery(r.APIVersions, etcdshapes.OptionalAPIs()) {
+		// A cluster on a shared datastore renders nothing of its stack;
+		// otherwise the render's scope does unless a live object is of
+		// an optional kind the render leaves out (needsStackScope).
+		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || needsStackScope(etcdshapes.CallerCluster, r.APIVersions, liveByKey) {
 			if scope, err = stackScope(n); err != nil {
 				return nil, nil, err
 			}
@@ -494,15 +495,6 @@ func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 	}
 	p.InferredAPIs = inferred
 	return p, desired, nil
-}
-
-func listsEvery(listed, apis []string) bool {
-	for _, a := range apis {
-		if !slices.Contains(listed, a) {
-			return false
-		}
-	}
-	return true
 }
 
 // String renders the plan as text; see WriteText.
