@@ -556,8 +556,8 @@ func optionalAPIOf(gk schema.GroupKind) (string, bool) {
 
 // apiGroupKind is the kind of an API spelled group/version/Kind.
 func apiGroupKind(api string) schema.GroupKind {
-	parts := strings.Split(api, "/")
-	return schema.GroupKind{Group: parts[0], Kind: parts[len(parts)-1]}
+	group, _, _ := strings.Cut(api, "/")
+	return schema.GroupKind{Group: group, Kind: api[strings.LastIndex(api, "/")+1:]}
 }
 
 // inferAPIs finds the optional APIs the request does not list but a live

@@ -256,7 +256,11 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 	}
 
 	res := &Result{}
-	matched := map[objectKey]bool{}
+	if len(desiredObjs) > 0 {
+		// One per desired object, and room for a few deletions.
+		res.Objects = make([]ObjectPlan, 0, len(desiredObjs)+4)
+	}
+	matched := make(map[objectKey]bool, len(desiredObjs))
 	var stackDesired []*planObject
 	for _, d := range desiredObjs {
 		if etcdshapes.IsUninstallHook(d.obj) {
@@ -350,6 +354,9 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 				res.Findings = append(res.Findings, f...)
 			}
 		}
+	}
+	if len(res.Objects) == 0 {
+		res.Objects = nil // as without the room made above: "objects": null
 	}
 	return res, nil
 }
