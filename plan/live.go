@@ -190,6 +190,36 @@ func planHead(field string, o etcdshapes.Object, live bool) (*planObject, error)
 	return &planObject{field: field, key: key, ref: ref, tree: tree, obj: o, live: live, normal: normal}, nil
 }
 
+// isTypedUninstallHook reports a typed (not unstructured) Helm uninstall
+// hook.
+func isTypedUninstallHook(o etcdshapes.Object) bool {
+	if manifest.IsNil(o) {
+		return false
+	}
+	if _, ok := o.(*unstructured.Unstructured); ok {
+		return false
+	}
+	return etcdshapes.IsUninstallHook(o)
+}
+
+// hookHead is planHead of a typed Helm uninstall hook among the desired
+// objects. The plan skips it (Result.Skipped: it is never applied), so it
+// reads only its identity, from its type and object meta, with
+// planHead's rules and errors, and does not build its tree.
+func hookHead(field string, o etcdshapes.Object) (*planObject, error) {
+	gvk := o.GetObjectKind().GroupVersionKind()
+	meta := map[string]any{"name": o.GetName()}
+	if ns := o.GetNamespace(); ns != "" {
+		meta["namespace"] = ns
+	}
+	tree := map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind, "metadata": meta}
+	key, ref, err := identity(field, tree)
+	if err != nil {
+		return nil, err
+	}
+	return &planObject{field: field, key: key, ref: ref, tree: tree, obj: o, normal: true}, nil
+}
+
 // finish is the second step of planForm: the tree in the plan's form
 // (the caller's own where it is already; the plan copies before it
 // changes anything), every field the plan reads checked and managedFields

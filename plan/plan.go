@@ -368,7 +368,13 @@ func indexObjects(side string, objs []etcdshapes.Object) ([]*planObject, map[obj
 	byKey := make(map[objectKey]*planObject, len(objs))
 	for i, o := range objs {
 		field := side + "[" + strconv.Itoa(i) + "]"
-		p, err := planHead(field, o, side == "live")
+		var p *planObject
+		var err error
+		if side != "live" && isTypedUninstallHook(o) {
+			p, err = hookHead(field, o)
+		} else {
+			p, err = planHead(field, o, side == "live")
+		}
 		if err != nil {
 			return nil, nil, err
 		}

@@ -59,3 +59,28 @@ func TestRenderScopeLacksOnlyUnlistedKinds(t *testing.T) {
 	}
 	require.Greater(t, checked, 50)
 }
+
+// hookHead reads a typed uninstall hook's identity as planHead does from
+// its whole tree, for every hook of every golden scenario's render.
+func TestHookHeadIsPlanHeads(t *testing.T) {
+	hooks := 0
+	for _, s := range golden.All() {
+		req, err := s.Request()
+		require.NoError(t, err)
+		objs, err := etcdshapes.Render(req)
+		require.NoError(t, err)
+		for i, o := range objs {
+			if !isTypedUninstallHook(o) {
+				continue
+			}
+			hooks++
+			short, err := hookHead("desired", o)
+			require.NoError(t, err)
+			full, err := planHead("desired", o, false)
+			require.NoError(t, err)
+			require.Equal(t, full.key, short.key, "%s [%d]", s.Name, i)
+			require.Equal(t, full.ref, short.ref, "%s [%d]", s.Name, i)
+		}
+	}
+	require.Greater(t, hooks, 20)
+}
