@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/etcdshapes/etcdshapes/naming"
 )
@@ -367,7 +368,7 @@ func indexObjects(side string, objs []etcdshapes.Object) ([]*planObject, map[obj
 	out := make([]*planObject, 0, len(objs))
 	byKey := make(map[objectKey]*planObject, len(objs))
 	for i, o := range objs {
-		field := side + "[" + strconv.Itoa(i) + "]"
+		field := indexedField(side, i)
 		var p *planObject
 		var err error
 		if side != "live" && isTypedUninstallHook(o) {
@@ -390,6 +391,31 @@ func indexObjects(side string, objs []etcdshapes.Object) ([]*planObject, map[obj
 		out = append(out, p)
 	}
 	return out, byKey, nil
+}
+
+// indexedFields are "live[i]" and "desired[i]" for the first
+// indexedFieldsLen objects, made once: every plan names each of its
+// objects so (for errors), and a name made anew is an allocation.
+var indexedFields = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, side := range []string{"live", "desired"} {
+		names := make([]string, indexedFieldsLen)
+		for i := range names {
+			names[i] = side + "[" + strconv.Itoa(i) + "]"
+		}
+		out[side] = names
+	}
+	return out
+})
+
+const indexedFieldsLen = 256
+
+// indexedField is side + "[" + i + "]".
+func indexedField(side string, i int) string {
+	if names := indexedFields()[side]; i < len(names) {
+		return names[i]
+	}
+	return side + "[" + strconv.Itoa(i) + "]"
 }
 
 func lessKey(a, b objectKey) bool {

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -83,4 +84,14 @@ func TestHookHeadIsPlanHeads(t *testing.T) {
 		}
 	}
 	require.Greater(t, hooks, 20)
+}
+
+// indexedField names an object as the plan's errors do, below and beyond
+// the names it makes once.
+func TestIndexedField(t *testing.T) {
+	for _, side := range []string{"live", "desired", "other"} {
+		for _, i := range []int{0, 9, 10, indexedFieldsLen - 1, indexedFieldsLen, 100000} {
+			require.Equal(t, side+"["+strconv.Itoa(i)+"]", indexedField(side, i))
+		}
+	}
 }
