@@ -140,6 +140,9 @@ type planObject struct {
 	normal   bool // normalizeValues ran
 	checked  bool // check ran
 	complete bool // normalizeTree ran
+	// matched: a desired object has this live object's key (set by
+	// planIndexed, which each plan calls once on objects it indexed).
+	matched bool
 }
 
 // objectKey identifies an object across API versions.

@@ -261,7 +261,6 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		// One per desired object, and room for a few deletions.
 		res.Objects = make([]ObjectPlan, 0, len(desiredObjs)+4)
 	}
-	matched := make(map[objectKey]bool, len(desiredObjs))
 	var stackDesired []*planObject
 	for _, d := range desiredObjs {
 		if etcdshapes.IsUninstallHook(d.obj) {
@@ -277,7 +276,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			res.Objects = append(res.Objects, op)
 			continue
 		}
-		matched[d.key] = true
+		l.matched = true
 		if err := l.check(); err != nil {
 			return nil, err
 		}
@@ -316,7 +315,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		}
 		var deletes []*planObject
 		for _, l := range liveObjs {
-			if matched[l.key] || !scope[l.key] || etcdshapes.IsUninstallHook(l.obj) || etcdshapes.IsKept(l.obj) {
+			if l.matched || !scope[l.key] || etcdshapes.IsUninstallHook(l.obj) || etcdshapes.IsKept(l.obj) {
 				continue
 			}
 			if err := l.finish(); err != nil {
