@@ -74,6 +74,15 @@ func ScopeKeys(objs []etcdshapes.Object, n naming.Names) (fromRender, ofStack []
 	return keyStrings(scopeOf(objs)), keyStrings(scope), nil
 }
 
+// StackScopeKeys are the keys of stackScope(n), printed and sorted.
+func StackScopeKeys(n naming.Names) ([]string, error) {
+	scope, err := stackScope(n)
+	if err != nil {
+		return nil, err
+	}
+	return keyStrings(scope), nil
+}
+
 func keyStrings(m map[objectKey]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

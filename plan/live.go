@@ -140,6 +140,9 @@ type planObject struct {
 	normal   bool // normalizeValues ran
 	checked  bool // check ran
 	complete bool // normalizeTree ran
+	// matched: a desired object has this live object's key (set by
+	// planIndexed, which each plan calls once on objects it indexed).
+	matched bool
 }
 
 // objectKey identifies an object across API versions.
@@ -188,6 +191,36 @@ func planHead(field string, o etcdshapes.Object, live bool) (*planObject, error)
 		return nil, err
 	}
 	return &planObject{field: field, key: key, ref: ref, tree: tree, obj: o, live: live, normal: normal}, nil
+}
+
+// isTypedUninstallHook reports a typed (not unstructured) Helm uninstall
+// hook.
+func isTypedUninstallHook(o etcdshapes.Object) bool {
+	if manifest.IsNil(o) {
+		return false
+	}
+	if _, ok := o.(*unstructured.Unstructured); ok {
+		return false
+	}
+	return etcdshapes.IsUninstallHook(o)
+}
+
+// hookHead is planHead of a typed Helm uninstall hook among the desired
+// objects. The plan skips it (Result.Skipped: it is never applied), so it
+// reads only its identity, from its type and object meta, with
+// planHead's rules and errors, and does not build its tree.
+func hookHead(field string, o etcdshapes.Object) (*planObject, error) {
+	gvk := o.GetObjectKind().GroupVersionKind()
+	meta := map[string]any{"name": o.GetName()}
+	if ns := o.GetNamespace(); ns != "" {
+		meta["namespace"] = ns
+	}
+	tree := map[string]any{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind, "metadata": meta}
+	key, ref, err := identity(field, tree)
+	if err != nil {
+		return nil, err
+	}
+	return &planObject{field: field, key: key, ref: ref, tree: tree, obj: o, normal: true}, nil
 }
 
 // finish is the second step of planForm: the tree in the plan's form
@@ -463,20 +496,69 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (etcdsh
 }
 
 // stackScope is every object a stack with these names can render, whatever
-// its values and served APIs: what a plan may delete. It renders the stack
-// with every optional kind on, so it cannot drift from the builders. Helm
-// uninstall hooks and "keep" objects are left out: the plan never deletes
-// them.
+// its values and served APIs: what a plan may delete; etcdshapes.Scope(n)
+// as keys. It renders the stack with every optional kind on but the
+// GrafanaDashboard, so it cannot drift from the builders, and adds the
+// dashboard's key from its name: the dashboard's model is most of a
+// whole stack's render, and only its name counts here
+// (TestStackScopeIsScope pins the result to etcdshapes.Scope). Helm
+// uninstall hooks and "keep" objects are left out: the plan never
+// deletes them.
 func stackScope(n naming.Names) (map[objectKey]bool, error) {
-	objs, err := etcdshapes.Scope(n)
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
+	apis := slices.DeleteFunc(etcdshapes.OptionalAPIs(), func(api string) bool { return api == etcdshapes.APIGrafanaDashboard })
+	var (
+		objs []etcdshapes.Object
+		err  error
+	)
+	if n.Caller == naming.EtcdChart {
+		objs, err = etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
+	} else {
+		objs, err = etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
+	}
 	if err != nil {
 		return nil, err
 	}
-	scope := make(map[objectKey]bool, len(objs))
-	for _, o := range objs {
-		scope[objectKey{group: o.Kind.Group, kind: o.Kind.Kind, namespace: o.Namespace, name: o.Name}] = true
-	}
+	scope := scopeOf(objs)
+	dashboard := apiGroupKind(etcdshapes.APIGrafanaDashboard)
+	scope[objectKey{group: dashboard.Group, kind: dashboard.Kind, namespace: n.Namespace, name: n.GrafanaDashboard()}] = true
 	return scope, nil
+}
+
+// needsStackScope says whether ForRequest needs the stack's whole scope
+// (stackScope, a second render) or whether the scope of its render
+// (scopeOf) gives every answer the plan asks of it. A render leaves out of
+// the stack only the objects of the caller's optional APIs it is not
+// given (TestRenderScopeLacksOnlyUnlistedKinds), and the plan asks the
+// scope about live objects only (may it infer an API from one, may it
+// delete one) and about the desired objects, which the render's scope
+// holds. So unless a live object is of one of those kinds, the two scopes
+// answer alike.
+func needsStackScope(caller string, listed []string, live map[objectKey]*planObject) bool {
+	kinds := unlistedKinds(caller, listed)
+	if len(kinds) == 0 {
+		return false
+	}
+	for k := range live {
+		if slices.Contains(kinds, k.groupKind()) {
+			return true
+		}
+	}
+	return false
+}
+
+// unlistedKinds are the kinds of the caller's optional APIs that listed
+// leaves out: what a render with listed lacks of its stack.
+func unlistedKinds(caller string, listed []string) []schema.GroupKind {
+	var kinds []schema.GroupKind
+	for _, api := range etcdshapes.OptionalAPIsOf(caller) {
+		if !slices.Contains(listed, api) {
+			kinds = append(kinds, apiGroupKind(api))
+		}
+	}
+	return kinds
 }
 
 // scopeOf is the keys of the objects of a stack's render, Helm uninstall
@@ -507,8 +589,8 @@ func optionalAPIOf(gk schema.GroupKind) (string, bool) {
 
 // apiGroupKind is the kind of an API spelled group/version/Kind.
 func apiGroupKind(api string) schema.GroupKind {
-	parts := strings.Split(api, "/")
-	return schema.GroupKind{Group: parts[0], Kind: parts[len(parts)-1]}
+	group, _, _ := strings.Cut(api, "/")
+	return schema.GroupKind{Group: group, Kind: api[strings.LastIndex(api, "/")+1:]}
 }
 
 // inferAPIs finds the optional APIs the request does not list but a live

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/etcdshapes/etcdshapes/naming"
 )
@@ -256,7 +257,10 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 	}
 
 	res := &Result{}
-	matched := map[objectKey]bool{}
+	if len(desiredObjs) > 0 {
+		// One per desired object, and room for a few deletions.
+		res.Objects = make([]ObjectPlan, 0, len(desiredObjs)+4)
+	}
 	var stackDesired []*planObject
 	for _, d := range desiredObjs {
 		if etcdshapes.IsUninstallHook(d.obj) {
@@ -272,7 +276,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			res.Objects = append(res.Objects, op)
 			continue
 		}
-		matched[d.key] = true
+		l.matched = true
 		if err := l.check(); err != nil {
 			return nil, err
 		}
@@ -311,7 +315,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		}
 		var deletes []*planObject
 		for _, l := range liveObjs {
-			if matched[l.key] || !scope[l.key] || etcdshapes.IsUninstallHook(l.obj) || etcdshapes.IsKept(l.obj) {
+			if l.matched || !scope[l.key] || etcdshapes.IsUninstallHook(l.obj) || etcdshapes.IsKept(l.obj) {
 				continue
 			}
 			if err := l.finish(); err != nil {
@@ -351,6 +355,9 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			}
 		}
 	}
+	if len(res.Objects) == 0 {
+		res.Objects = nil // as without the room made above: "objects": null
+	}
 	return res, nil
 }
 
@@ -360,8 +367,14 @@ func indexObjects(side string, objs []etcdshapes.Object) ([]*planObject, map[obj
 	out := make([]*planObject, 0, len(objs))
 	byKey := make(map[objectKey]*planObject, len(objs))
 	for i, o := range objs {
-		field := side + "[" + strconv.Itoa(i) + "]"
-		p, err := planHead(field, o, side == "live")
+		field := indexedField(side, i)
+		var p *planObject
+		var err error
+		if side != "live" && isTypedUninstallHook(o) {
+			p, err = hookHead(field, o)
+		} else {
+			p, err = planHead(field, o, side == "live")
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -377,6 +390,31 @@ func indexObjects(side string, objs []etcdshapes.Object) ([]*planObject, map[obj
 		out = append(out, p)
 	}
 	return out, byKey, nil
+}
+
+// indexedFields are "live[i]" and "desired[i]" for the first
+// indexedFieldsLen objects, made once: every plan names each of its
+// objects so (for errors), and a name made anew is an allocation.
+var indexedFields = sync.OnceValue(func() map[string][]string {
+	out := map[string][]string{}
+	for _, side := range []string{"live", "desired"} {
+		names := make([]string, indexedFieldsLen)
+		for i := range names {
+			names[i] = side + "[" + strconv.Itoa(i) + "]"
+		}
+		out[side] = names
+	}
+	return out
+})
+
+const indexedFieldsLen = 256
+
+// indexedField is side + "[" + i + "]".
+func indexedField(side string, i int) string {
+	if names := indexedFields()[side]; i < len(names) {
+		return names[i]
+	}
+	return side + "[" + strconv.Itoa(i) + "]"
 }
 
 func lessKey(a, b objectKey) bool {
@@ -426,7 +464,7 @@ func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		opts, haveNames = append(opts, ForStack(n)), true
 		// The PodMonitor and the dashboard render only where their API
 		// is served: a live one proves it (see the cluster's case).
-		if !listsEvery(r.APIVersions, etcdshapes.OptionalAPIsOf(etcdshapes.CallerEtcd)) {
+		if needsStackScope(etcdshapes.CallerEtcd, r.APIVersions, liveByKey) {
 			if scope, err = stackScope(n); err != nil {
 				return nil, nil, err
 			}
@@ -462,9 +500,10 @@ func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 			target = r.Live.DataStoreName
 		}
 		opts, haveNames = append(opts, ForStack(n), TargetDataStore(target)), true
-		// A render with every optional API holds the whole stack; with
-		// fewer, the stack is rendered whole to infer the others.
-		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || !listsEvery(r.APIVersions, etcdshapes.OptionalAPIs()) {
+		// A cluster on a shared datastore renders nothing of its stack;
+		// otherwise the render's scope does unless a live object is of
+		// an optional kind the render leaves out (needsStackScope).
+		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || needsStackScope(etcdshapes.CallerCluster, r.APIVersions, liveByKey) {
 			if scope, err = stackScope(n); err != nil {
 				return nil, nil, err
 			}
@@ -494,15 +533,6 @@ func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 	}
 	p.InferredAPIs = inferred
 	return p, desired, nil
-}
-
-func listsEvery(listed, apis []string) bool {
-	for _, a := range apis {
-		if !slices.Contains(listed, a) {
-			return false
-		}
-	}
-	return true
 }
 
 // String renders the plan as text; see WriteText.

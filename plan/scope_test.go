@@ -2,6 +2,8 @@ package plan_test
 
 import (
 	"github.com/etcdshapes/etcdshapes/plan"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -37,5 +39,36 @@ func TestScopeOfARenderIsTheStacks(t *testing.T) {
 		fromRender, ofStack, err := plan.ScopeKeys(objs, n)
 		require.NoError(t, err)
 		assert.Equal(t, ofStack, fromRender, s.Name)
+	}
+}
+
+// The plan's scope of a stack is etcdshapes.Scope's, for both callers and
+// names of every length class (short, at the naming limits): the plan
+// builds it without the dashboard's model, so this pins that it names the
+// same objects.
+func TestStackScopeIsScope(t *testing.T) {
+	var names []naming.Names
+	for _, ns := range []string{"tenant-a", "tenant-" + strings.Repeat("n", 40), "t"} {
+		if n, err := naming.ForEtcdChart(ns, naming.EtcdChartRelease); err == nil {
+			names = append(names, n)
+		}
+		for _, rel := range []string{"kubernetes-a", "k", "kubernetes-" + strings.Repeat("r", 30)} {
+			if n, err := naming.ForCluster(ns, rel); err == nil {
+				names = append(names, n)
+			}
+		}
+	}
+	require.GreaterOrEqual(t, len(names), 6)
+	for _, n := range names {
+		objs, err := etcdshapes.Scope(n)
+		require.NoError(t, err)
+		want := make([]string, 0, len(objs))
+		for _, o := range objs {
+			want = append(want, o.Kind.Group+"/"+o.Kind.Kind+" "+o.Namespace+"/"+o.Name)
+		}
+		sort.Strings(want)
+		got, err := plan.StackScopeKeys(n)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "%+v", n)
 	}
 }
