@@ -1,7 +1,11 @@
 package etcdshapes
 
 import (
+	"slices"
+
+	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
 	"github.com/etcdshapes/etcdshapes/naming"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -26,16 +30,25 @@ func Scope(n naming.Names) ([]StackObject, error) {
 	if err := n.Validate(); err != nil {
 		return nil, err
 	}
+	// Every optional API but the dashboard's: its Grafana model is the
+	// costliest object by far (several stacks' worth), and a scope needs
+	// only its name.
+	apis := slices.DeleteFunc(slices.Clone(optionalAPIs), func(a string) bool { return a == APIGrafanaDashboard })
 	var objs []Object
 	var err error
 	if n.Caller == naming.EtcdChart {
-		objs, err = EtcdChart(EtcdChartOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: optionalAPIs})
+		objs, err = EtcdChart(EtcdChartOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
 	} else {
-		objs, err = Cluster(ClusterOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: optionalAPIs})
+		objs, err = Cluster(ClusterOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
 	}
 	if err != nil {
 		return nil, err
 	}
+	objs = append(objs, &grafanav1beta1.GrafanaDashboard{
+		TypeMeta:   metav1.TypeMeta{APIVersion: grafanav1beta1.APIVersion, Kind: "GrafanaDashboard"},
+		ObjectMeta: metav1.ObjectMeta{Name: n.GrafanaDashboard(), Namespace: n.Namespace},
+	})
+	Sort(objs)
 	out := make([]StackObject, 0, len(objs))
 	for _, o := range objs {
 		if IsUninstallHook(o) || IsKept(o) {

@@ -10,6 +10,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -123,4 +124,37 @@ func TestShapesTableResources(t *testing.T) {
 		require.NoError(t, err, row.ID)
 	}
 	assert.Equal(t, []string{etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape, etcdshapes.APIPodMonitor, etcdshapes.APIGrafanaDashboard, etcdshapes.APICiliumNetworkPolicy}, etcdshapes.OptionalAPIs())
+}
+
+// TestScopeIsTheFullRender: Scope, which leaves the costly dashboard model
+// out of its render and adds the dashboard by name, lists exactly the
+// objects of a render with every optional API, uninstall hooks and keep
+// objects left out, in the same order.
+func TestScopeIsTheFullRender(t *testing.T) {
+	for _, tc := range []struct {
+		names func() (naming.Names, error)
+		full  func() ([]etcdshapes.Object, error)
+	}{
+		{func() (naming.Names, error) { return naming.ForEtcdChart("tenant-root", "etcd") }, func() ([]etcdshapes.Object, error) {
+			return etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", APIVersions: etcdshapes.OptionalAPIs()})
+		}},
+		{func() (naming.Names, error) { return naming.ForCluster("tenant-demo", "kubernetes-demo") }, func() ([]etcdshapes.Object, error) {
+			return etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: etcdshapes.OptionalAPIs()})
+		}},
+	} {
+		n, err := tc.names()
+		require.NoError(t, err)
+		scope, err := etcdshapes.Scope(n)
+		require.NoError(t, err)
+		objs, err := tc.full()
+		require.NoError(t, err)
+		var want []etcdshapes.StackObject
+		for _, o := range objs {
+			if etcdshapes.IsUninstallHook(o) || etcdshapes.IsKept(o) {
+				continue
+			}
+			want = append(want, etcdshapes.StackObject{Kind: o.GetObjectKind().GroupVersionKind(), Namespace: o.GetNamespace(), Name: o.GetName()})
+		}
+		assert.Equal(t, want, scope, n.Cluster)
+	}
 }

@@ -505,25 +505,14 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (etcdsh
 // uninstall hooks and "keep" objects are left out: the plan never
 // deletes them.
 func stackScope(n naming.Names) (map[objectKey]bool, error) {
-	if err := n.Validate(); err != nil {
-		return nil, err
-	}
-	apis := slices.DeleteFunc(etcdshapes.OptionalAPIs(), func(api string) bool { return api == etcdshapes.APIGrafanaDashboard })
-	var (
-		objs []etcdshapes.Object
-		err  error
-	)
-	if n.Caller == naming.EtcdChart {
-		objs, err = etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
-	} else {
-		objs, err = etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
-	}
+	objs, err := etcdshapes.Scope(n)
 	if err != nil {
 		return nil, err
 	}
-	scope := scopeOf(objs)
-	dashboard := apiGroupKind(etcdshapes.APIGrafanaDashboard)
-	scope[objectKey{group: dashboard.Group, kind: dashboard.Kind, namespace: n.Namespace, name: n.GrafanaDashboard()}] = true
+	scope := make(map[objectKey]bool, len(objs))
+	for _, o := range objs {
+		scope[objectKey{group: o.Kind.Group, kind: o.Kind.Kind, namespace: o.Namespace, name: o.Name}] = true
+	}
 	return scope, nil
 }
 
