@@ -48,6 +48,10 @@ const (
 	// rangeTenants writes a list whose items repeat per tenant of
 	// $.tenants; the generated items of the first tenant are the body.
 	rangeTenants
+	// textBlock writes a multi-line string as `key: |-` and the block
+	// marker TOKEN, whose text (without a trailing newline) the config
+	// writes.
+	textBlock
 )
 
 // rule is how one field path of a shape is written: token is the
@@ -285,6 +289,14 @@ func (e *emitter) entry(key string, v any, indent int, path string) error {
 		e.add(indent, k+":")
 		e.tokens[r.token] = true
 		e.blocks[r.token] = indent
+		e.lines = append(e.lines, r.token)
+	case textBlock:
+		if t, ok := v.(string); !ok || strings.HasSuffix(t, "\n") {
+			return fmt.Errorf("%s: expected a string without a final newline", path)
+		}
+		e.add(indent, k+": |-")
+		e.tokens[r.token] = true
+		e.blocks[r.token] = indent + 2
 		e.lines = append(e.lines, r.token)
 	case rangeTenants:
 		return e.tenantRange(k, v, indent, path)

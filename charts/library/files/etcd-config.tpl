@@ -33,6 +33,15 @@ refuse: an absent version, replicas or size fails the pattern below. */ -}}
 which holds a ";"). */ -}}
 {{- $ok = and $ok (regexMatch "^tenant-[a-z0-9]+(-[a-z0-9]+)*;[0-9]+\\.[0-9]+\\.[0-9]+;[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" (printf "%s;%s;%s" $ns $version $size)) -}}
 {{- $ok = and $ok (or (not $sc) (and (le (len $sc) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $sc))) -}}
+{{- $apis := dict -}}
+{{- range $api := list "autoscaling.k8s.io/v1/VerticalPodAutoscaler" "operator.victoriametrics.com/v1beta1/VMPodScrape" "monitoring.coreos.com/v1/PodMonitor" "grafana.integreatly.org/v1beta1/GrafanaDashboard" "cilium.io/v2/CiliumNetworkPolicy"  }}{{ $_ := set $apis $api ($root.Capabilities.APIVersions.Has $api) }}{{ end -}}
+{{- /* An optional API's group without that API is refused (checks). */ -}}
+{{- $groups := list -}}
+{{- range $api, $served := $apis }}{{ if not $served }}{{ $groups = append $groups (regexQuoteMeta (first (splitList "/" $api))) }}{{ end }}{{ end -}}
+{{- if $groups }}{{ $ok = and $ok (not (regexMatch (printf "(^| )(%s)/" (join "|" $groups)) (join " " $root.Capabilities.APIVersions))) }}{{ end -}}
+{{- $apis = merge (dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true) $apis -}}
+{{- $snap := "etcd-snapshot" }}{{ $uid := print $ns "_" "etcd" -}}
+{{- $ok = and $ok (or (not (index $apis "grafana.integreatly.org/v1beta1/GrafanaDashboard")) (and (le (len $snap) 52) (le (len $uid) 40))) -}}
 {{- $r := $e.replicas -}}
 {{- $ok = and $ok (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0) -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
@@ -72,13 +81,15 @@ namespace, shortest first, then tenant-root unless it is the namespace. */ -}}
   "storageClass" $sc
   "spread" ""
   "affinity" ""
+  "apis" $apis
+  "snapshotSchedule" $snap
+  "dashboardUid" $uid
   "cluster" "etcd"
   "defragCronJob" "etcd-defrag"
   "cleanupJob" "etcd-cleanup"
   "version" $version
   "dataStore" $ns
   "render" true
-  "apis" (dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true "cilium.io/v2/CiliumNetworkPolicy" true)
   "tenants" $tenants
   "pvcs" (printf "- \"%s\"" (join "\"\n- \"" $pvcs))
   "pvcNames" (join " " $pvcs)
