@@ -10,6 +10,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/values"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -80,6 +81,9 @@ var checksSource string
 
 //go:embed validate.tpl
 var validateSource string
+
+//go:embed dashboard.tpl
+var dashboardSource string
 
 // Chart generates the library chart (Options.Library) or a caller's
 // application chart. Files are sorted by path; the same options always
@@ -158,7 +162,10 @@ func libraryFiles(version string) ([]File, error) {
 	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
 		kc := *k
 		kc.Caller, kc.Etcd = caller, caller == etcdshapes.CallerEtcd
-		kc.AlwaysAPIs = alwaysAPIs(caller)
+		for _, api := range optionalAPIs {
+			kc.APIGroups = append(kc.APIGroups, apiGroup{API: api, Padded: " " + api + " ", Group: " " + strings.SplitN(api, "/", 2)[0] + "/",
+				Always: slices.Contains(alwaysAPIs(caller), api)})
+		}
 		if configs[caller], err = fold("helpers.tpl", helpersSource, &kc); err != nil {
 			return nil, err
 		}
@@ -179,6 +186,10 @@ func libraryFiles(version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	dashboardTpl, err := fold("dashboard.tpl", dashboardSource, k)
+	if err != nil {
+		return nil, err
+	}
 	k.Fill = fill
 	common, err := fold("common.tpl", commonSource, k)
 	if err != nil {
@@ -192,6 +203,7 @@ func libraryFiles(version string) ([]File, error) {
 		{Path: "files/checks.tpl", Data: []byte(tplHeader("checks.tpl") + checksHeader + checks)},
 		{Path: "files/validate.tpl", Data: []byte(tplHeader("validate.tpl") + validate)},
 		{Path: dashboardFile, Data: dashboard},
+		{Path: dashboardTplFile, Data: []byte(tplHeader("dashboard.tpl") + dashboardTpl)},
 		{Path: constantsFile, Data: constantsData(k)},
 	}
 	return append(files, callers...), nil
@@ -265,6 +277,15 @@ type resourceDefault struct{ Name, Value string }
 // _cluster key, the default as a float and as the library's text.
 type ratioSpec struct {
 	Key, Value, Default, DefaultText string
+}
+
+// apiGroup is an optional API as the quick test looks for it in the
+// served list printed as one string with spaces around the entries: the
+// API (Padded) and any entry of its group (Group); Always says the caller
+// renders its shapes whatever is served.
+type apiGroup struct {
+	API, Padded, Group string
+	Always             bool
 }
 
 type apiRef struct {
@@ -345,15 +366,15 @@ type constants struct {
 	// ConstantsFile is the library chart's file of the checks' tables
 	// (constantsData).
 	ConstantsFile string
-	// AlwaysAPIs are the optional APIs whose shapes the caller renders
-	// whatever is served.
-	AlwaysAPIs []string
+	// APIGroups are the optional APIs as the quick test looks for them in
+	// the served list.
+	APIGroups []apiGroup
+	// GroupPattern matches an entry of an optional API's group.
+	GroupPattern string
 	// The snapshot schedule's name (naming.Names.SnapshotSchedule): its
 	// suffix and the readable part a hashed one keeps; the dashboard
 	// UID's limit and readable part.
-	SnapshotSuffix string
-	// EtcdSnapshot is the etcd chart's snapshot schedule.
-	EtcdSnapshot                      string
+	SnapshotSuffix                    string
 	SnapshotKeep                      int
 	MaxDashboardUID, DashboardUIDKeep int
 	OptionalAPIs                      []string
@@ -508,6 +529,11 @@ func newConstants() (*constants, error) {
 		MaxDashboardUID:          naming.MaxDashboardUID,
 		DashboardUIDKeep:         naming.DashboardUIDKeep,
 	}
+	var groups []string
+	for _, api := range optionalAPIs {
+		groups = append(groups, regexp.QuoteMeta(strings.SplitN(api, "/", 2)[0]))
+	}
+	k.GroupPattern = " (" + strings.Join(groups, "|") + ")/"
 	if k.SnapshotSuffix, k.SnapshotKeep, err = snapshotName(); err != nil {
 		return nil, err
 	}
@@ -515,7 +541,7 @@ func newConstants() (*constants, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.EtcdChartDefrag, k.EtcdChartCleanup, k.EtcdSnapshot = fixed.DefragCronJob(), fixed.CleanupJob(), fixed.SnapshotSchedule()
+	k.EtcdChartDefrag, k.EtcdChartCleanup = fixed.DefragCronJob(), fixed.CleanupJob()
 	k.EtcdChartPVC = strings.Replace(fixed.DataPVC(0), "0", "%d", 1)
 	if fmt.Sprintf(k.EtcdChartPVC, 7) != fixed.DataPVC(7) {
 		return nil, fmt.Errorf("chartgen: the etcd chart's PVC names are not %q", k.EtcdChartPVC)

@@ -150,7 +150,7 @@ func TestChartFiles(t *testing.T) {
 		paths = append(paths, f.Path)
 		libPath[f.Path] = f.Data
 	}
-	require.Equal(t, []string{"Chart.yaml", "files/checks.tpl", "files/cluster-config.tpl", "files/cluster-stack.tpl", "files/constants.json",
+	require.Equal(t, []string{"Chart.yaml", "files/checks.tpl", "files/cluster-config.tpl", "files/cluster-stack.tpl", "files/constants.json", "files/dashboard.tpl",
 		"files/etcd-config.tpl", "files/etcd-prometheus-rule.yaml", "files/etcd-stack.tpl", "files/grafana-dashboard.json", "files/stack.tpl", "files/validate.tpl",
 		"templates/_etcdshapes.tpl"}, paths)
 	require.NoError(t, yaml.Unmarshal(libPath["Chart.yaml"], &chart))

@@ -65,16 +65,3 @@ is (an object whose own data holds template delimiters). */ -}}
 {{- define "etcdshapes.file" -}}
 {{- (index .c.root.Subcharts [[ q .LibraryName ]]).Files.Get .name -}}
 {{- end -}}
-
-{{- /* etcdshapes.dashboardJson: the config; the GrafanaDashboard's model
-where it renders, from [[ .DashboardFile ]] (no template parses it: its legends
-hold {{pod}}). */ -}}
-{{- define "etcdshapes.dashboardJson" -}}
-{{- if and .render (index .apis [[ q .DashboardAPI ]]) -}}
-{{- $p := splitList [[ q .DashboardSplit ]] (include "etcdshapes.file" (dict "c" . "name" [[ q .DashboardFile ]]) | trimSuffix "\n") -}}
-{{- $r := atoi .replicas }}{{ $q := add1 (div $r 2) -}}
-{{- replace [[ q .DashboardUp ]] (index $p (ternary 2 3 (lt $q $r))) (index $p 1) | replace "__QUORUM__" (toString $q) | replace "__REPLICAS__" .replicas
-  | replace "__DASHBOARD_UID__" .dashboardUid | replace "__SNAPSHOT_SCHEDULE__" .snapshotSchedule | replace "__DEFRAG_CRON_JOB__" .defragCronJob
-  | replace "__CLUSTER__" .cluster | replace "__NAMESPACE__" .namespace -}}
-{{- end -}}
-{{- end -}}

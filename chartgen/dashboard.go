@@ -16,9 +16,9 @@ import (
 // The GrafanaDashboard's model (monitoring.DashboardJSON) is about 48 KB
 // of JSON whose legends hold Grafana's own {{pod}} delimiters: the library
 // chart keeps it as a file that no template parses (dashboardFile),
-// written at generation with placeholders, which etcdshapes.dashboardJson
-// replaces with plain string replaces, and only for a render that serves
-// the dashboard's API.
+// written at generation with placeholders, which files/dashboard.tpl
+// (dashboardTplFile, run with tpl) replaces with plain string replaces,
+// and only for a render that serves the dashboard's API.
 //
 // The file is four parts separated by dashboardSplit lines: a header, the
 // model with the line dashboardUp where the members-up panel's thresholds
@@ -27,9 +27,10 @@ import (
 // placeholders are __NAMESPACE__, __CLUSTER__, __DEFRAG_CRON_JOB__,
 // __SNAPSHOT_SCHEDULE__, __DASHBOARD_UID__, __REPLICAS__ and __QUORUM__.
 const (
-	dashboardFile  = "files/grafana-dashboard.json"
-	dashboardSplit = "__SPLIT__"
-	dashboardUp    = "__UP__"
+	dashboardFile    = "files/grafana-dashboard.json"
+	dashboardTplFile = "files/dashboard.tpl"
+	dashboardSplit   = "__SPLIT__"
+	dashboardUp      = "__UP__"
 )
 
 // dashboardSubs are the names of the model and their placeholders.
@@ -117,7 +118,7 @@ func dashboardData() ([]byte, error) {
 		return nil, fmt.Errorf("chartgen: the dashboard has %d texts by replicas, not 2", len(frags))
 	}
 	model := strings.Join(slices.Concat(texts[0][:pre], []string{dashboardUp}, texts[0][len(texts[0])-suf:]), "\n")
-	parts := []string{Header + " (the GrafanaDashboard's model, filled by etcdshapes.dashboardJson)", model, frags[true], frags[false]}
+	parts := []string{Header + " (the GrafanaDashboard's model, filled by files/dashboard.tpl)", model, frags[true], frags[false]}
 	for _, p := range parts {
 		if strings.Contains(p, dashboardSplit) || strings.Contains(p, sentinelMarker) {
 			return nil, fmt.Errorf("chartgen: the dashboard's model holds %s or a sentinel", dashboardSplit)
@@ -146,7 +147,7 @@ func dashboardData() ([]byte, error) {
 	return []byte(data), nil
 }
 
-// fillDashboard is etcdshapes.dashboardJson in Go: the same replaces in
+// fillDashboard is files/dashboard.tpl in Go: the same replaces in
 // the same order.
 func fillDashboard(parts []string, n naming.Names, r int32) string {
 	q := quorumOf(r)

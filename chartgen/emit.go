@@ -48,9 +48,10 @@ const (
 	// rangeTenants writes a list whose items repeat per tenant of
 	// $.tenants; the generated items of the first tenant are the body.
 	rangeTenants
-	// textBlock writes a multi-line string as `key: |-` and the block
-	// marker TOKEN, whose text (without a trailing newline) the config
-	// writes.
+	// textBlock writes a multi-line string as `key: |-` and an action
+	// printing TOKEN, a template expression of the text (without a
+	// trailing newline), indented to the field: only the renders that
+	// reach the field run it.
 	textBlock
 )
 
@@ -295,9 +296,8 @@ func (e *emitter) entry(key string, v any, indent int, path string) error {
 			return fmt.Errorf("%s: expected a string without a final newline", path)
 		}
 		e.add(indent, k+": |-")
-		e.tokens[r.token] = true
-		e.blocks[r.token] = indent + 2
-		e.lines = append(e.lines, r.token)
+		e.act()
+		e.lines = append(e.lines, fmt.Sprintf("{{ %s | indent %d }}", r.token, indent+2))
 	case rangeTenants:
 		return e.tenantRange(k, v, indent, path)
 	default:

@@ -57,18 +57,14 @@ immutable, so its class wins, even an empty one. */ -}}
 [[- else ]]
 {{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $x))) }}{{ end -}}
 [[- end ]]
-{{- $apis := dict -}}
-{{- range $api := list [[ range .OptionalAPIs ]][[ q . ]] [[ end ]] }}{{ $_ := set $apis $api ($root.Capabilities.APIVersions.Has $api) }}{{ end -}}
-{{- /* An optional API's group without that API is refused (checks). */ -}}
-{{- $groups := list -}}
-{{- range $api, $served := $apis }}{{ if not $served }}{{ $groups = append $groups (regexQuoteMeta (first (splitList "/" $api))) }}{{ end }}{{ end -}}
-{{- if $groups }}{{ $ok = and $ok (not (regexMatch (printf "(^| )(%s)/" (join "|" $groups)) (join " " $root.Capabilities.APIVersions))) }}{{ end -}}
-[[- if .AlwaysAPIs ]]
-{{- $apis = merge (dict[[ range .AlwaysAPIs ]] [[ q . ]] true[[ end ]]) $apis -}}
-[[- end ]]
-[[- /* The dashboard's names when not hashed (else etcdshapes.validate hashes them). */]]
-{{- $snap := [[ if .Etcd ]][[ q .EtcdSnapshot ]][[ else ]]print $name [[ q .SnapshotSuffix ]][[ end ]] }}{{ $uid := print $ns "_" [[ if .Etcd ]][[ q .EtcdChartName ]][[ else ]]$name[[ end ]] -}}
-{{- $ok = and $ok (or (not (index $apis [[ q .DashboardAPI ]])) (and (le (len $snap) [[ .MaxCronJobName ]]) (le (len $uid) [[ .MaxDashboardUID ]]))) -}}
+[[- /* The served optional APIs, and the quick test that no entry is in the
+group of one without it (checks refuse it): toString prints the served list
+as one string ("[a/v1 b/v2]", entries hold no space); a join would box it
+entry by entry, and a call per API costs more than a contains. */]]
+{{- $caps := print " " (trimAll "[]" (toString $root.Capabilities.APIVersions)) " " -}}
+{{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ if .Always ]]true[[ else ]](contains [[ q .Padded ]] $caps)[[ end ]][[ end ]] -}}
+{{- $rest := $caps[[ range .APIGroups ]] | replace [[ q .Padded ]] " "[[ end ]] -}}
+{{- $ok = and $ok (not (regexMatch [[ q .GroupPattern ]] $rest)) -}}
 {{- $r := $e.replicas -}}
 [[- if not .Etcd ]]
 {{- if kindIs "invalid" $r }}{{ $r = [[ .DefaultReplicas ]].0 }}{{ end -}}
@@ -120,8 +116,6 @@ namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */
   "spread" ""
   "affinity" ""
   "apis" $apis
-  "snapshotSchedule" $snap
-  "dashboardUid" $uid
 [[- if .Etcd ]]
   "cluster" [[ q .EtcdChartName ]]
   "defragCronJob" [[ q .EtcdChartDefrag ]]

@@ -298,8 +298,9 @@ func rules(caller, shape string) map[string]rule {
 		return map[string]rule{"subjects": {mode: rangeTenants}}
 	case "grafanaDashboard":
 		// The dashboard's model is a file of the library chart
-		// (dashboardFile), filled by etcdshapes.dashboardJson.
-		return map[string]rule{"spec.json": {mode: textBlock, token: tokenFor("dashboardJson")}}
+		// (dashboardFile), filled by dashboardTplFile, which also sets
+		// the dashboard's names on the config for the fields after it.
+		return map[string]rule{"spec.json": {mode: textBlock, token: fmt.Sprintf("include \"etcdshapes.run\" (dict \"c\" $ \"files\" (list %q))", dashboardTplFile)}}
 	}
 	return nil
 }
@@ -663,10 +664,6 @@ func fillBody(tokens map[string]bool, blocks map[string]int, tags map[string]rul
 		fmt.Fprintf(&b, "\n  | replace %q .%s", t, keyFor(t))
 	}
 	b.WriteString(" -}}\n")
-	if _, ok := blocks[tokenFor("dashboardJson")]; ok && tokens[tokenFor("dashboardJson")] {
-		// The dashboard's model, only where it renders.
-		b.WriteString("{{- $_ := set . \"dashboardJson\" (include \"etcdshapes.dashboardJson\" .) -}}\n")
-	}
 	// The tags off for this render: the other caller's, an empty field's,
 	// and a given field's default.
 	off := []string{`(ternary "C" "E" (eq .caller "etcd"))`}

@@ -60,8 +60,6 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 Longer names keep their start and end and 8 hex digits of SHA-256. */ -}}
 {{- $_ := set . "defragCronJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-defrag" .cluster) "limit" [[ .MaxCronJobName ]] "keep" [[ .CronJobKeep ]] "suffix" "-defrag")) -}}
 {{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" [[ .MaxJobName ]] "keep" [[ .JobKeep ]] "suffix" "-cleanup")) -}}
-{{- $_ := set . "snapshotSchedule" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s[[ .SnapshotSuffix ]]" .cluster) "limit" [[ .MaxCronJobName ]] "keep" [[ .SnapshotKeep ]] "suffix" [[ q .SnapshotSuffix ]])) -}}
-{{- $_ := set . "dashboardUid" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s_%s" .namespace .cluster) "limit" [[ .MaxDashboardUID ]] "keep" [[ .DashboardUIDKeep ]] "suffix" "")) -}}
 {{- /* The VPA's bounds: the requests of the fixed bounds. */ -}}
 {{- $bound := or (eq .caller "etcd") (get .apis [[ q .VPAAPI ]]) -}}
 {{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" [[ q .VPAMinCPUQuantity ]] "memory" [[ q .VPAMinMemoryQuantity ]]) "ratios" $c.ratios "bound" $bound) | fromJson -}}

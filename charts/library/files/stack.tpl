@@ -356,7 +356,7 @@ spec:
     matchLabels:
       dashboards: grafana
   json: |-
-__DASHBOARD_JSON__
+{{ include "etcdshapes.run" (dict "c" $ "files" (list "files/dashboard.tpl")) | indent 4 }}
   uid: "{{ $.dashboardUid }}"
 {{- end }}
 ---

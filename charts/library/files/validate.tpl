@@ -61,8 +61,6 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 Longer names keep their start and end and 8 hex digits of SHA-256. */ -}}
 {{- $_ := set . "defragCronJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-defrag" .cluster) "limit" 52 "keep" 36 "suffix" "-defrag")) -}}
 {{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" 63 "keep" 46 "suffix" "-cleanup")) -}}
-{{- $_ := set . "snapshotSchedule" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-snapshot" .cluster) "limit" 52 "keep" 34 "suffix" "-snapshot")) -}}
-{{- $_ := set . "dashboardUid" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s_%s" .namespace .cluster) "limit" 40 "keep" 31 "suffix" "")) -}}
 {{- /* The VPA's bounds: the requests of the fixed bounds. */ -}}
 {{- $bound := or (eq .caller "etcd") (get .apis "autoscaling.k8s.io/v1/VerticalPodAutoscaler") -}}
 {{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" "250m" "memory" "256Mi") "ratios" $c.ratios "bound" $bound) | fromJson -}}

@@ -42,11 +42,9 @@ the files a render runs. */ -}}
   | replace "__QUOTA__" .quota
   | replace "__RELEASE__" .release
   | replace "__REPLICAS__" .replicas -}}
-{{- $_ := set . "dashboardJson" (include "etcdshapes.dashboardJson" .) -}}
 {{- $off := list (ternary "C" "E" (eq .caller "etcd")) (ternary "AFFINITY" "NO_AFFINITY" (empty .affinity)) (ternary "RESOURCES" "-" (empty .resources)) (ternary "SPREAD" "NO_SPREAD" (empty .spread)) (ternary "STORAGE_CLASS" "-" (empty .storageClass)) -}}
 {{- regexReplaceAll "\n(#[A-Z_]+#)+" (regexReplaceAll (printf "\n(#[A-Z_]+#)*#(%s)#[^\n]*" (join "|" $off)) $t "") "\n"
   | replace "\n__AFFINITY__" (print "\n" (indent 4 .affinity))
-  | replace "\n__DASHBOARD_JSON__" (print "\n" (indent 4 .dashboardJson))
   | replace "\n__PVCS__" (print "\n" (indent 2 .pvcs))
   | replace "\n__RESOURCES__" (print "\n" (indent 4 .resources))
   | replace "\n__SPREAD__" (print "\n" (indent 4 .spread)) -}}
@@ -78,17 +76,4 @@ that depend on it, not to its defines. */ -}}
 is (an object whose own data holds template delimiters). */ -}}
 {{- define "etcdshapes.file" -}}
 {{- (index .c.root.Subcharts "etcdshapes").Files.Get .name -}}
-{{- end -}}
-
-{{- /* etcdshapes.dashboardJson: the config; the GrafanaDashboard's model
-where it renders, from files/grafana-dashboard.json (no template parses it: its legends
-hold {{pod}}). */ -}}
-{{- define "etcdshapes.dashboardJson" -}}
-{{- if and .render (index .apis "grafana.integreatly.org/v1beta1/GrafanaDashboard") -}}
-{{- $p := splitList "\n__SPLIT__\n" (include "etcdshapes.file" (dict "c" . "name" "files/grafana-dashboard.json") | trimSuffix "\n") -}}
-{{- $r := atoi .replicas }}{{ $q := add1 (div $r 2) -}}
-{{- replace "__UP__" (index $p (ternary 2 3 (lt $q $r))) (index $p 1) | replace "__QUORUM__" (toString $q) | replace "__REPLICAS__" .replicas
-  | replace "__DASHBOARD_UID__" .dashboardUid | replace "__SNAPSHOT_SCHEDULE__" .snapshotSchedule | replace "__DEFRAG_CRON_JOB__" .defragCronJob
-  | replace "__CLUSTER__" .cluster | replace "__NAMESPACE__" .namespace -}}
-{{- end -}}
 {{- end -}}
