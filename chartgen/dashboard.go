@@ -125,7 +125,7 @@ func dashboardData() ([]byte, error) {
 		}
 	}
 	data := strings.Join(parts, "\n"+dashboardSplit+"\n") + "\n"
-	// Read and fill it as etcdshapes.dashboardJson does and compare.
+	// Read and fill it as files/dashboard.tpl does and compare.
 	parts = strings.Split(strings.TrimSuffix(data, "\n"), "\n"+dashboardSplit+"\n")
 	for _, s := range sentinels {
 		for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
