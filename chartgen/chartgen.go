@@ -163,7 +163,7 @@ func libraryFiles(version string) ([]File, error) {
 		kc := *k
 		kc.Caller, kc.Etcd = caller, caller == etcdshapes.CallerEtcd
 		for _, api := range optionalAPIs {
-			kc.APIGroups = append(kc.APIGroups, apiGroup{API: api, Padded: " " + api + " ", Group: " " + strings.SplitN(api, "/", 2)[0] + "/",
+			kc.APIGroups = append(kc.APIGroups, apiGroup{API: api, Padded: `"` + api + `"`, Group: `"` + strings.SplitN(api, "/", 2)[0] + "/",
 				Always: slices.Contains(alwaysAPIs(caller), api)})
 		}
 		if configs[caller], err = fold("helpers.tpl", helpersSource, &kc); err != nil {
@@ -280,8 +280,8 @@ type ratioSpec struct {
 }
 
 // apiGroup is an optional API as the quick test looks for it in the
-// served list printed as one string with spaces around the entries: the
-// API (Padded) and any entry of its group (Group); Always says the caller
+// served list printed as a JSON list of strings: the API (Padded, quoted)
+// and the start of any entry of its group (Group); Always says the caller
 // renders its shapes whatever is served.
 type apiGroup struct {
 	API, Padded, Group string
@@ -369,7 +369,8 @@ type constants struct {
 	// APIGroups are the optional APIs as the quick test looks for them in
 	// the served list.
 	APIGroups []apiGroup
-	// GroupPattern matches an entry of an optional API's group.
+	// GroupPattern matches the start of an entry of an optional API's
+	// group in the JSON list.
 	GroupPattern string
 	// The snapshot schedule's name (naming.Names.SnapshotSchedule): its
 	// suffix and the readable part a hashed one keeps; the dashboard
@@ -533,7 +534,7 @@ func newConstants() (*constants, error) {
 	for _, api := range optionalAPIs {
 		groups = append(groups, regexp.QuoteMeta(strings.SplitN(api, "/", 2)[0]))
 	}
-	k.GroupPattern = " (" + strings.Join(groups, "|") + ")/"
+	k.GroupPattern = `"(` + strings.Join(groups, "|") + `)/`
 	if k.SnapshotSuffix, k.SnapshotKeep, err = snapshotName(); err != nil {
 		return nil, err
 	}

@@ -58,12 +58,12 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $x))) }}{{ end -}}
 [[- end ]]
 [[- /* The served optional APIs, and the quick test that no entry is in the
-group of one without it (checks refuse it): toString prints the served list
-as one string ("[a/v1 b/v2]", entries hold no space); a join would box it
-entry by entry, and a call per API costs more than a contains. */]]
-{{- $caps := print " " (trimAll "[]" (toString $root.Capabilities.APIVersions)) " " -}}
+group of one without it (checks refuse it): toJson prints the served list
+as one string (["a/v1","b/v2"]); toString or join would box it entry by
+entry. */]]
+{{- $caps := toJson $root.Capabilities.APIVersions -}}
 {{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ if .Always ]]true[[ else ]](contains [[ q .Padded ]] $caps)[[ end ]][[ end ]] -}}
-{{- $rest := $caps[[ range .APIGroups ]] | replace [[ q .Padded ]] " "[[ end ]] -}}
+{{- $rest := $caps[[ range .APIGroups ]] | replace [[ q .Padded ]] ""[[ end ]] -}}
 {{- $ok = and $ok (not (regexMatch [[ q .GroupPattern ]] $rest)) -}}
 {{- $r := $e.replicas -}}
 [[- if not .Etcd ]]

@@ -39,10 +39,10 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- if $ec }}{{ $sc = dig "spec" "storage" "storageClassName" "" $ec }}{{ end -}}
 {{- $res := dict "cpu" "1000m" "memory" "512Mi"  -}}
 {{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $x))) }}{{ end -}}
-{{- $caps := print " " (trimAll "[]" (toString $root.Capabilities.APIVersions)) " " -}}
-{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" (contains " autoscaling.k8s.io/v1/VerticalPodAutoscaler " $caps) "operator.victoriametrics.com/v1beta1/VMPodScrape" (contains " operator.victoriametrics.com/v1beta1/VMPodScrape " $caps) "monitoring.coreos.com/v1/PodMonitor" (contains " monitoring.coreos.com/v1/PodMonitor " $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains " grafana.integreatly.org/v1beta1/GrafanaDashboard " $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains " cilium.io/v2/CiliumNetworkPolicy " $caps) -}}
-{{- $rest := $caps | replace " autoscaling.k8s.io/v1/VerticalPodAutoscaler " " " | replace " operator.victoriametrics.com/v1beta1/VMPodScrape " " " | replace " monitoring.coreos.com/v1/PodMonitor " " " | replace " grafana.integreatly.org/v1beta1/GrafanaDashboard " " " | replace " cilium.io/v2/CiliumNetworkPolicy " " " -}}
-{{- $ok = and $ok (not (regexMatch " (autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" $rest)) -}}
+{{- $caps := toJson $root.Capabilities.APIVersions -}}
+{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" (contains "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" $caps) "operator.victoriametrics.com/v1beta1/VMPodScrape" (contains "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" $caps) "monitoring.coreos.com/v1/PodMonitor" (contains "\"monitoring.coreos.com/v1/PodMonitor\"" $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains "\"cilium.io/v2/CiliumNetworkPolicy\"" $caps) -}}
+{{- $rest := $caps | replace "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" "" | replace "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" "" | replace "\"monitoring.coreos.com/v1/PodMonitor\"" "" | replace "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" "" | replace "\"cilium.io/v2/CiliumNetworkPolicy\"" "" -}}
+{{- $ok = and $ok (not (regexMatch "\"(autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" $rest)) -}}
 {{- $r := $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = 3.0 }}{{ end -}}
 {{- $ok = and $ok (kindIs "float64" $r) (has $r (list 1.0 3.0 )) -}}
