@@ -899,14 +899,10 @@ only a rendered stack needs): dict caller namespace release full k. */ -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.constants: the library's constants the checks read,
-set on the dict it is given. */ -}}
+set on the dict it is given, which holds the tables of [[ .ConstantsFile ]]
+(the apimachinery messages, the affinity decoder's structs). */ -}}
 {{- define "etcdshapes.check.constants" -}}
 {{- $_ := merge . (dict
-  "messages" (dict
-[[- range .Messages ]]
-    [[ q .Key ]] [[ q .Value ]]
-[[- end ]]
-  )
   "etcdChartKeys" (list [[ range .LibraryEtcdChartKeys ]][[ q . ]] [[ end ]])
   "ignoredKeys" (list [[ range .IgnoredKeys ]][[ q . ]] [[ end ]])
   "clusterEtcdKeys" (list [[ range .ClusterEtcdKeys ]][[ q . ]] [[ end ]])
@@ -919,11 +915,6 @@ set on the dict it is given. */ -}}
   "instanceLabel" [[ q .InstanceLabel ]]
   "cappedQuota" [[ q .CappedQuota ]]
   "affinityType" [[ q .AffinityType ]]
-  "affinityStructs" (dict
-[[- range .AffinityTypes ]]
-    [[ q .Name ]] (dict[[ range .Fields ]] [[ q .Key ]] [[ q .Value ]][[ end ]])
-[[- end ]]
-  )
 )
 -}}
 {{- end -}}

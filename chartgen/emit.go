@@ -48,6 +48,11 @@ const (
 	// rangeTenants writes a list whose items repeat per tenant of
 	// $.tenants; the generated items of the first tenant are the body.
 	rangeTenants
+	// textBlock writes a multi-line string as `key: |-` and an action
+	// printing TOKEN, a template expression of the text (without a
+	// trailing newline), indented to the field: only the renders that
+	// reach the field run it.
+	textBlock
 )
 
 // rule is how one field path of a shape is written: token is the
@@ -286,6 +291,13 @@ func (e *emitter) entry(key string, v any, indent int, path string) error {
 		e.tokens[r.token] = true
 		e.blocks[r.token] = indent
 		e.lines = append(e.lines, r.token)
+	case textBlock:
+		if t, ok := v.(string); !ok || strings.HasSuffix(t, "\n") {
+			return fmt.Errorf("%s: expected a string without a final newline", path)
+		}
+		e.add(indent, k+": |-")
+		e.act()
+		e.lines = append(e.lines, fmt.Sprintf("{{ %s | indent %d }}", r.token, indent+2))
 	case rangeTenants:
 		return e.tenantRange(k, v, indent, path)
 	default:

@@ -39,12 +39,6 @@ which holds a ";"). */ -}}
 pattern for the namespace and the release. */ -}}
 {{- $ok := and (le (len $rel) [[ .MaxQuickRelease ]]) (le (len $dataStore) [[ .MaxDataStoreName ]]) (regexMatch [[ q .QuickCluster ]] (printf "%s;%s" $ns $rel)) -}}
 {{- $ok = and $ok (empty (omit $e[[ range .ClusterEtcdKeys ]] [[ q . ]][[ end ]])) -}}
-{{- $apis := dict -}}
-{{- range $api := list [[ range .OptionalAPIs ]][[ q . ]] [[ end ]] }}{{ $_ := set $apis $api ($root.Capabilities.APIVersions.Has $api) }}{{ end -}}
-{{- /* An optional API's group without that API is refused (checks). */ -}}
-{{- $groups := list -}}
-{{- range $api, $served := $apis }}{{ if not $served }}{{ $groups = append $groups (regexQuoteMeta (first (splitList "/" $api))) }}{{ end }}{{ end -}}
-{{- if $groups }}{{ $ok = and $ok (not (regexMatch (printf "(^| )(%s)/" (join "|" $groups)) (join " " $root.Capabilities.APIVersions))) }}{{ end -}}
 {{- /* The live KamajiControlPlane: a cluster on another datastore stays
 there and nothing is rendered (moving it would start a Kamaji datastore
 migration). The live EtcdCluster: spec.storage.storageClassName is
@@ -63,6 +57,14 @@ immutable, so its class wins, even an empty one. */ -}}
 [[- else ]]
 {{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $x))) }}{{ end -}}
 [[- end ]]
+[[- /* The served optional APIs, and the quick test that no entry is in the
+group of one without it (checks refuse it): toJson prints the served list
+as one string (["a/v1","b/v2"]); toString or join would box it entry by
+entry. */]]
+{{- $caps := toJson $root.Capabilities.APIVersions -}}
+{{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ if .Always ]]true[[ else ]](contains [[ q .Padded ]] $caps)[[ end ]][[ end ]] -}}
+{{- $rest := $caps[[ range .APIGroups ]] | replace [[ q .Padded ]] ""[[ end ]] -}}
+{{- $ok = and $ok (not (regexMatch [[ q .GroupPattern ]] $rest)) -}}
 {{- $r := $e.replicas -}}
 [[- if not .Etcd ]]
 {{- if kindIs "invalid" $r }}{{ $r = [[ .DefaultReplicas ]].0 }}{{ end -}}
@@ -113,6 +115,7 @@ namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */
   "storageClass" $sc
   "spread" ""
   "affinity" ""
+  "apis" $apis
 [[- if .Etcd ]]
   "cluster" [[ q .EtcdChartName ]]
   "defragCronJob" [[ q .EtcdChartDefrag ]]
@@ -120,7 +123,6 @@ namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */
   "version" $version
   "dataStore" $ns
   "render" true
-  "apis" (dict[[ range .OptionalAPIs ]] [[ q . ]] true[[ end ]])
   "tenants" $tenants
   "pvcs" (printf "- \"%s\"" (join "\"\n- \"" $pvcs))
   "pvcNames" (join " " $pvcs)
@@ -133,7 +135,6 @@ namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */
   "quota" [[ q .DefaultQuota ]]
   "dataStore" $dataStore
   "render" (or (not $liveDS) (eq $liveDS $dataStore))
-  "apis" $apis
   "pvcs" ""
   "pvcNames" ""
 [[- end ]]

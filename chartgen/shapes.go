@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -101,6 +102,7 @@ func (s sentinel) render(caller string, apis []string, live etcdshapes.LiveState
 			Namespace:    s.namespace,
 			Release:      naming.EtcdChartRelease,
 			ChartVersion: s.chartVersion,
+			APIVersions:  apis,
 			Etcd: etcd.Options{
 				Version:          s.version,
 				Replicas:         s.replicas[caller],
@@ -142,6 +144,7 @@ func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) 
 		subs = append(subs, subst{from: strings.Join(s.pvcs(n, s.replicas[caller]), " "), to: tokenFor("pvcNames")})
 	}
 	subs = append(subs,
+		subst{from: n.DashboardUID(), to: tokenFor("dashboardUid")},
 		subst{from: n.Namespace, to: tokenFor("namespace")},
 		subst{from: s.storageClass, to: tokenFor("storageClass")},
 		subst{from: s.chartVersion, to: tokenFor("chartVersion")},
@@ -212,6 +215,10 @@ func shapeID(n naming.Names, kind, name string) (string, error) {
 		return "verticalPodAutoscaler", nil
 	case "VMPodScrape":
 		return "podScrape", nil
+	case "PodMonitor":
+		return "podMonitor", nil
+	case "GrafanaDashboard":
+		return "grafanaDashboard", nil
 	case "CiliumNetworkPolicy":
 		return "networkPolicy", nil
 	case "PrometheusRule":
@@ -289,6 +296,11 @@ func rules(caller, shape string) map[string]rule {
 		}
 	case "dashboardRoleBinding":
 		return map[string]rule{"subjects": {mode: rangeTenants}}
+	case "grafanaDashboard":
+		// The dashboard's model is a file of the library chart
+		// (dashboardFile), filled by dashboardTplFile, which also sets
+		// the dashboard's names on the config for the fields after it.
+		return map[string]rule{"spec.json": {mode: textBlock, token: fmt.Sprintf("include \"etcdshapes.run\" (dict \"c\" $ \"files\" (list %q))", dashboardTplFile)}}
 	}
 	return nil
 }
@@ -321,11 +333,7 @@ func renderStack(caller string, s sentinel) (stack, error) {
 	if err != nil {
 		return st, err
 	}
-	var apis []string
-	if caller == etcdshapes.CallerCluster {
-		apis = optionalAPIs
-	}
-	objs, err := s.render(caller, apis, etcdshapes.LiveState{})
+	objs, err := s.render(caller, optionalAPIs, etcdshapes.LiveState{})
 	if err != nil {
 		return st, err
 	}
@@ -358,11 +366,23 @@ func renderStack(caller string, s sentinel) (stack, error) {
 	return st, nil
 }
 
-// optionalAPIs are the per-cluster stack's optional APIs (stack.go).
-var optionalAPIs = []string{etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape, etcdshapes.APICiliumNetworkPolicy}
+// optionalAPIs are the stacks' optional APIs (the table of shapes).
+var optionalAPIs = etcdshapes.OptionalAPIs()
+
+// alwaysAPIs are the optional APIs whose shapes caller renders whatever is
+// served (Shape.AlwaysFor): its config serves them.
+func alwaysAPIs(caller string) []string {
+	var out []string
+	for _, s := range etcdshapes.Shapes() {
+		if s.API != "" && slices.Contains(s.AlwaysFor, caller) && !slices.Contains(out, s.API) {
+			out = append(out, s.API)
+		}
+	}
+	return out
+}
 
 // apiGate is the config expression that says whether an optional API is
-// served (the etcd chart serves its objects unconditionally).
+// served (or, for the APIs of alwaysAPIs, rendered regardless).
 func apiGate(api string) string { return fmt.Sprintf("(index $.apis %q)", api) }
 
 // shapeGates finds the condition of every optional object by rendering the
@@ -372,9 +392,6 @@ func apiGate(api string) string { return fmt.Sprintf("(index $.apis %q)", api) }
 // the generator checks that such a cluster renders nothing.
 func shapeGates(caller string, s sentinel) (map[string][]string, error) {
 	gates := map[string][]string{}
-	if caller != etcdshapes.CallerCluster {
-		return gates, nil
-	}
 	n, err := s.names(caller)
 	if err != nil {
 		return nil, err
@@ -402,12 +419,14 @@ func shapeGates(caller string, s sentinel) (map[string][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	shared, err := ids(optionalAPIs, etcdshapes.LiveState{DataStoreName: sentinelMarker + "-other-datastore"})
-	if err != nil {
-		return nil, err
-	}
-	if len(shared) > 0 {
-		return nil, fmt.Errorf("chartgen: a cluster on a shared datastore renders %d objects; the templates render none", len(shared))
+	if caller == etcdshapes.CallerCluster {
+		shared, err := ids(optionalAPIs, etcdshapes.LiveState{DataStoreName: sentinelMarker + "-other-datastore"})
+		if err != nil {
+			return nil, err
+		}
+		if len(shared) > 0 {
+			return nil, fmt.Errorf("chartgen: a cluster on a shared datastore renders %d objects; the templates render none", len(shared))
+		}
 	}
 	for _, api := range optionalAPIs {
 		with, err := ids([]string{api}, etcdshapes.LiveState{})

@@ -5,7 +5,7 @@ input the config's quick tests do not vouch for. . is the config being
 filled; the fields the quick path computes for common input are computed
 here for any input.
 */ -}}
-{{- $k := dict -}}
+{{- $k := include "etcdshapes.file" (dict "c" . "name" [[ q .ConstantsFile ]]) | fromJson -}}
 {{- include "etcdshapes.check.constants" $k -}}
 {{- $root := .root -}}
 {{- $v := $root.Values -}}
@@ -28,12 +28,14 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- if and $ds (include "etcdshapes.check.subdomainErrors" (dict "value" $ds "k" $k)) -}}
 {{- include "etcdshapes.check.fail" (list "live.dataStoreName" $ds "must be a DataStore name (DNS-1123 subdomain)") -}}
 {{- end -}}
+{{- end -}}
 {{- /* parseAPIVersions: an optional API's group needs that API. */ -}}
 {{- $served := $root.Capabilities.APIVersions -}}
 {{- $optional := list [[ range .OptionalAPIs ]][[ q . ]] [[ end ]] -}}
 {{- range $a := $served }}{{ range $known := $optional }}{{ if and (eq (first (splitList "/" $a)) (first (splitList "/" $known))) (not ($served.Has $known)) -}}
 {{- include "etcdshapes.check.fail" (list "apiVersions" $a (printf "is in the API group of %s but the list does not hold it; the optional APIs render only when listed exactly: %s" $known (join ", " $optional))) -}}
 {{- end }}{{ end }}{{ end -}}
+{{- if ne .caller "etcd" -}}
 {{- if lookup [[ q .EtcdCluster.APIVersion ]] [[ q .EtcdCluster.Kind ]] .namespace .cluster -}}
 {{- include "etcdshapes.check.storageClassName" (dict "field" "live.storageClassName" "value" .storageClass "k" $k) -}}
 {{- end -}}

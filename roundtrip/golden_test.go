@@ -3,8 +3,10 @@ package roundtrip
 import (
 	"errors"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/golden"
 )
@@ -98,6 +100,32 @@ func TestGoldenScenariosChecked(t *testing.T) {
 					t.Fatal(err)
 				}
 				compareDocs(t, want, joinRendered(out), s.Namespace)
+			})
+		}
+	})
+}
+
+// TestDashboardNames: the GrafanaDashboard's names the chart computes
+// (files/dashboard.tpl: its UID and the snapshot schedule's name in its
+// model) are the library's for every length of namespace and release
+// around the limits where they are hashed, for both callers, with every
+// replica count the cluster takes.
+func TestDashboardNames(t *testing.T) {
+	apis := []string{etcdshapes.APIPodMonitor, etcdshapes.APIGrafanaDashboard}
+	forEachHelm(t, func(t *testing.T, h helm) {
+		var inputs []renderInput
+		for _, ns := range []string{"tenant-a", "tenant-" + strings.Repeat("n", 20), "tenant-" + strings.Repeat("n", 29), "tenant-" + strings.Repeat("n", 56)} {
+			inputs = append(inputs, renderInput{caller: "etcd", release: "etcd", namespace: ns, values: []byte("replicas: 2\n"), apiVersions: apis})
+			for _, n := range []int{1, 12, 20, 27, 40} {
+				release := "kubernetes-" + strings.Repeat("r", n)
+				for _, replicas := range []string{"1", "3"} {
+					inputs = append(inputs, renderInput{caller: "cluster", release: release, namespace: ns, values: []byte("etcd:\n  replicas: " + replicas + "\n"), apiVersions: apis})
+				}
+			}
+		}
+		for _, in := range inputs {
+			t.Run(in.caller+"/"+in.namespace+"/"+in.release+"/"+strings.TrimSpace(string(in.values)), func(t *testing.T) {
+				compareRenders(t, h, in)
 			})
 		}
 	})

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/chartgen"
+	"github.com/etcdshapes/etcdshapes/kamaji"
 	"helm.sh/helm/v3/pkg/chart"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -30,7 +30,7 @@ const chartVersion = "0.0.0"
 type liveClient struct{ client dynamic.Interface }
 
 var (
-	kcpGVR = schema.GroupVersionResource{Group: "controlplane.cluster.x-k8s.io", Version: "v1alpha1", Resource: "kamajicontrolplanes"}
+	kcpGVR = kamaji.ControlPlaneKind.GroupVersion().WithResource("kamajicontrolplanes")
 	ecGVR  = schema.GroupVersionResource{Group: "etcd-operator.cozystack.io", Version: "v1alpha2", Resource: "etcdclusters"}
 )
 
@@ -38,7 +38,7 @@ func newLiveClient(namespace, release string, live etcdshapes.LiveState) liveCli
 	var objs []runtime.Object
 	if live.DataStoreName != "" {
 		objs = append(objs, &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": chartgen.KamajiControlPlaneAPIVersion, "kind": chartgen.KamajiControlPlaneKind,
+			"apiVersion": kamaji.ControlPlaneKind.GroupVersion().String(), "kind": kamaji.ControlPlaneKind.Kind,
 			"metadata": map[string]any{"name": release, "namespace": namespace},
 			"spec":     map[string]any{"dataStoreName": live.DataStoreName},
 		}})
@@ -56,7 +56,7 @@ func newLiveClient(namespace, release string, live etcdshapes.LiveState) liveCli
 
 func (l liveClient) GetClientFor(apiVersion, kind string) (dynamic.NamespaceableResourceInterface, bool, error) {
 	switch apiVersion + "/" + kind {
-	case chartgen.KamajiControlPlaneAPIVersion + "/" + chartgen.KamajiControlPlaneKind:
+	case kamaji.ControlPlaneKind.GroupVersion().String() + "/" + kamaji.ControlPlaneKind.Kind:
 		return l.client.Resource(kcpGVR), true, nil
 	case "etcd-operator.cozystack.io/v1alpha2/EtcdCluster":
 		return l.client.Resource(ecGVR), true, nil

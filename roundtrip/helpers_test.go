@@ -25,7 +25,8 @@ import (
 //	           and in.values (and in.checks); the filled config as JSON
 //	           (without root)
 //	other    - etcdshapes.check.<op> of the checks (files/checks.tpl, run
-//	           with tpl as the config runs them), with the constants as k.
+//	           with tpl as the config runs them), with the constants (files/constants.json and
+//	           etcdshapes.check.constants) as k.
 const probeTemplate = `{{- $in := .Values.in }}
 {{- if eq .Values.op "config" }}
 {{- $root := dict "Values" ($in.values | default dict) "Release" (dict "Name" $in.release "Namespace" $in.namespace) "Chart" (dict "Version" "0.0.0") "Capabilities" .Capabilities "Subcharts" .Subcharts }}
@@ -33,7 +34,7 @@ const probeTemplate = `{{- $in := .Values.in }}
 {{- include "etcdshapes.config" $c }}
 {{- toJson (omit $c "root") }}
 {{- else }}
-{{- tpl (print (.Subcharts.etcdshapes.Files.Get "files/checks.tpl") "{{- $k := dict }}{{- include \"etcdshapes.check.constants\" $k }}{{- include (printf \"etcdshapes.check.%s\" .op) (merge (dict \"k\" $k) .in) }}") .Values }}
+{{- tpl (print (.Subcharts.etcdshapes.Files.Get "files/checks.tpl") "{{- $k := fromJson .constants }}{{- include \"etcdshapes.check.constants\" $k }}{{- include (printf \"etcdshapes.check.%s\" .op) (merge (dict \"k\" $k) .in) }}") (merge (dict "constants" (.Subcharts.etcdshapes.Files.Get "files/constants.json")) .Values) }}
 {{- end }}`
 
 // probe renders one helper call.

@@ -455,15 +455,14 @@ func inputFaults(in oracleInput, up []object) faultSet {
 	if in.caller == etcdshapes.CallerEtcd && in.release != "etcd" {
 		f.add("release", "the etcd chart's release must be etcd")
 	}
-	if in.caller == etcdshapes.CallerCluster {
-		// The README's --api-versions rule: an entry in the API group of
-		// an optional API is refused unless the list holds that API
-		// exactly (Helm renders without the object, silently).
-		for _, a := range in.apis {
-			for _, opt := range []string{"autoscaling.k8s.io/v1/VerticalPodAutoscaler", "operator.victoriametrics.com/v1beta1/VMPodScrape", "cilium.io/v2/CiliumNetworkPolicy"} {
-				if apiGroupOf(a) == apiGroupOf(opt) && !slices.Contains(in.apis, opt) {
-					f.add("apiVersions", "in an optional API's group without that API")
-				}
+	// The README's --api-versions rule, for both callers: an entry in the
+	// API group of an optional API is refused unless the list holds that
+	// API exactly (Helm renders without the object, silently).
+	for _, a := range in.apis {
+		for _, opt := range []string{"autoscaling.k8s.io/v1/VerticalPodAutoscaler", "operator.victoriametrics.com/v1beta1/VMPodScrape",
+			"cilium.io/v2/CiliumNetworkPolicy", "monitoring.coreos.com/v1/PodMonitor", "grafana.integreatly.org/v1beta1/GrafanaDashboard"} {
+			if apiGroupOf(a) == apiGroupOf(opt) && !slices.Contains(in.apis, opt) {
+				f.add("apiVersions", "in an optional API's group without that API")
 			}
 		}
 	}

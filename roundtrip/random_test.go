@@ -151,7 +151,9 @@ func TestRandomValues(t *testing.T) {
 
 func randomValues(t *testing.T, h helm) {
 	r := rand.New(rand.NewSource(42))
-	apis := []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}
+	// Every optional API, for both callers: the etcd chart gates its
+	// PodMonitor and GrafanaDashboard too.
+	apis := etcdshapes.OptionalAPIs()
 	counts := map[string]int{}
 	for i := 0; i < 2*randomCases; i++ {
 		in := renderInput{namespace: randomTenant(r)}
@@ -162,11 +164,13 @@ func randomValues(t *testing.T, h helm) {
 		} else {
 			in.caller, in.release = "cluster", randomRelease(r)
 			values = randomClusterValues(r)
-			for _, a := range apis {
-				if r.Intn(2) == 0 {
-					in.apiVersions = append(in.apiVersions, a)
-				}
+		}
+		for _, a := range apis {
+			if r.Intn(2) == 0 {
+				in.apiVersions = append(in.apiVersions, a)
 			}
+		}
+		if in.caller == "cluster" {
 			switch r.Intn(5) {
 			case 0:
 				in.live.DataStoreName = "tenant-root"

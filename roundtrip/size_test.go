@@ -1,6 +1,7 @@
 package roundtrip
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +17,13 @@ import (
 // templates/), is at most twice the upstream templates it replaces:
 // cozy-lib's _etcd.tpl and _resources.tpl and the templates of the etcd
 // and kubernetes charts (../shared/upstream).
+//
+// Not counted there, and logged apart with their sizes: the library
+// chart's data files, which no template parses: the PrometheusRule
+// (printed as it is), the GrafanaDashboard's model (plain string replaces
+// of its placeholders) and the checks' tables (constants.json, fromJson).
+// The upstream charts render neither the PodMonitor nor the dashboard, so
+// the ratio with them counted is logged too, not bounded.
 func TestTemplateSize(t *testing.T) {
 	up := 0
 	for _, f := range []string{"cozy-lib/templates/_etcd.tpl", "cozy-lib/templates/_resources.tpl"} {
@@ -43,9 +51,11 @@ func TestTemplateSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	ours, data := chartgen.TemplateBytes(lib), 0
+	var files []string
 	for _, f := range lib {
 		if strings.HasPrefix(f.Path, "files/") && !strings.HasSuffix(f.Path, ".tpl") {
 			data += len(f.Data)
+			files = append(files, fmt.Sprintf("%s %d", f.Path, len(f.Data)))
 		}
 	}
 	for _, caller := range []string{"etcd", "cluster"} {
@@ -55,8 +65,8 @@ func TestTemplateSize(t *testing.T) {
 		}
 		ours += chartgen.TemplateBytes(app)
 	}
-	t.Logf("template text %d bytes, upstream templates %d: %.3fx (with the files the templates print as they are, %d bytes: %.3fx)",
-		ours, up, float64(ours)/float64(up), data, float64(ours+data)/float64(up))
+	t.Logf("template text %d bytes, upstream templates %d: %.3fx (with the data files no template parses, %d bytes [%s]: %.3fx)",
+		ours, up, float64(ours)/float64(up), data, strings.Join(files, ", "), float64(ours+data)/float64(up))
 	if up < 10000 {
 		t.Fatalf("the upstream templates are %d bytes: not the upstream charts?", up)
 	}

@@ -905,25 +905,10 @@ only a rendered stack needs): dict caller namespace release full k. */ -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.constants: the library's constants the checks read,
-set on the dict it is given. */ -}}
+set on the dict it is given, which holds the tables of files/constants.json
+(the apimachinery messages, the affinity decoder's structs). */ -}}
 {{- define "etcdshapes.check.constants" -}}
 {{- $_ := merge . (dict
-  "messages" (dict
-    "labelDots" "must not contain dots"
-    "labelRegex" "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-    "labelValueMaxLen" "must be no more than 63 bytes"
-    "labelValueRegex" "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-    "maxLen253" "must be no more than 253 characters"
-    "maxLen63" "must be no more than 63 characters"
-    "qnEmpty" "name part must be non-empty"
-    "qnMaxLen" "name part must be no more than 63 bytes"
-    "qnParts" "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-    "qnPrefixEmpty" "prefix part must be non-empty"
-    "qnPrefixMaxLen" "prefix part must be no more than 253 bytes"
-    "qnPrefixRegex" "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-    "qnRegex" "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-    "subdomainRegex" "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-  )
   "etcdChartKeys" (list "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" )
   "ignoredKeys" (list "_namespace" "backup" "etcdshapes" )
   "clusterEtcdKeys" (list "replicas" )
@@ -936,20 +921,6 @@ set on the dict it is given. */ -}}
   "instanceLabel" "app.kubernetes.io/instance"
   "cappedQuota" "8762203435012036608"
   "affinityType" "v1.Affinity"
-  "affinityStructs" (dict
-    "v1.Affinity" (dict "nodeAffinity" "v1.NodeAffinity" "podAffinity" "v1.PodAffinity" "podAntiAffinity" "v1.PodAntiAffinity")
-    "v1.LabelSelector" (dict "matchExpressions" "[]v1.LabelSelectorRequirement" "matchLabels" "map[string]string")
-    "v1.LabelSelectorRequirement" (dict "key" "string" "operator" "v1.LabelSelectorOperator" "values" "[]string")
-    "v1.NodeAffinity" (dict "preferredDuringSchedulingIgnoredDuringExecution" "[]v1.PreferredSchedulingTerm" "requiredDuringSchedulingIgnoredDuringExecution" "v1.NodeSelector")
-    "v1.NodeSelector" (dict "nodeSelectorTerms" "[]v1.NodeSelectorTerm")
-    "v1.NodeSelectorRequirement" (dict "key" "string" "operator" "v1.NodeSelectorOperator" "values" "[]string")
-    "v1.NodeSelectorTerm" (dict "matchExpressions" "[]v1.NodeSelectorRequirement" "matchFields" "[]v1.NodeSelectorRequirement")
-    "v1.PodAffinity" (dict "preferredDuringSchedulingIgnoredDuringExecution" "[]v1.WeightedPodAffinityTerm" "requiredDuringSchedulingIgnoredDuringExecution" "[]v1.PodAffinityTerm")
-    "v1.PodAffinityTerm" (dict "labelSelector" "v1.LabelSelector" "matchLabelKeys" "[]string" "mismatchLabelKeys" "[]string" "namespaceSelector" "v1.LabelSelector" "namespaces" "[]string" "topologyKey" "string")
-    "v1.PodAntiAffinity" (dict "preferredDuringSchedulingIgnoredDuringExecution" "[]v1.WeightedPodAffinityTerm" "requiredDuringSchedulingIgnoredDuringExecution" "[]v1.PodAffinityTerm")
-    "v1.PreferredSchedulingTerm" (dict "preference" "v1.NodeSelectorTerm" "weight" "int32")
-    "v1.WeightedPodAffinityTerm" (dict "podAffinityTerm" "v1.PodAffinityTerm" "weight" "int32")
-  )
 )
 -}}
 {{- end -}}

@@ -26,12 +26,6 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 pattern for the namespace and the release. */ -}}
 {{- $ok := and (le (len $rel) 40) (le (len $dataStore) 63) (regexMatch "^tenant-[a-z0-9]+(-[a-z0-9]+)*;[a-z]([-a-z0-9]*[a-z0-9])?$" (printf "%s;%s" $ns $rel)) -}}
 {{- $ok = and $ok (empty (omit $e "replicas")) -}}
-{{- $apis := dict -}}
-{{- range $api := list "autoscaling.k8s.io/v1/VerticalPodAutoscaler" "operator.victoriametrics.com/v1beta1/VMPodScrape" "cilium.io/v2/CiliumNetworkPolicy"  }}{{ $_ := set $apis $api ($root.Capabilities.APIVersions.Has $api) }}{{ end -}}
-{{- /* An optional API's group without that API is refused (checks). */ -}}
-{{- $groups := list -}}
-{{- range $api, $served := $apis }}{{ if not $served }}{{ $groups = append $groups (regexQuoteMeta (first (splitList "/" $api))) }}{{ end }}{{ end -}}
-{{- if $groups }}{{ $ok = and $ok (not (regexMatch (printf "(^| )(%s)/" (join "|" $groups)) (join " " $root.Capabilities.APIVersions))) }}{{ end -}}
 {{- /* The live KamajiControlPlane: a cluster on another datastore stays
 there and nothing is rendered (moving it would start a Kamaji datastore
 migration). The live EtcdCluster: spec.storage.storageClassName is
@@ -45,6 +39,10 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- if $ec }}{{ $sc = dig "spec" "storage" "storageClassName" "" $ec }}{{ end -}}
 {{- $res := dict "cpu" "1000m" "memory" "512Mi"  -}}
 {{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $x))) }}{{ end -}}
+{{- $caps := toJson $root.Capabilities.APIVersions -}}
+{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" (contains "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" $caps) "operator.victoriametrics.com/v1beta1/VMPodScrape" (contains "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" $caps) "monitoring.coreos.com/v1/PodMonitor" (contains "\"monitoring.coreos.com/v1/PodMonitor\"" $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains "\"cilium.io/v2/CiliumNetworkPolicy\"" $caps) -}}
+{{- $rest := $caps | replace "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" "" | replace "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" "" | replace "\"monitoring.coreos.com/v1/PodMonitor\"" "" | replace "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" "" | replace "\"cilium.io/v2/CiliumNetworkPolicy\"" "" -}}
+{{- $ok = and $ok (not (regexMatch "\"(autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" $rest)) -}}
 {{- $r := $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = 3.0 }}{{ end -}}
 {{- $ok = and $ok (kindIs "float64" $r) (has $r (list 1.0 3.0 )) -}}
@@ -69,6 +67,7 @@ the float conversion reads is one the library reads alike. */ -}}
   "storageClass" $sc
   "spread" ""
   "affinity" ""
+  "apis" $apis
   "cluster" $name
   "defragCronJob" (printf "%s-defrag" $name)
   "cleanupJob" (printf "%s-cleanup" $name)
@@ -77,7 +76,6 @@ the float conversion reads is one the library reads alike. */ -}}
   "quota" "4080218931"
   "dataStore" $dataStore
   "render" (or (not $liveDS) (eq $liveDS $dataStore))
-  "apis" $apis
   "pvcs" ""
   "pvcNames" ""
   ) -}}

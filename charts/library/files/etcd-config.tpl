@@ -33,6 +33,10 @@ refuse: an absent version, replicas or size fails the pattern below. */ -}}
 which holds a ";"). */ -}}
 {{- $ok = and $ok (regexMatch "^tenant-[a-z0-9]+(-[a-z0-9]+)*;[0-9]+\\.[0-9]+\\.[0-9]+;[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" (printf "%s;%s;%s" $ns $version $size)) -}}
 {{- $ok = and $ok (or (not $sc) (and (le (len $sc) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $sc))) -}}
+{{- $caps := toJson $root.Capabilities.APIVersions -}}
+{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true "monitoring.coreos.com/v1/PodMonitor" (contains "\"monitoring.coreos.com/v1/PodMonitor\"" $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains "\"cilium.io/v2/CiliumNetworkPolicy\"" $caps) -}}
+{{- $rest := $caps | replace "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" "" | replace "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" "" | replace "\"monitoring.coreos.com/v1/PodMonitor\"" "" | replace "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" "" | replace "\"cilium.io/v2/CiliumNetworkPolicy\"" "" -}}
+{{- $ok = and $ok (not (regexMatch "\"(autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" $rest)) -}}
 {{- $r := $e.replicas -}}
 {{- $ok = and $ok (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0) -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
@@ -72,13 +76,13 @@ namespace, shortest first, then tenant-root unless it is the namespace. */ -}}
   "storageClass" $sc
   "spread" ""
   "affinity" ""
+  "apis" $apis
   "cluster" "etcd"
   "defragCronJob" "etcd-defrag"
   "cleanupJob" "etcd-cleanup"
   "version" $version
   "dataStore" $ns
   "render" true
-  "apis" (dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true "cilium.io/v2/CiliumNetworkPolicy" true)
   "tenants" $tenants
   "pvcs" (printf "- \"%s\"" (join "\"\n- \"" $pvcs))
   "pvcNames" (join " " $pvcs)

@@ -345,6 +345,20 @@ spec:
 #NO_SPREAD#    topologyKey: kubernetes.io/hostname
 #NO_SPREAD#    whenUnsatisfiable: ScheduleAnyway
   version: "{{ $.version }}"
+{{- if (index $.apis "grafana.integreatly.org/v1beta1/GrafanaDashboard") }}
+---
+apiVersion: grafana.integreatly.org/v1beta1
+kind: GrafanaDashboard
+metadata:
+  name: "__CLUSTER__-grafana-dashboard"
+spec:
+  instanceSelector:
+    matchLabels:
+      dashboards: grafana
+  json: |-
+{{ include "etcdshapes.run" (dict "c" $ "files" (list "files/dashboard.tpl")) | indent 4 }}
+  uid: "{{ $.dashboardUid }}"
+{{- end }}
 ---
 apiVersion: cert-manager.io/v1
 kind: Issuer
@@ -368,6 +382,23 @@ metadata:
   name: "__CLUSTER__-selfsigning-issuer"
 spec:
   selfSigned: {}
+{{- if (index $.apis "monitoring.coreos.com/v1/PodMonitor") }}
+---
+apiVersion: monitoring.coreos.com/v1
+kind: PodMonitor
+metadata:
+  name: "__CLUSTER__-pod-monitor"
+spec:
+  namespaceSelector:
+    matchNames:
+    - "__NAMESPACE__"
+  podMetricsEndpoints:
+  - port: metrics
+    scheme: http
+  selector:
+    matchLabels:
+      app.kubernetes.io/instance: "__CLUSTER__"
+{{- end }}
 {{- if (index $.apis "operator.victoriametrics.com/v1beta1/VMPodScrape") }}
 ---
 apiVersion: operator.victoriametrics.com/v1beta1

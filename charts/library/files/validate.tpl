@@ -6,7 +6,7 @@ input the config's quick tests do not vouch for. . is the config being
 filled; the fields the quick path computes for common input are computed
 here for any input.
 */ -}}
-{{- $k := dict -}}
+{{- $k := include "etcdshapes.file" (dict "c" . "name" "files/constants.json") | fromJson -}}
 {{- include "etcdshapes.check.constants" $k -}}
 {{- $root := .root -}}
 {{- $v := $root.Values -}}
@@ -29,12 +29,14 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- if and $ds (include "etcdshapes.check.subdomainErrors" (dict "value" $ds "k" $k)) -}}
 {{- include "etcdshapes.check.fail" (list "live.dataStoreName" $ds "must be a DataStore name (DNS-1123 subdomain)") -}}
 {{- end -}}
+{{- end -}}
 {{- /* parseAPIVersions: an optional API's group needs that API. */ -}}
 {{- $served := $root.Capabilities.APIVersions -}}
-{{- $optional := list "autoscaling.k8s.io/v1/VerticalPodAutoscaler" "operator.victoriametrics.com/v1beta1/VMPodScrape" "cilium.io/v2/CiliumNetworkPolicy"  -}}
+{{- $optional := list "autoscaling.k8s.io/v1/VerticalPodAutoscaler" "operator.victoriametrics.com/v1beta1/VMPodScrape" "monitoring.coreos.com/v1/PodMonitor" "grafana.integreatly.org/v1beta1/GrafanaDashboard" "cilium.io/v2/CiliumNetworkPolicy"  -}}
 {{- range $a := $served }}{{ range $known := $optional }}{{ if and (eq (first (splitList "/" $a)) (first (splitList "/" $known))) (not ($served.Has $known)) -}}
 {{- include "etcdshapes.check.fail" (list "apiVersions" $a (printf "is in the API group of %s but the list does not hold it; the optional APIs render only when listed exactly: %s" $known (join ", " $optional))) -}}
 {{- end }}{{ end }}{{ end -}}
+{{- if ne .caller "etcd" -}}
 {{- if lookup "etcd-operator.cozystack.io/v1alpha2" "EtcdCluster" .namespace .cluster -}}
 {{- include "etcdshapes.check.storageClassName" (dict "field" "live.storageClassName" "value" .storageClass "k" $k) -}}
 {{- end -}}
