@@ -41,7 +41,7 @@ func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	apis, err := stackInputs(CallerEtcd, o.ChartVersion, o.APIVersions)
+	apis, err := stackInputs(o.ChartVersion, o.APIVersions)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	apis, err := stackInputs(CallerCluster, o.ChartVersion, o.APIVersions)
+	apis, err := stackInputs(o.ChartVersion, o.APIVersions)
 	if err != nil {
 		return nil, err
 	}

@@ -27,29 +27,27 @@ func OptionalAPIs() []string { return slices.Clone(optionalAPIs) }
 // stackInputs checks what both stacks take beside their own options: the
 // chart version (monitoring.ValidateChartVersion, Helm's rule) and the
 // served APIs (parseAPIVersions), which it returns as a set.
-func stackInputs(caller, chartVersion string, apiVersions []string) (map[string]bool, error) {
+func stackInputs(chartVersion string, apiVersions []string) (map[string]bool, error) {
 	if err := monitoring.ValidateChartVersion("chartVersion", chartVersion); err != nil {
 		return nil, err
 	}
-	return parseAPIVersions(caller, apiVersions)
+	return parseAPIVersions(apiVersions)
 }
 
 // parseAPIVersions validates the served API set and returns it as a set.
 //
 // Entries are what Helm's --api-versions takes: group/version or
 // group/version/Kind (core: v1, v1/Kind); anything else is refused. An entry
-// in the group of one of the optional APIs that gate caller's shapes
-// (OptionalAPIsOf: for the per-cluster stack autoscaling.k8s.io,
+// in the group of one of the optional APIs (autoscaling.k8s.io,
 // operator.victoriametrics.com, monitoring.coreos.com,
-// grafana.integreatly.org, cilium.io; for the etcd chart the last three but
-// cilium.io) is refused unless the list also holds that group's optional
-// API exactly: "cilium.io/v2" alone, or
+// grafana.integreatly.org, cilium.io) is refused, for both stacks, unless
+// the list also holds that group's optional API exactly: "cilium.io/v2" alone, or
 // "cilium.io/v3/CiliumNetworkPolicy", renders no CiliumNetworkPolicy in Helm
 // either, silently, and is almost always a mistake. With the exact API
 // listed, the group's other entries (the whole served list of a cluster,
 // "cilium.io/v2", "cilium.io/v2alpha1/CiliumNodeConfig") are accepted.
-func parseAPIVersions(caller string, list []string) (map[string]bool, error) {
-	gated := OptionalAPIsOf(caller)
+func parseAPIVersions(list []string) (map[string]bool, error) {
+	gated := optionalAPIs
 	set := make(map[string]bool, len(list))
 	for _, a := range list {
 		if !apiVersionPattern.MatchString(a) {
