@@ -172,13 +172,27 @@ var checkFlagOf = map[string]string{
 }
 
 func checkFlagError(err error) error {
-	var e *invalid.Error
-	if !errors.As(err, &e) || e != err {
-		return err
+	switch t := err.(type) {
+	case *invalid.Error:
+		return checkFlagOne(t)
+	case invalid.List:
+		// Every refusal of the list names its flag, in order.
+		out := make(invalid.List, len(t))
+		for i, e := range t {
+			out[i] = checkFlagOne(e)
+		}
+		return out
+	}
+	return err
+}
+
+func checkFlagOne(e *invalid.Error) *invalid.Error {
+	if e == nil {
+		return e
 	}
 	flag, ok := checkFlagOf[e.Field]
 	if !ok {
-		return err
+		return e
 	}
 	c := *e
 	c.Field = flag
