@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -62,4 +64,79 @@ func TestOptionsEveryError(t *testing.T) {
 	_, ok := err.(*invalid.Error)
 	require.True(t, ok, "%T", err)
 	require.Equal(t, "Replicas: invalid value 100: must be at most 99 (etcd advises at most 7 members)", err.Error())
+}
+
+// requireEvery checks that err refuses exactly fields, in order: errors.As
+// recovers the first as an *invalid.Error, and invalid.All gives every one.
+// One field is the *invalid.Error itself, two or more an invalid.List.
+func requireEvery(t *testing.T, err error, fields ...string) {
+	t.Helper()
+	require.Error(t, err)
+	all := invalid.All(err)
+	got := make([]string, len(all))
+	for i, e := range all {
+		got[i] = e.Field
+	}
+	require.Equal(t, fields, got, "%v", err)
+	require.Len(t, invalid.All(err), len(fields))
+	var ie *invalid.Error
+	require.True(t, errors.As(err, &ie), "%T", err)
+	require.Equal(t, fields[0], ie.Field)
+	if len(fields) == 1 {
+		require.IsType(t, &invalid.Error{}, err)
+	} else {
+		require.IsType(t, invalid.List{}, err)
+	}
+}
+
+// TestSnapshotEveryError: the names, the snapshot name and each field of
+// the destination are refused each on its own.
+func TestSnapshotEveryError(t *testing.T) {
+	n := etcdNames(t)
+	badS3 := s3Dest("backups")
+	badS3.S3.Endpoint = "minio:9000"
+	badS3.S3.Region = "us east"
+	badS3.S3.CredentialsSecretRef.Name = ""
+	badPVC := v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: "Bad", SubPath: "/abs"}}
+	for _, c := range []struct {
+		name   string
+		names  naming.Names
+		snap   string
+		dest   v1alpha2.SnapshotLocation
+		fields []string
+	}{
+		{"names, name, destination", naming.Names{}, "Bad_Name", v1alpha2.SnapshotLocation{}, []string{"names", "name", "destination"}},
+		{"each S3 field", n, "x", badS3, []string{"destination.s3.endpoint", "destination.s3.region", "destination.s3.credentialsSecretRef.name", "destination.s3.key"}},
+		{"name and bucket", n, "", func() v1alpha2.SnapshotLocation { d := s3Dest(""); d.S3.Bucket = "B"; return d }(), []string{"name", "destination.s3.bucket"}},
+		{"claim and subPath", n, "x", badPVC, []string{"destination.pvc.claimName", "destination.pvc.subPath"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := etcd.Snapshot(c.names, c.snap, c.dest)
+			requireEvery(t, err, c.fields...)
+		})
+	}
+	t.Run("SnapshotFile", func(t *testing.T) {
+		_, err := etcd.SnapshotFile(badPVC, "Bad_Name")
+		requireEvery(t, err, "name", "destination.pvc.claimName", "destination.pvc.subPath")
+	})
+	t.Run("ValidateSnapshotDestination", func(t *testing.T) {
+		requireEvery(t, etcd.ValidateSnapshotDestination("to", badS3), "to.s3.endpoint", "to.s3.region", "to.s3.credentialsSecretRef.name", "to.s3.key")
+	})
+	t.Run("ValidateRestoreSource", func(t *testing.T) {
+		src := s3Dest("")
+		src.S3.Bucket = "ab"
+		requireEvery(t, etcd.ValidateRestoreSource("source", src), "source.s3.bucket", "source.s3.key")
+		requireEvery(t, etcd.ValidateRestoreSource("source", v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{}}), "source.pvc.claimName", "source.pvc.subPath")
+	})
+	t.Run("Restore", func(t *testing.T) {
+		cl, err := etcd.Cluster(n, etcd.Options{})
+		require.NoError(t, err)
+		cl.Spec.Storage.Medium = v1alpha2.StorageMediumMemory
+		requireEvery(t, etcd.Restore(pvcDest(""))(cl), "bootstrap.restore.source.pvc.subPath", "bootstrap.restore")
+		require.Nil(t, cl.Spec.Bootstrap)
+		requireEvery(t, etcd.Restore(pvcDest("a.db"))(nil), "bootstrap.restore")
+	})
+	// One bad field reads exactly as before lists.
+	_, err := etcd.Snapshot(n, "x", s3Dest("backups"))
+	require.Equal(t, `destination.s3.key: invalid value "backups": must be a prefix ending in "/" (the operator appends "<snapshot>.db")`, err.Error())
 }
