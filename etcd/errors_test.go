@@ -140,3 +140,36 @@ func TestSnapshotEveryError(t *testing.T) {
 	_, err := etcd.Snapshot(n, "x", s3Dest("backups"))
 	require.Equal(t, `destination.s3.key: invalid value "backups": must be a prefix ending in "/" (the operator appends "<snapshot>.db")`, err.Error())
 }
+
+// TestScheduledSnapshotsEveryError: the names, the schedule (each bad cron
+// field), keep and the destination are refused each on its own.
+func TestScheduledSnapshotsEveryError(t *testing.T) {
+	n := etcdNames(t)
+	for _, c := range []struct {
+		name   string
+		names  naming.Names
+		o      etcd.SnapshotScheduleOptions
+		fields []string
+	}{
+		{"everything", naming.Names{}, etcd.SnapshotScheduleOptions{Schedule: "@often", Keep: -1, Destination: v1alpha2.SnapshotLocation{}},
+			[]string{"names", "schedule", "keep", "destination"}},
+		{"schedule and keep", n, etcd.SnapshotScheduleOptions{Schedule: "0 24 * * *", Keep: naming.MaxSnapshotKeep + 1, Destination: pvcDest("")},
+			[]string{"schedule", "keep"}},
+		{"keep and destination", n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Keep: -1, Destination: s3Dest("no-slash")},
+			[]string{"keep", "destination.s3.key"}},
+		{"each bad cron field", n, etcd.SnapshotScheduleOptions{Schedule: "60 24 * 13 *", Destination: pvcDest("")},
+			[]string{"schedule", "schedule", "schedule"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := etcd.ScheduledSnapshots(c.names, c.o)
+			requireEvery(t, err, c.fields...)
+		})
+	}
+	err := etcd.ValidateSchedule("schedule", "60 24 0 * *")
+	require.Equal(t, `schedule: invalid value "60 24 0 * *": minute field "60": "60" must be between 0 and 59
+schedule: invalid value "60 24 0 * *": hour field "24": "24" must be between 0 and 23
+schedule: invalid value "60 24 0 * *": day of month field "0": "0" must be between 1 and 31`, err.Error())
+	// One bad field reads exactly as before lists.
+	err = etcd.ValidateSchedule("schedule", "0 24 * * *")
+	require.Equal(t, `schedule: invalid value "0 24 * * *": hour field "24": "24" must be between 0 and 23`, err.Error())
+}
