@@ -173,3 +173,37 @@ schedule: invalid value "60 24 0 * *": day of month field "0": "0" must be betwe
 	err = etcd.ValidateSchedule("schedule", "0 24 * * *")
 	require.Equal(t, `schedule: invalid value "0 24 * * *": hour field "24": "24" must be between 0 and 23`, err.Error())
 }
+
+// TestCheckJobEveryError: the names, every bad option, the load and the
+// image are refused together; the quota rule runs whenever the load and
+// the size are valid, and only then.
+func TestCheckJobEveryError(t *testing.T) {
+	n := etcdNames(t)
+	for _, c := range []struct {
+		name   string
+		names  naming.Names
+		o      etcd.Options
+		c      etcd.CheckOptions
+		fields []string
+	}{
+		{"names, options, load, image", naming.Names{}, etcd.Options{Version: "3", Replicas: -1}, etcd.CheckOptions{Load: "huge", Image: "my etcd"},
+			[]string{"names", "Version", "Replicas", "Load", "Image"}},
+		{"version and the quota of a valid size", n, etcd.Options{Version: "3"}, etcd.CheckOptions{Load: "xl", Datascale: true},
+			[]string{"Version", "Load"}},
+		{"no quota rule on a bad size", n, etcd.Options{Size: resource.MustParse("-1Gi")}, etcd.CheckOptions{Load: "xl", Datascale: true, Image: "a\tb"},
+			[]string{"Size", "Image"}},
+		{"no quota rule on a bad load", n, etcd.Options{Version: "latest"}, etcd.CheckOptions{Load: "xxl"},
+			[]string{"Version", "Load"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := etcd.CheckJob(c.names, c.o, c.c)
+			requireEvery(t, err, c.fields...)
+		})
+	}
+	_, err := etcd.CheckJob(n, etcd.Options{Version: "3", Size: resource.MustParse("1Mi")}, etcd.CheckOptions{})
+	requireEvery(t, err, "Version", "Load")
+	require.Contains(t, invalid.All(err)[1].Rule, "more than half of the cluster's quota of 996147 bytes (size 1Mi)")
+	// One bad input reads exactly as before lists.
+	_, err = etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Load: "huge"})
+	require.Equal(t, `Load: invalid value "huge": must be one of s, m, l or xl (etcdctl's workload models)`, err.Error())
+}
