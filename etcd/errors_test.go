@@ -207,3 +207,11 @@ func TestCheckJobEveryError(t *testing.T) {
 	_, err = etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Load: "huge"})
 	require.Equal(t, `Load: invalid value "huge": must be one of s, m, l or xl (etcdctl's workload models)`, err.Error())
 }
+
+// TestCleanupEveryError: bad names and a bad replicas are both refused.
+func TestCleanupEveryError(t *testing.T) {
+	_, err := etcd.Cleanup(naming.Names{}, -1)
+	requireEvery(t, err, "names", "replicas")
+	_, err = etcd.Cleanup(etcdNames(t), etcd.MaxReplicas+1)
+	require.Equal(t, "replicas: invalid value 100: must be between 1 and 99", err.Error())
+}
