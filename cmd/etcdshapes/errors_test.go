@@ -44,3 +44,36 @@ func TestCheckFlagErrorList(t *testing.T) {
 	require.Equal(t, []string{"--etcd-version", "--size", "namespace"}, got)
 	require.Equal(t, "--load", checkFlagError(invalid.Errorf("Load", "x", "r")).(*invalid.Error).Field)
 }
+
+// lines splits stderr into its lines.
+func lines(stderr string) []string {
+	return strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+}
+
+// TestRenderCheckEveryFlag: render check names every bad flag, each by its
+// flag, one a line, in the order the checks run; the quota rule is skipped
+// for a size the user did not mean.
+func TestRenderCheckEveryFlag(t *testing.T) {
+	code, stdout, stderr := cli(t, "", "render", "check", "etcd", "-n", "tenant-root", "--etcd-version", "3", "--size", "0")
+	require.Equal(t, 1, code, stderr)
+	require.Empty(t, stdout)
+	require.Equal(t, []string{
+		`etcdshapes: --size: invalid value "0": must be a positive quantity of bytes`,
+		`etcdshapes: --etcd-version: invalid value "3": must be an etcd version X.Y.Z, e.g. "3.6.11"`,
+	}, lines(stderr))
+
+	code, _, stderr = cli(t, "", "render", "check", "etcd", "-n", "default", "--size", "lots", "--load", "xl", "--datascale", "--image", "my etcd")
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, []string{
+		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
+		`etcdshapes: --size: invalid value "lots": must be a quantity, e.g. "4Gi"`,
+		`etcdshapes: --image: invalid value "my etcd": must be an image reference without whitespace or control characters (e.g. "gcr.io/etcd-development/etcd:v3.6.11")`,
+	}, lines(stderr))
+
+	code, _, stderr = cli(t, "", "render", "check", "etcd", "-n", "tenant-root", "--etcd-version", "latest", "--load", "xl", "--datascale")
+	require.Equal(t, 1, code, stderr)
+	got := lines(stderr)
+	require.Len(t, got, 2, stderr)
+	require.True(t, strings.HasPrefix(got[0], `etcdshapes: --etcd-version: invalid value "latest"`), got[0])
+	require.True(t, strings.HasPrefix(got[1], `etcdshapes: --load: invalid value "xl": etcdctl check perf and check datascale would write about 4.3 GB`), got[1])
+}
