@@ -77,3 +77,25 @@ func TestRenderCheckEveryFlag(t *testing.T) {
 	require.True(t, strings.HasPrefix(got[0], `etcdshapes: --etcd-version: invalid value "latest"`), got[0])
 	require.True(t, strings.HasPrefix(got[1], `etcdshapes: --load: invalid value "xl": etcdctl check perf and check datascale would write about 4.3 GB`), got[1])
 }
+
+// TestRenderSnapshotEveryFlag: render snapshot reports every bad flag, one
+// a line, in the order the checks run.
+func TestRenderSnapshotEveryFlag(t *testing.T) {
+	code, stdout, stderr := cli(t, "", "render", "snapshot", "etcd", "-n", "tenant-root", "--name", "Bad_Name", "--pvc", "Bad")
+	require.Equal(t, 1, code, stderr)
+	require.Empty(t, stdout)
+	require.Equal(t, []string{
+		`etcdshapes: name: invalid value "Bad_Name": must be a DNS-1123 label of at most 63 characters (it names the snapshot file and what etcd-operator derives from it)`,
+		`etcdshapes: destination.pvc.claimName: invalid value "Bad": must be a PersistentVolumeClaim name (DNS-1123 subdomain)`,
+	}, lines(stderr))
+
+	code, _, stderr = cli(t, "", "render", "snapshot", "cluster", "-n", "default", "--release", "kubernetes-demo",
+		"--schedule", "0 24 * * *", "--keep", "0", "--s3-endpoint", "minio:9000", "--s3-bucket", "etcd-backups", "--s3-credentials-secret", "s3")
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, []string{
+		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
+		`etcdshapes: keep: invalid value 0: must be between 1 and 100`,
+		`etcdshapes: schedule: invalid value "0 24 * * *": hour field "24": "24" must be between 0 and 23`,
+		`etcdshapes: destination.s3.endpoint: invalid value "minio:9000": must be an http or https URL, e.g. "https://s3.amazonaws.com"`,
+	}, lines(stderr))
+}
