@@ -34,23 +34,31 @@ type Request struct {
 
 // Render reads the request's values in its caller's shape and builds the
 // caller's stack.
+//
+// Bad input is refused with every refusal (see invalid.List): those of the
+// values first, in the order the values reader checks them (so the first
+// is the one the chart prints), then those of the stack's other inputs and
+// of the options read, each field once.
 func Render(r Request) ([]Object, error) {
 	switch r.Caller {
 	case CallerEtcd:
 		if r.Release == "" {
 			r.Release = naming.EtcdChartRelease
 		}
-		e, err := values.EtcdChart(r.Values)
-		if err != nil {
-			return nil, err
-		}
+		e, verr := values.EtcdChart(r.Values)
+		// Built even when the values are refused, to report the other
+		// inputs' refusals too: a refused value is left at its zero,
+		// which the builders read as the default, so it is not refused
+		// twice.
 		objs, err := EtcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions})
-		return objs, values.EtcdChartError(err)
-	case CallerCluster:
-		c, err := values.Cluster(r.Values)
-		if err != nil {
-			return nil, err
+		err = values.EtcdChartError(err)
+		if verr != nil {
+			return nil, withoutRepeats(verr, err)
 		}
+		return objs, err
+	case CallerCluster:
+		c, verr := values.Cluster(r.Values)
+		// Built even when the values are refused, as for CallerEtcd.
 		objs, err := Cluster(ClusterOptions{
 			Namespace:                 r.Namespace,
 			Release:                   r.Release,
@@ -63,8 +71,33 @@ func Render(r Request) ([]Object, error) {
 			APIVersions:               r.APIVersions,
 			Live:                      r.Live,
 		})
-		return objs, values.ClusterError(err)
+		err = values.ClusterError(err)
+		if verr != nil {
+			return nil, withoutRepeats(verr, err)
+		}
+		return objs, err
 	default:
 		return nil, invalid.Errorf("caller", r.Caller, "must be %q or %q", CallerEtcd, CallerCluster)
 	}
+}
+
+// withoutRepeats is first's refusals followed by those of more whose field
+// first does not already refuse, so that a value the values reader refused
+// and the builder then checked again is reported once.
+func withoutRepeats(first, more error) error {
+	var c invalid.Collector
+	c.Add(first)
+	seen := map[string]bool{}
+	for _, e := range invalid.All(first) {
+		seen[e.Field] = true
+	}
+	for _, e := range invalid.All(more) {
+		if !seen[e.Field] {
+			c.Add(e)
+		}
+	}
+	if len(invalid.All(more)) == 0 {
+		c.Add(more) // an error that holds no refusal is kept
+	}
+	return c.Err()
 }

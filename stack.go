@@ -33,22 +33,31 @@ type EtcdChartOptions struct {
 }
 
 // EtcdChart returns every object the etcd chart renders, in install order.
+//
+// Bad input is refused with every refusal (see invalid.List): the names,
+// the chart version and API list, then the etcd's options, in that order.
 func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 	if o.Release == "" {
 		o.Release = naming.EtcdChartRelease
 	}
-	n, err := naming.ForEtcdChart(o.Namespace, o.Release)
-	if err != nil {
-		return nil, err
-	}
-	apis, err := stackInputs(o.ChartVersion, o.APIVersions)
-	if err != nil {
-		return nil, err
-	}
+	n, apis, err := o.inputs()
 	opts := o.Etcd
 	opts.ServiceLabel = etcdChartServiceLabel
+	if err != nil {
+		// The options are checked too, so that one run reports every
+		// bad input; without a bad name or input, the build checks them.
+		return nil, invalid.Join(err, opts.Validate())
+	}
 	b := stackBuild{names: n, opts: opts, replicas: replicasOf(opts), chartVersion: o.ChartVersion}
 	return b.build(CallerEtcd, apis)
+}
+
+// inputs checks the names and the stack's inputs beside the etcd's
+// options, each on its own.
+func (o EtcdChartOptions) inputs() (naming.Names, map[string]bool, error) {
+	n, err := naming.ForEtcdChart(o.Namespace, o.Release)
+	apis, err2 := stackInputs(o.ChartVersion, o.APIVersions)
+	return n, apis, invalid.Join(err, err2)
 }
 
 // ClusterOptions are the inputs of a tenant cluster's etcd stack.
@@ -102,25 +111,15 @@ type LiveState struct {
 // behind a shared datastore, except the rules of the names a rendered stack
 // derives from the release (SharesDataStore): a cluster created before
 // them keeps upgrading while it stays on the shared datastore.
+//
+// Bad input is refused with every refusal (see invalid.List), in the order
+// the checks run: the namespace and release, the chart version and API
+// list, the live state, the replicas, the storage classes, then the
+// etcd's options.
 func Cluster(o ClusterOptions) ([]Object, error) {
-	shared, err := SharesDataStore(o)
-	if err != nil {
-		return nil, err
-	}
-	apis, err := stackInputs(o.ChartVersion, o.APIVersions)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.Live.Validate(); err != nil {
-		return nil, err
-	}
-	replicas := o.Replicas
-	if replicas == 0 {
-		replicas = etcd.DefaultReplicas
-	}
-	if replicas != 1 && replicas != 3 {
-		return nil, invalid.Errorf("Replicas", replicas, "must be 1 or 3")
-	}
+	var c invalid.Collector
+	shared, apis, replicas, err := o.inputs()
+	c.Add(err)
 	opts := etcd.Options{
 		Replicas:                  replicas,
 		StorageClassName:          storageClass(o, replicas),
@@ -128,11 +127,28 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 		TopologySpreadConstraints: o.TopologySpreadConstraints,
 		ServiceLabel:              clusterServiceLabel,
 	}
-	if err := validateStorageClass("StorageClassLocal", o.StorageClassLocal); err != nil {
-		return nil, err
+	var n naming.Names
+	if !shared {
+		// Checked only when the release passed the shared datastore's
+		// rules, which refuse it first and the same way.
+		if _, derr := naming.ClusterDataStore(o.Namespace, o.Release); derr == nil {
+			n, err = naming.ForCluster(o.Namespace, o.Release)
+			c.Add(err)
+		}
 	}
-	if err := validateStorageClass("StorageClassReplicated", o.StorageClassReplicated); err != nil {
-		return nil, err
+	if c.Len() > 0 {
+		// The options are checked too, so that one run reports every bad
+		// input, but only with a valid replica count: they hold it, and
+		// would refuse it a second time.
+		if replicas == 1 || replicas == 3 {
+			// The storage class is checked as the input it came from
+			// (StorageClassLocal, StorageClassReplicated,
+			// live.storageClassName), so not again here.
+			check := opts
+			check.StorageClassName = ""
+			c.Add(check.Validate())
+		}
+		return nil, c.Err()
 	}
 	if shared {
 		if err := opts.Validate(); err != nil {
@@ -140,12 +156,31 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 		}
 		return []Object{}, nil
 	}
-	n, err := naming.ForCluster(o.Namespace, o.Release)
-	if err != nil {
-		return nil, err
-	}
 	b := stackBuild{names: n, opts: opts, replicas: replicas, chartVersion: o.ChartVersion}
 	return b.build(CallerCluster, apis)
+}
+
+// inputs checks everything of a tenant cluster's stack beside its etcd
+// options and the names only a rendered stack needs, each on its own:
+// shared is whether it stays on another datastore, replicas the count with
+// its default applied.
+func (o ClusterOptions) inputs() (shared bool, apis map[string]bool, replicas int32, err error) {
+	var c invalid.Collector
+	shared, err = SharesDataStore(o)
+	c.Add(err)
+	apis, err = stackInputs(o.ChartVersion, o.APIVersions)
+	c.Add(err)
+	c.Add(o.Live.Validate())
+	replicas = o.Replicas
+	if replicas == 0 {
+		replicas = etcd.DefaultReplicas
+	}
+	if replicas != 1 && replicas != 3 {
+		c.Addf("Replicas", replicas, "must be 1 or 3")
+	}
+	c.Add(validateStorageClass("StorageClassLocal", o.StorageClassLocal))
+	c.Add(validateStorageClass("StorageClassReplicated", o.StorageClassReplicated))
+	return shared, apis, replicas, c.Err()
 }
 
 // The cozystack.io/service label of each caller's member pods.

@@ -26,12 +26,16 @@ func OptionalAPIs() []string { return slices.Clone(optionalAPIs) }
 
 // stackInputs checks what both stacks take beside their own options: the
 // chart version (monitoring.ValidateChartVersion, Helm's rule) and the
-// served APIs (parseAPIVersions), which it returns as a set.
+// served APIs (parseAPIVersions), which it returns as a set. Both are
+// checked, so that every refusal is reported.
 func stackInputs(chartVersion string, apiVersions []string) (map[string]bool, error) {
-	if err := monitoring.ValidateChartVersion("chartVersion", chartVersion); err != nil {
-		return nil, err
+	var c invalid.Collector
+	c.Add(monitoring.ValidateChartVersion("chartVersion", chartVersion))
+	set, err := parseAPIVersions(apiVersions)
+	if c.Add(err) {
+		return nil, c.Err()
 	}
-	return parseAPIVersions(apiVersions)
+	return set, c.Err()
 }
 
 // parseAPIVersions validates the served API set and returns it as a set.
@@ -46,23 +50,36 @@ func stackInputs(chartVersion string, apiVersions []string) (map[string]bool, er
 // either, silently, and is almost always a mistake. With the exact API
 // listed, the group's other entries (the whole served list of a cluster,
 // "cilium.io/v2", "cilium.io/v2alpha1/CiliumNodeConfig") are accepted.
+//
+// Every malformed entry is refused first, in list order, then every
+// well-formed entry the group rule refuses (each once), as the two passes
+// always ran.
 func parseAPIVersions(list []string) (map[string]bool, error) {
 	gated := optionalAPIs
 	set := make(map[string]bool, len(list))
+	var c invalid.Collector
 	for _, a := range list {
 		if !apiVersionPattern.MatchString(a) {
-			return nil, invalid.Errorf("apiVersions", a, "must be group/version/Kind or group/version, e.g. %q", APIVerticalPodAutoscaler)
+			c.Addf("apiVersions", a, "must be group/version/Kind or group/version, e.g. %q", APIVerticalPodAutoscaler)
+			continue
 		}
 		set[a] = true
 	}
 	for _, a := range list {
+		if !set[a] {
+			continue // malformed, refused above
+		}
 		group := apiGroup(a)
 		for _, known := range gated {
 			if apiGroup(known) == group && !set[known] {
-				return nil, invalid.Errorf("apiVersions", a, "is in the API group of %s but the list does not hold it; the optional APIs render only when listed exactly: %s",
+				c.Addf("apiVersions", a, "is in the API group of %s but the list does not hold it; the optional APIs render only when listed exactly: %s",
 					known, strings.Join(gated, ", "))
+				break
 			}
 		}
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
 	}
 	return set, nil
 }
@@ -94,15 +111,17 @@ func validateStorageClass(field, name string) error {
 
 // Validate checks the live state's names: a DataStore name and a
 // StorageClass name (DNS-1123 subdomains), named live.dataStoreName and
-// live.storageClassName.
+// live.storageClassName. Both are checked: two bad names give an
+// invalid.List.
 func (l LiveState) Validate() error {
+	var c invalid.Collector
 	if l.DataStoreName != "" {
 		if errs := validation.IsDNS1123Subdomain(l.DataStoreName); len(errs) > 0 {
-			return invalid.Errorf("live.dataStoreName", l.DataStoreName, "must be a DataStore name (DNS-1123 subdomain)")
+			c.Addf("live.dataStoreName", l.DataStoreName, "must be a DataStore name (DNS-1123 subdomain)")
 		}
 	}
 	if l.StorageClassName != nil {
-		return validateStorageClass("live.storageClassName", *l.StorageClassName)
+		c.Add(validateStorageClass("live.storageClassName", *l.StorageClassName))
 	}
-	return nil
+	return c.Err()
 }

@@ -126,30 +126,38 @@ func (o CheckOptions) load() (checkLoad, error) {
 // delete them with etcdctl del --prefix /etcdctl-check-perf/ or
 // /etcdctl-check-datascale/). The finished Job stays CheckTTLSeconds for
 // its log: kubectl logs job/<name>-check --all-containers.
+//
+// The names, every refusal of o (as Options.Validate gives them), the load
+// and the image are checked each on its own and all refused together (see
+// invalid.List), in that order; the quota rule needs a valid load and size,
+// so it is checked only when both are (whatever the other options hold).
 func CheckJob(n naming.Names, o Options, c CheckOptions) (*batchv1.Job, error) {
-	if err := n.Validate(); err != nil {
-		return nil, err
-	}
+	var errs invalid.Collector
+	errs.Add(n.Validate())
+	// resolve fills in the defaults even when it refuses an option, so
+	// r.Size is the size the quota rule needs; its own refusal of the
+	// size is among err's.
 	r, err := o.resolve()
-	if err != nil {
-		return nil, err
-	}
+	errs.Add(err)
+	_, sizeErr := quotaBackendBytes(r.Size)
 	l, err := c.load()
-	if err != nil {
-		return nil, err
-	}
-	if written := checkWriteBytes(l, c.Datascale); written > r.quota/2 {
-		what := "etcdctl check perf"
-		if c.Datascale {
-			what += " and check datascale"
+	if !errs.Add(err) && sizeErr == nil {
+		if written := checkWriteBytes(l, c.Datascale); written > r.quota/2 {
+			what := "etcdctl check perf"
+			if c.Datascale {
+				what += " and check datascale"
+			}
+			errs.Addf("Load", l.name, "%s would write about %s, more than half of the cluster's quota of %s bytes (size %s): filling the quota stops every write; use a smaller load or a larger size",
+				what, humanBytes(written), strconv.FormatInt(r.quota, 10), r.Size.String())
 		}
-		return nil, invalid.Errorf("Load", l.name, "%s would write about %s, more than half of the cluster's quota of %s bytes (size %s): filling the quota stops every write; use a smaller load or a larger size",
-			what, humanBytes(written), strconv.FormatInt(r.quota, 10), r.Size.String())
 	}
 	image := c.Image
 	if image == "" {
 		image = EtcdImageRepository + ":v" + r.Version
-	} else if err := validateImage("Image", image); err != nil {
+	} else {
+		errs.Add(validateImage("Image", image))
+	}
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	return checkJob(n, image, l, c.Datascale), nil

@@ -61,16 +61,19 @@ func (h CleanupHook) Objects() []manifest.Object {
 
 // Cleanup builds the post-delete cleanup hook. replicas is the member count
 // whose PVCs the etcd chart's hook deletes (0 means DefaultReplicas); the
-// per-cluster hook deletes Secrets only.
+// per-cluster hook deletes Secrets only. Bad names and a bad replicas are
+// both refused (see invalid.List).
 func Cleanup(n naming.Names, replicas int32) (CleanupHook, error) {
-	if err := n.Validate(); err != nil {
-		return CleanupHook{}, err
-	}
+	var c invalid.Collector
+	c.Add(n.Validate())
 	if replicas == 0 {
 		replicas = DefaultReplicas
 	}
 	if replicas < 1 || replicas > MaxReplicas {
-		return CleanupHook{}, invalid.Errorf("replicas", replicas, "must be between 1 and %d", MaxReplicas)
+		c.Addf("replicas", replicas, "must be between 1 and %d", MaxReplicas)
+	}
+	if err := c.Err(); err != nil {
+		return CleanupHook{}, err
 	}
 	return cleanup(n, replicas), nil
 }

@@ -71,13 +71,13 @@ func ValidateVersion(v string) error {
 // ValidateSpreadConstraints checks the platform's spread constraints with
 // the API server's Pod rules, since etcd-operator copies them into the
 // member Pods.
+// Every constraint is checked; the refusals come in list order.
 func ValidateSpreadConstraints(list []corev1.TopologySpreadConstraint) error {
+	var errs invalid.Collector
 	for i, c := range list {
-		if err := validateSpread(i, c, list[:i]); err != nil {
-			return err
-		}
+		errs.Add(validateSpread(i, c, list[:i]))
 	}
-	return nil
+	return errs.Err()
 }
 
 // resolved is Options with defaults applied and inputs validated.
@@ -108,46 +108,47 @@ func isVersion(v string) bool {
 	return true
 }
 
+// resolve applies the defaults and runs every check, collecting the
+// refusals of the independent ones in the order they always ran, so that
+// the first is the one the chart, which stops at its first failure, prints.
+// A check that needs an earlier value valid (the requests need the ratios
+// and the limits) is skipped when that value was refused.
 func (o Options) resolve() (resolved, error) {
 	r := resolved{Options: o}
+	var c invalid.Collector
 	if r.Version == "" {
 		r.Version = DefaultVersion
 	}
-	if err := ValidateVersion(r.Version); err != nil {
-		return r, err
-	}
+	c.Add(ValidateVersion(r.Version))
 	if r.Replicas == 0 {
 		r.Replicas = DefaultReplicas
 	}
 	if r.Replicas < 1 {
-		return r, invalid.Errorf("Replicas", r.Replicas, "must be at least 1")
+		c.Addf("Replicas", r.Replicas, "must be at least 1")
 	}
 	if r.Replicas > MaxReplicas {
-		return r, invalid.Errorf("Replicas", r.Replicas, "must be at most %d (etcd advises at most 7 members)", MaxReplicas)
+		c.Addf("Replicas", r.Replicas, "must be at most %d (etcd advises at most 7 members)", MaxReplicas)
 	}
 	if r.Size.IsZero() {
 		r.Size = resource.MustParse(DefaultSize)
 	}
 	quota, err := quotaBackendBytes(r.Size)
-	if err != nil {
-		return r, err
-	}
+	c.Add(err)
 	r.quota = quota
 	if r.StorageClassName != "" {
 		if errs := validation.IsDNS1123Subdomain(r.StorageClassName); len(errs) > 0 {
-			return r, invalid.Errorf("StorageClassName", r.StorageClassName, "must be a StorageClass name (DNS-1123 subdomain)")
+			c.Addf("StorageClassName", r.StorageClassName, "must be a StorageClass name (DNS-1123 subdomain)")
 		}
 	}
 	if r.ServiceLabel != "" {
 		// A label value on the member pods and PVCs: the API server
 		// refuses anything else, long after the EtcdCluster was accepted.
 		if errs := validation.IsValidLabelValue(r.ServiceLabel); len(errs) > 0 {
-			return r, invalid.Errorf("ServiceLabel", r.ServiceLabel, "must be a label value (the cozystack.io/service label of the member pods): %s", strings.Join(errs, "; "))
+			c.Addf("ServiceLabel", r.ServiceLabel, "must be a label value (the cozystack.io/service label of the member pods): %s", strings.Join(errs, "; "))
 		}
 	}
-	if r.ratios, err = r.Ratios.parse(); err != nil {
-		return r, err
-	}
+	r.ratios, err = r.Ratios.parse()
+	ratiosOK := !c.Add(err)
 	limits := r.Resources
 	if limits == nil {
 		limits = corev1.ResourceList{
@@ -156,30 +157,28 @@ func (o Options) resolve() (resolved, error) {
 		}
 	}
 	if len(limits) > 0 {
-		req, err := sanitize(limits, r.ratios)
-		if err != nil {
-			return r, err
+		if !ratiosOK {
+			// The requests divide by the ratios; the limits are
+			// still checked on their own.
+			c.Add(validateLimits(limits, sortedNames(limits)))
+		} else if req, err := sanitize(limits, r.ratios); !c.Add(err) {
+			if !c.Add(requestsWithinLimits(req, r.ratios)) {
+				r.resources = &req
+			}
 		}
-		if err := requestsWithinLimits(req, r.ratios); err != nil {
-			return r, err
-		}
-		r.resources = &req
 	}
-	if err := ValidateSpreadConstraints(r.TopologySpreadConstraints); err != nil {
-		return r, err
-	}
+	c.Add(ValidateSpreadConstraints(r.TopologySpreadConstraints))
 	if r.Affinity != nil {
-		if err := firstError(validateAffinity(r.Affinity, k8sfield.NewPath("Affinity"))); err != nil {
-			return r, err
-		}
+		c.Add(fieldErrors(validateAffinity(r.Affinity, k8sfield.NewPath("Affinity"))))
 	}
-	return r, nil
+	return r, c.Err()
 }
 
 // requestsWithinLimits refuses a ratio below 1 where it applies: the
 // request would exceed the limit, and the API server refuses the member
 // Pods etcd-operator creates with such resources.
 func requestsWithinLimits(req corev1.ResourceRequirements, p parsedRatios) error {
+	var errs invalid.Collector
 	for _, c := range []struct {
 		name  corev1.ResourceName
 		ratio ratio
@@ -190,16 +189,19 @@ func requestsWithinLimits(req corev1.ResourceRequirements, p parsedRatios) error
 			continue
 		}
 		if c.ratio.value >= 1 {
-			return invalid.Errorf("Resources["+string(c.name)+"]", lim.String(),
+			errs.Addf("Resources["+string(c.name)+"]", lim.String(),
 				"has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it", q.String())
+			continue
 		}
-		return invalid.Errorf(c.ratio.field, c.ratio.text,
+		errs.Addf(c.ratio.field, c.ratio.text,
 			"must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses", c.name, q.String(), lim.String())
 	}
-	return nil
+	return errs.Err()
 }
 
-// Validate reports the first input that breaks a rule.
+// Validate reports every input that breaks a rule: nil, the one
+// *invalid.Error, or an invalid.List in the order the checks ran (the
+// first is what the chart prints).
 func (o Options) Validate() error {
 	_, err := o.resolve()
 	return err
@@ -238,32 +240,37 @@ func quotaBackendBytes(size resource.Quantity) (int64, error) {
 // accepted. before are the constraints that precede it.
 func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.TopologySpreadConstraint) error {
 	field := "TopologySpreadConstraints[" + strconv.Itoa(i) + "]"
+	var errs invalid.Collector
 	if c.MaxSkew < 1 {
-		return invalid.Errorf(field+".maxSkew", c.MaxSkew, "must be at least 1")
+		errs.Addf(field+".maxSkew", c.MaxSkew, "must be at least 1")
 	}
 	if c.TopologyKey == "" {
-		return invalid.Errorf(field+".topologyKey", c.TopologyKey, "must not be empty")
-	}
-	if errs := validation.IsQualifiedName(c.TopologyKey); len(errs) > 0 {
-		return invalid.Errorf(field+".topologyKey", c.TopologyKey, "must be a label key")
+		errs.Addf(field+".topologyKey", c.TopologyKey, "must not be empty")
+	} else if msgs := validation.IsQualifiedName(c.TopologyKey); len(msgs) > 0 {
+		errs.Addf(field+".topologyKey", c.TopologyKey, "must be a label key")
 	}
 	switch c.WhenUnsatisfiable {
 	case corev1.DoNotSchedule, corev1.ScheduleAnyway:
 	default:
-		return invalid.Errorf(field+".whenUnsatisfiable", string(c.WhenUnsatisfiable), "must be DoNotSchedule or ScheduleAnyway")
+		errs.Addf(field+".whenUnsatisfiable", string(c.WhenUnsatisfiable), "must be DoNotSchedule or ScheduleAnyway")
+	}
+	if errs.Len() > 0 {
+		// A duplicate of a constraint that is itself refused says
+		// nothing more; the rest are checked as before.
+		return errs.Err()
 	}
 	for j, b := range before {
 		if b.TopologyKey == c.TopologyKey && b.WhenUnsatisfiable == c.WhenUnsatisfiable {
-			return invalid.Errorf(field, c.TopologyKey+", "+string(c.WhenUnsatisfiable),
+			errs.Addf(field, c.TopologyKey+", "+string(c.WhenUnsatisfiable),
 				"repeats the topologyKey and whenUnsatisfiable of constraint [%d]; the API server refuses duplicates", j)
+			break
 		}
 	}
 	if c.MinDomains != nil {
 		if *c.MinDomains < 1 {
-			return invalid.Errorf(field+".minDomains", *c.MinDomains, "must be at least 1")
-		}
-		if c.WhenUnsatisfiable != corev1.DoNotSchedule {
-			return invalid.Errorf(field+".minDomains", *c.MinDomains, "can only be used with whenUnsatisfiable: DoNotSchedule")
+			errs.Addf(field+".minDomains", *c.MinDomains, "must be at least 1")
+		} else if c.WhenUnsatisfiable != corev1.DoNotSchedule {
+			errs.Addf(field+".minDomains", *c.MinDomains, "can only be used with whenUnsatisfiable: DoNotSchedule")
 		}
 	}
 	for _, pol := range []struct {
@@ -271,12 +278,10 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 		p    *corev1.NodeInclusionPolicy
 	}{{".nodeAffinityPolicy", c.NodeAffinityPolicy}, {".nodeTaintsPolicy", c.NodeTaintsPolicy}} {
 		if pol.p != nil && *pol.p != corev1.NodeInclusionPolicyHonor && *pol.p != corev1.NodeInclusionPolicyIgnore {
-			return invalid.Errorf(field+pol.name, string(*pol.p), "must be Honor or Ignore")
+			errs.Addf(field+pol.name, string(*pol.p), "must be Honor or Ignore")
 		}
 	}
-	if err := firstError(metav1validation.ValidateLabelSelector(c.LabelSelector, metav1validation.LabelSelectorValidationOptions{}, k8sfield.NewPath(field+".labelSelector"))); err != nil {
-		return err
-	}
+	errs.Add(fieldErrors(metav1validation.ValidateLabelSelector(c.LabelSelector, metav1validation.LabelSelectorValidationOptions{}, k8sfield.NewPath(field+".labelSelector"))))
 	// The library adds a selector on the members when there is none.
 	keys := map[string]bool{InstanceLabel: c.LabelSelector == nil}
 	if c.LabelSelector != nil {
@@ -289,28 +294,27 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 	}
 	for j, k := range c.MatchLabelKeys {
 		f := field + ".matchLabelKeys[" + strconv.Itoa(j) + "]"
-		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
-			return invalid.Errorf(f, k, "must be a label key")
-		}
-		if keys[k] {
-			return invalid.Errorf(f, k, "must not be a key of the constraint's labelSelector")
+		if msgs := validation.IsQualifiedName(k); len(msgs) > 0 {
+			errs.Addf(f, k, "must be a label key")
+		} else if keys[k] {
+			errs.Addf(f, k, "must not be a key of the constraint's labelSelector")
 		}
 	}
-	return nil
+	return errs.Err()
 }
 
-// firstError turns the first field error of an apimachinery validation
-// into the library's error.
-func firstError(errs k8sfield.ErrorList) error {
-	if len(errs) == 0 {
-		return nil
+// fieldErrors turns every field error of an apimachinery validation into
+// the library's refusals, in its order (see invalid.Collector.Err).
+func fieldErrors(errs k8sfield.ErrorList) error {
+	var c invalid.Collector
+	for _, e := range errs {
+		rule := e.Detail
+		if rule == "" {
+			rule = e.Type.String()
+		}
+		c.Addf(e.Field, e.BadValue, "%s", rule)
 	}
-	e := errs[0]
-	rule := e.Detail
-	if rule == "" {
-		rule = e.Type.String()
-	}
-	return invalid.Errorf(e.Field, e.BadValue, "%s", rule)
+	return c.Err()
 }
 
 // validateAffinity applies the API server's Pod rules for affinity (the

@@ -102,25 +102,26 @@ func (r ratio) decimal() *inf.Dec {
 // parsedRatios are the three ratios, validated.
 type parsedRatios struct{ cpu, memory, ephemeral ratio }
 
-// Validate reports the first ratio that is not a number above zero.
+// Validate reports every ratio that is not a number above zero (see
+// Options.Validate for the form of the error).
 func (r Ratios) Validate() error {
 	_, err := r.parse()
 	return err
 }
 
+// parse reads the three ratios, each on its own, so that every bad one is
+// reported.
 func (r Ratios) parse() (parsedRatios, error) {
 	var p parsedRatios
+	var c invalid.Collector
 	var err error
-	if p.cpu, err = parseRatio("Ratios.CPU", r.CPU, DefaultCPUAllocationRatio); err != nil {
-		return p, err
-	}
-	if p.memory, err = parseRatio("Ratios.Memory", r.Memory, DefaultMemoryAllocationRatio); err != nil {
-		return p, err
-	}
-	if p.ephemeral, err = parseRatio("Ratios.EphemeralStorage", r.EphemeralStorage, DefaultEphemeralStorageAllocationRatio); err != nil {
-		return p, err
-	}
-	return p, nil
+	p.cpu, err = parseRatio("Ratios.CPU", r.CPU, DefaultCPUAllocationRatio)
+	c.Add(err)
+	p.memory, err = parseRatio("Ratios.Memory", r.Memory, DefaultMemoryAllocationRatio)
+	c.Add(err)
+	p.ephemeral, err = parseRatio("Ratios.EphemeralStorage", r.EphemeralStorage, DefaultEphemeralStorageAllocationRatio)
+	c.Add(err)
+	return p, c.Err()
 }
 
 // divisionScale is the number of decimal places the chart's divf keeps.
@@ -143,21 +144,40 @@ func SanitizeResources(limits corev1.ResourceList, r Ratios) (corev1.ResourceReq
 	return sanitize(limits, p)
 }
 
-func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequirements, error) {
-	out := corev1.ResourceRequirements{Limits: corev1.ResourceList{}, Requests: corev1.ResourceList{}}
+// sortedNames are the names of limits, sorted, so that the refusals come in
+// the same order on every run.
+func sortedNames(limits corev1.ResourceList) []string {
 	names := make([]string, 0, len(limits))
 	for name := range limits {
 		names = append(names, string(name))
 	}
 	sort.Strings(names)
-	if err := validateHugePagesNeedCPUOrMemory(limits, names); err != nil {
-		return out, err
+	return names
+}
+
+// validateLimits checks the limits alone (no requests, which need the
+// ratios), reporting every refusal in the order sanitize does.
+func validateLimits(limits corev1.ResourceList, names []string) error {
+	var c invalid.Collector
+	c.Add(validateHugePagesNeedCPUOrMemory(limits, names))
+	for _, n := range names {
+		c.Add(ValidateContainerResource(corev1.ResourceName(n), limits[corev1.ResourceName(n)]))
 	}
+	return c.Err()
+}
+
+// sanitize checks every limit (each resource on its own, in name order)
+// and derives the requests of those that pass.
+func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequirements, error) {
+	out := corev1.ResourceRequirements{Limits: corev1.ResourceList{}, Requests: corev1.ResourceList{}}
+	names := sortedNames(limits)
+	var c invalid.Collector
+	c.Add(validateHugePagesNeedCPUOrMemory(limits, names))
 	for _, n := range names {
 		name := corev1.ResourceName(n)
 		limit := limits[name]
-		if err := ValidateContainerResource(name, limit); err != nil {
-			return out, err
+		if c.Add(ValidateContainerResource(name, limit)) {
+			continue
 		}
 		out.Limits[name] = limit.DeepCopy()
 		switch name {
@@ -170,15 +190,16 @@ func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequir
 			}
 			q, ok := byteRequest(limit, r)
 			if !ok {
-				return out, invalid.Errorf("Resources["+n+"]", limit.String(),
+				c.Addf("Resources["+n+"]", limit.String(),
 					"divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)", n, r.text)
+				continue
 			}
 			out.Requests[name] = q
 		default:
 			out.Requests[name] = limit.DeepCopy()
 		}
 	}
-	return out, nil
+	return out, c.Err()
 }
 
 // ValidateContainerResource applies the API server's Pod rules for one

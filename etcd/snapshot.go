@@ -39,14 +39,16 @@ var (
 // the object is immutable, so another destination is another snapshot.
 // The file is "<name>.db" under dest's key prefix or subdirectory; see
 // SnapshotFile for the exact location to restore from.
+//
+// The names, the name and the destination are checked each on its own: a
+// bad input returns every refusal (see invalid.List), the first being
+// what a check that stops at its first failure reports.
 func Snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation) (*v1alpha2.EtcdSnapshot, error) {
-	if err := n.Validate(); err != nil {
-		return nil, err
-	}
-	if err := naming.ValidateSnapshotName("name", name); err != nil {
-		return nil, err
-	}
-	if err := ValidateSnapshotDestination("destination", dest); err != nil {
+	var c invalid.Collector
+	c.Add(n.Validate())
+	c.Add(naming.ValidateSnapshotName("name", name))
+	c.Add(ValidateSnapshotDestination("destination", dest))
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return snapshot(n, name, dest, nil), nil
@@ -71,11 +73,12 @@ func snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation, label
 // pass ValidateSnapshotDestination, which requires an S3 prefix to be empty
 // or end in "/" so that the operator's "appends <name>.db" has one
 // meaning. A finished snapshot's status.artifact.uri names the same file.
+// A bad name and a bad destination are both refused (see invalid.List).
 func SnapshotFile(dest v1alpha2.SnapshotLocation, name string) (v1alpha2.SnapshotLocation, error) {
-	if err := naming.ValidateSnapshotName("name", name); err != nil {
-		return v1alpha2.SnapshotLocation{}, err
-	}
-	if err := ValidateSnapshotDestination("destination", dest); err != nil {
+	var c invalid.Collector
+	c.Add(naming.ValidateSnapshotName("name", name))
+	c.Add(ValidateSnapshotDestination("destination", dest))
+	if err := c.Err(); err != nil {
 		return v1alpha2.SnapshotLocation{}, err
 	}
 	var out v1alpha2.SnapshotLocation
@@ -97,15 +100,24 @@ func SnapshotFile(dest v1alpha2.SnapshotLocation, name string) (v1alpha2.Snapsho
 //
 //	objs, _ := etcdshapes.Cluster(o)
 //	err := apply.Modify(objs, apply.ForKind(etcd.Restore(src)))
+//
+// A bad source and a memory-backed cluster are both refused (see
+// invalid.List), the source first; a nil cluster is refused, not a panic.
 func Restore(src v1alpha2.SnapshotLocation) func(*v1alpha2.EtcdCluster) error {
 	return func(c *v1alpha2.EtcdCluster) error {
-		if err := ValidateRestoreSource("bootstrap.restore.source", src); err != nil {
-			return err
+		var errs invalid.Collector
+		errs.Add(ValidateRestoreSource("bootstrap.restore.source", src))
+		if c == nil {
+			errs.Addf("bootstrap.restore", nil, "needs an EtcdCluster to restore into")
+			return errs.Err()
 		}
 		if c.Spec.Storage != nil && c.Spec.Storage.Medium == v1alpha2.StorageMediumMemory {
 			// The CRD refuses it: a member restart would re-restore the
 			// snapshot from tmpfs and revert writes.
-			return invalid.Errorf("bootstrap.restore", "Memory", "cannot restore into a memory-backed cluster (spec.storage.medium=Memory)")
+			errs.Addf("bootstrap.restore", "Memory", "cannot restore into a memory-backed cluster (spec.storage.medium=Memory)")
+		}
+		if err := errs.Err(); err != nil {
+			return err
 		}
 		var s v1alpha2.SnapshotLocation
 		src.DeepCopyInto(&s)
@@ -117,14 +129,16 @@ func Restore(src v1alpha2.SnapshotLocation) func(*v1alpha2.EtcdCluster) error {
 // ValidateSnapshotDestination checks where a snapshot is written: exactly
 // one of S3 (endpoint URL, bucket, credentials Secret; key is a prefix,
 // empty or ending in "/") or PVC (claim; subPath is a relative
-// directory). field prefixes the reported field names.
+// directory). field prefixes the reported field names. Every bad field of
+// the location is refused (see invalid.List), in the order above.
 func ValidateSnapshotDestination(field string, d v1alpha2.SnapshotLocation) error {
 	return validateLocation(field, d, false)
 }
 
 // ValidateRestoreSource checks a bootstrap.restore.source: as a
 // destination, except that the S3 key or the PVC subPath is required and
-// names the exact snapshot file, as the CRD demands.
+// names the exact snapshot file, as the CRD demands. Every bad field is
+// refused, as for a destination.
 func ValidateRestoreSource(field string, d v1alpha2.SnapshotLocation) error {
 	return validateLocation(field, d, true)
 }
@@ -142,33 +156,45 @@ func validateLocation(field string, d v1alpha2.SnapshotLocation, exact bool) err
 	}
 }
 
+// validateS3 refuses each bad field of s: endpoint, bucket, region,
+// credentials Secret and key are independent, so each is checked whatever
+// the others hold; a field's own rules build on each other and give at
+// most one refusal.
 func validateS3(field string, s *v1alpha2.S3Location, exact bool) error {
-	u, err := url.Parse(s.Endpoint)
+	var c invalid.Collector
+	c.Add(validateEndpoint(field+".endpoint", s.Endpoint))
+	if !s3BucketPattern.MatchString(s.Bucket) || strings.Contains(s.Bucket, "..") {
+		c.Addf(field+".bucket", s.Bucket, "must be an S3 bucket name: 3-63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit")
+	}
+	if len(s.Region) > maxS3Region || !s3RegionPattern.MatchString(s.Region) {
+		c.Addf(field+".region", s.Region, "must be at most %d letters, digits, '.', '_' or '-'", maxS3Region)
+	}
+	if s.CredentialsSecretRef.Name == "" {
+		c.Addf(field+".credentialsSecretRef.name", "", "must name a Secret holding AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+	} else if errs := validation.IsDNS1123Subdomain(s.CredentialsSecretRef.Name); len(errs) > 0 {
+		c.Addf(field+".credentialsSecretRef.name", s.CredentialsSecretRef.Name, "must be a Secret name (DNS-1123 subdomain)")
+	}
+	c.Add(validateKey(field+".key", s.Key, exact))
+	return c.Err()
+}
+
+// validateEndpoint checks an S3 endpoint URL; each rule presupposes the
+// one before (a URL is parsed before its parts are looked at).
+func validateEndpoint(field, endpoint string) error {
+	u, err := url.Parse(endpoint)
 	switch {
-	case s.Endpoint == "":
-		return invalid.Errorf(field+".endpoint", s.Endpoint, "must not be empty (e.g. \"https://s3.amazonaws.com\")")
+	case endpoint == "":
+		return invalid.Errorf(field, endpoint, "must not be empty (e.g. \"https://s3.amazonaws.com\")")
 	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
-		return invalid.Errorf(field+".endpoint", s.Endpoint, "must be an http or https URL, e.g. \"https://s3.amazonaws.com\"")
+		return invalid.Errorf(field, endpoint, "must be an http or https URL, e.g. \"https://s3.amazonaws.com\"")
 	case u.User != nil:
 		// The URL would end up in the object, readable by anyone who can
 		// read snapshots.
-		return invalid.Errorf(field+".endpoint", redactUser(u), "must not carry credentials; use credentialsSecretRef")
+		return invalid.Errorf(field, redactUser(u), "must not carry credentials; use credentialsSecretRef")
 	case u.RawQuery != "" || u.Fragment != "":
-		return invalid.Errorf(field+".endpoint", s.Endpoint, "must not have a query or fragment")
+		return invalid.Errorf(field, endpoint, "must not have a query or fragment")
 	}
-	if !s3BucketPattern.MatchString(s.Bucket) || strings.Contains(s.Bucket, "..") {
-		return invalid.Errorf(field+".bucket", s.Bucket, "must be an S3 bucket name: 3-63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit")
-	}
-	if len(s.Region) > maxS3Region || !s3RegionPattern.MatchString(s.Region) {
-		return invalid.Errorf(field+".region", s.Region, "must be at most %d letters, digits, '.', '_' or '-'", maxS3Region)
-	}
-	if s.CredentialsSecretRef.Name == "" {
-		return invalid.Errorf(field+".credentialsSecretRef.name", "", "must name a Secret holding AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
-	}
-	if errs := validation.IsDNS1123Subdomain(s.CredentialsSecretRef.Name); len(errs) > 0 {
-		return invalid.Errorf(field+".credentialsSecretRef.name", s.CredentialsSecretRef.Name, "must be a Secret name (DNS-1123 subdomain)")
-	}
-	return validateKey(field+".key", s.Key, exact)
+	return nil
 }
 
 // validateKey checks an S3 key (exact) or key prefix (not exact).
@@ -190,24 +216,33 @@ func validateKey(field, key string, exact bool) error {
 	return validateSegments(field, strings.TrimSuffix(key, "/"))
 }
 
+// validatePVC refuses a bad claim name and a bad sub-path, each whatever
+// the other holds.
 func validatePVC(field string, p *v1alpha2.PVCLocation, exact bool) error {
+	var c invalid.Collector
 	if p.ClaimName == "" {
-		return invalid.Errorf(field+".claimName", p.ClaimName, "must name a PersistentVolumeClaim")
+		c.Addf(field+".claimName", p.ClaimName, "must name a PersistentVolumeClaim")
+	} else if errs := validation.IsDNS1123Subdomain(p.ClaimName); len(errs) > 0 {
+		c.Addf(field+".claimName", p.ClaimName, "must be a PersistentVolumeClaim name (DNS-1123 subdomain)")
 	}
-	if errs := validation.IsDNS1123Subdomain(p.ClaimName); len(errs) > 0 {
-		return invalid.Errorf(field+".claimName", p.ClaimName, "must be a PersistentVolumeClaim name (DNS-1123 subdomain)")
-	}
+	c.Add(validateSubPath(field+".subPath", p.SubPath, exact))
+	return c.Err()
+}
+
+// validateSubPath checks a PVC sub-path (exact: the snapshot file; else a
+// directory); each rule presupposes the one before.
+func validateSubPath(field, subPath string, exact bool) error {
 	switch {
-	case exact && p.SubPath == "":
-		return invalid.Errorf(field+".subPath", p.SubPath, "must be the exact path of the snapshot file on the volume (e.g. \"etcd/<snapshot>.db\")")
-	case p.SubPath == "":
+	case exact && subPath == "":
+		return invalid.Errorf(field, subPath, "must be the exact path of the snapshot file on the volume (e.g. \"etcd/<snapshot>.db\")")
+	case subPath == "":
 		return nil
-	case strings.HasPrefix(p.SubPath, "/"):
-		return invalid.Errorf(field+".subPath", p.SubPath, "must be relative to the volume")
-	case exact && strings.HasSuffix(p.SubPath, "/"):
-		return invalid.Errorf(field+".subPath", p.SubPath, "must name a file, not end in \"/\"")
+	case strings.HasPrefix(subPath, "/"):
+		return invalid.Errorf(field, subPath, "must be relative to the volume")
+	case exact && strings.HasSuffix(subPath, "/"):
+		return invalid.Errorf(field, subPath, "must name a file, not end in \"/\"")
 	}
-	return validateSegments(field+".subPath", strings.TrimSuffix(p.SubPath, "/"))
+	return validateSegments(field, strings.TrimSuffix(subPath, "/"))
 }
 
 // validateSegments refuses empty, "." and ".." path segments and control

@@ -106,22 +106,23 @@ func (s SnapshotSchedule) Objects() []manifest.Object {
 }
 
 // ScheduledSnapshots builds the snapshot schedule of the cluster n names.
+// The names, the schedule, Keep and each field of the destination are
+// checked each on its own: a bad input returns every refusal (see
+// invalid.List) in that order.
 func ScheduledSnapshots(n naming.Names, o SnapshotScheduleOptions) (SnapshotSchedule, error) {
-	if err := n.Validate(); err != nil {
-		return SnapshotSchedule{}, err
-	}
-	if err := ValidateSchedule("schedule", o.Schedule); err != nil {
-		return SnapshotSchedule{}, err
-	}
+	var c invalid.Collector
+	c.Add(n.Validate())
+	c.Add(ValidateSchedule("schedule", o.Schedule))
 	keep := o.Keep
 	if keep == 0 {
 		keep = DefaultSnapshotKeep
 	}
+	// SnapshotSlots checks keep; the slot names are used only when every
+	// check passed.
 	slots, err := n.SnapshotSlots(keep)
-	if err != nil {
-		return SnapshotSchedule{}, err
-	}
-	if err := ValidateSnapshotDestination("destination", o.Destination); err != nil {
+	c.Add(err)
+	c.Add(ValidateSnapshotDestination("destination", o.Destination))
+	if err := c.Err(); err != nil {
 		return SnapshotSchedule{}, err
 	}
 	head, tail, err := snapshotManifest(n, slots[0], o.Destination)
@@ -233,6 +234,9 @@ var (
 // ranges, steps and lists, or a descriptor. "@every" and time-zone
 // prefixes are refused: the first is relative to the controller's start,
 // the second the API server rejects (CronJob has spec.timeZone).
+//
+// Each of the five fields is checked on its own: several bad fields give
+// one refusal each (see invalid.List), minute first.
 func ValidateSchedule(field, s string) error {
 	if s == "" {
 		return invalid.Errorf(field, s, "must not be empty (e.g. \"0 3 * * *\" or \"@daily\")")
@@ -249,12 +253,13 @@ func ValidateSchedule(field, s string) error {
 	if len(parts) != len(cronFields) {
 		return invalid.Errorf(field, s, "must have five fields (minute hour day-of-month month day-of-week), e.g. \"0 3 * * *\"")
 	}
+	var c invalid.Collector
 	for i, p := range parts {
 		if err := cronFields[i].validate(p); err != nil {
-			return invalid.Errorf(field, s, "%s field %q: %v", cronFields[i].name, p, err)
+			c.Addf(field, s, "%s field %q: %v", cronFields[i].name, p, err)
 		}
 	}
-	return nil
+	return c.Err()
 }
 
 func (f cronField) validate(expr string) error {

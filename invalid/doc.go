@@ -9,4 +9,10 @@
 // values package re-roots the builders' paths to value keys. errors.As
 // recovers an *Error, or an apimachinery *field.Error of type Invalid for
 // code that speaks Kubernetes' validation errors.
+//
+// A call that finds two or more bad inputs returns a List of every refusal,
+// in the order its checks ran; one bad input is returned as the *Error
+// itself. All iterates the refusals of any error, List.ErrorList gives them
+// as a field.ErrorList, and errors.As recovers the first, which is the one
+// a Helm chart (stopping at its first failure) prints.
 package invalid

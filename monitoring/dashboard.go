@@ -91,48 +91,61 @@ func Dashboard(n naming.Names, o DashboardOptions) (*grafanav1beta1.GrafanaDashb
 // fixed order with fixed ids and positions. Its queries read the Prometheus
 // data source the dashboard's "datasource" variable picks, and select the
 // cluster's members by namespace and pod name.
+//
+// The names, the replicas, the instance selector and the folder are
+// checked each on its own: bad inputs return every refusal (see
+// invalid.List) in that order, as Dashboard does.
 func DashboardJSON(n naming.Names, o DashboardOptions) ([]byte, error) {
-	if err := n.Validate(); err != nil {
-		return nil, err
-	}
+	var c invalid.Collector
+	c.Add(n.Validate())
 	replicas, err := o.validate()
-	if err != nil {
+	c.Add(err)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	d := dashboardModel(n, replicas)
 	return canonicalJSON(d)
 }
 
+// validate returns the replicas to draw and every refusal of o: the
+// replicas, each error of the instance selector, the folder. They are
+// independent of each other; the folder's own rules give one refusal.
 func (o DashboardOptions) validate() (int32, error) {
+	var c invalid.Collector
 	replicas := o.Replicas
 	if replicas == 0 {
 		replicas = etcd.DefaultReplicas
 	}
 	if replicas < 1 || replicas > etcd.MaxReplicas {
-		return 0, invalid.Errorf("replicas", o.Replicas, "must be between 1 and %d", etcd.MaxReplicas)
+		c.Addf("replicas", o.Replicas, "must be between 1 and %d", etcd.MaxReplicas)
 	}
 	if sel := o.InstanceSelector; sel != nil {
 		errs := metav1validation.ValidateLabelSelector(sel, metav1validation.LabelSelectorValidationOptions{}, field.NewPath("instanceSelector"))
-		if len(errs) > 0 {
-			rule := errs[0].Detail
+		for _, e := range errs {
+			rule := e.Detail
 			if rule == "" {
-				rule = strings.ToLower(errs[0].Type.String())
+				rule = strings.ToLower(e.Type.String())
 			}
-			return 0, invalid.Errorf(errs[0].Field, errs[0].BadValue, "%s", rule)
+			c.Addf(e.Field, e.BadValue, "%s", rule)
 		}
-		if o.AllowCrossNamespaceImport && len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0 {
-			return 0, invalid.Errorf("instanceSelector", map[string]any{}, "must select some Grafana instances when allowCrossNamespaceImport is set: an empty selector imports the dashboard into every Grafana of the cluster, other tenants' included")
+		// An empty selector has no errors of its own; the rule is about
+		// what it selects.
+		if len(errs) == 0 && o.AllowCrossNamespaceImport && len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0 {
+			c.Addf("instanceSelector", map[string]any{}, "must select some Grafana instances when allowCrossNamespaceImport is set: an empty selector imports the dashboard into every Grafana of the cluster, other tenants' included")
 		}
 	}
 	if f := o.Folder; f != "" {
 		switch {
 		case len(f) > maxFolder:
-			return 0, invalid.Errorf("folder", f, "must be at most %d bytes", maxFolder)
+			c.Addf("folder", f, "must be at most %d bytes", maxFolder)
 		case strings.TrimSpace(f) == "":
-			return 0, invalid.Errorf("folder", f, "must not be blank (leave it empty for Grafana's default folder)")
+			c.Addf("folder", f, "must not be blank (leave it empty for Grafana's default folder)")
 		case strings.IndexFunc(f, unicode.IsControl) >= 0:
-			return 0, invalid.Errorf("folder", f, "must not contain control characters")
+			c.Addf("folder", f, "must not contain control characters")
 		}
+	}
+	if err := c.Err(); err != nil {
+		return 0, err
 	}
 	return replicas, nil
 }

@@ -33,18 +33,19 @@ func ValidateChartVersion(field, v string) error {
 // WorkloadMonitor builds the dashboard's monitor of the members: replicas
 // must run, a quorum (replicas/2+1) keeps the cluster operational. version
 // is the calling chart's version ("" means DefaultChartVersion); replicas 0
-// means etcd.DefaultReplicas.
+// means etcd.DefaultReplicas. Bad names, replicas and version are refused
+// together (see invalid.List), in that order.
 func WorkloadMonitor(n naming.Names, replicas int32, version string) (*v1alpha1.WorkloadMonitor, error) {
-	if err := n.Validate(); err != nil {
-		return nil, err
-	}
+	var c invalid.Collector
+	c.Add(n.Validate())
 	if replicas == 0 {
 		replicas = etcd.DefaultReplicas
 	}
 	if replicas < 1 {
-		return nil, invalid.Errorf("replicas", replicas, "must be at least 1")
+		c.Addf("replicas", replicas, "must be at least 1")
 	}
-	if err := ValidateChartVersion("version", version); err != nil {
+	c.Add(ValidateChartVersion("version", version))
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	if version == "" {

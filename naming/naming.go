@@ -115,12 +115,17 @@ func (n Names) Validate() error {
 
 // ForEtcdChart returns the names of the etcd chart's stack in namespace.
 // The release must be "etcd" (the chart pins it) and the namespace a tenant.
+//
+// Both are checked, each on its own, so that a bad pair is refused with
+// both refusals (see invalid.List).
 func ForEtcdChart(namespace, release string) (Names, error) {
-	if err := ValidateTenantNamespace("namespace", namespace); err != nil {
-		return Names{}, err
-	}
+	var c invalid.Collector
+	c.Add(ValidateTenantNamespace("namespace", namespace))
 	if release != EtcdChartRelease {
-		return Names{}, invalid.Errorf("release", release, "the etcd chart must be installed as release %q", EtcdChartRelease)
+		c.Addf("release", release, "the etcd chart must be installed as release %q", EtcdChartRelease)
+	}
+	if err := c.Err(); err != nil {
+		return Names{}, err
 	}
 	return Names{Caller: EtcdChart, Namespace: namespace, Release: release, Cluster: EtcdChartName}.sealed(), nil
 }
@@ -128,22 +133,27 @@ func ForEtcdChart(namespace, release string) (Names, error) {
 // ForCluster returns the names of a tenant cluster's etcd: "<release>-etcd".
 // It enforces every rule of the names a rendered stack derives from the
 // release; ClusterDataStore needs fewer.
+// A bad namespace and a bad release are both refused (see invalid.List).
 func ForCluster(namespace, release string) (Names, error) {
-	if err := validateClusterRelease(namespace, release); err != nil {
-		return Names{}, err
-	}
-	if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
-		return Names{}, invalid.Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
-	}
-	if errs := validation.IsDNS1035Label(release); len(errs) > 0 {
-		return Names{}, invalid.Errorf("release", release,
-			"must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels")
-	}
+	var c invalid.Collector
+	c.Add(ValidateTenantNamespace("namespace", namespace))
 	name := ClusterEtcdName(release)
-	if len(name) > MaxClusterName {
-		return Names{}, invalid.Errorf("release", release,
-			"the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)",
-			name, len(name), MaxClusterName)
+	// The release's rules build on each other: the first it breaks is
+	// its refusal.
+	if !c.Add(validateRelease(release)) {
+		if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
+			c.Addf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
+		} else if errs := validation.IsDNS1035Label(release); len(errs) > 0 {
+			c.Addf("release", release,
+				"must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels")
+		} else if len(name) > MaxClusterName {
+			c.Addf("release", release,
+				"the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)",
+				name, len(name), MaxClusterName)
+		}
+	}
+	if err := c.Err(); err != nil {
+		return Names{}, err
 	}
 	return Names{Caller: PerCluster, Namespace: namespace, Release: release, Cluster: name}.sealed(), nil
 }
@@ -159,9 +169,11 @@ func ClusterEtcdName(release string) string { return release + "-etcd" }
 // release names (dots allowed); the label the rendered objects need is then
 // ForCluster's rule.
 func validateClusterRelease(namespace, release string) error {
-	if err := ValidateTenantNamespace("namespace", namespace); err != nil {
-		return err
-	}
+	return invalid.Join(ValidateTenantNamespace("namespace", namespace), validateRelease(release))
+}
+
+// validateRelease is validateClusterRelease's rule of the release alone.
+func validateRelease(release string) error {
 	if release == "" {
 		return invalid.Errorf("release", release, "must not be empty")
 	}

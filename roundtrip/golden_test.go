@@ -13,6 +13,17 @@ import (
 
 func asNamingError(err error, target **invalid.Error) bool { return errors.As(err, target) }
 
+// firstMessage is the message of the library's first refusal: the library
+// returns every refusal (an invalid.List), the chart stops at its first
+// failure, which must be that first refusal, word for word. An error that
+// holds no refusal gives its whole message.
+func firstMessage(err error) string {
+	if all := invalid.All(err); len(all) > 0 {
+		return all[0].Error()
+	}
+	return err.Error()
+}
+
 // TestGoldenScenarios renders every golden scenario with the generated chart
 // of its caller (live state served to lookup by a fake cluster) and
 // requires the builders' objects, field for field, on every Helm.

@@ -369,12 +369,12 @@ func schemaPath(field string) string {
 	return "/" + strings.ReplaceAll(strings.TrimPrefix(field, "values."), ".", "/")
 }
 
-// checkSameRefusal requires the chart's error to carry the library's
-// invalid.Error text, or, for a value of the wrong type, a schema error at
-// the library's field.
+// checkSameRefusal requires the chart's error to carry the text of the
+// library's first invalid.Error (the chart stops at its first failure), or,
+// for a value of the wrong type, a schema error at its field.
 func checkSameRefusal(t *testing.T, goErr, helmErr error) {
 	t.Helper()
-	msg := goErr.Error()
+	msg := firstMessage(goErr)
 	if strings.Contains(helmErr.Error(), msg) {
 		return
 	}

@@ -96,7 +96,7 @@ func helmBinary(t *testing.T, helm string) {
 			want, goErr := goRender(in)
 			switch {
 			case goErr != nil && helmErr != nil:
-				if !bytes.Contains(stderr.Bytes(), []byte(goErr.Error())) {
+				if !bytes.Contains(stderr.Bytes(), []byte(firstMessage(goErr))) {
 					checkSameRefusal(t, goErr, fmt.Errorf("%s", stderr.String()))
 				}
 			case goErr != nil:

@@ -147,7 +147,7 @@ func namesTwin(t *testing.T, h helm) {
 				n, goErr = naming.ForCluster(p.ns, rel)
 			}
 			if goErr != nil {
-				if err == nil || helmMessage(err) != goErr.Error() {
+				if err == nil || helmMessage(err) != firstMessage(goErr) {
 					t.Fatalf("%s %q %q: library refuses with %q, helper gives %v / %v", caller, p.ns, rel, goErr, err, got)
 				}
 				continue

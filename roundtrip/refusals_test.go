@@ -395,7 +395,7 @@ func testRefusals(t *testing.T, h helm) {
 			}
 			if r.decoder {
 				const cut = "list of constraints: "
-				msg := goErr.Error()
+				msg := firstMessage(goErr)
 				if i := strings.Index(msg, cut); i < 0 || !strings.Contains(helmErr.Error(), msg[:i+len(cut)]) {
 					t.Fatalf("refusals differ:\n  library: %s\n  chart:   %s", msg, helmErr)
 				}
@@ -512,7 +512,7 @@ func affinityDecodeTwin(t *testing.T, h helm) {
 			case goErr != nil && helmErr != nil:
 				checkSameRefusal(t, goErr, helmErr)
 				refused++
-				if strings.Contains(goErr.Error(), "must be a pod affinity: ") {
+				if strings.Contains(firstMessage(goErr), "must be a pod affinity: ") {
 					decoder++
 				}
 			case goErr != nil:

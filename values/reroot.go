@@ -1,7 +1,6 @@
 package values
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/invalid"
@@ -41,9 +40,10 @@ var (
 type reroot struct{ goPath, valuesPath string }
 
 // EtcdChartError returns err with the field of its *invalid.Error (when
-// err is one) re-rooted from etcd.Options' Go names to the etcd chart's
-// value keys: "Size" becomes "values.size", "Resources[cpu]"
-// "values.resources.cpu". Any other error is returned as it is.
+// err is one), or of each element of its invalid.List, re-rooted from
+// etcd.Options' Go names to the etcd chart's value keys: "Size" becomes
+// "values.size", "Resources[cpu]" "values.resources.cpu". Any other error
+// is returned as it is.
 func EtcdChartError(err error) error { return rerootError(err, etcdChartPaths) }
 
 // ClusterError is EtcdChartError for the kubernetes chart's values:
@@ -51,11 +51,30 @@ func EtcdChartError(err error) error { return rerootError(err, etcdChartPaths) }
 // "_cluster.etcd-storage-class-local".
 func ClusterError(err error) error { return rerootError(err, clusterPaths) }
 
+// rerootError re-roots a refusal, or every refusal of a list, keeping the
+// list's order; a wrapped error is left alone, as its wrapper's message
+// already names the field.
 func rerootError(err error, table []reroot) error {
-	var e *invalid.Error
-	if err == nil || !errors.As(err, &e) || e != err {
-		return err
+	switch t := err.(type) {
+	case *invalid.Error:
+		if t == nil {
+			return err
+		}
+		return rerootOne(t, table)
+	case invalid.List:
+		out := make(invalid.List, len(t))
+		for i, e := range t {
+			if e != nil {
+				e = rerootOne(e, table)
+			}
+			out[i] = e
+		}
+		return out
 	}
+	return err
+}
+
+func rerootOne(e *invalid.Error, table []reroot) *invalid.Error {
 	for _, r := range table {
 		rest, ok := strings.CutPrefix(e.Field, r.goPath)
 		if !ok || (rest != "" && rest[0] != '.' && rest[0] != '[') {
@@ -71,5 +90,5 @@ func rerootError(err error, table []reroot) error {
 		c.Field = r.valuesPath + rest
 		return &c
 	}
-	return err
+	return e
 }

@@ -2,7 +2,6 @@ package values
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
@@ -33,16 +32,23 @@ import (
 // indicators (a bound on its nodes), is refused before it is parsed.
 func Merge(docs ...[]byte) (map[string]any, error) {
 	out := map[string]any{}
+	// Every document is read, so that each bad one is reported.
+	var c invalid.Collector
 	for i, doc := range docs {
 		field := fmt.Sprintf("values[%d]", i)
 		if err := inputlimit.Check(doc); err != nil {
-			return nil, invalid.Errorf(field, inputlimit.FirstLine(doc), "%v", err)
+			c.Addf(field, inputlimit.FirstLine(doc), "%v", err)
+			continue
 		}
 		m, err := decodeValues(doc)
 		if err != nil {
-			return nil, invalid.Errorf(field, inputlimit.FirstLine(doc), "must be a YAML map of values: %v", err)
+			c.Addf(field, inputlimit.FirstLine(doc), "must be a YAML map of values: %v", err)
+			continue
 		}
 		mergeInto(out, m)
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -144,6 +150,9 @@ func valuesMap(values map[string]any) map[string]any {
 // keys are refused: a typo must not fall back to a default. Unknown keys
 // under _cluster, and the top-level _namespace and backup, are ignored;
 // the platform passes them.
+//
+// Every bad key is reported (see invalid.List), in the order the chart's
+// checks meet them; a key whose value was refused is not checked further.
 func EtcdChart(values map[string]any) (etcd.Options, error) {
 	o, err := etcdChart(values)
 	return o, EtcdChartError(err)
@@ -151,69 +160,59 @@ func EtcdChart(values map[string]any) (etcd.Options, error) {
 
 func etcdChart(values map[string]any) (etcd.Options, error) {
 	var o etcd.Options
+	var c invalid.Collector
 	values = valuesMap(values)
-	if err := refuseUnknown("", values, etcdChartKeys, etcdChartIgnoredKeys); err != nil {
-		return o, err
-	}
+	c.Add(refuseUnknown("", values, etcdChartKeys, etcdChartIgnoredKeys))
 	// A null deletes a chart default (Helm's rule). For version and size
 	// the chart then renders an EtcdCluster without a version (which the
 	// CRD requires) or fails; for replicas it renders no replica count (its
 	// WorkloadMonitor expecting 1 member, its cleanup deleting only
 	// data-etcd-0). Refuse instead of quietly using the default.
+	null := map[string]bool{}
 	for _, k := range []string{"version", "replicas", "size"} {
 		if raw, ok := values[k]; ok && raw == nil {
-			return o, invalid.Errorf("values."+k, nil, "must be set: null would remove the chart's default %q, and the chart cannot render without it", etcdChartDefaults()[k])
+			null[k] = true
+			c.Addf("values."+k, nil, "must be set: null would remove the chart's default %q, and the chart cannot render without it", etcdChartDefaults()[k])
 		}
 	}
 	v := coalesce(etcdChartDefaults(), values)
 	var err error
 	e := &o
-	if e.Version, err = optString("values.version", v["version"]); err != nil {
-		return o, err
-	}
 	// Checked here as well as in the builder: an empty version is refused,
 	// not defaulted (the chart would render version: ""), and the field is
 	// named as the user wrote it.
-	if err := etcd.ValidateVersion(e.Version); err != nil {
-		return o, err
+	if e.Version, err = optString("values.version", v["version"]); !c.Add(err) && !null["version"] {
+		c.Add(etcd.ValidateVersion(e.Version))
 	}
 	if raw, ok := v["replicas"]; ok && raw != nil {
 		n, err := wholeNumber("values.replicas", raw, 1, int64(etcd.MaxReplicas), "(etcd advises at most 7 members)")
-		if err != nil {
-			return o, err
-		}
-		e.Replicas = int32(n)
-	}
-	if err := schemaWhole("values.size", v["size"]); err != nil {
-		return o, err
-	}
-	if e.Size, err = optQuantity("values.size", v["size"]); err != nil {
-		return o, err
-	}
-	if raw, ok := v["size"]; ok {
-		if _, err := etcd.QuotaBackendBytes(e.Size); err != nil {
-			return o, asWritten(err, "values.size", nil, raw)
+		if !c.Add(err) {
+			e.Replicas = int32(n)
 		}
 	}
-	if e.StorageClassName, err = optString("values.storageClass", v["storageClass"]); err != nil {
-		return o, err
+	// The size's checks build on each other: each runs only when the one
+	// before passed.
+	if !c.Add(schemaWhole("values.size", v["size"])) {
+		if e.Size, err = optQuantity("values.size", v["size"]); !c.Add(err) {
+			if raw, ok := v["size"]; ok {
+				if _, err := etcd.QuotaBackendBytes(e.Size); err != nil {
+					c.Add(asWritten(err, "values.size", nil, raw))
+				}
+			}
+		}
 	}
-	if e.Resources, err = resourceMap("values.resources", v["resources"]); err != nil {
-		return o, err
-	}
-	if e.Affinity, err = affinityValue("values.affinity", v["affinity"]); err != nil {
-		return o, err
-	}
-	if err := refuseNullRatios(values["_cluster"]); err != nil {
-		return o, err
-	}
+	e.StorageClassName, err = optString("values.storageClass", v["storageClass"])
+	c.Add(err)
+	e.Resources, err = resourceMap("values.resources", v["resources"])
+	c.Add(err)
+	e.Affinity, err = affinityValue("values.affinity", v["affinity"])
+	c.Add(err)
+	c.Add(refuseNullRatios(values["_cluster"]))
 	pl, err := platformValues(v["_cluster"])
-	if err != nil {
-		return o, err
-	}
+	c.Add(err)
 	e.Ratios = pl.ratios
 	e.TopologySpreadConstraints = pl.spread
-	return o, nil
+	return o, c.Err()
 }
 
 // ClusterEtcd is what the kubernetes chart's values say about its etcd:
@@ -237,7 +236,8 @@ type ClusterEtcd struct {
 
 // Cluster reads the kubernetes chart's values for its etcd. Only etcd.replicas and _cluster are read; unknown keys under
 // etcd are refused, other keys are ignored (the chart has many, and the
-// platform passes _namespace).
+// platform passes _namespace). Every bad key is reported, as EtcdChart
+// reports them.
 func Cluster(values map[string]any) (ClusterEtcd, error) {
 	o, err := cluster(values)
 	return o, ClusterError(err)
@@ -247,29 +247,27 @@ func cluster(values map[string]any) (ClusterEtcd, error) {
 	var o ClusterEtcd
 	values = valuesMap(values)
 	v := coalesce(map[string]any{"etcd": map[string]any{"replicas": json.Number("3")}}, values)
+	var c invalid.Collector
 	etcdValues, ok := v["etcd"].(map[string]any)
 	if !ok && v["etcd"] != nil {
-		return o, invalid.Errorf("etcd", v["etcd"], "must be a map")
+		c.Addf("etcd", v["etcd"], "must be a map")
 	}
-	if err := refuseUnknown("etcd.", etcdValues, clusterEtcdKeys, nil); err != nil {
-		return o, err
-	}
+	c.Add(refuseUnknown("etcd.", etcdValues, clusterEtcdKeys, nil))
 	if raw, ok := etcdValues["replicas"]; ok && raw != nil {
 		f, ok := valueNumber(raw)
-		if !ok {
-			return o, invalid.Errorf("etcd.replicas", raw, "must be a number")
+		switch {
+		case !ok:
+			c.Addf("etcd.replicas", raw, "must be a number")
+		case f != 1 && f != 3:
+			c.Addf("etcd.replicas", raw, "must be 1 or 3")
+		default:
+			o.Replicas = int32(f)
 		}
-		if f != 1 && f != 3 {
-			return o, invalid.Errorf("etcd.replicas", raw, "must be 1 or 3")
-		}
-		o.Replicas = int32(f)
 	}
-	if err := refuseNullRatios(values["_cluster"]); err != nil {
-		return o, err
-	}
+	c.Add(refuseNullRatios(values["_cluster"]))
 	pl, err := platformValues(v["_cluster"])
-	if err != nil {
-		return o, err
+	if c.Add(err); c.Len() > 0 {
+		return o, c.Err()
 	}
 	o.Ratios = pl.ratios
 	o.TopologySpreadConstraints = pl.spread
@@ -282,12 +280,13 @@ func cluster(values map[string]any) (ClusterEtcd, error) {
 // and divides by it. (Other null platform values read as absent there too.)
 func refuseNullRatios(raw any) error {
 	c, _ := raw.(map[string]any)
+	var errs invalid.Collector
 	for _, k := range []string{"cpu-allocation-ratio", "memory-allocation-ratio", "ephemeral-storage-allocation-ratio"} {
 		if x, ok := c[k]; ok && x == nil {
-			return invalid.Errorf("_cluster."+k, nil, "must not be null: the chart reads a null ratio as 0 and divides by it")
+			errs.Addf("_cluster."+k, nil, "must not be null: the chart reads a null ratio as 0 and divides by it")
 		}
 	}
-	return nil
+	return errs.Err()
 }
 
 type platform struct {
@@ -297,6 +296,8 @@ type platform struct {
 	storageClassReplicated string
 }
 
+// platformValues reads _cluster: every bad key is reported; the ratios
+// are checked together only when each was read.
 func platformValues(raw any) (platform, error) {
 	var p platform
 	if raw == nil {
@@ -306,35 +307,31 @@ func platformValues(raw any) (platform, error) {
 	if !ok {
 		return p, invalid.Errorf("_cluster", raw, "must be a map")
 	}
+	var errs invalid.Collector
 	var err error
-	if p.ratios.CPU, err = ratioValue("_cluster.cpu-allocation-ratio", c["cpu-allocation-ratio"]); err != nil {
-		return p, err
+	p.ratios.CPU, err = ratioValue("_cluster.cpu-allocation-ratio", c["cpu-allocation-ratio"])
+	read := !errs.Add(err)
+	p.ratios.Memory, err = ratioValue("_cluster.memory-allocation-ratio", c["memory-allocation-ratio"])
+	read = !errs.Add(err) && read
+	p.ratios.EphemeralStorage, err = ratioValue("_cluster.ephemeral-storage-allocation-ratio", c["ephemeral-storage-allocation-ratio"])
+	read = !errs.Add(err) && read
+	if read {
+		errs.Add(p.ratios.Validate())
 	}
-	if p.ratios.Memory, err = ratioValue("_cluster.memory-allocation-ratio", c["memory-allocation-ratio"]); err != nil {
-		return p, err
-	}
-	if p.ratios.EphemeralStorage, err = ratioValue("_cluster.ephemeral-storage-allocation-ratio", c["ephemeral-storage-allocation-ratio"]); err != nil {
-		return p, err
-	}
-	if err := p.ratios.Validate(); err != nil {
-		return p, err
-	}
-	if p.storageClassLocal, err = optString("_cluster.etcd-storage-class-local", c["etcd-storage-class-local"]); err != nil {
-		return p, err
-	}
-	if p.storageClassReplicated, err = optString("_cluster.etcd-storage-class-replicated", c["etcd-storage-class-replicated"]); err != nil {
-		return p, err
-	}
+	p.storageClassLocal, err = optString("_cluster.etcd-storage-class-local", c["etcd-storage-class-local"])
+	errs.Add(err)
+	p.storageClassReplicated, err = optString("_cluster.etcd-storage-class-replicated", c["etcd-storage-class-replicated"])
+	errs.Add(err)
 	if sched, ok := c["scheduling"]; ok && sched != nil {
 		sm, ok := sched.(map[string]any)
 		if !ok {
-			return p, invalid.Errorf("_cluster.scheduling", sched, "must be a map")
-		}
-		if p.spread, err = ParseSpreadConstraints(sm["globalAppTopologySpreadConstraints"]); err != nil {
-			return p, err
+			errs.Addf("_cluster.scheduling", sched, "must be a map")
+		} else {
+			p.spread, err = ParseSpreadConstraints(sm["globalAppTopologySpreadConstraints"])
+			errs.Add(err)
 		}
 	}
-	return p, nil
+	return p, errs.Err()
 }
 
 const spreadField = "_cluster.scheduling.globalAppTopologySpreadConstraints"
@@ -375,14 +372,15 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	return list, nil
 }
 
-// refuseUnknown refuses the first key of m, in sorted order, that is
-// neither known nor ignored.
+// refuseUnknown refuses every key of m, in sorted order, that is neither
+// known nor ignored.
 func refuseUnknown(prefix string, m map[string]any, known, ignored []string) error {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	var errs invalid.Collector
 	for _, k := range keys {
 		if slices.Contains(known, k) || slices.Contains(ignored, k) {
 			continue
@@ -391,9 +389,9 @@ func refuseUnknown(prefix string, m map[string]any, known, ignored []string) err
 		if k == "" {
 			f = prefix + `""` // an empty key still names a field
 		}
-		return invalid.Errorf(f, m[k], "is not a value of this chart (known: %s)", strings.Join(known, ", "))
+		errs.Addf(f, m[k], "is not a value of this chart (known: %s)", strings.Join(known, ", "))
 	}
-	return nil
+	return errs.Err()
 }
 
 func optString(field string, v any) (string, error) {
@@ -488,11 +486,16 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 	if !ok {
 		return nil, invalid.Errorf(field, v, "must be a flat map of resource names to quantities")
 	}
+	var errs invalid.Collector
 	if _, ok := m["limits"]; ok {
-		return nil, invalid.Errorf(field+".limits", m["limits"], "a flat map of resources is expected, not nested requests: or limits: sections")
+		errs.Addf(field+".limits", m["limits"], "a flat map of resources is expected, not nested requests: or limits: sections")
 	}
 	if _, ok := m["requests"]; ok {
-		return nil, invalid.Errorf(field+".requests", m["requests"], "a flat map of resources is expected, not nested requests: or limits: sections")
+		errs.Addf(field+".requests", m["requests"], "a flat map of resources is expected, not nested requests: or limits: sections")
+	}
+	if errs.Len() > 0 {
+		// The map is of another shape; its keys say nothing more.
+		return nil, errs.Err()
 	}
 	names := make([]string, 0, len(m))
 	for k := range m {
@@ -500,43 +503,54 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 	}
 	sort.Strings(names)
 	out := make(corev1.ResourceList, len(m))
+	// Each resource is read on its own, so that every bad one is reported.
 	for _, k := range names {
-		raw := m[k]
-		f := field + "." + k
-		if _, nested := raw.(map[string]any); nested {
-			return nil, invalid.Errorf(f, raw, "a flat map of resources is expected, not a nested map")
+		q, err := resourceValue(field+"."+k, k, m[k])
+		if !errs.Add(err) {
+			out[corev1.ResourceName(k)] = q
 		}
-		if errs := validation.IsQualifiedName(k); len(errs) > 0 {
-			return nil, invalid.Errorf(f, k, "must be a resource name: %s", strings.Join(errs, "; "))
-		}
-		if k == "cpu" || k == "memory" {
-			if err := schemaWhole(f, raw); err != nil {
-				return nil, err
-			}
-		}
-		spelled := raw
-		if n, ok := valueNumber(raw); ok && chartSpelled[k] {
-			// The chart's sanitiser prints these limits with toString,
-			// Go's %v of the float64 Helm holds: a YAML number 1073741824
-			// becomes "1.073741824e+09", and the API server stores that
-			// spelling (a spelling of the same amount that parses to
-			// another canonical form, such as "1073741824", is another
-			// stored quantity: it rolls members).
-			spelled = fmt.Sprint(n)
-		}
-		q, err := optQuantity(f, spelled)
-		if err != nil {
-			return nil, asWritten(err, f, nil, raw)
-		}
-		if q.Sign() < 0 {
-			return nil, invalid.Errorf(f, raw, "must not be negative")
-		}
-		if err := etcd.ValidateContainerResource(corev1.ResourceName(k), q); err != nil {
-			return nil, asWritten(err, f, k, raw)
-		}
-		out[corev1.ResourceName(k)] = q
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// resourceValue reads the limit raw of the resource k, named f.
+func resourceValue(f, k string, raw any) (resource.Quantity, error) {
+	var none resource.Quantity
+	if _, nested := raw.(map[string]any); nested {
+		return none, invalid.Errorf(f, raw, "a flat map of resources is expected, not a nested map")
+	}
+	if errs := validation.IsQualifiedName(k); len(errs) > 0 {
+		return none, invalid.Errorf(f, k, "must be a resource name: %s", strings.Join(errs, "; "))
+	}
+	if k == "cpu" || k == "memory" {
+		if err := schemaWhole(f, raw); err != nil {
+			return none, err
+		}
+	}
+	spelled := raw
+	if n, ok := valueNumber(raw); ok && chartSpelled[k] {
+		// The chart's sanitiser prints these limits with toString,
+		// Go's %v of the float64 Helm holds: a YAML number 1073741824
+		// becomes "1.073741824e+09", and the API server stores that
+		// spelling (a spelling of the same amount that parses to
+		// another canonical form, such as "1073741824", is another
+		// stored quantity: it rolls members).
+		spelled = fmt.Sprint(n)
+	}
+	q, err := optQuantity(f, spelled)
+	if err != nil {
+		return none, asWritten(err, f, nil, raw)
+	}
+	if q.Sign() < 0 {
+		return none, invalid.Errorf(f, raw, "must not be negative")
+	}
+	if err := etcd.ValidateContainerResource(corev1.ResourceName(k), q); err != nil {
+		return none, asWritten(err, f, k, raw)
+	}
+	return q, nil
 }
 
 // chartSpelled are the resources whose limits the chart's sanitiser prints
@@ -559,13 +573,21 @@ func schemaWhole(field string, v any) error {
 // quotes the key itself (an invalid name) is kept.
 func asWritten(err error, field string, key, raw any) error {
 	err = EtcdChartError(err)
-	var ne *invalid.Error
-	if !errors.As(err, &ne) || ne.Field != field || (key != nil && ne.Value == key) {
+	all := invalid.All(err)
+	if len(all) == 0 {
 		return err
 	}
-	c := *ne
-	c.Value = raw
-	return &c
+	var c invalid.Collector
+	for _, ne := range all {
+		if ne.Field != field || (key != nil && ne.Value == key) {
+			c.Add(ne)
+			continue
+		}
+		cp := *ne
+		cp.Value = raw
+		c.Add(&cp)
+	}
+	return c.Err()
 }
 
 func affinityValue(field string, v any) (*corev1.Affinity, error) {

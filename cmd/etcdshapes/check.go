@@ -133,31 +133,58 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 	case caller == etcdshapes.CallerCluster && f.release == "":
 		return nil, &usageError{errors.New("--release is required for render check cluster")}
 	}
+	// Every refusal is collected, in the order the checks have always
+	// run (names, --size as a quantity, then CheckJob's), so that one run
+	// names every bad flag.
 	var (
+		c   invalid.Collector
 		n   naming.Names
 		err error
 		o   etcd.Options
+		// skip are CheckJob's refusals a refusal above already stands for.
+		skip = map[string]bool{}
 	)
 	if caller == etcdshapes.CallerEtcd {
 		release := f.release
 		if release == "" {
 			release = naming.EtcdChartRelease
 		}
-		if n, err = naming.ForEtcdChart(f.namespace, release); err != nil {
-			return nil, err
-		}
+		n, err = naming.ForEtcdChart(f.namespace, release)
+		// Unmade names: CheckJob's "names" refusal would only repeat it.
+		skip["names"] = c.Add(err)
 		o.Version = f.version
 		if f.size != "" {
+			var sizeErr error
 			if o.Size, err = resource.ParseQuantity(f.size); err != nil {
-				return nil, invalid.Errorf("--size", f.size, "must be a quantity, e.g. %q", etcd.DefaultSize)
+				sizeErr = invalid.Errorf("--size", f.size, "must be a quantity, e.g. %q", etcd.DefaultSize)
+			} else if o.Size.IsZero() {
+				// Zero is the library's "default size"; typed on the
+				// command line it is a bad size, as values.size: 0 is.
+				sizeErr = invalid.Errorf("--size", f.size, "must be a positive quantity of bytes")
+			}
+			if skip["Size"] = c.Add(sizeErr); skip["Size"] {
+				// A size CheckJob refuses (its refusal is skipped), so
+				// that it skips the quota rule, which needs the size
+				// the user meant.
+				o.Size = resource.MustParse("-1")
 			}
 		}
-	} else if n, err = naming.ForCluster(f.namespace, f.release); err != nil {
-		return nil, err
+	} else {
+		n, err = naming.ForCluster(f.namespace, f.release)
+		skip["names"] = c.Add(err)
 	}
 	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image})
-	if err != nil {
-		return nil, checkFlagError(err)
+	if all := invalid.All(err); len(all) > 0 {
+		for _, e := range all {
+			if !skip[e.Field] {
+				c.Add(checkFlagOne(e))
+			}
+		}
+	} else {
+		c.Add(err)
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
 	}
 	return []etcdshapes.Object{job}, nil
 }
@@ -172,13 +199,27 @@ var checkFlagOf = map[string]string{
 }
 
 func checkFlagError(err error) error {
-	var e *invalid.Error
-	if !errors.As(err, &e) || e != err {
-		return err
+	switch t := err.(type) {
+	case *invalid.Error:
+		return checkFlagOne(t)
+	case invalid.List:
+		// Every refusal of the list names its flag, in order.
+		out := make(invalid.List, len(t))
+		for i, e := range t {
+			out[i] = checkFlagOne(e)
+		}
+		return out
+	}
+	return err
+}
+
+func checkFlagOne(e *invalid.Error) *invalid.Error {
+	if e == nil {
+		return e
 	}
 	flag, ok := checkFlagOf[e.Field]
 	if !ok {
-		return err
+		return e
 	}
 	c := *e
 	c.Field = flag

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -115,7 +116,11 @@ func report(cmd *cobra.Command, err error, stderr io.Writer) int {
 		_ = cmd.Help()
 		return exitUsage
 	case errors.As(err, &re):
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", re.err)
+		// Every refusal of bad input (an invalid.List) on its own line,
+		// each with the prefix, so that each reads like a single one.
+		for _, line := range strings.Split(re.err.Error(), "\n") {
+			fmt.Fprintf(stderr, "etcdshapes: %s\n", line)
+		}
 		return exitError
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "etcdshapes: %v\nRun '%s --help' for usage.\n", ue.err, cmd.CommandPath())

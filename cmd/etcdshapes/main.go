@@ -86,7 +86,8 @@ List (as kubectl get -o json does), which kubectl apply and plan --live read. --
 that order), never replacing or removing a file it did not write (--force replaces
 regular files). --show-only KIND/NAME prints only the objects it matches (kind or
 resource name, any case; NAME may be a glob); each must match something.
-Errors go to stderr with a non-zero exit: 1 bad input, 2 usage.
+Errors go to stderr with a non-zero exit: 1 bad input (every bad input, one a line,
+the first being what the chart prints), 2 usage.
 `
 	exampleRenderCluster = "  etcdshapes render cluster -ntenant-demo --release kubernetes-demo --set etcd.replicas=1 -o json\n"
 	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml --show-only EtcdCluster/etcd\n"

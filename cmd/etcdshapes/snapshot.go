@@ -142,6 +142,10 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 		return nil, &usageError{errors.New("give exactly one destination: --s3-* flags or --pvc")}
 	}
 
+	// Every refusal is collected, in the order the checks have always
+	// run (names, --keep, then the builder's), so that one run names
+	// every bad flag.
+	var c invalid.Collector
 	var n naming.Names
 	var err error
 	if caller == etcdshapes.CallerEtcd {
@@ -152,8 +156,19 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 	} else {
 		n, err = naming.ForCluster(namespace, release)
 	}
-	if err != nil {
-		return nil, err
+	// Unmade names: the builder's "names" refusal would only repeat it.
+	namesRefused := c.Add(err)
+	builderErr := func(err error) error {
+		if all := invalid.All(err); len(all) > 0 {
+			for _, e := range all {
+				if !(namesRefused && e.Field == "names") {
+					c.Add(e)
+				}
+			}
+		} else {
+			c.Add(err)
+		}
+		return c.Err()
 	}
 	var dest v1alpha2.SnapshotLocation
 	if usesS3 {
@@ -166,16 +181,17 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 
 	if name != "" {
 		s, err := etcd.Snapshot(n, name, dest)
-		if err != nil {
+		if err := builderErr(err); err != nil {
 			return nil, err
 		}
 		return []etcdshapes.Object{s}, nil
 	}
 	if set("keep") && keep == 0 {
-		return nil, invalid.Errorf("keep", keep, "must be between 1 and %d", naming.MaxSnapshotKeep)
+		// 0 is the library's "default"; typed, it is a bad --keep.
+		c.Addf("keep", keep, "must be between 1 and %d", naming.MaxSnapshotKeep)
 	}
 	s, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: schedule, Keep: keep, Destination: dest})
-	if err != nil {
+	if err := builderErr(err); err != nil {
 		return nil, err
 	}
 	objs := []etcdshapes.Object{s.ServiceAccount, s.Role, s.RoleBinding, s.CronJob}

@@ -1,0 +1,92 @@
+package etcdshapes_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// multiBadInput is an input with several independent bad fields: the first
+// refusal is a badInput of the catalogue (what the chart, which stops at
+// its first failure, prints), also the fields of the refusals after it, in
+// order.
+type multiBadInput struct {
+	badInput
+	also []string
+}
+
+func multiBadInputs() []multiBadInput {
+	bad := "bad_class"
+	return []multiBadInput{
+		{badInput{"values: replicas, size and a ratio", etcdValues("size: 0\nreplicas: 100\n_cluster:\n  cpu-allocation-ratio: \"-1\"\n"), "values.replicas", "100", "at most 99"},
+			[]string{"values.size", "_cluster.cpu-allocation-ratio"}},
+		{badInput{"values: unknown keys and a resource", etcdValues("sise: 4Gi\nresources:\n  cpu: lots\n  memory: -1\n"), "sise", "4Gi", "is not a value of this chart"},
+			[]string{"values.resources.cpu", "values.resources.memory"}},
+		{badInput{"values, then the namespace and chart version", render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "default", ChartVersion: "one", Values: map[string]any{"size": "4Xi", "storageClass": "Bad_Class"}}),
+			"values.size", "4Xi", "quantity"},
+			[]string{"namespace", "chartVersion", "values.storageClass"}},
+		{badInput{"cluster values, then the live state", render(etcdshapes.Request{Values: map[string]any{"etcd": map[string]any{"replicas": 2}}, APIVersions: []string{"cilium.io/v2"}, Live: etcdshapes.LiveState{DataStoreName: "Bad_Store", StorageClassName: &bad}}),
+			"etcd.replicas", "2", "1 or 3"},
+			[]string{"apiVersions", "live.dataStoreName", "live.storageClassName"}},
+		{badInput{"etcd chart: names, inputs and options", func() error {
+			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Release: "other", APIVersions: []string{"not an api", "v1"}, Etcd: etcd.Options{Version: "3", Replicas: -1}})
+			return err
+		}, "release", "other", "release \"etcd\""},
+			[]string{"apiVersions", "Version", "Replicas"}},
+		{badInput{"cluster: every input", func() error {
+			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", ChartVersion: "v", Replicas: 2, StorageClassLocal: "A", Ratios: etcd.Ratios{CPU: "x"}})
+			return err
+		}, "chartVersion", "v", "chart version"},
+			[]string{"Replicas", "StorageClassLocal"}},
+		{badInput{"cluster: release rules and options", func() error {
+			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-", Release: "1demo", Ratios: etcd.Ratios{CPU: "x", Memory: "0"}})
+			return err
+		}, "namespace", "tenant-", "namespace name"},
+			[]string{"Ratios.CPU", "Ratios.Memory"}},
+		{badInput{"cluster: a name only the rendered stack needs", func() error {
+			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "1demo", Ratios: etcd.Ratios{Memory: "0"}})
+			return err
+		}, "release", "1demo", "start with a letter"},
+			[]string{"Ratios.Memory"}},
+	}
+}
+
+// TestBadInputsEvery: every refusal of an input with several bad fields,
+// in order, the first as the catalogue's single refusal of before.
+func TestBadInputsEvery(t *testing.T) {
+	for _, c := range multiBadInputs() {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.run()
+			require.Error(t, err, "accepted")
+			var ne *invalid.Error
+			require.True(t, errors.As(err, &ne), "not a *invalid.Error: %T %v", err, err)
+			require.Equal(t, c.field, ne.Field, "field (error: %v)", err)
+			require.Equal(t, shown(c.value), shown(ne.Value), "value (error: %v)", err)
+			require.Contains(t, ne.Rule, c.rule, "rule (error: %v)", err)
+			var fe *field.Error
+			require.True(t, errors.As(err, &fe))
+			require.Equal(t, c.field, fe.Field)
+			all := invalid.All(err)
+			got := make([]string, 0, len(all))
+			for _, e := range all[1:] {
+				got = append(got, e.Field)
+			}
+			require.Equal(t, c.also, got, "error: %v", err)
+			list, ok := err.(invalid.List)
+			require.True(t, ok, "%T", err)
+			require.Len(t, list.ErrorList(), 1+len(c.also))
+			lines := strings.Split(err.Error(), "\n")
+			require.Len(t, lines, len(all))
+			for i, e := range all {
+				require.Equal(t, e.Error(), lines[i])
+			}
+			require.Equal(t, err.Error(), c.run().Error(), "the same every run")
+		})
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEveryErrorOneALine: bad input is reported with every refusal, one a
+// line with the prefix, the first the one the chart prints; the exit
+// status stays 1.
+func TestEveryErrorOneALine(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "values.yaml")
+	require.NoError(t, os.WriteFile(f, []byte("size: 0\nreplicas: 100\n_cluster:\n  cpu-allocation-ratio: \"-1\"\n"), 0o600))
+	code, stdout, stderr := cli(t, "", "render", "etcd", "-n", "default", "-f", f, "--chart-version", "one")
+	require.Equal(t, 1, code, stderr)
+	require.Empty(t, stdout)
+	require.Equal(t, []string{
+		"etcdshapes: values.replicas: invalid value 100: is out of range: must be at most 99 (etcd advises at most 7 members)",
+		"etcdshapes: values.size: invalid value 0: must be a positive quantity of bytes",
+		`etcdshapes: _cluster.cpu-allocation-ratio: invalid value "-1": must be a number above 0 and at most 1e15`,
+		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
+		`etcdshapes: chartVersion: invalid value "one": must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): invalid semantic version`,
+	}, strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"))
+
+	// One bad input is one line, as before.
+	code, _, stderr = cli(t, "", "render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--set", "etcd.replicas=2")
+	require.Equal(t, 1, code)
+	require.Equal(t, "etcdshapes: etcd.replicas: invalid value 2: must be 1 or 3\n", stderr)
+}
+
+// TestCheckFlagErrorList: every refusal of a list names its flag, in
+// order; a field that is no flag is kept.
+func TestCheckFlagErrorList(t *testing.T) {
+	err := checkFlagError(invalid.Join(invalid.Errorf("Version", "3", "r"), invalid.Errorf("Size", "0", "r"), invalid.Errorf("namespace", "x", "r")))
+	var got []string
+	for _, e := range invalid.All(err) {
+		got = append(got, e.Field)
+	}
+	require.Equal(t, []string{"--etcd-version", "--size", "namespace"}, got)
+	require.Equal(t, "--load", checkFlagError(invalid.Errorf("Load", "x", "r")).(*invalid.Error).Field)
+}
+
+// lines splits stderr into its lines.
+func lines(stderr string) []string {
+	return strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+}
+
+// TestRenderCheckEveryFlag: render check names every bad flag, each by its
+// flag, one a line, in the order the checks run; the quota rule is skipped
+// for a size the user did not mean.
+func TestRenderCheckEveryFlag(t *testing.T) {
+	code, stdout, stderr := cli(t, "", "render", "check", "etcd", "-n", "tenant-root", "--etcd-version", "3", "--size", "0")
+	require.Equal(t, 1, code, stderr)
+	require.Empty(t, stdout)
+	require.Equal(t, []string{
+		`etcdshapes: --size: invalid value "0": must be a positive quantity of bytes`,
+		`etcdshapes: --etcd-version: invalid value "3": must be an etcd version X.Y.Z, e.g. "3.6.11"`,
+	}, lines(stderr))
+
+	code, _, stderr = cli(t, "", "render", "check", "etcd", "-n", "default", "--size", "lots", "--load", "xl", "--datascale", "--image", "my etcd")
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, []string{
+		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
+		`etcdshapes: --size: invalid value "lots": must be a quantity, e.g. "4Gi"`,
+		`etcdshapes: --image: invalid value "my etcd": must be an image reference without whitespace or control characters (e.g. "gcr.io/etcd-development/etcd:v3.6.11")`,
+	}, lines(stderr))
+
+	code, _, stderr = cli(t, "", "render", "check", "etcd", "-n", "tenant-root", "--etcd-version", "latest", "--load", "xl", "--datascale")
+	require.Equal(t, 1, code, stderr)
+	got := lines(stderr)
+	require.Len(t, got, 2, stderr)
+	require.True(t, strings.HasPrefix(got[0], `etcdshapes: --etcd-version: invalid value "latest"`), got[0])
+	require.True(t, strings.HasPrefix(got[1], `etcdshapes: --load: invalid value "xl": etcdctl check perf and check datascale would write about 4.3 GB`), got[1])
+}
+
+// TestRenderSnapshotEveryFlag: render snapshot reports every bad flag, one
+// a line, in the order the checks run.
+func TestRenderSnapshotEveryFlag(t *testing.T) {
+	code, stdout, stderr := cli(t, "", "render", "snapshot", "etcd", "-n", "tenant-root", "--name", "Bad_Name", "--pvc", "Bad")
+	require.Equal(t, 1, code, stderr)
+	require.Empty(t, stdout)
+	require.Equal(t, []string{
+		`etcdshapes: name: invalid value "Bad_Name": must be a DNS-1123 label of at most 63 characters (it names the snapshot file and what etcd-operator derives from it)`,
+		`etcdshapes: destination.pvc.claimName: invalid value "Bad": must be a PersistentVolumeClaim name (DNS-1123 subdomain)`,
+	}, lines(stderr))
+
+	code, _, stderr = cli(t, "", "render", "snapshot", "cluster", "-n", "default", "--release", "kubernetes-demo",
+		"--schedule", "0 24 * * *", "--keep", "0", "--s3-endpoint", "minio:9000", "--s3-bucket", "etcd-backups", "--s3-credentials-secret", "s3")
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, []string{
+		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
+		`etcdshapes: keep: invalid value 0: must be between 1 and 100`,
+		`etcdshapes: schedule: invalid value "0 24 * * *": hour field "24": "24" must be between 0 and 23`,
+		`etcdshapes: destination.s3.endpoint: invalid value "minio:9000": must be an http or https URL, e.g. "https://s3.amazonaws.com"`,
+	}, lines(stderr))
+}

@@ -1,0 +1,70 @@
+package monitoring_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/monitoring"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// requireEvery checks that err refuses exactly fields, in order, the first
+// recovered by errors.As; one field is the *invalid.Error itself.
+func requireEvery(t *testing.T, err error, fields ...string) {
+	t.Helper()
+	require.Error(t, err)
+	all := invalid.All(err)
+	got := make([]string, len(all))
+	for i, e := range all {
+		got[i] = e.Field
+	}
+	require.Equal(t, fields, got, "%v", err)
+	var ie *invalid.Error
+	require.True(t, errors.As(err, &ie), "%T", err)
+	require.Equal(t, fields[0], ie.Field)
+	if len(fields) == 1 {
+		require.IsType(t, &invalid.Error{}, err)
+	} else {
+		require.IsType(t, invalid.List{}, err)
+	}
+}
+
+// TestEveryError: the names and each option of the monitoring builders are
+// refused each on its own.
+func TestEveryError(t *testing.T) {
+	n := etcdNames(t)
+	_, err := monitoring.WorkloadMonitor(naming.Names{}, -1, "one")
+	requireEvery(t, err, "names", "replicas", "version")
+	_, err = monitoring.WorkloadMonitor(n, 3, "one")
+	require.Equal(t, `version: invalid value "one": must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): invalid semantic version`, err.Error())
+
+	bad := monitoring.DashboardOptions{
+		Replicas:         100,
+		InstanceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{"a b": "c"}, MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "k", Operator: "Near"}}},
+		Folder:           " ",
+	}
+	for _, c := range []struct {
+		name   string
+		names  naming.Names
+		o      monitoring.DashboardOptions
+		fields []string
+	}{
+		{"names, replicas, selector, folder", naming.Names{}, bad,
+			[]string{"names", "replicas", "instanceSelector.matchLabels", "instanceSelector.matchExpressions[0].operator", "folder"}},
+		{"empty cross-namespace selector and folder", n, monitoring.DashboardOptions{InstanceSelector: &metav1.LabelSelector{}, AllowCrossNamespaceImport: true, Folder: strings.Repeat("f", 256)},
+			[]string{"instanceSelector", "folder"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := monitoring.DashboardJSON(c.names, c.o)
+			requireEvery(t, err, c.fields...)
+			_, err = monitoring.Dashboard(c.names, c.o)
+			requireEvery(t, err, c.fields...)
+		})
+	}
+	_, err = monitoring.Dashboard(n, monitoring.DashboardOptions{Replicas: -1})
+	require.Equal(t, "replicas: invalid value -1: must be between 1 and 99", err.Error())
+}

@@ -1,0 +1,81 @@
+package values_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	. "github.com/etcdshapes/etcdshapes/values"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// fields lists the fields of every refusal in err, in order.
+func fields(err error) []string {
+	var out []string
+	for _, e := range invalid.All(err) {
+		out = append(out, e.Field)
+	}
+	return out
+}
+
+// TestEveryBadKey: a values file with several bad keys is refused with
+// every one, each named by its values key (the builders' Go paths
+// re-rooted), in the order the checks run, the first being the single
+// error of before.
+func TestEveryBadKey(t *testing.T) {
+	for _, c := range []struct {
+		name, doc string
+		cluster   bool
+		want      []string
+	}{
+		{"size, replicas, ratio", "size: 0\nreplicas: 100\n_cluster:\n  cpu-allocation-ratio: \"-1\"\n", false,
+			[]string{"values.replicas", "values.size", "_cluster.cpu-allocation-ratio"}},
+		{"unknown keys and a null", "sise: 4Gi\nreplica: 3\nversion: null\n", false,
+			[]string{"replica", "sise", "values.version"}},
+		{"each resource", "resources:\n  cpu: -1\n  memory: lots\n  bad name: 1\nstorageClass: 3\n", false,
+			[]string{"values.storageClass", "values.resources.bad name", "values.resources.cpu", "values.resources.memory"}},
+		{"each ratio and spread constraint", "_cluster:\n  cpu-allocation-ratio: \"\"\n  memory-allocation-ratio: null\n  scheduling:\n    globalAppTopologySpreadConstraints: |\n      topologySpreadConstraints:\n      - maxSkew: 0\n        topologyKey: zone\n        whenUnsatisfiable: DoNotSchedule\n      - maxSkew: 1\n        topologyKey: \"\"\n        whenUnsatisfiable: DoNotSchedule\n", false,
+			[]string{"_cluster.memory-allocation-ratio", "_cluster.cpu-allocation-ratio",
+				"_cluster.scheduling.globalAppTopologySpreadConstraints[0].maxSkew", "_cluster.scheduling.globalAppTopologySpreadConstraints[1].topologyKey"}},
+		{"cluster: etcd and _cluster", "etcd:\n  replicas: 2\n  size: 1Gi\n_cluster:\n  ephemeral-storage-allocation-ratio: x\n  etcd-storage-class-local: 1\n", true,
+			[]string{"etcd.size", "etcd.replicas", "_cluster.ephemeral-storage-allocation-ratio", "_cluster.etcd-storage-class-local"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v, err := Merge([]byte(c.doc))
+			require.NoError(t, err)
+			if c.cluster {
+				_, err = Cluster(v)
+			} else {
+				_, err = EtcdChart(v)
+			}
+			require.Equal(t, c.want, fields(err), "%v", err)
+			l, ok := err.(invalid.List)
+			require.True(t, ok, "%T", err)
+			require.Len(t, l.ErrorList(), len(c.want))
+			var ie *invalid.Error
+			require.True(t, errors.As(err, &ie))
+			require.Equal(t, c.want[0], ie.Field)
+			var fe *field.Error
+			require.True(t, errors.As(err, &fe))
+			require.Equal(t, c.want[0], fe.Field)
+		})
+	}
+}
+
+// TestMergeEveryDocument: every bad document of a Merge is reported.
+func TestMergeEveryDocument(t *testing.T) {
+	_, err := Merge([]byte("a: 1\n"), []byte("[1, 2]\n"), []byte("b: 2\n"), []byte("- x\n"))
+	require.Equal(t, []string{"values[1]", "values[3]"}, fields(err), "%v", err)
+}
+
+// TestRerootList: EtcdChartError and ClusterError re-root every refusal of
+// a list, in order.
+func TestRerootList(t *testing.T) {
+	err := invalid.Join(invalid.Errorf("Size", "0", "r"), invalid.Errorf("Resources[cpu]", "-1", "r"), invalid.Errorf("Ratios.CPU", "x", "r"), invalid.Errorf("namespace", "x", "r"))
+	require.Equal(t, []string{"values.size", "values.resources.cpu", "_cluster.cpu-allocation-ratio", "namespace"}, fields(EtcdChartError(err)))
+	require.Equal(t, []string{"Size", "Resources[cpu]", "_cluster.cpu-allocation-ratio", "namespace"}, fields(ClusterError(err)))
+	require.Equal(t, []string{"Size", "Resources[cpu]", "Ratios.CPU", "namespace"}, fields(err), "the input is not changed")
+	var nilErr *invalid.Error
+	require.Equal(t, error(nilErr), EtcdChartError(nilErr))
+}
