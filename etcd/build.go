@@ -29,10 +29,7 @@ func (s Shapes) Objects() []manifest.Object {
 // do on their own). A stack that renders no VPA (its API is not served)
 // leaves Shapes.VPA out.
 func Build(n naming.Names, o Options) (Shapes, error) {
-	if err := n.Validate(); err != nil {
-		return Shapes{}, err
-	}
-	r, err := o.resolve()
+	r, err := resolveFor(n, o)
 	if err != nil {
 		return Shapes{}, err
 	}
@@ -41,4 +38,24 @@ func Build(n naming.Names, o Options) (Shapes, error) {
 		return Shapes{}, err
 	}
 	return s, nil
+}
+
+// resolveFor checks the names, then validates and defaults the options:
+// the first step of every builder that takes both, in this order so that
+// each reports the same first error.
+func resolveFor(n naming.Names, o Options) (resolved, error) {
+	if err := n.Validate(); err != nil {
+		return resolved{}, err
+	}
+	return o.resolve()
+}
+
+// build is a builder of one object: resolveFor, then f.
+func build[T any](n naming.Names, o Options, f func(naming.Names, resolved) T) (T, error) {
+	r, err := resolveFor(n, o)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return f(n, r), nil
 }

@@ -127,10 +127,7 @@ func (o CheckOptions) load() (checkLoad, error) {
 // /etcdctl-check-datascale/). The finished Job stays CheckTTLSeconds for
 // its log: kubectl logs job/<name>-check --all-containers.
 func CheckJob(n naming.Names, o Options, c CheckOptions) (*batchv1.Job, error) {
-	if err := n.Validate(); err != nil {
-		return nil, err
-	}
-	r, err := o.resolve()
+	r, err := resolveFor(n, o)
 	if err != nil {
 		return nil, err
 	}
