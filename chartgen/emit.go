@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -168,15 +169,6 @@ func isAction(line string) bool {
 	return strings.HasPrefix(strings.TrimLeft(line, " "), "{{-")
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 func joinPath(path, key string) string {
 	if path == "" {
 		return key
@@ -186,7 +178,7 @@ func joinPath(path, key string) string {
 
 // mapBody writes the entries of m at indent.
 func (e *emitter) mapBody(m map[string]any, indent int, path string) error {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if err := e.entry(k, m[k], indent, joinPath(path, k)); err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,7 +108,7 @@ func (n *defaultsNode) missingRequired(v any, path string) string {
 				return strings.TrimPrefix(path+"."+r, ".")
 			}
 		}
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			p, ok := n.properties[k]
 			if !ok {
 				p = n.additional

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"go/format"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -182,7 +183,7 @@ func nodeOf(s map[string]any, path string) (*Node, error) {
 		slices.Sort(n.Required)
 	}
 	if props, ok := s["properties"].(map[string]any); ok {
-		for _, k := range sortedKeys(props) {
+		for _, k := range slices.Sorted(maps.Keys(props)) {
 			ps, ok := props[k].(map[string]any)
 			if !ok {
 				return nil, fmt.Errorf("%s.%s: not a schema", path, k)
@@ -292,15 +293,6 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // Dirs are the CRD directories: those $ETCDSHAPES_CRDS lists
