@@ -20,6 +20,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -229,13 +230,9 @@ func constantsData(k *constants) []byte {
 		}
 		structs[t.Name] = fields
 	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	// Encoding maps of strings cannot fail.
-	_ = enc.Encode(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs})
-	return []byte(b.String())
+	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs}, "  ")
+	return append(js, '\n')
 }
 
 // checksHeader says how the checks are run.

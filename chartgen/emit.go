@@ -1,7 +1,6 @@
 package chartgen
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -9,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 )
 
 // The stacks are written as YAML text with placeholders: a value that
@@ -544,9 +545,6 @@ func blockLines(s string) ([]string, bool) {
 // jsonQuote writes s as a JSON string, which is also a valid YAML
 // double-quoted scalar.
 func jsonQuote(s string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // encoding a string cannot fail
-	return strings.TrimSuffix(buf.String(), "\n")
+	b, _ := plainjson.Marshal(s, "") // encoding a string cannot fail
+	return string(b)
 }

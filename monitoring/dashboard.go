@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -551,12 +552,5 @@ func canonicalJSON(v any) ([]byte, error) {
 	if err := dec.Decode(&tree); err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(tree); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return plainjson.Marshal(tree, "  ")
 }

@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 
 	"sigs.k8s.io/yaml"
 )
@@ -165,7 +166,7 @@ func nodeOf(s map[string]any, path string) (*Node, error) {
 	n := &Node{}
 	if d, ok := s["default"]; ok {
 		pruned := prune(d, s)
-		b, err := marshal(pruned)
+		b, err := plainjson.Marshal(pruned, "")
 		if err != nil {
 			return nil, fmt.Errorf("%s: default: %w", path, err)
 		}
@@ -283,16 +284,6 @@ func Source(dirs []string, pkg string) ([]byte, error) {
 	b.WriteString("// plan_defaults.go.\n")
 	fmt.Fprintf(&b, "const crdDefaultsJSON = `%s`\n", table)
 	return format.Source(b.Bytes())
-}
-
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // Dirs are the CRD directories: those $ETCDSHAPES_CRDS lists
