@@ -67,13 +67,21 @@ var sentinels = [2]sentinel{
 }
 
 // quota is the quota of the sentinel size, as the builders print it.
-func (s sentinel) quota() (string, error) {
-	size, err := resource.ParseQuantity(s.size)
+func (s sentinel) quota() (string, error) { return quotaText(s.size) }
+
+// quotaText is etcd's --quota-backend-bytes for a data volume of size, in
+// decimal as the builders print it: the templates carry the quotas the
+// generator computes here, so they come from the library's one formula.
+func quotaText(size string) (string, error) {
+	q, err := resource.ParseQuantity(size)
 	if err != nil {
 		return "", err
 	}
-	q, err := etcd.QuotaBackendBytes(size)
-	return strconv.FormatInt(q, 10), err
+	b, err := etcd.QuotaBackendBytes(q)
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(b, 10), nil
 }
 
 // literals are the sentinel values that contain no marker; they must not
