@@ -60,10 +60,7 @@ func (n *defaultsNode) apply(v any) {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, p := range n.properties {
-			if !p.hasValue {
-				continue
-			}
-			if cur, ok := t[k]; !ok || (cur == nil && !p.nullable) {
+			if p.takesDefault(t, k) {
 				t[k] = copyJSON(p.value)
 			}
 		}
@@ -127,6 +124,17 @@ func (n *defaultsNode) missingRequired(v any, path string) string {
 	return ""
 }
 
+// takesDefault reports whether the property k of the object t, whose
+// node is p, takes p's default: p has one and k is absent, or null where
+// the schema does not allow null. apply and changes decide alike here.
+func (p *defaultsNode) takesDefault(t map[string]any, k string) bool {
+	if !p.hasValue {
+		return false
+	}
+	cur, ok := t[k]
+	return !ok || (cur == nil && !p.nullable)
+}
+
 // changes reports whether apply would change v.
 func (n *defaultsNode) changes(v any) bool {
 	if n == nil {
@@ -135,10 +143,7 @@ func (n *defaultsNode) changes(v any) bool {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, p := range n.properties {
-			if !p.hasValue {
-				continue
-			}
-			if cur, ok := t[k]; !ok || (cur == nil && !p.nullable) {
+			if p.takesDefault(t, k) {
 				return true
 			}
 		}
