@@ -2,7 +2,6 @@ package chartgen
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
@@ -466,10 +466,8 @@ func objectMap(o etcdshapes.Object) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(j))
-	dec.UseNumber()
 	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	if err := plainjson.Decode(j, &m); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -1,7 +1,6 @@
 package monitoring
 
 import (
-	"bytes"
 	"encoding/json"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
@@ -546,10 +545,8 @@ func canonicalJSON(v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var tree any
-	if err := dec.Decode(&tree); err != nil {
+	if err := plainjson.Decode(raw, &tree); err != nil {
 		return nil, err
 	}
 	return plainjson.Marshal(tree, "  ")

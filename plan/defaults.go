@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -11,6 +9,8 @@ import (
 	"sync"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 )
 
 // The API server fills defaults into every object it stores: a CRD's from
@@ -247,10 +247,8 @@ var defaultsByKind = sync.OnceValues(func() (map[kindKey]*defaultsNode, error) {
 // defaultsTable is every kind's defaults node by "group/version/Kind"
 // ("v1/Service" for the core group), built on first use.
 var defaultsTable = sync.OnceValues(func() (map[string]*defaultsNode, error) {
-	dec := json.NewDecoder(bytes.NewReader([]byte(crdDefaultsJSON)))
-	dec.UseNumber()
 	var raw map[string]any
-	if err := dec.Decode(&raw); err != nil {
+	if err := plainjson.Decode([]byte(crdDefaultsJSON), &raw); err != nil {
 		return nil, fmt.Errorf("the generated CRD defaults do not parse: %w", err)
 	}
 	table := make(map[string]*defaultsNode, len(raw)+len(builtinDefaults))

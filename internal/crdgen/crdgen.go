@@ -141,9 +141,7 @@ func defaultsOfCRD(doc []byte, out map[string]*Node) (int, error) {
 			return 0, fmt.Errorf("%s has no schema", gvk)
 		}
 		var s map[string]any
-		dec := json.NewDecoder(bytes.NewReader(v.Schema.OpenAPIV3Schema))
-		dec.UseNumber()
-		if err := dec.Decode(&s); err != nil {
+		if err := plainjson.Decode(v.Schema.OpenAPIV3Schema, &s); err != nil {
 			return 0, fmt.Errorf("%s: %w", gvk, err)
 		}
 		n, err := nodeOf(s, gvk)

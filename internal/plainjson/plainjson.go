@@ -1,6 +1,8 @@
 // Package plainjson encodes JSON that is read as text (chart files, the
 // dashboard model, generated tables) rather than embedded in HTML, so <, >
-// and & stay as written: PromQL, Go templates and patterns use them.
+// and & stay as written: PromQL, Go templates and patterns use them; and
+// decodes JSON with its numbers as written, so that an int64 above 2^53
+// (a quota of a size in the PiB) is not rounded through a float64.
 package plainjson
 
 import (
@@ -21,4 +23,12 @@ func Marshal(v any, indent string) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// Decode reads the first JSON value of data into v, numbers as
+// json.Number.
+func Decode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
 }

@@ -124,10 +124,8 @@ func refOf(r smdschema.TypeRef) refJSON {
 // Decode reads the JSON form back into types. Field defaults come back
 // as the YAML schema holds them: whole numbers as int.
 func Decode(js []byte) ([]smdschema.TypeDef, error) {
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.UseNumber()
 	var raw []typeJSON
-	if err := dec.Decode(&raw); err != nil {
+	if err := plainjson.Decode(js, &raw); err != nil {
 		return nil, err
 	}
 	out := make([]smdschema.TypeDef, len(raw))
