@@ -1,13 +1,12 @@
 package chartgen
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 )
 
 // chartFiles are a caller's application chart: Chart.yaml (depending on
@@ -46,16 +45,13 @@ dependencies:
     repository: %s
 `, Header, name, jsonQuote(description), version, LibraryName, jsonQuote(version), jsonQuote(LibraryRepository))
 	schema["$comment"] = Header
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(schema); err != nil {
+	js, err := plainjson.Marshal(schema, "  ")
+	if err != nil {
 		return nil, err
 	}
 	files := []File{
 		{Path: "Chart.yaml", Data: []byte(chart)},
-		{Path: "values.schema.json", Data: buf.Bytes()},
+		{Path: "values.schema.json", Data: append(js, '\n')},
 		{Path: "values.yaml", Data: []byte(values)},
 		{Path: "templates/etcd.yaml", Data: []byte(tplHeader("") + fmt.Sprintf("{{ include \"etcdshapes.stack\" (dict \"root\" $ \"caller\" %q) }}\n", caller))},
 	}

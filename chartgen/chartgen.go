@@ -20,6 +20,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -229,13 +230,9 @@ func constantsData(k *constants) []byte {
 		}
 		structs[t.Name] = fields
 	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	// Encoding maps of strings cannot fail.
-	_ = enc.Encode(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs})
-	return []byte(b.String())
+	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs}, "  ")
+	return append(js, '\n')
 }
 
 // checksHeader says how the checks are run.
@@ -448,24 +445,16 @@ func newConstants() (*constants, error) {
 	// A binary-suffixed quantity above 2^63-1 is capped there by
 	// resource.ParseQuantity; its quota is beyond a float64's precision, so
 	// the helpers take it from here.
-	eight, err := resource.ParseQuantity("8Ei")
+	capped, err := quotaText("8Ei")
 	if err != nil {
 		return nil, err
 	}
-	capped, err := etcd.QuotaBackendBytes(eight)
-	if err != nil {
-		return nil, err
-	}
-	def, err := resource.ParseQuantity(etcd.DefaultSize)
-	if err != nil {
-		return nil, err
-	}
-	defQuota, err := etcd.QuotaBackendBytes(def)
+	defQuota, err := quotaText(etcd.DefaultSize)
 	if err != nil {
 		return nil, err
 	}
 	k := &constants{
-		DefaultQuota:         strconv.FormatInt(defQuota, 10),
+		DefaultQuota:         defQuota,
 		LibraryName:          LibraryName,
 		NoLibraryMessage:     fmt.Sprintf("etcdshapes: the %s library chart is not a dependency of this chart (named %q, fetched by helm dependency build): its templates run files of that chart", LibraryName, LibraryName),
 		CallerEtcd:           etcdshapes.CallerEtcd,
@@ -496,7 +485,7 @@ func newConstants() (*constants, error) {
 		MaxSubdomain:         validation.DNS1123SubdomainMaxLength,
 		MaxInt64:             strconv.FormatInt(1<<63-1, 10),
 		InstanceLabel:        etcd.InstanceLabel,
-		CappedQuota:          strconv.FormatInt(capped, 10),
+		CappedQuota:          capped,
 		OptionalAPIs:         optionalAPIs,
 		EtcdCluster:          apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
 		// The live object whose spec.dataStoreName the per-cluster chart

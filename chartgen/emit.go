@@ -1,13 +1,15 @@
 package chartgen
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 )
 
 // The stacks are written as YAML text with placeholders: a value that
@@ -168,15 +170,6 @@ func isAction(line string) bool {
 	return strings.HasPrefix(strings.TrimLeft(line, " "), "{{-")
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 func joinPath(path, key string) string {
 	if path == "" {
 		return key
@@ -186,7 +179,7 @@ func joinPath(path, key string) string {
 
 // mapBody writes the entries of m at indent.
 func (e *emitter) mapBody(m map[string]any, indent int, path string) error {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if err := e.entry(k, m[k], indent, joinPath(path, k)); err != nil {
 			return err
 		}
@@ -552,9 +545,6 @@ func blockLines(s string) ([]string, bool) {
 // jsonQuote writes s as a JSON string, which is also a valid YAML
 // double-quoted scalar.
 func jsonQuote(s string) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // encoding a string cannot fail
-	return strings.TrimSuffix(buf.String(), "\n")
+	b, _ := plainjson.Marshal(s, "") // encoding a string cannot fail
+	return string(b)
 }

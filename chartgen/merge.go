@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
 )
 
@@ -34,15 +32,11 @@ func fixedValues(caller string) ([][2]string, error) {
 	if caller == etcdshapes.CallerEtcd {
 		return [][2]string{{tokenText("cluster"), "etcd"}, {tokenText("release"), "etcd"}}, nil
 	}
-	size, err := resource.ParseQuantity(etcd.DefaultSize)
+	quota, err := quotaText(etcd.DefaultSize)
 	if err != nil {
 		return nil, err
 	}
-	quota, err := etcd.QuotaBackendBytes(size)
-	if err != nil {
-		return nil, err
-	}
-	return [][2]string{{tokenText("version"), etcd.DefaultVersion}, {tokenText("size"), etcd.DefaultSize}, {tokenText("quota"), strconv.FormatInt(quota, 10)}}, nil
+	return [][2]string{{tokenText("version"), etcd.DefaultVersion}, {tokenText("size"), etcd.DefaultSize}, {tokenText("quota"), quota}}, nil
 }
 
 // unit is one logical line of an object's text: a line, or a multi-line

@@ -2,7 +2,6 @@ package chartgen
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/yaml"
@@ -67,13 +67,21 @@ var sentinels = [2]sentinel{
 }
 
 // quota is the quota of the sentinel size, as the builders print it.
-func (s sentinel) quota() (string, error) {
-	size, err := resource.ParseQuantity(s.size)
+func (s sentinel) quota() (string, error) { return quotaText(s.size) }
+
+// quotaText is etcd's --quota-backend-bytes for a data volume of size, in
+// decimal as the builders print it: the templates carry the quotas the
+// generator computes here, so they come from the library's one formula.
+func quotaText(size string) (string, error) {
+	q, err := resource.ParseQuantity(size)
 	if err != nil {
 		return "", err
 	}
-	q, err := etcd.QuotaBackendBytes(size)
-	return strconv.FormatInt(q, 10), err
+	b, err := etcd.QuotaBackendBytes(q)
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(b, 10), nil
 }
 
 // literals are the sentinel values that contain no marker; they must not
@@ -458,10 +466,8 @@ func objectMap(o etcdshapes.Object) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(j))
-	dec.UseNumber()
 	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	if err := plainjson.Decode(j, &m); err != nil {
 		return nil, err
 	}
 	return m, nil

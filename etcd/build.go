@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/manifest"
 	"github.com/etcdshapes/etcdshapes/naming"
 	batchv1 "k8s.io/api/batch/v1"
@@ -29,10 +30,7 @@ func (s Shapes) Objects() []manifest.Object {
 // do on their own). A stack that renders no VPA (its API is not served)
 // leaves Shapes.VPA out.
 func Build(n naming.Names, o Options) (Shapes, error) {
-	if err := n.Validate(); err != nil {
-		return Shapes{}, err
-	}
-	r, err := o.resolve()
+	r, err := resolveFor(n, o)
 	if err != nil {
 		return Shapes{}, err
 	}
@@ -41,4 +39,26 @@ func Build(n naming.Names, o Options) (Shapes, error) {
 		return Shapes{}, err
 	}
 	return s, nil
+}
+
+// resolveFor checks the names and validates and defaults the options: the
+// first step of every builder that takes both. Both are refused together
+// (see invalid.List), the names first, so that each builder reports the
+// same first error.
+func resolveFor(n naming.Names, o Options) (resolved, error) {
+	var errs invalid.Collector
+	errs.Add(n.Validate())
+	r, err := o.resolve()
+	errs.Add(err)
+	return r, errs.Err()
+}
+
+// build is a builder of one object: resolveFor, then f.
+func build[T any](n naming.Names, o Options, f func(naming.Names, resolved) T) (T, error) {
+	r, err := resolveFor(n, o)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return f(n, r), nil
 }

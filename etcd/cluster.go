@@ -22,14 +22,7 @@ const (
 // which is also the shape etcd-migrate adopts legacy clusters into (spec.tls
 // is immutable, so the two must agree).
 func Cluster(n naming.Names, o Options) (*v1alpha2.EtcdCluster, error) {
-	if err := n.Validate(); err != nil {
-		return nil, err
-	}
-	r, err := o.resolve()
-	if err != nil {
-		return nil, err
-	}
-	return cluster(n, r), nil
+	return build(n, o, cluster)
 }
 
 func cluster(n naming.Names, r resolved) *v1alpha2.EtcdCluster {

@@ -31,14 +31,7 @@ const (
 // Per-cluster pods carry the label that lets them through the cluster's
 // network policy.
 func DefragCronJob(n naming.Names, o Options) (*batchv1.CronJob, error) {
-	if err := n.Validate(); err != nil {
-		return nil, err
-	}
-	r, err := o.resolve()
-	if err != nil {
-		return nil, err
-	}
-	return defragCronJob(n, r), nil
+	return build(n, o, defragCronJob)
 }
 
 func defragCronJob(n naming.Names, r resolved) *batchv1.CronJob {
@@ -46,51 +39,61 @@ func defragCronJob(n naming.Names, r resolved) *batchv1.CronJob {
 	if n.Caller == naming.PerCluster {
 		podMeta.Labels = map[string]string{AllowToEtcdClusterLabel: n.Cluster}
 	}
+	return cronJob(n.DefragCronJob(), n.Namespace, DefragSchedule, 1800, corev1.PodTemplateSpec{
+		ObjectMeta: podMeta,
+		Spec: corev1.PodSpec{
+			SecurityContext: restrictedPod(defragUser, false, false),
+			Containers: []corev1.Container{{
+				Name:            "etcd-defrag",
+				Image:           DefragImage,
+				SecurityContext: restrictedContainer(),
+				Resources:       jobResources(200, 256, 500, 512),
+				Args: []string{
+					"--endpoints=https://" + n.ClientEndpoint(),
+					"--cacert=" + clientCertDir + "/ca.crt",
+					"--cert=" + clientCertDir + "/tls.crt",
+					"--key=" + clientCertDir + "/tls.key",
+					"--cluster",
+					"--compaction=false",
+					"--etcd-storage-quota-bytes=" + strconv.FormatInt(r.quota, 10),
+					"--defrag-rule",
+					DefragRule,
+				},
+				VolumeMounts: []corev1.VolumeMount{{
+					MountPath: clientCertDir,
+					Name:      clientCertVolume,
+					ReadOnly:  true,
+				}},
+			}},
+			Volumes: []corev1.Volume{{
+				Name:         clientCertVolume,
+				VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: n.ClientSecret()}},
+			}},
+			RestartPolicy: corev1.RestartPolicyOnFailure,
+		},
+	})
+}
+
+// cronJob is a CronJob of the stacks over the pod template: one run at a
+// time (a run that overlaps the last would work on the same members or
+// slot), a run that could not start within five minutes skipped, three
+// good runs and the last failed one kept to read, and two retries of a
+// failed run, each of the runs bounded by activeDeadline seconds. The
+// defrag and the snapshot schedule share these policies.
+func cronJob(name, namespace, schedule string, activeDeadline int64, pod corev1.PodTemplateSpec) *batchv1.CronJob {
 	return &batchv1.CronJob{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "CronJob"},
-		ObjectMeta: metav1.ObjectMeta{Name: n.DefragCronJob(), Namespace: n.Namespace},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
 		Spec: batchv1.CronJobSpec{
-			Schedule:                   DefragSchedule,
+			Schedule:                   schedule,
 			ConcurrencyPolicy:          batchv1.ForbidConcurrent,
 			StartingDeadlineSeconds:    ptr(int64(300)),
 			SuccessfulJobsHistoryLimit: ptr(int32(3)),
 			FailedJobsHistoryLimit:     ptr(int32(1)),
 			JobTemplate: batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{
-				ActiveDeadlineSeconds: ptr(int64(1800)),
+				ActiveDeadlineSeconds: ptr(activeDeadline),
 				BackoffLimit:          ptr(int32(2)),
-				Template: corev1.PodTemplateSpec{
-					ObjectMeta: podMeta,
-					Spec: corev1.PodSpec{
-						SecurityContext: restrictedPod(defragUser, false, false),
-						Containers: []corev1.Container{{
-							Name:            "etcd-defrag",
-							Image:           DefragImage,
-							SecurityContext: restrictedContainer(),
-							Resources:       jobResources(200, 256, 500, 512),
-							Args: []string{
-								"--endpoints=https://" + n.ClientEndpoint(),
-								"--cacert=" + clientCertDir + "/ca.crt",
-								"--cert=" + clientCertDir + "/tls.crt",
-								"--key=" + clientCertDir + "/tls.key",
-								"--cluster",
-								"--compaction=false",
-								"--etcd-storage-quota-bytes=" + strconv.FormatInt(r.quota, 10),
-								"--defrag-rule",
-								DefragRule,
-							},
-							VolumeMounts: []corev1.VolumeMount{{
-								MountPath: clientCertDir,
-								Name:      clientCertVolume,
-								ReadOnly:  true,
-							}},
-						}},
-						Volumes: []corev1.Volume{{
-							Name:         clientCertVolume,
-							VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{SecretName: n.ClientSecret()}},
-						}},
-						RestartPolicy: corev1.RestartPolicyOnFailure,
-					},
-				},
+				Template:              pod,
 			}},
 		},
 	}

@@ -182,33 +182,18 @@ func snapshotManifest(n naming.Names, slot string, dest v1alpha2.SnapshotLocatio
 
 func snapshotCronJob(n naming.Names, schedule string, slots []string, head, tail string) *batchv1.CronJob {
 	name := n.SnapshotSchedule()
-	return &batchv1.CronJob{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "batch/v1", Kind: "CronJob"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: n.Namespace},
-		Spec: batchv1.CronJobSpec{
-			Schedule: schedule,
-			// Two runs at once could pick the same slot.
-			ConcurrencyPolicy:          batchv1.ForbidConcurrent,
-			StartingDeadlineSeconds:    ptr(int64(300)),
-			SuccessfulJobsHistoryLimit: ptr(int32(3)),
-			FailedJobsHistoryLimit:     ptr(int32(1)),
-			JobTemplate: batchv1.JobTemplateSpec{Spec: batchv1.JobSpec{
-				ActiveDeadlineSeconds: ptr(int64(600)),
-				BackoffLimit:          ptr(int32(2)),
-				Template: corev1.PodTemplateSpec{
-					// The pod talks to the API server only; it never
-					// reaches etcd, so it carries no etcd policy label.
-					ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{AllowToAPIServerLabel: "true"}},
-					Spec: kubectlPodSpec(name, "snapshot", []string{"/bin/sh", "-c", snapshotScript}, []corev1.EnvVar{
-						{Name: "NAMESPACE", Value: n.Namespace},
-						{Name: "SNAPSHOT_RING", Value: strings.Join(slots, " ")},
-						{Name: "SNAPSHOT_HEAD", Value: head},
-						{Name: "SNAPSHOT_TAIL", Value: tail},
-					}, false),
-				},
-			}},
-		},
-	}
+	// cronJob runs one at a time: two runs at once could pick the same slot.
+	return cronJob(name, n.Namespace, schedule, 600, corev1.PodTemplateSpec{
+		// The pod talks to the API server only; it never reaches etcd, so
+		// it carries no etcd policy label.
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{AllowToAPIServerLabel: "true"}},
+		Spec: kubectlPodSpec(name, "snapshot", []string{"/bin/sh", "-c", snapshotScript}, []corev1.EnvVar{
+			{Name: "NAMESPACE", Value: n.Namespace},
+			{Name: "SNAPSHOT_RING", Value: strings.Join(slots, " ")},
+			{Name: "SNAPSHOT_HEAD", Value: head},
+			{Name: "SNAPSHOT_TAIL", Value: tail},
+		}, false),
+	})
 }
 
 // cronField is one field of a five-field cron expression.

@@ -15,6 +15,18 @@ var AllAPIs = []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVertical
 // GrafanaDashboard.
 var MonitoringAPIs = []string{etcdshapes.APIPodMonitor, etcdshapes.APIGrafanaDashboard}
 
+// zoneSpread is the platform's zone spread constraint in a values file;
+// the cases that spread further add their constraints after it.
+const zoneSpread = `
+_cluster:
+  scheduling:
+    globalAppTopologySpreadConstraints: |
+      topologySpreadConstraints:
+      - maxSkew: 1
+        topologyKey: topology.kubernetes.io/zone
+        whenUnsatisfiable: DoNotSchedule
+`
+
 // Scenario is one pinned render.
 type Scenario struct {
 	// Name is the golden file's base name.
@@ -103,15 +115,7 @@ _cluster:
 		etcdCase("etcd-defaults", "tenant-root", "{}"),
 		etcdCase("etcd-single-local-10Gi", "tenant-abc", "replicas: 1\nstorageClass: local\nsize: 10Gi\n"),
 		etcdCase("etcd-five-512Mi", "tenant-root", "replicas: 5\nsize: 512Mi\nresources:\n  cpu: 2\n  memory: 1Gi\n"),
-		etcdCase("etcd-zone-spread", "tenant-root", `
-_cluster:
-  scheduling:
-    globalAppTopologySpreadConstraints: |
-      topologySpreadConstraints:
-      - maxSkew: 1
-        topologyKey: topology.kubernetes.io/zone
-        whenUnsatisfiable: DoNotSchedule
-`),
+		etcdCase("etcd-zone-spread", "tenant-root", zoneSpread),
 		etcdCase("etcd-ratios", "tenant-root", "_cluster:\n  cpu-allocation-ratio: \"4\"\n  memory-allocation-ratio: \"2\"\n"),
 		etcdCase("etcd-affinity", "tenant-root", `
 affinity:
@@ -155,30 +159,14 @@ _cluster:
 		etcdCase("etcd-size-10G", "tenant-root", "size: 10G\n"),
 		etcdCase("etcd-size-plain-bytes", "tenant-root", "size: 5000000000\n"),
 		// Difference 5: several constraints, one with its own selector.
-		etcdCase("etcd-two-spread-constraints", "tenant-a-b", `
-_cluster:
-  scheduling:
-    globalAppTopologySpreadConstraints: |
-      topologySpreadConstraints:
-      - maxSkew: 1
-        topologyKey: topology.kubernetes.io/zone
-        whenUnsatisfiable: DoNotSchedule
-      - maxSkew: 2
+		etcdCase("etcd-two-spread-constraints", "tenant-a-b", zoneSpread+`      - maxSkew: 2
         topologyKey: kubernetes.io/hostname
         whenUnsatisfiable: ScheduleAnyway
         labelSelector:
           matchLabels:
             tier: etcd
 `),
-		clusterCase("cluster-two-spread-constraints", "tenant-demo", "kubernetes-demo", `
-_cluster:
-  scheduling:
-    globalAppTopologySpreadConstraints: |
-      topologySpreadConstraints:
-      - maxSkew: 1
-        topologyKey: topology.kubernetes.io/zone
-        whenUnsatisfiable: DoNotSchedule
-      - maxSkew: 1
+		clusterCase("cluster-two-spread-constraints", "tenant-demo", "kubernetes-demo", zoneSpread+`      - maxSkew: 1
         topologyKey: kubernetes.io/hostname
         whenUnsatisfiable: ScheduleAnyway
 `, AllAPIs),

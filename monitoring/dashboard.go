@@ -1,7 +1,6 @@
 package monitoring
 
 import (
-	"bytes"
 	"encoding/json"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -286,6 +286,15 @@ func (l *layout) row(title string) {
 	l.y += rowHeight
 }
 
+// timeseries adds a time series panel w wide: the queries targets, in
+// unit, against thresholds t drawn as lines when set (see series). Every
+// time series panel of the dashboard has the same options, so only what
+// differs is written at each.
+func (l *layout) timeseries(w int, title, description, unit string, t *thresholds, targets ...target) {
+	l.add(w, panel{Type: "timeseries", Title: title, Description: description,
+		FieldConfig: series(unit, t), Options: seriesOptions(), Targets: targets})
+}
+
 func (l *layout) newLine() {
 	if l.x > 0 {
 		l.y += l.rowH
@@ -421,38 +430,34 @@ func dashboardModel(n naming.Names, replicas int32) dashboard {
 		FieldConfig: single("none", colours("green", at(1.0, "orange"), at(4.0, "red"))),
 		Options:     statOptions(false),
 		Targets:     []target{q("max(increase(etcd_server_leader_changes_seen_total{"+sel+"}[1h]))", "changes")}})
-	l.add(12, panel{Type: "timeseries", Title: "Peer communication failures",
-		Description: "Messages a member failed to send to or receive from a peer, per second (alert etcdMembersDown).",
-		FieldConfig: series("ops", nil), Options: seriesOptions(),
-		Targets: []target{
-			q("sum by (pod, To) ("+rate("etcd_network_peer_sent_failures_total", "")+")", "{{pod}} to {{To}}"),
-			q("sum by (pod, From) ("+rate("etcd_network_peer_received_failures_total", "")+")", "{{pod}} from {{From}}"),
-		}})
-	l.add(12, panel{Type: "timeseries", Title: "Memory",
-		Description: "Resident memory of each member.",
-		FieldConfig: series("bytes", nil), Options: seriesOptions(),
-		Targets: []target{q("max by (pod) (process_resident_memory_bytes{"+sel+"})", "{{pod}}")}})
+	l.timeseries(12, "Peer communication failures",
+		"Messages a member failed to send to or receive from a peer, per second (alert etcdMembersDown).",
+		"ops", nil,
+		q("sum by (pod, To) ("+rate("etcd_network_peer_sent_failures_total", "")+")", "{{pod}} to {{To}}"),
+		q("sum by (pod, From) ("+rate("etcd_network_peer_received_failures_total", "")+")", "{{pod}} from {{From}}"))
+	l.timeseries(12, "Memory",
+		"Resident memory of each member.",
+		"bytes", nil,
+		q("max by (pod) (process_resident_memory_bytes{"+sel+"})", "{{pod}}"))
 
 	l.row("Raft proposals")
-	l.add(12, panel{Type: "timeseries", Title: "Proposals committed and applied",
-		Description: "Consensus proposals committed and applied, per second. Committed should grow on every member.",
-		FieldConfig: series("ops", nil), Options: seriesOptions(),
-		Targets: []target{
-			q("sum by (pod) ("+rate("etcd_server_proposals_committed_total", "")+")", "{{pod}} committed"),
-			q("sum by (pod) ("+rate("etcd_server_proposals_applied_total", "")+")", "{{pod}} applied"),
-		}})
-	l.add(12, panel{Type: "timeseries", Title: "Apply backlog",
-		Description: "Proposals committed but not yet applied. A backlog that keeps growing means the member is overloaded (expensive ranges or transactions).",
-		FieldConfig: series("none", nil), Options: seriesOptions(),
-		Targets: []target{q("max by (pod) (etcd_server_proposals_committed_total{"+sel+"} - etcd_server_proposals_applied_total{"+sel+"})", "{{pod}}")}})
-	l.add(12, panel{Type: "timeseries", Title: "Pending proposals",
-		Description: "Proposals queued to commit: high client load, or a member that cannot commit.",
-		FieldConfig: series("none", nil), Options: seriesOptions(),
-		Targets: []target{q("sum by (pod) (etcd_server_proposals_pending{"+sel+"})", "{{pod}}")}})
-	l.add(12, panel{Type: "timeseries", Title: "Failed proposals",
-		Description: "Failed proposals per second: elections, or a lost quorum (alert etcdHighNumberOfFailedProposals).",
-		FieldConfig: series("ops", nil), Options: seriesOptions(),
-		Targets: []target{q("sum by (pod) ("+rate("etcd_server_proposals_failed_total", "")+")", "{{pod}}")}})
+	l.timeseries(12, "Proposals committed and applied",
+		"Consensus proposals committed and applied, per second. Committed should grow on every member.",
+		"ops", nil,
+		q("sum by (pod) ("+rate("etcd_server_proposals_committed_total", "")+")", "{{pod}} committed"),
+		q("sum by (pod) ("+rate("etcd_server_proposals_applied_total", "")+")", "{{pod}} applied"))
+	l.timeseries(12, "Apply backlog",
+		"Proposals committed but not yet applied. A backlog that keeps growing means the member is overloaded (expensive ranges or transactions).",
+		"none", nil,
+		q("max by (pod) (etcd_server_proposals_committed_total{"+sel+"} - etcd_server_proposals_applied_total{"+sel+"})", "{{pod}}"))
+	l.timeseries(12, "Pending proposals",
+		"Proposals queued to commit: high client load, or a member that cannot commit.",
+		"none", nil,
+		q("sum by (pod) (etcd_server_proposals_pending{"+sel+"})", "{{pod}}"))
+	l.timeseries(12, "Failed proposals",
+		"Failed proposals per second: elections, or a lost quorum (alert etcdHighNumberOfFailedProposals).",
+		"ops", nil,
+		q("sum by (pod) ("+rate("etcd_server_proposals_failed_total", "")+")", "{{pod}}"))
 
 	l.row("Database")
 	l.add(6, panel{Type: "gauge", Title: "Quota used",
@@ -460,64 +465,58 @@ func dashboardModel(n naming.Names, replicas int32) dashboard {
 		FieldConfig: &fieldConfig{Defaults: fieldDefaults{Unit: "percentunit", Min: f(0), Max: f(1), Thresholds: colours("green", at(0.8, "orange"), at(0.95, "red"))}, Overrides: []any{}},
 		Options:     map[string]any{"reduceOptions": map[string]any{"calcs": []string{"lastNotNull"}, "fields": "", "values": false}, "showThresholdLabels": false, "showThresholdMarkers": true},
 		Targets:     []target{q("max(etcd_mvcc_db_total_size_in_bytes{"+sel+"} / etcd_server_quota_backend_bytes{"+sel+"})", "used")}})
-	l.add(18, panel{Type: "timeseries", Title: "Database size",
-		Description: "Database size allocated on disk and logically in use, against quotaBackendBytes. The gap is what a defragmentation frees.",
-		FieldConfig: series("bytes", nil), Options: seriesOptions(),
-		Targets: []target{
-			q("max by (pod) (etcd_mvcc_db_total_size_in_bytes{"+sel+"})", "{{pod}} allocated"),
-			q("max by (pod) (etcd_mvcc_db_total_size_in_use_in_bytes{"+sel+"})", "{{pod}} in use"),
-			q("max(etcd_server_quota_backend_bytes{"+sel+"})", "quota"),
-		}})
+	l.timeseries(18, "Database size",
+		"Database size allocated on disk and logically in use, against quotaBackendBytes. The gap is what a defragmentation frees.",
+		"bytes", nil,
+		q("max by (pod) (etcd_mvcc_db_total_size_in_bytes{"+sel+"})", "{{pod}} allocated"),
+		q("max by (pod) (etcd_mvcc_db_total_size_in_use_in_bytes{"+sel+"})", "{{pod}} in use"),
+		q("max(etcd_server_quota_backend_bytes{"+sel+"})", "quota"))
 
 	l.row("Disk")
-	l.add(12, panel{Type: "timeseries", Title: "WAL fsync latency (p99)",
-		Description: "99th percentile of the write-ahead log's fsync. etcd wants it below 10ms; slower disks cause elections.",
-		FieldConfig: series("s", colours("green", at(0.01, "red"))), Options: seriesOptions(),
-		Targets: []target{q(p99("etcd_disk_wal_fsync_duration_seconds_bucket", "pod"), "{{pod}}")}})
-	l.add(12, panel{Type: "timeseries", Title: "Backend commit latency (p99)",
-		Description: "99th percentile of the backend's commits. etcd wants it below 25ms.",
-		FieldConfig: series("s", colours("green", at(0.025, "red"))), Options: seriesOptions(),
-		Targets: []target{q(p99("etcd_disk_backend_commit_duration_seconds_bucket", "pod"), "{{pod}}")}})
+	l.timeseries(12, "WAL fsync latency (p99)",
+		"99th percentile of the write-ahead log's fsync. etcd wants it below 10ms; slower disks cause elections.",
+		"s", colours("green", at(0.01, "red")),
+		q(p99("etcd_disk_wal_fsync_duration_seconds_bucket", "pod"), "{{pod}}"))
+	l.timeseries(12, "Backend commit latency (p99)",
+		"99th percentile of the backend's commits. etcd wants it below 25ms.",
+		"s", colours("green", at(0.025, "red")),
+		q(p99("etcd_disk_backend_commit_duration_seconds_bucket", "pod"), "{{pod}}"))
 
 	l.row("Network")
-	l.add(12, panel{Type: "timeseries", Title: "Peer round trip time (p99)",
-		Description: "99th percentile of the round trip to each peer (alert etcdMemberCommunicationSlow above 150ms).",
-		FieldConfig: series("s", colours("green", at(0.15, "red"))), Options: seriesOptions(),
-		Targets: []target{q(p99("etcd_network_peer_round_trip_time_seconds_bucket", "pod, To"), "{{pod}} to {{To}}")}})
-	l.add(12, panel{Type: "timeseries", Title: "Peer traffic",
-		Description: "Bytes sent to and received from peers, per second. The leader sends the most.",
-		FieldConfig: series("Bps", nil), Options: seriesOptions(),
-		Targets: []target{
-			q("sum by (pod) ("+rate("etcd_network_peer_sent_bytes_total", "")+")", "{{pod}} sent"),
-			q("sum by (pod) ("+rate("etcd_network_peer_received_bytes_total", "")+")", "{{pod}} received"),
-		}})
-	l.add(12, panel{Type: "timeseries", Title: "Client traffic",
-		Description: "Bytes received from and sent to gRPC clients (the tenant control planes), per second.",
-		FieldConfig: series("Bps", nil), Options: seriesOptions(),
-		Targets: []target{
-			q("sum by (pod) ("+rate("etcd_network_client_grpc_received_bytes_total", "")+")", "{{pod}} received"),
-			q("sum by (pod) ("+rate("etcd_network_client_grpc_sent_bytes_total", "")+")", "{{pod}} sent"),
-		}})
+	l.timeseries(12, "Peer round trip time (p99)",
+		"99th percentile of the round trip to each peer (alert etcdMemberCommunicationSlow above 150ms).",
+		"s", colours("green", at(0.15, "red")),
+		q(p99("etcd_network_peer_round_trip_time_seconds_bucket", "pod, To"), "{{pod}} to {{To}}"))
+	l.timeseries(12, "Peer traffic",
+		"Bytes sent to and received from peers, per second. The leader sends the most.",
+		"Bps", nil,
+		q("sum by (pod) ("+rate("etcd_network_peer_sent_bytes_total", "")+")", "{{pod}} sent"),
+		q("sum by (pod) ("+rate("etcd_network_peer_received_bytes_total", "")+")", "{{pod}} received"))
+	l.timeseries(12, "Client traffic",
+		"Bytes received from and sent to gRPC clients (the tenant control planes), per second.",
+		"Bps", nil,
+		q("sum by (pod) ("+rate("etcd_network_client_grpc_received_bytes_total", "")+")", "{{pod}} received"),
+		q("sum by (pod) ("+rate("etcd_network_client_grpc_sent_bytes_total", "")+")", "{{pod}} sent"))
 
 	l.row("gRPC")
-	l.add(12, panel{Type: "timeseries", Title: "gRPC requests",
-		Description: "Requests started per second, by method.",
-		FieldConfig: series("reqps", nil), Options: seriesOptions(),
-		Targets: []target{q("sum by (grpc_service, grpc_method) ("+rate("grpc_server_started_total", "")+")", "{{grpc_service}}/{{grpc_method}}")}})
-	l.add(12, panel{Type: "timeseries", Title: "gRPC requests failed",
-		Description: "Share of finished requests whose code is not OK, by method (alert etcdHighNumberOfFailedGRPCRequests at 1% and 5%).",
-		FieldConfig: series("percent", colours("green", at(1.0, "orange"), at(5.0, "red"))), Options: seriesOptions(),
-		Targets: []target{q("100 * sum by (grpc_service, grpc_method) ("+rate("grpc_server_handled_total", `grpc_code!="OK"`)+")"+
-			" / sum by (grpc_service, grpc_method) ("+rate("grpc_server_handled_total", "")+")", "{{grpc_service}}/{{grpc_method}}")}})
-	l.add(12, panel{Type: "timeseries", Title: "Active watch and lease streams",
-		Description: "Open Watch and LeaseKeepAlive streams: started minus finished.",
-		FieldConfig: series("none", nil), Options: seriesOptions(),
-		Targets: []target{q("sum by (grpc_service) (grpc_server_started_total{"+sel+`,grpc_type="bidi_stream"})`+
-			" - sum by (grpc_service) (grpc_server_handled_total{"+sel+`,grpc_type="bidi_stream"})`, "{{grpc_service}}")}})
-	l.add(12, panel{Type: "timeseries", Title: "gRPC unary latency (p99)",
-		Description: "99th percentile of unary requests, by method (alert etcdGRPCRequestsSlow above 150ms). etcd exports this histogram only when its members run with --metrics=extensive; the panel is empty otherwise.",
-		FieldConfig: series("s", colours("green", at(0.15, "red"))), Options: seriesOptions(),
-		Targets: []target{q("histogram_quantile(0.99, sum by (grpc_service, grpc_method, le) ("+rate("grpc_server_handling_seconds_bucket", `grpc_type="unary"`)+"))", "{{grpc_service}}/{{grpc_method}}")}})
+	l.timeseries(12, "gRPC requests",
+		"Requests started per second, by method.",
+		"reqps", nil,
+		q("sum by (grpc_service, grpc_method) ("+rate("grpc_server_started_total", "")+")", "{{grpc_service}}/{{grpc_method}}"))
+	l.timeseries(12, "gRPC requests failed",
+		"Share of finished requests whose code is not OK, by method (alert etcdHighNumberOfFailedGRPCRequests at 1% and 5%).",
+		"percent", colours("green", at(1.0, "orange"), at(5.0, "red")),
+		q("100 * sum by (grpc_service, grpc_method) ("+rate("grpc_server_handled_total", `grpc_code!="OK"`)+")"+
+			" / sum by (grpc_service, grpc_method) ("+rate("grpc_server_handled_total", "")+")", "{{grpc_service}}/{{grpc_method}}"))
+	l.timeseries(12, "Active watch and lease streams",
+		"Open Watch and LeaseKeepAlive streams: started minus finished.",
+		"none", nil,
+		q("sum by (grpc_service) (grpc_server_started_total{"+sel+`,grpc_type="bidi_stream"})`+
+			" - sum by (grpc_service) (grpc_server_handled_total{"+sel+`,grpc_type="bidi_stream"})`, "{{grpc_service}}"))
+	l.timeseries(12, "gRPC unary latency (p99)",
+		"99th percentile of unary requests, by method (alert etcdGRPCRequestsSlow above 150ms). etcd exports this histogram only when its members run with --metrics=extensive; the panel is empty otherwise.",
+		"s", colours("green", at(0.15, "red")),
+		q("histogram_quantile(0.99, sum by (grpc_service, grpc_method, le) ("+rate("grpc_server_handling_seconds_bucket", `grpc_type="unary"`)+"))", "{{grpc_service}}/{{grpc_method}}"))
 
 	l.row("Maintenance")
 	l.add(6, panel{Type: "stat", Title: "Last successful defrag",
@@ -530,10 +529,10 @@ func dashboardModel(n naming.Names, replicas int32) dashboard {
 		FieldConfig: single("s", colours("blue")),
 		Options:     statOptions(false),
 		Targets:     []target{q("time() - max(kube_cronjob_status_last_successful_time{"+cronJobMatchers(n, n.SnapshotSchedule())+"})", "snapshot")}})
-	l.add(12, panel{Type: "timeseries", Title: "Defragmentation in progress",
-		Description: "1 while a member defragments; it serves no requests meanwhile.",
-		FieldConfig: series("none", nil), Options: seriesOptions(),
-		Targets: []target{q("max by (pod) (etcd_disk_defrag_inflight{"+sel+"})", "{{pod}}")}})
+	l.timeseries(12, "Defragmentation in progress",
+		"1 while a member defragments; it serves no requests meanwhile.",
+		"none", nil,
+		q("max by (pod) (etcd_disk_defrag_inflight{"+sel+"})", "{{pod}}"))
 
 	return dashboard{
 		Description:   "etcd cluster " + n.Cluster + " in " + n.Namespace + ", built by etcdshapes.",
@@ -559,18 +558,9 @@ func canonicalJSON(v any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var tree any
-	if err := dec.Decode(&tree); err != nil {
+	if err := plainjson.Decode(raw, &tree); err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(tree); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return plainjson.Marshal(tree, "  ")
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -319,7 +320,7 @@ func stringMap(field, suffix string, v any) error {
 	}
 	for _, c := range m {
 		if _, ok := c.(string); !ok {
-			for _, k := range sortedKeys(m) {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
 				if _, ok := m[k].(string); !ok {
 					return invalid.Errorf(field+suffix+"."+k, shown(m[k]), "must be a string")
 				}
@@ -327,15 +328,6 @@ func stringMap(field, suffix string, v any) error {
 		}
 	}
 	return nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 var entryKeys = [4]string{"manager", "operation", "apiVersion", "subresource"}

@@ -1,14 +1,16 @@
 package plan
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
+
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 )
 
 // The API server fills defaults into every object it stores: a CRD's from
@@ -58,10 +60,7 @@ func (n *defaultsNode) apply(v any) {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, p := range n.properties {
-			if !p.hasValue {
-				continue
-			}
-			if cur, ok := t[k]; !ok || (cur == nil && !p.nullable) {
+			if p.takesDefault(t, k) {
 				t[k] = copyJSON(p.value)
 			}
 		}
@@ -106,7 +105,7 @@ func (n *defaultsNode) missingRequired(v any, path string) string {
 				return strings.TrimPrefix(path+"."+r, ".")
 			}
 		}
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			p, ok := n.properties[k]
 			if !ok {
 				p = n.additional
@@ -125,6 +124,17 @@ func (n *defaultsNode) missingRequired(v any, path string) string {
 	return ""
 }
 
+// takesDefault reports whether the property k of the object t, whose
+// node is p, takes p's default: p has one and k is absent, or null where
+// the schema does not allow null. apply and changes decide alike here.
+func (p *defaultsNode) takesDefault(t map[string]any, k string) bool {
+	if !p.hasValue {
+		return false
+	}
+	cur, ok := t[k]
+	return !ok || (cur == nil && !p.nullable)
+}
+
 // changes reports whether apply would change v.
 func (n *defaultsNode) changes(v any) bool {
 	if n == nil {
@@ -133,10 +143,7 @@ func (n *defaultsNode) changes(v any) bool {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, p := range n.properties {
-			if !p.hasValue {
-				continue
-			}
-			if cur, ok := t[k]; !ok || (cur == nil && !p.nullable) {
+			if p.takesDefault(t, k) {
 				return true
 			}
 		}
@@ -240,10 +247,8 @@ var defaultsByKind = sync.OnceValues(func() (map[kindKey]*defaultsNode, error) {
 // defaultsTable is every kind's defaults node by "group/version/Kind"
 // ("v1/Service" for the core group), built on first use.
 var defaultsTable = sync.OnceValues(func() (map[string]*defaultsNode, error) {
-	dec := json.NewDecoder(bytes.NewReader([]byte(crdDefaultsJSON)))
-	dec.UseNumber()
 	var raw map[string]any
-	if err := dec.Decode(&raw); err != nil {
+	if err := plainjson.Decode([]byte(crdDefaultsJSON), &raw); err != nil {
 		return nil, fmt.Errorf("the generated CRD defaults do not parse: %w", err)
 	}
 	table := make(map[string]*defaultsNode, len(raw)+len(builtinDefaults))

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apply"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -221,7 +223,7 @@ func collect(v any, path []string) (lists []listAt, scalars []scalarAt) {
 	if !ok {
 		return
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		c := m[k]
 		if len(path) == 0 && (k == "metadata" || k == "status" || k == "apiVersion" || k == "kind") {
 			continue

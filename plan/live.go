@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -328,10 +329,8 @@ func typedTreeViaYAML(field string, o etcdshapes.Object) (map[string]any, error)
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.UseNumber()
 	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	if err := plainjson.Decode(js, &m); err != nil {
 		return nil, err
 	}
 	return m, nil

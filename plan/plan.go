@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/etcdshapes/etcdshapes/internal/errwriter"
 	"github.com/etcdshapes/etcdshapes/naming"
 )
 
@@ -542,22 +543,6 @@ func (p *Result) String() string {
 	return b.String()
 }
 
-// errWriter keeps the first error of a series of writes and skips the
-// writes after it.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(b []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(b)
-	e.err = err
-	return n, err
-}
-
 // WriteText renders the plan for a person: a summary line, the optional
 // APIs inferred from live objects and the objects whose ownership is not
 // known, then every object that changes with its changed fields (a
@@ -567,7 +552,7 @@ func (e *errWriter) Write(b []byte) (int, error) {
 // counted, and listed only for the fields they keep for other managers.
 // It returns the first error writing to w.
 func (p *Result) WriteText(out io.Writer) error {
-	w := &errWriter{w: out}
+	w := errwriter.New(out)
 	fmt.Fprintf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
 	if len(p.InferredAPIs) > 0 {
@@ -659,7 +644,7 @@ func (p *Result) WriteText(out io.Writer) error {
 	default:
 		fmt.Fprintln(w, "\nSafe to apply.")
 	}
-	return w.err
+	return w.Err()
 }
 
 // unknownOwnership lists the live objects planned without managedFields.

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/apply"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -910,7 +912,7 @@ func firstNull(s *schema.Schema, tr schema.TypeRef, v any, path fieldpath.Path) 
 		if a.Map == nil {
 			return nil
 		}
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			if len(path) == 0 && k == "metadata" {
 				continue
 			}

@@ -211,13 +211,7 @@ type listIndex struct {
 func indexList(l *cList, list []any) listIndex {
 	ix := listIndex{pos: make(map[string]int, len(list))}
 	for i, e := range list {
-		var k string
-		var ok bool
-		if l.kind == keyedList {
-			k, ok = elementKey(l, e)
-		} else {
-			k, ok = setKey(e)
-		}
+		k, ok := identityOf(l, e)
 		if !ok {
 			ix.bad = true
 			continue
@@ -371,13 +365,7 @@ func sameElementsInOrder(l *cList, live, config []any) bool {
 	}
 	last := -1
 	for _, ce := range config {
-		var k string
-		var ok bool
-		if l.kind == keyedList {
-			k, ok = elementKey(l, ce)
-		} else {
-			k, ok = setKey(ce)
-		}
+		k, ok := identityOf(l, ce)
 		if !ok {
 			return false
 		}

@@ -130,21 +130,3 @@ func report(cmd *cobra.Command, err error, stderr io.Writer) int {
 		return exitUsage
 	}
 }
-
-// trackedWriter remembers the first write error, including those of
-// cobra's help and completion output, which cobra ignores.
-type trackedWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (t *trackedWriter) Write(p []byte) (int, error) {
-	if t.err != nil {
-		return 0, t.err
-	}
-	n, err := t.w.Write(p)
-	if err != nil {
-		t.err = err
-	}
-	return n, err
-}

@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/internal/errwriter"
 	"github.com/spf13/cobra"
 )
 
@@ -106,14 +107,14 @@ func main() {
 // run is the whole command, testable without a process: it returns the
 // exit status after printing any error.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	out := &trackedWriter{w: stdout}
+	out := errwriter.New(stdout)
 	cmd, err := execute(args, stdin, out, stderr)
 	var re *runError
-	if out.err != nil && !errors.As(err, &re) {
+	if out.Err() != nil && !errors.As(err, &re) {
 		// Output that could not be written, by cobra itself (help,
 		// version, completion scripts), which ignores the error or
 		// returns it unwrapped.
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", out.err)
+		fmt.Fprintf(stderr, "etcdshapes: %v\n", out.Err())
 		return exitError
 	}
 	return report(cmd, err, stderr)

@@ -1,9 +1,9 @@
 package v1alpha2
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/etcdshapes/etcdshapes/internal/apigroup"
 )
 
 // GroupName is the API group of etcd-operator.
@@ -15,18 +15,11 @@ const APIVersion = GroupName + "/v1alpha2"
 // SchemeGroupVersion is the group and version of the types in this package.
 var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1alpha2"}
 
-var (
-	// SchemeBuilder registers the types of this package.
-	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
-	// AddToScheme adds the types of this package to a scheme.
-	AddToScheme = SchemeBuilder.AddToScheme
+// SchemeBuilder registers the types of this package.
+var SchemeBuilder = apigroup.Builder(SchemeGroupVersion,
+	&EtcdCluster{}, &EtcdClusterList{},
+	&EtcdSnapshot{}, &EtcdSnapshotList{},
 )
 
-func addKnownTypes(scheme *runtime.Scheme) error {
-	scheme.AddKnownTypes(SchemeGroupVersion,
-		&EtcdCluster{}, &EtcdClusterList{},
-		&EtcdSnapshot{}, &EtcdSnapshotList{},
-	)
-	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
-	return nil
-}
+// AddToScheme adds the types of this package to a scheme.
+var AddToScheme = SchemeBuilder.AddToScheme

@@ -21,12 +21,14 @@ import (
 	"errors"
 	"fmt"
 	"go/format"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 
 	"sigs.k8s.io/yaml"
 )
@@ -139,9 +141,7 @@ func defaultsOfCRD(doc []byte, out map[string]*Node) (int, error) {
 			return 0, fmt.Errorf("%s has no schema", gvk)
 		}
 		var s map[string]any
-		dec := json.NewDecoder(bytes.NewReader(v.Schema.OpenAPIV3Schema))
-		dec.UseNumber()
-		if err := dec.Decode(&s); err != nil {
+		if err := plainjson.Decode(v.Schema.OpenAPIV3Schema, &s); err != nil {
 			return 0, fmt.Errorf("%s: %w", gvk, err)
 		}
 		n, err := nodeOf(s, gvk)
@@ -164,7 +164,7 @@ func nodeOf(s map[string]any, path string) (*Node, error) {
 	n := &Node{}
 	if d, ok := s["default"]; ok {
 		pruned := prune(d, s)
-		b, err := marshal(pruned)
+		b, err := plainjson.Marshal(pruned, "")
 		if err != nil {
 			return nil, fmt.Errorf("%s: default: %w", path, err)
 		}
@@ -182,7 +182,7 @@ func nodeOf(s map[string]any, path string) (*Node, error) {
 		slices.Sort(n.Required)
 	}
 	if props, ok := s["properties"].(map[string]any); ok {
-		for _, k := range sortedKeys(props) {
+		for _, k := range slices.Sorted(maps.Keys(props)) {
 			ps, ok := props[k].(map[string]any)
 			if !ok {
 				return nil, fmt.Errorf("%s.%s: not a schema", path, k)
@@ -282,25 +282,6 @@ func Source(dirs []string, pkg string) ([]byte, error) {
 	b.WriteString("// plan_defaults.go.\n")
 	fmt.Fprintf(&b, "const crdDefaultsJSON = `%s`\n", table)
 	return format.Source(b.Bytes())
-}
-
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // Dirs are the CRD directories: those $ETCDSHAPES_CRDS lists

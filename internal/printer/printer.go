@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
 	"github.com/etcdshapes/etcdshapes/manifest"
 	"sigs.k8s.io/yaml"
@@ -150,10 +151,8 @@ func toMap(o manifest.Object) (map[string]any, error) {
 	}
 	// Numbers are kept as written: a float64 would round an int64 above
 	// 2^53 (a quota of a size in the PiB) and print another value.
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
 	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	if err := plainjson.Decode(raw, &m); err != nil {
 		return nil, err
 	}
 	// Builders never set status; typed structs still print their zero

@@ -11,6 +11,8 @@ import (
 	"fmt"
 
 	smdschema "sigs.k8s.io/structured-merge-diff/v6/schema"
+
+	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 )
 
 type typeJSON struct {
@@ -66,7 +68,7 @@ func Encode(types []smdschema.TypeDef) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("[\n")
 	for i, t := range types {
-		line, err := marshal(typeJSON{Name: t.Name, atomJSON: atomOf(t.Atom)})
+		line, err := plainjson.Marshal(typeJSON{Name: t.Name, atomJSON: atomOf(t.Atom)}, "")
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", t.Name, err)
 		}
@@ -78,16 +80,6 @@ func Encode(types []smdschema.TypeDef) ([]byte, error) {
 	}
 	b.WriteString("]")
 	return b.Bytes(), nil
-}
-
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 func atomOf(a smdschema.Atom) atomJSON {
@@ -132,10 +124,8 @@ func refOf(r smdschema.TypeRef) refJSON {
 // Decode reads the JSON form back into types. Field defaults come back
 // as the YAML schema holds them: whole numbers as int.
 func Decode(js []byte) ([]smdschema.TypeDef, error) {
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.UseNumber()
 	var raw []typeJSON
-	if err := dec.Decode(&raw); err != nil {
+	if err := plainjson.Decode(js, &raw); err != nil {
 		return nil, err
 	}
 	out := make([]smdschema.TypeDef, len(raw))

@@ -30,16 +30,7 @@ import (
 // NaN or infinite floats, cycles) returns ErrFallback or an error, and the
 // caller prints the document the old way.
 func (t *Tree) Encode(v any) error {
-	t.src = t.srcBuf[:0]
-	t.pos = 0
-	t.depth = 0
-	t.nodes = t.nodes[:0]
-	t.ents = t.ents[:0]
-	t.items = t.items[:0]
-	t.dec = t.dec[:0]
-	t.stackE = t.stackE[:0]
-	t.stackI = t.stackI[:0]
-	t.dup = false
+	t.reset(t.srcBuf[:0])
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() {
 		t.literalNode(Null, "null") // encoding/json's nil
@@ -179,23 +170,11 @@ func marshalJSON(t *Tree, m json.Marshaler) (Node, error) {
 }
 
 func marshalerEncoder(t *Tree, v reflect.Value) (Node, error) {
-	if v.Kind() == reflect.Pointer && v.IsNil() {
-		return t.literalNode(Null, "null"), nil
-	}
-	m, ok := reflect.TypeAssert[json.Marshaler](v)
-	if !ok {
-		return t.literalNode(Null, "null"), nil
-	}
-	return marshalJSON(t, m)
+	return viaInterface(t, v, marshalJSON)
 }
 
 func addrMarshalerEncoder(t *Tree, v reflect.Value) (Node, error) {
-	va := v.Addr()
-	if va.IsNil() {
-		return t.literalNode(Null, "null"), nil
-	}
-	m, _ := reflect.TypeAssert[json.Marshaler](va)
-	return marshalJSON(t, m)
+	return viaAddrInterface(t, v, marshalJSON)
 }
 
 func marshalText(t *Tree, m encoding.TextMarshaler) (Node, error) {
@@ -211,23 +190,37 @@ func marshalText(t *Tree, m encoding.TextMarshaler) (Node, error) {
 }
 
 func textMarshalerEncoder(t *Tree, v reflect.Value) (Node, error) {
-	if v.Kind() == reflect.Pointer && v.IsNil() {
-		return t.literalNode(Null, "null"), nil
-	}
-	m, ok := reflect.TypeAssert[encoding.TextMarshaler](v)
-	if !ok {
-		return t.literalNode(Null, "null"), nil
-	}
-	return marshalText(t, m)
+	return viaInterface(t, v, marshalText)
 }
 
 func addrTextMarshalerEncoder(t *Tree, v reflect.Value) (Node, error) {
+	return viaAddrInterface(t, v, marshalText)
+}
+
+// viaInterface encodes v, whose type implements M (json.Marshaler or
+// encoding.TextMarshaler), with enc; a nil pointer is null, as in
+// encoding/json. One function serves both interfaces so that their nil
+// rules cannot drift apart.
+func viaInterface[M any](t *Tree, v reflect.Value, enc func(*Tree, M) (Node, error)) (Node, error) {
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		return t.literalNode(Null, "null"), nil
+	}
+	m, ok := reflect.TypeAssert[M](v)
+	if !ok {
+		return t.literalNode(Null, "null"), nil
+	}
+	return enc(t, m)
+}
+
+// viaAddrInterface is viaInterface for an addressable v whose pointer,
+// not v itself, implements M.
+func viaAddrInterface[M any](t *Tree, v reflect.Value, enc func(*Tree, M) (Node, error)) (Node, error) {
 	va := v.Addr()
 	if va.IsNil() {
 		return t.literalNode(Null, "null"), nil
 	}
-	m, _ := reflect.TypeAssert[encoding.TextMarshaler](va)
-	return marshalText(t, m)
+	m, _ := reflect.TypeAssert[M](va)
+	return enc(t, m)
 }
 
 func boolEncoder(t *Tree, v reflect.Value) (Node, error) {
@@ -486,27 +479,32 @@ func newArrayEncoder(typ reflect.Type) encoderFunc {
 			t.stackI = append(t.stackI, c)
 		}
 		t.closeList(self, mark)
-		t.depth--
 		return self, nil
 	}
 }
 
-// closeList moves a List's items from the stack into t.items.
+// closeList ends a List: its items move from the stack into t.items.
 func (t *Tree) closeList(self Node, mark int) {
-	kids := t.stackI[mark:]
-	t.nodes[self].start = int32(len(t.items))
-	t.nodes[self].n = int32(len(kids))
-	t.items = append(t.items, kids...)
-	t.stackI = t.stackI[:mark]
+	t.stackI = closeNode(t, self, t.stackI, &t.items, mark)
 }
 
-// closeMap moves a Map's entries from the stack into t.ents.
+// closeMap ends a Map: its entries move from the stack into t.ents.
 func (t *Tree) closeMap(self Node, mark int) {
-	kids := t.stackE[mark:]
-	t.nodes[self].start = int32(len(t.ents))
-	t.nodes[self].n = int32(len(kids))
-	t.ents = append(t.ents, kids...)
-	t.stackE = t.stackE[:mark]
+	t.stackE = closeNode(t, self, t.stackE, &t.ents, mark)
+}
+
+// closeNode ends the container self, whose children sit on stack above
+// mark: they move to the end of kids, the node records where they start
+// and how many they are, and the depth the container counted drops. It
+// returns the stack without them. Parse and Encode build Lists and Maps
+// alike, so both close them here.
+func closeNode[T entry | Node](t *Tree, self Node, stack []T, kids *[]T, mark int) []T {
+	c := stack[mark:]
+	t.nodes[self].start = int32(len(*kids))
+	t.nodes[self].n = int32(len(c))
+	*kids = append(*kids, c...)
+	t.depth--
+	return stack[:mark]
 }
 
 // keySpan stores a map key or field name, refusing what Parse refuses.
@@ -558,7 +556,6 @@ func newMapEncoder(typ reflect.Type) encoderFunc {
 			t.stackE = append(t.stackE, entry{key: k, val: c})
 		}
 		t.closeMap(self, mark)
-		t.depth--
 		return self, nil
 	}
 }
@@ -664,7 +661,6 @@ func newStructEncoder(typ reflect.Type) encoderFunc {
 			t.stackE = append(t.stackE, entry{key: k, val: c, plain: f.plain})
 		}
 		t.closeMap(self, mark)
-		t.depth--
 		return self, nil
 	}
 }

@@ -112,16 +112,7 @@ func (t *Tree) Parse(js []byte) error {
 	if len(js) > math.MaxInt32 {
 		return ErrFallback
 	}
-	t.src = js
-	t.pos = 0
-	t.depth = 0
-	t.nodes = t.nodes[:0]
-	t.ents = t.ents[:0]
-	t.items = t.items[:0]
-	t.dec = t.dec[:0]
-	t.stackE = t.stackE[:0]
-	t.stackI = t.stackI[:0]
-	t.dup = false
+	t.reset(js)
 	if _, err := t.value(); err != nil {
 		return err
 	}
@@ -186,100 +177,113 @@ func (t *Tree) literal(word string, k Kind) (Node, error) {
 	return n, nil
 }
 
+// reset empties t, keeping its buffers, to read or build a new document
+// over src; Parse and Encode both start here.
+func (t *Tree) reset(src []byte) {
+	t.src = src
+	t.pos = 0
+	t.depth = 0
+	t.nodes = t.nodes[:0]
+	t.ents = t.ents[:0]
+	t.items = t.items[:0]
+	t.dec = t.dec[:0]
+	t.stackE = t.stackE[:0]
+	t.stackI = t.stackI[:0]
+	t.dup = false
+}
+
 func (t *Tree) object() (Node, error) {
-	if t.depth++; t.depth > maxDepth {
-		return 0, ErrFallback
-	}
-	self := t.add(node{kind: Map})
 	mark := len(t.stackE)
-	t.pos++ // '{'
-	t.skipSpace()
-	if t.pos < len(t.src) && t.src[t.pos] == '}' {
-		t.pos++
-	} else {
-		for {
-			t.skipSpace()
-			if t.pos >= len(t.src) || t.src[t.pos] != '"' {
-				return 0, ErrFallback
-			}
-			k, err := t.str()
-			if err != nil {
-				return 0, err
-			}
-			if k.n > maxKeyLen {
-				return 0, ErrFallback
-			}
-			t.skipSpace()
-			if t.pos >= len(t.src) || t.src[t.pos] != ':' {
-				return 0, ErrFallback
-			}
-			t.pos++
-			v, err := t.value()
-			if err != nil {
-				return 0, err
-			}
-			t.stackE = append(t.stackE, entry{key: k, val: v})
-			t.skipSpace()
-			if t.pos >= len(t.src) {
-				return 0, ErrFallback
-			}
-			if c := t.src[t.pos]; c == ',' {
-				t.pos++
-				continue
-			} else if c == '}' {
-				t.pos++
-				break
-			}
+	self, more, err := t.open(Map, '}')
+	if err != nil {
+		return 0, err
+	}
+	for more {
+		t.skipSpace()
+		if t.pos >= len(t.src) || t.src[t.pos] != '"' {
 			return 0, ErrFallback
 		}
+		k, err := t.str()
+		if err != nil {
+			return 0, err
+		}
+		if k.n > maxKeyLen {
+			return 0, ErrFallback
+		}
+		t.skipSpace()
+		if t.pos >= len(t.src) || t.src[t.pos] != ':' {
+			return 0, ErrFallback
+		}
+		t.pos++
+		v, err := t.value()
+		if err != nil {
+			return 0, err
+		}
+		t.stackE = append(t.stackE, entry{key: k, val: v})
+		more, err = t.separator('}')
+		if err != nil {
+			return 0, err
+		}
 	}
-	kids := t.stackE[mark:]
-	t.nodes[self].start = int32(len(t.ents))
-	t.nodes[self].n = int32(len(kids))
-	t.ents = append(t.ents, kids...)
-	t.stackE = t.stackE[:mark]
-	t.depth--
+	t.closeMap(self, mark)
 	return self, nil
 }
 
 func (t *Tree) array() (Node, error) {
-	if t.depth++; t.depth > maxDepth {
-		return 0, ErrFallback
-	}
-	self := t.add(node{kind: List})
 	mark := len(t.stackI)
-	t.pos++ // '['
-	t.skipSpace()
-	if t.pos < len(t.src) && t.src[t.pos] == ']' {
-		t.pos++
-	} else {
-		for {
-			v, err := t.value()
-			if err != nil {
-				return 0, err
-			}
-			t.stackI = append(t.stackI, v)
-			t.skipSpace()
-			if t.pos >= len(t.src) {
-				return 0, ErrFallback
-			}
-			if c := t.src[t.pos]; c == ',' {
-				t.pos++
-				continue
-			} else if c == ']' {
-				t.pos++
-				break
-			}
-			return 0, ErrFallback
+	self, more, err := t.open(List, ']')
+	if err != nil {
+		return 0, err
+	}
+	for more {
+		v, err := t.value()
+		if err != nil {
+			return 0, err
+		}
+		t.stackI = append(t.stackI, v)
+		more, err = t.separator(']')
+		if err != nil {
+			return 0, err
 		}
 	}
-	kids := t.stackI[mark:]
-	t.nodes[self].start = int32(len(t.items))
-	t.nodes[self].n = int32(len(kids))
-	t.items = append(t.items, kids...)
-	t.stackI = t.stackI[:mark]
-	t.depth--
+	t.closeList(self, mark)
 	return self, nil
+}
+
+// open reads the opening bracket of an object or array at t.pos and adds
+// its node of kind; more is false when the closing bracket follows at once
+// (the container is empty, and the bracket is read).
+func (t *Tree) open(kind Kind, closing byte) (self Node, more bool, err error) {
+	if t.depth++; t.depth > maxDepth {
+		return 0, false, ErrFallback
+	}
+	self = t.add(node{kind: kind})
+	t.pos++
+	t.skipSpace()
+	if t.pos < len(t.src) && t.src[t.pos] == closing {
+		t.pos++
+		return self, false, nil
+	}
+	return self, true, nil
+}
+
+// separator reads what follows a member of an object or an element of an
+// array: a comma, and more follow (true), or the closing bracket, and the
+// container ends (false). Anything else is JSON encoding/json does not
+// write, which the slow path handles.
+func (t *Tree) separator(closing byte) (bool, error) {
+	t.skipSpace()
+	if t.pos < len(t.src) {
+		switch t.src[t.pos] {
+		case ',':
+			t.pos++
+			return true, nil
+		case closing:
+			t.pos++
+			return false, nil
+		}
+	}
+	return false, ErrFallback
 }
 
 // refusedRune reports the characters the slow path cannot carry through

@@ -1,9 +1,9 @@
 package v2
 
 import (
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/etcdshapes/etcdshapes/internal/apigroup"
 )
 
 // GroupName is the API group of the types in this package.
@@ -15,15 +15,8 @@ const APIVersion = GroupName + "/v2"
 // SchemeGroupVersion is the group and version of the types in this package.
 var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v2"}
 
-var (
-	// SchemeBuilder registers the types of this package.
-	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
-	// AddToScheme adds the types of this package to a scheme.
-	AddToScheme = SchemeBuilder.AddToScheme
-)
+// SchemeBuilder registers the types of this package.
+var SchemeBuilder = apigroup.Builder(SchemeGroupVersion, &CiliumNetworkPolicy{}, &CiliumNetworkPolicyList{})
 
-func addKnownTypes(scheme *runtime.Scheme) error {
-	scheme.AddKnownTypes(SchemeGroupVersion, &CiliumNetworkPolicy{}, &CiliumNetworkPolicyList{})
-	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
-	return nil
-}
+// AddToScheme adds the types of this package to a scheme.
+var AddToScheme = SchemeBuilder.AddToScheme

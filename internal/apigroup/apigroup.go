@@ -1,0 +1,22 @@
+// Package apigroup registers the types of one API group version with a
+// scheme, so that the packages of the API groups this library emits (etcd,
+// kamaji, monitoring, policy) state only their group, version and types and
+// share the one way they are added to a scheme.
+package apigroup
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Builder returns the scheme builder that adds objs to a scheme under gv,
+// with the meta types (ListOptions and the like) every group version needs
+// for clients to use it.
+func Builder(gv schema.GroupVersion, objs ...runtime.Object) runtime.SchemeBuilder {
+	return runtime.NewSchemeBuilder(func(scheme *runtime.Scheme) error {
+		scheme.AddKnownTypes(gv, objs...)
+		metav1.AddToGroupVersion(scheme, gv)
+		return nil
+	})
+}
