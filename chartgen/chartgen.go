@@ -498,8 +498,9 @@ func newConstants() (*constants, error) {
 		QuickSize:          quickSize,
 		QuickQuantity:      `^` + quickQuantity + `$`,
 		LabelPattern:       labelPattern,
-		QuickEtcd:          strings.TrimSuffix(tenantPattern, "$") + ";" + strings.Trim(versionPattern, "^$") + ";" + strings.TrimPrefix(quickSize, "^"),
-		QuickCluster:       strings.TrimSuffix(tenantPattern, "$") + ";" + strings.TrimPrefix(releasePattern, "^"),
+		// Unanchored at the start, for regexFind (see helpers.tpl).
+		QuickEtcd:    strings.Trim(tenantPattern, "^$") + ";" + strings.Trim(versionPattern, "^$") + ";" + strings.TrimPrefix(quickSize, "^"),
+		QuickCluster: strings.Trim(tenantPattern, "^$") + ";" + strings.TrimPrefix(releasePattern, "^"),
 		QuickValue:         quickQuantity + `;`,
 		// A release whose etcd name and its derived names are not hashed.
 		MaxQuickRelease:          min(naming.MaxCronJobName-len("-defrag"), naming.MaxJobName-len("-cleanup")) - len("-etcd"),

@@ -24,7 +24,8 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $dataStore := printf "%s.%s" $ns $rel -}}
 {{- /* Names over their limits are hashed (etcdshapes.validate). One
 pattern for the namespace and the release. */ -}}
-{{- $ok := and (le (len $rel) 40) (le (len $dataStore) 63) (regexMatch "^tenant-[a-z0-9]+(-[a-z0-9]+)*;[a-z]([-a-z0-9]*[a-z0-9])?$" (printf "%s;%s" $ns $rel)) -}}
+{{- $head := printf "%s;%s" $ns $rel -}}
+{{- $ok := and (le (len $rel) 40) (le (len $dataStore) 63) (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;[a-z]([-a-z0-9]*[a-z0-9])?$" $head) $head) -}}
 {{- $ok = and $ok (empty (omit $e "replicas")) -}}
 {{- /* The live KamajiControlPlane: a cluster on another datastore stays
 there and nothing is rendered (moving it would start a Kamaji datastore
