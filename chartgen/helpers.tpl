@@ -18,9 +18,6 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $rel := $root.Release.Name -}}
 {{- $cl := index $v "_cluster" | default dict -}}
 [[- if .Etcd ]]
-{{- $e := $v -}}
-{{- $ok := and (le (len $ns) [[ .MaxLabel ]]) (eq $rel [[ q .EtcdChartRelease ]]) (empty $v.affinity) -}}
-{{- $ok = and $ok (empty (omit $v[[ range .EtcdChartKeys ]] [[ q . ]][[ end ]])) -}}
 {{- /* Helm deletes a values.yaml default for a null, which the checks
 refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- $version := $v.version -}}
@@ -28,13 +25,27 @@ refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- /* Helm drops a null over a values.yaml default: no resources then. */ -}}
 {{- $res := $v.resources | default dict -}}
 {{- $sc := $v.storageClass | default "" -}}
-{{- /* One pattern for the namespace, the version and the size (none of
-which holds a ";"), matched whole: the leftmost match of a pattern that
-ends at the end is the whole text exactly when a match starts at its
-start. Not "^…$" with regexMatch: an anchored pattern costs Go's regexp a
-one-pass analysis, about a hundred allocations a render. */ -}}
+{{- $r := $v.replicas -}}
 {{- $head := printf "%s;%s;%s" $ns $version $size -}}
-{{- $ok = and $ok (eq (regexFind [[ q .QuickEtcd ]] $head) $head) -}}
+{{- $caps := toJson $root.Capabilities.APIVersions -}}
+{{- $quick := "" -}}
+{{- range $res }}{{ $quick = printf "%s%v;" $quick . }}{{ end -}}
+{{- /* The quick tests, one "and" (Helm parses the file at every render).
+One pattern for the namespace, the version and the size (none holds a
+";"), matched whole as regexFind's leftmost match ending at the end: "^"
+would cost a one-pass analysis. The served optional APIs: no entry in the
+group of one without it (the checks refuse it). The resources as one
+string, one field per value: every field a whole quantity with a unit,
+and as many fields as values. */ -}}
+{{- $ok := and (le (len $ns) [[ .MaxLabel ]]) (eq $rel [[ q .EtcdChartRelease ]]) (empty $v.affinity)
+  (empty (omit $v[[ range .EtcdChartKeys ]] [[ q . ]][[ end ]]))
+  (eq (regexFind [[ q .QuickEtcd ]] $head) $head)
+  (or (not $sc) (and (le (len $sc) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $sc)))
+  (not (regexMatch [[ q .GroupPattern ]] ($caps[[ range .APIGroups ]] | replace [[ q .Padded ]] ""[[ end ]])))
+  (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0)
+  (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]])) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll [[ q .QuickValue ]] $quick ""))
+  (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
+{{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ if .Always ]]true[[ else ]](contains [[ q .Padded ]] $caps)[[ end ]][[ end ]] -}}
 [[- else ]]
 {{- $e := $v.etcd | default dict -}}
 {{- $name := printf "%s-etcd" $rel -}}
@@ -56,12 +67,7 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- $ec := lookup [[ q .EtcdCluster.APIVersion ]] [[ q .EtcdCluster.Kind ]] $ns $name -}}
 {{- if $ec }}{{ $sc = dig "spec" "storage" "storageClassName" "" $ec }}{{ end -}}
 {{- $res := dict [[ range .DefaultResources ]][[ q .Name ]] [[ q .Value ]] [[ end ]] -}}
-[[- end ]]
-[[- if .Etcd ]]
-{{- $ok = and $ok (or (not $sc) (and (le (len $sc) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $sc))) -}}
-[[- else ]]
 {{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $x))) }}{{ end -}}
-[[- end ]]
 [[- /* The served optional APIs, and the quick test that no entry is in the
 group of one without it (checks refuse it): toJson prints the served list
 as one string (["a/v1","b/v2"]); toString or join would box it entry by
@@ -71,12 +77,7 @@ entry. */]]
 {{- $rest := $caps[[ range .APIGroups ]] | replace [[ q .Padded ]] ""[[ end ]] -}}
 {{- $ok = and $ok (not (regexMatch [[ q .GroupPattern ]] $rest)) -}}
 {{- $r := $e.replicas -}}
-[[- if not .Etcd ]]
 {{- if kindIs "invalid" $r }}{{ $r = [[ .DefaultReplicas ]].0 }}{{ end -}}
-[[- end ]]
-[[- if .Etcd ]]
-{{- $ok = and $ok (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0) -}}
-[[- else ]]
 {{- $ok = and $ok (kindIs "float64" $r) (has $r (list [[ range .ClusterReplicas ]][[ . ]].0 [[ end ]])) -}}
 [[- end ]]
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
@@ -87,17 +88,10 @@ the float conversion reads is one the library reads alike. */ -}}
 {{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) -}}
 {{- else if hasKey $cl $name }}{{ $ok = false }}{{ end -}}
 {{- end -}}
-[[- if .Etcd ]]
-{{- /* The resource quantities as one string, one field per value: every
-field must be a whole quantity with a unit (nothing left once they are
-removed), and the count of fields guards against a value holding the
-separator. */ -}}
-{{- $quick := "" -}}
-{{- range $res }}{{ $quick = printf "%s%v;" $quick . }}{{ end -}}
-{{- $ok = and $ok (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]])) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll [[ q .QuickValue ]] $quick "")) -}}
-[[- end ]]
+[[- if not .Etcd ]]
 {{- $spread := index $cl "scheduling" | default dict -}}
 {{- $ok = and $ok (eq (index $spread "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
+[[- end ]]
 {{- $replicas := int $r -}}
 [[- if .Etcd ]]
 {{- /* Who sees the dashboard resources: every tenant on the path to the

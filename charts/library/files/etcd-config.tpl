@@ -19,9 +19,6 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $ns := $root.Release.Namespace -}}
 {{- $rel := $root.Release.Name -}}
 {{- $cl := index $v "_cluster" | default dict -}}
-{{- $e := $v -}}
-{{- $ok := and (le (len $ns) 63) (eq $rel "etcd") (empty $v.affinity) -}}
-{{- $ok = and $ok (empty (omit $v "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" "_namespace" "backup" "etcdshapes")) -}}
 {{- /* Helm deletes a values.yaml default for a null, which the checks
 refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- $version := $v.version -}}
@@ -29,20 +26,27 @@ refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- /* Helm drops a null over a values.yaml default: no resources then. */ -}}
 {{- $res := $v.resources | default dict -}}
 {{- $sc := $v.storageClass | default "" -}}
-{{- /* One pattern for the namespace, the version and the size (none of
-which holds a ";"), matched whole: the leftmost match of a pattern that
-ends at the end is the whole text exactly when a match starts at its
-start. Not "^…$" with regexMatch: an anchored pattern costs Go's regexp a
-one-pass analysis, about a hundred allocations a render. */ -}}
+{{- $r := $v.replicas -}}
 {{- $head := printf "%s;%s;%s" $ns $version $size -}}
-{{- $ok = and $ok (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;[0-9]+\\.[0-9]+\\.[0-9]+;[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" $head) $head) -}}
-{{- $ok = and $ok (or (not $sc) (and (le (len $sc) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $sc))) -}}
 {{- $caps := toJson $root.Capabilities.APIVersions -}}
+{{- $quick := "" -}}
+{{- range $res }}{{ $quick = printf "%s%v;" $quick . }}{{ end -}}
+{{- /* The quick tests, one "and" (Helm parses the file at every render).
+One pattern for the namespace, the version and the size (none holds a
+";"), matched whole as regexFind's leftmost match ending at the end: "^"
+would cost a one-pass analysis. The served optional APIs: no entry in the
+group of one without it (the checks refuse it). The resources as one
+string, one field per value: every field a whole quantity with a unit,
+and as many fields as values. */ -}}
+{{- $ok := and (le (len $ns) 63) (eq $rel "etcd") (empty $v.affinity)
+  (empty (omit $v "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" "_namespace" "backup" "etcdshapes"))
+  (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;[0-9]+\\.[0-9]+\\.[0-9]+;[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" $head) $head)
+  (or (not $sc) (and (le (len $sc) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $sc)))
+  (not (regexMatch "\"(autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" ($caps | replace "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" "" | replace "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" "" | replace "\"monitoring.coreos.com/v1/PodMonitor\"" "" | replace "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" "" | replace "\"cilium.io/v2/CiliumNetworkPolicy\"" "")))
+  (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0)
+  (empty (omit $res "cpu" "memory" "ephemeral-storage")) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll "(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?;" $quick ""))
+  (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true "monitoring.coreos.com/v1/PodMonitor" (contains "\"monitoring.coreos.com/v1/PodMonitor\"" $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains "\"cilium.io/v2/CiliumNetworkPolicy\"" $caps) -}}
-{{- $rest := $caps | replace "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" "" | replace "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" "" | replace "\"monitoring.coreos.com/v1/PodMonitor\"" "" | replace "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" "" | replace "\"cilium.io/v2/CiliumNetworkPolicy\"" "" -}}
-{{- $ok = and $ok (not (regexMatch "\"(autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" $rest)) -}}
-{{- $r := $e.replicas -}}
-{{- $ok = and $ok (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0) -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict "cpu" 10.0 "memory" 1.0 "ephemeral" 40.0 -}}
@@ -51,15 +55,6 @@ the float conversion reads is one the library reads alike. */ -}}
 {{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) -}}
 {{- else if hasKey $cl $name }}{{ $ok = false }}{{ end -}}
 {{- end -}}
-{{- /* The resource quantities as one string, one field per value: every
-field must be a whole quantity with a unit (nothing left once they are
-removed), and the count of fields guards against a value holding the
-separator. */ -}}
-{{- $quick := "" -}}
-{{- range $res }}{{ $quick = printf "%s%v;" $quick . }}{{ end -}}
-{{- $ok = and $ok (empty (omit $res "cpu" "memory" "ephemeral-storage")) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll "(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?;" $quick "")) -}}
-{{- $spread := index $cl "scheduling" | default dict -}}
-{{- $ok = and $ok (eq (index $spread "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- $replicas := int $r -}}
 {{- /* Who sees the dashboard resources: every tenant on the path to the
 namespace, shortest first, then tenant-root unless it is the namespace. */ -}}
