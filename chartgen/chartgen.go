@@ -501,7 +501,7 @@ func newConstants() (*constants, error) {
 		// Unanchored at the start, for regexFind (see helpers.tpl).
 		QuickEtcd:    strings.Trim(tenantPattern, "^$") + ";" + strings.Trim(versionPattern, "^$") + ";" + strings.TrimPrefix(quickSize, "^"),
 		QuickCluster: strings.Trim(tenantPattern, "^$") + ";" + strings.TrimPrefix(releasePattern, "^"),
-		QuickValue:         quickQuantity + `;`,
+		QuickValue:   quickQuantity + `;`,
 		// A release whose etcd name and its derived names are not hashed.
 		MaxQuickRelease:          min(naming.MaxCronJobName-len("-defrag"), naming.MaxJobName-len("-cleanup")) - len("-etcd"),
 		QuickResources:           quickResources,
