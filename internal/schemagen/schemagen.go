@@ -3,8 +3,8 @@
 // the API server merges server-side apply patches with, trimmed to those
 // kinds and the types they reference.
 //
-//   - Custom kinds: every CRD in $ETCDSHAPES_CRDS (../shared/crds beside
-//     the repository), each served version, built the way
+//   - Custom kinds: every CRD in $ETCDSHAPES_CRDS (../shared/crds and
+//     ../shared/crds-planned beside the repository), each served version, built the way
 //     apiextensions-apiserver builds its apply models
 //     (builder.BuildOpenAPIV3, merged, then managedfields.NewTypeConverter,
 //     which is kube-openapi's schemaconv): list types and keys, map types,
@@ -91,13 +91,15 @@ func fail(err error) {
 }
 
 // crdDirs are the directories of $ETCDSHAPES_CRDS, a list like PATH (each
-// relative to the repository root when relative), else ../shared/crds
-// beside the repository, as the root package's tests and internal/crdgen
-// read it.
+// relative to the repository root when relative), else what CI sets
+// (.ci/run): ../shared/crds and ../shared/crds-planned beside the
+// repository. The embedded schema covers the kinds of both (the
+// GrafanaDashboard and the PodMonitor are in crds-planned), so a fallback
+// to crds alone would call the checked-in schema stale.
 func crdDirs(root string) []string {
 	list := os.Getenv("ETCDSHAPES_CRDS")
 	if list == "" {
-		return []string{filepath.Join(root, "..", "shared", "crds")}
+		return []string{filepath.Join(root, "..", "shared", "crds"), filepath.Join(root, "..", "shared", "crds-planned")}
 	}
 	var dirs []string
 	for _, dir := range filepath.SplitList(list) {
