@@ -4,8 +4,9 @@
 // kinds and the types they reference.
 //
 //   - Custom kinds: every CRD in $ETCDSHAPES_CRDS (../shared/crds and
-//     ../shared/crds-planned beside the repository), each served version, built the way
-//     apiextensions-apiserver builds its apply models
+//     ../shared/crds-planned beside the repository), each served
+//     version, built the way apiextensions-apiserver builds its apply
+//     models
 //     (builder.BuildOpenAPIV3, merged, then managedfields.NewTypeConverter,
 //     which is kube-openapi's schemaconv): list types and keys, map types,
 //     key defaults, preserve-unknown-fields, ObjectMeta.
