@@ -145,6 +145,12 @@ func refusals() []refusal {
 		at(e("namespace-empty-tenant", `{}`), "tenant-", "etcd"),
 		at(e("namespace-empty-part", `{}`), "tenant--a", "etcd"),
 		at(e("namespace-too-long", `{}`), "tenant-"+strings.Repeat("a", 60), "etcd"),
+		// A tenant namespace after other text: the quick tests match
+		// their pattern unanchored (regexFind) and must still take the
+		// whole namespace.
+		at(e("namespace-prefixed", `{}`), "xtenant-a", "etcd"),
+		at(e("namespace-two-tenants", `{}`), "tenant-a;tenant-b", "etcd"),
+		at(e("namespace-line-before", `{}`), "x\ntenant-a", "etcd"),
 		at(e("release-not-etcd", `{}`), "tenant-root", "etcd2"),
 		e("values-before-names", "replicas: 0"), // with a bad namespace below: the values are checked first
 		c("replicas-two", "etcd:\n  replicas: 2"),
@@ -162,6 +168,8 @@ func refusals() []refusal {
 		at(c("release-long", `{}`), "tenant-demo", "kubernetes-"+strings.Repeat("x", 41)),
 		at(c("release-dots", `{}`), "tenant-demo", "kubernetes.demo"),
 		at(c("namespace", `{}`), "kube-system", "kubernetes-demo"),
+		at(c("namespace-prefixed", `{}`), "xtenant-demo", "kubernetes-demo"),
+		at(c("namespace-two-tenants", `{}`), "tenant-x;tenant-demo", "kubernetes-demo"),
 	}
 	out = append(out, wrongTypes()...)
 	r := at(out[len(out)-1], "tenant-demo", "kubernetes-demo")
