@@ -23,9 +23,9 @@ The dict holds root (the chart's $), caller ("etcd" or "cluster"), values
 check even for input the quick tests vouch for).
 */ -}}
 {{- /* etcdshapes.stack: dict root caller; the caller's stack. It runs, as
-one template (tpl), files/<caller>-config.tpl (the config), files/stack.tpl
-(the objects both callers render) and files/<caller>-stack.tpl (the
-caller's own), written as the YAML the builders render. Values in many
+one template (tpl), files/<caller>-config.tpl (the config),
+files/<caller>-stack.tpl (the caller's own objects) and files/stack.tpl
+(the objects both callers render), written as the YAML the builders render. Values in many
 objects are placeholders (__NAMESPACE__) replaced once over the stack;
 lines of one caller or one optional field carry a tag (#C#) the fill drops
 or strips; multi-line values are marker lines replaced last, so user input
@@ -47,7 +47,7 @@ the files a render runs. */ -}}
 
 {{- /* etcdshapes.run: dict c files; runs files of this library chart, one
 after the other, as one template (tpl) with . being c, and returns its
-output. The files are reached through the chart's dependency, which must
+output. One join: a print per file would copy the text at every file. The files are reached through the chart's dependency, which must
 be named [[ .LibraryName ]]: Helm hands a library chart's files to the charts
 that depend on it, not to its defines. */ -}}
 {{- define "etcdshapes.run" -}}
@@ -55,9 +55,9 @@ that depend on it, not to its defines. */ -}}
 {{- if not $lib -}}
 {{- fail [[ q .NoLibraryMessage ]] -}}
 {{- end -}}
-{{- $text := "" -}}
-{{- range .files }}{{ $text = print $text ($lib.Files.Get .) }}{{ end -}}
-{{- tpl $text .c -}}
+{{- $text := list -}}
+{{- range .files }}{{ $text = append $text ($lib.Files.Get .) }}{{ end -}}
+{{- tpl (join "" $text) .c -}}
 {{- end -}}
 
 {{- /* etcdshapes.file: dict c name; the file of this library chart, as it

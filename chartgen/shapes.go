@@ -665,7 +665,11 @@ func fillBody(tokens map[string]bool, blocks map[string]int, tags map[string]rul
 	sort.Strings(scalars)
 	sort.Strings(markers)
 	var b strings.Builder
-	b.WriteString(`{{- $t := include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") "` + sharedStackFile + `" (print "files/" .caller "-stack.tpl")))`)
+	// The caller's own objects come before the shared ones: they are the
+	// built-in kinds Helm installs first (Role, RoleBinding, Service), so
+	// the stack is nearer Helm's install order and Helm's sort of the
+	// manifests, which builds a map at every comparison, compares less.
+	b.WriteString(`{{- $t := include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") (print "files/" .caller "-stack.tpl") "` + sharedStackFile + `"))`)
 	for _, t := range scalars {
 		fmt.Fprintf(&b, "\n  | replace %q .%s", t, keyFor(t))
 	}

@@ -24,9 +24,9 @@ The dict holds root (the chart's $), caller ("etcd" or "cluster"), values
 check even for input the quick tests vouch for).
 */ -}}
 {{- /* etcdshapes.stack: dict root caller; the caller's stack. It runs, as
-one template (tpl), files/<caller>-config.tpl (the config), files/stack.tpl
-(the objects both callers render) and files/<caller>-stack.tpl (the
-caller's own), written as the YAML the builders render. Values in many
+one template (tpl), files/<caller>-config.tpl (the config),
+files/<caller>-stack.tpl (the caller's own objects) and files/stack.tpl
+(the objects both callers render), written as the YAML the builders render. Values in many
 objects are placeholders (__NAMESPACE__) replaced once over the stack;
 lines of one caller or one optional field carry a tag (#C#) the fill drops
 or strips; multi-line values are marker lines replaced last, so user input
@@ -36,7 +36,7 @@ the files a render runs. */ -}}
 {{- if not (has .caller (list "etcd" "cluster")) -}}
 {{- fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) "etcd" "cluster") -}}
 {{- end -}}
-{{- $t := include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") "files/stack.tpl" (print "files/" .caller "-stack.tpl")))
+{{- $t := include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") (print "files/" .caller "-stack.tpl") "files/stack.tpl"))
   | replace "__CLUSTER__" .cluster
   | replace "__NAMESPACE__" .namespace
   | replace "__QUOTA__" .quota
@@ -59,7 +59,7 @@ the files a render runs. */ -}}
 
 {{- /* etcdshapes.run: dict c files; runs files of this library chart, one
 after the other, as one template (tpl) with . being c, and returns its
-output. The files are reached through the chart's dependency, which must
+output. One join: a print per file would copy the text at every file. The files are reached through the chart's dependency, which must
 be named etcdshapes: Helm hands a library chart's files to the charts
 that depend on it, not to its defines. */ -}}
 {{- define "etcdshapes.run" -}}
@@ -67,9 +67,9 @@ that depend on it, not to its defines. */ -}}
 {{- if not $lib -}}
 {{- fail "etcdshapes: the etcdshapes library chart is not a dependency of this chart (named \"etcdshapes\", fetched by helm dependency build): its templates run files of that chart" -}}
 {{- end -}}
-{{- $text := "" -}}
-{{- range .files }}{{ $text = print $text ($lib.Files.Get .) }}{{ end -}}
-{{- tpl $text .c -}}
+{{- $text := list -}}
+{{- range .files }}{{ $text = append $text ($lib.Files.Get .) }}{{ end -}}
+{{- tpl (join "" $text) .c -}}
 {{- end -}}
 
 {{- /* etcdshapes.file: dict c name; the file of this library chart, as it
