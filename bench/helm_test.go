@@ -3,9 +3,12 @@ package bench
 import (
 	"bytes"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,14 +102,20 @@ func dirFiles(tb testing.TB, dir string) []*loader.BufferedFile {
 }
 
 // floorInput is the upstream chart with no templating at all: its
-// Chart.yaml, values.yaml and values.schema.json and one template that is
-// the finished YAML upstream renders for these inputs. What Helm costs
-// around the templates (loading, values and schema, sorting the manifests)
-// is the floor under any chart's cost.
+// Chart.yaml, values.yaml and values.schema.json and, for each of its
+// templates that renders a manifest, one template that is the finished YAML
+// it renders for these inputs (the template delimiters in that YAML
+// escaped). What Helm costs around the templates (loading, values and
+// schema, splitting and sorting the manifests) is the floor under any
+// chart's cost. One template per upstream template, not one for the whole
+// stack: Helm splits each template's output with a regular expression whose
+// cost per byte grows past a size (Go's regexp leaves its backtracker for
+// its slower NFA for texts over some 20 kB), so one large template would
+// raise the floor above what the upstream chart itself pays.
 func floorInput(tb testing.TB, c caller) helmInput {
 	tb.Helper()
 	up := upstreamInput(tb, c)
-	out, err := helmTemplate(up)
+	rendered, _, err := helmRender(up)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -117,28 +126,43 @@ func floorInput(tb testing.TB, c caller) helmInput {
 			in.files = append(in.files, f)
 		}
 	}
-	escaped := strings.ReplaceAll(string(out), "{{", `{{ "{{" }}`)
-	in.files = append(in.files, &loader.BufferedFile{Name: "templates/stack.yaml", Data: []byte(escaped)})
+	for _, name := range slices.Sorted(maps.Keys(rendered)) {
+		text := rendered[name]
+		_, rel, ok := strings.Cut(name, "/templates/")
+		if !ok || strings.HasPrefix(path.Base(name), "_") || strings.TrimSpace(text) == "" {
+			continue
+		}
+		escaped := strings.ReplaceAll(text, "{{", `{{ "{{" }}`)
+		in.files = append(in.files, &loader.BufferedFile{Name: "templates/" + rel, Data: []byte(escaped)})
+	}
 	return in
 }
 
-// helmTemplate is what `helm template` does per release, in process and
-// without the CLI: load the chart from its files, compute the render values
-// (coalescing values.yaml, validating values.schema.json), run the template
-// engine, sort the manifests into install order and join them.
-func helmTemplate(in helmInput) ([]byte, error) {
+// helmRender loads the chart from its files, computes the render values
+// (coalescing values.yaml, validating values.schema.json) and runs the
+// template engine: the rendered text of each template, and the
+// capabilities the manifests are sorted with.
+func helmRender(in helmInput) (map[string]string, *chartutil.Capabilities, error) {
 	ch, err := loader.LoadFiles(in.files)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	caps := chartutil.DefaultCapabilities.Copy()
 	caps.APIVersions = append(caps.APIVersions, in.apis...)
 	opts := chartutil.ReleaseOptions{Name: in.release, Namespace: in.namespace, Revision: 1, IsInstall: true}
 	vals, err := chartutil.ToRenderValues(ch, in.values, opts, caps)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rendered, err := engine.Render(ch, vals)
+	return rendered, caps, err
+}
+
+// helmTemplate is what `helm template` does per release, in process and
+// without the CLI: render the chart (helmRender), sort the manifests into
+// install order and join them.
+func helmTemplate(in helmInput) ([]byte, error) {
+	rendered, caps, err := helmRender(in)
 	if err != nil {
 		return nil, err
 	}
