@@ -10,11 +10,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// Builder returns the scheme builder that adds objs to a scheme under gv,
-// with the meta types (ListOptions and the like) every group version needs
-// for clients to use it.
-func Builder(gv schema.GroupVersion, objs ...runtime.Object) runtime.SchemeBuilder {
-	return runtime.NewSchemeBuilder(func(scheme *runtime.Scheme) error {
+// Version returns the group version of group and version, and the scheme
+// builder that adds objs to a scheme under it, with the meta types
+// (ListOptions and the like) every group version needs for clients to use it.
+func Version(group, version string, objs ...runtime.Object) (schema.GroupVersion, runtime.SchemeBuilder) {
+	gv := schema.GroupVersion{Group: group, Version: version}
+	return gv, runtime.NewSchemeBuilder(func(scheme *runtime.Scheme) error {
 		scheme.AddKnownTypes(gv, objs...)
 		metav1.AddToGroupVersion(scheme, gv)
 		return nil

@@ -1,10 +1,6 @@
 package v1beta1
 
-import (
-	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/etcdshapes/etcdshapes/internal/apigroup"
-)
+import "github.com/etcdshapes/etcdshapes/internal/apigroup"
 
 // GroupName is the API group of the types in this package.
 const GroupName = "grafana.integreatly.org"
@@ -12,11 +8,9 @@ const GroupName = "grafana.integreatly.org"
 // APIVersion is the apiVersion of the types in this package.
 const APIVersion = GroupName + "/v1beta1"
 
-// SchemeGroupVersion is the group and version of the types in this package.
-var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1beta1"}
-
-// SchemeBuilder registers the types of this package.
-var SchemeBuilder = apigroup.Builder(SchemeGroupVersion, &GrafanaDashboard{}, &GrafanaDashboardList{})
+// SchemeGroupVersion is the group and version of the types in this package,
+// and SchemeBuilder registers them.
+var SchemeGroupVersion, SchemeBuilder = apigroup.Version(GroupName, "v1beta1", &GrafanaDashboard{}, &GrafanaDashboardList{})
 
 // AddToScheme adds the types of this package to a scheme.
 var AddToScheme = SchemeBuilder.AddToScheme
