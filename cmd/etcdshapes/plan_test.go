@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/plan"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,11 +157,10 @@ func TestPlanCommandJSON(t *testing.T) {
 }
 
 func TestPlanCommandUsage(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	planNoStdin := func(args []string, stdout, stderr io.Writer) int {
+		return runPlan(args, strings.NewReader(""), stdout, stderr)
+	}
+	checkUsage(t, planNoStdin, []usageCase{
 		{nil, 2, "Usage:"},
 		{[]string{"--help"}, 0, "Usage:"},
 		{[]string{"etcd", "-h"}, 0, "etcdshapes plan etcd "},
@@ -172,20 +172,7 @@ func TestPlanCommandUsage(t *testing.T) {
 		{[]string{"etcd", "--namespace", "tenant-root", "--live", "x", "-o", "xml"}, 2, "--output must be text or json"},
 		{[]string{"etcd", "--namespace", "tenant-root", "--live", "/nonexistent/live.yaml"}, 1, "--live: open"},
 		{[]string{"etcd", "--namespace", "default", "--live", "-"}, 1, `namespace: invalid value "default"`},
-	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := runPlan(tc.args, strings.NewReader(""), &stdout, &stderr)
-			assert.Equal(t, tc.code, code)
-			if tc.code == 0 { // help: on stdout
-				assert.Contains(t, stdout.String(), tc.want)
-				assert.Empty(t, stderr.String())
-				return
-			}
-			assert.Contains(t, stderr.String(), tc.want)
-			assert.Empty(t, stdout.String())
-		})
-	}
+	})
 }
 
 // Forgetting --api-versions does not delete the live objects of the
