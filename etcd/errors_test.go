@@ -1,17 +1,16 @@
 package etcd_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // TestOptionsEveryError: independent bad inputs are all refused, in the
@@ -40,23 +39,7 @@ func TestOptionsEveryError(t *testing.T) {
 			"TopologySpreadConstraints[1].nodeTaintsPolicy", "Affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := c.o.Validate()
-			require.Error(t, err)
-			all := invalid.All(err)
-			got := make([]string, len(all))
-			for i, e := range all {
-				got[i] = e.Field
-			}
-			require.Equal(t, c.fields, got, "%v", err)
-			list, ok := err.(invalid.List)
-			require.True(t, ok, "%T", err)
-			require.Len(t, list.ErrorList(), len(c.fields))
-			var ie *invalid.Error
-			require.True(t, errors.As(err, &ie))
-			require.Equal(t, c.fields[0], ie.Field)
-			var fe *field.Error
-			require.True(t, errors.As(err, &fe))
-			require.Equal(t, c.fields[0], fe.Field)
+			invalidtest.RequireEvery(t, c.o.Validate(), c.fields...)
 		})
 	}
 	// One bad input is the *invalid.Error itself.
@@ -64,29 +47,6 @@ func TestOptionsEveryError(t *testing.T) {
 	_, ok := err.(*invalid.Error)
 	require.True(t, ok, "%T", err)
 	require.Equal(t, "Replicas: invalid value 100: must be at most 99 (etcd advises at most 7 members)", err.Error())
-}
-
-// requireEvery checks that err refuses exactly fields, in order: errors.As
-// recovers the first as an *invalid.Error, and invalid.All gives every one.
-// One field is the *invalid.Error itself, two or more an invalid.List.
-func requireEvery(t *testing.T, err error, fields ...string) {
-	t.Helper()
-	require.Error(t, err)
-	all := invalid.All(err)
-	got := make([]string, len(all))
-	for i, e := range all {
-		got[i] = e.Field
-	}
-	require.Equal(t, fields, got, "%v", err)
-	require.Len(t, invalid.All(err), len(fields))
-	var ie *invalid.Error
-	require.True(t, errors.As(err, &ie), "%T", err)
-	require.Equal(t, fields[0], ie.Field)
-	if len(fields) == 1 {
-		require.IsType(t, &invalid.Error{}, err)
-	} else {
-		require.IsType(t, invalid.List{}, err)
-	}
 }
 
 // TestSnapshotEveryError: the names, the snapshot name and each field of
@@ -112,29 +72,29 @@ func TestSnapshotEveryError(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := etcd.Snapshot(c.names, c.snap, c.dest)
-			requireEvery(t, err, c.fields...)
+			invalidtest.RequireEvery(t, err, c.fields...)
 		})
 	}
 	t.Run("SnapshotFile", func(t *testing.T) {
 		_, err := etcd.SnapshotFile(badPVC, "Bad_Name")
-		requireEvery(t, err, "name", "destination.pvc.claimName", "destination.pvc.subPath")
+		invalidtest.RequireEvery(t, err, "name", "destination.pvc.claimName", "destination.pvc.subPath")
 	})
 	t.Run("ValidateSnapshotDestination", func(t *testing.T) {
-		requireEvery(t, etcd.ValidateSnapshotDestination("to", badS3), "to.s3.endpoint", "to.s3.region", "to.s3.credentialsSecretRef.name", "to.s3.key")
+		invalidtest.RequireEvery(t, etcd.ValidateSnapshotDestination("to", badS3), "to.s3.endpoint", "to.s3.region", "to.s3.credentialsSecretRef.name", "to.s3.key")
 	})
 	t.Run("ValidateRestoreSource", func(t *testing.T) {
 		src := s3Dest("")
 		src.S3.Bucket = "ab"
-		requireEvery(t, etcd.ValidateRestoreSource("source", src), "source.s3.bucket", "source.s3.key")
-		requireEvery(t, etcd.ValidateRestoreSource("source", v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{}}), "source.pvc.claimName", "source.pvc.subPath")
+		invalidtest.RequireEvery(t, etcd.ValidateRestoreSource("source", src), "source.s3.bucket", "source.s3.key")
+		invalidtest.RequireEvery(t, etcd.ValidateRestoreSource("source", v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{}}), "source.pvc.claimName", "source.pvc.subPath")
 	})
 	t.Run("Restore", func(t *testing.T) {
 		cl, err := etcd.Cluster(n, etcd.Options{})
 		require.NoError(t, err)
 		cl.Spec.Storage.Medium = v1alpha2.StorageMediumMemory
-		requireEvery(t, etcd.Restore(pvcDest(""))(cl), "bootstrap.restore.source.pvc.subPath", "bootstrap.restore")
+		invalidtest.RequireEvery(t, etcd.Restore(pvcDest(""))(cl), "bootstrap.restore.source.pvc.subPath", "bootstrap.restore")
 		require.Nil(t, cl.Spec.Bootstrap)
-		requireEvery(t, etcd.Restore(pvcDest("a.db"))(nil), "bootstrap.restore")
+		invalidtest.RequireEvery(t, etcd.Restore(pvcDest("a.db"))(nil), "bootstrap.restore")
 	})
 	// One bad field reads exactly as before lists.
 	_, err := etcd.Snapshot(n, "x", s3Dest("backups"))
@@ -162,7 +122,7 @@ func TestScheduledSnapshotsEveryError(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := etcd.ScheduledSnapshots(c.names, c.o)
-			requireEvery(t, err, c.fields...)
+			invalidtest.RequireEvery(t, err, c.fields...)
 		})
 	}
 	err := etcd.ValidateSchedule("schedule", "60 24 0 * *")
@@ -197,11 +157,11 @@ func TestCheckJobEveryError(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := etcd.CheckJob(c.names, c.o, c.c)
-			requireEvery(t, err, c.fields...)
+			invalidtest.RequireEvery(t, err, c.fields...)
 		})
 	}
 	_, err := etcd.CheckJob(n, etcd.Options{Version: "3", Size: resource.MustParse("1Mi")}, etcd.CheckOptions{})
-	requireEvery(t, err, "Version", "Load")
+	invalidtest.RequireEvery(t, err, "Version", "Load")
 	require.Contains(t, invalid.All(err)[1].Rule, "more than half of the cluster's quota of 996147 bytes (size 1Mi)")
 	// One bad input reads exactly as before lists.
 	_, err = etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Load: "huge"})
@@ -211,7 +171,7 @@ func TestCheckJobEveryError(t *testing.T) {
 // TestCleanupEveryError: bad names and a bad replicas are both refused.
 func TestCleanupEveryError(t *testing.T) {
 	_, err := etcd.Cleanup(naming.Names{}, -1)
-	requireEvery(t, err, "names", "replicas")
+	invalidtest.RequireEvery(t, err, "names", "replicas")
 	_, err = etcd.Cleanup(etcdNames(t), etcd.MaxReplicas+1)
 	require.Equal(t, "replicas: invalid value 100: must be between 1 and 99", err.Error())
 }
