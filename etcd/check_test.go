@@ -3,8 +3,6 @@ package etcd_test
 import (
 	"errors"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -49,20 +47,7 @@ var checkCases = []snapshotCase{
 // The check Jobs are pinned byte for byte in testdata (go test ./etcd
 // -update rewrites them).
 func TestCheckGolden(t *testing.T) {
-	for _, c := range checkCases {
-		t.Run(c.name, func(t *testing.T) {
-			got := marshalObjects(t, c.objs(t))
-			path := filepath.Join("testdata", c.name+".yaml")
-			if *update {
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./etcd -update and read the diff")
-			require.Equal(t, string(want), string(got))
-			require.Equal(t, string(got), string(marshalObjects(t, c.objs(t))), "deterministic")
-		})
-	}
+	requireGolden(t, checkCases)
 }
 
 // checkNames are the stacks of every golden scenario: both callers, names
