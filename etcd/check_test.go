@@ -8,6 +8,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/internal/stacknames"
 	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
@@ -56,15 +57,7 @@ func checkNames(t *testing.T) []naming.Names {
 	seen := map[string]bool{}
 	var out []naming.Names
 	for _, s := range golden.All() {
-		var (
-			n   naming.Names
-			err error
-		)
-		if s.Caller == "etcd" {
-			n, err = naming.ForEtcdChart(s.Namespace, s.Release)
-		} else {
-			n, err = naming.ForCluster(s.Namespace, s.Release)
-		}
+		n, err := stacknames.Of(s.Caller, s.Namespace, s.Release)
 		require.NoError(t, err, s.Name)
 		if !seen[n.Namespace+"/"+n.Cluster] {
 			seen[n.Namespace+"/"+n.Cluster] = true

@@ -11,6 +11,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/etcdshapes/etcdshapes/internal/goldenfile"
+	"github.com/etcdshapes/etcdshapes/internal/stacknames"
 	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -105,15 +106,7 @@ func TestExtrasValidate(t *testing.T) {
 	c := crdcheck.ForTest(t)
 	var objs []etcdshapes.Object
 	for _, s := range golden.All() {
-		var (
-			n   naming.Names
-			err error
-		)
-		if s.Caller == etcdshapes.CallerEtcd {
-			n, err = naming.ForEtcdChart(s.Namespace, s.Release)
-		} else {
-			n, err = naming.ForCluster(s.Namespace, s.Release)
-		}
+		n, err := stacknames.Of(s.Caller, s.Namespace, s.Release)
 		require.NoError(t, err, s.Name)
 		p, err := monitoring.PodMonitor(n)
 		require.NoError(t, err)
