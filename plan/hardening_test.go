@@ -18,6 +18,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/internal/goldentest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -30,7 +31,7 @@ import (
 // object is compared (here: unchanged), never deleted, and the plan says
 // which live object the API was inferred from.
 func TestPlanInfersOptionalAPIs(t *testing.T) {
-	s := scenario(t, "cluster-demo") // rendered with every optional API
+	s := goldentest.Scenario(t, "cluster-demo") // rendered with every optional API
 	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	vpa := plan.InferredAPI{API: etcdshapes.APIVerticalPodAutoscaler,
@@ -82,7 +83,7 @@ func TestPlanInfersOptionalAPIs(t *testing.T) {
 // read at; another stack's object of the kind neither infers it nor is
 // touched.
 func TestPlanInfersOptionalAPIsFromTheStackOnly(t *testing.T) {
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	// The VPA belongs to another stack; the policy was read at another
@@ -115,7 +116,7 @@ func TestPlanInfersOptionalAPIsFromTheStackOnly(t *testing.T) {
 // CPU time, not the wall clock, and the fastest of up to three runs, so
 // that a loaded machine does not fail it.
 func TestPlanTimeIsLinear(t *testing.T) {
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	req, err := s.Request()
 	require.NoError(t, err)
 	pod := []string{"spec", "jobTemplate", "spec", "template", "spec"}
@@ -347,7 +348,7 @@ func TestPlanAppliesDefaultsToLiveObjects(t *testing.T) {
 // A field FieldManager applied and no longer sets is removed by the
 // apply and defaulted again by the API server: a change to the default.
 func TestPlanRemovedFieldWithADefaultIsAChangeToIt(t *testing.T) {
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	req, err := s.Request()
 	require.NoError(t, err)
 	objs, err := etcdshapes.Render(req)
@@ -489,7 +490,7 @@ func TestReadObjectsTypedList(t *testing.T) {
 // other) or refuse with a *invalid.Error naming a field of the object;
 // they never panic and never fail with another error.
 func TestPlanMalformedLiveFieldsAreTypedErrors(t *testing.T) {
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	req, err := s.Request()
 	require.NoError(t, err)
 	base, err := plan.ReadObjects(scenarioLive(t, s))

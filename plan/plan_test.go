@@ -15,7 +15,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/internal/goldentest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -152,12 +152,8 @@ func scenarioLive(t *testing.T, s golden.Scenario) []byte {
 	require.NoError(t, err)
 	var kcp *unstructured.Unstructured
 	if s.Caller == etcdshapes.CallerCluster {
-		n, err := naming.ForCluster(s.Namespace, s.Release)
+		ds, err := goldentest.DataStore(s)
 		require.NoError(t, err)
-		ds := n.DataStore()
-		if s.Live.DataStoreName != "" {
-			ds = s.Live.DataStoreName
-		}
 		kcp = kamajiControlPlane(s.Namespace, s.Release, ds)
 	}
 	return liveFile(t, marshalled, kcp)
@@ -210,11 +206,8 @@ func TestLiveStateFromObjects(t *testing.T) {
 			require.NoError(t, err)
 			st, err := plan.LiveStateFromObjects(s.Namespace, s.Release, live)
 			require.NoError(t, err)
-			n, _ := naming.ForCluster(s.Namespace, s.Release)
-			wantDS := n.DataStore()
-			if s.Live.DataStoreName != "" {
-				wantDS = s.Live.DataStoreName
-			}
+			wantDS, err := goldentest.DataStore(s)
+			require.NoError(t, err)
 			assert.Equal(t, wantDS, st.DataStoreName)
 			if s.Name == "cluster-shared" {
 				assert.Nil(t, st.StorageClassName, "no EtcdCluster renders on a shared datastore")
@@ -232,7 +225,7 @@ func TestLiveStateFromObjects(t *testing.T) {
 // edit.
 func planCluster(t *testing.T, edit func(objs []etcdshapes.Object), modify ...func(r *etcdshapes.Request)) *plan.Result {
 	t.Helper()
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	if edit != nil {
@@ -246,17 +239,6 @@ func planCluster(t *testing.T, edit func(objs []etcdshapes.Object), modify ...fu
 	p, _, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
 	return p
-}
-
-func scenario(t *testing.T, name string) golden.Scenario {
-	t.Helper()
-	for _, s := range golden.All() {
-		if s.Name == name {
-			return s
-		}
-	}
-	t.Fatalf("no scenario %q", name)
-	return golden.Scenario{}
 }
 
 func liveObject(t *testing.T, objs []etcdshapes.Object, kind, name string) *unstructured.Unstructured {
@@ -360,7 +342,7 @@ func TestPlanReplicaChangeNeedsDecision(t *testing.T) {
 }
 
 func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
-	s := scenario(t, "etcd-single-local-10Gi")
+	s := goldentest.Scenario(t, "etcd-single-local-10Gi")
 	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 
@@ -389,7 +371,7 @@ func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
 }
 
 func TestPlanStorageClassChangeRefused(t *testing.T) {
-	s := scenario(t, "etcd-single-local-10Gi")
+	s := goldentest.Scenario(t, "etcd-single-local-10Gi")
 	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	req, err := s.Request()
@@ -455,7 +437,7 @@ func TestPlanDataStoreEndpointsNeedDecision(t *testing.T) {
 // The cluster's KamajiControlPlane on another datastore while the caller
 // renders the cluster's own: a Kamaji datastore migration.
 func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	marshalled, err := os.ReadFile(filepath.Join("..", "golden", "testdata", s.Name+".yaml"))
 	require.NoError(t, err)
 	live, err := plan.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-root")))
@@ -492,7 +474,7 @@ func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
 }
 
 func TestPlanDetectsDeletes(t *testing.T) {
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	// Objects the plan must never delete: another stack's in the same
@@ -547,7 +529,7 @@ metadata: {name: kubernetes-demo-etcd-ca-tls, namespace: tenant-demo}
 
 // Plan without ForStack finds the stack from the desired EtcdCluster.
 func TestPlanFindsStackFromDesired(t *testing.T) {
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	req, err := s.Request()
@@ -677,7 +659,7 @@ func TestPlanRemovedFieldsFromManagedFields(t *testing.T) {
 }
 
 func TestPlanBootstrapChangeRefused(t *testing.T) {
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	live, err := plan.ReadObjects(scenarioLive(t, s))
 	require.NoError(t, err)
 	req, err := s.Request()
@@ -717,7 +699,7 @@ const (
 // "cannot be added to or removed" message, a changed value (also one
 // added or removed inside a field both sides have) with "is immutable".
 func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	req, err := s.Request()
 	require.NoError(t, err)
 	restored := func(key string) apply.Modifier {
@@ -834,7 +816,7 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 // them, and nothing the caller holds is changed.
 func TestPlanRequestWithModifiers(t *testing.T) {
 	// The etcd chart's stack: some objects have labels, some none.
-	s := scenario(t, "etcd-defaults")
+	s := goldentest.Scenario(t, "etcd-defaults")
 	req, err := s.Request()
 	require.NoError(t, err)
 	team := apply.WithLabels(map[string]string{"team": "a"})
@@ -1014,7 +996,7 @@ func TestReplicaQuorumMessages(t *testing.T) {
 		{5, 3, "tolerates 2 -> 1 failed members; the cluster loses fault tolerance; members are removed"},
 	} {
 		t.Run(fmt.Sprintf("%d-%d", tc.from, tc.to), func(t *testing.T) {
-			s := scenario(t, "etcd-defaults")
+			s := goldentest.Scenario(t, "etcd-defaults")
 			marshalled, err := os.ReadFile(filepath.Join("..", "golden", "testdata", s.Name+".yaml"))
 			require.NoError(t, err)
 			live, err := plan.ReadObjects(liveFile(t, []byte(strings.Replace(string(marshalled), "replicas: 3", fmt.Sprintf("replicas: %d", tc.from), 1)), nil))
