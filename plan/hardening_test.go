@@ -32,8 +32,7 @@ import (
 // which live object the API was inferred from.
 func TestPlanInfersOptionalAPIs(t *testing.T) {
 	s := goldentest.Scenario(t, "cluster-demo") // rendered with every optional API
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	live := scenarioObjects(t, s)
 	vpa := plan.InferredAPI{API: etcdshapes.APIVerticalPodAutoscaler,
 		From: plan.ObjectRef{APIVersion: "autoscaling.k8s.io/v1", Kind: "VerticalPodAutoscaler", Namespace: "tenant-demo", Name: "kubernetes-demo-etcd"}}
 	scrape := plan.InferredAPI{API: etcdshapes.APIVMPodScrape,
@@ -51,8 +50,7 @@ func TestPlanInfersOptionalAPIs(t *testing.T) {
 		{"all listed", golden.AllAPIs, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := s.Request()
-			require.NoError(t, err)
+			req := scenarioRequest(t, s)
 			req.APIVersions = tc.listed
 			p, desired, err := plan.ForRequest(req, live)
 			require.NoError(t, err)
@@ -84,14 +82,12 @@ func TestPlanInfersOptionalAPIs(t *testing.T) {
 // touched.
 func TestPlanInfersOptionalAPIsFromTheStackOnly(t *testing.T) {
 	s := goldentest.Scenario(t, "cluster-demo")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	live := scenarioObjects(t, s)
 	// The VPA belongs to another stack; the policy was read at another
 	// version.
 	liveObject(t, live, "VerticalPodAutoscaler", "kubernetes-demo-etcd").SetName("kubernetes-other-etcd")
 	liveObject(t, live, "CiliumNetworkPolicy", "kubernetes-demo-etcd").SetAPIVersion("cilium.io/v2alpha1")
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	req.APIVersions = nil
 	p, desired, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
@@ -117,27 +113,19 @@ func TestPlanInfersOptionalAPIsFromTheStackOnly(t *testing.T) {
 // that a loaded machine does not fail it.
 func TestPlanTimeIsLinear(t *testing.T) {
 	s := goldentest.Scenario(t, "cluster-demo")
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	pod := []string{"spec", "jobTemplate", "spec", "template", "spec"}
-	cronJob := func(objs []any) map[string]any {
+	ofKind := func(objs []any, kind string) map[string]any {
 		for _, o := range objs {
-			if m := o.(map[string]any); m["kind"] == "CronJob" {
+			if m := o.(map[string]any); m["kind"] == kind {
 				return m
 			}
 		}
-		t.Fatal("no CronJob")
+		t.Fatal("no " + kind)
 		return nil
 	}
-	etcdCluster := func(objs []any) map[string]any {
-		for _, o := range objs {
-			if m := o.(map[string]any); m["kind"] == "EtcdCluster" {
-				return m
-			}
-		}
-		t.Fatal("no EtcdCluster")
-		return nil
-	}
+	cronJob := func(objs []any) map[string]any { return ofKind(objs, "CronJob") }
+	etcdCluster := func(objs []any) map[string]any { return ofKind(objs, "EtcdCluster") }
 	named := func(prefix string, n int, extra map[string]any) []any {
 		out := make([]any, n)
 		for i := range out {
@@ -349,8 +337,7 @@ func TestPlanAppliesDefaultsToLiveObjects(t *testing.T) {
 // apply and defaulted again by the API server: a change to the default.
 func TestPlanRemovedFieldWithADefaultIsAChangeToIt(t *testing.T) {
 	s := goldentest.Scenario(t, "cluster-demo")
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	objs, err := etcdshapes.Render(req)
 	require.NoError(t, err)
 	memory := apply.ForKind(func(c *v1alpha2.EtcdCluster) error {
@@ -491,10 +478,8 @@ func TestReadObjectsTypedList(t *testing.T) {
 // they never panic and never fail with another error.
 func TestPlanMalformedLiveFieldsAreTypedErrors(t *testing.T) {
 	s := goldentest.Scenario(t, "cluster-demo")
-	req, err := s.Request()
-	require.NoError(t, err)
-	base, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
+	base := scenarioObjects(t, s)
 	rendered, err := etcdshapes.Render(req)
 	require.NoError(t, err)
 	printed, err := etcdshapes.Marshal(rendered)

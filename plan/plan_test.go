@@ -159,6 +159,23 @@ func scenarioLive(t *testing.T, s golden.Scenario) []byte {
 	return liveFile(t, marshalled, kcp)
 }
 
+// scenarioObjects are the objects of a golden scenario's live file
+// (scenarioLive).
+func scenarioObjects(t *testing.T, s golden.Scenario) []etcdshapes.Object {
+	t.Helper()
+	objs, err := plan.ReadObjects(scenarioLive(t, s))
+	require.NoError(t, err)
+	return objs
+}
+
+// scenarioRequest is a golden scenario's request.
+func scenarioRequest(t *testing.T, s golden.Scenario) etcdshapes.Request {
+	t.Helper()
+	req, err := s.Request()
+	require.NoError(t, err)
+	return req
+}
+
 // The plan of a live stack against itself is empty for every golden
 // scenario: server fields, defaults, managedFields, status and respelled
 // quantities and numbers are not changes, and the live state read from the
@@ -166,10 +183,8 @@ func scenarioLive(t *testing.T, s golden.Scenario) []byte {
 func TestPlanOfLiveStackAgainstItselfIsEmpty(t *testing.T) {
 	for _, s := range golden.All() {
 		t.Run(s.Name, func(t *testing.T) {
-			live, err := plan.ReadObjects(scenarioLive(t, s))
-			require.NoError(t, err)
-			req, err := s.Request()
-			require.NoError(t, err)
+			live := scenarioObjects(t, s)
+			req := scenarioRequest(t, s)
 			req.Live = etcdshapes.LiveState{} // derived from the live objects
 			p, desired, err := plan.ForRequest(req, live)
 			require.NoError(t, err)
@@ -202,8 +217,7 @@ func TestLiveStateFromObjects(t *testing.T) {
 			continue
 		}
 		t.Run(s.Name, func(t *testing.T) {
-			live, err := plan.ReadObjects(scenarioLive(t, s))
-			require.NoError(t, err)
+			live := scenarioObjects(t, s)
 			st, err := plan.LiveStateFromObjects(s.Namespace, s.Release, live)
 			require.NoError(t, err)
 			wantDS, err := goldentest.DataStore(s)
@@ -226,13 +240,11 @@ func TestLiveStateFromObjects(t *testing.T) {
 func planCluster(t *testing.T, edit func(objs []etcdshapes.Object), modify ...func(r *etcdshapes.Request)) *plan.Result {
 	t.Helper()
 	s := goldentest.Scenario(t, "cluster-demo")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	live := scenarioObjects(t, s)
 	if edit != nil {
 		edit(live)
 	}
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	for _, m := range modify {
 		m(&req)
 	}
@@ -343,12 +355,10 @@ func TestPlanReplicaChangeNeedsDecision(t *testing.T) {
 
 func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
 	s := goldentest.Scenario(t, "etcd-single-local-10Gi")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	live := scenarioObjects(t, s)
 
 	planSize := func(size string) *plan.Result {
-		req, err := s.Request()
-		require.NoError(t, err)
+		req := scenarioRequest(t, s)
 		req.Values["size"] = size
 		p, _, err := plan.ForRequest(req, live)
 		require.NoError(t, err)
@@ -372,10 +382,8 @@ func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
 
 func TestPlanStorageClassChangeRefused(t *testing.T) {
 	s := goldentest.Scenario(t, "etcd-single-local-10Gi")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
-	req, err := s.Request()
-	require.NoError(t, err)
+	live := scenarioObjects(t, s)
+	req := scenarioRequest(t, s)
 	req.Values["storageClass"] = "replicated"
 	p, _, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
@@ -442,8 +450,7 @@ func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
 	require.NoError(t, err)
 	live, err := plan.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-root")))
 	require.NoError(t, err)
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	desired, err := etcdshapes.Render(req) // ignores the live datastore
 	require.NoError(t, err)
 	p, err := plan.Compute(live, desired)
@@ -475,8 +482,7 @@ func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
 
 func TestPlanDetectsDeletes(t *testing.T) {
 	s := goldentest.Scenario(t, "cluster-demo")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	live := scenarioObjects(t, s)
 	// Objects the plan must never delete: another stack's in the same
 	// namespace, a snapshot, an object of another release, a keep Secret.
 	other, err := os.ReadFile(filepath.Join("..", "golden", "testdata", "etcd-defaults.yaml"))
@@ -499,8 +505,7 @@ metadata: {name: kubernetes-demo-etcd-ca-tls, namespace: tenant-demo}
 
 	// The stack rendered without its optional APIs: its live VPA,
 	// VMPodScrape and CiliumNetworkPolicy are deleted, and nothing else.
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	req.APIVersions = nil
 	desired, err := etcdshapes.Render(req)
 	require.NoError(t, err)
@@ -530,10 +535,8 @@ metadata: {name: kubernetes-demo-etcd-ca-tls, namespace: tenant-demo}
 // Plan without ForStack finds the stack from the desired EtcdCluster.
 func TestPlanFindsStackFromDesired(t *testing.T) {
 	s := goldentest.Scenario(t, "cluster-demo")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
-	req, err := s.Request()
-	require.NoError(t, err)
+	live := scenarioObjects(t, s)
+	req := scenarioRequest(t, s)
 	req.APIVersions = []string{etcdshapes.APIVerticalPodAutoscaler}
 	desired, err := etcdshapes.Render(req)
 	require.NoError(t, err)
@@ -660,10 +663,8 @@ func TestPlanRemovedFieldsFromManagedFields(t *testing.T) {
 
 func TestPlanBootstrapChangeRefused(t *testing.T) {
 	s := goldentest.Scenario(t, "cluster-demo")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
-	req, err := s.Request()
-	require.NoError(t, err)
+	live := scenarioObjects(t, s)
+	req := scenarioRequest(t, s)
 	p, desired, err := plan.ForRequest(req, live, apply.ForKind(etcdRestore()))
 	require.NoError(t, err)
 	refused := findings(p, plan.Refused)
@@ -700,8 +701,7 @@ const (
 // added or removed inside a field both sides have) with "is immutable".
 func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 	s := goldentest.Scenario(t, "cluster-demo")
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	restored := func(key string) apply.Modifier {
 		return apply.ForKind(etcd.Restore(v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
 			Endpoint: "https://s3.example.com", Bucket: "backups", Key: key,
@@ -817,8 +817,7 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 func TestPlanRequestWithModifiers(t *testing.T) {
 	// The etcd chart's stack: some objects have labels, some none.
 	s := goldentest.Scenario(t, "etcd-defaults")
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	team := apply.WithLabels(map[string]string{"team": "a"})
 	valuesBefore, err := json.Marshal(req.Values)
 	require.NoError(t, err)
@@ -828,8 +827,7 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 	require.NoError(t, err)
 
 	// Live objects without the label: every object of the stack gets it.
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	live := scenarioObjects(t, s)
 	liveBefore, err := etcdshapes.Marshal(live)
 	require.NoError(t, err)
 	p, desired, err := plan.ForRequest(req, live, team)
@@ -1001,8 +999,7 @@ func TestReplicaQuorumMessages(t *testing.T) {
 			require.NoError(t, err)
 			live, err := plan.ReadObjects(liveFile(t, []byte(strings.Replace(string(marshalled), "replicas: 3", fmt.Sprintf("replicas: %d", tc.from), 1)), nil))
 			require.NoError(t, err)
-			req, err := s.Request()
-			require.NoError(t, err)
+			req := scenarioRequest(t, s)
 			req.Values["replicas"] = float64(tc.to)
 			p, _, err := plan.ForRequest(req, live)
 			require.NoError(t, err)
