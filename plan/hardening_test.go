@@ -7,10 +7,11 @@ import (
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/plan"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -534,7 +535,7 @@ func TestPlanMalformedLiveFieldsAreTypedErrors(t *testing.T) {
 // levels below spec and status (metadata: its own keys and one below).
 func mapPaths(m map[string]any, prefix []string, depth int) [][]string {
 	var out [][]string
-	for _, k := range sortedKeysOf(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		p := append(append([]string{}, prefix...), k)
 		out = append(out, p)
 		if c, ok := m[k].(map[string]any); ok && depth > 0 {
@@ -542,15 +543,6 @@ func mapPaths(m map[string]any, prefix []string, depth int) [][]string {
 		}
 	}
 	return out
-}
-
-func sortedKeysOf(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func setAt(m map[string]any, p []string, v any) {
