@@ -49,6 +49,24 @@ func TestOptionsEveryError(t *testing.T) {
 	require.Equal(t, "Replicas: invalid value 100: must be at most 99 (etcd advises at most 7 members)", err.Error())
 }
 
+// everyErrorCase is the error of a call with bad inputs and the fields it
+// must refuse, in order.
+type everyErrorCase struct {
+	name   string
+	err    error
+	fields []string
+}
+
+// requireEveryCase checks each case's error in a subtest of its own.
+func requireEveryCase(t *testing.T, cases []everyErrorCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			invalidtest.RequireEvery(t, c.err, c.fields...)
+		})
+	}
+}
+
 // TestSnapshotEveryError: the names, the snapshot name and each field of
 // the destination are refused each on its own.
 func TestSnapshotEveryError(t *testing.T) {
@@ -58,23 +76,16 @@ func TestSnapshotEveryError(t *testing.T) {
 	badS3.S3.Region = "us east"
 	badS3.S3.CredentialsSecretRef.Name = ""
 	badPVC := v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: "Bad", SubPath: "/abs"}}
-	for _, c := range []struct {
-		name   string
-		names  naming.Names
-		snap   string
-		dest   v1alpha2.SnapshotLocation
-		fields []string
-	}{
-		{"names, name, destination", naming.Names{}, "Bad_Name", v1alpha2.SnapshotLocation{}, []string{"names", "name", "destination"}},
-		{"each S3 field", n, "x", badS3, []string{"destination.s3.endpoint", "destination.s3.region", "destination.s3.credentialsSecretRef.name", "destination.s3.key"}},
-		{"name and bucket", n, "", func() v1alpha2.SnapshotLocation { d := s3Dest(""); d.S3.Bucket = "B"; return d }(), []string{"name", "destination.s3.bucket"}},
-		{"claim and subPath", n, "x", badPVC, []string{"destination.pvc.claimName", "destination.pvc.subPath"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := etcd.Snapshot(c.names, c.snap, c.dest)
-			invalidtest.RequireEvery(t, err, c.fields...)
-		})
+	snapshot := func(names naming.Names, snap string, dest v1alpha2.SnapshotLocation) error {
+		_, err := etcd.Snapshot(names, snap, dest)
+		return err
 	}
+	requireEveryCase(t, []everyErrorCase{
+		{"names, name, destination", snapshot(naming.Names{}, "Bad_Name", v1alpha2.SnapshotLocation{}), []string{"names", "name", "destination"}},
+		{"each S3 field", snapshot(n, "x", badS3), []string{"destination.s3.endpoint", "destination.s3.region", "destination.s3.credentialsSecretRef.name", "destination.s3.key"}},
+		{"name and bucket", snapshot(n, "", func() v1alpha2.SnapshotLocation { d := s3Dest(""); d.S3.Bucket = "B"; return d }()), []string{"name", "destination.s3.bucket"}},
+		{"claim and subPath", snapshot(n, "x", badPVC), []string{"destination.pvc.claimName", "destination.pvc.subPath"}},
+	})
 	t.Run("SnapshotFile", func(t *testing.T) {
 		_, err := etcd.SnapshotFile(badPVC, "Bad_Name")
 		invalidtest.RequireEvery(t, err, "name", "destination.pvc.claimName", "destination.pvc.subPath")
@@ -105,26 +116,20 @@ func TestSnapshotEveryError(t *testing.T) {
 // field), keep and the destination are refused each on its own.
 func TestScheduledSnapshotsEveryError(t *testing.T) {
 	n := etcdNames(t)
-	for _, c := range []struct {
-		name   string
-		names  naming.Names
-		o      etcd.SnapshotScheduleOptions
-		fields []string
-	}{
-		{"everything", naming.Names{}, etcd.SnapshotScheduleOptions{Schedule: "@often", Keep: -1, Destination: v1alpha2.SnapshotLocation{}},
-			[]string{"names", "schedule", "keep", "destination"}},
-		{"schedule and keep", n, etcd.SnapshotScheduleOptions{Schedule: "0 24 * * *", Keep: naming.MaxSnapshotKeep + 1, Destination: pvcDest("")},
-			[]string{"schedule", "keep"}},
-		{"keep and destination", n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Keep: -1, Destination: s3Dest("no-slash")},
-			[]string{"keep", "destination.s3.key"}},
-		{"each bad cron field", n, etcd.SnapshotScheduleOptions{Schedule: "60 24 * 13 *", Destination: pvcDest("")},
-			[]string{"schedule", "schedule", "schedule"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := etcd.ScheduledSnapshots(c.names, c.o)
-			invalidtest.RequireEvery(t, err, c.fields...)
-		})
+	schedule := func(names naming.Names, o etcd.SnapshotScheduleOptions) error {
+		_, err := etcd.ScheduledSnapshots(names, o)
+		return err
 	}
+	requireEveryCase(t, []everyErrorCase{
+		{"everything", schedule(naming.Names{}, etcd.SnapshotScheduleOptions{Schedule: "@often", Keep: -1, Destination: v1alpha2.SnapshotLocation{}}),
+			[]string{"names", "schedule", "keep", "destination"}},
+		{"schedule and keep", schedule(n, etcd.SnapshotScheduleOptions{Schedule: "0 24 * * *", Keep: naming.MaxSnapshotKeep + 1, Destination: pvcDest("")}),
+			[]string{"schedule", "keep"}},
+		{"keep and destination", schedule(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Keep: -1, Destination: s3Dest("no-slash")}),
+			[]string{"keep", "destination.s3.key"}},
+		{"each bad cron field", schedule(n, etcd.SnapshotScheduleOptions{Schedule: "60 24 * 13 *", Destination: pvcDest("")}),
+			[]string{"schedule", "schedule", "schedule"}},
+	})
 	err := etcd.ValidateSchedule("schedule", "60 24 0 * *")
 	require.Equal(t, `schedule: invalid value "60 24 0 * *": minute field "60": "60" must be between 0 and 59
 schedule: invalid value "60 24 0 * *": hour field "24": "24" must be between 0 and 23
@@ -139,27 +144,20 @@ schedule: invalid value "60 24 0 * *": day of month field "0": "0" must be betwe
 // the size are valid, and only then.
 func TestCheckJobEveryError(t *testing.T) {
 	n := etcdNames(t)
-	for _, c := range []struct {
-		name   string
-		names  naming.Names
-		o      etcd.Options
-		c      etcd.CheckOptions
-		fields []string
-	}{
-		{"names, options, load, image", naming.Names{}, etcd.Options{Version: "3", Replicas: -1}, etcd.CheckOptions{Load: "huge", Image: "my etcd"},
-			[]string{"names", "Version", "Replicas", "Load", "Image"}},
-		{"version and the quota of a valid size", n, etcd.Options{Version: "3"}, etcd.CheckOptions{Load: "xl", Datascale: true},
-			[]string{"Version", "Load"}},
-		{"no quota rule on a bad size", n, etcd.Options{Size: resource.MustParse("-1Gi")}, etcd.CheckOptions{Load: "xl", Datascale: true, Image: "a\tb"},
-			[]string{"Size", "Image"}},
-		{"no quota rule on a bad load", n, etcd.Options{Version: "latest"}, etcd.CheckOptions{Load: "xxl"},
-			[]string{"Version", "Load"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := etcd.CheckJob(c.names, c.o, c.c)
-			invalidtest.RequireEvery(t, err, c.fields...)
-		})
+	checkJob := func(names naming.Names, o etcd.Options, c etcd.CheckOptions) error {
+		_, err := etcd.CheckJob(names, o, c)
+		return err
 	}
+	requireEveryCase(t, []everyErrorCase{
+		{"names, options, load, image", checkJob(naming.Names{}, etcd.Options{Version: "3", Replicas: -1}, etcd.CheckOptions{Load: "huge", Image: "my etcd"}),
+			[]string{"names", "Version", "Replicas", "Load", "Image"}},
+		{"version and the quota of a valid size", checkJob(n, etcd.Options{Version: "3"}, etcd.CheckOptions{Load: "xl", Datascale: true}),
+			[]string{"Version", "Load"}},
+		{"no quota rule on a bad size", checkJob(n, etcd.Options{Size: resource.MustParse("-1Gi")}, etcd.CheckOptions{Load: "xl", Datascale: true, Image: "a\tb"}),
+			[]string{"Size", "Image"}},
+		{"no quota rule on a bad load", checkJob(n, etcd.Options{Version: "latest"}, etcd.CheckOptions{Load: "xxl"}),
+			[]string{"Version", "Load"}},
+	})
 	_, err := etcd.CheckJob(n, etcd.Options{Version: "3", Size: resource.MustParse("1Mi")}, etcd.CheckOptions{})
 	invalidtest.RequireEvery(t, err, "Version", "Load")
 	require.Contains(t, invalid.All(err)[1].Rule, "more than half of the cluster's quota of 996147 bytes (size 1Mi)")
