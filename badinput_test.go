@@ -593,6 +593,22 @@ func genBadInputs(base string) []badInput {
 	return cases
 }
 
+// refused runs the input and checks its first refusal: a *invalid.Error
+// naming c's field, with c's value and a rule containing c's rule. The
+// value is compared as the message shows it (YAML flow style, cut at its
+// limit), strings unquoted. It returns that refusal and the whole error.
+func (c badInput) refused(t *testing.T) (*invalid.Error, error) {
+	t.Helper()
+	err := c.run()
+	require.Error(t, err, "accepted")
+	var ne *invalid.Error
+	require.True(t, errors.As(err, &ne), "not a *invalid.Error: %T %v", err, err)
+	require.Equal(t, c.field, ne.Field, "field (error: %v)", err)
+	require.Equal(t, shown(c.value), shown(ne.Value), "value (error: %v)", err)
+	require.Contains(t, ne.Rule, c.rule, "rule (error: %v)", err)
+	return ne, err
+}
+
 // TestBadInputs: every bad input is refused with a *invalid.Error naming the
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
@@ -603,15 +619,7 @@ func TestBadInputs(t *testing.T) {
 		require.False(t, names[c.name], "duplicate case %q", c.name)
 		names[c.name] = true
 		t.Run(c.name, func(t *testing.T) {
-			err := c.run()
-			require.Error(t, err, "accepted")
-			var ne *invalid.Error
-			require.True(t, errors.As(err, &ne), "not a *invalid.Error: %T %v", err, err)
-			require.Equal(t, c.field, ne.Field, "field (error: %v)", err)
-			// The value is compared as the message shows it (YAML flow
-			// style, cut at its limit), strings unquoted.
-			require.Equal(t, shown(c.value), shown(ne.Value), "value (error: %v)", err)
-			require.Contains(t, ne.Rule, c.rule, "rule (error: %v)", err)
+			ne, err := c.refused(t)
 			msg := err.Error()
 			require.True(t, strings.HasPrefix(msg, ne.Field[:min(len(ne.Field), 100)]), "field (error: %v)", err)
 			require.Contains(t, msg, ne.Rule)

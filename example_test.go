@@ -10,13 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// The etcd chart's stack for a tenant, on the chart's defaults except the
-// volume size.
-func ExampleEtcdChart() {
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{
-		Namespace: "tenant-root",
-		Etcd:      etcd.Options{Size: resource.MustParse("10Gi")},
-	})
+// printKindsAndNames prints the kind and name of each object, or err.
+func printKindsAndNames(objs []etcdshapes.Object, err error) {
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -24,6 +19,16 @@ func ExampleEtcdChart() {
 	for _, o := range objs {
 		fmt.Println(o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
 	}
+}
+
+// The etcd chart's stack for a tenant, on the chart's defaults except the
+// volume size.
+func ExampleEtcdChart() {
+	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{
+		Namespace: "tenant-root",
+		Etcd:      etcd.Options{Size: resource.MustParse("10Gi")},
+	})
+	printKindsAndNames(objs, err)
 	// Output:
 	// Role etcd-dashboard-resources
 	// RoleBinding etcd-dashboard-resources
@@ -63,13 +68,7 @@ func ExampleCluster() {
 		APIVersions:       []string{etcdshapes.APIVerticalPodAutoscaler},
 		Live:              etcdshapes.LiveState{StorageClassName: &live},
 	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, o := range objs {
-		fmt.Println(o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
-	}
+	printKindsAndNames(objs, err)
 	// Output:
 	// CronJob kubernetes-demo-etcd-defrag
 	// Certificate kubernetes-demo-etcd-ca

@@ -3,13 +3,12 @@ package etcd_test
 import (
 	"errors"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/internal/stacknames"
 	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
@@ -49,20 +48,7 @@ var checkCases = []snapshotCase{
 // The check Jobs are pinned byte for byte in testdata (go test ./etcd
 // -update rewrites them).
 func TestCheckGolden(t *testing.T) {
-	for _, c := range checkCases {
-		t.Run(c.name, func(t *testing.T) {
-			got := marshalObjects(t, c.objs(t))
-			path := filepath.Join("testdata", c.name+".yaml")
-			if *update {
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./etcd -update and read the diff")
-			require.Equal(t, string(want), string(got))
-			require.Equal(t, string(got), string(marshalObjects(t, c.objs(t))), "deterministic")
-		})
-	}
+	requireGolden(t, checkCases)
 }
 
 // checkNames are the stacks of every golden scenario: both callers, names
@@ -71,15 +57,7 @@ func checkNames(t *testing.T) []naming.Names {
 	seen := map[string]bool{}
 	var out []naming.Names
 	for _, s := range golden.All() {
-		var (
-			n   naming.Names
-			err error
-		)
-		if s.Caller == "etcd" {
-			n, err = naming.ForEtcdChart(s.Namespace, s.Release)
-		} else {
-			n, err = naming.ForCluster(s.Namespace, s.Release)
-		}
+		n, err := stacknames.Of(s.Caller, s.Namespace, s.Release)
 		require.NoError(t, err, s.Name)
 		if !seen[n.Namespace+"/"+n.Cluster] {
 			seen[n.Namespace+"/"+n.Cluster] = true

@@ -1,17 +1,16 @@
 package etcd_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // TestOptionsEveryError: independent bad inputs are all refused, in the
@@ -40,23 +39,7 @@ func TestOptionsEveryError(t *testing.T) {
 			"TopologySpreadConstraints[1].nodeTaintsPolicy", "Affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := c.o.Validate()
-			require.Error(t, err)
-			all := invalid.All(err)
-			got := make([]string, len(all))
-			for i, e := range all {
-				got[i] = e.Field
-			}
-			require.Equal(t, c.fields, got, "%v", err)
-			list, ok := err.(invalid.List)
-			require.True(t, ok, "%T", err)
-			require.Len(t, list.ErrorList(), len(c.fields))
-			var ie *invalid.Error
-			require.True(t, errors.As(err, &ie))
-			require.Equal(t, c.fields[0], ie.Field)
-			var fe *field.Error
-			require.True(t, errors.As(err, &fe))
-			require.Equal(t, c.fields[0], fe.Field)
+			invalidtest.RequireEvery(t, c.o.Validate(), c.fields...)
 		})
 	}
 	// One bad input is the *invalid.Error itself.
@@ -66,26 +49,21 @@ func TestOptionsEveryError(t *testing.T) {
 	require.Equal(t, "Replicas: invalid value 100: must be at most 99 (etcd advises at most 7 members)", err.Error())
 }
 
-// requireEvery checks that err refuses exactly fields, in order: errors.As
-// recovers the first as an *invalid.Error, and invalid.All gives every one.
-// One field is the *invalid.Error itself, two or more an invalid.List.
-func requireEvery(t *testing.T, err error, fields ...string) {
+// everyErrorCase is the error of a call with bad inputs and the fields it
+// must refuse, in order.
+type everyErrorCase struct {
+	name   string
+	err    error
+	fields []string
+}
+
+// requireEveryCase checks each case's error in a subtest of its own.
+func requireEveryCase(t *testing.T, cases []everyErrorCase) {
 	t.Helper()
-	require.Error(t, err)
-	all := invalid.All(err)
-	got := make([]string, len(all))
-	for i, e := range all {
-		got[i] = e.Field
-	}
-	require.Equal(t, fields, got, "%v", err)
-	require.Len(t, invalid.All(err), len(fields))
-	var ie *invalid.Error
-	require.True(t, errors.As(err, &ie), "%T", err)
-	require.Equal(t, fields[0], ie.Field)
-	if len(fields) == 1 {
-		require.IsType(t, &invalid.Error{}, err)
-	} else {
-		require.IsType(t, invalid.List{}, err)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			invalidtest.RequireEvery(t, c.err, c.fields...)
+		})
 	}
 }
 
@@ -98,43 +76,36 @@ func TestSnapshotEveryError(t *testing.T) {
 	badS3.S3.Region = "us east"
 	badS3.S3.CredentialsSecretRef.Name = ""
 	badPVC := v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: "Bad", SubPath: "/abs"}}
-	for _, c := range []struct {
-		name   string
-		names  naming.Names
-		snap   string
-		dest   v1alpha2.SnapshotLocation
-		fields []string
-	}{
-		{"names, name, destination", naming.Names{}, "Bad_Name", v1alpha2.SnapshotLocation{}, []string{"names", "name", "destination"}},
-		{"each S3 field", n, "x", badS3, []string{"destination.s3.endpoint", "destination.s3.region", "destination.s3.credentialsSecretRef.name", "destination.s3.key"}},
-		{"name and bucket", n, "", func() v1alpha2.SnapshotLocation { d := s3Dest(""); d.S3.Bucket = "B"; return d }(), []string{"name", "destination.s3.bucket"}},
-		{"claim and subPath", n, "x", badPVC, []string{"destination.pvc.claimName", "destination.pvc.subPath"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := etcd.Snapshot(c.names, c.snap, c.dest)
-			requireEvery(t, err, c.fields...)
-		})
+	snapshot := func(names naming.Names, snap string, dest v1alpha2.SnapshotLocation) error {
+		_, err := etcd.Snapshot(names, snap, dest)
+		return err
 	}
+	requireEveryCase(t, []everyErrorCase{
+		{"names, name, destination", snapshot(naming.Names{}, "Bad_Name", v1alpha2.SnapshotLocation{}), []string{"names", "name", "destination"}},
+		{"each S3 field", snapshot(n, "x", badS3), []string{"destination.s3.endpoint", "destination.s3.region", "destination.s3.credentialsSecretRef.name", "destination.s3.key"}},
+		{"name and bucket", snapshot(n, "", func() v1alpha2.SnapshotLocation { d := s3Dest(""); d.S3.Bucket = "B"; return d }()), []string{"name", "destination.s3.bucket"}},
+		{"claim and subPath", snapshot(n, "x", badPVC), []string{"destination.pvc.claimName", "destination.pvc.subPath"}},
+	})
 	t.Run("SnapshotFile", func(t *testing.T) {
 		_, err := etcd.SnapshotFile(badPVC, "Bad_Name")
-		requireEvery(t, err, "name", "destination.pvc.claimName", "destination.pvc.subPath")
+		invalidtest.RequireEvery(t, err, "name", "destination.pvc.claimName", "destination.pvc.subPath")
 	})
 	t.Run("ValidateSnapshotDestination", func(t *testing.T) {
-		requireEvery(t, etcd.ValidateSnapshotDestination("to", badS3), "to.s3.endpoint", "to.s3.region", "to.s3.credentialsSecretRef.name", "to.s3.key")
+		invalidtest.RequireEvery(t, etcd.ValidateSnapshotDestination("to", badS3), "to.s3.endpoint", "to.s3.region", "to.s3.credentialsSecretRef.name", "to.s3.key")
 	})
 	t.Run("ValidateRestoreSource", func(t *testing.T) {
 		src := s3Dest("")
 		src.S3.Bucket = "ab"
-		requireEvery(t, etcd.ValidateRestoreSource("source", src), "source.s3.bucket", "source.s3.key")
-		requireEvery(t, etcd.ValidateRestoreSource("source", v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{}}), "source.pvc.claimName", "source.pvc.subPath")
+		invalidtest.RequireEvery(t, etcd.ValidateRestoreSource("source", src), "source.s3.bucket", "source.s3.key")
+		invalidtest.RequireEvery(t, etcd.ValidateRestoreSource("source", v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{}}), "source.pvc.claimName", "source.pvc.subPath")
 	})
 	t.Run("Restore", func(t *testing.T) {
 		cl, err := etcd.Cluster(n, etcd.Options{})
 		require.NoError(t, err)
 		cl.Spec.Storage.Medium = v1alpha2.StorageMediumMemory
-		requireEvery(t, etcd.Restore(pvcDest(""))(cl), "bootstrap.restore.source.pvc.subPath", "bootstrap.restore")
+		invalidtest.RequireEvery(t, etcd.Restore(pvcDest(""))(cl), "bootstrap.restore.source.pvc.subPath", "bootstrap.restore")
 		require.Nil(t, cl.Spec.Bootstrap)
-		requireEvery(t, etcd.Restore(pvcDest("a.db"))(nil), "bootstrap.restore")
+		invalidtest.RequireEvery(t, etcd.Restore(pvcDest("a.db"))(nil), "bootstrap.restore")
 	})
 	// One bad field reads exactly as before lists.
 	_, err := etcd.Snapshot(n, "x", s3Dest("backups"))
@@ -145,26 +116,20 @@ func TestSnapshotEveryError(t *testing.T) {
 // field), keep and the destination are refused each on its own.
 func TestScheduledSnapshotsEveryError(t *testing.T) {
 	n := etcdNames(t)
-	for _, c := range []struct {
-		name   string
-		names  naming.Names
-		o      etcd.SnapshotScheduleOptions
-		fields []string
-	}{
-		{"everything", naming.Names{}, etcd.SnapshotScheduleOptions{Schedule: "@often", Keep: -1, Destination: v1alpha2.SnapshotLocation{}},
-			[]string{"names", "schedule", "keep", "destination"}},
-		{"schedule and keep", n, etcd.SnapshotScheduleOptions{Schedule: "0 24 * * *", Keep: naming.MaxSnapshotKeep + 1, Destination: pvcDest("")},
-			[]string{"schedule", "keep"}},
-		{"keep and destination", n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Keep: -1, Destination: s3Dest("no-slash")},
-			[]string{"keep", "destination.s3.key"}},
-		{"each bad cron field", n, etcd.SnapshotScheduleOptions{Schedule: "60 24 * 13 *", Destination: pvcDest("")},
-			[]string{"schedule", "schedule", "schedule"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := etcd.ScheduledSnapshots(c.names, c.o)
-			requireEvery(t, err, c.fields...)
-		})
+	schedule := func(names naming.Names, o etcd.SnapshotScheduleOptions) error {
+		_, err := etcd.ScheduledSnapshots(names, o)
+		return err
 	}
+	requireEveryCase(t, []everyErrorCase{
+		{"everything", schedule(naming.Names{}, etcd.SnapshotScheduleOptions{Schedule: "@often", Keep: -1, Destination: v1alpha2.SnapshotLocation{}}),
+			[]string{"names", "schedule", "keep", "destination"}},
+		{"schedule and keep", schedule(n, etcd.SnapshotScheduleOptions{Schedule: "0 24 * * *", Keep: naming.MaxSnapshotKeep + 1, Destination: pvcDest("")}),
+			[]string{"schedule", "keep"}},
+		{"keep and destination", schedule(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Keep: -1, Destination: s3Dest("no-slash")}),
+			[]string{"keep", "destination.s3.key"}},
+		{"each bad cron field", schedule(n, etcd.SnapshotScheduleOptions{Schedule: "60 24 * 13 *", Destination: pvcDest("")}),
+			[]string{"schedule", "schedule", "schedule"}},
+	})
 	err := etcd.ValidateSchedule("schedule", "60 24 0 * *")
 	require.Equal(t, `schedule: invalid value "60 24 0 * *": minute field "60": "60" must be between 0 and 59
 schedule: invalid value "60 24 0 * *": hour field "24": "24" must be between 0 and 23
@@ -179,29 +144,22 @@ schedule: invalid value "60 24 0 * *": day of month field "0": "0" must be betwe
 // the size are valid, and only then.
 func TestCheckJobEveryError(t *testing.T) {
 	n := etcdNames(t)
-	for _, c := range []struct {
-		name   string
-		names  naming.Names
-		o      etcd.Options
-		c      etcd.CheckOptions
-		fields []string
-	}{
-		{"names, options, load, image", naming.Names{}, etcd.Options{Version: "3", Replicas: -1}, etcd.CheckOptions{Load: "huge", Image: "my etcd"},
-			[]string{"names", "Version", "Replicas", "Load", "Image"}},
-		{"version and the quota of a valid size", n, etcd.Options{Version: "3"}, etcd.CheckOptions{Load: "xl", Datascale: true},
-			[]string{"Version", "Load"}},
-		{"no quota rule on a bad size", n, etcd.Options{Size: resource.MustParse("-1Gi")}, etcd.CheckOptions{Load: "xl", Datascale: true, Image: "a\tb"},
-			[]string{"Size", "Image"}},
-		{"no quota rule on a bad load", n, etcd.Options{Version: "latest"}, etcd.CheckOptions{Load: "xxl"},
-			[]string{"Version", "Load"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := etcd.CheckJob(c.names, c.o, c.c)
-			requireEvery(t, err, c.fields...)
-		})
+	checkJob := func(names naming.Names, o etcd.Options, c etcd.CheckOptions) error {
+		_, err := etcd.CheckJob(names, o, c)
+		return err
 	}
+	requireEveryCase(t, []everyErrorCase{
+		{"names, options, load, image", checkJob(naming.Names{}, etcd.Options{Version: "3", Replicas: -1}, etcd.CheckOptions{Load: "huge", Image: "my etcd"}),
+			[]string{"names", "Version", "Replicas", "Load", "Image"}},
+		{"version and the quota of a valid size", checkJob(n, etcd.Options{Version: "3"}, etcd.CheckOptions{Load: "xl", Datascale: true}),
+			[]string{"Version", "Load"}},
+		{"no quota rule on a bad size", checkJob(n, etcd.Options{Size: resource.MustParse("-1Gi")}, etcd.CheckOptions{Load: "xl", Datascale: true, Image: "a\tb"}),
+			[]string{"Size", "Image"}},
+		{"no quota rule on a bad load", checkJob(n, etcd.Options{Version: "latest"}, etcd.CheckOptions{Load: "xxl"}),
+			[]string{"Version", "Load"}},
+	})
 	_, err := etcd.CheckJob(n, etcd.Options{Version: "3", Size: resource.MustParse("1Mi")}, etcd.CheckOptions{})
-	requireEvery(t, err, "Version", "Load")
+	invalidtest.RequireEvery(t, err, "Version", "Load")
 	require.Contains(t, invalid.All(err)[1].Rule, "more than half of the cluster's quota of 996147 bytes (size 1Mi)")
 	// One bad input reads exactly as before lists.
 	_, err = etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Load: "huge"})
@@ -211,7 +169,7 @@ func TestCheckJobEveryError(t *testing.T) {
 // TestCleanupEveryError: bad names and a bad replicas are both refused.
 func TestCleanupEveryError(t *testing.T) {
 	_, err := etcd.Cleanup(naming.Names{}, -1)
-	requireEvery(t, err, "names", "replicas")
+	invalidtest.RequireEvery(t, err, "names", "replicas")
 	_, err = etcd.Cleanup(etcdNames(t), etcd.MaxReplicas+1)
 	require.Equal(t, "replicas: invalid value 100: must be between 1 and 99", err.Error())
 }

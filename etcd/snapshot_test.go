@@ -7,7 +7,6 @@ import (
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/manifest"
 	"github.com/etcdshapes/etcdshapes/plan"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/goldenfile"
 	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
@@ -91,18 +91,20 @@ func marshalObjects(t *testing.T, objs []runtime.Object) []byte {
 
 // The snapshot objects are pinned byte for byte in testdata.
 func TestSnapshotGolden(t *testing.T) {
-	for _, c := range snapshotCases {
+	requireGolden(t, snapshotCases)
+}
+
+// requireGolden compares each case's objects, marshalled, with
+// testdata/<name>.yaml (go test ./etcd -update rewrites them), and with
+// themselves marshalled again.
+func requireGolden(t *testing.T, cases []snapshotCase) {
+	t.Helper()
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got := marshalObjects(t, c.objs(t))
-			path := filepath.Join("testdata", c.name+".yaml")
-			if *update {
-				require.NoError(t, os.MkdirAll("testdata", 0o755))
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./etcd -update and read the diff")
+			want := goldenfile.Read(t, filepath.Join("testdata", c.name+".yaml"), got, *update, "run go test ./etcd -update and read the diff")
 			require.Equal(t, string(want), string(got))
+			require.Equal(t, string(got), string(marshalObjects(t, c.objs(t))), "deterministic")
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/internal/goldenfile"
 	"github.com/stretchr/testify/require"
 )
 
@@ -32,12 +33,7 @@ func TestGolden(t *testing.T) {
 			seen[s.Name] = true
 			got := render(t, s)
 			path := filepath.Join("testdata", s.Name+".yaml")
-			if *update {
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "missing golden file; run go test ./golden -update and read the diff")
+			want := goldenfile.Read(t, path, got, *update, "missing golden file; run go test ./golden -update and read the diff")
 			if !bytes.Equal(want, got) {
 				t.Fatalf("%s differs from the builders' output (go test ./golden -update rewrites it):\n%s", path, lineDiff(string(want), string(got)))
 			}

@@ -1,44 +1,22 @@
 package monitoring_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// requireEvery checks that err refuses exactly fields, in order, the first
-// recovered by errors.As; one field is the *invalid.Error itself.
-func requireEvery(t *testing.T, err error, fields ...string) {
-	t.Helper()
-	require.Error(t, err)
-	all := invalid.All(err)
-	got := make([]string, len(all))
-	for i, e := range all {
-		got[i] = e.Field
-	}
-	require.Equal(t, fields, got, "%v", err)
-	var ie *invalid.Error
-	require.True(t, errors.As(err, &ie), "%T", err)
-	require.Equal(t, fields[0], ie.Field)
-	if len(fields) == 1 {
-		require.IsType(t, &invalid.Error{}, err)
-	} else {
-		require.IsType(t, invalid.List{}, err)
-	}
-}
-
 // TestEveryError: the names and each option of the monitoring builders are
 // refused each on its own.
 func TestEveryError(t *testing.T) {
 	n := etcdNames(t)
 	_, err := monitoring.WorkloadMonitor(naming.Names{}, -1, "one")
-	requireEvery(t, err, "names", "replicas", "version")
+	invalidtest.RequireEvery(t, err, "names", "replicas", "version")
 	_, err = monitoring.WorkloadMonitor(n, 3, "one")
 	require.Equal(t, `version: invalid value "one": must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): invalid semantic version`, err.Error())
 
@@ -60,9 +38,9 @@ func TestEveryError(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := monitoring.DashboardJSON(c.names, c.o)
-			requireEvery(t, err, c.fields...)
+			invalidtest.RequireEvery(t, err, c.fields...)
 			_, err = monitoring.Dashboard(c.names, c.o)
-			requireEvery(t, err, c.fields...)
+			invalidtest.RequireEvery(t, err, c.fields...)
 		})
 	}
 	_, err = monitoring.Dashboard(n, monitoring.DashboardOptions{Replicas: -1})

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/internal/goldenfile"
+	"github.com/etcdshapes/etcdshapes/internal/stacknames"
 	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -85,14 +86,7 @@ func TestExtrasGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := etcdshapes.Marshal(c.objs(t))
 			require.NoError(t, err)
-			path := filepath.Join("testdata", c.name+".yaml")
-			if *update {
-				require.NoError(t, os.MkdirAll("testdata", 0o755))
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-				return
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./monitoring -update and read the diff")
+			want := goldenfile.Read(t, filepath.Join("testdata", c.name+".yaml"), got, *update, "run go test ./monitoring -update and read the diff")
 			require.Equal(t, string(want), string(got))
 			for range 20 {
 				again, err := etcdshapes.Marshal(c.objs(t))
@@ -112,15 +106,7 @@ func TestExtrasValidate(t *testing.T) {
 	c := crdcheck.ForTest(t)
 	var objs []etcdshapes.Object
 	for _, s := range golden.All() {
-		var (
-			n   naming.Names
-			err error
-		)
-		if s.Caller == etcdshapes.CallerEtcd {
-			n, err = naming.ForEtcdChart(s.Namespace, s.Release)
-		} else {
-			n, err = naming.ForCluster(s.Namespace, s.Release)
-		}
+		n, err := stacknames.Of(s.Caller, s.Namespace, s.Release)
 		require.NoError(t, err, s.Name)
 		p, err := monitoring.PodMonitor(n)
 		require.NoError(t, err)

@@ -160,12 +160,7 @@ func mutate(rng *rand.Rand, obj map[string]any) string {
 			return "field removed at " + s.path
 		}
 	case 5:
-		meta := obj["metadata"].(map[string]any)
-		labels, _ := meta["labels"].(map[string]any)
-		if labels == nil {
-			labels = map[string]any{}
-			meta["labels"] = labels
-		}
+		labels := childMap(obj["metadata"].(map[string]any), "labels")
 		labels["example.com/other"] = "x"
 		return "label added"
 	case 6:
@@ -177,28 +172,23 @@ func mutate(rng *rand.Rand, obj map[string]any) string {
 			if em["manager"] != apply.FieldManager {
 				continue
 			}
-			f := em["fieldsV1"].(map[string]any)
-			md, _ := f["f:metadata"].(map[string]any)
-			if md == nil {
-				md = map[string]any{}
-				f["f:metadata"] = md
-			}
-			ann, _ := md["f:annotations"].(map[string]any)
-			if ann == nil {
-				ann = map[string]any{}
-				md["f:annotations"] = ann
-			}
+			ann := childMap(childMap(em["fieldsV1"].(map[string]any), "f:metadata"), "f:annotations")
 			ann["f:example.com/was-ours"] = map[string]any{}
 		}
-		annotations, _ := meta["annotations"].(map[string]any)
-		if annotations == nil {
-			annotations = map[string]any{}
-			meta["annotations"] = annotations
-		}
-		annotations["example.com/was-ours"] = "x"
+		childMap(meta, "annotations")["example.com/was-ours"] = "x"
 		return "annotation owned and no longer rendered"
 	}
 	return "unchanged"
+}
+
+// childMap is the map at m[key], made and stored there where m has none.
+func childMap(m map[string]any, key string) map[string]any {
+	c, _ := m[key].(map[string]any)
+	if c == nil {
+		c = map[string]any{}
+		m[key] = c
+	}
+	return c
 }
 
 // listAt is a non-empty list in a map.

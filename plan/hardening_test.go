@@ -7,10 +7,11 @@ import (
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/plan"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/internal/goldentest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -30,9 +32,8 @@ import (
 // object is compared (here: unchanged), never deleted, and the plan says
 // which live object the API was inferred from.
 func TestPlanInfersOptionalAPIs(t *testing.T) {
-	s := scenario(t, "cluster-demo") // rendered with every optional API
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "cluster-demo") // rendered with every optional API
+	live := scenarioObjects(t, s)
 	vpa := plan.InferredAPI{API: etcdshapes.APIVerticalPodAutoscaler,
 		From: plan.ObjectRef{APIVersion: "autoscaling.k8s.io/v1", Kind: "VerticalPodAutoscaler", Namespace: "tenant-demo", Name: "kubernetes-demo-etcd"}}
 	scrape := plan.InferredAPI{API: etcdshapes.APIVMPodScrape,
@@ -50,8 +51,7 @@ func TestPlanInfersOptionalAPIs(t *testing.T) {
 		{"all listed", golden.AllAPIs, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, err := s.Request()
-			require.NoError(t, err)
+			req := scenarioRequest(t, s)
 			req.APIVersions = tc.listed
 			p, desired, err := plan.ForRequest(req, live)
 			require.NoError(t, err)
@@ -82,15 +82,13 @@ func TestPlanInfersOptionalAPIs(t *testing.T) {
 // read at; another stack's object of the kind neither infers it nor is
 // touched.
 func TestPlanInfersOptionalAPIsFromTheStackOnly(t *testing.T) {
-	s := scenario(t, "cluster-demo")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "cluster-demo")
+	live := scenarioObjects(t, s)
 	// The VPA belongs to another stack; the policy was read at another
 	// version.
 	liveObject(t, live, "VerticalPodAutoscaler", "kubernetes-demo-etcd").SetName("kubernetes-other-etcd")
 	liveObject(t, live, "CiliumNetworkPolicy", "kubernetes-demo-etcd").SetAPIVersion("cilium.io/v2alpha1")
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	req.APIVersions = nil
 	p, desired, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
@@ -115,28 +113,20 @@ func TestPlanInfersOptionalAPIsFromTheStackOnly(t *testing.T) {
 // CPU time, not the wall clock, and the fastest of up to three runs, so
 // that a loaded machine does not fail it.
 func TestPlanTimeIsLinear(t *testing.T) {
-	s := scenario(t, "cluster-demo")
-	req, err := s.Request()
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "cluster-demo")
+	req := scenarioRequest(t, s)
 	pod := []string{"spec", "jobTemplate", "spec", "template", "spec"}
-	cronJob := func(objs []any) map[string]any {
+	ofKind := func(objs []any, kind string) map[string]any {
 		for _, o := range objs {
-			if m := o.(map[string]any); m["kind"] == "CronJob" {
+			if m := o.(map[string]any); m["kind"] == kind {
 				return m
 			}
 		}
-		t.Fatal("no CronJob")
+		t.Fatal("no " + kind)
 		return nil
 	}
-	etcdCluster := func(objs []any) map[string]any {
-		for _, o := range objs {
-			if m := o.(map[string]any); m["kind"] == "EtcdCluster" {
-				return m
-			}
-		}
-		t.Fatal("no EtcdCluster")
-		return nil
-	}
+	cronJob := func(objs []any) map[string]any { return ofKind(objs, "CronJob") }
+	etcdCluster := func(objs []any) map[string]any { return ofKind(objs, "EtcdCluster") }
 	named := func(prefix string, n int, extra map[string]any) []any {
 		out := make([]any, n)
 		for i := range out {
@@ -347,9 +337,8 @@ func TestPlanAppliesDefaultsToLiveObjects(t *testing.T) {
 // A field FieldManager applied and no longer sets is removed by the
 // apply and defaulted again by the API server: a change to the default.
 func TestPlanRemovedFieldWithADefaultIsAChangeToIt(t *testing.T) {
-	s := scenario(t, "cluster-demo")
-	req, err := s.Request()
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "cluster-demo")
+	req := scenarioRequest(t, s)
 	objs, err := etcdshapes.Render(req)
 	require.NoError(t, err)
 	memory := apply.ForKind(func(c *v1alpha2.EtcdCluster) error {
@@ -489,11 +478,9 @@ func TestReadObjectsTypedList(t *testing.T) {
 // other) or refuse with a *invalid.Error naming a field of the object;
 // they never panic and never fail with another error.
 func TestPlanMalformedLiveFieldsAreTypedErrors(t *testing.T) {
-	s := scenario(t, "cluster-demo")
-	req, err := s.Request()
-	require.NoError(t, err)
-	base, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "cluster-demo")
+	req := scenarioRequest(t, s)
+	base := scenarioObjects(t, s)
 	rendered, err := etcdshapes.Render(req)
 	require.NoError(t, err)
 	printed, err := etcdshapes.Marshal(rendered)
@@ -548,7 +535,7 @@ func TestPlanMalformedLiveFieldsAreTypedErrors(t *testing.T) {
 // levels below spec and status (metadata: its own keys and one below).
 func mapPaths(m map[string]any, prefix []string, depth int) [][]string {
 	var out [][]string
-	for _, k := range sortedKeysOf(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		p := append(append([]string{}, prefix...), k)
 		out = append(out, p)
 		if c, ok := m[k].(map[string]any); ok && depth > 0 {
@@ -556,15 +543,6 @@ func mapPaths(m map[string]any, prefix []string, depth int) [][]string {
 		}
 	}
 	return out
-}
-
-func sortedKeysOf(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func setAt(m map[string]any, p []string, v any) {

@@ -15,7 +15,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/internal/goldentest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -152,15 +152,28 @@ func scenarioLive(t *testing.T, s golden.Scenario) []byte {
 	require.NoError(t, err)
 	var kcp *unstructured.Unstructured
 	if s.Caller == etcdshapes.CallerCluster {
-		n, err := naming.ForCluster(s.Namespace, s.Release)
+		ds, err := goldentest.DataStore(s)
 		require.NoError(t, err)
-		ds := n.DataStore()
-		if s.Live.DataStoreName != "" {
-			ds = s.Live.DataStoreName
-		}
 		kcp = kamajiControlPlane(s.Namespace, s.Release, ds)
 	}
 	return liveFile(t, marshalled, kcp)
+}
+
+// scenarioObjects are the objects of a golden scenario's live file
+// (scenarioLive).
+func scenarioObjects(t *testing.T, s golden.Scenario) []etcdshapes.Object {
+	t.Helper()
+	objs, err := plan.ReadObjects(scenarioLive(t, s))
+	require.NoError(t, err)
+	return objs
+}
+
+// scenarioRequest is a golden scenario's request.
+func scenarioRequest(t *testing.T, s golden.Scenario) etcdshapes.Request {
+	t.Helper()
+	req, err := s.Request()
+	require.NoError(t, err)
+	return req
 }
 
 // The plan of a live stack against itself is empty for every golden
@@ -170,10 +183,8 @@ func scenarioLive(t *testing.T, s golden.Scenario) []byte {
 func TestPlanOfLiveStackAgainstItselfIsEmpty(t *testing.T) {
 	for _, s := range golden.All() {
 		t.Run(s.Name, func(t *testing.T) {
-			live, err := plan.ReadObjects(scenarioLive(t, s))
-			require.NoError(t, err)
-			req, err := s.Request()
-			require.NoError(t, err)
+			live := scenarioObjects(t, s)
+			req := scenarioRequest(t, s)
 			req.Live = etcdshapes.LiveState{} // derived from the live objects
 			p, desired, err := plan.ForRequest(req, live)
 			require.NoError(t, err)
@@ -206,15 +217,11 @@ func TestLiveStateFromObjects(t *testing.T) {
 			continue
 		}
 		t.Run(s.Name, func(t *testing.T) {
-			live, err := plan.ReadObjects(scenarioLive(t, s))
-			require.NoError(t, err)
+			live := scenarioObjects(t, s)
 			st, err := plan.LiveStateFromObjects(s.Namespace, s.Release, live)
 			require.NoError(t, err)
-			n, _ := naming.ForCluster(s.Namespace, s.Release)
-			wantDS := n.DataStore()
-			if s.Live.DataStoreName != "" {
-				wantDS = s.Live.DataStoreName
-			}
+			wantDS, err := goldentest.DataStore(s)
+			require.NoError(t, err)
 			assert.Equal(t, wantDS, st.DataStoreName)
 			if s.Name == "cluster-shared" {
 				assert.Nil(t, st.StorageClassName, "no EtcdCluster renders on a shared datastore")
@@ -232,31 +239,18 @@ func TestLiveStateFromObjects(t *testing.T) {
 // edit.
 func planCluster(t *testing.T, edit func(objs []etcdshapes.Object), modify ...func(r *etcdshapes.Request)) *plan.Result {
 	t.Helper()
-	s := scenario(t, "cluster-demo")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "cluster-demo")
+	live := scenarioObjects(t, s)
 	if edit != nil {
 		edit(live)
 	}
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	for _, m := range modify {
 		m(&req)
 	}
 	p, _, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
 	return p
-}
-
-func scenario(t *testing.T, name string) golden.Scenario {
-	t.Helper()
-	for _, s := range golden.All() {
-		if s.Name == name {
-			return s
-		}
-	}
-	t.Fatalf("no scenario %q", name)
-	return golden.Scenario{}
 }
 
 func liveObject(t *testing.T, objs []etcdshapes.Object, kind, name string) *unstructured.Unstructured {
@@ -360,13 +354,11 @@ func TestPlanReplicaChangeNeedsDecision(t *testing.T) {
 }
 
 func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
-	s := scenario(t, "etcd-single-local-10Gi")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "etcd-single-local-10Gi")
+	live := scenarioObjects(t, s)
 
 	planSize := func(size string) *plan.Result {
-		req, err := s.Request()
-		require.NoError(t, err)
+		req := scenarioRequest(t, s)
 		req.Values["size"] = size
 		p, _, err := plan.ForRequest(req, live)
 		require.NoError(t, err)
@@ -389,11 +381,9 @@ func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
 }
 
 func TestPlanStorageClassChangeRefused(t *testing.T) {
-	s := scenario(t, "etcd-single-local-10Gi")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
-	req, err := s.Request()
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "etcd-single-local-10Gi")
+	live := scenarioObjects(t, s)
+	req := scenarioRequest(t, s)
 	req.Values["storageClass"] = "replicated"
 	p, _, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
@@ -455,13 +445,12 @@ func TestPlanDataStoreEndpointsNeedDecision(t *testing.T) {
 // The cluster's KamajiControlPlane on another datastore while the caller
 // renders the cluster's own: a Kamaji datastore migration.
 func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
-	s := scenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	marshalled, err := os.ReadFile(filepath.Join("..", "golden", "testdata", s.Name+".yaml"))
 	require.NoError(t, err)
 	live, err := plan.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-root")))
 	require.NoError(t, err)
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	desired, err := etcdshapes.Render(req) // ignores the live datastore
 	require.NoError(t, err)
 	p, err := plan.Compute(live, desired)
@@ -492,9 +481,8 @@ func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
 }
 
 func TestPlanDetectsDeletes(t *testing.T) {
-	s := scenario(t, "cluster-demo")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "cluster-demo")
+	live := scenarioObjects(t, s)
 	// Objects the plan must never delete: another stack's in the same
 	// namespace, a snapshot, an object of another release, a keep Secret.
 	other, err := os.ReadFile(filepath.Join("..", "golden", "testdata", "etcd-defaults.yaml"))
@@ -517,8 +505,7 @@ metadata: {name: kubernetes-demo-etcd-ca-tls, namespace: tenant-demo}
 
 	// The stack rendered without its optional APIs: its live VPA,
 	// VMPodScrape and CiliumNetworkPolicy are deleted, and nothing else.
-	req, err := s.Request()
-	require.NoError(t, err)
+	req := scenarioRequest(t, s)
 	req.APIVersions = nil
 	desired, err := etcdshapes.Render(req)
 	require.NoError(t, err)
@@ -547,11 +534,9 @@ metadata: {name: kubernetes-demo-etcd-ca-tls, namespace: tenant-demo}
 
 // Plan without ForStack finds the stack from the desired EtcdCluster.
 func TestPlanFindsStackFromDesired(t *testing.T) {
-	s := scenario(t, "cluster-demo")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
-	req, err := s.Request()
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "cluster-demo")
+	live := scenarioObjects(t, s)
+	req := scenarioRequest(t, s)
 	req.APIVersions = []string{etcdshapes.APIVerticalPodAutoscaler}
 	desired, err := etcdshapes.Render(req)
 	require.NoError(t, err)
@@ -677,11 +662,9 @@ func TestPlanRemovedFieldsFromManagedFields(t *testing.T) {
 }
 
 func TestPlanBootstrapChangeRefused(t *testing.T) {
-	s := scenario(t, "cluster-demo")
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
-	req, err := s.Request()
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "cluster-demo")
+	live := scenarioObjects(t, s)
+	req := scenarioRequest(t, s)
 	p, desired, err := plan.ForRequest(req, live, apply.ForKind(etcdRestore()))
 	require.NoError(t, err)
 	refused := findings(p, plan.Refused)
@@ -717,9 +700,8 @@ const (
 // "cannot be added to or removed" message, a changed value (also one
 // added or removed inside a field both sides have) with "is immutable".
 func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
-	s := scenario(t, "cluster-demo")
-	req, err := s.Request()
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "cluster-demo")
+	req := scenarioRequest(t, s)
 	restored := func(key string) apply.Modifier {
 		return apply.ForKind(etcd.Restore(v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
 			Endpoint: "https://s3.example.com", Bucket: "backups", Key: key,
@@ -834,9 +816,8 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 // them, and nothing the caller holds is changed.
 func TestPlanRequestWithModifiers(t *testing.T) {
 	// The etcd chart's stack: some objects have labels, some none.
-	s := scenario(t, "etcd-defaults")
-	req, err := s.Request()
-	require.NoError(t, err)
+	s := goldentest.Scenario(t, "etcd-defaults")
+	req := scenarioRequest(t, s)
 	team := apply.WithLabels(map[string]string{"team": "a"})
 	valuesBefore, err := json.Marshal(req.Values)
 	require.NoError(t, err)
@@ -846,8 +827,7 @@ func TestPlanRequestWithModifiers(t *testing.T) {
 	require.NoError(t, err)
 
 	// Live objects without the label: every object of the stack gets it.
-	live, err := plan.ReadObjects(scenarioLive(t, s))
-	require.NoError(t, err)
+	live := scenarioObjects(t, s)
 	liveBefore, err := etcdshapes.Marshal(live)
 	require.NoError(t, err)
 	p, desired, err := plan.ForRequest(req, live, team)
@@ -1014,13 +994,12 @@ func TestReplicaQuorumMessages(t *testing.T) {
 		{5, 3, "tolerates 2 -> 1 failed members; the cluster loses fault tolerance; members are removed"},
 	} {
 		t.Run(fmt.Sprintf("%d-%d", tc.from, tc.to), func(t *testing.T) {
-			s := scenario(t, "etcd-defaults")
+			s := goldentest.Scenario(t, "etcd-defaults")
 			marshalled, err := os.ReadFile(filepath.Join("..", "golden", "testdata", s.Name+".yaml"))
 			require.NoError(t, err)
 			live, err := plan.ReadObjects(liveFile(t, []byte(strings.Replace(string(marshalled), "replicas: 3", fmt.Sprintf("replicas: %d", tc.from), 1)), nil))
 			require.NoError(t, err)
-			req, err := s.Request()
-			require.NoError(t, err)
+			req := scenarioRequest(t, s)
 			req.Values["replicas"] = float64(tc.to)
 			p, _, err := plan.ForRequest(req, live)
 			require.NoError(t, err)

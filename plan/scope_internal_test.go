@@ -7,7 +7,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/internal/stacknames"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,12 +27,7 @@ func TestRenderScopeLacksOnlyUnlistedKinds(t *testing.T) {
 	for _, s := range golden.All() {
 		req, err := s.Request()
 		require.NoError(t, err)
-		var n naming.Names
-		if req.Caller == etcdshapes.CallerEtcd {
-			n, err = naming.ForEtcdChart(req.Namespace, naming.EtcdChartRelease)
-		} else {
-			n, err = naming.ForCluster(req.Namespace, req.Release)
-		}
+		n, err := stacknames.Of(req.Caller, req.Namespace, req.Release)
 		if err != nil {
 			continue
 		}

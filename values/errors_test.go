@@ -1,23 +1,13 @@
 package values_test
 
 import (
-	"errors"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	. "github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
-
-// fields lists the fields of every refusal in err, in order.
-func fields(err error) []string {
-	var out []string
-	for _, e := range invalid.All(err) {
-		out = append(out, e.Field)
-	}
-	return out
-}
 
 // TestEveryBadKey: a values file with several bad keys is refused with
 // every one, each named by its values key (the builders' Go paths
@@ -49,16 +39,7 @@ func TestEveryBadKey(t *testing.T) {
 			} else {
 				_, err = EtcdChart(v)
 			}
-			require.Equal(t, c.want, fields(err), "%v", err)
-			l, ok := err.(invalid.List)
-			require.True(t, ok, "%T", err)
-			require.Len(t, l.ErrorList(), len(c.want))
-			var ie *invalid.Error
-			require.True(t, errors.As(err, &ie))
-			require.Equal(t, c.want[0], ie.Field)
-			var fe *field.Error
-			require.True(t, errors.As(err, &fe))
-			require.Equal(t, c.want[0], fe.Field)
+			invalidtest.RequireEvery(t, err, c.want...)
 		})
 	}
 }
@@ -66,16 +47,16 @@ func TestEveryBadKey(t *testing.T) {
 // TestMergeEveryDocument: every bad document of a Merge is reported.
 func TestMergeEveryDocument(t *testing.T) {
 	_, err := Merge([]byte("a: 1\n"), []byte("[1, 2]\n"), []byte("b: 2\n"), []byte("- x\n"))
-	require.Equal(t, []string{"values[1]", "values[3]"}, fields(err), "%v", err)
+	require.Equal(t, []string{"values[1]", "values[3]"}, invalidtest.Fields(err), "%v", err)
 }
 
 // TestRerootList: EtcdChartError and ClusterError re-root every refusal of
 // a list, in order.
 func TestRerootList(t *testing.T) {
 	err := invalid.Join(invalid.Errorf("Size", "0", "r"), invalid.Errorf("Resources[cpu]", "-1", "r"), invalid.Errorf("Ratios.CPU", "x", "r"), invalid.Errorf("namespace", "x", "r"))
-	require.Equal(t, []string{"values.size", "values.resources.cpu", "_cluster.cpu-allocation-ratio", "namespace"}, fields(EtcdChartError(err)))
-	require.Equal(t, []string{"Size", "Resources[cpu]", "_cluster.cpu-allocation-ratio", "namespace"}, fields(ClusterError(err)))
-	require.Equal(t, []string{"Size", "Resources[cpu]", "Ratios.CPU", "namespace"}, fields(err), "the input is not changed")
+	require.Equal(t, []string{"values.size", "values.resources.cpu", "_cluster.cpu-allocation-ratio", "namespace"}, invalidtest.Fields(EtcdChartError(err)))
+	require.Equal(t, []string{"Size", "Resources[cpu]", "_cluster.cpu-allocation-ratio", "namespace"}, invalidtest.Fields(ClusterError(err)))
+	require.Equal(t, []string{"Size", "Resources[cpu]", "Ratios.CPU", "namespace"}, invalidtest.Fields(err), "the input is not changed")
 	var nilErr *invalid.Error
 	require.Equal(t, error(nilErr), EtcdChartError(nilErr))
 }

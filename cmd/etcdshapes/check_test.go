@@ -2,8 +2,7 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
+	"io"
 	"strings"
 	"testing"
 
@@ -13,30 +12,18 @@ import (
 )
 
 // renderCheck runs 'etcdshapes render check ARGS...'.
-func renderCheck(args []string, stdout, stderr *bytes.Buffer) int {
+func renderCheck(args []string, stdout, stderr io.Writer) int {
 	return run(append([]string{"render", "check"}, args...), strings.NewReader(""), stdout, stderr)
 }
 
 // The CLI prints what the builders build: the etcd package's golden files.
 func TestRenderCheckMatchesBuilders(t *testing.T) {
-	for _, tc := range []struct {
-		golden string
-		args   []string
-	}{
+	checkMatchesBuilders(t, renderCheck, []builderCase{
 		{"check-etcd", []string{"etcd", "--namespace", "tenant-root"}},
 		{"check-etcd-version-size", []string{"etcd", "-n", "tenant-root", "--release", "etcd", "--etcd-version", "3.5.21", "--size", "10Gi", "--load", "l", "--datascale"}},
 		{"check-cluster-datascale", []string{"cluster", "-ntenant-demo", "--release=kubernetes-demo", "--load=m", "--datascale"}},
 		{"check-cluster-maxname", []string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-production-cluster-eu-west-1-abcdefghijk", "--load", "xl"}},
-	} {
-		t.Run(tc.golden, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join("..", "..", "etcd", "testdata", tc.golden+".yaml"))
-			require.NoError(t, err)
-			var stdout, stderr bytes.Buffer
-			code := renderCheck(tc.args, &stdout, &stderr)
-			require.Equal(t, 0, code, stderr.String())
-			assert.Equal(t, string(want), stdout.String())
-		})
-	}
+	})
 	// -o json and --show-only work as for render etcd.
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, renderCheck([]string{"etcd", "-n", "tenant-root", "-o", "json", "--show-only", "Job/etcd-check"}, &stdout, &stderr), stderr.String())
@@ -50,11 +37,7 @@ func TestRenderCheckMatchesBuilders(t *testing.T) {
 }
 
 func TestRenderCheckErrors(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkUsage(t, renderCheck, []usageCase{
 		{nil, 2, "Usage:"},
 		{[]string{"-h"}, 0, "Usage:"},
 		{[]string{"cluster", "--help"}, 0, "etcdshapes render check cluster --namespace NS --release REL"},
@@ -75,18 +58,5 @@ func TestRenderCheckErrors(t *testing.T) {
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-" + strings.Repeat("x", 41)}, 1, "more than 56"},
 		{[]string{"etcd", "-n", "tenant-root", "-o", "xml"}, 2, `--output must be yaml or json, not "xml"`},
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "my etcd"}, 1, `--image: invalid value "my etcd": must be an image reference`},
-	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := renderCheck(tc.args, &stdout, &stderr)
-			assert.Equal(t, tc.code, code, stderr.String())
-			if tc.code == 0 { // help: on stdout
-				assert.Contains(t, stdout.String(), tc.want)
-				assert.Empty(t, stderr.String())
-				return
-			}
-			assert.Contains(t, stderr.String(), tc.want)
-			assert.Empty(t, stdout.String())
-		})
-	}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/plan"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -551,4 +552,55 @@ func TestSetErrorIsNamingError(t *testing.T) {
 	require.True(t, errors.As(err, &ne), "%T %v", err, err)
 	assert.Equal(t, "--set", ne.Field)
 	assert.Equal(t, "a[x]=1", ne.Value)
+}
+
+// usageCase is a command line and what it must give: the exit code, and
+// text that stdout (help, exit 0) or else stderr contains.
+type usageCase struct {
+	args []string
+	code int
+	want string
+}
+
+// checkUsage runs each case through cmd: help goes to stdout with nothing
+// on stderr, an error to stderr with nothing on stdout.
+func checkUsage(t *testing.T, cmd func(args []string, stdout, stderr io.Writer) int, cases []usageCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := cmd(tc.args, &stdout, &stderr)
+			assert.Equal(t, tc.code, code, stderr.String())
+			if tc.code == 0 { // help: on stdout
+				assert.Contains(t, stdout.String(), tc.want)
+				assert.Empty(t, stderr.String())
+				return
+			}
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.Empty(t, stdout.String())
+		})
+	}
+}
+
+// builderCase is a command line whose output must be the etcd package's
+// golden file of that name.
+type builderCase struct {
+	golden string
+	args   []string
+}
+
+// checkMatchesBuilders runs each case through cmd and compares its stdout
+// with the golden file the etcd package's builders are pinned to.
+func checkMatchesBuilders(t *testing.T, cmd func(args []string, stdout, stderr io.Writer) int, cases []builderCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.golden, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join("..", "..", "etcd", "testdata", tc.golden+".yaml"))
+			require.NoError(t, err)
+			var stdout, stderr bytes.Buffer
+			code := cmd(tc.args, &stdout, &stderr)
+			require.Equal(t, 0, code, stderr.String())
+			assert.Equal(t, string(want), stdout.String())
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/stretchr/testify/require"
 )
@@ -37,11 +38,7 @@ func TestEveryErrorOneALine(t *testing.T) {
 // order; a field that is no flag is kept.
 func TestCheckFlagErrorList(t *testing.T) {
 	err := checkFlagError(invalid.Join(invalid.Errorf("Version", "3", "r"), invalid.Errorf("Size", "0", "r"), invalid.Errorf("namespace", "x", "r")))
-	var got []string
-	for _, e := range invalid.All(err) {
-		got = append(got, e.Field)
-	}
-	require.Equal(t, []string{"--etcd-version", "--size", "namespace"}, got)
+	require.Equal(t, []string{"--etcd-version", "--size", "namespace"}, invalidtest.Fields(err))
 	require.Equal(t, "--load", checkFlagError(invalid.Errorf("Load", "x", "r")).(*invalid.Error).Field)
 }
 

@@ -142,21 +142,8 @@ func TestCLIUsageErrors(t *testing.T) {
 func TestCLIRendersLikeTheLibrary(t *testing.T) {
 	for _, s := range golden.All() {
 		t.Run(s.Name, func(t *testing.T) {
-			args := []string{"render", s.Caller, "--namespace", s.Namespace, "--chart-version", "0.0.0", "-f", "-"}
-			if s.Release != "" {
-				args = append(args, "--release", s.Release)
-			}
-			for _, a := range s.APIVersions {
-				args = append(args, "--api-versions", a)
-			}
-			if s.Live.DataStoreName != "" {
-				args = append(args, "--live-datastore", s.Live.DataStoreName)
-			}
-			if s.Live.StorageClassName != nil {
-				args = append(args, "--live-storage-class", *s.Live.StorageClassName)
-			}
 			var stdout, stderr bytes.Buffer
-			code := run(args, strings.NewReader(s.Values), &stdout, &stderr)
+			code := run(scenarioArgs(s), strings.NewReader(s.Values), &stdout, &stderr)
 			require.Equal(t, 0, code, "stderr: %s", stderr.String())
 
 			objs, err := s.Render()

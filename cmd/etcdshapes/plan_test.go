@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/plan"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/internal/goldentest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -46,12 +47,8 @@ func liveList(t *testing.T, s golden.Scenario, edit func(*unstructured.Unstructu
 		items = append(items, u.Object)
 	}
 	if s.Caller == etcdshapes.CallerCluster {
-		n, err := naming.ForCluster(s.Namespace, s.Release)
+		ds, err := goldentest.DataStore(s)
 		require.NoError(t, err)
-		ds := n.DataStore()
-		if s.Live.DataStoreName != "" {
-			ds = s.Live.DataStoreName
-		}
 		items = append(items, map[string]any{
 			"apiVersion": "controlplane.cluster.x-k8s.io/v1alpha1", "kind": "KamajiControlPlane",
 			"metadata": map[string]any{"name": s.Release, "namespace": s.Namespace},
@@ -82,16 +79,6 @@ func writeTemp(t *testing.T, data []byte) string {
 	return p
 }
 
-func cliScenario(t *testing.T, name string) golden.Scenario {
-	for _, s := range golden.All() {
-		if s.Name == name {
-			return s
-		}
-	}
-	t.Fatalf("no scenario %s", name)
-	return golden.Scenario{}
-}
-
 // Every golden stack planned against itself: no changes, exit 0.
 func TestPlanCommandAgainstItself(t *testing.T) {
 	for _, s := range golden.All() {
@@ -107,7 +94,7 @@ func TestPlanCommandAgainstItself(t *testing.T) {
 }
 
 func TestPlanCommandRefusesTLSChange(t *testing.T) {
-	s := cliScenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	live := liveList(t, s, func(u *unstructured.Unstructured) {
 		if u.GetKind() == "EtcdCluster" {
 			require.NoError(t, unstructured.SetNestedField(u.Object, "other-tls", "spec", "tls", "client", "serverSecretRef", "name"))
@@ -123,17 +110,17 @@ func TestPlanCommandRefusesTLSChange(t *testing.T) {
 }
 
 func TestPlanCommandReplicasNeedDecision(t *testing.T) {
-	s := cliScenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	s.Values = "etcd:\n  replicas: 1\n"
 	var stdout, stderr bytes.Buffer
-	code := runPlan(planArgs(t, s, writeTemp(t, liveList(t, cliScenario(t, "cluster-demo"), nil))), nil, &stdout, &stderr)
+	code := runPlan(planArgs(t, s, writeTemp(t, liveList(t, goldentest.Scenario(t, "cluster-demo"), nil))), nil, &stdout, &stderr)
 	assert.Equal(t, 3, code, "%s%s", stdout.String(), stderr.String())
 	assert.Contains(t, stdout.String(), "DECISION spec.replicas: replicas 3 -> 1: quorum 2 -> 1")
 }
 
 // A growing volume is safe: exit 0 with a note.
 func TestPlanCommandSafeUpdate(t *testing.T) {
-	s := cliScenario(t, "etcd-defaults")
+	s := goldentest.Scenario(t, "etcd-defaults")
 	live := writeTemp(t, liveList(t, s, nil))
 	s.Values = "size: 8Gi\n"
 	var stdout, stderr bytes.Buffer
@@ -145,7 +132,7 @@ func TestPlanCommandSafeUpdate(t *testing.T) {
 }
 
 func TestPlanCommandJSON(t *testing.T) {
-	s := cliScenario(t, "etcd-defaults")
+	s := goldentest.Scenario(t, "etcd-defaults")
 	var stdout, stderr bytes.Buffer
 	code := runPlan(append(planArgs(t, s, writeTemp(t, liveList(t, s, nil))), "-o", "json"), nil, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
@@ -156,11 +143,10 @@ func TestPlanCommandJSON(t *testing.T) {
 }
 
 func TestPlanCommandUsage(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	planNoStdin := func(args []string, stdout, stderr io.Writer) int {
+		return runPlan(args, strings.NewReader(""), stdout, stderr)
+	}
+	checkUsage(t, planNoStdin, []usageCase{
 		{nil, 2, "Usage:"},
 		{[]string{"--help"}, 0, "Usage:"},
 		{[]string{"etcd", "-h"}, 0, "etcdshapes plan etcd "},
@@ -172,26 +158,13 @@ func TestPlanCommandUsage(t *testing.T) {
 		{[]string{"etcd", "--namespace", "tenant-root", "--live", "x", "-o", "xml"}, 2, "--output must be text or json"},
 		{[]string{"etcd", "--namespace", "tenant-root", "--live", "/nonexistent/live.yaml"}, 1, "--live: open"},
 		{[]string{"etcd", "--namespace", "default", "--live", "-"}, 1, `namespace: invalid value "default"`},
-	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := runPlan(tc.args, strings.NewReader(""), &stdout, &stderr)
-			assert.Equal(t, tc.code, code)
-			if tc.code == 0 { // help: on stdout
-				assert.Contains(t, stdout.String(), tc.want)
-				assert.Empty(t, stderr.String())
-				return
-			}
-			assert.Contains(t, stderr.String(), tc.want)
-			assert.Empty(t, stdout.String())
-		})
-	}
+	})
 }
 
 // Forgetting --api-versions does not delete the live objects of the
 // optional kinds: they prove their APIs are served, and the plan says so.
 func TestPlanCommandInfersOptionalAPIs(t *testing.T) {
-	s := cliScenario(t, "cluster-demo") // rendered with every optional API
+	s := goldentest.Scenario(t, "cluster-demo") // rendered with every optional API
 	live := writeTemp(t, liveList(t, s, nil))
 	s.APIVersions = nil
 	var stdout, stderr bytes.Buffer
@@ -223,7 +196,7 @@ func TestPlanCommandInfersOptionalAPIs(t *testing.T) {
 // malformed live objects (named by their position in the file), files
 // that cannot be read, bad values, a plan that cannot be written.
 func TestPlanCommandErrorsHaveOnePrefix(t *testing.T) {
-	s := cliScenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	dir := t.TempDir()
 	file := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -265,7 +238,7 @@ func TestPlanCommandErrorsHaveOnePrefix(t *testing.T) {
 // A plan that cannot be written is an error (exit 1), in either format,
 // however far the writing got.
 func TestPlanCommandWriteErrors(t *testing.T) {
-	s := cliScenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	live := writeTemp(t, liveList(t, s, nil))
 	for _, format := range []string{"text", "json"} {
 		for _, after := range []int{0, 1, 2} {
@@ -304,7 +277,7 @@ func TestCommandsOnDevFull(t *testing.T) {
 		t.Skipf("no /dev/full: %v", err)
 	}
 	defer full.Close()
-	s := cliScenario(t, "cluster-demo")
+	s := goldentest.Scenario(t, "cluster-demo")
 	live := writeTemp(t, liveList(t, s, nil))
 	for _, args := range [][]string{
 		append([]string{"plan"}, planArgs(t, s, live)...),

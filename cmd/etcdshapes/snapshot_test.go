@@ -1,22 +1,10 @@
 package main
 
-import (
-	"bytes"
-	"os"
-	"path/filepath"
-	"strings"
-	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-)
+import "testing"
 
 // The CLI prints what the builders build: the etcd package's golden files.
 func TestRenderSnapshotMatchesBuilders(t *testing.T) {
-	for _, tc := range []struct {
-		golden string
-		args   []string
-	}{
+	checkMatchesBuilders(t, renderSnapshot, []builderCase{
 		{"snapshot-s3", []string{"etcd", "--namespace", "tenant-root", "--name", "before-upgrade",
 			"--s3-endpoint", "https://minio.tenant-root.svc:9000", "--s3-bucket", "etcd-backups", "--s3-key", "tenant-root/",
 			"--s3-region", "us-east-1", "--s3-force-path-style", "--s3-credentials-secret", "etcd-backup-s3"}},
@@ -26,25 +14,12 @@ func TestRenderSnapshotMatchesBuilders(t *testing.T) {
 			"--s3-region", "us-east-1", "--s3-force-path-style", "--s3-credentials-secret", "etcd-backup-s3"}},
 		{"schedule-pvc-longname", []string{"cluster", "--namespace", "tenant-demo", "--release", "kubernetes-production-cluster-eu-west-1-abcdefghijk",
 			"--schedule", "@hourly", "--keep", "24", "--pvc", "etcd-backups", "--pvc-subpath", "hourly"}},
-	} {
-		t.Run(tc.golden, func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join("..", "..", "etcd", "testdata", tc.golden+".yaml"))
-			require.NoError(t, err)
-			var stdout, stderr bytes.Buffer
-			code := renderSnapshot(tc.args, &stdout, &stderr)
-			require.Equal(t, 0, code, stderr.String())
-			assert.Equal(t, string(want), stdout.String())
-		})
-	}
+	})
 }
 
 func TestRenderSnapshotErrors(t *testing.T) {
 	pvc := []string{"--pvc", "backups"}
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkUsage(t, renderSnapshot, []usageCase{
 		{nil, 2, "Usage:"},
 		{[]string{"-h"}, 0, "Usage:"},
 		{[]string{"cluster", "--help"}, 0, "etcdshapes render snapshot cluster --namespace NS --release REL"},
@@ -63,18 +38,5 @@ func TestRenderSnapshotErrors(t *testing.T) {
 		{[]string{"etcd", "--namespace", "tenant-root", "--name", "a", "--s3-endpoint", "https://s3", "--s3-bucket", "bucket", "--s3-credentials-secret", "c", "--s3-key", "x"}, 1,
 			`destination.s3.key: invalid value "x": must be a prefix ending in "/"`},
 		{append([]string{"etcd", "--namespace", "default", "--name", "a"}, pvc...), 1, `namespace: invalid value "default"`},
-	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := renderSnapshot(tc.args, &stdout, &stderr)
-			assert.Equal(t, tc.code, code, stderr.String())
-			if tc.code == 0 { // help: on stdout
-				assert.Contains(t, stdout.String(), tc.want)
-				assert.Empty(t, stderr.String())
-				return
-			}
-			assert.Contains(t, stderr.String(), tc.want)
-			assert.Empty(t, stdout.String())
-		})
-	}
+	})
 }

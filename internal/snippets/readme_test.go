@@ -12,12 +12,20 @@ import (
 // TestREADMESnippetsCompile: every ```go block of the README compiles as
 // written, against the library as it is.
 func TestREADMESnippetsCompile(t *testing.T) {
+	requireSnippetsCompile(t, "README.md", 2, "the README's Go snippets")
+}
+
+// requireSnippetsCompile checks that the document at rel, a slash path
+// from the repository root, has at least atLeast ```go blocks (what names
+// them) and that every one compiles.
+func requireSnippetsCompile(t *testing.T, rel string, atLeast int, what string) {
+	t.Helper()
 	root := filepath.Join("..", "..")
-	md, err := os.ReadFile(filepath.Join(root, "README.md"))
+	md, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	require.NoError(t, err)
 	blocks, err := Extract(md)
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(blocks), 2, "the README's Go snippets")
+	require.GreaterOrEqual(t, len(blocks), atLeast, what)
 	require.NoError(t, Check(root, blocks))
 }
 
