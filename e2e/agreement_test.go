@@ -641,7 +641,14 @@ func excludedPath(p fieldpath.Path) bool {
 	case "status", "apiVersion", "kind":
 		return true
 	case "metadata":
-		return len(p) > 1 && p[1].FieldName != nil && !slices.Contains([]string{"labels", "annotations", "ownerReferences"}, *p[1].FieldName)
+		if len(p) < 2 || p[1].FieldName == nil {
+			return false
+		}
+		switch *p[1].FieldName {
+		case "labels", "annotations", "ownerReferences":
+			return false
+		}
+		return true
 	}
 	return false
 }
