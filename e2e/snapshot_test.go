@@ -155,6 +155,7 @@ func TestSnapshotObjectsAccepted(t *testing.T) {
 // inEachStack runs fn in a subtest for each of snapshotStacks, its
 // namespace created.
 func inEachStack(t *testing.T, fn func(ctx context.Context, t *testing.T, n naming.Names)) {
+	t.Helper()
 	ctx := context.Background()
 	for _, n := range snapshotStacks(t) {
 		t.Run(n.Namespace+"/"+n.Cluster, func(t *testing.T) {
