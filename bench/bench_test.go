@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -28,13 +29,12 @@ var callers = []caller{
 
 func scenario(tb testing.TB, name string) golden.Scenario {
 	tb.Helper()
-	for _, s := range golden.All() {
-		if s.Name == name {
-			return s
-		}
+	all := golden.All()
+	i := slices.IndexFunc(all, func(s golden.Scenario) bool { return s.Name == name })
+	if i < 0 {
+		tb.Fatalf("no golden scenario %q", name)
 	}
-	tb.Fatalf("no golden scenario %q", name)
-	return golden.Scenario{}
+	return all[i]
 }
 
 func request(tb testing.TB, c caller) etcdshapes.Request {
@@ -111,38 +111,44 @@ func loop(b *testing.B, body func()) {
 // BenchmarkStack builds the typed objects from the caller's request
 // (values parsing included), nothing printed.
 func BenchmarkStack(b *testing.B) {
+	benchCallers(b, func(r etcdshapes.Request) (int, error) {
+		objs, err := etcdshapes.Render(r)
+		return len(objs), err
+	})
+}
+
+// benchCallers runs work as the loop of a sub-benchmark per caller, on the
+// caller's request; the size work returns is kept in sinkBytes.
+func benchCallers(b *testing.B, work func(etcdshapes.Request) (int, error)) {
 	for _, c := range callers {
 		b.Run(c.name, func(b *testing.B) {
 			r := request(b, c)
 			loop(b, func() {
-				objs, err := etcdshapes.Render(r)
+				n, err := work(r)
 				if err != nil {
 					b.Fatal(err)
 				}
-				sinkBytes += len(objs)
+				sinkBytes += n
 			})
 		})
 	}
 }
 
+// renderPrinted is request → bytes: etcdshapes.Render, then print.
+func renderPrinted(r etcdshapes.Request, print func([]etcdshapes.Object) ([]byte, error)) ([]byte, error) {
+	objs, err := etcdshapes.Render(r)
+	if err != nil {
+		return nil, err
+	}
+	return print(objs)
+}
+
 // benchPrint is request → YAML (or JSON) bytes: what `helm template` does.
 func benchPrint(b *testing.B, print func([]etcdshapes.Object) ([]byte, error)) {
-	for _, c := range callers {
-		b.Run(c.name, func(b *testing.B) {
-			r := request(b, c)
-			loop(b, func() {
-				objs, err := etcdshapes.Render(r)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out, err := print(objs)
-				if err != nil {
-					b.Fatal(err)
-				}
-				sinkBytes += len(out)
-			})
-		})
-	}
+	benchCallers(b, func(r etcdshapes.Request) (int, error) {
+		out, err := renderPrinted(r, print)
+		return len(out), err
+	})
 }
 
 // BenchmarkYAML: request → multi-document YAML with etcdshapes.Marshal.
@@ -193,11 +199,7 @@ func BenchmarkScale(b *testing.B) {
 			cpu := processCPU()
 			for b.Loop() {
 				for _, r := range reqs {
-					objs, err := etcdshapes.Render(r)
-					if err != nil {
-						b.Fatal(err)
-					}
-					out, err := etcdshapes.Marshal(objs)
+					out, err := renderPrinted(r, etcdshapes.Marshal)
 					if err != nil {
 						b.Fatal(err)
 					}

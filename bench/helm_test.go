@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
 	"io/fs"
 	"maps"
 	"os"
@@ -23,10 +24,7 @@ import (
 // upstreamDir is where the upstream charts live: ../shared/upstream beside
 // the checkout, unless ETCDSHAPES_UPSTREAM names another directory.
 func upstreamDir() string {
-	if d := os.Getenv("ETCDSHAPES_UPSTREAM"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared", "upstream")
+	return cmp.Or(os.Getenv("ETCDSHAPES_UPSTREAM"), filepath.Join("..", "..", "shared", "upstream"))
 }
 
 // helmInput is one release for Helm: a chart's files and the same inputs

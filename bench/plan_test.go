@@ -65,11 +65,7 @@ func BenchmarkPlanYAML(b *testing.B) {
 	for _, c := range planCallers {
 		b.Run(c.name, func(b *testing.B) {
 			loop(b, func() {
-				objs, err := etcdshapes.Render(c.req)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out, err := etcdshapes.Marshal(objs)
+				out, err := renderPrinted(c.req, etcdshapes.Marshal)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/plan"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,7 +20,6 @@ import (
 	"time"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/etcdshapes/etcdshapes/naming"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -227,25 +228,13 @@ func agreementTemplates(t *testing.T) []agreeTemplate {
 		{Caller: etcdshapes.CallerEtcd, Namespace: agreeNS, ChartVersion: "1.2.3"},
 		{Caller: etcdshapes.CallerCluster, Namespace: agreeNS, Release: agreeRelease, ChartVersion: "1.2.3", APIVersions: golden.AllAPIs},
 	} {
-		stack, err := etcdshapes.Render(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		objs = append(objs, stack...)
+		objs = append(objs, mustRender(t, r)...)
 	}
 	n, err := naming.ForCluster(agreeNS, agreeRelease)
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := etcd.Snapshot(n, "agree", pvcDestination(n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sched, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Keep: 2, Destination: s3Destination(n)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	objs = append(objs, snap, sched.ServiceAccount, sched.Role, sched.RoleBinding, sched.CronJob)
+	objs = append(objs, bystanderObjects(t, n, "agree")...)
 	reqs, err := apply.Requests(objs)
 	if err != nil {
 		t.Fatal(err)
@@ -402,9 +391,9 @@ func runCase(ctx context.Context, tmpl agreeTemplate, c agreeCase) (caseResult, 
 	case len(want) > 0:
 		got := conflictCauses(errNF)
 		if got == nil {
-			bad("without force: the plan names conflicts %v; the server answered %v", keys(want), errString(errNF))
+			bad("without force: the plan names conflicts %v; the server answered %v", slices.Sorted(maps.Keys(want)), errString(errNF))
 		} else if !sameSet(got, want) {
-			bad("without force: the plan names conflicts %v; the server %v", keys(want), keys(got))
+			bad("without force: the plan names conflicts %v; the server %v", slices.Sorted(maps.Keys(want)), slices.Sorted(maps.Keys(got)))
 		}
 	case refused:
 		if !apierrors.IsInvalid(errNF) {
@@ -525,15 +514,6 @@ func conflictCauses(err error) map[string]bool {
 	if len(out) == 0 {
 		return nil
 	}
-	return out
-}
-
-func keys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 
@@ -822,28 +802,30 @@ func parseElements(els []string) (fieldpath.Path, error) {
 // every key field they have equals the path's.
 func getAt(v any, p fieldpath.Path) (any, bool) {
 	for _, pe := range p {
-		switch {
-		case pe.FieldName != nil:
-			m, ok := v.(map[string]any)
+		if pe.FieldName == nil {
+			l, i, ok := elementIn(v, pe)
 			if !ok {
-				return nil, false
-			}
-			if v, ok = m[*pe.FieldName]; !ok {
-				return nil, false
-			}
-		default:
-			l, ok := v.([]any)
-			if !ok {
-				return nil, false
-			}
-			i := findPE(l, pe)
-			if i < 0 {
 				return nil, false
 			}
 			v = l[i]
+			continue
 		}
+		m, _ := v.(map[string]any) // nil, which has no field, when v is no map
+		next, ok := m[*pe.FieldName]
+		if !ok {
+			return nil, false
+		}
+		v = next
 	}
 	return v, true
+}
+
+// elementIn is the list v and the index of its element pe names; ok is
+// false when v is no list or has no such element.
+func elementIn(v any, pe fieldpath.PathElement) (l []any, j int, ok bool) {
+	l, _ = v.([]any)
+	j = findPE(l, pe)
+	return l, j, j >= 0
 }
 
 func findPE(l []any, pe fieldpath.PathElement) int {
@@ -904,12 +886,8 @@ func setAt(root map[string]any, p fieldpath.Path, v any) bool {
 			}
 			cur = next
 		default:
-			l, ok := cur.([]any)
+			l, j, ok := elementIn(cur, pe)
 			if !ok {
-				return false
-			}
-			j := findPE(l, pe)
-			if j < 0 {
 				return false
 			}
 			if last {
@@ -943,12 +921,8 @@ func removeAt(root map[string]any, p fieldpath.Path) bool {
 		delete(m, *pe.FieldName)
 		return true
 	default:
-		l, ok := parent.([]any)
+		l, j, ok := elementIn(parent, pe)
 		if !ok {
-			return false
-		}
-		j := findPE(l, pe)
-		if j < 0 {
 			return false
 		}
 		nl := append(append([]any{}, l[:j]...), l[j+1:]...)
@@ -1176,16 +1150,10 @@ var agreementClasses = []mutationClass{
 			keys = append(keys, f.Name)
 		}
 		clone := cloneElement(g, e, keys)
-		return agreeCase{what: "adds an element to " + listPath.String(), desired: t.body, ops: []agreeOp{{manager: editor, edit: func(obj map[string]any) error {
+		return agreeCase{what: "adds an element to " + listPath.String(), desired: t.body, ops: edited(func(obj map[string]any) bool {
 			l, ok := getAt(obj, listPath)
-			if !ok {
-				return errSkip
-			}
-			if !setAt(obj, listPath, append(l.([]any), copyTree(clone.(map[string]any)))) {
-				return errSkip
-			}
-			return nil
-		}}}}, true
+			return ok && setAt(obj, listPath, append(l.([]any), copyTree(clone.(map[string]any))))
+		})}, true
 	}},
 	{"other manager adds an element to an atomic list (conflict)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
 		p, ok := pick(g, ownedLeaves(live), listLeaf(live))
@@ -1203,78 +1171,58 @@ var agreementClasses = []mutationClass{
 		default:
 			return agreeCase{}, false
 		}
-		return agreeCase{what: "appends to " + p.String(), desired: t.body, ops: []agreeOp{{manager: editor, edit: func(obj map[string]any) error {
+		return agreeCase{what: "appends to " + p.String(), desired: t.body, ops: edited(func(obj map[string]any) bool {
 			cur, ok := getAt(obj, p)
-			if !ok {
-				return errSkip
+			if ok {
+				setAt(obj, p, append(cur.([]any), extra))
 			}
-			setAt(obj, p, append(cur.([]any), extra))
-			return nil
-		}}}}, true
+			return ok
+		})}, true
 	}},
 	{"other manager adds a label (kept)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
 		key := fmt.Sprintf("example.com/added-%d", g.next())
-		return agreeCase{what: "label " + key, desired: t.body, ops: []agreeOp{{manager: helm, edit: func(obj map[string]any) error {
-			setAt(obj, fieldpath.MakePathOrDie("metadata", "labels", key), "x")
-			return nil
-		}}}}, true
+		return agreeCase{what: "label " + key, desired: t.body, ops: []agreeOp{setBy(helm, fieldpath.MakePathOrDie("metadata", "labels", key), "x")}}, true
 	}},
 	{"other manager adds an annotation (kept)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
 		key := fmt.Sprintf("example.com/note-%d", g.next())
-		return agreeCase{what: "annotation " + key, desired: t.body, ops: []agreeOp{{manager: editor, edit: func(obj map[string]any) error {
-			setAt(obj, fieldpath.MakePathOrDie("metadata", "annotations", key), "a note")
-			return nil
-		}}}}, true
+		return agreeCase{what: "annotation " + key, desired: t.body, ops: []agreeOp{setBy(editor, fieldpath.MakePathOrDie("metadata", "annotations", key), "a note")}}, true
 	}},
 	{"other manager changes a scalar we own (conflict)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
-		p, ok := pick(g, ownedLeaves(live), scalarLeaf(live))
+		p, v, ok := ownedScalar(g, live)
 		if !ok {
 			return agreeCase{}, false
 		}
-		v, _ := getAt(live, p)
 		nv := changedValue(g, v)
-		return agreeCase{what: fmt.Sprintf("%s: %v -> %v", p, v, nv), desired: t.body, ops: []agreeOp{{manager: editor, edit: func(obj map[string]any) error {
-			if !setAt(obj, p, nv) {
-				return errSkip
-			}
-			return nil
-		}}}}, true
+		return agreeCase{what: fmt.Sprintf("%s: %v -> %v", p, v, nv), desired: t.body, ops: edited(func(obj map[string]any) bool {
+			return setAt(obj, p, nv)
+		})}, true
 	}},
 	{"we change a scalar we own (set)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
-		p, ok := pick(g, ownedLeaves(live), scalarLeaf(live))
+		p, v, ok := ownedScalar(g, live)
 		if !ok {
 			return agreeCase{}, false
 		}
-		v, _ := getAt(live, p)
-		d := copyTree(t.body)
-		if !setAt(d, p, changedValue(g, v)) {
+		d, ok := bodyWith(t.body, p, changedValue(g, v))
+		if !ok {
 			return agreeCase{}, false
 		}
 		return agreeCase{what: fmt.Sprintf("%s: %v -> %v", p, v, changedValue(g, v)), desired: d}, true
 	}},
 	{"other applier shares a scalar we own, we change it (conflict)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
-		p, ok := pick(g, ownedLeaves(live), scalarLeaf(live))
+		p, v, share, ok := sharedScalar(g, t, live)
 		if !ok {
 			return agreeCase{}, false
 		}
-		v, _ := getAt(live, p)
-		share := identity(t.body)
-		if !setPath(share, live, p, v) {
-			return agreeCase{}, false
-		}
-		d := copyTree(t.body)
 		nv := changedValue(g, v)
-		if !setAt(d, p, nv) {
+		d, ok := bodyWith(t.body, p, nv)
+		if !ok {
 			return agreeCase{}, false
 		}
 		return agreeCase{what: fmt.Sprintf("%s shared, then %v -> %v", p, v, nv), desired: d, ops: []agreeOp{{manager: applier, apply: share}}}, true
 	}},
 	{"other manager sets a scalar they own, then changes it (kept)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
 		p, v1, v2 := foreignScalar(g, t)
-		return agreeCase{what: fmt.Sprintf("%s = %v then %v", p, v1, v2), desired: t.body, ops: []agreeOp{
-			{manager: editor, edit: func(obj map[string]any) error { setAt(obj, p, v1); return nil }},
-			{manager: editor, edit: func(obj map[string]any) error { setAt(obj, p, v2); return nil }},
-		}}, true
+		return agreeCase{what: fmt.Sprintf("%s = %v then %v", p, v1, v2), desired: t.body, ops: []agreeOp{setBy(editor, p, v1), setBy(editor, p, v2)}}, true
 	}},
 	{"we stop sending a field we own (removed or defaulted)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
 		candidates := append(ownedLeaves(live), keyedLists(live)...)
@@ -1282,8 +1230,8 @@ var agreementClasses = []mutationClass{
 		if !ok {
 			return agreeCase{}, false
 		}
-		d := copyTree(t.body)
-		if !removeAt(d, p) {
+		d, ok := bodyWithout(t.body, p)
+		if !ok {
 			return agreeCase{}, false
 		}
 		return agreeCase{what: "stops sending " + p.String(), desired: d}, true
@@ -1293,25 +1241,17 @@ var agreementClasses = []mutationClass{
 		if !ok {
 			return agreeCase{}, false
 		}
-		return agreeCase{what: "removes " + p.String(), desired: t.body, ops: []agreeOp{{manager: editor, edit: func(obj map[string]any) error {
-			if !removeAt(obj, p) {
-				return errSkip
-			}
-			return nil
-		}}}}, true
+		return agreeCase{what: "removes " + p.String(), desired: t.body, ops: edited(func(obj map[string]any) bool {
+			return removeAt(obj, p)
+		})}, true
 	}},
 	{"other manager co-owns a field we stop sending (kept)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
-		p, ok := pick(g, ownedLeaves(live), scalarLeaf(live))
+		p, _, share, ok := sharedScalar(g, t, live)
 		if !ok {
 			return agreeCase{}, false
 		}
-		v, _ := getAt(live, p)
-		share := identity(t.body)
-		if !setPath(share, live, p, v) {
-			return agreeCase{}, false
-		}
-		d := copyTree(t.body)
-		if !removeAt(d, p) {
+		d, ok := bodyWithout(t.body, p)
+		if !ok {
 			return agreeCase{}, false
 		}
 		return agreeCase{what: "shares " + p.String() + ", we stop sending it", desired: d, ops: []agreeOp{{manager: applier, apply: share}}}, true
@@ -1329,8 +1269,7 @@ var agreementClasses = []mutationClass{
 		if !ok {
 			return agreeCase{}, false
 		}
-		d := copyTree(t.body)
-		removeAt(d, p)
+		d, _ := bodyWithout(t.body, p)
 		return agreeCase{what: "leaves out " + p.String(), desired: d}, true
 	}},
 	{"we change an immutable field (refused)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
@@ -1340,14 +1279,70 @@ var agreementClasses = []mutationClass{
 		}
 		f := fields[g.rng.IntN(len(fields))]
 		p := fieldpath.MakePathOrDie(f.path...)
-		d := copyTree(t.body)
-		v, _ := getAt(d, p)
-		nv := f.to
-		if !setAt(d, p, nv) {
+		v, _ := getAt(t.body, p)
+		d, ok := bodyWith(t.body, p, f.to)
+		if !ok {
 			return agreeCase{}, false
 		}
-		return agreeCase{what: fmt.Sprintf("%s: %v -> %v", p, v, nv), desired: d}, true
+		return agreeCase{what: fmt.Sprintf("%s: %v -> %v", p, v, f.to), desired: d}, true
 	}},
+}
+
+// setBy is manager's update that sets v at p, where p leads.
+func setBy(manager string, p fieldpath.Path, v any) agreeOp {
+	return agreeOp{manager: manager, edit: func(obj map[string]any) error {
+		setAt(obj, p, v)
+		return nil
+	}}
+}
+
+// edited is an editor's change of the live object; change reports false
+// when it finds nothing to change, which skips the case.
+func edited(change func(obj map[string]any) bool) []agreeOp {
+	return []agreeOp{{manager: editor, edit: func(obj map[string]any) error {
+		if !change(obj) {
+			return errSkip
+		}
+		return nil
+	}}}
+}
+
+// ownedScalar picks a scalar leaf the library owns in live, with its live
+// value.
+func ownedScalar(g *generator, live map[string]any) (fieldpath.Path, any, bool) {
+	p, ok := pick(g, ownedLeaves(live), scalarLeaf(live))
+	if !ok {
+		return nil, nil, false
+	}
+	v, _ := getAt(live, p)
+	return p, v, true
+}
+
+// sharedScalar picks a scalar leaf the library owns in live, with its live
+// value and an apply body in which another applier sets it to that value
+// too.
+func sharedScalar(g *generator, t agreeTemplate, live map[string]any) (fieldpath.Path, any, map[string]any, bool) {
+	p, v, ok := ownedScalar(g, live)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	share := identity(t.body)
+	if !setPath(share, live, p, v) {
+		return nil, nil, nil, false
+	}
+	return p, v, share, true
+}
+
+// bodyWith is a copy of body with v at p, bodyWithout one without p; ok
+// is false when p leads nowhere.
+func bodyWith(body map[string]any, p fieldpath.Path, v any) (d map[string]any, ok bool) {
+	d = copyTree(body)
+	return d, setAt(d, p, v)
+}
+
+func bodyWithout(body map[string]any, p fieldpath.Path) (d map[string]any, ok bool) {
+	d = copyTree(body)
+	return d, removeAt(d, p)
 }
 
 // identity is an apply body with just the object's identity.

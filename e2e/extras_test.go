@@ -29,17 +29,11 @@ import (
 //     "m", and at the largest load the default quota takes ("xl"). It
 //     needs no RBAC, so there is none to create.
 func TestExtrasAccepted(t *testing.T) {
-	ctx := context.Background()
-	for _, n := range snapshotStacks(t) {
-		t.Run(n.Namespace+"/"+n.Cluster, func(t *testing.T) {
-			if err := ensureNamespace(ctx, n.Namespace); err != nil {
-				t.Fatal(err)
-			}
-			for _, o := range extras(t, n) {
-				createBoth(ctx, t, o)
-			}
-		})
-	}
+	inEachStack(t, func(ctx context.Context, t *testing.T, n naming.Names) {
+		for _, o := range extras(t, n) {
+			createBoth(ctx, t, o)
+		}
+	})
 }
 
 // extras are the objects of the builders beyond the stacks for n.

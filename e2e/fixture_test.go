@@ -60,10 +60,7 @@ func TestServerDefaultedFixture(t *testing.T) {
 	}
 	ours := map[string]bool{}
 	for _, r := range fixtureRequests() {
-		objs, err := etcdshapes.Render(r)
-		if err != nil {
-			t.Fatal(err)
-		}
+		objs := mustRender(t, r)
 		reqs, err := apply.Requests(objs)
 		if err != nil {
 			t.Fatal(err)

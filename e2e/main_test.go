@@ -209,6 +209,16 @@ func ensureNamespace(ctx context.Context, name string) error {
 	return nil
 }
 
+// mustRender is etcdshapes.Render of r; an error fails the test.
+func mustRender(t *testing.T, r etcdshapes.Request) []etcdshapes.Object {
+	t.Helper()
+	objs, err := etcdshapes.Render(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
+}
+
 // asUnstructured is the object as the CLI prints it (etcdshapes.MarshalObject),
 // which is what Helm or kubectl would send.
 func asUnstructured(o etcdshapes.Object) (*unstructured.Unstructured, error) {

@@ -134,7 +134,7 @@ func TestPlanAgainstServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bystanders := bystanderObjects(t, n)
+	bystanders := bystanderObjects(t, n, "before-upgrade")
 	reqs, err := apply.Requests(bystanders)
 	if err != nil {
 		t.Fatal(err)
@@ -332,12 +332,8 @@ func TestPlanAgainstServer(t *testing.T) {
 			}
 			own := upgraded
 			own.Live.DataStoreName = n.DataStore()
-			stack, err := etcdshapes.Render(own)
-			if err != nil {
-				t.Fatal(err)
-			}
 			ours := map[string]bool{}
-			for _, o := range stack {
+			for _, o := range mustRender(t, own) {
 				ours[describe(o)] = true
 			}
 			for _, o := range p.Objects {
@@ -383,11 +379,11 @@ func toBytes(ss []string) [][]byte {
 	return out
 }
 
-// bystanderObjects are a hand-made snapshot and a snapshot schedule of the
-// tenant cluster n.
-func bystanderObjects(t *testing.T, n naming.Names) []etcdshapes.Object {
+// bystanderObjects are a hand-made snapshot (named snapshot) and a
+// snapshot schedule of the tenant cluster n.
+func bystanderObjects(t *testing.T, n naming.Names, snapshot string) []etcdshapes.Object {
 	t.Helper()
-	snap, err := etcd.Snapshot(n, "before-upgrade", pvcDestination(n))
+	snap, err := etcd.Snapshot(n, snapshot, pvcDestination(n))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,15 +50,7 @@ func snapshotStacks(t *testing.T) []naming.Names {
 			continue
 		}
 		seen[key] = true
-		var (
-			n   naming.Names
-			err error
-		)
-		if s.Caller == etcdshapes.CallerEtcd {
-			n, err = naming.ForEtcdChart(s.Namespace, s.Release)
-		} else {
-			n, err = naming.ForCluster(s.Namespace, s.Release)
-		}
+		n, err := namesOf(s)
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}
@@ -81,64 +73,54 @@ func snapshotStacks(t *testing.T) []naming.Names {
 //     bootstrapping from a snapshot file in S3 and on a PVC (etcd.Restore
 //     of etcd.SnapshotFile), which the CRD's CEL rules check.
 func TestSnapshotObjectsAccepted(t *testing.T) {
-	ctx := context.Background()
-	for _, n := range snapshotStacks(t) {
-		t.Run(n.Namespace+"/"+n.Cluster, func(t *testing.T) {
-			if err := ensureNamespace(ctx, n.Namespace); err != nil {
-				t.Fatal(err)
-			}
-			var objs []etcdshapes.Object
-			s3, pvc := s3Destination(n), pvcDestination(n)
-			one, err := etcd.Snapshot(n, "before-upgrade", s3)
+	inEachStack(t, func(ctx context.Context, t *testing.T, n naming.Names) {
+		var objs []etcdshapes.Object
+		s3, pvc := s3Destination(n), pvcDestination(n)
+		one, err := etcd.Snapshot(n, "before-upgrade", s3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		longest, err := etcd.Snapshot(n, n.SnapshotSlot(naming.MaxSnapshotKeep-1), pvc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs = append(objs, one, longest)
+		for _, o := range []etcd.SnapshotScheduleOptions{
+			{Schedule: "0 3 * * *", Destination: s3},
+			{Schedule: "@hourly", Keep: naming.MaxSnapshotKeep, Destination: pvc},
+		} {
+			sched, err := etcd.ScheduledSnapshots(n, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			longest, err := etcd.Snapshot(n, n.SnapshotSlot(naming.MaxSnapshotKeep-1), pvc)
-			if err != nil {
-				t.Fatal(err)
+			for _, ro := range sched.Objects() {
+				obj, ok := ro.(etcdshapes.Object)
+				if !ok {
+					t.Fatalf("%T is not an etcdshapes.Object", ro)
+				}
+				objs = append(objs, obj)
 			}
-			objs = append(objs, one, longest)
-			for _, o := range []etcd.SnapshotScheduleOptions{
-				{Schedule: "0 3 * * *", Destination: s3},
-				{Schedule: "@hourly", Keep: naming.MaxSnapshotKeep, Destination: pvc},
-			} {
-				sched, err := etcd.ScheduledSnapshots(n, o)
+			// What the job sends: the manifest with a slot's name.
+			for _, slot := range []string{sched.Slots[0], sched.Slots[len(sched.Slots)-1]} {
+				u, err := ringManifest(sched.CronJob, slot)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, ro := range sched.Objects() {
-					obj, ok := ro.(etcdshapes.Object)
-					if !ok {
-						t.Fatalf("%T is not an etcdshapes.Object", ro)
-					}
-					objs = append(objs, obj)
-				}
-				// What the job sends: the manifest with a slot's name.
-				for _, slot := range []string{sched.Slots[0], sched.Slots[len(sched.Slots)-1]} {
-					u, err := ringManifest(sched.CronJob, slot)
-					if err != nil {
-						t.Fatal(err)
-					}
-					acceptedOnce(ctx, t, "the job's EtcdSnapshot "+n.Namespace+"/"+slot, u)
-				}
+				acceptedOnce(ctx, t, "the job's EtcdSnapshot "+n.Namespace+"/"+slot, u)
 			}
-			for _, o := range objs {
-				createBoth(ctx, t, o)
-			}
-		})
-	}
+		}
+		for _, o := range objs {
+			createBoth(ctx, t, o)
+		}
+	})
+	ctx := context.Background()
 	for _, s := range golden.All() {
 		t.Run("restore/"+s.Name, func(t *testing.T) {
 			objs, err := s.Render()
 			if err != nil {
 				t.Fatal(err)
 			}
-			var base *etcdv1alpha2.EtcdCluster
-			for _, o := range objs {
-				if c, ok := o.(*etcdv1alpha2.EtcdCluster); ok {
-					base = c
-				}
-			}
+			base := clusterIn(objs)
 			if base == nil {
 				t.Skip("renders no EtcdCluster")
 			}
@@ -170,6 +152,22 @@ func TestSnapshotObjectsAccepted(t *testing.T) {
 	}
 }
 
+// inEachStack runs fn in a subtest for each of snapshotStacks, its
+// namespace created.
+func inEachStack(t *testing.T, fn func(ctx context.Context, t *testing.T, n naming.Names)) {
+	t.Helper()
+	ctx := context.Background()
+	for _, n := range snapshotStacks(t) {
+		t.Run(n.Namespace+"/"+n.Cluster, func(t *testing.T) {
+			if err := ensureNamespace(ctx, n.Namespace); err != nil {
+				t.Fatal(err)
+			}
+			fn(ctx, t, n)
+		})
+	}
+}
+
+// namesOf are the names of the scenario's stack.
 func namesOf(s golden.Scenario) (naming.Names, error) {
 	if s.Caller == etcdshapes.CallerEtcd {
 		return naming.ForEtcdChart(s.Namespace, s.Release)

@@ -220,12 +220,20 @@ func update(ctx context.Context, o etcdshapes.Object) error {
 
 func findCluster(t *testing.T, objs []etcdshapes.Object) *etcdv1alpha2.EtcdCluster {
 	t.Helper()
+	c := clusterIn(objs)
+	if c == nil {
+		t.Fatal("the stack has no EtcdCluster")
+	}
+	return c
+}
+
+// clusterIn is the stack's EtcdCluster; nil when it has none.
+func clusterIn(objs []etcdshapes.Object) *etcdv1alpha2.EtcdCluster {
 	for _, o := range objs {
 		if c, ok := o.(*etcdv1alpha2.EtcdCluster); ok {
 			return c
 		}
 	}
-	t.Fatal("the stack has no EtcdCluster")
 	return nil
 }
 

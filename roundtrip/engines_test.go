@@ -2,8 +2,9 @@ package roundtrip
 
 import (
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -167,13 +168,8 @@ func withLibrary(t testing.TB, h helm, key string, files ...chartgen.File) any {
 
 // joinRendered joins rendered templates like `helm template` prints them.
 func joinRendered(out map[string]string) string {
-	names := make([]string, 0, len(out))
-	for n := range out {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var b strings.Builder
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(out)) {
 		if strings.HasSuffix(n, "NOTES.txt") {
 			continue
 		}

@@ -49,34 +49,16 @@ func TestGoldenScenarios(t *testing.T) {
 // alone, as a chart that adopts it does: its own values.yaml (the
 // caller's) and one template including "etcdshapes.stack" for the caller.
 func TestLibraryAll(t *testing.T) {
-	forEachHelm(t, func(t *testing.T, h helm) {
-		for _, s := range golden.All() {
-			t.Run(s.Name, func(t *testing.T) {
-				app, err := chartgen.Chart(chartgen.Options{Caller: s.Caller, Version: chartVersion})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var values []byte
-				for _, f := range app {
-					if f.Path == "values.yaml" {
-						values = f.Data
-					}
-				}
-				c := withLibrary(t, h, "all-"+s.Caller,
-					chartgen.File{Path: "values.yaml", Data: values},
-					chartgen.File{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller + `") }}`)})
-				in := renderInput{caller: s.Caller, release: s.Release, namespace: s.Namespace,
-					values: []byte(s.Values), apiVersions: s.APIVersions, live: s.Live}
-				out, err := h.render(c, in.values, in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := goRender(in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				compareDocs(t, want, joinRendered(out), s.Namespace)
-			})
+	goldenThroughLibrary(t, "all-", func(s golden.Scenario, app []chartgen.File) []chartgen.File {
+		var values []byte
+		for _, f := range app {
+			if f.Path == "values.yaml" {
+				values = f.Data
+			}
+		}
+		return []chartgen.File{
+			{Path: "values.yaml", Data: values},
+			{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller + `") }}`)},
 		}
 	})
 }
@@ -86,6 +68,22 @@ func TestLibraryAll(t *testing.T) {
 // vouch for: the general path must render what the quick path renders,
 // the library's objects.
 func TestGoldenScenariosChecked(t *testing.T) {
+	goldenThroughLibrary(t, "checked-", func(s golden.Scenario, app []chartgen.File) []chartgen.File {
+		files := []chartgen.File{{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller + `" "checks" true) }}`)}}
+		for _, f := range app {
+			if f.Path == "values.yaml" || f.Path == "values.schema.json" {
+				files = append(files, f)
+			}
+		}
+		return files
+	})
+}
+
+// goldenThroughLibrary renders every golden scenario, on every Helm, with
+// a chart (key prefix+caller) of the files files picks from the caller's
+// application chart app, depending on the library chart, and requires the
+// library's objects.
+func goldenThroughLibrary(t *testing.T, prefix string, files func(s golden.Scenario, app []chartgen.File) []chartgen.File) {
 	forEachHelm(t, func(t *testing.T, h helm) {
 		for _, s := range golden.All() {
 			t.Run(s.Name, func(t *testing.T) {
@@ -93,13 +91,7 @@ func TestGoldenScenariosChecked(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				files := []chartgen.File{{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller + `" "checks" true) }}`)}}
-				for _, f := range app {
-					if f.Path == "values.yaml" || f.Path == "values.schema.json" {
-						files = append(files, f)
-					}
-				}
-				c := withLibrary(t, h, "checked-"+s.Caller, files...)
+				c := withLibrary(t, h, prefix+s.Caller, files(s, app)...)
 				in := renderInput{caller: s.Caller, release: s.Release, namespace: s.Namespace,
 					values: []byte(s.Values), apiVersions: s.APIVersions, live: s.Live}
 				out, err := h.render(c, in.values, in)

@@ -127,6 +127,26 @@ type object struct {
 	val map[string]any
 }
 
+// normalizeMeta drops the status and a null creationTimestamp and gives a
+// namespaced object without a namespace ns; it returns the metadata and
+// the kind.
+func normalizeMeta(m map[string]any, ns string) (map[string]any, string) {
+	delete(m, "status")
+	md, _ := m["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		m["metadata"] = md
+	}
+	if v, ok := md["creationTimestamp"]; ok && v == nil {
+		delete(md, "creationTimestamp")
+	}
+	kind, _ := m["kind"].(string)
+	if _, ok := md["namespace"]; !ok && !clusterScoped[kind] {
+		md["namespace"] = ns
+	}
+	return md, kind
+}
+
 // canon parses multi-document YAML into objects keyed by
 // "apiVersion kind namespace/name", sorted.
 func canon(doc, ns string) ([]object, error) {
@@ -139,19 +159,7 @@ func canon(doc, ns string) ([]object, error) {
 		if m == nil {
 			continue
 		}
-		delete(m, "status")
-		md, _ := m["metadata"].(map[string]any)
-		if md == nil {
-			md = map[string]any{}
-			m["metadata"] = md
-		}
-		if v, ok := md["creationTimestamp"]; ok && v == nil {
-			delete(md, "creationTimestamp")
-		}
-		kind, _ := m["kind"].(string)
-		if _, ok := md["namespace"]; !ok && !clusterScoped[kind] {
-			md["namespace"] = ns
-		}
+		md, kind := normalizeMeta(m, ns)
 		walk(m, "")
 		prune(m)
 		out = append(out, object{fmt.Sprintf("%v %v %v/%v", m["apiVersion"], kind, md["namespace"], md["name"]), m})

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/golden"
 	"sigs.k8s.io/yaml"
 )
@@ -39,21 +38,7 @@ func TestHelmBinary(t *testing.T) {
 func helmBinary(t *testing.T, helm string) {
 	dirs := map[string]string{}
 	for _, caller := range []string{"etcd", "cluster"} {
-		files, err := chartgen.Chart(chartgen.Options{Caller: caller, Version: chartVersion, Vendor: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := filepath.Join(t.TempDir(), caller)
-		for _, f := range files {
-			p := filepath.Join(dir, filepath.FromSlash(f.Path))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		dirs[caller] = dir
+		dirs[caller] = writeChartDir(t, caller)
 	}
 	var inputs []renderInput
 	for _, s := range golden.All() {

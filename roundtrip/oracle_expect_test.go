@@ -37,9 +37,7 @@ func hashName(full string, limit, keep int, suffix string) string {
 		return full
 	}
 	readable := strings.TrimSuffix(full, suffix)
-	if len(readable) > keep {
-		readable = readable[:keep]
-	}
+	readable = readable[:min(len(readable), keep)]
 	readable = strings.TrimSuffix(strings.TrimSuffix(readable, "-"), ".")
 	sum := sha256.Sum256([]byte(full))
 	return readable + "-" + hex.EncodeToString(sum[:])[:8] + suffix

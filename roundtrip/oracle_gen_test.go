@@ -669,12 +669,10 @@ func (g *gen) nulls(caller string, v map[string]any) {
 		p := choose(g, paths...)
 		m := v
 		for _, k := range p[:len(p)-1] {
-			next, ok := m[k].(map[string]any)
-			if !ok {
-				next = map[string]any{}
-				m[k] = next
+			if _, ok := m[k].(map[string]any); !ok {
+				m[k] = map[string]any{}
 			}
-			m = next
+			m = m[k].(map[string]any)
 		}
 		m[p[len(p)-1]] = nil
 		g.note("nulls", strings.Join(p, "."))
@@ -791,36 +789,32 @@ func (g *gen) spread() any {
 
 func (g *gen) badSpread() any {
 	g.note("spread", "invalid")
-	one := func(extra string) map[string]any {
-		return map[string]any{"globalAppTopologySpreadConstraints": "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: topology.kubernetes.io/zone\n  whenUnsatisfiable: DoNotSchedule\n" + extra}
+	const valid = "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: topology.kubernetes.io/zone\n  whenUnsatisfiable: DoNotSchedule\n"
+	// The draws that are one document; the others are in the switch.
+	docs := [...]string{
+		0:  "topologySpreadConstraints:\n- maxSkew: 0\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n",
+		1:  "topologySpreadConstraints:\n- maxSkew: 1\n  whenUnsatisfiable: DoNotSchedule\n",
+		2:  "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: Maybe\n",
+		3:  valid + "  minDomains: 0\n",
+		4:  "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: ScheduleAnyway\n  minDomains: 2\n",
+		5:  valid + "- maxSkew: 2\n  topologyKey: topology.kubernetes.io/zone\n  whenUnsatisfiable: DoNotSchedule\n",
+		6:  "topologySpreadConstraints: []\n",
+		10: valid + "  labelSelector:\n    matchLabels:\n      tier: \"-bad-\"\n",
+		11: valid + "  topologyKey2: x\n",
 	}
-	switch g.intn(12) {
-	case 0:
-		return map[string]any{"globalAppTopologySpreadConstraints": "topologySpreadConstraints:\n- maxSkew: 0\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n"}
-	case 1:
-		return map[string]any{"globalAppTopologySpreadConstraints": "topologySpreadConstraints:\n- maxSkew: 1\n  whenUnsatisfiable: DoNotSchedule\n"}
-	case 2:
-		return map[string]any{"globalAppTopologySpreadConstraints": "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: Maybe\n"}
-	case 3:
-		return one("  minDomains: 0\n")
-	case 4:
-		return map[string]any{"globalAppTopologySpreadConstraints": "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: ScheduleAnyway\n  minDomains: 2\n"}
-	case 5:
-		return one("- maxSkew: 2\n  topologyKey: topology.kubernetes.io/zone\n  whenUnsatisfiable: DoNotSchedule\n")
-	case 6:
-		return map[string]any{"globalAppTopologySpreadConstraints": "topologySpreadConstraints: []\n"}
+	var v any
+	switch i := g.intn(12); i {
 	case 7:
-		return map[string]any{"globalAppTopologySpreadConstraints": choose(g, "foo: 1\n",
-			"foo: 1\ntopologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n")}
+		v = choose(g, "foo: 1\n",
+			"foo: 1\ntopologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n")
 	case 8:
-		return map[string]any{"globalAppTopologySpreadConstraints": map[string]any{"topologySpreadConstraints": []any{}}}
+		v = map[string]any{"topologySpreadConstraints": []any{}}
 	case 9:
 		return "not-a-map"
-	case 10:
-		return one("  labelSelector:\n    matchLabels:\n      tier: \"-bad-\"\n")
 	default:
-		return one("  topologyKey2: x\n")
+		v = docs[i]
 	}
+	return map[string]any{"globalAppTopologySpreadConstraints": v}
 }
 
 // --- affinity

@@ -387,19 +387,7 @@ func oracleCanon(doc, ns string) ([]object, error) {
 		if m == nil {
 			continue
 		}
-		delete(m, "status")
-		md, _ := m["metadata"].(map[string]any)
-		if md == nil {
-			md = map[string]any{}
-			m["metadata"] = md
-		}
-		if v, ok := md["creationTimestamp"]; ok && v == nil {
-			delete(md, "creationTimestamp")
-		}
-		kind, _ := m["kind"].(string)
-		if _, ok := md["namespace"]; !ok && !clusterScoped[kind] {
-			md["namespace"] = ns
-		}
+		normalizeMeta(m, ns)
 		walk(m, "") // quantities from the JSON text, as the API server reads them
 		exactNumbers(m)
 		prune(m)
@@ -414,20 +402,35 @@ func objectKey(m map[string]any) string {
 	return fmt.Sprintf("%v %v %v/%v", m["apiVersion"], m["kind"], md["namespace"], md["name"])
 }
 
+// mapLeaves replaces, in place, every value of v's maps and lists at any
+// depth that is neither a map nor a list by f of it; v itself when it is
+// neither gives f(v).
+func mapLeaves(v any, f func(any) any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			t[k] = mapLeaves(c, f)
+		}
+	case []any:
+		for i, c := range t {
+			t[i] = mapLeaves(c, f)
+		}
+	default:
+		return f(v)
+	}
+	return v
+}
+
 // exactNumbers turns every json.Number into an int64 when it is a whole
 // number that fits, else into a float64, and a whole float64 that fits in
 // 2^53 into an int64, so that numbers compare by value whichever parser
 // read them; quantities are canonicalised from there by walk.
-func exactNumbers(v any) any {
+func exactNumbers(v any) any { return mapLeaves(v, exactNumber) }
+
+// exactNumber is exactNumbers of one value that is neither a map nor a
+// list.
+func exactNumber(v any) any {
 	switch t := v.(type) {
-	case map[string]any:
-		for k, c := range t {
-			t[k] = exactNumbers(c)
-		}
-	case []any:
-		for i, c := range t {
-			t[i] = exactNumbers(c)
-		}
 	case json.Number:
 		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil {
 			return i

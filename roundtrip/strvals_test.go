@@ -219,29 +219,20 @@ func TestSetOrderMatchesHelm(t *testing.T) {
 }
 
 // canonicalNumbers replaces json.Number (the library keeps numbers as
-// written) and float64 (Helm's YAML) by float64, keeping int64 (--set's).
+// written) and float64 (Helm's YAML) by float64, keeping int64 (--set's),
+// in place.
 func canonicalNumbers(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = canonicalNumbers(e)
+	return mapLeaves(v, func(leaf any) any {
+		n, ok := leaf.(json.Number)
+		if !ok {
+			return leaf
 		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = canonicalNumbers(e)
-		}
-		return out
-	case json.Number:
-		if i, err := t.Int64(); err == nil {
+		if i, err := n.Int64(); err == nil {
 			return float64(i)
 		}
-		f, _ := t.Float64()
+		f, _ := n.Float64()
 		return f
-	}
-	return v
+	})
 }
 
 // TestChartVersionsMatchHelm: a chart version is accepted by the library

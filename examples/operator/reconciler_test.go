@@ -179,6 +179,26 @@ func ensureNamespace(t *testing.T, name string) {
 	}
 }
 
+// tenantCluster is the names of the tenant cluster release in ns, the
+// namespace created.
+func tenantCluster(t *testing.T, ns, release string) naming.Names {
+	t.Helper()
+	n, err := naming.ForCluster(ns, release)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ensureNamespace(t, ns)
+	return n
+}
+
+// create creates o for real; an error fails the test.
+func create(t *testing.T, o client.Object, opts ...client.CreateOption) {
+	t.Helper()
+	if err := k.Create(context.Background(), o, opts...); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func inputConfigMap(namespace, name, release, values string) *corev1.ConfigMap {
 	return &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Labels: map[string]string{StackLabel: StackLabelValue}},
@@ -252,15 +272,9 @@ func TestCreateUpgradeSnapshot(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t)
 	ns, release := "tenant-op", "kubernetes-op"
-	n, err := naming.ForCluster(ns, release)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ensureNamespace(t, ns)
+	n := tenantCluster(t, ns, release)
 	cm := inputConfigMap(ns, "etcd-"+release, release, opValues)
-	if err := k.Create(ctx, cm); err != nil {
-		t.Fatal(err)
-	}
+	create(t, cm)
 
 	// Create.
 	got, evs := h.reconcile(cm)
@@ -382,11 +396,7 @@ func TestRefusesUnsafePlan(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t)
 	ns, release := "tenant-op", "kubernetes-adopt"
-	n, err := naming.ForCluster(ns, release)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ensureNamespace(t, ns)
+	n := tenantCluster(t, ns, release)
 	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: ns, Release: release})
 	if err != nil {
 		t.Fatal(err)
@@ -401,15 +411,11 @@ func TestRefusesUnsafePlan(t *testing.T) {
 		t.Fatal("the stack's EtcdCluster has no spec.tls.client.serverSecretRef")
 	}
 	legacy.Spec.TLS.Client.ServerSecretRef.Name = "legacy-server-tls"
-	if err := k.Create(ctx, legacy, client.FieldOwner("helm")); err != nil {
-		t.Fatal(err)
-	}
+	create(t, legacy, client.FieldOwner("helm"))
 
 	cm := inputConfigMap(ns, "etcd-"+release, release, "{}")
 	cm.Annotations = map[string]string{SnapshotAnnotation: "before-adoption", ApproveAnnotation: "anything"}
-	if err := k.Create(ctx, cm); err != nil {
-		t.Fatal(err)
-	}
+	create(t, cm)
 	got, evs := h.reconcile(cm)
 	h.expect(got, evs, Refused, "Warning Refused")
 	if !strings.Contains(got.Annotations[PlanAnnotation], "REFUSED spec.tls.client.serverSecretRef") {
@@ -438,18 +444,12 @@ func TestSharedDataStore(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t)
 	ns, release := "tenant-op", "kubernetes-shared"
-	n, err := naming.ForCluster(ns, release)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ensureNamespace(t, ns)
+	n := tenantCluster(t, ns, release)
 	if err := setKCP(ctx, ns, release, "tenant-root"); err != nil {
 		t.Fatal(err)
 	}
 	cm := inputConfigMap(ns, "etcd-"+release, release, "{}")
-	if err := k.Create(ctx, cm); err != nil {
-		t.Fatal(err)
-	}
+	create(t, cm)
 	got, evs := h.reconcile(cm)
 	h.expect(got, evs, Unchanged, "")
 	if !strings.Contains(got.Annotations[MessageAnnotation], "shared DataStore tenant-root") {
@@ -476,9 +476,7 @@ func TestSharedDataStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := k.Create(ctx, theirs); err != nil {
-		t.Fatal(err)
-	}
+	create(t, theirs)
 	edit(t, cm, func(cm *corev1.ConfigMap) { cm.Annotations[SnapshotAnnotation] = "nightly" })
 	got, evs = h.reconcile(cm)
 	h.expect(got, evs, Unchanged, "")
@@ -499,7 +497,6 @@ func setKCP(ctx context.Context, ns, name, dataStore string) error {
 // TestInvalidInput: input the library refuses is recorded with the field
 // and the rule, and nothing is applied.
 func TestInvalidInput(t *testing.T) {
-	ctx := context.Background()
 	h := newHarness(t)
 	ns := "tenant-op"
 	ensureNamespace(t, ns)
@@ -511,9 +508,7 @@ func TestInvalidInput(t *testing.T) {
 		{"bad-release", "Kubernetes_Bad", "{}", "release"},
 	} {
 		cm := inputConfigMap(ns, c.name, c.release, c.values)
-		if err := k.Create(ctx, cm); err != nil {
-			t.Fatal(err)
-		}
+		create(t, cm)
 		got, evs := h.reconcile(cm)
 		h.expect(got, evs, Invalid, "Warning Invalid")
 		if !strings.Contains(got.Annotations[MessageAnnotation], c.want) {
@@ -526,11 +521,7 @@ func TestInvalidInput(t *testing.T) {
 // watch, event recorder) and waits for a new ConfigMap's stack.
 func TestManagerReconciles(t *testing.T) {
 	ns, release := "tenant-mgr", "kubernetes-mgr"
-	n, err := naming.ForCluster(ns, release)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ensureNamespace(t, ns)
+	n := tenantCluster(t, ns, release)
 	mgr, err := NewManager(cfg, ctrl.Options{Metrics: metricsserver.Options{BindAddress: "0"}}, "1.2.3")
 	if err != nil {
 		t.Fatal(err)
@@ -546,9 +537,7 @@ func TestManagerReconciles(t *testing.T) {
 	}()
 
 	cm := inputConfigMap(ns, "etcd-"+release, release, opValues)
-	if err := k.Create(context.Background(), cm); err != nil {
-		t.Fatal(err)
-	}
+	create(t, cm)
 	deadline := time.Now().Add(time.Minute)
 	for {
 		got := &corev1.ConfigMap{}
