@@ -193,61 +193,64 @@ func (t *Tree) reset(src []byte) {
 }
 
 func (t *Tree) object() (Node, error) {
-	mark := len(t.stackE)
-	self, more, err := t.open(Map, '}')
-	if err != nil {
-		return 0, err
-	}
-	for more {
-		t.skipSpace()
-		if t.pos >= len(t.src) || t.src[t.pos] != '"' {
-			return 0, ErrFallback
-		}
-		k, err := t.str()
-		if err != nil {
-			return 0, err
-		}
-		if k.n > maxKeyLen {
-			return 0, ErrFallback
-		}
-		t.skipSpace()
-		if t.pos >= len(t.src) || t.src[t.pos] != ':' {
-			return 0, ErrFallback
-		}
-		t.pos++
-		v, err := t.value()
-		if err != nil {
-			return 0, err
-		}
-		t.stackE = append(t.stackE, entry{key: k, val: v})
-		more, err = t.separator('}')
-		if err != nil {
-			return 0, err
-		}
-	}
-	t.closeMap(self, mark)
-	return self, nil
+	return t.container(Map, '}', len(t.stackE), (*Tree).readEntry, (*Tree).closeMap)
 }
 
 func (t *Tree) array() (Node, error) {
-	mark := len(t.stackI)
-	self, more, err := t.open(List, ']')
+	return t.container(List, ']', len(t.stackI), (*Tree).readItem, (*Tree).closeList)
+}
+
+// container reads an object or an array, from its opening bracket at t.pos
+// to its closing one: member reads each member onto the stack of its kind,
+// whose length was mark, and end moves them from the stack into the tree.
+func (t *Tree) container(kind Kind, closing byte, mark int, member func(*Tree) error, end func(*Tree, Node, int)) (Node, error) {
+	self, more, err := t.open(kind, closing)
+	for more && err == nil {
+		if err = member(t); err == nil {
+			more, err = t.separator(closing)
+		}
+	}
 	if err != nil {
 		return 0, err
 	}
-	for more {
-		v, err := t.value()
-		if err != nil {
-			return 0, err
-		}
-		t.stackI = append(t.stackI, v)
-		more, err = t.separator(']')
-		if err != nil {
-			return 0, err
-		}
-	}
-	t.closeList(self, mark)
+	end(t, self, mark)
 	return self, nil
+}
+
+// readEntry reads one member of an object, "key": value, onto t.stackE.
+func (t *Tree) readEntry() error {
+	t.skipSpace()
+	if t.pos >= len(t.src) || t.src[t.pos] != '"' {
+		return ErrFallback
+	}
+	k, err := t.str()
+	if err != nil {
+		return err
+	}
+	if k.n > maxKeyLen {
+		return ErrFallback
+	}
+	t.skipSpace()
+	if t.pos >= len(t.src) || t.src[t.pos] != ':' {
+		return ErrFallback
+	}
+	t.pos++
+	v, err := t.value()
+	if err != nil {
+		return err
+	}
+	t.stackE = append(t.stackE, entry{key: k, val: v})
+	return nil
+}
+
+// readItem reads one element of an array onto t.stackI.
+func (t *Tree) readItem() error {
+	v, err := t.value()
+	if err != nil {
+		return err
+	}
+	t.stackI = append(t.stackI, v)
+	return nil
 }
 
 // open reads the opening bracket of an object or array at t.pos and adds
