@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 )
@@ -87,7 +88,7 @@ func withLiterals(v any, n *yamlv3.Node, depth int) any {
 		}
 		return t
 	case float64:
-		if n != nil && n.Kind == yamlv3.ScalarNode && isJSONNumber(n.Value) {
+		if n != nil && n.Kind == yamlv3.ScalarNode && jsonnum.Is(n.Value) {
 			if f, err := strconv.ParseFloat(n.Value, 64); err == nil && f == t {
 				return json.Number(n.Value)
 			}
@@ -110,48 +111,6 @@ func floatNumber(f float64) any {
 		return json.Number(strconv.FormatFloat(f, 'f', -1, 64))
 	}
 	return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
-}
-
-// isJSONNumber reports whether s is a number in JSON's grammar.
-func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 // normalizeValues copies a values tree built in Go into the shape Merge

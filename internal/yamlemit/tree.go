@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 )
 
 // ErrFallback reports a document the fast path does not print exactly as
@@ -428,50 +430,14 @@ func hex4(b []byte, i int) (rune, bool) {
 func (t *Tree) number() (Node, error) {
 	src := t.src
 	start := t.pos
-	i := start
-	if src[i] == '-' {
-		i++
-	}
-	intStart := i
-	if i < len(src) && src[i] == '0' {
-		i++
-	} else if i < len(src) && src[i] >= '1' && src[i] <= '9' {
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-	} else {
+	n, intDigits, simple := jsonnum.Scan(src[start:])
+	if n == 0 {
 		return 0, ErrFallback
 	}
-	intEnd := i
-	simple := true
-	if i < len(src) && src[i] == '.' {
-		simple = false
-		i++
-		d := i
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return 0, ErrFallback
-		}
-	}
-	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
-		simple = false
-		i++
-		if i < len(src) && (src[i] == '+' || src[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return 0, ErrFallback
-		}
-	}
+	i := start + n
 	t.pos = i
-	if printedAsWritten(src[start:i], intEnd-intStart, simple) {
-		return t.add(node{kind: Number, text: span{off: int32(start), n: int32(i - start)}}), nil
+	if printedAsWritten(src[start:i], intDigits, simple) {
+		return t.add(node{kind: Number, text: span{off: int32(start), n: int32(n)}}), nil
 	}
 	d0 := len(t.dec)
 	var ok bool
@@ -491,18 +457,7 @@ func printedAsWritten(tok []byte, intDigits int, simple bool) bool {
 // appendNumberText appends what yaml.v2 prints for tok, a number in JSON's
 // grammar, as number does; ok is false where number refuses it.
 func appendNumberText(dst, tok []byte) ([]byte, bool) {
-	intDigits, simple := 0, true
-	for i, c := range tok {
-		switch {
-		case c >= '0' && c <= '9':
-			if simple {
-				intDigits++
-			}
-		case c == '-' && i == 0:
-		default:
-			simple = false
-		}
-	}
+	_, intDigits, simple := jsonnum.Scan(tok)
 	if printedAsWritten(tok, intDigits, simple) {
 		return append(dst, tok...), true
 	}
