@@ -8,6 +8,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
+	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 )
@@ -119,22 +120,14 @@ func floatNumber(f float64) any {
 // same whether it came from YAML or from Go code (int 3, uint 3 and
 // float64 3 all mean 3). NaN and infinities stay float64 (and are refused
 // where a number is read). Other values are kept as they are.
-func normalizeValues(v any) any {
+func normalizeValues(v any) any { return jsontree.Copy(v, normalizeLeaf) }
+
+// normalizeLeaf is normalizeValues of a value that is neither a
+// map[string]any nor an []any.
+func normalizeLeaf(v any) any {
 	switch t := v.(type) {
 	case nil, string, bool, json.Number:
 		return v
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = normalizeValues(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = normalizeValues(e)
-		}
-		return out
 	case float64:
 		return floatNumber(t)
 	case float32:

@@ -31,6 +31,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
+	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/smdjson"
 	"go/format"
 	"os"
@@ -416,24 +417,18 @@ func refsOfRef(r smdschema.TypeRef, out *[]string) {
 	refsOfAtom(r.Inlined, out)
 }
 
-func jsonValue(v any) any {
+// jsonValue is the JSON form of a field default: whole numbers as int,
+// maps keyed by string.
+func jsonValue(v any) any { return jsontree.Copy(v, jsonLeaf) }
+
+// jsonLeaf is jsonValue of a value that is neither a map[string]any nor an
+// []any.
+func jsonLeaf(v any) any {
 	switch t := v.(type) {
 	case map[any]any:
 		out := make(map[string]any, len(t))
 		for k, c := range t {
 			out[fmt.Sprint(k)] = jsonValue(c)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, c := range t {
-			out[k] = jsonValue(c)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, c := range t {
-			out[i] = jsonValue(c)
 		}
 		return out
 	case int64:
