@@ -19,17 +19,11 @@ func chartFiles(caller, version string) ([]File, error) {
 	var ci []File
 	switch caller {
 	case etcdshapes.CallerEtcd:
-		name = "etcd"
+		name, values, schema, ci = "etcd", etcdValues(), etcdSchema(), etcdCIValues
 		description = "Cozystack's shared etcd of a tenant namespace (install as release \"etcd\"), generated from the etcdshapes builders."
-		values = etcdValues()
-		schema = etcdSchema()
-		ci = etcdCIValues
 	case etcdshapes.CallerCluster:
-		name = "kubernetes-etcd"
+		name, values, schema, ci = "kubernetes-etcd", clusterValues(), clusterSchema(), clusterCIValues
 		description = "The etcd of one Cozystack tenant Kubernetes cluster (install as the kubernetes chart's release \"kubernetes-<name>\"), generated from the etcdshapes builders."
-		values = clusterValues()
-		schema = clusterSchema()
-		ci = clusterCIValues
 	}
 	chart := fmt.Sprintf(`# %s
 apiVersion: v2
