@@ -436,7 +436,8 @@ func (e *emitter) analyzeScalar(value []byte) {
 		if !isPrintable(value, i) {
 			specialCharacters = true
 		}
-		space, lineBreak := c == ' ', isBreak(value, i)
+		space := c == ' '
+		lineBreak := !space && isBreak(value, i)
 		if space {
 			leadingSpace = leadingSpace || i == 0
 			trailingSpace = trailingSpace || i+w == len(value)
