@@ -376,7 +376,6 @@ func (e *emitter) analyzeScalar(value []byte) {
 	}
 	var (
 		blockIndicators, flowIndicators, lineBreaks, specialCharacters bool
-		leadingSpace, leadingBreak, trailingSpace, trailingBreak       bool
 		breakSpace, spaceBreak                                         bool
 		previousSpace, previousBreak                                   bool
 	)
@@ -436,21 +435,27 @@ func (e *emitter) analyzeScalar(value []byte) {
 		if !isPrintable(value, i) {
 			specialCharacters = true
 		}
-		space := c == ' '
-		lineBreak := !space && isBreak(value, i)
-		if space {
-			leadingSpace = leadingSpace || i == 0
-			trailingSpace = trailingSpace || i+w == len(value)
-			breakSpace = breakSpace || previousBreak
-		} else if lineBreak {
+		if c == ' ' {
+			if previousBreak {
+				breakSpace = true
+			}
+			previousSpace, previousBreak = true, false
+		} else if isBreak(value, i) {
 			lineBreaks = true
-			leadingBreak = leadingBreak || i == 0
-			trailingBreak = trailingBreak || i+w == len(value)
-			spaceBreak = spaceBreak || previousSpace
+			if previousSpace {
+				spaceBreak = true
+			}
+			previousSpace, previousBreak = false, true
+		} else {
+			previousSpace, previousBreak = false, false
 		}
-		previousSpace, previousBreak = space, lineBreak
 		precededByWhitespace = isBlankz(value, i)
 	}
+	// After the loop the previous flags describe the last character (a run
+	// of ordinary characters clears them): a space or a break at either
+	// end is known without a test in the loop.
+	leadingSpace, leadingBreak := value[0] == ' ', isBreak(value, 0)
+	trailingSpace, trailingBreak := previousSpace, previousBreak
 	// Double quotes hold anything. Single quotes hold no space next to a
 	// break and no special character; a literal block no space before a
 	// break or at the end and no special character; plain text nothing
