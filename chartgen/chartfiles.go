@@ -19,17 +19,11 @@ func chartFiles(caller, version string) ([]File, error) {
 	var ci []File
 	switch caller {
 	case etcdshapes.CallerEtcd:
-		name = "etcd"
+		name, values, schema, ci = "etcd", etcdValues(), etcdSchema(), etcdCIValues
 		description = "Cozystack's shared etcd of a tenant namespace (install as release \"etcd\"), generated from the etcdshapes builders."
-		values = etcdValues()
-		schema = etcdSchema()
-		ci = etcdCIValues
 	case etcdshapes.CallerCluster:
-		name = "kubernetes-etcd"
+		name, values, schema, ci = "kubernetes-etcd", clusterValues(), clusterSchema(), clusterCIValues
 		description = "The etcd of one Cozystack tenant Kubernetes cluster (install as the kubernetes chart's release \"kubernetes-<name>\"), generated from the etcdshapes builders."
-		values = clusterValues()
-		schema = clusterSchema()
-		ci = clusterCIValues
 	}
 	chart := fmt.Sprintf(`# %s
 apiVersion: v2
@@ -197,40 +191,40 @@ func platformSchema() map[string]any {
 		})
 }
 
-func etcdSchema() map[string]any {
+// chartSchema is a chart's values.schema.json: an object of properties.
+func chartSchema(title string, properties map[string]any) map[string]any {
 	return map[string]any{
-		"$schema": "http://json-schema.org/draft-07/schema#",
-		"type":    "object",
-		"title":   "etcd",
-		"properties": map[string]any{
-			"version":  with(prop("etcd version, X.Y.Z.", "string"), "default", etcd.DefaultVersion),
-			"replicas": with(int32Prop(fmt.Sprintf("Number of etcd members, 1 to %d.", etcd.MaxReplicas)), "default", etcd.DefaultReplicas),
-			// A fraction is refused for size, as upstream's schema refuses
-			// it ("1.5" as a string is a quantity); the helpers refuse one
-			// for cpu and memory (a property each would cost every render
-			// more than the check).
-			"size":         with(prop("Size of each member's data volume (any Kubernetes quantity).", "string", "integer"), "default", etcd.DefaultSize),
-			"storageClass": with(prop("StorageClass of the data volumes; empty uses the cluster's default.", "string"), "default", ""),
-			"resources": with(prop("Limits of the etcd container, a flat map of resource names to quantities.", "object"),
-				"additionalProperties", prop("A quantity.", "string", "number", "null"),
-				"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
-			"affinity": with(prop("Affinity of the members (a pod affinity); empty means a soft anti-affinity across nodes.", "object"), "default", map[string]any{}),
-			"_cluster": platformSchema(),
-		},
+		"$schema":    "http://json-schema.org/draft-07/schema#",
+		"type":       "object",
+		"title":      title,
+		"properties": properties,
 	}
 }
 
+func etcdSchema() map[string]any {
+	return chartSchema("etcd", map[string]any{
+		"version":  with(prop("etcd version, X.Y.Z.", "string"), "default", etcd.DefaultVersion),
+		"replicas": with(int32Prop(fmt.Sprintf("Number of etcd members, 1 to %d.", etcd.MaxReplicas)), "default", etcd.DefaultReplicas),
+		// A fraction is refused for size, as upstream's schema refuses
+		// it ("1.5" as a string is a quantity); the helpers refuse one
+		// for cpu and memory (a property each would cost every render
+		// more than the check).
+		"size":         with(prop("Size of each member's data volume (any Kubernetes quantity).", "string", "integer"), "default", etcd.DefaultSize),
+		"storageClass": with(prop("StorageClass of the data volumes; empty uses the cluster's default.", "string"), "default", ""),
+		"resources": with(prop("Limits of the etcd container, a flat map of resource names to quantities.", "object"),
+			"additionalProperties", prop("A quantity.", "string", "number", "null"),
+			"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
+		"affinity": with(prop("Affinity of the members (a pod affinity); empty means a soft anti-affinity across nodes.", "object"), "default", map[string]any{}),
+		"_cluster": platformSchema(),
+	})
+}
+
 func clusterSchema() map[string]any {
-	return map[string]any{
-		"$schema": "http://json-schema.org/draft-07/schema#",
-		"type":    "object",
-		"title":   "kubernetes (etcd values)",
-		"properties": map[string]any{
-			"etcd": with(prop("Control-plane etcd of this cluster.", "object", "null"),
-				"properties", map[string]any{
-					"replicas": with(int32Prop("etcd members: 1 or 3.", "null"), "default", etcd.DefaultReplicas),
-				}),
-			"_cluster": platformSchema(),
-		},
-	}
+	return chartSchema("kubernetes (etcd values)", map[string]any{
+		"etcd": with(prop("Control-plane etcd of this cluster.", "object", "null"),
+			"properties", map[string]any{
+				"replicas": with(int32Prop("etcd members: 1 or 3.", "null"), "default", etcd.DefaultReplicas),
+			}),
+		"_cluster": platformSchema(),
+	})
 }

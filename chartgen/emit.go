@@ -333,66 +333,74 @@ func (e *emitter) tenantRange(key string, v any, indent int, path string) error 
 
 func (e *emitter) plainEntry(key string, v any, indent int, path string) error {
 	k := e.key(key)
+	if flow, ok := emptyFlow(v); ok {
+		e.add(indent, k+": "+flow)
+		return nil
+	}
 	switch t := v.(type) {
 	case map[string]any:
-		if len(t) == 0 {
-			e.add(indent, k+": {}")
-			return nil
-		}
 		e.add(indent, k+":")
 		return e.mapBody(t, indent+2, path)
 	case []any:
-		if len(t) == 0 {
-			e.add(indent, k+": []")
-			return nil
-		}
 		e.add(indent, k+":")
 		return e.listItems(t, indent, path)
-	default:
-		inline, block, err := e.scalar(v, indent)
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		e.add(indent, k+": "+inline)
-		e.lines = append(e.lines, block...)
-		return nil
 	}
+	return e.scalarLine(indent, k+": ", v, path)
 }
 
 // listItems writes items as a block sequence whose dashes sit at indent.
 func (e *emitter) listItems(items []any, indent int, path string) error {
 	for i, it := range items {
 		p := fmt.Sprintf("%s[%d]", path, i)
+		if flow, ok := emptyFlow(it); ok {
+			e.add(indent, "- "+flow)
+			continue
+		}
+		var err error
 		switch t := it.(type) {
-		case map[string]any:
-			if len(t) == 0 {
-				e.add(indent, "- {}")
-				continue
-			}
+		case map[string]any, []any:
 			sub := e.sub()
-			if err := sub.mapBody(t, indent+2, p); err != nil {
-				return err
+			if err = sub.collection(t, indent+2, p); err == nil {
+				e.item(indent, sub.lines)
 			}
-			e.item(indent, sub.lines)
-		case []any:
-			if len(t) == 0 {
-				e.add(indent, "- []")
-				continue
-			}
-			sub := e.sub()
-			if err := sub.listItems(t, indent+2, p); err != nil {
-				return err
-			}
-			e.item(indent, sub.lines)
 		default:
-			inline, block, err := e.scalar(it, indent)
-			if err != nil {
-				return fmt.Errorf("%s: %w", p, err)
-			}
-			e.add(indent, "- "+inline)
-			e.lines = append(e.lines, block...)
+			err = e.scalarLine(indent, "- ", it, p)
+		}
+		if err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// collection writes a map's entries, or a list's items with their
+// dashes, at indent.
+func (e *emitter) collection(v any, indent int, path string) error {
+	if m, ok := v.(map[string]any); ok {
+		return e.mapBody(m, indent, path)
+	}
+	return e.listItems(v.([]any), indent, path)
+}
+
+// emptyFlow is the flow form of v where v is an empty map or list.
+func emptyFlow(v any) (string, bool) {
+	switch t := v.(type) {
+	case map[string]any:
+		return "{}", len(t) == 0
+	case []any:
+		return "[]", len(t) == 0
+	}
+	return "", false
+}
+
+// scalarLine writes the scalar v after prefix ("key: " or "- ").
+func (e *emitter) scalarLine(indent int, prefix string, v any, path string) error {
+	inline, block, err := e.scalar(v, indent)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	e.add(indent, prefix+inline)
+	e.lines = append(e.lines, block...)
 	return nil
 }
 

@@ -466,11 +466,7 @@ func objectMap(o etcdshapes.Object) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var m map[string]any
-	if err := plainjson.Decode(j, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return plainjson.DecodeMap(j)
 }
 
 // The defines of a caller: its config and its stack, kept as text and

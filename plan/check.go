@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"iter"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -120,19 +122,9 @@ func isNormalObject(m map[string]any) bool {
 func isNormal(v any) bool {
 	switch t := v.(type) {
 	case map[string]any:
-		for _, c := range t {
-			if !isNormal(c) {
-				return false
-			}
-		}
-		return true
+		return allNormal(maps.Values(t))
 	case []any:
-		for _, c := range t {
-			if !isNormal(c) {
-				return false
-			}
-		}
-		return true
+		return allNormal(slices.Values(t))
 	case nil, bool, string, int64:
 		return true
 	case float64:
@@ -141,37 +133,29 @@ func isNormal(v any) bool {
 	return false
 }
 
+// allNormal reports whether every value of vs is normal.
+func allNormal(vs iter.Seq[any]) bool {
+	for v := range vs {
+		if !isNormal(v) {
+			return false
+		}
+	}
+	return true
+}
+
 // number converts any Go number a decoder or a caller may put in an
 // unstructured object.
 func number(v any) (any, error) {
 	var f float64
 	switch t := v.(type) {
-	case int:
-		return int64(t), nil
-	case int8:
-		return int64(t), nil
-	case int16:
-		return int64(t), nil
-	case int32:
-		return int64(t), nil
-	case int64:
-		return t, nil
-	case uint8:
-		return int64(t), nil
-	case uint16:
-		return int64(t), nil
-	case uint32:
-		return int64(t), nil
-	case uint:
-		if uint64(t) <= math.MaxInt64 {
-			return int64(t), nil
+	case int, int8, int16, int32, int64:
+		return reflect.ValueOf(t).Int(), nil
+	case uint, uint8, uint16, uint32, uint64:
+		u := reflect.ValueOf(t).Uint()
+		if u <= math.MaxInt64 {
+			return int64(u), nil
 		}
-		f = float64(t)
-	case uint64:
-		if t <= math.MaxInt64 {
-			return int64(t), nil
-		}
-		f = float64(t)
+		f = float64(u)
 	case float32:
 		f = float64(t)
 	case float64:

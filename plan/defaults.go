@@ -10,6 +10,7 @@ import (
 
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 
+	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 )
 
@@ -192,23 +193,8 @@ func (n *defaultsNode) at(path string) *defaultsNode {
 	return n
 }
 
-func copyJSON(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, c := range t {
-			out[k] = copyJSON(c)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, c := range t {
-			out[i] = copyJSON(c)
-		}
-		return out
-	}
-	return v
-}
+// copyJSON is a deep copy of a decoded JSON tree.
+func copyJSON(v any) any { return jsontree.Copy(v, nil) }
 
 // defaultsFor is the defaults node of an object's apiVersion and kind:
 // the CRD's (generated from the CRDs, zz_generated.crddefaults.go) or the

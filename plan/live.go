@@ -329,11 +329,7 @@ func typedTreeViaYAML(field string, o etcdshapes.Object) (map[string]any, error)
 	if err != nil {
 		return nil, err
 	}
-	var m map[string]any
-	if err := plainjson.Decode(js, &m); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return plainjson.DecodeMap(js)
 }
 
 // jsonTree is o's cleaned tree as maps; ok is false where the printer's

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
+	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 )
@@ -87,7 +89,7 @@ func withLiterals(v any, n *yamlv3.Node, depth int) any {
 		}
 		return t
 	case float64:
-		if n != nil && n.Kind == yamlv3.ScalarNode && isJSONNumber(n.Value) {
+		if n != nil && n.Kind == yamlv3.ScalarNode && jsonnum.Is(n.Value) {
 			if f, err := strconv.ParseFloat(n.Value, 64); err == nil && f == t {
 				return json.Number(n.Value)
 			}
@@ -112,70 +114,20 @@ func floatNumber(f float64) any {
 	return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
 }
 
-// isJSONNumber reports whether s is a number in JSON's grammar.
-func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
 // normalizeValues copies a values tree built in Go into the shape Merge
 // returns: maps with string keys become map[string]any, slices and arrays
 // []any, and numbers of every Go kind json.Number, so that a value is the
 // same whether it came from YAML or from Go code (int 3, uint 3 and
 // float64 3 all mean 3). NaN and infinities stay float64 (and are refused
 // where a number is read). Other values are kept as they are.
-func normalizeValues(v any) any {
+func normalizeValues(v any) any { return jsontree.Copy(v, normalizeLeaf) }
+
+// normalizeLeaf is normalizeValues of a value that is neither a
+// map[string]any nor an []any.
+func normalizeLeaf(v any) any {
 	switch t := v.(type) {
 	case nil, string, bool, json.Number:
 		return v
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = normalizeValues(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = normalizeValues(e)
-		}
-		return out
 	case float64:
 		return floatNumber(t)
 	case float32:

@@ -45,7 +45,7 @@ func Merge(docs ...[]byte) (map[string]any, error) {
 			c.Addf(field, inputlimit.FirstLine(doc), "must be a YAML map of values: %v", err)
 			continue
 		}
-		mergeInto(out, m)
+		mergeInto(out, m, false)
 	}
 	if err := c.Err(); err != nil {
 		return nil, err
@@ -53,15 +53,22 @@ func Merge(docs ...[]byte) (map[string]any, error) {
 	return out, nil
 }
 
-func mergeInto(dst, src map[string]any) {
+// mergeInto lays src over dst, map into map at every depth; the maps of
+// src are copied, never shared. Where nullDeletes is set, a null in src
+// deletes its key instead, as Helm's coalescing of user values does.
+func mergeInto(dst, src map[string]any, nullDeletes bool) {
 	for k, v := range src {
+		if v == nil && nullDeletes {
+			delete(dst, k)
+			continue
+		}
 		if sm, ok := v.(map[string]any); ok {
 			if dm, ok := dst[k].(map[string]any); ok {
-				mergeInto(dm, sm)
+				mergeInto(dm, sm, nullDeletes)
 				continue
 			}
 			c := map[string]any{}
-			mergeInto(c, sm)
+			mergeInto(c, sm, nullDeletes)
 			dst[k] = c
 			continue
 		}
@@ -73,28 +80,8 @@ func mergeInto(dst, src map[string]any) {
 // user values deletes the default.
 func coalesce(defaults, user map[string]any) map[string]any {
 	out := map[string]any{}
-	mergeInto(out, defaults)
-	var walk func(dst, src map[string]any)
-	walk = func(dst, src map[string]any) {
-		for k, v := range src {
-			if v == nil {
-				delete(dst, k)
-				continue
-			}
-			if sm, ok := v.(map[string]any); ok {
-				if dm, ok := dst[k].(map[string]any); ok {
-					walk(dm, sm)
-					continue
-				}
-				c := map[string]any{}
-				walk(c, sm)
-				dst[k] = c
-				continue
-			}
-			dst[k] = v
-		}
-	}
-	walk(out, user)
+	mergeInto(out, defaults, false)
+	mergeInto(out, user, true)
 	return out
 }
 

@@ -32,3 +32,12 @@ func Decode(data []byte, v any) error {
 	dec.UseNumber()
 	return dec.Decode(v)
 }
+
+// DecodeMap is Decode of a JSON object into a map.
+func DecodeMap(data []byte) (map[string]any, error) {
+	var m map[string]any
+	if err := Decode(data, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

@@ -137,16 +137,7 @@ func (e *emitter) node(n Node, sequence, mapping, simpleKey bool) error {
 			e.writeSimplePlain(text)
 			return nil
 		}
-		// encoder.stringv
-		style := doubleQuotedStyle
-		switch {
-		case containsByte(text, '\n'):
-			style = literalStyle
-		case plainIsString(text):
-			style = plainStyle
-		}
-		e.analyzeScalar(text)
-		e.scalar(text, style)
+		e.scalar(text, e.stringStyle(text))
 	default:
 		// null, bools and numbers are printed plain, and their text
 		// ("null", "true", "-1.5e+20") has no space, break or indicator.
@@ -190,6 +181,20 @@ func (e *emitter) writeSimplePlain(s []byte) {
 	e.column += len(s)
 	e.whitespace = false
 	e.indention = false
+}
+
+// stringStyle is encoder.stringv's style for a string that is not
+// simplePlain; it also analyses the string, as scalar needs.
+func (e *emitter) stringStyle(text []byte) scalarStyle {
+	style := doubleQuotedStyle
+	switch {
+	case containsByte(text, '\n'):
+		style = literalStyle
+	case plainIsString(text):
+		style = plainStyle
+	}
+	e.analyzeScalar(text)
+	return style
 }
 
 func containsByte(b []byte, c byte) bool {
@@ -250,14 +255,7 @@ func (e *emitter) blockMapping(n Node) error {
 		}
 		// The key is a string: encoder.stringv's style, then
 		// yaml_emitter_check_simple_key (length is bounded by maxKeyLen).
-		style := doubleQuotedStyle
-		switch {
-		case containsByte(key, '\n'):
-			style = literalStyle
-		case plainIsString(key):
-			style = plainStyle
-		}
-		e.analyzeScalar(key)
+		style := e.stringStyle(key)
 		if !e.sd.multiline {
 			e.sequenceContext, e.mappingContext, e.simpleKeyContext = false, true, true
 			e.scalar(key, style)
@@ -378,7 +376,6 @@ func (e *emitter) analyzeScalar(value []byte) {
 	}
 	var (
 		blockIndicators, flowIndicators, lineBreaks, specialCharacters bool
-		leadingSpace, leadingBreak, trailingSpace, trailingBreak       bool
 		breakSpace, spaceBreak                                         bool
 		previousSpace, previousBreak                                   bool
 	)
@@ -439,72 +436,40 @@ func (e *emitter) analyzeScalar(value []byte) {
 			specialCharacters = true
 		}
 		if c == ' ' {
-			if i == 0 {
-				leadingSpace = true
-			}
-			if i+w == len(value) {
-				trailingSpace = true
-			}
 			if previousBreak {
 				breakSpace = true
 			}
-			previousSpace = true
-			previousBreak = false
+			previousSpace, previousBreak = true, false
 		} else if isBreak(value, i) {
 			lineBreaks = true
-			if i == 0 {
-				leadingBreak = true
-			}
-			if i+w == len(value) {
-				trailingBreak = true
-			}
 			if previousSpace {
 				spaceBreak = true
 			}
-			previousSpace = false
-			previousBreak = true
+			previousSpace, previousBreak = false, true
 		} else {
-			previousSpace = false
-			previousBreak = false
+			previousSpace, previousBreak = false, false
 		}
 		precededByWhitespace = isBlankz(value, i)
 	}
-	sd := scalarAnalysis{
+	// After the loop the previous flags describe the last character (a run
+	// of ordinary characters clears them): a space or a break at either
+	// end is known without a test in the loop.
+	leadingSpace, leadingBreak := value[0] == ' ', isBreak(value, 0)
+	trailingSpace, trailingBreak := previousSpace, previousBreak
+	// Double quotes hold anything. Single quotes hold no space next to a
+	// break and no special character; a literal block no space before a
+	// break or at the end and no special character; plain text nothing
+	// single quotes refuse, no break, no space or break at either end and
+	// no indicator of its context.
+	quotable := !breakSpace && !spaceBreak && !specialCharacters
+	plain := quotable && !leadingSpace && !leadingBreak && !trailingSpace && !trailingBreak && !lineBreaks
+	e.sd = scalarAnalysis{
 		multiline:           lineBreaks,
-		flowPlainAllowed:    true,
-		blockPlainAllowed:   true,
-		singleQuotedAllowed: true,
-		blockAllowed:        true,
+		flowPlainAllowed:    plain && !flowIndicators,
+		blockPlainAllowed:   plain && !blockIndicators,
+		singleQuotedAllowed: quotable,
+		blockAllowed:        !trailingSpace && !spaceBreak && !specialCharacters,
 	}
-	if leadingSpace || leadingBreak || trailingSpace || trailingBreak {
-		sd.flowPlainAllowed = false
-		sd.blockPlainAllowed = false
-	}
-	if trailingSpace {
-		sd.blockAllowed = false
-	}
-	if breakSpace {
-		sd.flowPlainAllowed = false
-		sd.blockPlainAllowed = false
-		sd.singleQuotedAllowed = false
-	}
-	if spaceBreak || specialCharacters {
-		sd.flowPlainAllowed = false
-		sd.blockPlainAllowed = false
-		sd.singleQuotedAllowed = false
-		sd.blockAllowed = false
-	}
-	if lineBreaks {
-		sd.flowPlainAllowed = false
-		sd.blockPlainAllowed = false
-	}
-	if flowIndicators {
-		sd.flowPlainAllowed = false
-	}
-	if blockIndicators {
-		sd.blockPlainAllowed = false
-	}
-	e.sd = sd
 }
 
 // Output primitives: put, put_break, write, write_break.
@@ -545,6 +510,8 @@ var (
 	// ordinaryASCII: printable, not space, not an indicator inside a
 	// scalar (analyzeScalar).
 	ordinaryASCII = asciiTable(func(c byte) bool { return c > ' ' && c < 0x7F && !strings.ContainsRune(",?[]{}:#", rune(c)) })
+	// plainRun: copied as is in a plain scalar (no space, no break).
+	plainRun = asciiTable(func(c byte) bool { return c != ' ' && c != '\r' && c != '\n' })
 	// singleQuotedRun: copied as is inside single quotes.
 	singleQuotedRun = asciiTable(func(c byte) bool { return c > ' ' && c < 0x7F && c != '\'' })
 	// doubleQuotedRun: copied as is inside double quotes.
@@ -603,43 +570,7 @@ func (e *emitter) writePlain(value []byte, allowBreaks bool) {
 	if !e.whitespace {
 		e.put(' ')
 	}
-	spaces := false
-	breaks := false
-	for i := 0; i < len(value); {
-		if value[i] == ' ' {
-			if allowBreaks && !spaces && e.column > bestWidth && !isSpaceAt(value, i+1) {
-				e.writeIndent()
-				i++
-			} else {
-				e.write(value, &i)
-			}
-			spaces = true
-		} else if isBreak(value, i) {
-			if !breaks && value[i] == '\n' {
-				e.putBreak()
-			}
-			e.writeBreak(value, &i)
-			e.indention = true
-			breaks = true
-		} else {
-			if breaks {
-				e.writeIndent()
-			}
-			// A run of ordinary characters: copy it whole.
-			j := i
-			n := 0
-			for j < len(value) && value[j] != ' ' && !isBreak(value, j) {
-				j += width(value[j])
-				n++
-			}
-			e.out = append(e.out, value[i:j]...)
-			e.column += n
-			i = j
-			e.indention = false
-			spaces = false
-			breaks = false
-		}
-	}
+	e.writeFoldedText(value, allowBreaks, false)
 	e.whitespace = false
 	e.indention = false
 }
@@ -647,11 +578,27 @@ func (e *emitter) writePlain(value []byte, allowBreaks bool) {
 // writeSingleQuoted is yaml_emitter_write_single_quoted_scalar.
 func (e *emitter) writeSingleQuoted(value []byte, allowBreaks bool) {
 	e.writeIndicator('\'', true, false, false)
+	e.writeFoldedText(value, allowBreaks, true)
+	e.writeIndicator('\'', false, false, false)
+	e.whitespace = false
+	e.indention = false
+}
+
+// writeFoldedText writes the text of a plain or a single-quoted scalar:
+// libyaml folds both alike (a space past the best width becomes a line
+// break, a break is written twice) and they differ only in the spaces
+// that may break (inside quotes not the first or the last) and in the
+// doubled quote.
+func (e *emitter) writeFoldedText(value []byte, allowBreaks, quoted bool) {
+	run := plainRun
+	if quoted {
+		run = singleQuotedRun
+	}
 	spaces := false
 	breaks := false
 	for i := 0; i < len(value); {
 		if value[i] == ' ' {
-			if allowBreaks && !spaces && e.column > bestWidth && i > 0 && i < len(value)-1 && !isSpaceAt(value, i+1) {
+			if allowBreaks && !spaces && e.column > bestWidth && (!quoted || i > 0 && i < len(value)-1) && !isSpaceAt(value, i+1) {
 				e.writeIndent()
 				i++
 			} else {
@@ -669,20 +616,17 @@ func (e *emitter) writeSingleQuoted(value []byte, allowBreaks bool) {
 			if breaks {
 				e.writeIndent()
 			}
-			if value[i] == '\'' {
+			if quoted && value[i] == '\'' {
 				e.put('\'')
 				e.write(value, &i)
 			} else {
-				e.writeRun(value, &i, singleQuotedRun)
+				e.writeRun(value, &i, run)
 			}
 			e.indention = false
 			spaces = false
 			breaks = false
 		}
 	}
-	e.writeIndicator('\'', false, false, false)
-	e.whitespace = false
-	e.indention = false
 }
 
 const hexDigits = "0123456789ABCDEF"
@@ -820,19 +764,18 @@ func (e *emitter) writeLiteral(value []byte) {
 	e.putBreak()
 	e.indention = true
 	e.whitespace = true
-	breaks := true
+	// libyaml's "breaks" flag: e.indention holds exactly when the last
+	// thing written is a break, as a break sets it and text clears it.
 	for i := 0; i < len(value); {
 		if isBreak(value, i) {
 			e.writeBreak(value, &i)
 			e.indention = true
-			breaks = true
 		} else {
-			if breaks {
+			if e.indention {
 				e.writeIndent()
 			}
 			e.writeRun(value, &i, literalRun)
 			e.indention = false
-			breaks = false
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 )
 
 // Encode reads a Go value into t, replacing what t held, as Parse would
@@ -280,7 +282,7 @@ func numberEncoder(t *Tree, v reflect.Value) (Node, error) {
 	if s == "" {
 		s = "0"
 	}
-	if !isValidNumber(s) {
+	if !jsonnum.Is(s) {
 		return 0, ErrFallback // encoding/json refuses it
 	}
 	return t.numberNode([]byte(s))
@@ -294,49 +296,6 @@ func (t *Tree) numberNode(tok []byte) (Node, error) {
 		return 0, ErrFallback
 	}
 	return t.add(node{kind: Number, text: t.decSpan(d0)}), nil
-}
-
-// isValidNumber is encoding/json's: the JSON number grammar.
-func isValidNumber(s string) bool {
-	if s == "" {
-		return false
-	}
-	if s[0] == '-' {
-		s = s[1:]
-		if s == "" {
-			return false
-		}
-	}
-	switch {
-	case s[0] == '0':
-		s = s[1:]
-	case '1' <= s[0] && s[0] <= '9':
-		s = s[1:]
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	default:
-		return false
-	}
-	if len(s) >= 2 && s[0] == '.' && '0' <= s[1] && s[1] <= '9' {
-		s = s[2:]
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	if len(s) >= 2 && (s[0] == 'e' || s[0] == 'E') {
-		s = s[1:]
-		if s[0] == '+' || s[0] == '-' {
-			s = s[1:]
-			if s == "" {
-				return false
-			}
-		}
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	return s == ""
 }
 
 func stringEncoder(t *Tree, v reflect.Value) (Node, error) {

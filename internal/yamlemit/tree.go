@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 )
 
 // ErrFallback reports a document the fast path does not print exactly as
@@ -193,61 +195,64 @@ func (t *Tree) reset(src []byte) {
 }
 
 func (t *Tree) object() (Node, error) {
-	mark := len(t.stackE)
-	self, more, err := t.open(Map, '}')
-	if err != nil {
-		return 0, err
-	}
-	for more {
-		t.skipSpace()
-		if t.pos >= len(t.src) || t.src[t.pos] != '"' {
-			return 0, ErrFallback
-		}
-		k, err := t.str()
-		if err != nil {
-			return 0, err
-		}
-		if k.n > maxKeyLen {
-			return 0, ErrFallback
-		}
-		t.skipSpace()
-		if t.pos >= len(t.src) || t.src[t.pos] != ':' {
-			return 0, ErrFallback
-		}
-		t.pos++
-		v, err := t.value()
-		if err != nil {
-			return 0, err
-		}
-		t.stackE = append(t.stackE, entry{key: k, val: v})
-		more, err = t.separator('}')
-		if err != nil {
-			return 0, err
-		}
-	}
-	t.closeMap(self, mark)
-	return self, nil
+	return t.container(Map, '}', len(t.stackE), (*Tree).readEntry, (*Tree).closeMap)
 }
 
 func (t *Tree) array() (Node, error) {
-	mark := len(t.stackI)
-	self, more, err := t.open(List, ']')
+	return t.container(List, ']', len(t.stackI), (*Tree).readItem, (*Tree).closeList)
+}
+
+// container reads an object or an array, from its opening bracket at t.pos
+// to its closing one: member reads each member onto the stack of its kind,
+// whose length was mark, and end moves them from the stack into the tree.
+func (t *Tree) container(kind Kind, closing byte, mark int, member func(*Tree) error, end func(*Tree, Node, int)) (Node, error) {
+	self, more, err := t.open(kind, closing)
+	for more && err == nil {
+		if err = member(t); err == nil {
+			more, err = t.separator(closing)
+		}
+	}
 	if err != nil {
 		return 0, err
 	}
-	for more {
-		v, err := t.value()
-		if err != nil {
-			return 0, err
-		}
-		t.stackI = append(t.stackI, v)
-		more, err = t.separator(']')
-		if err != nil {
-			return 0, err
-		}
-	}
-	t.closeList(self, mark)
+	end(t, self, mark)
 	return self, nil
+}
+
+// readEntry reads one member of an object, "key": value, onto t.stackE.
+func (t *Tree) readEntry() error {
+	t.skipSpace()
+	if t.pos >= len(t.src) || t.src[t.pos] != '"' {
+		return ErrFallback
+	}
+	k, err := t.str()
+	if err != nil {
+		return err
+	}
+	if k.n > maxKeyLen {
+		return ErrFallback
+	}
+	t.skipSpace()
+	if t.pos >= len(t.src) || t.src[t.pos] != ':' {
+		return ErrFallback
+	}
+	t.pos++
+	v, err := t.value()
+	if err != nil {
+		return err
+	}
+	t.stackE = append(t.stackE, entry{key: k, val: v})
+	return nil
+}
+
+// readItem reads one element of an array onto t.stackI.
+func (t *Tree) readItem() error {
+	v, err := t.value()
+	if err != nil {
+		return err
+	}
+	t.stackI = append(t.stackI, v)
+	return nil
 }
 
 // open reads the opening bracket of an object or array at t.pos and adds
@@ -425,50 +430,14 @@ func hex4(b []byte, i int) (rune, bool) {
 func (t *Tree) number() (Node, error) {
 	src := t.src
 	start := t.pos
-	i := start
-	if src[i] == '-' {
-		i++
-	}
-	intStart := i
-	if i < len(src) && src[i] == '0' {
-		i++
-	} else if i < len(src) && src[i] >= '1' && src[i] <= '9' {
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-	} else {
+	n, intDigits, simple := jsonnum.Scan(src[start:])
+	if n == 0 {
 		return 0, ErrFallback
 	}
-	intEnd := i
-	simple := true
-	if i < len(src) && src[i] == '.' {
-		simple = false
-		i++
-		d := i
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return 0, ErrFallback
-		}
-	}
-	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
-		simple = false
-		i++
-		if i < len(src) && (src[i] == '+' || src[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(src) && src[i] >= '0' && src[i] <= '9' {
-			i++
-		}
-		if i == d {
-			return 0, ErrFallback
-		}
-	}
+	i := start + n
 	t.pos = i
-	if printedAsWritten(src[start:i], intEnd-intStart, simple) {
-		return t.add(node{kind: Number, text: span{off: int32(start), n: int32(i - start)}}), nil
+	if printedAsWritten(src[start:i], intDigits, simple) {
+		return t.add(node{kind: Number, text: span{off: int32(start), n: int32(n)}}), nil
 	}
 	d0 := len(t.dec)
 	var ok bool
@@ -488,18 +457,7 @@ func printedAsWritten(tok []byte, intDigits int, simple bool) bool {
 // appendNumberText appends what yaml.v2 prints for tok, a number in JSON's
 // grammar, as number does; ok is false where number refuses it.
 func appendNumberText(dst, tok []byte) ([]byte, bool) {
-	intDigits, simple := 0, true
-	for i, c := range tok {
-		switch {
-		case c >= '0' && c <= '9':
-			if simple {
-				intDigits++
-			}
-		case c == '-' && i == 0:
-		default:
-			simple = false
-		}
-	}
+	_, intDigits, simple := jsonnum.Scan(tok)
 	if printedAsWritten(tok, intDigits, simple) {
 		return append(dst, tok...), true
 	}
