@@ -43,7 +43,7 @@ func multiBadInputs() []multiBadInput {
 			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", ChartVersion: "v", Replicas: 2, StorageClassLocal: "A", Ratios: etcd.Ratios{CPU: "x"}})
 			return err
 		}, "chartVersion", "v", "chart version"},
-			[]string{"Replicas", "StorageClassLocal"}},
+			[]string{"Replicas", "StorageClassLocal", "Ratios.CPU"}},
 		{badInput{"cluster: release rules and options", func() error {
 			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-", Release: "1demo", Ratios: etcd.Ratios{CPU: "x", Memory: "0"}})
 			return err
@@ -58,7 +58,8 @@ func multiBadInputs() []multiBadInput {
 }
 
 // TestBadInputsEvery: every refusal of an input with several bad fields,
-// in order, the first as the catalogue's single refusal of before.
+// in order, the first being the one the catalogue gives for that field
+// alone (the one the Helm chart, which stops at its first failure, prints).
 func TestBadInputsEvery(t *testing.T) {
 	for _, c := range multiBadInputs() {
 		t.Run(c.name, func(t *testing.T) {

@@ -138,16 +138,14 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 	}
 	if c.Len() > 0 {
 		// The options are checked too, so that one run reports every bad
-		// input, but only with a valid replica count: they hold it, and
-		// would refuse it a second time.
-		if replicas == 1 || replicas == 3 {
-			// The storage class is checked as the input it came from
-			// (StorageClassLocal, StorageClassReplicated,
-			// live.storageClassName), so not again here.
-			check := opts
-			check.StorageClassName = ""
-			c.Add(check.Validate())
-		}
+		// input, without the replica count and the storage class: both
+		// are checked as the inputs they came from (Replicas;
+		// StorageClassLocal, StorageClassReplicated,
+		// live.storageClassName), so not again here. Zero replicas is
+		// the default, which no other option depends on.
+		check := opts
+		check.Replicas, check.StorageClassName = 0, ""
+		c.Add(check.Validate())
 		return nil, c.Err()
 	}
 	if shared {

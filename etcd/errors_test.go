@@ -1,6 +1,7 @@
 package etcd_test
 
 import (
+	"k8s.io/utils/ptr"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -14,7 +15,8 @@ import (
 )
 
 // TestOptionsEveryError: independent bad inputs are all refused, in the
-// order the checks always ran, so the first is the single error of before.
+// order of the checks, so the first is the one a check that stops at its
+// first failure gives.
 func TestOptionsEveryError(t *testing.T) {
 	bad := corev1.NodeInclusionPolicy("Maybe")
 	for _, c := range []struct {
@@ -37,6 +39,17 @@ func TestOptionsEveryError(t *testing.T) {
 			Affinity: &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{PreferredDuringSchedulingIgnoredDuringExecution: []corev1.WeightedPodAffinityTerm{{Weight: 0, PodAffinityTerm: corev1.PodAffinityTerm{TopologyKey: "zone"}}}}},
 		}, []string{"Resources[cpu]", "Resources[memory]", "TopologySpreadConstraints[0].maxSkew", "TopologySpreadConstraints[0].whenUnsatisfiable",
 			"TopologySpreadConstraints[1].nodeTaintsPolicy", "Affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight"}},
+		// A refused maxSkew or whenUnsatisfiable hides neither the
+		// constraint's other fields nor the next constraint's; minDomains
+		// is not held against a whenUnsatisfiable that is itself refused,
+		// nor is a duplicate of a refused constraint.
+		{"a refused field hides no other", etcd.Options{
+			TopologySpreadConstraints: []corev1.TopologySpreadConstraint{
+				{MaxSkew: 0, TopologyKey: "zone", WhenUnsatisfiable: "Never", MinDomains: ptr.To(int32(2)), MatchLabelKeys: []string{"bad key!"}},
+				{MaxSkew: 0, TopologyKey: "zone", WhenUnsatisfiable: "Never"},
+			},
+		}, []string{"TopologySpreadConstraints[0].maxSkew", "TopologySpreadConstraints[0].whenUnsatisfiable", "TopologySpreadConstraints[0].matchLabelKeys[0]",
+			"TopologySpreadConstraints[1].maxSkew", "TopologySpreadConstraints[1].whenUnsatisfiable"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			invalidtest.RequireEvery(t, c.o.Validate(), c.fields...)
@@ -107,7 +120,7 @@ func TestSnapshotEveryError(t *testing.T) {
 		require.Nil(t, cl.Spec.Bootstrap)
 		invalidtest.RequireEvery(t, etcd.Restore(pvcDest("a.db"))(nil), "bootstrap.restore")
 	})
-	// One bad field reads exactly as before lists.
+	// One bad field is the *invalid.Error itself, not a List of one.
 	_, err := etcd.Snapshot(n, "x", s3Dest("backups"))
 	require.Equal(t, `destination.s3.key: invalid value "backups": must be a prefix ending in "/" (the operator appends "<snapshot>.db")`, err.Error())
 }
@@ -134,7 +147,7 @@ func TestScheduledSnapshotsEveryError(t *testing.T) {
 	require.Equal(t, `schedule: invalid value "60 24 0 * *": minute field "60": "60" must be between 0 and 59
 schedule: invalid value "60 24 0 * *": hour field "24": "24" must be between 0 and 23
 schedule: invalid value "60 24 0 * *": day of month field "0": "0" must be between 1 and 31`, err.Error())
-	// One bad field reads exactly as before lists.
+	// One bad field is the *invalid.Error itself, not a List of one.
 	err = etcd.ValidateSchedule("schedule", "0 24 * * *")
 	require.Equal(t, `schedule: invalid value "0 24 * * *": hour field "24": "24" must be between 0 and 23`, err.Error())
 }
@@ -161,7 +174,7 @@ func TestCheckJobEveryError(t *testing.T) {
 	_, err := etcd.CheckJob(n, etcd.Options{Version: "3", Size: resource.MustParse("1Mi")}, etcd.CheckOptions{})
 	invalidtest.RequireEvery(t, err, "Version", "Load")
 	require.Contains(t, invalid.All(err)[1].Rule, "more than half of the cluster's quota of 996147 bytes (size 1Mi)")
-	// One bad input reads exactly as before lists.
+	// One bad input is the *invalid.Error itself, not a List of one.
 	_, err = etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Load: "huge"})
 	require.Equal(t, `Load: invalid value "huge": must be one of s, m, l or xl (etcdctl's workload models)`, err.Error())
 }

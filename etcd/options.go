@@ -109,7 +109,7 @@ func isVersion(v string) bool {
 }
 
 // resolve applies the defaults and runs every check, collecting the
-// refusals of the independent ones in the order they always ran, so that
+// refusals of the independent ones in the order of the checks, so that
 // the first is the one the chart, which stops at its first failure, prints.
 // A check that needs an earlier value valid (the requests need the ratios
 // and the limits) is skipped when that value was refused.
@@ -254,12 +254,12 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 	default:
 		errs.Addf(field+".whenUnsatisfiable", string(c.WhenUnsatisfiable), "must be DoNotSchedule or ScheduleAnyway")
 	}
-	if errs.Len() > 0 {
-		// A duplicate of a constraint that is itself refused says
-		// nothing more; the rest are checked as before.
-		return errs.Err()
-	}
+	// A duplicate of a constraint that is itself refused says nothing
+	// more; the fields below are checked whatever the ones above hold.
 	for j, b := range before {
+		if errs.Len() > 0 {
+			break
+		}
 		if b.TopologyKey == c.TopologyKey && b.WhenUnsatisfiable == c.WhenUnsatisfiable {
 			errs.Addf(field, c.TopologyKey+", "+string(c.WhenUnsatisfiable),
 				"repeats the topologyKey and whenUnsatisfiable of constraint [%d]; the API server refuses duplicates", j)
@@ -269,7 +269,9 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 	if c.MinDomains != nil {
 		if *c.MinDomains < 1 {
 			errs.Addf(field+".minDomains", *c.MinDomains, "must be at least 1")
-		} else if c.WhenUnsatisfiable != corev1.DoNotSchedule {
+		} else if c.WhenUnsatisfiable == corev1.ScheduleAnyway {
+			// Only against a valid whenUnsatisfiable, which is refused
+			// on its own otherwise.
 			errs.Addf(field+".minDomains", *c.MinDomains, "can only be used with whenUnsatisfiable: DoNotSchedule")
 		}
 	}

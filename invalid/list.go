@@ -11,7 +11,8 @@ import (
 // List is every refusal of one call, in the order the checks ran, so that a
 // caller fixes all of its inputs at once instead of one per run. A builder
 // returns a List only for two or more refusals: a single one is returned as
-// the *Error itself, so that its message and type are what they were.
+// the *Error itself, whose message and type do not depend on whether other
+// checks ran.
 //
 // The first element is the refusal a check that stops at its first failure
 // (the Helm charts' templates) reports.
@@ -95,7 +96,9 @@ func collect(err error, out *[]*Error, depth int) {
 	}
 	switch t := err.(type) {
 	case *Error:
-		*out = append(*out, t)
+		if t != nil {
+			*out = append(*out, t)
+		}
 		return
 	case List:
 		for _, e := range t {
@@ -125,14 +128,19 @@ type Collector struct {
 	other []error
 }
 
-// Add records every refusal in err (see All) and reports whether err was
-// not nil, so that a check another depends on can be written
+// Add records every refusal in err (see All) and reports whether err held
+// anything (a nil *Error, or a List of none, is nothing), so that a check another depends on can be written
 // "if c.Add(err) { skip the dependent check }".
 func (c *Collector) Add(err error) bool {
-	if err == nil {
+	all := All(err)
+	if t, ok := err.(*Error); err == nil || ok && t == nil {
 		return false
 	}
-	if all := All(err); len(all) > 0 {
+	if _, ok := err.(List); ok && len(all) == 0 {
+		// A List of no refusal (nil or only nil elements) is none.
+		return false
+	}
+	if len(all) > 0 {
 		c.errs = append(c.errs, all...)
 	} else {
 		c.other = append(c.other, err)
@@ -149,7 +157,7 @@ func (c *Collector) Addf(field string, value any, format string, args ...any) {
 func (c *Collector) Len() int { return len(c.errs) + len(c.other) }
 
 // Err returns nil when nothing was recorded, the *Error itself when it is
-// the only one (so a single refusal reads exactly as it did before lists),
+// the only one (a single refusal is the *Error itself, not a List of one),
 // and otherwise a List of every refusal in order. An error that holds no
 // *Error is joined after them with errors.Join.
 func (c *Collector) Err() error {

@@ -87,6 +87,17 @@ func TestCollectorOther(t *testing.T) {
 	require.Equal(t, 2, c.Len())
 }
 
+// TestNilRefusals: a nil *Error, alone or in a List, is no refusal, so a
+// Collector given one has nothing to report.
+func TestNilRefusals(t *testing.T) {
+	require.Empty(t, invalid.All((*invalid.Error)(nil)))
+	require.Empty(t, invalid.All(invalid.List{nil}))
+	var c invalid.Collector
+	require.False(t, c.Add((*invalid.Error)(nil)))
+	require.False(t, c.Add(invalid.List{nil}))
+	require.NoError(t, c.Err())
+}
+
 // TestListBounded: thousands of refusals print as 20 lines and a count,
 // while All gives every one.
 func TestListBounded(t *testing.T) {
