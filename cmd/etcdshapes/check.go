@@ -133,8 +133,8 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 	case caller == etcdshapes.CallerCluster && f.release == "":
 		return nil, &usageError{errors.New("--release is required for render check cluster")}
 	}
-	// Every refusal is collected, in the order the checks have always
-	// run (names, --size as a quantity, then CheckJob's), so that one run
+	// Every refusal is collected, in the order of the checks
+	// (names, --size as a quantity, then CheckJob's), so that one run
 	// names every bad flag.
 	var (
 		c   invalid.Collector
@@ -198,21 +198,8 @@ var checkFlagOf = map[string]string{
 	"Image":   "--image",
 }
 
-func checkFlagError(err error) error {
-	switch t := err.(type) {
-	case *invalid.Error:
-		return checkFlagOne(t)
-	case invalid.List:
-		// Every refusal of the list names its flag, in order.
-		out := make(invalid.List, len(t))
-		for i, e := range t {
-			out[i] = checkFlagOne(e)
-		}
-		return out
-	}
-	return err
-}
-
+// checkFlagOne is e with its field named by the flag that set it; a field
+// that is no flag is kept.
 func checkFlagOne(e *invalid.Error) *invalid.Error {
 	if e == nil {
 		return e

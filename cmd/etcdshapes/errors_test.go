@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/stretchr/testify/require"
 )
@@ -26,20 +25,21 @@ func TestEveryErrorOneALine(t *testing.T) {
 		`etcdshapes: _cluster.cpu-allocation-ratio: invalid value "-1": must be a number above 0 and at most 1e15`,
 		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
 		`etcdshapes: chartVersion: invalid value "one": must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): invalid semantic version`,
-	}, strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"))
+	}, lines(stderr))
 
-	// One bad input is one line, as before.
+	// One bad input is one line.
 	code, _, stderr = cli(t, "", "render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--set", "etcd.replicas=2")
 	require.Equal(t, 1, code)
 	require.Equal(t, "etcdshapes: etcd.replicas: invalid value 2: must be 1 or 3\n", stderr)
 }
 
-// TestCheckFlagErrorList: every refusal of a list names its flag, in
-// order; a field that is no flag is kept.
-func TestCheckFlagErrorList(t *testing.T) {
-	err := checkFlagError(invalid.Join(invalid.Errorf("Version", "3", "r"), invalid.Errorf("Size", "0", "r"), invalid.Errorf("namespace", "x", "r")))
-	require.Equal(t, []string{"--etcd-version", "--size", "namespace"}, invalidtest.Fields(err))
-	require.Equal(t, "--load", checkFlagError(invalid.Errorf("Load", "x", "r")).(*invalid.Error).Field)
+// TestCheckFlagOne: each field CheckJob refuses is named by its flag; a
+// field that is no flag is kept.
+func TestCheckFlagOne(t *testing.T) {
+	for field, want := range map[string]string{"Version": "--etcd-version", "Size": "--size", "Load": "--load", "Image": "--image", "namespace": "namespace"} {
+		require.Equal(t, want, checkFlagOne(invalid.Errorf(field, "x", "r")).Field, field)
+	}
+	require.Nil(t, checkFlagOne(nil))
 }
 
 // lines splits stderr into its lines.

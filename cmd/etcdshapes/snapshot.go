@@ -142,8 +142,8 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 		return nil, &usageError{errors.New("give exactly one destination: --s3-* flags or --pvc")}
 	}
 
-	// Every refusal is collected, in the order the checks have always
-	// run (names, --keep, then the builder's), so that one run names
+	// Every refusal is collected, in the order of the checks
+	// (names, --keep, then the builder's), so that one run names
 	// every bad flag.
 	var c invalid.Collector
 	var n naming.Names
