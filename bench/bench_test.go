@@ -4,11 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"slices"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/internal/goldentest"
 	"sigs.k8s.io/yaml"
 )
 
@@ -27,19 +26,9 @@ var callers = []caller{
 	{name: "cluster", scenario: "cluster-demo", chart: etcdshapes.CallerCluster, upstream: "kubernetes"},
 }
 
-func scenario(tb testing.TB, name string) golden.Scenario {
-	tb.Helper()
-	all := golden.All()
-	i := slices.IndexFunc(all, func(s golden.Scenario) bool { return s.Name == name })
-	if i < 0 {
-		tb.Fatalf("no golden scenario %q", name)
-	}
-	return all[i]
-}
-
 func request(tb testing.TB, c caller) etcdshapes.Request {
 	tb.Helper()
-	r, err := scenario(tb, c.scenario).Request()
+	r, err := goldentest.Scenario(tb, c.scenario).Request()
 	if err != nil {
 		tb.Fatal(err)
 	}

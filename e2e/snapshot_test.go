@@ -12,6 +12,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/internal/stacknames"
 	"github.com/etcdshapes/etcdshapes/naming"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -50,7 +51,7 @@ func snapshotStacks(t *testing.T) []naming.Names {
 			continue
 		}
 		seen[key] = true
-		n, err := namesOf(s)
+		n, err := stacknames.Of(s.Caller, s.Namespace, s.Release)
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}
@@ -124,7 +125,7 @@ func TestSnapshotObjectsAccepted(t *testing.T) {
 			if base == nil {
 				t.Skip("renders no EtcdCluster")
 			}
-			n, err := namesOf(s)
+			n, err := stacknames.Of(s.Caller, s.Namespace, s.Release)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,14 +166,6 @@ func inEachStack(t *testing.T, fn func(ctx context.Context, t *testing.T, n nami
 			fn(ctx, t, n)
 		})
 	}
-}
-
-// namesOf are the names of the scenario's stack.
-func namesOf(s golden.Scenario) (naming.Names, error) {
-	if s.Caller == etcdshapes.CallerEtcd {
-		return naming.ForEtcdChart(s.Namespace, s.Release)
-	}
-	return naming.ForCluster(s.Namespace, s.Release)
 }
 
 // createBoth dry-run creates o as the typed object and as the printed

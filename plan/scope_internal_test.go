@@ -28,9 +28,7 @@ func TestRenderScopeLacksOnlyUnlistedKinds(t *testing.T) {
 		req, err := s.Request()
 		require.NoError(t, err)
 		n, err := stacknames.Of(req.Caller, req.Namespace, req.Release)
-		if err != nil {
-			continue
-		}
+		require.NoError(t, err, s.Name)
 		full, err := stackScope(n)
 		require.NoError(t, err)
 		for _, apis := range append([][]string{req.APIVersions}, apiSets...) {

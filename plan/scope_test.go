@@ -24,9 +24,7 @@ func TestScopeOfARenderIsTheStacks(t *testing.T) {
 		require.NoError(t, err)
 		req.APIVersions = etcdshapes.OptionalAPIs()
 		n, err := stacknames.Of(req.Caller, req.Namespace, req.Release)
-		if err != nil {
-			continue
-		}
+		require.NoError(t, err, s.Name)
 		objs, err := etcdshapes.Render(req)
 		require.NoError(t, err)
 		if len(objs) == 0 {
