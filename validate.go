@@ -52,8 +52,8 @@ func stackInputs(chartVersion string, apiVersions []string) (map[string]bool, er
 // "cilium.io/v2", "cilium.io/v2alpha1/CiliumNodeConfig") are accepted.
 //
 // Every malformed entry is refused first, in list order, then every
-// well-formed entry the group rule refuses (each once), as the two passes
-// always ran.
+// well-formed entry the group rule refuses, in list order (an entry listed
+// twice is refused twice).
 func parseAPIVersions(list []string) (map[string]bool, error) {
 	gated := optionalAPIs
 	set := make(map[string]bool, len(list))

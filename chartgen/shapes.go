@@ -661,10 +661,13 @@ func fillBody(tokens map[string]bool, blocks map[string]int, tags map[string]rul
 	sort.Strings(scalars)
 	sort.Strings(markers)
 	var b strings.Builder
-	// The caller's own objects come before the shared ones: they are the
-	// built-in kinds Helm installs first (Role, RoleBinding, Service), so
-	// the stack is nearer Helm's install order and Helm's sort of the
-	// manifests, which builds a map at every comparison, compares less.
+	// The caller's own objects come before the shared ones: the etcd
+	// chart's are built-in kinds Helm installs first (Role, RoleBinding,
+	// Service), and the per-cluster CiliumNetworkPolicy sorts before most
+	// shared custom kinds, so the stack is nearer Helm's install order and
+	// Helm's sort of the manifests, which builds a map at every
+	// comparison, compares less. Helm sorts either way: the output is the
+	// same.
 	b.WriteString(`{{- $t := include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") (print "files/" .caller "-stack.tpl") "` + sharedStackFile + `"))`)
 	for _, t := range scalars {
 		fmt.Fprintf(&b, "\n  | replace %q .%s", t, keyFor(t))
