@@ -6,8 +6,9 @@ package jsonnum
 // Scan reads the number in JSON's grammar at the start of s. It returns
 // the number's length (0 where s does not start with one), how many digits
 // its integer part has, and whether it is an integer: no fraction and no
-// exponent. A number may be followed by anything; a whole string is a
-// number where n == len(s) and n > 0.
+// exponent. A '.', 'e' or 'E' after the integer part without the digits it
+// needs makes it no number (0: "1.", "1e+"); anything else may follow. A
+// whole string is a number where n == len(s) and n > 0.
 func Scan[T ~string | ~[]byte](s T) (n, intDigits int, integer bool) {
 	i := 0
 	if i < len(s) && s[i] == '-' {

@@ -99,21 +99,10 @@ func fail(err error) {
 // GrafanaDashboard and the PodMonitor are in crds-planned), so a fallback
 // to crds alone would call the checked-in schema stale.
 func crdDirs(root string) []string {
-	list := os.Getenv("ETCDSHAPES_CRDS")
-	if list == "" {
-		return []string{filepath.Join(root, "..", "shared", "crds"), filepath.Join(root, "..", "shared", "crds-planned")}
+	if dirs := crdpath.Dirs(os.Getenv(crdpath.EnvVar), root); len(dirs) > 0 {
+		return dirs
 	}
-	var dirs []string
-	for _, dir := range filepath.SplitList(list) {
-		if dir == "" {
-			continue
-		}
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(root, dir)
-		}
-		dirs = append(dirs, dir)
-	}
-	return dirs
+	return []string{filepath.Join(root, "..", "shared", "crds"), filepath.Join(root, "..", "shared", "crds-planned")}
 }
 
 // kindSchema is one kind's root type and the schema it lives in.
