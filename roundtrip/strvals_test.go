@@ -13,7 +13,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/chartgen"
-	ours "github.com/etcdshapes/etcdshapes/internal/strvals"
+	ours "github.com/etcdshapes/etcdshapes/internal/third_party/helm/strvals"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/cli"
 	"helm.sh/helm/v3/pkg/cli/values"
@@ -99,7 +99,7 @@ func deepCopy(t *testing.T, m map[string]any) map[string]any {
 	return out
 }
 
-// TestStrvalsMatchHelm: internal/strvals, the copy the CLI uses, parses
+// TestStrvalsMatchHelm: internal/third_party/helm/strvals, the copy the CLI uses, parses
 // every input exactly as Helm v3.22.0's strvals does, for --set,
 // --set-string, --set-json, --set-literal and --set-file, into an empty
 // map and over an existing values tree: the same values of the same Go

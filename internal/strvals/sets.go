@@ -1,6 +1,7 @@
 package strvals
 
 import (
+	helmstrvals "github.com/etcdshapes/etcdshapes/internal/third_party/helm/strvals"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
 	"strings"
@@ -65,12 +66,12 @@ func (s Sets) Apply(base map[string]any, readFile ReadFile) error {
 		parse func(string, map[string]any) error
 		rule  string
 	}{
-		{FlagJSON, s.JSON, ParseJSON, "must be KEY=JSON[,KEY=JSON]... as for helm --set-json"},
-		{FlagSet, s.Values, ParseInto, "must be KEY=VALUE[,KEY=VALUE]... as for helm --set"},
-		{FlagString, s.Strings, ParseIntoString, "must be KEY=VALUE[,KEY=VALUE]... as for helm --set-string"},
-		{FlagFile, s.Files, func(a string, m map[string]any) error { return ParseIntoFile(a, m, reader) },
+		{FlagJSON, s.JSON, helmstrvals.ParseJSON, "must be KEY=JSON[,KEY=JSON]... as for helm --set-json"},
+		{FlagSet, s.Values, helmstrvals.ParseInto, "must be KEY=VALUE[,KEY=VALUE]... as for helm --set"},
+		{FlagString, s.Strings, helmstrvals.ParseIntoString, "must be KEY=VALUE[,KEY=VALUE]... as for helm --set-string"},
+		{FlagFile, s.Files, func(a string, m map[string]any) error { return helmstrvals.ParseIntoFile(a, m, reader) },
 			"must be KEY=PATH[,KEY=PATH]... as for helm --set-file"},
-		{FlagLiteral, s.Literals, ParseLiteralInto, "must be KEY=VALUE as for helm --set-literal"},
+		{FlagLiteral, s.Literals, helmstrvals.ParseLiteralInto, "must be KEY=VALUE as for helm --set-literal"},
 	}
 	for _, g := range groups {
 		for _, a := range g.args {
@@ -90,7 +91,7 @@ func (s Sets) Apply(base map[string]any, readFile ReadFile) error {
 func (s Sets) FilePaths() []string {
 	var paths []string
 	for _, a := range s.Files {
-		_ = ParseIntoFile(a, map[string]any{}, func(rs []rune) (any, error) {
+		_ = helmstrvals.ParseIntoFile(a, map[string]any{}, func(rs []rune) (any, error) {
 			paths = append(paths, string(rs))
 			return "", nil
 		})
@@ -111,7 +112,7 @@ func (s Sets) checkIndices() error {
 		for _, a := range g.args {
 			total += indexElements(a)
 			if total > MaxListElements {
-				return invalid.Errorf(g.flag, a, "its list indices, with those of the arguments before it, allocate more than %d list elements (Helm allows each index up to %d)", MaxListElements, MaxIndex)
+				return invalid.Errorf(g.flag, a, "its list indices, with those of the arguments before it, allocate more than %d list elements (Helm allows each index up to %d)", MaxListElements, helmstrvals.MaxIndex)
 			}
 		}
 	}
@@ -120,7 +121,7 @@ func (s Sets) checkIndices() error {
 
 // indexElements adds up N+1 for every "[N]" in a, reading N as the parsers
 // do (backslash escapes the next character, strconv.Atoi); indices above
-// MaxIndex count as MaxIndex+1 (the parsers refuse them before allocating).
+// helmstrvals.MaxIndex count as one more than it (the parsers refuse them before allocating).
 func indexElements(a string) int {
 	total := 0
 	for {
@@ -138,7 +139,7 @@ func indexElements(a string) int {
 			digits.WriteByte(a[j])
 		}
 		if n, err := strconv.Atoi(digits.String()); err == nil && n >= 0 {
-			total += min(n, MaxIndex) + 1
+			total += min(n, helmstrvals.MaxIndex) + 1
 		}
 	}
 }

@@ -3,6 +3,7 @@ package strvals
 import (
 	"errors"
 	"fmt"
+	helmstrvals "github.com/etcdshapes/etcdshapes/internal/third_party/helm/strvals"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"io/fs"
 	"strings"
@@ -70,7 +71,7 @@ func TestApplyErrors(t *testing.T) {
 // elements over all arguments, however the indices are spelled; what stays
 // under the budget parses as Helm parses it.
 func TestListIndexBudget(t *testing.T) {
-	many := make([]string, MaxListElements/(MaxIndex+1)+1)
+	many := make([]string, MaxListElements/(helmstrvals.MaxIndex+1)+1)
 	for i := range many {
 		many[i] = fmt.Sprintf("k%d[65536]=1", i)
 	}
@@ -95,8 +96,8 @@ func TestListIndexBudget(t *testing.T) {
 	require.Len(t, m["k3"], 65537)
 	require.Equal(t, 2, indexElements(`a[1]=x`))
 	require.Equal(t, 0, indexElements(`a=[x]`))
-	require.Equal(t, MaxIndex+1, indexElements(`a[70000]=1`))          // refused by the parser before allocating
-	require.Equal(t, 0, indexElements(`a[99999999999999999999999]=1`)) // not an int: refused
+	require.Equal(t, helmstrvals.MaxIndex+1, indexElements(`a[70000]=1`)) // refused by the parser before allocating
+	require.Equal(t, 0, indexElements(`a[99999999999999999999999]=1`))    // not an int: refused
 }
 
 func TestFilePaths(t *testing.T) {
