@@ -146,7 +146,11 @@ func (p *printer) value(v any, depth int) {
 		p.write("null")
 		return
 	case string:
-		if depth == 0 || !plainSafe(t) {
+		// A string longer than what can show is quoted without looking
+		// at the rest of it: cut either way, and a check of the whole
+		// string (plainSafe lower-cases and parses it) would cost what a
+		// 100 MB value costs.
+		if depth == 0 || len(t) > p.budget || !plainSafe(t) {
 			p.quoted(t)
 		} else {
 			p.write(t)
@@ -165,6 +169,11 @@ func (p *printer) value(v any, depth int) {
 		p.write(formatFloat(float64(t)))
 		return
 	case []byte:
+		if len(t) > p.budget {
+			// One byte more than can show, so that quoted still cuts it;
+			// the rest is never copied.
+			t = t[:p.budget+1]
+		}
 		p.quoted(string(t))
 		return
 	case fmt.Stringer:
@@ -198,12 +207,18 @@ func (p *printer) value(v any, depth int) {
 			p.write("null")
 			return
 		}
-		keys := rv.MapKeys()
-		names := make([]string, len(keys))
-		for i, k := range keys {
-			names[i] = fmt.Sprint(k.Interface())
+		var names []string
+		var vals []reflect.Value
+		for it := rv.MapRange(); it.Next(); {
+			k := it.Key()
+			if k.Kind() == reflect.String {
+				names = append(names, k.String()) // not copied, however long
+			} else {
+				names = append(names, fmt.Sprint(k.Interface()))
+			}
+			vals = append(vals, it.Value())
 		}
-		idx := make([]int, len(keys))
+		idx := make([]int, len(names))
 		for i := range idx {
 			idx[i] = i
 		}
@@ -218,7 +233,7 @@ func (p *printer) value(v any, depth int) {
 			}
 			p.value(names[i], depth+1)
 			p.write(": ")
-			p.value(rv.MapIndex(keys[i]).Interface(), depth+1)
+			p.value(vals[i].Interface(), depth+1)
 		}
 		p.write("}")
 	case reflect.Slice, reflect.Array:
