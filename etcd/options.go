@@ -169,7 +169,7 @@ func (o Options) resolve() (resolved, error) {
 	}
 	c.Add(ValidateSpreadConstraints(r.TopologySpreadConstraints))
 	if r.Affinity != nil {
-		c.Add(fieldErrors(validateAffinity(r.Affinity, k8sfield.NewPath("Affinity"))))
+		c.Add(invalid.FromFieldErrors(validateAffinity(r.Affinity, k8sfield.NewPath("Affinity"))))
 	}
 	return r, c.Err()
 }
@@ -283,7 +283,7 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 			errs.Addf(field+pol.name, string(*pol.p), "must be Honor or Ignore")
 		}
 	}
-	errs.Add(fieldErrors(metav1validation.ValidateLabelSelector(c.LabelSelector, metav1validation.LabelSelectorValidationOptions{}, k8sfield.NewPath(field+".labelSelector"))))
+	errs.Add(invalid.FromFieldErrors(metav1validation.ValidateLabelSelector(c.LabelSelector, metav1validation.LabelSelectorValidationOptions{}, k8sfield.NewPath(field+".labelSelector"))))
 	// The library adds a selector on the members when there is none.
 	keys := map[string]bool{InstanceLabel: c.LabelSelector == nil}
 	if c.LabelSelector != nil {
@@ -303,20 +303,6 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 		}
 	}
 	return errs.Err()
-}
-
-// fieldErrors turns every field error of an apimachinery validation into
-// the library's refusals, in its order (see invalid.Collector.Err).
-func fieldErrors(errs k8sfield.ErrorList) error {
-	var c invalid.Collector
-	for _, e := range errs {
-		rule := e.Detail
-		if rule == "" {
-			rule = e.Type.String()
-		}
-		c.Addf(e.Field, e.BadValue, "%s", rule)
-	}
-	return c.Err()
 }
 
 // validateAffinity applies the API server's Pod rules for affinity (the
