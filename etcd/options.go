@@ -157,11 +157,13 @@ func (o Options) resolve() (resolved, error) {
 		}
 	}
 	if len(limits) > 0 {
+		// Refused ratios give no requests; the limits are still checked
+		// on their own.
+		ratios := &r.ratios
 		if !ratiosOK {
-			// The requests divide by the ratios; the limits are
-			// still checked on their own.
-			c.Add(validateLimits(limits, sortedNames(limits)))
-		} else if req, err := sanitize(limits, r.ratios); !c.Add(err) {
+			ratios = nil
+		}
+		if req, err := sanitize(limits, ratios); !c.Add(err) && ratiosOK {
 			if !c.Add(requestsWithinLimits(req, r.ratios)) {
 				r.resources = &req
 			}
