@@ -83,6 +83,7 @@ func ValidateSpreadConstraints(list []corev1.TopologySpreadConstraint) error {
 // resolved is Options with defaults applied and inputs validated.
 type resolved struct {
 	Options
+	// quota is the quota of Size (at least 1), or 0 when Size was refused.
 	quota     int64
 	resources *corev1.ResourceRequirements
 	ratios    parsedRatios
