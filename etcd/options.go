@@ -83,6 +83,7 @@ func ValidateSpreadConstraints(list []corev1.TopologySpreadConstraint) error {
 // resolved is Options with defaults applied and inputs validated.
 type resolved struct {
 	Options
+	// quota is the quota of Size (at least 1), or 0 when Size was refused.
 	quota     int64
 	resources *corev1.ResourceRequirements
 	ratios    parsedRatios
@@ -157,11 +158,13 @@ func (o Options) resolve() (resolved, error) {
 		}
 	}
 	if len(limits) > 0 {
+		// Refused ratios give no requests; the limits are still checked
+		// on their own.
+		ratios := &r.ratios
 		if !ratiosOK {
-			// The requests divide by the ratios; the limits are
-			// still checked on their own.
-			c.Add(validateLimits(limits, sortedNames(limits)))
-		} else if req, err := sanitize(limits, r.ratios); !c.Add(err) {
+			ratios = nil
+		}
+		if req, err := sanitize(limits, ratios); !c.Add(err) && ratiosOK {
 			if !c.Add(requestsWithinLimits(req, r.ratios)) {
 				r.resources = &req
 			}
@@ -169,7 +172,7 @@ func (o Options) resolve() (resolved, error) {
 	}
 	c.Add(ValidateSpreadConstraints(r.TopologySpreadConstraints))
 	if r.Affinity != nil {
-		c.Add(fieldErrors(validateAffinity(r.Affinity, k8sfield.NewPath("Affinity"))))
+		c.Add(invalid.FromFieldErrors(validateAffinity(r.Affinity, k8sfield.NewPath("Affinity"))))
 	}
 	return r, c.Err()
 }
@@ -283,7 +286,7 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 			errs.Addf(field+pol.name, string(*pol.p), "must be Honor or Ignore")
 		}
 	}
-	errs.Add(fieldErrors(metav1validation.ValidateLabelSelector(c.LabelSelector, metav1validation.LabelSelectorValidationOptions{}, k8sfield.NewPath(field+".labelSelector"))))
+	errs.Add(invalid.FromFieldErrors(metav1validation.ValidateLabelSelector(c.LabelSelector, metav1validation.LabelSelectorValidationOptions{}, k8sfield.NewPath(field+".labelSelector"))))
 	// The library adds a selector on the members when there is none.
 	keys := map[string]bool{InstanceLabel: c.LabelSelector == nil}
 	if c.LabelSelector != nil {
@@ -303,20 +306,6 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 		}
 	}
 	return errs.Err()
-}
-
-// fieldErrors turns every field error of an apimachinery validation into
-// the library's refusals, in its order (see invalid.Collector.Err).
-func fieldErrors(errs k8sfield.ErrorList) error {
-	var c invalid.Collector
-	for _, e := range errs {
-		rule := e.Detail
-		if rule == "" {
-			rule = e.Type.String()
-		}
-		c.Addf(e.Field, e.BadValue, "%s", rule)
-	}
-	return c.Err()
 }
 
 // validateAffinity applies the API server's Pod rules for affinity (the

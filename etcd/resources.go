@@ -141,7 +141,7 @@ func SanitizeResources(limits corev1.ResourceList, r Ratios) (corev1.ResourceReq
 	if err != nil {
 		return corev1.ResourceRequirements{}, err
 	}
-	return sanitize(limits, p)
+	return sanitize(limits, &p)
 }
 
 // sortedNames are the names of limits, sorted, so that the refusals come in
@@ -155,20 +155,11 @@ func sortedNames(limits corev1.ResourceList) []string {
 	return names
 }
 
-// validateLimits checks the limits alone (no requests, which need the
-// ratios), reporting every refusal in the order sanitize does.
-func validateLimits(limits corev1.ResourceList, names []string) error {
-	var c invalid.Collector
-	c.Add(validateHugePagesNeedCPUOrMemory(limits, names))
-	for _, n := range names {
-		c.Add(ValidateContainerResource(corev1.ResourceName(n), limits[corev1.ResourceName(n)]))
-	}
-	return c.Err()
-}
-
 // sanitize checks every limit (each resource on its own, in name order)
-// and derives the requests of those that pass.
-func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequirements, error) {
+// and derives the requests of those that pass. With no ratios (nil: they
+// were refused) it checks the limits alone, as the requests divide by the
+// ratios; the refusals of the limits and their order are the same.
+func sanitize(limits corev1.ResourceList, p *parsedRatios) (corev1.ResourceRequirements, error) {
 	out := corev1.ResourceRequirements{Limits: corev1.ResourceList{}, Requests: corev1.ResourceList{}}
 	names := sortedNames(limits)
 	var c invalid.Collector
@@ -180,6 +171,9 @@ func sanitize(limits corev1.ResourceList, p parsedRatios) (corev1.ResourceRequir
 			continue
 		}
 		out.Limits[name] = limit.DeepCopy()
+		if p == nil {
+			continue
+		}
 		switch name {
 		case corev1.ResourceCPU:
 			out.Requests[name] = cpuRequest(limit, p.cpu)

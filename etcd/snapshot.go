@@ -174,7 +174,7 @@ func validateS3(field string, s *v1alpha2.S3Location, exact bool) error {
 	} else if errs := validation.IsDNS1123Subdomain(s.CredentialsSecretRef.Name); len(errs) > 0 {
 		c.Addf(field+".credentialsSecretRef.name", s.CredentialsSecretRef.Name, "must be a Secret name (DNS-1123 subdomain)")
 	}
-	c.Add(validateKey(field+".key", s.Key, exact))
+	c.Add(validatePath(field+".key", s.Key, exact, s3Key))
 	return c.Err()
 }
 
@@ -197,23 +197,13 @@ func validateEndpoint(field, endpoint string) error {
 	return nil
 }
 
-// validateKey checks an S3 key (exact) or key prefix (not exact).
-func validateKey(field, key string, exact bool) error {
-	switch {
-	case exact && key == "":
-		return invalid.Errorf(field, key, "must be the exact object key of the snapshot file (e.g. \"etcd/<snapshot>.db\")")
-	case key == "":
-		return nil
-	case len(key) > maxS3Key-naming.MaxSnapshotName-len(SnapshotFileSuffix):
-		return invalid.Errorf(field, key, "must be at most %d bytes", maxS3Key-naming.MaxSnapshotName-len(SnapshotFileSuffix))
-	case strings.HasPrefix(key, "/"):
-		return invalid.Errorf(field, key, "must not start with \"/\"")
-	case !exact && !strings.HasSuffix(key, "/"):
-		return invalid.Errorf(field, key, "must be a prefix ending in \"/\" (the operator appends \"<snapshot>.db\")")
-	case exact && strings.HasSuffix(key, "/"):
-		return invalid.Errorf(field, key, "must name a file, not end in \"/\"")
-	}
-	return validateSegments(field, strings.TrimSuffix(key, "/"))
+// s3Key is the rules of an S3 key (exact) or key prefix (not exact).
+var s3Key = pathRules{
+	missing: "must be the exact object key of the snapshot file (e.g. \"etcd/<snapshot>.db\")",
+	// Room for the "<snapshot>.db" the operator appends to a prefix.
+	max:       maxS3Key - naming.MaxSnapshotName - len(SnapshotFileSuffix),
+	absolute:  "must not start with \"/\"",
+	directory: "must be a prefix ending in \"/\" (the operator appends \"<snapshot>.db\")",
 }
 
 // validatePVC refuses a bad claim name and a bad sub-path, each whatever
@@ -225,24 +215,52 @@ func validatePVC(field string, p *v1alpha2.PVCLocation, exact bool) error {
 	} else if errs := validation.IsDNS1123Subdomain(p.ClaimName); len(errs) > 0 {
 		c.Addf(field+".claimName", p.ClaimName, "must be a PersistentVolumeClaim name (DNS-1123 subdomain)")
 	}
-	c.Add(validateSubPath(field+".subPath", p.SubPath, exact))
+	c.Add(validatePath(field+".subPath", p.SubPath, exact, pvcSubPath))
 	return c.Err()
 }
 
-// validateSubPath checks a PVC sub-path (exact: the snapshot file; else a
-// directory); each rule presupposes the one before.
-func validateSubPath(field, subPath string, exact bool) error {
+// pvcSubPath is the rules of a PVC sub-path (exact: the snapshot file;
+// else a directory).
+var pvcSubPath = pathRules{
+	missing:  "must be the exact path of the snapshot file on the volume (e.g. \"etcd/<snapshot>.db\")",
+	absolute: "must be relative to the volume",
+}
+
+// pathRules are where the two paths of a snapshot, an S3 key and a PVC
+// sub-path, differ: both are relative slash-separated paths naming the
+// snapshot file (exact) or where snapshots go (not exact).
+type pathRules struct {
+	// missing is the rule an empty exact path breaks (an empty prefix is
+	// the top).
+	missing string
+	// max bounds the path's length in bytes; 0 means no bound.
+	max int
+	// absolute is the rule a leading "/" breaks.
+	absolute string
+	// directory, when set, is the rule a prefix (not exact) that does not
+	// end in "/" breaks.
+	directory string
+}
+
+// validatePath checks p against r and then its segments (see
+// validateSegments); each rule presupposes the one before, so a path has at
+// most one refusal.
+func validatePath(field, p string, exact bool, r pathRules) error {
 	switch {
-	case exact && subPath == "":
-		return invalid.Errorf(field, subPath, "must be the exact path of the snapshot file on the volume (e.g. \"etcd/<snapshot>.db\")")
-	case subPath == "":
+	case exact && p == "":
+		return invalid.Errorf(field, p, "%s", r.missing)
+	case p == "":
 		return nil
-	case strings.HasPrefix(subPath, "/"):
-		return invalid.Errorf(field, subPath, "must be relative to the volume")
-	case exact && strings.HasSuffix(subPath, "/"):
-		return invalid.Errorf(field, subPath, "must name a file, not end in \"/\"")
+	case r.max > 0 && len(p) > r.max:
+		return invalid.Errorf(field, p, "must be at most %d bytes", r.max)
+	case strings.HasPrefix(p, "/"):
+		return invalid.Errorf(field, p, "%s", r.absolute)
+	case !exact && r.directory != "" && !strings.HasSuffix(p, "/"):
+		return invalid.Errorf(field, p, "%s", r.directory)
+	case exact && strings.HasSuffix(p, "/"):
+		return invalid.Errorf(field, p, "must name a file, not end in \"/\"")
 	}
-	return validateSegments(field, strings.TrimSuffix(subPath, "/"))
+	return validateSegments(field, strings.TrimSuffix(p, "/"))
 }
 
 // validateSegments refuses empty, "." and ".." path segments and control

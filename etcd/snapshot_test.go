@@ -8,6 +8,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/manifest"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -330,4 +331,50 @@ func asRuntime(objs []manifest.Object) []runtime.Object {
 		out[i] = o
 	}
 	return out
+}
+
+// TestSnapshotPathRules: each rule of an S3 key and of a PVC sub-path, as
+// a destination (a prefix or directory) and as a restore source (the exact
+// file); a path breaks at most one, the first in this order.
+func TestSnapshotPathRules(t *testing.T) {
+	// One byte over S3's 1024 with "<snapshot>.db" appended.
+	maxKey := 1024 - naming.MaxSnapshotName - len(etcd.SnapshotFileSuffix)
+	long := strings.Repeat("k", maxKey) + "/"
+	tooLong := invalid.FormatValue(long) + ": must be at most " + strconv.Itoa(maxKey) + " bytes"
+	for _, c := range []struct {
+		dest func(string) v1alpha2.SnapshotLocation
+		path string
+		// destination and source are the errors, "" for none.
+		destination, source string
+	}{
+		{s3Dest, "", "", `source.s3.key: invalid value "": must be the exact object key of the snapshot file (e.g. "etcd/<snapshot>.db")`},
+		{s3Dest, long, "destination.s3.key: invalid value " + tooLong, "source.s3.key: invalid value " + tooLong},
+		{s3Dest, "/etcd/", `destination.s3.key: invalid value "/etcd/": must not start with "/"`, `source.s3.key: invalid value "/etcd/": must not start with "/"`},
+		{s3Dest, "etcd", `destination.s3.key: invalid value "etcd": must be a prefix ending in "/" (the operator appends "<snapshot>.db")`, ""},
+		{s3Dest, "etcd/", "", `source.s3.key: invalid value "etcd/": must name a file, not end in "/"`},
+		{s3Dest, "a//b/", `destination.s3.key: invalid value "a//b": must not contain empty, "." or ".." path segments`, `source.s3.key: invalid value "a//b/": must name a file, not end in "/"`},
+		{s3Dest, "a/../b.db", `destination.s3.key: invalid value "a/../b.db": must be a prefix ending in "/" (the operator appends "<snapshot>.db")`, `source.s3.key: invalid value "a/../b.db": must not contain empty, "." or ".." path segments`},
+		{s3Dest, "a\x01/", `destination.s3.key: invalid value "a\x01": must not contain control characters`, `source.s3.key: invalid value "a\x01/": must name a file, not end in "/"`},
+		{pvcDest, "", "", `source.pvc.subPath: invalid value "": must be the exact path of the snapshot file on the volume (e.g. "etcd/<snapshot>.db")`},
+		{pvcDest, long, "", "source.pvc.subPath: invalid value " + invalid.FormatValue(long) + `: must name a file, not end in "/"`},
+		{pvcDest, "/etcd", `destination.pvc.subPath: invalid value "/etcd": must be relative to the volume`, `source.pvc.subPath: invalid value "/etcd": must be relative to the volume`},
+		{pvcDest, "etcd", "", ""},
+		{pvcDest, "etcd/", "", `source.pvc.subPath: invalid value "etcd/": must name a file, not end in "/"`},
+		{pvcDest, "./a.db", `destination.pvc.subPath: invalid value "./a.db": must not contain empty, "." or ".." path segments`, `source.pvc.subPath: invalid value "./a.db": must not contain empty, "." or ".." path segments`},
+		{pvcDest, "a\x7f.db", `destination.pvc.subPath: invalid value "a\x7f.db": must not contain control characters`, `source.pvc.subPath: invalid value "a\x7f.db": must not contain control characters`},
+	} {
+		for _, v := range []struct {
+			err  error
+			want string
+		}{
+			{etcd.ValidateSnapshotDestination("destination", c.dest(c.path)), c.destination},
+			{etcd.ValidateRestoreSource("source", c.dest(c.path)), c.source},
+		} {
+			if v.want == "" {
+				require.NoError(t, v.err, "%q", c.path)
+				continue
+			}
+			require.EqualError(t, v.err, v.want, "%q", c.path)
+		}
+	}
 }

@@ -121,13 +121,7 @@ func (o DashboardOptions) validate() (int32, error) {
 	}
 	if sel := o.InstanceSelector; sel != nil {
 		errs := metav1validation.ValidateLabelSelector(sel, metav1validation.LabelSelectorValidationOptions{}, field.NewPath("instanceSelector"))
-		for _, e := range errs {
-			rule := e.Detail
-			if rule == "" {
-				rule = strings.ToLower(e.Type.String())
-			}
-			c.Addf(e.Field, e.BadValue, "%s", rule)
-		}
+		c.Add(invalid.FromFieldErrors(errs))
 		// An empty selector has no errors of its own; the rule is about
 		// what it selects.
 		if len(errs) == 0 && o.AllowCrossNamespaceImport && len(sel.MatchLabels) == 0 && len(sel.MatchExpressions) == 0 {

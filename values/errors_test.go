@@ -3,6 +3,8 @@ package values_test
 import (
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	. "github.com/etcdshapes/etcdshapes/values"
@@ -59,4 +61,39 @@ func TestRerootList(t *testing.T) {
 	require.Equal(t, []string{"Size", "Resources[cpu]", "Ratios.CPU", "namespace"}, invalidtest.Fields(err), "the input is not changed")
 	var nilErr *invalid.Error
 	require.Equal(t, error(nilErr), EtcdChartError(nilErr))
+}
+
+// TestRenderReportsTheOtherClusterValues: Render builds a tenant cluster's
+// stack even when some of its values are refused, with the values that
+// were read, so a value only the stack checks (a storage class name) is
+// refused beside the refused ones: the values reader's refusals first,
+// each field once.
+func TestRenderReportsTheOtherClusterValues(t *testing.T) {
+	for _, c := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"refused replicas", "etcd:\n  replicas: 2\n_cluster:\n  etcd-storage-class-local: Bad_Class\n",
+			[]string{"etcd.replicas", "_cluster.etcd-storage-class-local"}},
+		{"a ratio the builder refuses too", "_cluster:\n  memory-allocation-ratio: \"0\"\n  etcd-storage-class-replicated: Bad_Class\n",
+			[]string{"_cluster.memory-allocation-ratio", "_cluster.etcd-storage-class-replicated"}},
+		{"a refused spread constraint", "_cluster:\n  etcd-storage-class-local: a_b\n  scheduling:\n    globalAppTopologySpreadConstraints: |\n      topologySpreadConstraints:\n      - maxSkew: 0\n        topologyKey: zone\n        whenUnsatisfiable: DoNotSchedule\n",
+			[]string{"_cluster.scheduling.globalAppTopologySpreadConstraints[0].maxSkew", "_cluster.etcd-storage-class-local"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v, err := Merge([]byte(c.doc))
+			require.NoError(t, err)
+			_, verr := Cluster(v)
+			require.Equal(t, c.want[0], invalidtest.Fields(verr)[0], "the values reader refuses first: %v", verr)
+			_, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
+			invalidtest.RequireEvery(t, err, c.want...)
+		})
+	}
+	// What was read is returned beside the refusals; a refused value is
+	// left at its zero.
+	v, err := Merge([]byte("etcd:\n  replicas: 2\n_cluster:\n  cpu-allocation-ratio: 4\n  etcd-storage-class-local: local\n"))
+	require.NoError(t, err)
+	o, err := Cluster(v)
+	require.Error(t, err)
+	require.Equal(t, ClusterEtcd{Ratios: etcd.Ratios{CPU: "4"}, StorageClassLocal: "local"}, o)
 }

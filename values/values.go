@@ -221,10 +221,16 @@ type ClusterEtcd struct {
 	StorageClassReplicated string
 }
 
-// Cluster reads the kubernetes chart's values for its etcd. Only etcd.replicas and _cluster are read; unknown keys under
-// etcd are refused, other keys are ignored (the chart has many, and the
-// platform passes _namespace). Every bad key is reported, as EtcdChart
-// reports them.
+// Cluster reads the kubernetes chart's values for its etcd. Only
+// etcd.replicas and _cluster are read; unknown keys under etcd are refused,
+// other keys are ignored (the chart has many, and the platform passes
+// _namespace). Every bad key is reported, as EtcdChart reports them.
+//
+// Beside its refusals it returns what it read, so that a caller can check
+// the stack's other inputs too (Render does): a value refused as it is read
+// is left at its zero, the stack's default; ratios that are read but
+// refused together (etcd.Ratios.Validate) are kept, so that the stack
+// refuses them under the same keys.
 func Cluster(values map[string]any) (ClusterEtcd, error) {
 	o, err := cluster(values)
 	return o, ClusterError(err)
@@ -253,14 +259,12 @@ func cluster(values map[string]any) (ClusterEtcd, error) {
 	}
 	c.Add(refuseNullRatios(values["_cluster"]))
 	pl, err := platformValues(v["_cluster"])
-	if c.Add(err); c.Len() > 0 {
-		return o, c.Err()
-	}
+	c.Add(err)
 	o.Ratios = pl.ratios
 	o.TopologySpreadConstraints = pl.spread
 	o.StorageClassLocal = pl.storageClassLocal
 	o.StorageClassReplicated = pl.storageClassReplicated
-	return o, nil
+	return o, c.Err()
 }
 
 // refuseNullRatios refuses a null allocation ratio: the chart reads it as 0

@@ -5,12 +5,15 @@ import "github.com/etcdshapes/etcdshapes/internal/apigroup"
 // GroupName is the API group of etcd-operator.
 const GroupName = "etcd-operator.cozystack.io"
 
+// version is the API version of the types in this package within GroupName.
+const version = "v1alpha2"
+
 // APIVersion is the apiVersion of the types in this package.
-const APIVersion = GroupName + "/v1alpha2"
+const APIVersion = GroupName + "/" + version
 
 // SchemeGroupVersion is the group and version of the types in this package,
 // and SchemeBuilder registers them.
-var SchemeGroupVersion, SchemeBuilder = apigroup.Version(GroupName, "v1alpha2",
+var SchemeGroupVersion, SchemeBuilder = apigroup.Version(GroupName, version,
 	&EtcdCluster{}, &EtcdClusterList{},
 	&EtcdSnapshot{}, &EtcdSnapshotList{},
 )

@@ -5,12 +5,15 @@ import "github.com/etcdshapes/etcdshapes/internal/apigroup"
 // GroupName is the API group of the types in this package.
 const GroupName = "cilium.io"
 
+// version is the API version of the types in this package within GroupName.
+const version = "v2"
+
 // APIVersion is the apiVersion of the types in this package.
-const APIVersion = GroupName + "/v2"
+const APIVersion = GroupName + "/" + version
 
 // SchemeGroupVersion is the group and version of the types in this package,
 // and SchemeBuilder registers them.
-var SchemeGroupVersion, SchemeBuilder = apigroup.Version(GroupName, "v2", &CiliumNetworkPolicy{}, &CiliumNetworkPolicyList{})
+var SchemeGroupVersion, SchemeBuilder = apigroup.Version(GroupName, version, &CiliumNetworkPolicy{}, &CiliumNetworkPolicyList{})
 
 // AddToScheme adds the types of this package to a scheme.
 var AddToScheme = SchemeBuilder.AddToScheme
