@@ -118,7 +118,7 @@ type LiveState struct {
 // etcd's options.
 func Cluster(o ClusterOptions) ([]Object, error) {
 	var c invalid.Collector
-	shared, apis, replicas, err := o.inputs()
+	own, shared, apis, replicas, err := o.inputs()
 	c.Add(err)
 	opts := etcd.Options{
 		Replicas:                  replicas,
@@ -128,13 +128,12 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 		ServiceLabel:              clusterServiceLabel,
 	}
 	var n naming.Names
-	if !shared {
-		// Checked only when the release passed the shared datastore's
-		// rules, which refuse it first and the same way.
-		if _, derr := naming.ClusterDataStore(o.Namespace, o.Release); derr == nil {
-			n, err = naming.ForCluster(o.Namespace, o.Release)
-			c.Add(err)
-		}
+	// Checked only when the namespace and release passed the shared
+	// datastore's rules (own is derived), which refuse them first and the
+	// same way.
+	if !shared && own != "" {
+		n, err = naming.ForCluster(o.Namespace, o.Release)
+		c.Add(err)
 	}
 	if c.Len() > 0 {
 		// The options are checked too, so that one run reports every bad
@@ -159,12 +158,13 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 }
 
 // inputs checks everything of a tenant cluster's stack beside its etcd
-// options and the names only a rendered stack needs, each on its own:
-// shared is whether it stays on another datastore, replicas the count with
-// its default applied.
-func (o ClusterOptions) inputs() (shared bool, apis map[string]bool, replicas int32, err error) {
+// options and the names only a rendered stack needs, each on its own: own
+// is the cluster's own DataStore name ("" when the namespace or release is
+// refused), shared whether it stays on another datastore, replicas the
+// count with its default applied.
+func (o ClusterOptions) inputs() (own string, shared bool, apis map[string]bool, replicas int32, err error) {
 	var c invalid.Collector
-	shared, err = SharesDataStore(o)
+	own, shared, err = o.sharesDataStore()
 	c.Add(err)
 	apis, err = stackInputs(o.ChartVersion, o.APIVersions)
 	c.Add(err)
@@ -178,7 +178,7 @@ func (o ClusterOptions) inputs() (shared bool, apis map[string]bool, replicas in
 	}
 	c.Add(validateStorageClass("StorageClassLocal", o.StorageClassLocal))
 	c.Add(validateStorageClass("StorageClassReplicated", o.StorageClassReplicated))
-	return shared, apis, replicas, c.Err()
+	return own, shared, apis, replicas, c.Err()
 }
 
 // The cozystack.io/service label of each caller's member pods.
@@ -192,11 +192,18 @@ const (
 // tenant namespace and a DNS-1123 release (naming.ClusterDataStore), not
 // the rules of the names a rendered stack would use.
 func SharesDataStore(o ClusterOptions) (bool, error) {
-	own, err := naming.ClusterDataStore(o.Namespace, o.Release)
+	_, shared, err := o.sharesDataStore()
+	return shared, err
+}
+
+// sharesDataStore is SharesDataStore, with the cluster's own DataStore name
+// it compares the live one with ("" when it refuses).
+func (o ClusterOptions) sharesDataStore() (own string, shared bool, err error) {
+	own, err = naming.ClusterDataStore(o.Namespace, o.Release)
 	if err != nil {
-		return false, err
+		return "", false, err
 	}
-	return o.Live.DataStoreName != "" && o.Live.DataStoreName != own, nil
+	return own, o.Live.DataStoreName != "" && o.Live.DataStoreName != own, nil
 }
 
 func storageClass(o ClusterOptions, replicas int32) string {
