@@ -1,8 +1,10 @@
 package etcd_test
 
 import (
-	"k8s.io/utils/ptr"
+	"strings"
 	"testing"
+
+	"k8s.io/utils/ptr"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
@@ -12,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // TestOptionsEveryError: independent bad inputs are all refused, in the
@@ -185,4 +188,28 @@ func TestCleanupEveryError(t *testing.T) {
 	invalidtest.RequireEvery(t, err, "names", "replicas")
 	_, err = etcd.Cleanup(etcdNames(t), etcd.MaxReplicas+1)
 	require.Equal(t, "replicas: invalid value 100: must be between 1 and 99", err.Error())
+}
+
+// TestSelectorRefusalsInOneOrder: a spread constraint's or an affinity
+// term's selector with several bad labels is refused in the same order on
+// every run (by key), not in the order a map gives them.
+func TestSelectorRefusalsInOneOrder(t *testing.T) {
+	bad := &metav1.LabelSelector{MatchLabels: map[string]string{"z z": "1", "a a": "2", "m m": "3", "ok": "bad value!", "b b": "4"}}
+	for name, o := range map[string]etcd.Options{
+		"spread": {TopologySpreadConstraints: []corev1.TopologySpreadConstraint{
+			{MaxSkew: 1, TopologyKey: "zone", WhenUnsatisfiable: corev1.DoNotSchedule, LabelSelector: bad},
+		}},
+		"affinity": {Affinity: &corev1.Affinity{PodAntiAffinity: &corev1.PodAntiAffinity{
+			RequiredDuringSchedulingIgnoredDuringExecution: []corev1.PodAffinityTerm{{TopologyKey: "zone", LabelSelector: bad, NamespaceSelector: bad}},
+		}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			first := o.Validate()
+			require.Error(t, first)
+			require.True(t, strings.Index(first.Error(), `"a a"`) < strings.Index(first.Error(), `"z z"`), first.Error())
+			for range 30 {
+				require.Equal(t, first.Error(), o.Validate().Error())
+			}
+		})
+	}
 }

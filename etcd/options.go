@@ -1,15 +1,15 @@
 package etcd
 
 import (
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/etcdshapes/etcdshapes/internal/labelselector"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 	k8sfield "k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -286,7 +286,7 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 			errs.Addf(field+pol.name, string(*pol.p), "must be Honor or Ignore")
 		}
 	}
-	errs.Add(invalid.FromFieldErrors(metav1validation.ValidateLabelSelector(c.LabelSelector, metav1validation.LabelSelectorValidationOptions{}, k8sfield.NewPath(field+".labelSelector"))))
+	errs.Add(invalid.FromFieldErrors(labelselector.Validate(c.LabelSelector, k8sfield.NewPath(field+".labelSelector"))))
 	// The library adds a selector on the members when there is none.
 	keys := map[string]bool{InstanceLabel: c.LabelSelector == nil}
 	if c.LabelSelector != nil {
@@ -364,9 +364,8 @@ func validatePodAffinityTerm(t corev1.PodAffinityTerm, p *k8sfield.Path) k8sfiel
 	for _, msg := range validation.IsQualifiedName(t.TopologyKey) {
 		errs = append(errs, k8sfield.Invalid(p.Child("topologyKey"), t.TopologyKey, msg))
 	}
-	opts := metav1validation.LabelSelectorValidationOptions{}
-	errs = append(errs, metav1validation.ValidateLabelSelector(t.LabelSelector, opts, p.Child("labelSelector"))...)
-	errs = append(errs, metav1validation.ValidateLabelSelector(t.NamespaceSelector, opts, p.Child("namespaceSelector"))...)
+	errs = append(errs, labelselector.Validate(t.LabelSelector, p.Child("labelSelector"))...)
+	errs = append(errs, labelselector.Validate(t.NamespaceSelector, p.Child("namespaceSelector"))...)
 	for i, ns := range t.Namespaces {
 		for _, msg := range validation.IsDNS1123Label(ns) {
 			errs = append(errs, k8sfield.Invalid(p.Child("namespaces").Index(i), ns, msg))

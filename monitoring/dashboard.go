@@ -2,17 +2,17 @@ package monitoring
 
 import (
 	"encoding/json"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/labelselector"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -120,7 +120,7 @@ func (o DashboardOptions) validate() (int32, error) {
 		c.Addf("replicas", o.Replicas, "must be between 1 and %d", etcd.MaxReplicas)
 	}
 	if sel := o.InstanceSelector; sel != nil {
-		errs := metav1validation.ValidateLabelSelector(sel, metav1validation.LabelSelectorValidationOptions{}, field.NewPath("instanceSelector"))
+		errs := labelselector.Validate(sel, field.NewPath("instanceSelector"))
 		c.Add(invalid.FromFieldErrors(errs))
 		// An empty selector has no errors of its own; the rule is about
 		// what it selects.

@@ -46,3 +46,19 @@ func TestEveryError(t *testing.T) {
 	_, err = monitoring.Dashboard(n, monitoring.DashboardOptions{Replicas: -1})
 	require.Equal(t, "replicas: invalid value -1: must be between 1 and 99", err.Error())
 }
+
+// TestSelectorRefusalsInOneOrder: an instance selector with several bad
+// labels is refused in the same order on every run (by key), not in the
+// order a map gives them.
+func TestSelectorRefusalsInOneOrder(t *testing.T) {
+	o := monitoring.DashboardOptions{InstanceSelector: &metav1.LabelSelector{MatchLabels: map[string]string{
+		"z z": "1", "a a": "2", "m m": "3", "ok": "bad value!", "b b": "4",
+	}}}
+	_, first := monitoring.DashboardJSON(etcdNames(t), o)
+	require.Error(t, first)
+	require.True(t, strings.Index(first.Error(), `"a a"`) < strings.Index(first.Error(), `"z z"`), first.Error())
+	for range 30 {
+		_, err := monitoring.DashboardJSON(etcdNames(t), o)
+		require.Equal(t, first.Error(), err.Error())
+	}
+}
