@@ -83,21 +83,15 @@ func Render(r Request) ([]Object, error) {
 
 // withoutRepeats is first's refusals followed by those of more whose field
 // first does not already refuse, so that a value the values reader refused
-// and the builder then checked again is reported once.
+// and the builder then checked again is reported once; an error in more
+// that holds no refusal is kept (see invalid.Collector.AddExcept).
 func withoutRepeats(first, more error) error {
 	var c invalid.Collector
 	c.Add(first)
-	seen := map[string]bool{}
+	reported := map[string]bool{}
 	for _, e := range invalid.All(first) {
-		seen[e.Field] = true
+		reported[e.Field] = true
 	}
-	for _, e := range invalid.All(more) {
-		if !seen[e.Field] {
-			c.Add(e)
-		}
-	}
-	if len(invalid.All(more)) == 0 {
-		c.Add(more) // an error that holds no refusal is kept
-	}
+	c.AddExcept(more, reported)
 	return c.Err()
 }

@@ -174,15 +174,12 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 		skip["names"] = c.Add(err)
 	}
 	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image})
-	if all := invalid.All(err); len(all) > 0 {
-		for _, e := range all {
-			if !skip[e.Field] {
-				c.Add(checkFlagOne(e))
-			}
+	c.AddEach(err, func(e *invalid.Error) *invalid.Error {
+		if skip[e.Field] {
+			return nil
 		}
-	} else {
-		c.Add(err)
-	}
+		return checkFlagOne(e)
+	})
 	if err := c.Err(); err != nil {
 		return nil, err
 	}

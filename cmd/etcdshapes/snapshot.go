@@ -157,17 +157,9 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 		n, err = naming.ForCluster(namespace, release)
 	}
 	// Unmade names: the builder's "names" refusal would only repeat it.
-	namesRefused := c.Add(err)
+	reported := map[string]bool{"names": c.Add(err)}
 	builderErr := func(err error) error {
-		if all := invalid.All(err); len(all) > 0 {
-			for _, e := range all {
-				if !(namesRefused && e.Field == "names") {
-					c.Add(e)
-				}
-			}
-		} else {
-			c.Add(err)
-		}
+		c.AddExcept(err, reported)
 		return c.Err()
 	}
 	var dest v1alpha2.SnapshotLocation
