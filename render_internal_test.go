@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"
 )
 
@@ -32,4 +33,21 @@ func TestWithoutRepeats(t *testing.T) {
 	for _, none := range []error{nil, (*invalid.Error)(nil), invalid.List{}} {
 		require.Same(t, size, withoutRepeats(size, none))
 	}
+}
+
+// TestRenderRefusesEachValueOnce: a refused value the values reader still
+// passes on (a size that parses but is negative, a version that is no
+// X.Y.Z) is refused again by the builder under the same values key, and
+// reported once.
+func TestRenderRefusesEachValueOnce(t *testing.T) {
+	_, err := Render(Request{Caller: CallerEtcd, Namespace: "tenant-root", Values: map[string]any{"size": "-1Gi", "version": "latest"}})
+	var fields []string
+	for _, e := range invalid.All(err) {
+		fields = append(fields, e.Field)
+	}
+	require.ElementsMatch(t, []string{"values.version", "values.size"}, fields, err)
+	vals, verr := values.EtcdChart(map[string]any{"size": "-1Gi", "version": "latest"})
+	require.Error(t, verr)
+	require.Equal(t, "latest", vals.Version, "the values reader passes the refused version on")
+	require.Equal(t, "-1Gi", vals.Size.String(), "the values reader passes the refused size on")
 }
