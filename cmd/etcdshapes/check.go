@@ -163,10 +163,7 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 				sizeErr = invalid.Errorf("--size", f.size, "must be a positive quantity of bytes")
 			}
 			if skip["Size"] = c.Add(sizeErr); skip["Size"] {
-				// A size CheckJob refuses (its refusal is skipped), so
-				// that it skips the quota rule, which needs the size
-				// the user meant.
-				o.Size = resource.MustParse("-1")
+				o.Size = refusedSize()
 			}
 		}
 	} else {
@@ -185,6 +182,13 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 	}
 	return []etcdshapes.Object{job}, nil
 }
+
+// refusedSize stands for a --size the command refused: a size CheckJob
+// refuses as well (a negative one), since CheckJob checks its quota rule
+// only for a valid size, so that no load is refused for a size the user
+// did not mean; CheckJob's refusal of it is left out, as the --size
+// refusal stands for it.
+func refusedSize() resource.Quantity { return *resource.NewQuantity(-1, resource.BinarySI) }
 
 // checkFlagOf names the flag that set each Go field CheckJob may refuse,
 // so that the error names what the user typed.
