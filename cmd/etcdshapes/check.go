@@ -61,16 +61,12 @@ func checkDetails(caller string) string {
 
 // newRenderCheckCmd is 'etcdshapes render check' and its two callers.
 func newRenderCheckCmd(e env) *cobra.Command {
-	cmd := parentCommand(&cobra.Command{
+	return callersCommand(e, &cobra.Command{
 		Use:   "check etcd|cluster",
 		Short: "A Job that checks the etcd's performance with etcdctl check perf",
 		Long: "etcdshapes render check renders a Job that checks a stack's etcd with etcdctl check perf and, optionally, check datascale.\n\n" +
 			synopsisCheckEtcd + synopsisCheckCluster + checkDetails(""),
-	}, func(arg string) error {
-		return usagef("unknown caller %q (want etcd or cluster)", arg)
-	})
-	cmd.AddCommand(newRenderCheckCallerCmd(e, etcdshapes.CallerEtcd), newRenderCheckCallerCmd(e, etcdshapes.CallerCluster))
-	return cmd
+	}, newRenderCheckCallerCmd)
 }
 
 // checkFlags are the flags of render check etcd|cluster.
@@ -80,28 +76,27 @@ type checkFlags struct {
 }
 
 func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
-	var (
-		cf checkFlags
-		of outputFlags
-	)
-	cmd := &cobra.Command{Args: noArgs}
+	var cf checkFlags
+	cmd := callerCommand(caller, callerHelp{
+		use:   "etcd --namespace NS [--release etcd] [--load s|m|l|xl] [--datascale] [flags]",
+		short: "Check the etcd chart's etcd with etcdctl check perf",
+		long: "etcdshapes render check etcd renders a Job that checks the etcd chart's etcd with etcdctl.\n\n" +
+			synopsisCheckEtcd + checkDetails(etcdshapes.CallerEtcd),
+	}, callerHelp{
+		use:   "cluster --namespace NS --release REL [--load s|m|l|xl] [--datascale] [flags]",
+		short: "Check a tenant cluster's etcd with etcdctl check perf",
+		long: "etcdshapes render check cluster renders a Job that checks a tenant cluster's etcd with etcdctl.\n\n" +
+			synopsisCheckCluster + checkDetails(etcdshapes.CallerCluster),
+	})
 	fs := cmd.Flags()
 	fs.StringVarP(&cf.namespace, "namespace", "n", "", "the stack's tenant namespace `NS` (\"tenant-…\"); required")
 	if caller == etcdshapes.CallerEtcd {
-		cmd.Use = "etcd --namespace NS [--release etcd] [--load s|m|l|xl] [--datascale] [flags]"
-		cmd.Short = "Check the etcd chart's etcd with etcdctl check perf"
-		cmd.Long = "etcdshapes render check etcd renders a Job that checks the etcd chart's etcd with etcdctl.\n\n" +
-			synopsisCheckEtcd + checkDetails(caller)
 		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`: \"etcd\", the default")
 		fs.StringVar(&cf.version, "etcd-version", "", fmt.Sprintf("the cluster's etcd `X.Y.Z` (the chart's values.version), whose etcdctl runs (default %s)", etcd.DefaultVersion))
 		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load (default %s)", etcd.DefaultSize))
 		_ = cmd.RegisterFlagCompletionFunc("etcd-version", cobra.NoFileCompletions)
 		_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
 	} else {
-		cmd.Use = "cluster --namespace NS --release REL [--load s|m|l|xl] [--datascale] [flags]"
-		cmd.Short = "Check a tenant cluster's etcd with etcdctl check perf"
-		cmd.Long = "etcdshapes render check cluster renders a Job that checks a tenant cluster's etcd with etcdctl.\n\n" +
-			synopsisCheckCluster + checkDetails(caller)
 		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`, \"kubernetes-<name>\"; required")
 	}
 	fs.StringVar(&cf.load, "load", etcd.DefaultCheckLoad, "etcdctl's workload `MODEL`: s, m, l or xl")
@@ -112,17 +107,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	for _, f := range []string{"namespace", "release"} {
 		_ = cmd.RegisterFlagCompletionFunc(f, cobra.NoFileCompletions)
 	}
-	of.register(cmd, outputYAML)
-	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		if err := of.check(); err != nil {
-			return err
-		}
-		objs, err := checkObjects(caller, &cf)
-		if err != nil {
-			return err
-		}
-		return of.write(objs, e.stdout, e.stderr)
-	})
+	printObjects(cmd, e, func() ([]etcdshapes.Object, error) { return checkObjects(caller, &cf) })
 	return cmd
 }
 
