@@ -47,9 +47,12 @@ func Render(r Request) ([]Object, error) {
 		}
 		e, verr := values.EtcdChart(r.Values)
 		// Built even when the values are refused, to report the other
-		// inputs' refusals too: a refused value is left at its zero,
-		// which the builders read as the default, so it is not refused
-		// twice.
+		// inputs' refusals too. A refused value may still reach the
+		// builder (values.version "latest", values.size "-1Gi" are
+		// passed on as read), which refuses it again under the same
+		// values key (values.EtcdChartError): withoutRepeats leaves out
+		// the builder's refusals of every field the values reader
+		// refused, so each field is refused once.
 		objs, err := EtcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions})
 		err = values.EtcdChartError(err)
 		if verr != nil {
@@ -58,7 +61,8 @@ func Render(r Request) ([]Object, error) {
 		return objs, err
 	case CallerCluster:
 		c, verr := values.Cluster(r.Values)
-		// Built even when the values are refused, as for CallerEtcd.
+		// Built even when the values are refused, and each field
+		// refused once, as for CallerEtcd (values.ClusterError).
 		objs, err := Cluster(ClusterOptions{
 			Namespace:                 r.Namespace,
 			Release:                   r.Release,
@@ -83,21 +87,15 @@ func Render(r Request) ([]Object, error) {
 
 // withoutRepeats is first's refusals followed by those of more whose field
 // first does not already refuse, so that a value the values reader refused
-// and the builder then checked again is reported once.
+// and the builder then checked again is reported once; an error in more
+// that holds no refusal is kept (see invalid.Collector.AddExcept).
 func withoutRepeats(first, more error) error {
 	var c invalid.Collector
 	c.Add(first)
-	seen := map[string]bool{}
+	reported := map[string]bool{}
 	for _, e := range invalid.All(first) {
-		seen[e.Field] = true
+		reported[e.Field] = true
 	}
-	for _, e := range invalid.All(more) {
-		if !seen[e.Field] {
-			c.Add(e)
-		}
-	}
-	if len(invalid.All(more)) == 0 {
-		c.Add(more) // an error that holds no refusal is kept
-	}
+	c.AddExcept(more, reported)
 	return c.Err()
 }

@@ -52,20 +52,28 @@ func stackInputs(chartVersion string, apiVersions []string) (map[string]bool, er
 // "cilium.io/v2", "cilium.io/v2alpha1/CiliumNodeConfig") are accepted.
 //
 // Every malformed entry is refused first, in list order, then every
-// well-formed entry the group rule refuses, in list order (an entry listed
-// twice is refused twice).
+// well-formed entry the group rule refuses, in list order; an entry listed
+// twice is refused once, where it is first listed.
 func parseAPIVersions(list []string) (map[string]bool, error) {
 	gated := optionalAPIs
 	set := make(map[string]bool, len(list))
-	var c invalid.Collector
+	listed := make(map[string]bool, len(list))
+	distinct := make([]string, 0, len(list))
 	for _, a := range list {
+		if !listed[a] {
+			listed[a] = true
+			distinct = append(distinct, a)
+		}
+	}
+	var c invalid.Collector
+	for _, a := range distinct {
 		if !apiVersionPattern.MatchString(a) {
 			c.Addf("apiVersions", a, "must be group/version/Kind or group/version, e.g. %q", APIVerticalPodAutoscaler)
 			continue
 		}
 		set[a] = true
 	}
-	for _, a := range list {
+	for _, a := range distinct {
 		if !set[a] {
 			continue // malformed, refused above
 		}

@@ -61,16 +61,12 @@ func checkDetails(caller string) string {
 
 // newRenderCheckCmd is 'etcdshapes render check' and its two callers.
 func newRenderCheckCmd(e env) *cobra.Command {
-	cmd := parentCommand(&cobra.Command{
+	return callersCommand(e, &cobra.Command{
 		Use:   "check etcd|cluster",
 		Short: "A Job that checks the etcd's performance with etcdctl check perf",
 		Long: "etcdshapes render check renders a Job that checks a stack's etcd with etcdctl check perf and, optionally, check datascale.\n\n" +
 			synopsisCheckEtcd + synopsisCheckCluster + checkDetails(""),
-	}, func(arg string) error {
-		return usagef("unknown caller %q (want etcd or cluster)", arg)
-	})
-	cmd.AddCommand(newRenderCheckCallerCmd(e, etcdshapes.CallerEtcd), newRenderCheckCallerCmd(e, etcdshapes.CallerCluster))
-	return cmd
+	}, newRenderCheckCallerCmd)
 }
 
 // checkFlags are the flags of render check etcd|cluster.
@@ -80,28 +76,27 @@ type checkFlags struct {
 }
 
 func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
-	var (
-		cf checkFlags
-		of outputFlags
-	)
-	cmd := &cobra.Command{Args: noArgs}
+	var cf checkFlags
+	cmd := callerCommand(caller, callerHelp{
+		use:   "etcd --namespace NS [--release etcd] [--load s|m|l|xl] [--datascale] [flags]",
+		short: "Check the etcd chart's etcd with etcdctl check perf",
+		long: "etcdshapes render check etcd renders a Job that checks the etcd chart's etcd with etcdctl.\n\n" +
+			synopsisCheckEtcd + checkDetails(etcdshapes.CallerEtcd),
+	}, callerHelp{
+		use:   "cluster --namespace NS --release REL [--load s|m|l|xl] [--datascale] [flags]",
+		short: "Check a tenant cluster's etcd with etcdctl check perf",
+		long: "etcdshapes render check cluster renders a Job that checks a tenant cluster's etcd with etcdctl.\n\n" +
+			synopsisCheckCluster + checkDetails(etcdshapes.CallerCluster),
+	})
 	fs := cmd.Flags()
 	fs.StringVarP(&cf.namespace, "namespace", "n", "", "the stack's tenant namespace `NS` (\"tenant-…\"); required")
 	if caller == etcdshapes.CallerEtcd {
-		cmd.Use = "etcd --namespace NS [--release etcd] [--load s|m|l|xl] [--datascale] [flags]"
-		cmd.Short = "Check the etcd chart's etcd with etcdctl check perf"
-		cmd.Long = "etcdshapes render check etcd renders a Job that checks the etcd chart's etcd with etcdctl.\n\n" +
-			synopsisCheckEtcd + checkDetails(caller)
 		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`: \"etcd\", the default")
 		fs.StringVar(&cf.version, "etcd-version", "", fmt.Sprintf("the cluster's etcd `X.Y.Z` (the chart's values.version), whose etcdctl runs (default %s)", etcd.DefaultVersion))
 		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load (default %s)", etcd.DefaultSize))
 		_ = cmd.RegisterFlagCompletionFunc("etcd-version", cobra.NoFileCompletions)
 		_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
 	} else {
-		cmd.Use = "cluster --namespace NS --release REL [--load s|m|l|xl] [--datascale] [flags]"
-		cmd.Short = "Check a tenant cluster's etcd with etcdctl check perf"
-		cmd.Long = "etcdshapes render check cluster renders a Job that checks a tenant cluster's etcd with etcdctl.\n\n" +
-			synopsisCheckCluster + checkDetails(caller)
 		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`, \"kubernetes-<name>\"; required")
 	}
 	fs.StringVar(&cf.load, "load", etcd.DefaultCheckLoad, "etcdctl's workload `MODEL`: s, m, l or xl")
@@ -112,17 +107,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	for _, f := range []string{"namespace", "release"} {
 		_ = cmd.RegisterFlagCompletionFunc(f, cobra.NoFileCompletions)
 	}
-	of.register(cmd, outputYAML)
-	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		if err := of.check(); err != nil {
-			return err
-		}
-		objs, err := checkObjects(caller, &cf)
-		if err != nil {
-			return err
-		}
-		return of.write(objs, e.stdout, e.stderr)
-	})
+	printObjects(cmd, e, func() ([]etcdshapes.Object, error) { return checkObjects(caller, &cf) })
 	return cmd
 }
 
@@ -163,10 +148,7 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 				sizeErr = invalid.Errorf("--size", f.size, "must be a positive quantity of bytes")
 			}
 			if skip["Size"] = c.Add(sizeErr); skip["Size"] {
-				// A size CheckJob refuses (its refusal is skipped), so
-				// that it skips the quota rule, which needs the size
-				// the user meant.
-				o.Size = resource.MustParse("-1")
+				o.Size = refusedSize()
 			}
 		}
 	} else {
@@ -174,20 +156,24 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 		skip["names"] = c.Add(err)
 	}
 	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image})
-	if all := invalid.All(err); len(all) > 0 {
-		for _, e := range all {
-			if !skip[e.Field] {
-				c.Add(checkFlagOne(e))
-			}
+	c.AddEach(err, func(e *invalid.Error) *invalid.Error {
+		if skip[e.Field] {
+			return nil
 		}
-	} else {
-		c.Add(err)
-	}
+		return checkFlagOne(e)
+	})
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return []etcdshapes.Object{job}, nil
 }
+
+// refusedSize stands for a --size the command refused: a size CheckJob
+// refuses as well (a negative one), since CheckJob checks its quota rule
+// only for a valid size, so that no load is refused for a size the user
+// did not mean; CheckJob's refusal of it is left out, as the --size
+// refusal stands for it.
+func refusedSize() resource.Quantity { return *resource.NewQuantity(-1, resource.BinarySI) }
 
 // checkFlagOf names the flag that set each Go field CheckJob may refuse,
 // so that the error names what the user typed.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/etcdshapes/etcdshapes"
 	"github.com/spf13/cobra"
 )
 
@@ -97,6 +98,31 @@ func parentCommand(cmd *cobra.Command, unknown func(arg string) error) *cobra.Co
 		return unknown(args[0])
 	})
 	return cmd
+}
+
+// callersCommand makes cmd (plan, render snapshot, render check) a
+// parentCommand of the two callers' subcommands, etcd and cluster, each
+// made by newCaller; any other argument is refused as an unknown caller.
+func callersCommand(e env, cmd *cobra.Command, newCaller func(e env, caller string) *cobra.Command) *cobra.Command {
+	cmd = parentCommand(cmd, func(arg string) error {
+		return usagef("unknown caller %q (want etcd or cluster)", arg)
+	})
+	cmd.AddCommand(newCaller(e, etcdshapes.CallerEtcd), newCaller(e, etcdshapes.CallerCluster))
+	return cmd
+}
+
+// callerHelp is the help of one caller's subcommand: cobra's Use, Short,
+// Long and Example.
+type callerHelp struct{ use, short, long, example string }
+
+// callerCommand is caller's subcommand (etcd or cluster) with the help
+// of that caller, etcd's or cluster's; it takes no positional argument.
+func callerCommand(caller string, etcd, cluster callerHelp) *cobra.Command {
+	h := cluster
+	if caller == etcdshapes.CallerEtcd {
+		h = etcd
+	}
+	return &cobra.Command{Use: h.use, Short: h.short, Long: h.long, Example: h.example, Args: noArgs}
 }
 
 // report prints err as the exit status says and returns the status.

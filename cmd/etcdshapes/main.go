@@ -221,37 +221,22 @@ func newRenderCmd(e env) *cobra.Command {
 }
 
 func newRenderCallerCmd(e env, caller string) *cobra.Command {
-	var (
-		rf renderFlags
-		of outputFlags
-	)
-	cmd := &cobra.Command{Args: noArgs}
-	switch caller {
-	case etcdshapes.CallerEtcd:
-		cmd.Use = "etcd --namespace NS [--release etcd] [-f VALUES]... [--set KEY=VALUE]... [flags]"
-		cmd.Short = `The etcd chart's stack: one shared etcd per tenant namespace, named "etcd"`
-		cmd.Long = "etcdshapes render etcd renders the etcd chart's stack for a tenant namespace.\n\n" +
-			synopsisRenderEtcd + "\n" + aboutRenderEtcd + "\n" + aboutValues + "\n" + aboutOutput
-		cmd.Example = strings.TrimSuffix(exampleRenderEtcd, "\n")
-	default:
-		cmd.Use = "cluster --namespace NS --release REL [-f VALUES]... [--set KEY=VALUE]... [flags]"
-		cmd.Short = `The kubernetes chart's etcd for one tenant cluster, named "<release>-etcd"`
-		cmd.Long = "etcdshapes render cluster renders the kubernetes chart's etcd stack for one tenant cluster.\n\n" +
-			synopsisRenderCluster + "\n" + aboutRenderCluster + "\n" + aboutValues + "\n" + aboutOutput
-		cmd.Example = strings.TrimSuffix(exampleRenderCluster, "\n")
-	}
-	rf.register(cmd, caller)
-	of.register(cmd, outputYAML)
-	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		if err := of.check(); err != nil {
-			return err
-		}
-		objs, err := renderObjects(&rf, e)
-		if err != nil {
-			return err
-		}
-		return of.write(objs, e.stdout, e.stderr)
+	var rf renderFlags
+	cmd := callerCommand(caller, callerHelp{
+		use:   "etcd --namespace NS [--release etcd] [-f VALUES]... [--set KEY=VALUE]... [flags]",
+		short: `The etcd chart's stack: one shared etcd per tenant namespace, named "etcd"`,
+		long: "etcdshapes render etcd renders the etcd chart's stack for a tenant namespace.\n\n" +
+			synopsisRenderEtcd + "\n" + aboutRenderEtcd + "\n" + aboutValues + "\n" + aboutOutput,
+		example: strings.TrimSuffix(exampleRenderEtcd, "\n"),
+	}, callerHelp{
+		use:   "cluster --namespace NS --release REL [-f VALUES]... [--set KEY=VALUE]... [flags]",
+		short: `The kubernetes chart's etcd for one tenant cluster, named "<release>-etcd"`,
+		long: "etcdshapes render cluster renders the kubernetes chart's etcd stack for one tenant cluster.\n\n" +
+			synopsisRenderCluster + "\n" + aboutRenderCluster + "\n" + aboutValues + "\n" + aboutOutput,
+		example: strings.TrimSuffix(exampleRenderCluster, "\n"),
 	})
+	rf.register(cmd, caller)
+	printObjects(cmd, e, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
 	return cmd
 }
 

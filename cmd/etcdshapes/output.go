@@ -53,6 +53,23 @@ func (o *outputFlags) register(cmd *cobra.Command, def string) {
 	_ = cmd.RegisterFlagCompletionFunc("show-only", cobra.NoFileCompletions)
 }
 
+// printObjects gives cmd the output flags (YAML by default) and, as its
+// work, checks them and writes the objects objects returns as they say.
+func printObjects(cmd *cobra.Command, e env, objects func() ([]etcdshapes.Object, error)) {
+	var of outputFlags
+	of.register(cmd, outputYAML)
+	cmd.RunE = runE(func(*cobra.Command, []string) error {
+		if err := of.check(); err != nil {
+			return err
+		}
+		objs, err := objects()
+		if err != nil {
+			return err
+		}
+		return of.write(objs, e.stdout, e.stderr)
+	})
+}
+
 // check reports malformed output flags.
 func (o *outputFlags) check() error {
 	if o.format != outputYAML && o.format != outputJSON {

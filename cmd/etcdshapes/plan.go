@@ -7,7 +7,6 @@ import (
 	"github.com/etcdshapes/etcdshapes/plan"
 	"io"
 
-	"github.com/etcdshapes/etcdshapes"
 	"github.com/spf13/cobra"
 )
 
@@ -52,18 +51,14 @@ const (
 
 // newPlanCmd is 'etcdshapes plan' and its two callers.
 func newPlanCmd(e env) *cobra.Command {
-	cmd := parentCommand(&cobra.Command{
+	return callersCommand(e, &cobra.Command{
 		Use:   "plan etcd|cluster",
 		Short: "Say what applying a render to a live stack would change, and whether it is safe",
 		Long: "etcdshapes plan says what applying a render to a live stack would change, and whether it is safe.\n\n" +
 			synopsisPlanEtcd + synopsisPlanCluster + planAbout + planInference +
 			"\n  The render flags are those of 'etcdshapes render etcd|cluster'; 'etcdshapes plan etcd --help'\n  and 'etcdshapes plan cluster --help' list them.\n" +
 			planExit,
-	}, func(arg string) error {
-		return usagef("unknown caller %q (want etcd or cluster)", arg)
-	})
-	cmd.AddCommand(newPlanCallerCmd(e, etcdshapes.CallerEtcd), newPlanCallerCmd(e, etcdshapes.CallerCluster))
-	return cmd
+	}, newPlanCallerCmd)
 }
 
 func newPlanCallerCmd(e env, caller string) *cobra.Command {
@@ -72,25 +67,21 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 		liveFile string
 		output   string
 	)
-	cmd := &cobra.Command{Args: noArgs}
-	if caller == etcdshapes.CallerEtcd {
-		cmd.Use = "etcd --live FILE --namespace NS [--release etcd] [-f VALUES]... [flags]"
-		cmd.Short = "Plan the etcd chart's stack against its live objects"
-		cmd.Long = "etcdshapes plan etcd says what applying the etcd chart's render to its live stack would change.\n\n" +
-			synopsisPlanEtcd + planAbout + "\n  The render flags are those of 'etcdshapes render etcd'.\n" + planExit
-	} else {
-		cmd.Use = "cluster --live FILE --namespace NS --release REL [-f VALUES]... [flags]"
-		cmd.Short = "Plan a tenant cluster's etcd stack against its live objects"
-		cmd.Long = "etcdshapes plan cluster says what applying a tenant cluster's etcd render to its live stack would change.\n\n" +
-			synopsisPlanCluster + planAbout + planInference + "\n  The render flags are those of 'etcdshapes render cluster'.\n" + planExit
-	}
-	if caller == etcdshapes.CallerEtcd {
-		cmd.Example = "  kubectl get -n tenant-root -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
-			"  etcdshapes plan etcd -n tenant-root -f values.yaml --live live.yaml"
-	} else {
-		cmd.Example = "  kubectl get -n tenant-demo -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
-			"  etcdshapes plan cluster -n tenant-demo --release kubernetes-demo -f values.yaml --live live.yaml"
-	}
+	cmd := callerCommand(caller, callerHelp{
+		use:   "etcd --live FILE --namespace NS [--release etcd] [-f VALUES]... [flags]",
+		short: "Plan the etcd chart's stack against its live objects",
+		long: "etcdshapes plan etcd says what applying the etcd chart's render to its live stack would change.\n\n" +
+			synopsisPlanEtcd + planAbout + "\n  The render flags are those of 'etcdshapes render etcd'.\n" + planExit,
+		example: "  kubectl get -n tenant-root -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
+			"  etcdshapes plan etcd -n tenant-root -f values.yaml --live live.yaml",
+	}, callerHelp{
+		use:   "cluster --live FILE --namespace NS --release REL [-f VALUES]... [flags]",
+		short: "Plan a tenant cluster's etcd stack against its live objects",
+		long: "etcdshapes plan cluster says what applying a tenant cluster's etcd render to its live stack would change.\n\n" +
+			synopsisPlanCluster + planAbout + planInference + "\n  The render flags are those of 'etcdshapes render cluster'.\n" + planExit,
+		example: "  kubectl get -n tenant-demo -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
+			"  etcdshapes plan cluster -n tenant-demo --release kubernetes-demo -f values.yaml --live live.yaml",
+	})
 	rf.register(cmd, caller)
 	fs := cmd.Flags()
 	fs.StringVar(&liveFile, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (one object, a List or\nseveral documents; -o json too); \"-\" reads stdin; required")

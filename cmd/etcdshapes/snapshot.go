@@ -50,16 +50,12 @@ const (
 // newRenderSnapshotCmd is 'etcdshapes render snapshot' and its two
 // callers.
 func newRenderSnapshotCmd(e env) *cobra.Command {
-	cmd := parentCommand(&cobra.Command{
+	return callersCommand(e, &cobra.Command{
 		Use:   "snapshot etcd|cluster",
 		Short: "An EtcdSnapshot, or a CronJob taking them on a schedule, to S3 or a PVC",
 		Long: "etcdshapes render snapshot renders what snapshots a stack's etcd: one EtcdSnapshot, or a CronJob taking them on a schedule.\n\n" +
 			synopsisSnapshotEtcd + synopsisSnapshotCluster + snapshotDetails,
-	}, func(arg string) error {
-		return usagef("unknown caller %q (want etcd or cluster)", arg)
-	})
-	cmd.AddCommand(newRenderSnapshotCallerCmd(e, etcdshapes.CallerEtcd), newRenderSnapshotCallerCmd(e, etcdshapes.CallerCluster))
-	return cmd
+	}, newRenderSnapshotCallerCmd)
 }
 
 // snapshotFlags are the flags of render snapshot etcd|cluster.
@@ -71,22 +67,18 @@ type snapshotFlags struct {
 }
 
 func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
-	var (
-		sf snapshotFlags
-		of outputFlags
-	)
-	cmd := &cobra.Command{Args: noArgs}
-	if caller == etcdshapes.CallerEtcd {
-		cmd.Use = "etcd --namespace NS [--release etcd] (--name NAME | --schedule CRON [--keep N]) DESTINATION [flags]"
-		cmd.Short = "Snapshot the etcd chart's etcd, once or on a schedule"
-		cmd.Long = "etcdshapes render snapshot etcd renders what snapshots the etcd chart's etcd, once or on a schedule.\n\n" +
-			synopsisSnapshotEtcd + snapshotDetails
-	} else {
-		cmd.Use = "cluster --namespace NS --release REL (--name NAME | --schedule CRON [--keep N]) DESTINATION [flags]"
-		cmd.Short = "Snapshot a tenant cluster's etcd, once or on a schedule"
-		cmd.Long = "etcdshapes render snapshot cluster renders what snapshots a tenant cluster's etcd, once or on a schedule.\n\n" +
-			synopsisSnapshotCluster + snapshotDetails
-	}
+	var sf snapshotFlags
+	cmd := callerCommand(caller, callerHelp{
+		use:   "etcd --namespace NS [--release etcd] (--name NAME | --schedule CRON [--keep N]) DESTINATION [flags]",
+		short: "Snapshot the etcd chart's etcd, once or on a schedule",
+		long: "etcdshapes render snapshot etcd renders what snapshots the etcd chart's etcd, once or on a schedule.\n\n" +
+			synopsisSnapshotEtcd + snapshotDetails,
+	}, callerHelp{
+		use:   "cluster --namespace NS --release REL (--name NAME | --schedule CRON [--keep N]) DESTINATION [flags]",
+		short: "Snapshot a tenant cluster's etcd, once or on a schedule",
+		long: "etcdshapes render snapshot cluster renders what snapshots a tenant cluster's etcd, once or on a schedule.\n\n" +
+			synopsisSnapshotCluster + snapshotDetails,
+	})
 	fs := cmd.Flags()
 	fs.StringVarP(&sf.namespace, "namespace", "n", "", "the stack's tenant namespace `NS` (\"tenant-…\"); required")
 	if caller == etcdshapes.CallerEtcd {
@@ -105,17 +97,7 @@ func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVar(&sf.s3.CredentialsSecretRef.Name, "s3-credentials-secret", "", "the `SECRET` holding the S3 credentials")
 	fs.StringVar(&sf.pvc.ClaimName, "pvc", "", "the PersistentVolumeClaim `CLAIM` to write to")
 	fs.StringVar(&sf.pvc.SubPath, "pvc-subpath", "", "the `DIR` inside the claim")
-	of.register(cmd, outputYAML)
-	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		if err := of.check(); err != nil {
-			return err
-		}
-		objs, err := snapshotObjects(caller, &sf, cmd.Flags())
-		if err != nil {
-			return err
-		}
-		return of.write(objs, e.stdout, e.stderr)
-	})
+	printObjects(cmd, e, func() ([]etcdshapes.Object, error) { return snapshotObjects(caller, &sf, cmd.Flags()) })
 	return cmd
 }
 
@@ -157,17 +139,9 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 		n, err = naming.ForCluster(namespace, release)
 	}
 	// Unmade names: the builder's "names" refusal would only repeat it.
-	namesRefused := c.Add(err)
+	reported := map[string]bool{"names": c.Add(err)}
 	builderErr := func(err error) error {
-		if all := invalid.All(err); len(all) > 0 {
-			for _, e := range all {
-				if !(namesRefused && e.Field == "names") {
-					c.Add(e)
-				}
-			}
-		} else {
-			c.Add(err)
-		}
+		c.AddExcept(err, reported)
 		return c.Err()
 	}
 	var dest v1alpha2.SnapshotLocation
