@@ -128,24 +128,13 @@ type Collector struct {
 	other []error
 }
 
-// Add records every refusal in err (see All) and reports whether err held
-// anything (a nil *Error, or a List of none, is nothing), so that a check another depends on can be written
+// Add records every refusal in err (see All) and every error in it that
+// holds no refusal, whole (an I/O error joined with refusals is kept, not
+// dropped), and reports whether err held anything (a nil *Error, or a List
+// of none, is nothing), so that a check another depends on can be written
 // "if c.Add(err) { skip the dependent check }".
 func (c *Collector) Add(err error) bool {
-	all := All(err)
-	if t, ok := err.(*Error); err == nil || ok && t == nil {
-		return false
-	}
-	if _, ok := err.(List); ok && len(all) == 0 {
-		// A List of no refusal (nil or only nil elements) is none.
-		return false
-	}
-	if len(all) > 0 {
-		c.errs = append(c.errs, all...)
-	} else {
-		c.other = append(c.other, err)
-	}
-	return true
+	return c.AddEach(err, func(e *Error) *Error { return e })
 }
 
 // Addf records a refusal built as Errorf builds it.

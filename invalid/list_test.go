@@ -85,6 +85,19 @@ func TestCollectorOther(t *testing.T) {
 	require.True(t, errors.Is(err, io.EOF))
 	require.Len(t, invalid.All(err), 1)
 	require.Equal(t, 2, c.Len())
+
+	// Joined with refusals, or wrapped with them, it is kept too, and so
+	// is invalid.Join's.
+	for _, mixed := range []error{
+		errors.Join(invalid.Errorf("b", 2, "rule"), io.ErrUnexpectedEOF),
+		fmt.Errorf("reading: %w", errors.Join(io.ErrUnexpectedEOF, invalid.Errorf("b", 2, "rule"))),
+		invalid.Join(invalid.Errorf("b", 2, "rule"), io.ErrUnexpectedEOF),
+	} {
+		var m invalid.Collector
+		require.True(t, m.Add(mixed))
+		require.True(t, errors.Is(m.Err(), io.ErrUnexpectedEOF), m.Err().Error())
+		require.Len(t, invalid.All(m.Err()), 1)
+	}
 }
 
 // TestNilRefusals: a nil *Error, alone or in a List, is no refusal, so a
