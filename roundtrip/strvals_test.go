@@ -13,6 +13,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/chartgen"
+	"github.com/etcdshapes/etcdshapes/internal/strvals"
 	ours "github.com/etcdshapes/etcdshapes/internal/third_party/helm/strvals"
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/cli"
@@ -201,7 +202,7 @@ func TestSetOrderMatchesHelm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sets := ours.Sets{JSON: opts.JSONValues, Values: opts.Values, Strings: opts.StringValues, Files: opts.FileValues, Literals: opts.LiteralValues}
+		sets := strvals.Sets{JSON: opts.JSONValues, Values: opts.Values, Strings: opts.StringValues, Files: opts.FileValues, Literals: opts.LiteralValues}
 		oerr := sets.Apply(got, os.ReadFile)
 		if (oerr == nil) != (herr == nil) {
 			t.Fatalf("%+v: error %v, Helm's %v", opts, oerr, herr)
