@@ -746,19 +746,16 @@ func conform(s *schema.Schema, tr schema.TypeRef, v map[string]any) (map[string]
 
 // conformValue is conform of any value; changed reports a copy.
 func conformValue(s *schema.Schema, tr schema.TypeRef, v any, path fieldpath.Path, out *[]unknownField) (any, bool) {
-	a, ok := atomOf(s, tr, v)
-	if !ok {
-		return v, false
-	}
-	switch t := v.(type) {
-	case map[string]any:
-		if a.Map == nil || isAtomicMap(a.Map) {
+	t, mt, l, lt := typedParts(s, tr, v)
+	switch {
+	case mt != nil:
+		if isAtomicMap(mt) {
 			return v, false
 		}
 		var copied map[string]any
 		for k, c := range t {
 			at := append(path[:len(path):len(path)], fieldpath.PathElement{FieldName: ptr(k)})
-			ft, ok := fieldType(a.Map, k)
+			ft, ok := fieldType(mt, k)
 			if !ok {
 				if copied == nil {
 					copied = shallowCopy(t)
@@ -777,19 +774,19 @@ func conformValue(s *schema.Schema, tr schema.TypeRef, v any, path fieldpath.Pat
 		if copied != nil {
 			return copied, true
 		}
-	case []any:
-		if a.List == nil || kindOfList(a.List) != keyedList {
+	case lt != nil:
+		if kindOfList(lt) != keyedList {
 			return v, false
 		}
 		var copied []any
-		for i, e := range t {
-			pe, ok := pathElementOf(s, a.List, e)
+		for i, e := range l {
+			pe, ok := pathElementOf(s, lt, e)
 			if !ok {
 				continue
 			}
-			if n, changed := conformValue(s, a.List.ElementType, e, append(path[:len(path):len(path)], pe), out); changed {
+			if n, changed := conformValue(s, lt.ElementType, e, append(path[:len(path):len(path)], pe), out); changed {
 				if copied == nil {
-					copied = append([]any(nil), t...)
+					copied = append([]any(nil), l...)
 				}
 				copied[i] = n
 			}
@@ -802,6 +799,28 @@ func conformValue(s *schema.Schema, tr schema.TypeRef, v any, path fieldpath.Pat
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// typedParts is v with the part of its type that fits it (atomOf): a map
+// and the schema's map type, or a list and the schema's list type. The
+// pair that does not apply is nil, and both are when tr does not resolve,
+// v is a scalar or null, or the type has no map (list) for a map (list).
+func typedParts(s *schema.Schema, tr schema.TypeRef, v any) (map[string]any, *schema.Map, []any, *schema.List) {
+	a, ok := atomOf(s, tr, v)
+	if !ok {
+		return nil, nil, nil, nil
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		if a.Map != nil {
+			return t, a.Map, nil, nil
+		}
+	case []any:
+		if a.List != nil {
+			return nil, nil, t, a.List
+		}
+	}
+	return nil, nil, nil, nil
+}
 
 // graft puts an unknown field back where its parent still is.
 func graft(root map[string]any, u unknownField) {
@@ -903,20 +922,14 @@ func serverSide(s *schema.Schema, tr schema.TypeRef, known bool, d *planObject, 
 // firstNull is the path of the first null (in key order) of a field that
 // does not allow null, outside metadata; nil when there is none.
 func firstNull(s *schema.Schema, tr schema.TypeRef, v any, path fieldpath.Path) fieldpath.Path {
-	a, ok := atomOf(s, tr, v)
-	if !ok {
-		return nil
-	}
-	switch t := v.(type) {
-	case map[string]any:
-		if a.Map == nil {
-			return nil
-		}
+	t, mt, l, lt := typedParts(s, tr, v)
+	switch {
+	case mt != nil:
 		for _, k := range slices.Sorted(maps.Keys(t)) {
 			if len(path) == 0 && k == "metadata" {
 				continue
 			}
-			ft, ok := fieldType(a.Map, k)
+			ft, ok := fieldType(mt, k)
 			if !ok {
 				continue
 			}
@@ -931,12 +944,9 @@ func firstNull(s *schema.Schema, tr schema.TypeRef, v any, path fieldpath.Path) 
 				return p
 			}
 		}
-	case []any:
-		if a.List == nil {
-			return nil
-		}
-		for i, e := range t {
-			if p := firstNull(s, a.List.ElementType, e, append(path[:len(path):len(path)], fieldpath.PathElement{Index: ptr(i)})); p != nil {
+	case lt != nil:
+		for i, e := range l {
+			if p := firstNull(s, lt.ElementType, e, append(path[:len(path):len(path)], fieldpath.PathElement{Index: ptr(i)})); p != nil {
 				return p
 			}
 		}
@@ -951,17 +961,11 @@ func isBuiltinType(tr schema.TypeRef) bool {
 
 // dropNulls removes null values of fields that do not allow null.
 func dropNulls(s *schema.Schema, tr schema.TypeRef, v any) {
-	a, ok := atomOf(s, tr, v)
-	if !ok {
-		return
-	}
-	switch t := v.(type) {
-	case map[string]any:
-		if a.Map == nil {
-			return
-		}
+	t, mt, l, lt := typedParts(s, tr, v)
+	switch {
+	case mt != nil:
 		for k, c := range t {
-			ft, ok := fieldType(a.Map, k)
+			ft, ok := fieldType(mt, k)
 			if c == nil {
 				if !ok || !ft.Nullable {
 					delete(t, k)
@@ -972,12 +976,9 @@ func dropNulls(s *schema.Schema, tr schema.TypeRef, v any) {
 				dropNulls(s, ft, c)
 			}
 		}
-	case []any:
-		if a.List == nil {
-			return
-		}
-		for _, e := range t {
-			dropNulls(s, a.List.ElementType, e)
+	case lt != nil:
+		for _, e := range l {
+			dropNulls(s, lt.ElementType, e)
 		}
 	}
 }
@@ -995,15 +996,9 @@ func roundTrip(s *schema.Schema, tr schema.TypeRef, v any) any {
 		}
 		return v
 	}
-	a, ok := atomOf(s, tr, v)
-	if !ok {
-		return v
-	}
-	switch t := v.(type) {
-	case map[string]any:
-		if a.Map == nil {
-			return v
-		}
+	t, mt, l, lt := typedParts(s, tr, v)
+	switch {
+	case mt != nil:
 		if tr.NamedType != nil {
 			for _, f := range smdOmitZero[*tr.NamedType] {
 				if c, ok := t[f]; ok && isZeroScalar(c) {
@@ -1012,7 +1007,7 @@ func roundTrip(s *schema.Schema, tr schema.TypeRef, v any) any {
 			}
 		}
 		for k, c := range t {
-			ft, ok := fieldType(a.Map, k)
+			ft, ok := fieldType(mt, k)
 			if !ok {
 				continue
 			}
@@ -1023,12 +1018,9 @@ func roundTrip(s *schema.Schema, tr schema.TypeRef, v any) any {
 			}
 			t[k] = n
 		}
-	case []any:
-		if a.List == nil {
-			return v
-		}
-		for i, e := range t {
-			t[i] = roundTrip(s, a.List.ElementType, e)
+	case lt != nil:
+		for i, e := range l {
+			l[i] = roundTrip(s, lt.ElementType, e)
 		}
 	}
 	return v
