@@ -1,15 +1,14 @@
 package etcdshapes_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/stretchr/testify/require"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // multiBadInput is an input with several independent bad fields: the first
@@ -64,18 +63,8 @@ func TestBadInputsEvery(t *testing.T) {
 	for _, c := range multiBadInputs() {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := c.refused(t)
-			var fe *field.Error
-			require.True(t, errors.As(err, &fe))
-			require.Equal(t, c.field, fe.Field)
+			invalidtest.RequireEvery(t, err, append([]string{c.field}, c.also...)...)
 			all := invalid.All(err)
-			got := make([]string, 0, len(all))
-			for _, e := range all[1:] {
-				got = append(got, e.Field)
-			}
-			require.Equal(t, c.also, got, "error: %v", err)
-			list, ok := err.(invalid.List)
-			require.True(t, ok, "%T", err)
-			require.Len(t, list.ErrorList(), 1+len(c.also))
 			lines := strings.Split(err.Error(), "\n")
 			require.Len(t, lines, len(all))
 			for i, e := range all {

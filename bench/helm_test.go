@@ -216,11 +216,7 @@ func BenchmarkRender(b *testing.B) {
 		b.Run(c.name+"/library", func(b *testing.B) {
 			r := request(b, c)
 			loop(b, func() {
-				objs, err := etcdshapes.Render(r)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out, err := etcdshapes.Marshal(objs)
+				out, err := renderPrinted(r, etcdshapes.Marshal)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -246,13 +242,7 @@ func BenchmarkRender(b *testing.B) {
 				func() { keep(helmTemplate(up)) },
 				func() { keep(helmTemplate(gen)) },
 				func() { keep(helmTemplate(floor)) },
-				func() {
-					objs, err := etcdshapes.Render(r)
-					if err != nil {
-						b.Fatal(err)
-					}
-					keep(etcdshapes.Marshal(objs))
-				},
+				func() { keep(renderPrinted(r, etcdshapes.Marshal)) },
 			}
 			cpu := make([]float64, len(variants))
 			allocs := make([]float64, len(variants))

@@ -1202,11 +1202,12 @@ var agreementClasses = []mutationClass{
 		if !ok {
 			return agreeCase{}, false
 		}
-		d, ok := bodyWith(t.body, p, changedValue(g, v))
+		nv := changedValue(g, v)
+		d, ok := bodyWith(t.body, p, nv)
 		if !ok {
 			return agreeCase{}, false
 		}
-		return agreeCase{what: fmt.Sprintf("%s: %v -> %v", p, v, changedValue(g, v)), desired: d}, true
+		return agreeCase{what: fmt.Sprintf("%s: %v -> %v", p, v, nv), desired: d}, true
 	}},
 	{"other applier shares a scalar we own, we change it (conflict)", func(g *generator, t agreeTemplate, live map[string]any) (agreeCase, bool) {
 		p, v, share, ok := sharedScalar(g, t, live)

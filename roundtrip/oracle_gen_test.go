@@ -790,20 +790,22 @@ func (g *gen) spread() any {
 func (g *gen) badSpread() any {
 	g.note("spread", "invalid")
 	const valid = "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: topology.kubernetes.io/zone\n  whenUnsatisfiable: DoNotSchedule\n"
-	// The draws that are one document; the others are in the switch.
-	docs := [...]string{
-		0:  "topologySpreadConstraints:\n- maxSkew: 0\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n",
-		1:  "topologySpreadConstraints:\n- maxSkew: 1\n  whenUnsatisfiable: DoNotSchedule\n",
-		2:  "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: Maybe\n",
-		3:  valid + "  minDomains: 0\n",
-		4:  "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: ScheduleAnyway\n  minDomains: 2\n",
-		5:  valid + "- maxSkew: 2\n  topologyKey: topology.kubernetes.io/zone\n  whenUnsatisfiable: DoNotSchedule\n",
-		6:  "topologySpreadConstraints: []\n",
-		10: valid + "  labelSelector:\n    matchLabels:\n      tier: \"-bad-\"\n",
-		11: valid + "  topologyKey2: x\n",
-	}
 	var v any
-	switch i := g.intn(12); i {
+	switch g.intn(12) {
+	case 0:
+		v = "topologySpreadConstraints:\n- maxSkew: 0\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n"
+	case 1:
+		v = "topologySpreadConstraints:\n- maxSkew: 1\n  whenUnsatisfiable: DoNotSchedule\n"
+	case 2:
+		v = "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: Maybe\n"
+	case 3:
+		v = valid + "  minDomains: 0\n"
+	case 4:
+		v = "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: ScheduleAnyway\n  minDomains: 2\n"
+	case 5:
+		v = valid + "- maxSkew: 2\n  topologyKey: topology.kubernetes.io/zone\n  whenUnsatisfiable: DoNotSchedule\n"
+	case 6:
+		v = "topologySpreadConstraints: []\n"
 	case 7:
 		v = choose(g, "foo: 1\n",
 			"foo: 1\ntopologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n")
@@ -811,8 +813,10 @@ func (g *gen) badSpread() any {
 		v = map[string]any{"topologySpreadConstraints": []any{}}
 	case 9:
 		return "not-a-map"
-	default:
-		v = docs[i]
+	case 10:
+		v = valid + "  labelSelector:\n    matchLabels:\n      tier: \"-bad-\"\n"
+	default: // 11
+		v = valid + "  topologyKey2: x\n"
 	}
 	return map[string]any{"globalAppTopologySpreadConstraints": v}
 }

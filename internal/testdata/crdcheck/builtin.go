@@ -254,13 +254,7 @@ func validateService(s *corev1.Service) field.ErrorList {
 			errs = append(errs, field.Required(pp.Child("name"), "required when more than one port"))
 		}
 		if port.Name != "" {
-			for _, msg := range validation.IsDNS1123Label(port.Name) {
-				errs = append(errs, field.Invalid(pp.Child("name"), port.Name, msg))
-			}
-			if names.Has(port.Name) {
-				errs = append(errs, field.Duplicate(pp.Child("name"), port.Name))
-			}
-			names.Insert(port.Name)
+			errs = append(errs, uniqueLabel(names, port.Name, pp.Child("name"))...)
 		}
 		for _, msg := range validation.IsValidPortNum(int(port.Port)) {
 			errs = append(errs, field.Invalid(pp.Child("port"), port.Port, msg))
@@ -421,6 +415,21 @@ func validateJobSpec(s *batchv1.JobSpec, p *field.Path) field.ErrorList {
 	return errs
 }
 
+// uniqueLabel refuses name at p unless it is a DNS label (RFC 1123) that
+// seen does not hold yet, and adds it to seen: the rule for the names of a
+// pod's volumes and containers and of a Service's ports.
+func uniqueLabel(seen sets.Set[string], name string, p *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, msg := range validation.IsDNS1123Label(name) {
+		errs = append(errs, field.Invalid(p, name, msg))
+	}
+	if seen.Has(name) {
+		errs = append(errs, field.Duplicate(p, name))
+	}
+	seen.Insert(name)
+	return errs
+}
+
 // validatePodTemplate is the part of ValidatePodTemplateSpec the library's
 // pod templates touch.
 func validatePodTemplate(t *corev1.PodTemplateSpec, p *field.Path) field.ErrorList {
@@ -438,13 +447,7 @@ func validatePodTemplate(t *corev1.PodTemplateSpec, p *field.Path) field.ErrorLi
 	volumes := sets.New[string]()
 	for i, v := range spec.Volumes {
 		vp := sp.Child("volumes").Index(i)
-		for _, msg := range validation.IsDNS1123Label(v.Name) {
-			errs = append(errs, field.Invalid(vp.Child("name"), v.Name, msg))
-		}
-		if volumes.Has(v.Name) {
-			errs = append(errs, field.Duplicate(vp.Child("name"), v.Name))
-		}
-		volumes.Insert(v.Name)
+		errs = append(errs, uniqueLabel(volumes, v.Name, vp.Child("name"))...)
 		if n := countSources(v.VolumeSource); n != 1 {
 			errs = append(errs, field.Invalid(vp, v.Name, fmt.Sprintf("must specify exactly one volume source, not %d", n)))
 		}
@@ -460,13 +463,7 @@ func validatePodTemplate(t *corev1.PodTemplateSpec, p *field.Path) field.ErrorLi
 	names := sets.New[string]()
 	for i, c := range spec.Containers {
 		cp := sp.Child("containers").Index(i)
-		for _, msg := range validation.IsDNS1123Label(c.Name) {
-			errs = append(errs, field.Invalid(cp.Child("name"), c.Name, msg))
-		}
-		if names.Has(c.Name) {
-			errs = append(errs, field.Duplicate(cp.Child("name"), c.Name))
-		}
-		names.Insert(c.Name)
+		errs = append(errs, uniqueLabel(names, c.Name, cp.Child("name"))...)
 		if strings.TrimSpace(c.Image) != c.Image || c.Image == "" {
 			errs = append(errs, field.Invalid(cp.Child("image"), c.Image, "must be a non-empty image reference without surrounding spaces"))
 		}

@@ -135,13 +135,14 @@ func ValidateAffinity(a *corev1.Affinity, p *field.Path) field.ErrorList {
 			errs = append(errs, validateNodeSelectorTerm(t.Preference, tp.Child("preference"))...)
 		}
 	}
+	aff, anti := orZero(a.PodAffinity), orZero(a.PodAntiAffinity)
 	for _, pa := range []struct {
 		name      string
 		required  []corev1.PodAffinityTerm
 		preferred []corev1.WeightedPodAffinityTerm
 	}{
-		{"podAffinity", podAffinityRequired(a.PodAffinity), podAffinityPreferred(a.PodAffinity)},
-		{"podAntiAffinity", podAntiAffinityRequired(a.PodAntiAffinity), podAntiAffinityPreferred(a.PodAntiAffinity)},
+		{"podAffinity", aff.RequiredDuringSchedulingIgnoredDuringExecution, aff.PreferredDuringSchedulingIgnoredDuringExecution},
+		{"podAntiAffinity", anti.RequiredDuringSchedulingIgnoredDuringExecution, anti.PreferredDuringSchedulingIgnoredDuringExecution},
 	} {
 		pp := p.Child(pa.name)
 		for i, t := range pa.required {
@@ -158,32 +159,13 @@ func ValidateAffinity(a *corev1.Affinity, p *field.Path) field.ErrorList {
 	return errs
 }
 
-func podAffinityRequired(a *corev1.PodAffinity) []corev1.PodAffinityTerm {
-	if a == nil {
-		return nil
+// orZero is *p, or T's zero value for a nil p.
+func orZero[T any](p *T) T {
+	if p == nil {
+		var zero T
+		return zero
 	}
-	return a.RequiredDuringSchedulingIgnoredDuringExecution
-}
-
-func podAffinityPreferred(a *corev1.PodAffinity) []corev1.WeightedPodAffinityTerm {
-	if a == nil {
-		return nil
-	}
-	return a.PreferredDuringSchedulingIgnoredDuringExecution
-}
-
-func podAntiAffinityRequired(a *corev1.PodAntiAffinity) []corev1.PodAffinityTerm {
-	if a == nil {
-		return nil
-	}
-	return a.RequiredDuringSchedulingIgnoredDuringExecution
-}
-
-func podAntiAffinityPreferred(a *corev1.PodAntiAffinity) []corev1.WeightedPodAffinityTerm {
-	if a == nil {
-		return nil
-	}
-	return a.PreferredDuringSchedulingIgnoredDuringExecution
+	return *p
 }
 
 func validatePodAffinityTerm(t corev1.PodAffinityTerm, p *field.Path) field.ErrorList {
