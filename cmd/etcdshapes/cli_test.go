@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
@@ -31,7 +30,7 @@ import (
 func cli(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	hostilefs.Within(t, 30*time.Second, func() {
+	hostilefs.Within(t, hangLimit, func() {
 		code = run(args, strings.NewReader(stdin), &out, &errOut)
 	})
 	return code, out.String(), errOut.String()

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
@@ -21,7 +20,7 @@ import (
 func gen(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	hostilefs.Within(t, 30*time.Second, func() {
+	hostilefs.Within(t, hangLimit, func() {
 		code = run(append([]string{"gen", "chart"}, args...), nil, &out, &errOut)
 	})
 	return code, out.String(), errOut.String()

@@ -27,6 +27,13 @@ func (e *endless) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// hangLimit is how long a command may take in these tests before it counts
+// as hung (a FIFO or an endless stdin read without end). It guards against
+// a hang, not for speed: each command takes well under a second on a quiet
+// machine, and the limit leaves a loaded one room, where 30 seconds was
+// once exceeded at a load average of 10 on 2 cores.
+const hangLimit = 2 * time.Minute
+
 // runWithin runs the CLI and fails if it takes longer than d (a hang).
 func runWithin(t *testing.T, d time.Duration, args []string, stdin io.Reader) (int, string, string) {
 	t.Helper()
@@ -105,7 +112,7 @@ func TestHostileInputFiles(t *testing.T) {
 				runtime.GC()
 				var before runtime.MemStats
 				runtime.ReadMemStats(&before)
-				code, stdout, stderr := runWithin(t, 30*time.Second, command(path), stdin)
+				code, stdout, stderr := runWithin(t, hangLimit, command(path), stdin)
 				var after runtime.MemStats
 				runtime.ReadMemStats(&after)
 				require.Equal(t, 1, code, stderr)
