@@ -1202,8 +1202,7 @@ var agreementClasses = []mutationClass{
 		if !ok {
 			return agreeCase{}, false
 		}
-		nv := changedValue(g, v)
-		d, ok := bodyWith(t.body, p, nv)
+		nv, d, ok := bodyWithChanged(g, t.body, p, v)
 		if !ok {
 			return agreeCase{}, false
 		}
@@ -1214,8 +1213,7 @@ var agreementClasses = []mutationClass{
 		if !ok {
 			return agreeCase{}, false
 		}
-		nv := changedValue(g, v)
-		d, ok := bodyWith(t.body, p, nv)
+		nv, d, ok := bodyWithChanged(g, t.body, p, v)
 		if !ok {
 			return agreeCase{}, false
 		}
@@ -1339,6 +1337,15 @@ func sharedScalar(g *generator, t agreeTemplate, live map[string]any) (fieldpath
 func bodyWith(body map[string]any, p fieldpath.Path, v any) (d map[string]any, ok bool) {
 	d = copyTree(body)
 	return d, setAt(d, p, v)
+}
+
+// bodyWithChanged draws another value for v (changedValue) and is a copy
+// of body with it at p: the drawn value, so that a case names the value
+// it tests, and the copy.
+func bodyWithChanged(g *generator, body map[string]any, p fieldpath.Path, v any) (nv any, d map[string]any, ok bool) {
+	nv = changedValue(g, v)
+	d, ok = bodyWith(body, p, nv)
+	return nv, d, ok
 }
 
 func bodyWithout(body map[string]any, p fieldpath.Path) (d map[string]any, ok bool) {
