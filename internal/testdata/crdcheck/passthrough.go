@@ -110,6 +110,14 @@ func ValidateTopologySpreadConstraints(cs []corev1.TopologySpreadConstraint, p *
 	return errs
 }
 
+// validateWeight is the API server's rule for a preferred term's weight.
+func validateWeight(w int32, p *field.Path) field.ErrorList {
+	if w <= 0 || w > 100 {
+		return field.ErrorList{field.Invalid(p, w, "must be in the range 1-100")}
+	}
+	return nil
+}
+
 // ValidateAffinity is the API server's Pod rule for affinity.
 func ValidateAffinity(a *corev1.Affinity, p *field.Path) field.ErrorList {
 	if a == nil {
@@ -129,9 +137,7 @@ func ValidateAffinity(a *corev1.Affinity, p *field.Path) field.ErrorList {
 		}
 		for i, t := range na.PreferredDuringSchedulingIgnoredDuringExecution {
 			tp := np.Child("preferredDuringSchedulingIgnoredDuringExecution").Index(i)
-			if t.Weight <= 0 || t.Weight > 100 {
-				errs = append(errs, field.Invalid(tp.Child("weight"), t.Weight, "must be in the range 1-100"))
-			}
+			errs = append(errs, validateWeight(t.Weight, tp.Child("weight"))...)
 			errs = append(errs, validateNodeSelectorTerm(t.Preference, tp.Child("preference"))...)
 		}
 	}
@@ -150,9 +156,7 @@ func ValidateAffinity(a *corev1.Affinity, p *field.Path) field.ErrorList {
 		}
 		for i, t := range pa.preferred {
 			tp := pp.Child("preferredDuringSchedulingIgnoredDuringExecution").Index(i)
-			if t.Weight <= 0 || t.Weight > 100 {
-				errs = append(errs, field.Invalid(tp.Child("weight"), t.Weight, "must be in the range 1-100"))
-			}
+			errs = append(errs, validateWeight(t.Weight, tp.Child("weight"))...)
 			errs = append(errs, validatePodAffinityTerm(t.PodAffinityTerm, tp.Child("podAffinityTerm"))...)
 		}
 	}
