@@ -461,6 +461,10 @@ func pick(r *rand.Rand, xs ...string) string { return xs[r.Intn(len(xs))] }
 // does not anchor the pattern.
 func regexFind(pattern, s string) string { return regexp.MustCompile(pattern).FindString(s) }
 
+// regexMatch is sprig's function of that name: whether the pattern
+// matches anywhere in s. It does not anchor the pattern.
+func regexMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }
+
 // quickHeads are the head tests of etcdshapes.config as the generated
 // configs write them (TestQuickHeads checks the text): the fields joined
 // with ";" and the pattern's leftmost match compared with the whole head,
@@ -602,6 +606,55 @@ func TestQuickHeads(t *testing.T) {
 	for _, caller := range []string{"etcd", "cluster"} {
 		require.Greater(t, passed[caller], 20, "%s: too few random heads pass; the test proves little", caller)
 	}
+}
+
+// TestQuickLabel: the quick test of a StorageClass or DataStore name
+// (LabelPattern) used as the generated configs use it: an empty name
+// passes; another passes when at most MaxLabel long and regexMatch finds
+// the anchored pattern in it. The names it passes are DNS-1123 labels the
+// library accepts as a StorageClass; near misses at either end fail.
+func TestQuickLabel(t *testing.T) {
+	k, err := newConstants()
+	require.NoError(t, err)
+	files, err := Chart(Options{Library: true})
+	require.NoError(t, err)
+	for _, f := range files {
+		for caller, x := range map[string]string{etcdshapes.CallerEtcd: "$sc", etcdshapes.CallerCluster: "$x"} {
+			if f.Path == keptFile(caller, "config") {
+				use := fmt.Sprintf(`(or (not %s) (and (le (len %s) %d) (regexMatch %s %s)))`, x, x, k.MaxLabel, templateQuote(k.LabelPattern), x)
+				require.Equal(t, 1, strings.Count(string(f.Data), use), "%s: %s", f.Path, use)
+			}
+		}
+	}
+	quick := func(name string) bool {
+		return name == "" || len(name) <= k.MaxLabel && regexMatch(k.LabelPattern, name)
+	}
+	long := strings.Repeat("a", k.MaxLabel)
+	for _, name := range []string{"", "a", "0", "local", "local-path", "replicated-2", "a--b", long} {
+		require.True(t, quick(name), "%q", name)
+	}
+	for _, name := range []string{"A", "-a", "a-", "xA", "Ab", " a", "a ", "\na", "a\n", ".a", "a.", "a.b", "a_b", "a;b", "-", long + "a"} {
+		require.False(t, quick(name), "%q", name)
+	}
+	r := rand.New(rand.NewSource(11))
+	passed := 0
+	for i := 0; i < 5000; i++ {
+		b := make([]byte, r.Intn(k.MaxLabel+3))
+		for j := range b {
+			b[j] = "ab0-"[r.Intn(4)]
+		}
+		name := string(b)
+		if r.Intn(4) == 0 {
+			pos := r.Intn(len(name) + 1)
+			name = name[:pos] + pick(r, ".", "A", "_", "\n", " ", ";") + name[pos:]
+		}
+		if name != "" && quick(name) {
+			passed++
+			require.Empty(t, validation.IsDNS1123Label(name), name)
+			require.NoError(t, etcd.Options{StorageClassName: name}.Validate(), name)
+		}
+	}
+	require.Greater(t, passed, 20, "too few random names pass; the test proves little")
 }
 
 func TestDecodeTypes(t *testing.T) {
