@@ -379,7 +379,7 @@ type constants struct {
 	EtcdCluster                       apiRef
 	KamajiControlPlane                apiRef
 	// The quick tests' patterns: each vouches only for input the library
-	// accepts (TestQuickPatterns).
+	// accepts (TestQuickPatterns, TestQuickHeads, TestQuickLabel).
 	TenantPattern    string
 	ReleasePattern   string
 	SubdomainPattern string
@@ -412,7 +412,12 @@ const (
 	// at a ratio of 1 or more, and far from the quantity code's limits.
 	quickQuantity = `(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?`
 	// A StorageClass or DataStore name of one label (with a length of at
-	// most 63).
+	// most 63). The configs test a name with regexMatch, which finds the
+	// pattern anywhere: the anchors make it a whole match. Unlike the
+	// heads' patterns it keeps "^": the regexFind-and-eq form would save
+	// the one-pass analysis only where a name is set, but Helm parses the
+	// config at every render, and its added nodes cost allocations then,
+	// set or not; the defaults set none (TestQuickLabel tests the use).
 	labelPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 )
 

@@ -374,7 +374,9 @@ func TestSchemasDeclareTypes(t *testing.T) {
 
 // TestQuickPatterns: the quick tests of etcdshapes.config skip the checks
 // for input they match, so each must match only input the library accepts.
-// Random strings over the alphabets that matter, and the edges.
+// Random strings over the alphabets that matter, and the edges. Here the
+// fields' patterns, anchored; TestQuickHeads tests them joined and used as
+// the configs use them.
 func TestQuickPatterns(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
 	random := func(alphabet string, n int) string {
@@ -453,6 +455,207 @@ func TestQuickPatterns(t *testing.T) {
 }
 
 func pick(r *rand.Rand, xs ...string) string { return xs[r.Intn(len(xs))] }
+
+// regexFind is sprig's function of that name, which the templates call:
+// the leftmost match of the pattern anywhere in s (empty for none). It
+// does not anchor the pattern.
+func regexFind(pattern, s string) string { return regexp.MustCompile(pattern).FindString(s) }
+
+// regexMatch is sprig's function of that name: whether the pattern
+// matches anywhere in s. It does not anchor the pattern.
+func regexMatch(pattern, s string) bool { return regexp.MustCompile(pattern).MatchString(s) }
+
+// quickHeads are the head tests of etcdshapes.config as the generated
+// configs write them (TestQuickHeads checks the text): the fields joined
+// with ";" and the pattern's leftmost match compared with the whole head,
+// after the length tests.
+type quickHeads struct{ k *constants }
+
+func (h quickHeads) etcd(ns, version, size string) bool {
+	head := fmt.Sprintf("%s;%s;%s", ns, version, size)
+	return len(ns) <= h.k.MaxLabel && regexFind(h.k.QuickEtcd, head) == head
+}
+
+func (h quickHeads) cluster(ns, rel string) bool {
+	head := fmt.Sprintf("%s;%s", ns, rel)
+	return len(rel) <= h.k.MaxQuickRelease && len(ns+"."+rel) <= h.k.MaxDataStoreName && regexFind(h.k.QuickCluster, head) == head
+}
+
+// TestQuickHeads: the head tests of etcdshapes.config (QuickEtcd,
+// QuickCluster) used as the generated configs use them, unanchored at the
+// start and matched whole by comparing regexFind's match with the head.
+// The heads they pass are ones the library accepts with the names the
+// quick path prints; near misses at either end of the head and of each
+// field fail.
+func TestQuickHeads(t *testing.T) {
+	k, err := newConstants()
+	require.NoError(t, err)
+	h := quickHeads{k}
+	files, err := Chart(Options{Library: true})
+	require.NoError(t, err)
+	configs := map[string]string{}
+	for _, f := range files {
+		configs[f.Path] = string(f.Data)
+	}
+	for path, uses := range map[string][]string{
+		keptFile(etcdshapes.CallerEtcd, "config"): {
+			`{{- $head := printf "%s;%s;%s" $ns $version $size -}}`,
+			fmt.Sprintf(`(le (len $ns) %d)`, k.MaxLabel),
+			`(eq (regexFind ` + templateQuote(k.QuickEtcd) + ` $head) $head)`,
+		},
+		keptFile(etcdshapes.CallerCluster, "config"): {
+			`{{- $dataStore := printf "%s.%s" $ns $rel -}}`,
+			`{{- $head := printf "%s;%s" $ns $rel -}}`,
+			fmt.Sprintf(`(le (len $rel) %d) (le (len $dataStore) %d)`, k.MaxQuickRelease, k.MaxDataStoreName),
+			`(eq (regexFind ` + templateQuote(k.QuickCluster) + ` $head) $head)`,
+		},
+	} {
+		for _, use := range uses {
+			require.Equal(t, 1, strings.Count(configs[path], use), "%s: %s", path, use)
+		}
+	}
+
+	tenant := "tenant-" + strings.Repeat("a", k.MaxLabel-len("tenant-"))
+	for _, c := range []struct{ ns, version, size string }{
+		{"tenant-a", "3.5.0", "4Gi"}, {"tenant-root", "3.6.10", "1"}, {"tenant-a-0-b", "10.20.30", "999999Ti"},
+		{tenant, "0.0.0", "1k"},
+	} {
+		require.True(t, h.etcd(c.ns, c.version, c.size), "%q", c)
+	}
+	for _, c := range []struct{ ns, version, size string }{
+		// At the ends of the head.
+		{"xtenant-a", "3.5.0", "4Gi"}, {"-tenant-a", "3.5.0", "4Gi"}, {" tenant-a", "3.5.0", "4Gi"}, {"\ntenant-a", "3.5.0", "4Gi"},
+		{"tenant-a", "3.5.0", "4Gi\n"}, {"tenant-a", "3.5.0", "4Gix"}, {"tenant-a", "3.5.0", "4Gi "}, {"tenant-a", "3.5.0", "4Gi;"},
+		{"tenant-a", "3.5.0", "4Pi"}, {"tenant-a", "3.5.0", "1000000"}, {"tenant-a", "3.5.0", "4Gi;4Gi"},
+		// At the ends of the fields.
+		{"tenant-", "3.5.0", "4Gi"}, {"tenant-a-", "3.5.0", "4Gi"}, {"tenant-a\n", "3.5.0", "4Gi"}, {"Tenant-a", "3.5.0", "4Gi"},
+		{"tenant-a", "v3.5.0", "4Gi"}, {"tenant-a", "3.5.0-rc.1", "4Gi"}, {"tenant-a", "3.5", "4Gi"}, {"tenant-a", "3.5.0.1", "4Gi"},
+		{"tenant-a", ".3.5.0", "4Gi"}, {"tenant-a", "3.5.0;1", "4Gi"}, {"tenant-a", "", "4Gi"},
+		{"tenant-a", "3.5.0", "0"}, {"tenant-a", "3.5.0", "04Gi"}, {"tenant-a", "3.5.0", ""}, {"tenant-a", "3.5.0", "Gi"},
+		{"tenant-a;3.5.0", "3.5.0", "4Gi"}, {tenant + "a", "3.5.0", "4Gi"},
+	} {
+		require.False(t, h.etcd(c.ns, c.version, c.size), "%q", c)
+	}
+	release := strings.Repeat("a", k.MaxQuickRelease)
+	for _, c := range []struct{ ns, rel string }{
+		{"tenant-a", "a"}, {"tenant-demo", "kubernetes-demo"}, {"tenant-a-0", "a-0"}, {"tenant-a", release},
+		{tenant[:k.MaxDataStoreName-len(".a")], "a"},
+	} {
+		require.True(t, h.cluster(c.ns, c.rel), "%q", c)
+	}
+	for _, c := range []struct{ ns, rel string }{
+		{"xtenant-a", "a"}, {" tenant-a", "a"}, {"\ntenant-a", "a"}, {"tenant-a", "a\n"}, {"tenant-a", "a "}, {"tenant-a", "a;"},
+		{"tenant-a", "a;b"}, {"tenant-", "a"}, {"tenant-a-", "a"}, {"tenant-a", "a-"}, {"tenant-a", "-a"}, {"tenant-a", "0a"},
+		{"tenant-a", "A"}, {"tenant-a", "a.b"}, {"tenant-a", "a_b"}, {"tenant-a", ""}, {"tenant-a;a", "a"},
+		{"tenant-a", release + "a"}, {tenant[:k.MaxDataStoreName-len(".a")+1], "a"},
+	} {
+		require.False(t, h.cluster(c.ns, c.rel), "%q", c)
+	}
+
+	// Random fields, near misses at their ends among them: every head the
+	// tests pass is one the library accepts, and the quick path's names
+	// are the library's.
+	r := rand.New(rand.NewSource(10))
+	random := func(alphabet string, n int) string {
+		b := make([]byte, r.Intn(n+1))
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		return string(b)
+	}
+	stray := func() string {
+		if r.Intn(10) > 0 {
+			return ""
+		}
+		return pick(r, "x", "-", ";", "\n", " ", "A", "0")
+	}
+	passed := map[string]int{}
+	for i := 0; i < 5000; i++ {
+		ns := stray() + "tenant-" + random("ab0-", 12) + stray()
+		if r.Intn(8) == 0 {
+			ns += random("ab-0.A_;", 60)
+		}
+		version := random("0123456789.", 9)
+		if r.Intn(2) == 0 {
+			version = fmt.Sprintf("%s%d.%d.%d%s", stray(), r.Intn(20), r.Intn(20), r.Intn(20), stray())
+		}
+		size := stray() + random("0123456789", 8) + pick(r, "", "m", "k", "M", "G", "T", "P", "Ki", "Mi", "Gi", "Ti", "Pi", "e3", ".5") + stray()
+		if h.etcd(ns, version, size) {
+			passed["etcd"]++
+			require.NoError(t, naming.ValidateTenantNamespace("namespace", ns), ns)
+			_, err := naming.ForEtcdChart(ns, naming.EtcdChartRelease)
+			require.NoError(t, err, ns)
+			require.NoError(t, etcd.ValidateVersion(version), version)
+			q, err := resource.ParseQuantity(size)
+			require.NoError(t, err, size)
+			require.NoError(t, etcd.Options{Size: q}.Validate(), size)
+		}
+		rel := stray() + random("ab0-", 45) + stray()
+		if r.Intn(8) == 0 {
+			rel = random("ab-0.A_;", 60)
+		}
+		if h.cluster(ns, rel) {
+			passed["cluster"]++
+			n, err := naming.ForCluster(ns, rel)
+			require.NoError(t, err, "%s %s", ns, rel)
+			name := rel + "-etcd"
+			require.Equal(t, []string{name, name + "-defrag", name + "-cleanup", ns + "." + rel},
+				[]string{n.Cluster, n.DefragCronJob(), n.CleanupJob(), n.DataStore()}, "%s %s", ns, rel)
+		}
+	}
+	for _, caller := range []string{"etcd", "cluster"} {
+		require.Greater(t, passed[caller], 20, "%s: too few random heads pass; the test proves little", caller)
+	}
+}
+
+// TestQuickLabel: the quick test of a StorageClass or DataStore name
+// (LabelPattern) used as the generated configs use it: an empty name
+// passes; another passes when at most MaxLabel long and regexMatch finds
+// the anchored pattern in it. The names it passes are DNS-1123 labels the
+// library accepts as a StorageClass; near misses at either end fail.
+func TestQuickLabel(t *testing.T) {
+	k, err := newConstants()
+	require.NoError(t, err)
+	files, err := Chart(Options{Library: true})
+	require.NoError(t, err)
+	for _, f := range files {
+		for caller, x := range map[string]string{etcdshapes.CallerEtcd: "$sc", etcdshapes.CallerCluster: "$x"} {
+			if f.Path == keptFile(caller, "config") {
+				use := fmt.Sprintf(`(or (not %s) (and (le (len %s) %d) (regexMatch %s %s)))`, x, x, k.MaxLabel, templateQuote(k.LabelPattern), x)
+				require.Equal(t, 1, strings.Count(string(f.Data), use), "%s: %s", f.Path, use)
+			}
+		}
+	}
+	quick := func(name string) bool {
+		return name == "" || len(name) <= k.MaxLabel && regexMatch(k.LabelPattern, name)
+	}
+	long := strings.Repeat("a", k.MaxLabel)
+	for _, name := range []string{"", "a", "0", "local", "local-path", "replicated-2", "a--b", long} {
+		require.True(t, quick(name), "%q", name)
+	}
+	for _, name := range []string{"A", "-a", "a-", "xA", "Ab", " a", "a ", "\na", "a\n", ".a", "a.", "a.b", "a_b", "a;b", "-", long + "a"} {
+		require.False(t, quick(name), "%q", name)
+	}
+	r := rand.New(rand.NewSource(11))
+	passed := 0
+	for i := 0; i < 5000; i++ {
+		b := make([]byte, r.Intn(k.MaxLabel+3))
+		for j := range b {
+			b[j] = "ab0-"[r.Intn(4)]
+		}
+		name := string(b)
+		if r.Intn(4) == 0 {
+			pos := r.Intn(len(name) + 1)
+			name = name[:pos] + pick(r, ".", "A", "_", "\n", " ", ";") + name[pos:]
+		}
+		if name != "" && quick(name) {
+			passed++
+			require.Empty(t, validation.IsDNS1123Label(name), name)
+			require.NoError(t, etcd.Options{StorageClassName: name}.Validate(), name)
+		}
+	}
+	require.Greater(t, passed, 20, "too few random names pass; the test proves little")
+}
 
 func TestDecodeTypes(t *testing.T) {
 	root, types, err := decodeTypes(reflect.TypeFor[corev1.Affinity]())

@@ -17,6 +17,15 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $ns := $root.Release.Namespace -}}
 {{- $rel := $root.Release.Name -}}
 {{- $cl := index $v "_cluster" | default dict -}}
+[[- /* The served optional APIs: toJson prints the served list as one
+string (["a/v1","b/v2"]); toString or join would box it entry by entry. */]]
+{{- $caps := toJson $root.Capabilities.APIVersions -}}
+{{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ if .Always ]]true[[ else ]](contains [[ q .Padded ]] $caps)[[ end ]][[ end ]] -}}
+[[- /* The quick tests both callers make, written once here: no entry of
+the served list in the group of an optional API without that API (the
+checks refuse it), and no global spread constraints. */]]
+[[- define "served" ]](not (regexMatch [[ q .GroupPattern ]] ($caps[[ range .APIGroups ]] | replace [[ q .Padded ]] ""[[ end ]])))[[ end ]]
+[[- define "spread" ]](eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "")[[ end ]]
 [[- if .Etcd ]]
 {{- /* Helm deletes a values.yaml default for a null, which the checks
 refuse: an absent version, replicas or size fails the pattern below. */ -}}
@@ -27,7 +36,6 @@ refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- $sc := $v.storageClass | default "" -}}
 {{- $r := $v.replicas -}}
 {{- $head := printf "%s;%s;%s" $ns $version $size -}}
-{{- $caps := toJson $root.Capabilities.APIVersions -}}
 {{- $quick := "" -}}
 {{- range $res }}{{ $quick = printf "%s%v;" $quick . }}{{ end -}}
 {{- /* The quick tests, one "and" (Helm parses the file at every render).
@@ -41,11 +49,10 @@ and as many fields as values. */ -}}
   (empty (omit $v[[ range .EtcdChartKeys ]] [[ q . ]][[ end ]]))
   (eq (regexFind [[ q .QuickEtcd ]] $head) $head)
   (or (not $sc) (and (le (len $sc) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $sc)))
-  (not (regexMatch [[ q .GroupPattern ]] ($caps[[ range .APIGroups ]] | replace [[ q .Padded ]] ""[[ end ]])))
+  [[ template "served" . ]]
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0)
   (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]])) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll [[ q .QuickValue ]] $quick ""))
-  (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
-{{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ if .Always ]]true[[ else ]](contains [[ q .Padded ]] $caps)[[ end ]][[ end ]] -}}
+  [[ template "spread" . ]] -}}
 [[- else ]]
 {{- $e := $v.etcd | default dict -}}
 {{- $name := printf "%s-etcd" $rel -}}
@@ -67,18 +74,13 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- $ec := lookup [[ q .EtcdCluster.APIVersion ]] [[ q .EtcdCluster.Kind ]] $ns $name -}}
 {{- if $ec }}{{ $sc = dig "spec" "storage" "storageClassName" "" $ec }}{{ end -}}
 {{- $res := dict [[ range .DefaultResources ]][[ q .Name ]] [[ q .Value ]] [[ end ]] -}}
+[[- /* Each name matched whole by LabelPattern's anchors (see labelPattern). */]]
 {{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $x))) }}{{ end -}}
-[[- /* The served optional APIs, and the quick test that no entry is in the
-group of one without it (checks refuse it): toJson prints the served list
-as one string (["a/v1","b/v2"]); toString or join would box it entry by
-entry. */]]
-{{- $caps := toJson $root.Capabilities.APIVersions -}}
-{{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ if .Always ]]true[[ else ]](contains [[ q .Padded ]] $caps)[[ end ]][[ end ]] -}}
-{{- $rest := $caps[[ range .APIGroups ]] | replace [[ q .Padded ]] ""[[ end ]] -}}
-{{- $ok = and $ok (not (regexMatch [[ q .GroupPattern ]] $rest)) -}}
 {{- $r := $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = [[ .DefaultReplicas ]].0 }}{{ end -}}
-{{- $ok = and $ok (kindIs "float64" $r) (has $r (list [[ range .ClusterReplicas ]][[ . ]].0 [[ end ]])) -}}
+{{- $ok = and $ok (kindIs "float64" $r) (has $r (list [[ range .ClusterReplicas ]][[ . ]].0 [[ end ]]))
+  [[ template "served" . ]]
+  [[ template "spread" . ]] -}}
 [[- end ]]
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}
@@ -88,10 +90,6 @@ the float conversion reads is one the library reads alike. */ -}}
 {{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) -}}
 {{- else if hasKey $cl $name }}{{ $ok = false }}{{ end -}}
 {{- end -}}
-[[- if not .Etcd ]]
-{{- $spread := index $cl "scheduling" | default dict -}}
-{{- $ok = and $ok (eq (index $spread "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
-[[- end ]]
 {{- $replicas := int $r -}}
 [[- if .Etcd ]]
 {{- /* Who sees the dashboard resources: every tenant on the path to the

@@ -19,6 +19,8 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $ns := $root.Release.Namespace -}}
 {{- $rel := $root.Release.Name -}}
 {{- $cl := index $v "_cluster" | default dict -}}
+{{- $caps := toJson $root.Capabilities.APIVersions -}}
+{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" (contains "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" $caps) "operator.victoriametrics.com/v1beta1/VMPodScrape" (contains "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" $caps) "monitoring.coreos.com/v1/PodMonitor" (contains "\"monitoring.coreos.com/v1/PodMonitor\"" $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains "\"cilium.io/v2/CiliumNetworkPolicy\"" $caps) -}}
 {{- $e := $v.etcd | default dict -}}
 {{- $name := printf "%s-etcd" $rel -}}
 {{- $dataStore := printf "%s.%s" $ns $rel -}}
@@ -40,13 +42,11 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- if $ec }}{{ $sc = dig "spec" "storage" "storageClassName" "" $ec }}{{ end -}}
 {{- $res := dict "cpu" "1000m" "memory" "512Mi"  -}}
 {{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $x))) }}{{ end -}}
-{{- $caps := toJson $root.Capabilities.APIVersions -}}
-{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" (contains "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" $caps) "operator.victoriametrics.com/v1beta1/VMPodScrape" (contains "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" $caps) "monitoring.coreos.com/v1/PodMonitor" (contains "\"monitoring.coreos.com/v1/PodMonitor\"" $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains "\"cilium.io/v2/CiliumNetworkPolicy\"" $caps) -}}
-{{- $rest := $caps | replace "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" "" | replace "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" "" | replace "\"monitoring.coreos.com/v1/PodMonitor\"" "" | replace "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" "" | replace "\"cilium.io/v2/CiliumNetworkPolicy\"" "" -}}
-{{- $ok = and $ok (not (regexMatch "\"(autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" $rest)) -}}
 {{- $r := $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = 3.0 }}{{ end -}}
-{{- $ok = and $ok (kindIs "float64" $r) (has $r (list 1.0 3.0 )) -}}
+{{- $ok = and $ok (kindIs "float64" $r) (has $r (list 1.0 3.0 ))
+  (not (regexMatch "\"(autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" ($caps | replace "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" "" | replace "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" "" | replace "\"monitoring.coreos.com/v1/PodMonitor\"" "" | replace "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" "" | replace "\"cilium.io/v2/CiliumNetworkPolicy\"" "")))
+  (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict "cpu" 10.0 "memory" 1.0 "ephemeral" 40.0 -}}
@@ -55,8 +55,6 @@ the float conversion reads is one the library reads alike. */ -}}
 {{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) -}}
 {{- else if hasKey $cl $name }}{{ $ok = false }}{{ end -}}
 {{- end -}}
-{{- $spread := index $cl "scheduling" | default dict -}}
-{{- $ok = and $ok (eq (index $spread "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- $replicas := int $r -}}
 {{- $_ := merge . (dict
   "etcdChart" false

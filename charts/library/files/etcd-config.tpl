@@ -19,6 +19,8 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $ns := $root.Release.Namespace -}}
 {{- $rel := $root.Release.Name -}}
 {{- $cl := index $v "_cluster" | default dict -}}
+{{- $caps := toJson $root.Capabilities.APIVersions -}}
+{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true "monitoring.coreos.com/v1/PodMonitor" (contains "\"monitoring.coreos.com/v1/PodMonitor\"" $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains "\"cilium.io/v2/CiliumNetworkPolicy\"" $caps) -}}
 {{- /* Helm deletes a values.yaml default for a null, which the checks
 refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- $version := $v.version -}}
@@ -28,7 +30,6 @@ refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- $sc := $v.storageClass | default "" -}}
 {{- $r := $v.replicas -}}
 {{- $head := printf "%s;%s;%s" $ns $version $size -}}
-{{- $caps := toJson $root.Capabilities.APIVersions -}}
 {{- $quick := "" -}}
 {{- range $res }}{{ $quick = printf "%s%v;" $quick . }}{{ end -}}
 {{- /* The quick tests, one "and" (Helm parses the file at every render).
@@ -46,7 +47,6 @@ and as many fields as values. */ -}}
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0)
   (empty (omit $res "cpu" "memory" "ephemeral-storage")) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll "(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?;" $quick ""))
   (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
-{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true "monitoring.coreos.com/v1/PodMonitor" (contains "\"monitoring.coreos.com/v1/PodMonitor\"" $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains "\"cilium.io/v2/CiliumNetworkPolicy\"" $caps) -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict "cpu" 10.0 "memory" 1.0 "ephemeral" 40.0 -}}
