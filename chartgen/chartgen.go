@@ -380,18 +380,12 @@ type constants struct {
 	KamajiControlPlane                apiRef
 	// The quick tests' patterns: each vouches only for input the library
 	// accepts (TestQuickPatterns, TestQuickHeads, TestQuickLabel).
-	TenantPattern    string
-	ReleasePattern   string
-	SubdomainPattern string
-	VersionPattern   string
-	QuickSize        string
-	QuickQuantity    string
-	LabelPattern     string
-	QuickEtcd        string
-	QuickCluster     string
-	QuickValue       string
-	QuickResources   []string
-	MaxQuickRelease  int
+	LabelPattern    string
+	QuickEtcd       string
+	QuickCluster    string
+	QuickValue      string
+	QuickResources  []string
+	MaxQuickRelease int
 	// MaxDataStoreNameMinusOne bounds len(namespace)+len(release): the
 	// DataStore "<ns>.<release>" is not hashed.
 	MaxDataStoreNameMinusOne int
@@ -402,10 +396,9 @@ type constants struct {
 
 // The quick tests' patterns.
 const (
-	tenantPattern    = `^tenant-[a-z0-9]+(-[a-z0-9]+)*$`
-	releasePattern   = `^[a-z]([-a-z0-9]*[a-z0-9])?$`
-	subdomainPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`
-	versionPattern   = `^[0-9]+\.[0-9]+\.[0-9]+$`
+	tenantPattern  = `^tenant-[a-z0-9]+(-[a-z0-9]+)*$`
+	releasePattern = `^[a-z]([-a-z0-9]*[a-z0-9])?$`
+	versionPattern = `^[0-9]+\.[0-9]+\.[0-9]+$`
 	// Up to 999999Ti: a quota well within an int64.
 	quickSize = `^[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$`
 	// Up to six digits: exact in a float64, so no request exceeds its limit
@@ -496,12 +489,6 @@ func newConstants() (*constants, error) {
 		// The live object whose spec.dataStoreName the per-cluster chart
 		// reads with lookup.
 		KamajiControlPlane: apiRef{kamaji.ControlPlaneKind.GroupVersion().String(), kamaji.ControlPlaneKind.Kind},
-		TenantPattern:      tenantPattern,
-		ReleasePattern:     releasePattern,
-		SubdomainPattern:   subdomainPattern,
-		VersionPattern:     versionPattern,
-		QuickSize:          quickSize,
-		QuickQuantity:      `^` + quickQuantity + `$`,
 		LabelPattern:       labelPattern,
 		// Unanchored at the start, for regexFind (see helpers.tpl).
 		QuickEtcd:    strings.Trim(tenantPattern, "^$") + ";" + strings.Trim(versionPattern, "^$") + ";" + strings.TrimPrefix(quickSize, "^"),
