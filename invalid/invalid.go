@@ -146,11 +146,7 @@ func (p *printer) value(v any, depth int) {
 		p.write("null")
 		return
 	case string:
-		// A string longer than what can show is quoted without looking
-		// at the rest of it: cut either way, and a check of the whole
-		// string (plainSafe lower-cases and parses it) would cost what a
-		// 100 MB value costs.
-		if depth == 0 || len(t) > p.budget || !plainSafe(t) {
+		if depth == 0 || !plainSafe(t) {
 			p.quoted(t)
 		} else {
 			p.write(t)
@@ -210,11 +206,10 @@ func (p *printer) value(v any, depth int) {
 		var names []string
 		var vals []reflect.Value
 		for it := rv.MapRange(); it.Next(); {
-			k := it.Key()
-			if k.Kind() == reflect.String {
-				names = append(names, k.String()) // not copied, however long
+			if k, ok := it.Key().Interface().(string); ok {
+				names = append(names, k) // not copied, however long
 			} else {
-				names = append(names, fmt.Sprint(k.Interface()))
+				names = append(names, fmt.Sprint(it.Key().Interface()))
 			}
 			vals = append(vals, it.Value())
 		}
@@ -284,7 +279,9 @@ func formatFloat(f float64) string {
 
 // plainSafe reports whether a string inside a flow collection reads back as
 // the same string without quotes: letters, digits and a few safe marks,
-// not a number, boolean or null.
+// not a number, boolean or null. It is the generated charts'
+// etcdshapes.check.plain, written as scans that copy nothing, so that a
+// 100 MB string costs one pass over it and no allocation.
 func plainSafe(s string) bool {
 	if s == "" {
 		return false
@@ -301,16 +298,17 @@ func plainSafe(s string) bool {
 			return false
 		}
 	}
-	switch strings.ToLower(s) {
-	case "null", "true", "false", "yes", "no", "on", "off", "y", "n":
-		return false
+	for _, w := range [...]string{"null", "true", "false", "yes", "no", "on", "off", "y", "n", "inf", "infinity", "nan"} {
+		if strings.EqualFold(s, w) {
+			return false
+		}
 	}
-	if _, err := strconv.ParseFloat(s, 64); err == nil {
+	if decimalNumber(s) {
 		return false
 	}
 	if s[0] >= '0' && s[0] <= '9' {
 		// YAML 1.1 also reads 1_000, 0x1f, 0b101 and dates as non-strings.
-		if strings.ContainsRune(s, '_') || (len(s) > 1 && s[0] == '0' && strings.ContainsRune("xXbBoO", rune(s[1]))) {
+		if strings.IndexByte(s, '_') >= 0 || (len(s) > 1 && s[0] == '0' && strings.IndexByte("xXbBoO", s[1]) >= 0) {
 			return false
 		}
 		if len(s) >= 10 && s[4] == '-' && s[7] == '-' {
@@ -318,6 +316,38 @@ func plainSafe(s string) bool {
 		}
 	}
 	return true
+}
+
+// decimalNumber reports whether s is digits, an optional point and
+// digits, and an optional exponent (e or E, an optional minus, digits):
+// what YAML reads as a number, whatever its size ("1e999" too, which
+// strconv.ParseFloat refuses as out of range).
+func decimalNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i, n = i+1, n+1
+		}
+		return n
+	}
+	if digits() == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		digits()
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && s[i] == '-' {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // clip cuts s to at most n bytes at a character boundary, with "…".
