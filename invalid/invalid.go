@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -303,7 +304,11 @@ func plainSafe(s string) bool {
 			return false
 		}
 	}
-	if decimalNumber(s) {
+	// The charts' number pattern, [0-9]+\.?[0-9]*([eE]-?[0-9]+)?, is
+	// yamlnum.Float for the strings that get here (no sign, no leading
+	// point, no '+'): what YAML reads as a number, whatever its size
+	// ("1e999" too, which strconv.ParseFloat refuses as out of range).
+	if yamlnum.Float(s) {
 		return false
 	}
 	if s[0] >= '0' && s[0] <= '9' {
@@ -316,38 +321,6 @@ func plainSafe(s string) bool {
 		}
 	}
 	return true
-}
-
-// decimalNumber reports whether s is digits, an optional point and
-// digits, and an optional exponent (e or E, an optional minus, digits):
-// what YAML reads as a number, whatever its size ("1e999" too, which
-// strconv.ParseFloat refuses as out of range).
-func decimalNumber(s string) bool {
-	i := 0
-	digits := func() int {
-		n := 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i, n = i+1, n+1
-		}
-		return n
-	}
-	if digits() == 0 {
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		digits()
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && s[i] == '-' {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 // clip cuts s to at most n bytes at a character boundary, with "…".

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
 )
 
 // This file is yaml.v2's resolve (go.yaml.in/yaml/v2 resolve.go) reduced to
@@ -76,7 +78,7 @@ func plainIsString(s []byte) bool {
 			return false
 		}
 	}
-	if isYAMLFloat(plain) {
+	if yamlnum.Float(plain) {
 		if _, err := strconv.ParseFloat(plain, 64); err == nil {
 			return false
 		}
@@ -117,46 +119,6 @@ func mayParseInt(s string) bool {
 		}
 	}
 	return true
-}
-
-// isYAMLFloat is yaml.v2's yamlStyleFloat,
-// ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$, without a regexp.
-func isYAMLFloat(s string) bool {
-	i := 0
-	digits := func() int {
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - j
-	}
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		i++
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	} else {
-		if digits() == 0 {
-			return false
-		}
-		if i < len(s) && s[i] == '.' {
-			i++
-			digits()
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '-' || s[i] == '+') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
 }
 
 // base60float is yaml.v2's: such strings are quoted for other parsers.
