@@ -473,6 +473,25 @@ func (h quickHeads) cluster(ns, rel string) bool {
 	return len(rel) <= h.k.MaxQuickRelease && len(ns+"."+rel) <= h.k.MaxDataStoreName && regexFind(h.k.QuickCluster, head) == head
 }
 
+// configTexts is the library chart's config file of each caller, by
+// caller; it fails when one is missing, so that a test of their text
+// cannot pass on no text.
+func configTexts(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := Chart(Options{Library: true})
+	require.NoError(t, err)
+	out := map[string]string{}
+	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		for _, f := range files {
+			if f.Path == keptFile(caller, "config") {
+				out[caller] = string(f.Data)
+			}
+		}
+		require.NotEmpty(t, out[caller], "no %s in the library chart", keptFile(caller, "config"))
+	}
+	return out
+}
+
 // TestQuickHeads: the head tests of etcdshapes.config (QuickEtcd,
 // QuickCluster) used as the generated configs use them, unanchored at the
 // start and matched whole by comparing regexFind's match with the head.
@@ -483,19 +502,14 @@ func TestQuickHeads(t *testing.T) {
 	k, err := newConstants()
 	require.NoError(t, err)
 	h := quickHeads{k}
-	files, err := Chart(Options{Library: true})
-	require.NoError(t, err)
-	configs := map[string]string{}
-	for _, f := range files {
-		configs[f.Path] = string(f.Data)
-	}
-	for path, uses := range map[string][]string{
-		keptFile(etcdshapes.CallerEtcd, "config"): {
+	configs := configTexts(t)
+	for caller, uses := range map[string][]string{
+		etcdshapes.CallerEtcd: {
 			`{{- $head := printf "%s;%s;%s" $ns $version $size -}}`,
 			fmt.Sprintf(`(le (len $ns) %d)`, k.MaxLabel),
 			`(eq (regexFind ` + templateQuote(k.QuickEtcd) + ` $head) $head)`,
 		},
-		keptFile(etcdshapes.CallerCluster, "config"): {
+		etcdshapes.CallerCluster: {
 			`{{- $dataStore := printf "%s.%s" $ns $rel -}}`,
 			`{{- $head := printf "%s;%s" $ns $rel -}}`,
 			fmt.Sprintf(`(le (len $rel) %d) (le (len $dataStore) %d)`, k.MaxQuickRelease, k.MaxDataStoreName),
@@ -503,7 +517,7 @@ func TestQuickHeads(t *testing.T) {
 		},
 	} {
 		for _, use := range uses {
-			require.Equal(t, 1, strings.Count(configs[path], use), "%s: %s", path, use)
+			require.Equal(t, 1, strings.Count(configs[caller], use), "%s: %s", caller, use)
 		}
 	}
 
@@ -608,15 +622,10 @@ func TestQuickHeads(t *testing.T) {
 func TestQuickLabel(t *testing.T) {
 	k, err := newConstants()
 	require.NoError(t, err)
-	files, err := Chart(Options{Library: true})
-	require.NoError(t, err)
-	for _, f := range files {
-		for caller, x := range map[string]string{etcdshapes.CallerEtcd: "$sc", etcdshapes.CallerCluster: "$x"} {
-			if f.Path == keptFile(caller, "config") {
-				use := fmt.Sprintf(`(or (not %s) (and (le (len %s) %d) (regexMatch %s %s)))`, x, x, k.MaxLabel, templateQuote(k.LabelPattern), x)
-				require.Equal(t, 1, strings.Count(string(f.Data), use), "%s: %s", f.Path, use)
-			}
-		}
+	configs := configTexts(t)
+	for caller, x := range map[string]string{etcdshapes.CallerEtcd: "$sc", etcdshapes.CallerCluster: "$x"} {
+		use := fmt.Sprintf(`(or (not %s) (and (le (len %s) %d) (regexMatch %s %s)))`, x, x, k.MaxLabel, templateQuote(k.LabelPattern), x)
+		require.Equal(t, 1, strings.Count(configs[caller], use), "%s: %s", caller, use)
 	}
 	quick := func(name string) bool {
 		return name == "" || len(name) <= k.MaxLabel && regexMatch(k.LabelPattern, name)
