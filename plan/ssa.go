@@ -800,12 +800,14 @@ func conformValue(s *schema.Schema, tr schema.TypeRef, v any, path fieldpath.Pat
 
 func ptr[T any](v T) *T { return &v }
 
-// typedParts is v with the part of its type that fits it (atomOf): a map
-// and the schema's map type, or a list and the schema's list type. The
-// pair that does not apply is nil, and both are when tr does not resolve,
-// v is a scalar or null, or the type has no map (list) for a map (list).
+// typedParts is v with the part of its type that fits it, as
+// structured-merge-diff picks it (deduceAtom: an untyped field may hold a
+// scalar, a list or a map): a map and the schema's map type, or a list and
+// the schema's list type. The pair that does not apply is nil, and both
+// are when tr does not resolve, v is a scalar or null, or the type has no
+// map (list) for a map (list).
 func typedParts(s *schema.Schema, tr schema.TypeRef, v any) (map[string]any, *schema.Map, []any, *schema.List) {
-	a, ok := atomOf(s, tr, v)
+	a, ok := s.Resolve(tr)
 	if !ok {
 		return nil, nil, nil, nil
 	}

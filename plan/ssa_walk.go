@@ -16,32 +16,6 @@ import (
 // structured-merge-diff's typed values (see plan_ssa.go for when it
 // does).
 
-// atomOf resolves a type reference and picks the part of the atom that
-// fits v, as structured-merge-diff does (deduceAtom): an untyped field
-// may hold a scalar, a list or a map.
-func atomOf(s *schema.Schema, tr schema.TypeRef, v any) (schema.Atom, bool) {
-	a, ok := s.Resolve(tr)
-	if !ok {
-		return schema.Atom{}, false
-	}
-	switch v.(type) {
-	case map[string]any:
-		if a.Map != nil {
-			return schema.Atom{Map: a.Map}, true
-		}
-	case []any:
-		if a.List != nil {
-			return schema.Atom{List: a.List}, true
-		}
-	case nil:
-	default:
-		if a.Scalar != nil {
-			return schema.Atom{Scalar: a.Scalar}, true
-		}
-	}
-	return a, true
-}
-
 // fieldType is the type of a map's key k: its field, else the map's
 // element type; ok is false when the schema has no place for k.
 func fieldType(m *schema.Map, k string) (schema.TypeRef, bool) {
