@@ -70,7 +70,9 @@ func (e *Error) As(target any) bool {
 // FormatValue prints a value for an error message as YAML's flow style
 // would (null, true, 3, 1e21, "text", [a, b], {key: value}; map keys
 // sorted), at most about 120 bytes: a longer value is cut with "…". It
-// never walks more of a value than it prints.
+// copies no more of a string or byte slice than it prints; it reads each
+// nested string once (whether YAML would read it back plain) and every key
+// of a printed map (to sort them).
 func FormatValue(v any) string {
 	p := printer{budget: maxValueBytes}
 	p.value(v, 0)
@@ -134,6 +136,18 @@ func (p *printer) quoted(s string) {
 
 const maxDepth = 20
 
+var (
+	stringerType = reflect.TypeFor[fmt.Stringer]()
+	errorType    = reflect.TypeFor[error]()
+)
+
+// nilPointer reports whether v is a nil pointer (a nil *T in an
+// interface), which prints as null rather than through its methods.
+func nilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
 func (p *printer) value(v any, depth int) {
 	if p.cut {
 		return
@@ -165,23 +179,33 @@ func (p *printer) value(v any, depth int) {
 	case float32:
 		p.write(formatFloat(float64(t)))
 		return
-	case []byte:
-		if len(t) > p.budget {
-			// One byte more than can show, so that quoted still cuts it;
-			// the rest is never copied.
-			t = t[:p.budget+1]
-		}
-		p.quoted(string(t))
-		return
 	case fmt.Stringer:
-		if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		if nilPointer(v) {
 			p.write("null")
 			return
 		}
 		p.quoted(t.String())
 		return
+	case error:
+		if nilPointer(v) {
+			p.write("null")
+			return
+		}
+		p.quoted(t.Error())
+		return
 	}
 	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
+		// Bytes ([]byte, json.RawMessage) as the text they hold, not a
+		// list of numbers; one byte more than can show, so that quoted
+		// still cuts it, and the rest never copied.
+		b := rv.Bytes()
+		if len(b) > p.budget {
+			b = b[:p.budget+1]
+		}
+		p.quoted(string(b))
+		return
+	}
 	switch rv.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		p.write(strconv.FormatInt(rv.Int(), 10))
@@ -207,10 +231,10 @@ func (p *printer) value(v any, depth int) {
 		var names []string
 		var vals []reflect.Value
 		for it := rv.MapRange(); it.Next(); {
-			if k, ok := it.Key().Interface().(string); ok {
-				names = append(names, k) // not copied, however long
+			if k := it.Key(); k.Kind() == reflect.String && !k.Type().Implements(stringerType) && !k.Type().Implements(errorType) {
+				names = append(names, k.String()) // as fmt.Sprint gives it, not copied
 			} else {
-				names = append(names, fmt.Sprint(it.Key().Interface()))
+				names = append(names, fmt.Sprint(k.Interface()))
 			}
 			vals = append(vals, it.Value())
 		}

@@ -30,6 +30,10 @@ func TestFormatValue(t *testing.T) {
 		want string
 	}{
 		{nil, "null"},
+		{errors.New("boom"), `"boom"`},
+		{(*field.Error)(nil), "null"},
+		{json.RawMessage(`{"a":1}`), `"{\"a\":1}"`},
+		{map[named]int{"b": 2, "a": 1}, "{a: 1, b: 2}"},
 		{"4Xi", `"4Xi"`},
 		{"", `""`},
 		{"line\nbreak", `"line\nbreak"`},
@@ -92,6 +96,8 @@ func TestFormatValueBounded(t *testing.T) {
 		"long digits key":    map[string]any{digits: 1},
 		"long nested string": []any{plain},
 		"long named string":  []any{named(plain)},
+		"long named key":     map[named]int{named(plain): 1},
+		"long raw JSON":      json.RawMessage(huge),
 		"many keys":          big,
 		"long list":          make([]any, 1<<20),
 		"deep":               deep,
