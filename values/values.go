@@ -563,21 +563,15 @@ func schemaWhole(field string, v any) error {
 // which for such values reads as another number (1, 2). An error that
 // quotes the key itself (an invalid name) is kept.
 func asWritten(err error, field string, key, raw any) error {
-	err = EtcdChartError(err)
-	all := invalid.All(err)
-	if len(all) == 0 {
-		return err
-	}
 	var c invalid.Collector
-	for _, ne := range all {
+	c.AddEach(EtcdChartError(err), func(ne *invalid.Error) *invalid.Error {
 		if ne.Field != field || (key != nil && ne.Value == key) {
-			c.Add(ne)
-			continue
+			return ne
 		}
 		cp := *ne
 		cp.Value = raw
-		c.Add(&cp)
-	}
+		return &cp
+	})
 	return c.Err()
 }
 
