@@ -15,12 +15,5 @@
 // requirements (k8s.io/kubectl, k8s.io/cli-runtime, ... at its versions)
 // into the module graph of every program that imports the library;
 // helm.sh/helm/v3/pkg/cli/values, which holds MergeValues, adds 518
-// packages. The roundtrip module (its own go.mod, which imports Helm)
-// checks that the copy parses like Helm's on generated and edge-case
-// inputs (TestStrvalsMatchHelm).
-//
-// Numbers are Helm's: --set gives int64 for whole numbers without a
-// leading zero and a string for anything else ("1.5", "010"); --set-json
-// gives float64 (encoding/json). The library reads any Go number kind as the
-// same YAML number.
+// packages.
 package strvals

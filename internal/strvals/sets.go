@@ -18,9 +18,9 @@ const (
 
 // MaxListElements bounds the list elements that the list indices of all the
 // arguments of one Sets may allocate together. Helm bounds one index
-// (MaxIndex, 65536) but not their number, so a command line of many
-// "kN[65536]=1" would allocate a megabyte each; a real values tree has a
-// handful of short lists.
+// (helmstrvals.MaxIndex, 65536) but not their number, so a command line
+// of many "kN[65536]=1" would allocate a megabyte each; a real values
+// tree has a handful of short lists.
 const MaxListElements = 1 << 20
 
 // Sets are the --set family of one command line, each in the order given.
@@ -121,7 +121,8 @@ func (s Sets) checkIndices() error {
 
 // indexElements adds up N+1 for every "[N]" in a, reading N as the parsers
 // do (backslash escapes the next character, strconv.Atoi); indices above
-// helmstrvals.MaxIndex count as one more than it (the parsers refuse them before allocating).
+// helmstrvals.MaxIndex count as one more than it (the parsers refuse
+// them before allocating).
 func indexElements(a string) int {
 	total := 0
 	for {

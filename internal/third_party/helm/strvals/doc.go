@@ -11,6 +11,11 @@
 // Helm) checks that it parses like Helm's on generated and edge-case
 // inputs (TestStrvalsMatchHelm).
 //
+// Numbers are Helm's: --set gives int64 for whole numbers without a
+// leading zero and a string for anything else ("1.5", "010"); --set-json
+// gives float64 (encoding/json). The library reads any Go number kind as the
+// same YAML number.
+//
 // Forked code lives under internal/third_party, apart from etcdshapes' own;
 // internal/strvals (Sets) is the command's use of it.
 package strvals
