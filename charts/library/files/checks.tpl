@@ -31,7 +31,7 @@ character boundary (len s > n). */ -}}
 {{- substr 0 $i .s -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.fv (naming's printer.value): dict p (b the text, n
+{{- /* etcdshapes.check.fv (invalid's printer.value): dict p (b the text, n
 bytes left) v d (depth). Strings quoted at the top and where YAML would
 not read them back plain; maps with sorted keys; cut at 120 bytes. */ -}}
 {{- define "etcdshapes.check.fv" -}}
@@ -88,7 +88,7 @@ much of it as fits, quoted up to "…\"". */ -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.plain (naming's plainSafe): "true" when the string
+{{- /* etcdshapes.check.plain (invalid's plainSafe): "true" when the string
 reads back as itself unquoted in a flow collection. */ -}}
 {{- define "etcdshapes.check.plain" -}}
 {{- if and (regexMatch "^[A-Za-z0-9_][-A-Za-z0-9_./]*$" .) (not (has (lower .) (list "null" "true" "false" "yes" "no" "on" "off" "y" "n"))) (not (regexMatch "^([0-9]+\\.?[0-9]*([eE]-?[0-9]+)?|inf(inity)?|nan)$" (lower .))) (not (regexMatch "^([0-9](.*_|...-..-..)|0[xXbBoO])" .)) }}true{{ end -}}
