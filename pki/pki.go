@@ -74,11 +74,16 @@ func (p PKI) Objects() []manifest.Object {
 // ExtraDNSNames are the SANs a caller adds to the server and peer
 // certificates after the cluster's own names.
 func ExtraDNSNames(n naming.Names) []string {
+	// etcd-operator's snapshot agent dials https://<name>-client.<ns>.svc:2379
+	// (controllers/snapshot_job.go, clientServiceEndpoint), so both callers'
+	// server certificates carry the client Service's names; without them
+	// every EtcdSnapshot fails TLS verification with a hostname mismatch.
+	client := []string{n.ClientService(), n.ClientService() + "." + n.Namespace + ".svc"}
 	if n.Caller == naming.EtcdChart {
 		// Adopted legacy members keep their <name>-headless subdomain.
-		return []string{"*." + n.LegacyHeadlessService() + "." + n.Namespace + ".svc"}
+		return append([]string{"*." + n.LegacyHeadlessService() + "." + n.Namespace + ".svc"}, client...)
 	}
-	return []string{n.ClientService(), n.ClientService() + "." + n.Namespace + ".svc"}
+	return client
 }
 
 // DNSNames are the SANs of the server and peer certificates. They are

@@ -141,8 +141,8 @@ spec:
   - "__CLUSTER__.__NAMESPACE__.svc"
   - "*.__CLUSTER__.__NAMESPACE__.svc"
 #E#  - "*.etcd-headless.__NAMESPACE__.svc"
-#C#  - "__CLUSTER__-client"
-#C#  - "__CLUSTER__-client.__NAMESPACE__.svc"
+  - "__CLUSTER__-client"
+  - "__CLUSTER__-client.__NAMESPACE__.svc"
   - localhost
   ipAddresses:
   - "127.0.0.1"
@@ -209,8 +209,8 @@ spec:
   - "__CLUSTER__.__NAMESPACE__.svc"
   - "*.__CLUSTER__.__NAMESPACE__.svc"
 #E#  - "*.etcd-headless.__NAMESPACE__.svc"
-#C#  - "__CLUSTER__-client"
-#C#  - "__CLUSTER__-client.__NAMESPACE__.svc"
+  - "__CLUSTER__-client"
+  - "__CLUSTER__-client.__NAMESPACE__.svc"
   - localhost
   ipAddresses:
   - "127.0.0.1"
