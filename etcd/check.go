@@ -184,7 +184,7 @@ func checkJob(n naming.Names, image string, l checkLoad, datascale bool) *batchv
 		podMeta.Labels = map[string]string{AllowToEtcdClusterLabel: n.Cluster}
 	}
 	container := func(name, check string) corev1.Container {
-		return corev1.Container{
+		c := corev1.Container{
 			Name:    name,
 			Image:   image,
 			Command: []string{etcdctl},
@@ -201,6 +201,20 @@ func checkJob(n naming.Names, image string, l checkLoad, datascale bool) *batchv
 			Resources:    jobResources(250, 256, 2000, 1024),
 			VolumeMounts: []corev1.VolumeMount{{MountPath: clientCertDir, Name: clientCertVolume, ReadOnly: true}},
 		}
+		if check == "datascale" {
+			// etcdctl v3.6's check datascale reads the member's /metrics
+			// (process_resident_memory_bytes) with its own HTTP client:
+			// it loads --cert and --key but never the --cacert roots
+			// (etcdctl/ctlv3/command/util.go, endpointMemoryMetrics,
+			// which sets a tls.Config with Certificates only), so the
+			// request verifies the server against the system roots and
+			// fails with "x509: certificate signed by unknown authority".
+			// Go reads the system roots from SSL_CERT_FILE: pointing it
+			// at the mounted CA makes that request trust the cluster's
+			// CA, and only it. check perf needs nothing of the kind.
+			c.Env = []corev1.EnvVar{{Name: "SSL_CERT_FILE", Value: clientCertDir + "/ca.crt"}}
+		}
+		return c
 	}
 	pod := corev1.PodSpec{
 		RestartPolicy:                corev1.RestartPolicyNever,
