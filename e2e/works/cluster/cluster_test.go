@@ -458,7 +458,7 @@ func (l *lab) join(ctx context.Context, sec secrets, within time.Duration) (*mem
 			break
 		}
 		if m.proc.exited() {
-			return m, fmt.Errorf("learner %s exited: %v\n%s", name, m.proc.err, m.proc.tail(10))
+			return m, fmt.Errorf("learner %s exited: %v: %s", name, m.proc.err, etcdLogErrors(m.proc))
 		}
 		if time.Now().After(deadline) {
 			return m, fmt.Errorf("learner %s never became promotable within %s: %s\nits log:\n%s", name, within, strings.TrimSpace(r.output), m.proc.tail(10))
@@ -532,3 +532,25 @@ func secretFile(dir string, sec secrets, ref kamajiRef) (string, error) {
 }
 
 type kamajiRef struct{ namespace, name, key string }
+
+// etcdLogErrors picks the errors out of an etcd member's JSON log: the
+// messages at warn level and above with their "error" field, the last
+// three.
+func etcdLogErrors(pr *proc) string {
+	b, _ := os.ReadFile(pr.log)
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		var e struct{ Level, Msg, Error string }
+		if json.Unmarshal([]byte(line), &e) != nil || (e.Level != "warn" && e.Level != "error" && e.Level != "fatal") || e.Error == "" {
+			continue
+		}
+		out = append(out, e.Msg+": "+e.Error)
+	}
+	if len(out) > 3 {
+		out = out[len(out)-3:]
+	}
+	if len(out) == 0 {
+		return pr.tail(3)
+	}
+	return strings.Join(out, " | ")
+}

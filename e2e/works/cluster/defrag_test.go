@@ -92,16 +92,16 @@ func roleDefrag(args []string) int {
 }
 
 type defragConfig struct {
-	endpoints                                                  []string
-	useClusterEndpoints, excludeLocalhost, moveLeader          bool
-	dialTimeout, commandTimeout, keepAliveTime                 time.Duration
-	keepAliveTimeout                                           time.Duration
-	insecure, insecureSkipVerify, insecureDiscovery            bool
-	certFile, keyFile, caFile, username, password              string
-	dnsDomain, dnsService                                      string
-	compaction, continueOnError, dryRun                        bool
-	dbQuotaBytes                                               int
-	defragRule                                                 string
+	endpoints                                         []string
+	useClusterEndpoints, excludeLocalhost, moveLeader bool
+	dialTimeout, commandTimeout, keepAliveTime        time.Duration
+	keepAliveTimeout                                  time.Duration
+	insecure, insecureSkipVerify, insecureDiscovery   bool
+	certFile, keyFile, caFile, username, password     string
+	dnsDomain, dnsService                             string
+	compaction, continueOnError, dryRun               bool
+	dbQuotaBytes                                      int
+	defragRule                                        string
 }
 
 func (g defragConfig) client(eps []string) (*clientv3.Client, error) {

@@ -78,7 +78,9 @@ func mutations(st *stack) []mutation {
 		{
 			what:     fmt.Sprintf("server Certificate dnsNames without %s-client and %s-client.%s.svc (the etcd chart before SPEC difference 7)", n, n, ns),
 			consumer: snapshotConsumer, certSuffix: "-server",
-			cert: func(c *cmv1.Certificate) { c.Spec.DNSNames = without(c.Spec.DNSNames, n+"-client", n+"-client."+ns+".svc") },
+			cert: func(c *cmv1.Certificate) {
+				c.Spec.DNSNames = without(c.Spec.DNSNames, n+"-client", n+"-client."+ns+".svc")
+			},
 		},
 		{
 			what:     fmt.Sprintf("server Certificate dnsNames without %s (the DataStore endpoint)", svc),
@@ -166,7 +168,8 @@ func TestWorks(t *testing.T) {
 	}
 	// Stop a minute before go test's own deadline, so cleanup still runs.
 	ctx, cancel := context.WithDeadline(context.Background(), deadline.Add(-time.Minute))
-	defer cancel()
+	// Not defer: the parallel subtests run after this function returns.
+	t.Cleanup(cancel)
 	keyDir := *cacheDir
 	if keyDir == "" {
 		keyDir = t.TempDir()
