@@ -618,7 +618,7 @@ func runCheck(ctx context.Context, l *lab, in inputs) (string, error) {
 			}
 			return "", fmt.Errorf("%s (etcdctl %s): %v: %s", c.Name, strings.Join(c.Args[:2], " "), r.err, lastLines(r.output, 3))
 		}
-		done = append(done, fmt.Sprintf("%s: %s (%s)", c.Name, lastLines(r.output, 1), r.took.Round(time.Second)))
+		done = append(done, fmt.Sprintf("%s: %s (%s)", c.Name, verdicts(r.output), r.took.Round(time.Second)))
 	}
 	return strings.Join(done, "; "), nil
 }
@@ -680,6 +680,24 @@ func runJoin(ctx context.Context, l *lab, in inputs) (string, error) {
 		return "", err
 	}
 	return "a fourth member joined as a learner and was promoted, then removed", nil
+}
+
+// verdicts are etcdctl check's result lines (PASS…/FAIL…), without its
+// progress bar.
+func verdicts(out string) string {
+	var v []string
+	for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		for _, w := range []string{"PASS", "FAIL"} {
+			if i := strings.Index(line, w); i >= 0 && !strings.Contains(line[i:], "p/s") {
+				v = append(v, strings.TrimSpace(line[i:]))
+				break
+			}
+		}
+	}
+	if len(v) == 0 {
+		return lastLines(out, 1)
+	}
+	return strings.Join(v, "; ")
 }
 
 // perfMeasured reports whether etcdctl check perf's output holds its three
