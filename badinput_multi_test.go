@@ -32,12 +32,12 @@ func multiBadInputs() []multiBadInput {
 			[]string{"namespace", "chartVersion", "values.storageClass"}},
 		{badInput{"cluster values, then the live state", render(etcdshapes.Request{Values: map[string]any{"etcd": map[string]any{"replicas": 2}}, APIVersions: []string{"cilium.io/v2"}, Live: etcdshapes.LiveState{DataStoreName: "Bad_Store", StorageClassName: &bad}}),
 			"etcd.replicas", "2", "1 or 3"},
-			[]string{"apiVersions", "live.dataStoreName", "live.storageClassName"}},
+			[]string{"live.dataStoreName", "live.storageClassName"}},
 		{badInput{"etcd chart: names, inputs and options", func() error {
 			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Release: "other", APIVersions: []string{"not an api", "v1"}, Etcd: etcd.Options{Version: "3", Replicas: -1}})
 			return err
 		}, "release", "other", "release \"etcd\""},
-			[]string{"apiVersions", "Version", "Replicas"}},
+			[]string{"Version", "Replicas"}},
 		{badInput{"cluster: every input", func() error {
 			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", ChartVersion: "v", Replicas: 2, StorageClassLocal: "A", Ratios: etcd.Ratios{CPU: "x"}})
 			return err

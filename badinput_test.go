@@ -299,21 +299,8 @@ func badInputs() []badInput {
 			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo"})
 			return err
 		}, "release", "", "empty"},
-		// API versions.
-		{"api-version not an API", render(etcdshapes.Request{APIVersions: []string{"not an api"}}), "apiVersions", "not an api", "group/version"},
-		{"api-version empty", render(etcdshapes.Request{APIVersions: []string{""}}), "apiVersions", "", "group/version"},
-		{"api-version kind lowercase", render(etcdshapes.Request{APIVersions: []string{"autoscaling.k8s.io/v1/verticalPodAutoscaler"}}), "apiVersions", "autoscaling.k8s.io/v1/verticalPodAutoscaler", "group/version"},
-		{"api-version group uppercase", render(etcdshapes.Request{APIVersions: []string{"Cilium.io/v2/CiliumNetworkPolicy"}}), "apiVersions", "Cilium.io/v2/CiliumNetworkPolicy", "group/version"},
-		{"api-version no version", render(etcdshapes.Request{APIVersions: []string{"cilium.io/CiliumNetworkPolicy"}}), "apiVersions", "cilium.io/CiliumNetworkPolicy", "group/version"},
-		{"api-version four parts", render(etcdshapes.Request{APIVersions: []string{"cilium.io/v2/CiliumNetworkPolicy/x"}}), "apiVersions", "cilium.io/v2/CiliumNetworkPolicy/x", "group/version"},
-		{"api-version spaces", render(etcdshapes.Request{APIVersions: []string{" cilium.io/v2/CiliumNetworkPolicy"}}), "apiVersions", " cilium.io/v2/CiliumNetworkPolicy", "group/version"},
-		// An optional API's group without the API itself renders nothing,
-		// silently, in Helm: refused with the list.
-		{"api-version optional group without kind", render(etcdshapes.Request{APIVersions: []string{"cilium.io/v2"}}), "apiVersions", "cilium.io/v2", "cilium.io/v2/CiliumNetworkPolicy"},
-		{"api-version optional wrong version", render(etcdshapes.Request{APIVersions: []string{"cilium.io/v3/CiliumNetworkPolicy"}}), "apiVersions", "cilium.io/v3/CiliumNetworkPolicy", "render only when listed exactly"},
-		{"api-version VPA v1beta2", render(etcdshapes.Request{APIVersions: []string{"autoscaling.k8s.io/v1beta2/VerticalPodAutoscaler"}}), "apiVersions", "autoscaling.k8s.io/v1beta2/VerticalPodAutoscaler", etcdshapes.APIVerticalPodAutoscaler},
-		{"api-version VMPodScrape wrong kind", render(etcdshapes.Request{APIVersions: []string{"operator.victoriametrics.com/v1beta1/VMPodscrape"}}), "apiVersions", "operator.victoriametrics.com/v1beta1/VMPodscrape", etcdshapes.APIVMPodScrape},
-		{"api-version other optional listed", render(etcdshapes.Request{APIVersions: []string{etcdshapes.APIVerticalPodAutoscaler, "cilium.io/v2"}}), "apiVersions", "cilium.io/v2", etcdshapes.APICiliumNetworkPolicy},
+		// API versions: nothing in a served list is refused (see
+		// apiListInputs below).
 		// Live state.
 		{"live datastore name", render(etcdshapes.Request{Live: etcdshapes.LiveState{DataStoreName: "Tenant_Root"}}), "live.dataStoreName", "Tenant_Root", "DNS-1123"},
 		{"live storage class", render(etcdshapes.Request{Live: etcdshapes.LiveState{StorageClassName: ptr("bad class")}}), "live.storageClassName", "bad class", "DNS-1123"},
@@ -627,6 +614,173 @@ func TestBadInputs(t *testing.T) {
 			// The same input fails the same way every time.
 			again := c.run()
 			require.Equal(t, err.Error(), again.Error())
+		})
+	}
+}
+
+// apiListInput is a served API list (Request.APIVersions, the CLI's
+// --api-versions, a chart's .Capabilities) of the class of inputs that
+// used to be refused: nothing in a served list is refused, as Helm
+// refuses nothing in it. The stack renders the optional kinds whose API
+// the list holds whole, byte for byte (Helm's VersionSet.Has), and
+// APIVersionWarnings tells the likely mistakes.
+type apiListInput struct {
+	name   string
+	caller string // "" is CallerCluster
+	apis   []string
+	kinds  []string // the optional kinds rendered, in the table's order
+	warn   []string // one substring a warning, in order; nil: none
+	// meant is the API a warning suggests ("did you mean …?"); "" none.
+	meant string
+}
+
+// alwaysEtcd are the optional kinds the etcd chart renders whatever is
+// served.
+var alwaysEtcd = []string{"VerticalPodAutoscaler", "VMPodScrape"}
+
+func apiListInputs() []apiListInput {
+	const (
+		vpa, vmps, cnp = etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape, etcdshapes.APICiliumNetworkPolicy
+		pm, gd         = etcdshapes.APIPodMonitor, etcdshapes.APIGrafanaDashboard
+		notName        = "is not an API's name"
+	)
+	garbage := make([]string, 1000)
+	for i := range garbage {
+		garbage[i] = fmt.Sprintf("garbage %d", i)
+	}
+	return []apiListInput{
+		// Spaces and invisible characters: kept, so the entry names no API.
+		{name: "trailing space", apis: []string{cnp + " "}, warn: []string{`"` + cnp + ` "`}, meant: cnp},
+		{name: "leading space", apis: []string{" " + cnp}, warn: []string{`" ` + cnp + `"`}, meant: cnp},
+		{name: "tab", apis: []string{cnp + "\t"}, warn: []string{`"` + cnp + `\t"`}, meant: cnp},
+		{name: "line break", apis: []string{cnp + "\n"}, warn: []string{`"` + cnp + `\n"`}, meant: cnp},
+		{name: "no-break space", apis: []string{cnp + "\u00a0"}, warn: []string{notName}, meant: cnp},
+		{name: "zero-width space", apis: []string{"\u200b" + cnp}, warn: []string{notName}, meant: cnp},
+		{name: "quoted", apis: []string{`"` + cnp + `"`}, warn: []string{notName}, meant: cnp},
+		// Empty entries and separators inside one entry (the CLI splits
+		// commas as Helm does; a Go entry is one entry).
+		{name: "empty entry", apis: []string{""}, warn: []string{`apiVersions: "" ` + notName}},
+		{name: "empty entry beside the API", apis: []string{vpa, ""}, kinds: []string{"VerticalPodAutoscaler"}, warn: []string{`"" ` + notName}},
+		{name: "comma inside one entry", apis: []string{vpa + "," + cnp}, warn: []string{notName}},
+		{name: "four parts", apis: []string{cnp + "/x"}, warn: []string{notName}},
+		{name: "group and kind without version", apis: []string{"cilium.io/CiliumNetworkPolicy"}, warn: []string{notName}},
+		{name: "group alone", apis: []string{"cilium.io"}, warn: []string{notName}},
+		// Case: never folded.
+		{name: "kind in lower case", apis: []string{"cilium.io/v2/ciliumnetworkpolicy"}, warn: []string{"in the API group of " + cnp}, meant: cnp},
+		{name: "group in upper case", apis: []string{"Cilium.io/v2/CiliumNetworkPolicy"}, warn: []string{notName}, meant: cnp},
+		{name: "kind case of one letter", apis: []string{"operator.victoriametrics.com/v1beta1/VMPodscrape"}, warn: []string{"so no VMPodScrape is rendered"}, meant: vmps},
+		// Duplicates are the entry once.
+		{name: "duplicate entries", apis: []string{cnp, cnp, "cilium.io/v2", "cilium.io/v2"}, kinds: []string{"CiliumNetworkPolicy"}},
+		{name: "duplicate malformed entries", apis: []string{"x y", "x y"}, warn: []string{`"x y" ` + notName}},
+		// An optional API's group without the API: rendered without it.
+		{name: "group/version without kind", apis: []string{"cilium.io/v2"}, warn: []string{`apiVersions: "cilium.io/v2" is in the API group of ` + cnp + ", which the list does not hold, so no CiliumNetworkPolicy is rendered"}},
+		{name: "autoscaling group/version", apis: []string{"autoscaling.k8s.io/v1", vmps}, kinds: []string{"VMPodScrape"}, warn: []string{"in the API group of " + vpa}},
+		{name: "another version", apis: []string{"autoscaling.k8s.io/v1beta2/VerticalPodAutoscaler"}, warn: []string{"no VerticalPodAutoscaler is rendered"}},
+		{name: "another kind of the group", apis: []string{"cilium.io/v2/CiliumClusterwideNetworkPolicy", vpa}, kinds: []string{"VerticalPodAutoscaler"}, warn: []string{"no CiliumNetworkPolicy"}},
+		{name: "other kinds of the PodMonitor's group, etcd chart", caller: etcdshapes.CallerEtcd,
+			apis:  []string{"monitoring.coreos.com/v1/ServiceMonitor", "monitoring.coreos.com/v1/PrometheusRule", "monitoring.coreos.com/v1", gd},
+			kinds: []string{"VerticalPodAutoscaler", "VMPodScrape", "GrafanaDashboard"},
+			warn:  []string{`apiVersions: "monitoring.coreos.com/v1/ServiceMonitor" and 2 more entries are in the API group of ` + pm + ", which the list does not hold, so no PodMonitor is rendered"}},
+		{name: "the PodMonitor's group, cluster", apis: []string{"monitoring.coreos.com/v1/PrometheusRule", cnp}, kinds: []string{"CiliumNetworkPolicy"}, warn: []string{"no PodMonitor"}},
+		{name: "partial groups of every optional API", apis: []string{"autoscaling.k8s.io/v1", "operator.victoriametrics.com/v1beta1", "cilium.io/v2", "monitoring.coreos.com/v1", "grafana.integreatly.org/v1beta1"},
+			warn: []string{"of " + vpa, "of " + vmps, "of " + pm, "of " + gd, "of " + cnp}},
+		// The etcd chart renders its VPA and VMPodScrape always: their
+		// groups are no mistake there; the CiliumNetworkPolicy is not its.
+		{name: "always-rendered groups, etcd chart", caller: etcdshapes.CallerEtcd, apis: []string{"autoscaling.k8s.io/v1", "operator.victoriametrics.com/v1beta1", "cilium.io/v2"}, kinds: alwaysEtcd},
+		// APIs the stacks know nothing of, and a cluster's served names.
+		{name: "unknown APIs", apis: []string{"example.com/v1/Widget", "example.com/stable/my-widget", "apps/v1", "v1", "v1/Pod", "v2beta1/Thing"}},
+		{name: "a cluster's whole served list", apis: []string{"v1", "v1/Pod", "apps/v1", "apps/v1/Deployment", "autoscaling/v2", "autoscaling/v2/HorizontalPodAutoscaler",
+			"autoscaling.k8s.io/v1", vpa, "autoscaling.k8s.io/v1/VerticalPodAutoscalerCheckpoint", "autoscaling.k8s.io/v1beta2", "autoscaling.k8s.io/v1beta2/VerticalPodAutoscaler",
+			"operator.victoriametrics.com/v1beta1", vmps, "operator.victoriametrics.com/v1beta1/VMServiceScrape",
+			"cilium.io/v2", cnp, "cilium.io/v2/CiliumClusterwideNetworkPolicy", "cilium.io/v2alpha1", "cilium.io/v2alpha1/CiliumNodeConfig",
+			"monitoring.coreos.com/v1", pm, "monitoring.coreos.com/v1/ServiceMonitor", "grafana.integreatly.org/v1beta1", gd, "metrics.k8s.io/v1beta1/NodeMetrics"},
+			kinds: []string{"VerticalPodAutoscaler", "VMPodScrape", "PodMonitor", "GrafanaDashboard", "CiliumNetworkPolicy"}},
+		// Long, non-ASCII, control characters and many entries: told
+		// escaped, cut and bounded.
+		{name: "very long entry", apis: []string{strings.Repeat("a", 1<<20), vpa}, kinds: []string{"VerticalPodAutoscaler"}, warn: []string{"aaaa…"}},
+		{name: "very long entry in a group", apis: []string{"cilium.io/v2/" + strings.Repeat("A", 1<<20)}, warn: []string{notName}},
+		{name: "non-ASCII", apis: []string{"ciliüm.io/v2/CiliumNetworkPolicy"}, warn: []string{`"ciliüm.io/v2/CiliumNetworkPolicy" ` + notName}},
+		{name: "terminal escape", apis: []string{"\x1b]52;c;aGk=\x07"}, warn: []string{`"\x1b]52;c;aGk=\a" ` + notName}},
+		{name: "invalid UTF-8", apis: []string{"cilium.io/v2/\xff"}, warn: []string{`"cilium.io/v2/\xff" ` + notName}},
+		{name: "many entries that are no names", apis: append(garbage, cnp), kinds: []string{"CiliumNetworkPolicy"},
+			warn: []string{`"garbage 0"`, `"garbage 1"`, `"garbage 2"`, `"garbage 3"`, `"garbage 4"`, `"garbage 5"`, `"garbage 6"`, `"garbage 7"`, `"garbage 8"`, `"garbage 9"`,
+				"apiVersions: 990 more entries are not an API's name"}},
+	}
+}
+
+// optionalKinds are the kinds of the optional APIs among objs, in the
+// table's order.
+func optionalKinds(objs []etcdshapes.Object) []string {
+	var out []string
+	for _, api := range etcdshapes.OptionalAPIs() {
+		kind := api[strings.LastIndexByte(api, '/')+1:]
+		for _, o := range objs {
+			if o.GetObjectKind().GroupVersionKind().Kind == kind {
+				out = append(out, kind)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// TestAPIListsNeverRefused: every served list of the class renders, with
+// the optional kinds whose API it holds exactly, through Render and the
+// stacks' options alike, beside bad values too (whose refusal names no
+// apiVersions); its warnings are as the row says, each printable on one
+// line (no control character, at most a few hundred bytes).
+func TestAPIListsNeverRefused(t *testing.T) {
+	names := map[string]bool{}
+	for _, c := range apiListInputs() {
+		require.False(t, names[c.name], "duplicate case %q", c.name)
+		names[c.name] = true
+		if c.caller == "" {
+			c.caller = etcdshapes.CallerCluster
+		}
+		t.Run(c.name, func(t *testing.T) {
+			req := etcdshapes.Request{Caller: c.caller, Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: c.apis}
+			if c.caller == etcdshapes.CallerEtcd {
+				req.Release = ""
+			}
+			objs, err := etcdshapes.Render(req)
+			require.NoError(t, err)
+			require.Equal(t, c.kinds, optionalKinds(objs), "kinds rendered")
+
+			var typed []etcdshapes.Object
+			if c.caller == etcdshapes.CallerEtcd {
+				typed, err = etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: req.Namespace, APIVersions: c.apis})
+			} else {
+				typed, err = etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: req.Namespace, Release: req.Release, APIVersions: c.apis})
+			}
+			require.NoError(t, err)
+			require.Equal(t, c.kinds, optionalKinds(typed), "kinds rendered by the options")
+
+			bad := req
+			bad.Values = map[string]any{"replicas": 2, "etcd": map[string]any{"replicas": 2}}
+			_, err = etcdshapes.Render(bad)
+			require.Error(t, err)
+			for _, e := range invalid.All(err) {
+				require.NotEqual(t, "apiVersions", e.Field, "%v", err)
+			}
+
+			warnings := etcdshapes.APIVersionWarnings(c.caller, c.apis)
+			require.Len(t, warnings, len(c.warn), "%q", warnings)
+			suggested := ""
+			for _, w := range warnings {
+				if _, api, ok := strings.Cut(w, "; did you mean "); ok {
+					require.Empty(t, suggested, "two suggestions: %q", warnings)
+					suggested = strings.TrimSuffix(api, "?")
+				}
+			}
+			require.Equal(t, c.meant, suggested, "suggestion in %q", warnings)
+			for i, w := range warnings {
+				require.Contains(t, w, c.warn[i])
+				require.True(t, strings.HasPrefix(w, "apiVersions: "), w)
+				require.LessOrEqual(t, len(w), 400, w)
+				for _, r := range w {
+					require.False(t, r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0), "control character %U in %q", r, w)
+				}
+			}
 		})
 	}
 }

@@ -182,6 +182,9 @@ func stackSeeds() []stackInput {
 		{cluster: true, namespace: "tenant-demo", release: "kubernetes-demo", liveDS: "tenant-root"},
 		{cluster: true, namespace: "tenant-demo", release: "kubernetes-demo", liveDS: "tenant-demo.kubernetes-demo", liveSCSet: true, liveSC: "legacy-ssd"},
 		{cluster: true, namespace: "tenant-demo", release: "kubernetes-demo", cpuRatio: "3", memRatio: "3", apiVersions: etcdshapes.APIVerticalPodAutoscaler},
+		// Near misses of the optional APIs: never refused, told in bounded
+		// warnings.
+		{cluster: true, namespace: "tenant-demo", release: "kubernetes-demo", apiVersions: "cilium.io/v2, " + etcdshapes.APIVMPodScrape + " ,\x1b]52;c;aGk=\a,,monitoring.coreos.com/v1/ServiceMonitor,Cilium.io/v2/CiliumNetworkPolicy\u2028"},
 		// Refused.
 		{namespace: "tenant-root", release: "etcd", size: "4Xi"},
 		{namespace: "tenant-root", release: "etcd", cpuRatio: "0.5"},
@@ -226,9 +229,15 @@ func checkStack(t *testing.T, in stackInput, checker *crdcheck.Checker, haveCRDs
 		requireNamingError(t, err)
 		return
 	}
+	checkAPIWarnings(t, req)
 	objs, err := etcdshapes.Render(req)
 	if err != nil {
 		requireNamingError(t, err)
+		for _, e := range invalid.All(err) {
+			if e.Field == "apiVersions" {
+				t.Fatalf("a served API list is refused: %v", err)
+			}
+		}
 		return
 	}
 	out, err := etcdshapes.Marshal(objs)
@@ -339,4 +348,26 @@ func FuzzInputFiles(f *testing.F) {
 			t.Fatalf("%d bytes of input allocated %d bytes, more than %d", len(data), used, bound)
 		}
 	})
+}
+
+// checkAPIWarnings: the warnings about any served list are a bounded
+// number of bounded lines without control characters (the CLI prints
+// them on a terminal): at most 10 named entries, one count, one a
+// gated optional API.
+func checkAPIWarnings(t *testing.T, req etcdshapes.Request) {
+	t.Helper()
+	w := etcdshapes.APIVersionWarnings(req.Caller, req.APIVersions)
+	if max := 11 + len(etcdshapes.OptionalAPIsOf(req.Caller)); len(w) > max {
+		t.Fatalf("%d warnings, more than %d: %q", len(w), max, w)
+	}
+	for _, m := range w {
+		if len(m) > 600 || !strings.HasPrefix(m, "apiVersions: ") {
+			t.Fatalf("warning of %d bytes: %q", len(m), m)
+		}
+		for _, r := range m {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == 0x2028 || r == 0x2029 {
+				t.Fatalf("control character %U in warning %q", r, m)
+			}
+		}
+	}
 }

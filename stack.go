@@ -28,14 +28,17 @@ type EtcdChartOptions struct {
 	// APIVersions is the set of served APIs in Helm's form: the PodMonitor
 	// and the GrafanaDashboard render only when listed (APIPodMonitor,
 	// APIGrafanaDashboard); the VPA and the VMPodScrape always do, as
-	// upstream's etcd chart renders them.
+	// upstream's etcd chart renders them. Entries match whole, as Helm's
+	// .Capabilities.APIVersions.Has matches them, and none is refused
+	// (APIVersionWarnings tells the likely mistakes).
 	APIVersions []string
 }
 
 // EtcdChart returns every object the etcd chart renders, in install order.
 //
 // Bad input is refused with every refusal (see invalid.List): the names,
-// the chart version and API list, then the etcd's options, in that order.
+// the chart version, then the etcd's options, in that order. Nothing in
+// APIVersions is refused.
 func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 	if o.Release == "" {
 		o.Release = naming.EtcdChartRelease
@@ -84,7 +87,9 @@ type ClusterOptions struct {
 	StorageClassReplicated string
 	// APIVersions is the set of served APIs in Helm's form; the VPA,
 	// VMPodScrape, CiliumNetworkPolicy, PodMonitor and GrafanaDashboard
-	// render only when listed (see the API* constants).
+	// render only when listed (see the API* constants). Entries match
+	// whole, as Helm's .Capabilities.APIVersions.Has matches them, and
+	// none is refused (APIVersionWarnings tells the likely mistakes).
 	APIVersions []string
 	// Live is the state of the management cluster the chart reads with
 	// lookup.
@@ -113,9 +118,9 @@ type LiveState struct {
 // them keeps upgrading while it stays on the shared datastore.
 //
 // Bad input is refused with every refusal (see invalid.List), in the order
-// the checks run: the namespace and release, the chart version and API
-// list, the live state, the replicas, the storage classes, then the
-// etcd's options.
+// the checks run: the namespace and release, the chart version, the live
+// state, the replicas, the storage classes, then the etcd's options.
+// Nothing in APIVersions is refused.
 func Cluster(o ClusterOptions) ([]Object, error) {
 	var c invalid.Collector
 	own, shared, apis, replicas, err := o.inputs()

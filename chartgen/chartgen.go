@@ -10,7 +10,6 @@ import (
 	"github.com/etcdshapes/etcdshapes/values"
 	"math"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -164,8 +163,7 @@ func libraryFiles(version string) ([]File, error) {
 		kc := *k
 		kc.Caller, kc.Etcd = caller, caller == etcdshapes.CallerEtcd
 		for _, api := range optionalAPIs {
-			kc.APIGroups = append(kc.APIGroups, apiGroup{API: api, Padded: `"` + api + `"`, Group: `"` + strings.SplitN(api, "/", 2)[0] + "/",
-				Always: slices.Contains(alwaysAPIs(caller), api)})
+			kc.APIGroups = append(kc.APIGroups, apiGroup{API: api, Always: slices.Contains(alwaysAPIs(caller), api)})
 		}
 		if configs[caller], err = fold("helpers.tpl", helpersSource, &kc); err != nil {
 			return nil, err
@@ -276,13 +274,11 @@ type ratioSpec struct {
 	Key, Value, Default, DefaultText string
 }
 
-// apiGroup is an optional API as the quick test looks for it in the
-// served list printed as a JSON list of strings: the API (Padded, quoted)
-// and the start of any entry of its group (Group); Always says the caller
-// renders its shapes whatever is served.
+// apiGroup is an optional API as the helpers ask .Capabilities for it;
+// Always says the caller renders its shapes whatever is served.
 type apiGroup struct {
-	API, Padded, Group string
-	Always             bool
+	API    string
+	Always bool
 }
 
 type apiRef struct {
@@ -363,19 +359,14 @@ type constants struct {
 	// ConstantsFile is the library chart's file of the checks' tables
 	// (constantsData).
 	ConstantsFile string
-	// APIGroups are the optional APIs as the quick test looks for them in
-	// the served list.
+	// APIGroups are the optional APIs as the helpers ask for them.
 	APIGroups []apiGroup
-	// GroupPattern matches the start of an entry of an optional API's
-	// group in the JSON list.
-	GroupPattern string
 	// The snapshot schedule's name (naming.Names.SnapshotSchedule): its
 	// suffix and the readable part a hashed one keeps; the dashboard
 	// UID's limit and readable part.
 	SnapshotSuffix                    string
 	SnapshotKeep                      int
 	MaxDashboardUID, DashboardUIDKeep int
-	OptionalAPIs                      []string
 	EtcdCluster                       apiRef
 	KamajiControlPlane                apiRef
 	// The quick tests' patterns: each vouches only for input the library
@@ -484,7 +475,6 @@ func newConstants() (*constants, error) {
 		MaxInt64:             strconv.FormatInt(1<<63-1, 10),
 		InstanceLabel:        etcd.InstanceLabel,
 		CappedQuota:          capped,
-		OptionalAPIs:         optionalAPIs,
 		EtcdCluster:          apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
 		// The live object whose spec.dataStoreName the per-cluster chart
 		// reads with lookup.
@@ -512,11 +502,6 @@ func newConstants() (*constants, error) {
 		MaxDashboardUID:          naming.MaxDashboardUID,
 		DashboardUIDKeep:         naming.DashboardUIDKeep,
 	}
-	var groups []string
-	for _, api := range optionalAPIs {
-		groups = append(groups, regexp.QuoteMeta(strings.SplitN(api, "/", 2)[0]))
-	}
-	k.GroupPattern = `"(` + strings.Join(groups, "|") + `)/`
 	if k.SnapshotSuffix, k.SnapshotKeep, err = snapshotName(); err != nil {
 		return nil, err
 	}

@@ -17,14 +17,14 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $ns := $root.Release.Namespace -}}
 {{- $rel := $root.Release.Name -}}
 {{- $cl := index $v "_cluster" | default dict -}}
-[[- /* The served optional APIs: toJson prints the served list as one
-string (["a/v1","b/v2"]); toString or join would box it entry by entry. */]]
-{{- $caps := toJson $root.Capabilities.APIVersions -}}
-{{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ if .Always ]]true[[ else ]](contains [[ q .Padded ]] $caps)[[ end ]][[ end ]] -}}
-[[- /* The quick tests both callers make, written once here: no entry of
-the served list in the group of an optional API without that API (the
-checks refuse it), and no global spread constraints. */]]
-[[- define "served" ]](not (regexMatch [[ q .GroupPattern ]] ($caps[[ range .APIGroups ]] | replace [[ q .Padded ]] ""[[ end ]])))[[ end ]]
+[[- /* The served optional APIs: .Capabilities.APIVersions.Has, what the
+upstream charts ask, matches an entry whole (Helm's VersionSet.Has is
+string equality), as the library does (servedAPIs). Nothing in the
+served list is refused: it is the cluster's (or helm template's
+--api-versions), and a refusal would stop every render there. */]]
+{{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ if .Always ]]true[[ else ]]($root.Capabilities.APIVersions.Has [[ q .API ]])[[ end ]][[ end ]] -}}
+[[- /* The quick test both callers make, written once here: no global
+spread constraints. */]]
 [[- define "spread" ]](eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "")[[ end ]]
 [[- if .Etcd ]]
 {{- /* Helm deletes a values.yaml default for a null, which the checks
@@ -41,15 +41,13 @@ refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- /* The quick tests, one "and" (Helm parses the file at every render).
 One pattern for the namespace, the version and the size (none holds a
 ";"), matched whole as regexFind's leftmost match ending at the end: "^"
-would cost a one-pass analysis. The served optional APIs: no entry in the
-group of one without it (the checks refuse it). The resources as one
-string, one field per value: every field a whole quantity with a unit,
-and as many fields as values. */ -}}
+would cost a one-pass analysis. The resources as one string, one field
+per value: every field a whole quantity with a unit, and as many fields
+as values. */ -}}
 {{- $ok := and (le (len $ns) [[ .MaxLabel ]]) (eq $rel [[ q .EtcdChartRelease ]]) (empty $v.affinity)
   (empty (omit $v[[ range .EtcdChartKeys ]] [[ q . ]][[ end ]]))
   (eq (regexFind [[ q .QuickEtcd ]] $head) $head)
   (or (not $sc) (and (le (len $sc) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $sc)))
-  [[ template "served" . ]]
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0)
   (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]])) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll [[ q .QuickValue ]] $quick ""))
   [[ template "spread" . ]] -}}
@@ -79,7 +77,6 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- $r := $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = [[ .DefaultReplicas ]].0 }}{{ end -}}
 {{- $ok = and $ok (kindIs "float64" $r) (has $r (list [[ range .ClusterReplicas ]][[ . ]].0 [[ end ]]))
-  [[ template "served" . ]]
   [[ template "spread" . ]] -}}
 [[- end ]]
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio

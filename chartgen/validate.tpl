@@ -1,9 +1,9 @@
 {{- /*
 etcdshapes.validate: the library's rules in its order (the values, the
-names, the live state, the APIs, then etcd.Options.Validate), run only for
-input the config's quick tests do not vouch for. . is the config being
-filled; the fields the quick path computes for common input are computed
-here for any input.
+names, the live state, then etcd.Options.Validate; nothing in the served
+API list is refused), run only for input the config's quick tests do not
+vouch for. . is the config being filled; the fields the quick path
+computes for common input are computed here for any input.
 */ -}}
 {{- $k := include "etcdshapes.file" (dict "c" . "name" [[ q .ConstantsFile ]]) | fromJson -}}
 {{- include "etcdshapes.check.constants" $k -}}
@@ -29,12 +29,6 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- include "etcdshapes.check.fail" (list "live.dataStoreName" $ds "must be a DataStore name (DNS-1123 subdomain)") -}}
 {{- end -}}
 {{- end -}}
-{{- /* parseAPIVersions: an optional API's group needs that API. */ -}}
-{{- $served := $root.Capabilities.APIVersions -}}
-{{- $optional := list [[ range .OptionalAPIs ]][[ q . ]] [[ end ]] -}}
-{{- range $a := $served }}{{ range $known := $optional }}{{ if and (eq (first (splitList "/" $a)) (first (splitList "/" $known))) (not ($served.Has $known)) -}}
-{{- include "etcdshapes.check.fail" (list "apiVersions" $a (printf "is in the API group of %s but the list does not hold it; the optional APIs render only when listed exactly: %s" $known (join ", " $optional))) -}}
-{{- end }}{{ end }}{{ end -}}
 {{- if ne .caller "etcd" -}}
 {{- if lookup [[ q .EtcdCluster.APIVersion ]] [[ q .EtcdCluster.Kind ]] .namespace .cluster -}}
 {{- include "etcdshapes.check.storageClassName" (dict "field" "live.storageClassName" "value" .storageClass "k" $k) -}}

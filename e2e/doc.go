@@ -47,7 +47,11 @@
 //     the server made of them (every default filled in), checks that they
 //     plan empty and that they are testdata/apiserver/live.yaml, which the
 //     root package's tests read as the server's answer
-//     (ETCDSHAPES_UPDATE_FIXTURES=1 rewrites it; fixture_test.go).
+//     (ETCDSHAPES_UPDATE_FIXTURES=1 rewrites it; fixture_test.go);
+//   - reads the server's served list as Helm builds .Capabilities from a
+//     cluster (discovery's group/versions and group/version/Kinds) and
+//     renders both stacks with it, and without the PodMonitor's API: never
+//     refused, no warning about the server's own names (apiversions_test.go).
 //
 // Snapshot objects count in the closing line with the golden objects; the
 // plan and RBAC checks print their own lines before it. Its last line is

@@ -45,6 +45,8 @@ const strict = client.FieldValidation(metav1.FieldValidationStrict)
 var (
 	// k is the client of the test API server, set up by TestMain.
 	k client.Client
+	// restConfig is its configuration (for discovery).
+	restConfig *rest.Config
 	// scheme knows every kind the library renders.
 	scheme = runtime.NewScheme()
 	// warnings collects the API server's warnings, reported at the end.
@@ -163,6 +165,7 @@ func start() (*envtest.Environment, error) {
 		_ = env.Stop()
 		return nil, err
 	}
+	restConfig = cfg
 	fmt.Printf("apiserver: kube-apiserver at %s, %d CRDs installed from %s\n", cfg.Host, len(env.CRDs), strings.Join(crds, string(os.PathListSeparator)))
 	return env, nil
 }

@@ -12,6 +12,14 @@
 // (override with ETCDSHAPES_REFERENCE), each hand-written helper template
 // against its Go twin on many inputs, the refusals, and random values.
 //
+// TestAPIVersionsDifferential renders served API lists of every kind of
+// near miss (spaces, case, quotes, commas, group/versions, other kinds of
+// an optional API's group, long and non-ASCII entries) with the library,
+// the generated charts and the upstream charts, and checks that each
+// renders the optional objects Helm's own VersionSet.Has serves and
+// refuses none; TestAPIVersionsHelmCLI does it with `helm template`
+// ($HELM, $HELM4) and the etcdshapes CLI given the same --api-versions.
+//
 // TestUpstreamOracle is the standing differential test against the oracle,
 // the upstream charts in ../../shared/upstream (override with
 // ETCDSHAPES_UPSTREAM): Helm's engine renders them, with --api-versions as

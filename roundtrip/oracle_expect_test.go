@@ -8,7 +8,6 @@ import (
 	"math/big"
 	"reflect"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -453,17 +452,9 @@ func inputFaults(in oracleInput, up []object) faultSet {
 	if in.caller == etcdshapes.CallerEtcd && in.release != "etcd" {
 		f.add("release", "the etcd chart's release must be etcd")
 	}
-	// The README's --api-versions rule, for both callers: an entry in the
-	// API group of an optional API is refused unless the list holds that
-	// API exactly (Helm renders without the object, silently).
-	for _, a := range in.apis {
-		for _, opt := range []string{"autoscaling.k8s.io/v1/VerticalPodAutoscaler", "operator.victoriametrics.com/v1beta1/VMPodScrape",
-			"cilium.io/v2/CiliumNetworkPolicy", "monitoring.coreos.com/v1/PodMonitor", "grafana.integreatly.org/v1beta1/GrafanaDashboard"} {
-			if apiGroupOf(a) == apiGroupOf(opt) && !slices.Contains(in.apis, opt) {
-				f.add("apiVersions", "in an optional API's group without that API")
-			}
-		}
-	}
+	// Nothing in the served API list is refused (the README's
+	// --api-versions rule): an entry matches whole, as in Helm, so no
+	// refusal class for it.
 	if in.live.DataStoreName != "" && len(validation.IsDNS1123Subdomain(in.live.DataStoreName)) > 0 {
 		f.add("live.dataStoreName", "not a DataStore name")
 	}
@@ -972,12 +963,4 @@ var requiredClasses = map[string][]string{
 var requiredDifferences = map[string][]string{
 	etcdshapes.CallerEtcd:    {"1:defrag-args", "1+4:defrag-quota", "3:podscrape-selector", "4:quota", "4:number-size", "5:spread-selectors", "5:duplicate-selector", "9:size-unquoted"},
 	etcdshapes.CallerCluster: {"1:defrag-args", "2:defrag-name", "5:spread-selectors", "5:duplicate-selector", "7:cleanup-job-name", "shared-datastore"},
-}
-
-// apiGroupOf is the first segment of an --api-versions entry: the group of
-// group/version and group/version/Kind; for the core group's v1 and
-// v1/Kind it is the version, which is no optional API's group.
-func apiGroupOf(a string) string {
-	g, _, _ := strings.Cut(a, "/")
-	return g
 }

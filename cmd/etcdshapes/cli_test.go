@@ -523,7 +523,8 @@ func TestExitStatuses(t *testing.T) {
 		{1, []string{"render", "etcd", "-n", "default"}},
 		{1, []string{"render", "etcd", "-n", "tenant-root", "--set", "replicas"}},
 		{1, []string{"render", "etcd", "-n", "tenant-root", "--chart-version", "1.2.3-01"}},
-		{1, []string{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "-a", "cilium.io/v2"}},
+		{0, []string{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "-a", "cilium.io/v2"}},  // a warning
+		{2, []string{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "-a", `cilium.io/v2"`}}, // not CSV, as for Helm
 		{1, []string{"gen", "chart", "--caller", "etcd", "--chart-version", "1.2.3-01", "--out", t.TempDir()}},
 		{2, []string{}},
 		{2, []string{"render"}},

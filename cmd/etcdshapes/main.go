@@ -258,6 +258,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	warn(e.stderr, rf.apiWarnings(req.APIVersions))
 	if rf.caller == etcdshapes.CallerCluster && len(objs) == 0 {
 		fmt.Fprintf(e.stderr, "etcdshapes: the cluster stays on the shared datastore %q; no etcd objects rendered\n", req.Live.DataStoreName)
 	}

@@ -67,8 +67,7 @@ func cliBadInputs() []cliCase {
 			"release", `"kubernetes-` + strings.Repeat("r", 41) + `"`},
 		{"release uppercase", []string{"cluster", "-n", "tenant-demo", "--release", "Kubernetes-demo"}, "", "release", `"Kubernetes-demo"`},
 		{"release digit first", []string{"cluster", "-n", "tenant-demo", "--release", "9-demo"}, "", "release", `"9-demo"`},
-		{"api-version", with(clusterArgs, "--api-versions", "autoscaling.k8s.io/v1/VerticalPodAutoscaler,not-an-api"), "", "apiVersions", `"not-an-api"`},
-		{"api-version empty", with(clusterArgs, "--api-versions", ""), "", "apiVersions", `""`},
+		// --api-versions refuses nothing: TestCLIAPIVersionsAsHelm.
 		{"live datastore", with(clusterArgs, "--live-datastore", "Tenant_Root"), "", "live.dataStoreName", `"Tenant_Root"`},
 		{"live storage class", with(clusterArgs, "--live-storage-class", "fast ssd"), "", "live.storageClassName", `"fast ssd"`},
 		{"chart version", with(etcdArgs, "--chart-version", "one"), "", "chartVersion", `"one"`},

@@ -89,7 +89,7 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
-		p, err := planLive(&rf, liveFile, output, e.stdin)
+		p, err := planLive(&rf, liveFile, output, e.stdin, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -117,7 +117,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
 }
 
-func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader) (*plan.Result, error) {
+func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
 	if err := rf.check("plan"); err != nil {
 		return nil, err
 	}
@@ -152,5 +152,12 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader) (*plan.
 	if err != nil {
 		return nil, err
 	}
+	// The APIs a live object proves served are planned as listed, so
+	// their groups' other entries are no mistake.
+	apis := req.APIVersions
+	for _, a := range p.InferredAPIs {
+		apis = append(apis, a.API)
+	}
+	warn(stderr, rf.apiWarnings(apis))
 	return p, nil
 }

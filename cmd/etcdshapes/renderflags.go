@@ -19,6 +19,7 @@ type renderFlags struct {
 	caller                           string
 	namespace, release, chartVersion string
 	valueFiles, apiVersions          []string
+	apiFlag                          *apiVersionsValue
 	sets                             strvals.Sets
 	liveDataStore, liveStorageClass  string
 	flags                            *pflag.FlagSet
@@ -49,10 +50,15 @@ func (r *renderFlags) register(cmd *cobra.Command, caller string) {
 	if caller == etcdshapes.CallerEtcd {
 		gated = "The PodMonitor and GrafanaDashboard render only when listed (the VPA and VMPodScrape always):"
 	}
-	fs.StringArrayVarP(&r.apiVersions, "api-versions", "a", nil,
+	r.apiFlag = newAPIVersionsValue(&r.apiVersions)
+	fs.VarP(r.apiFlag, "api-versions", "a",
 		"a served `API` as GROUP/VERSION/Kind, as for helm template; repeat or comma-separate.\n"+
 			gated+"\n  "+strings.Join(etcdshapes.OptionalAPIs(), "\n  ")+"\n"+
-			"An entry that is not GROUP/VERSION[/Kind], or names one of their groups while the list\nlacks its exact API (cilium.io/v2, cilium.io/v3/CiliumNetworkPolicy), is refused.")
+			"Values are read as helm template reads them (commas split, double quotes quote, spaces and\n"+
+			"case are kept, a value is read up to its first line break) and an entry serves only the API\n"+
+			"it equals byte for byte, as .Capabilities.APIVersions.Has. Nothing is refused: an entry that\n"+
+			"is not GROUP/VERSION[/Kind] (\"cilium.io/v2/CiliumNetworkPolicy \"), or of one of their groups\n"+
+			"while the list lacks its exact API (cilium.io/v2), renders nothing and is warned about on stderr.")
 	_ = cmd.RegisterFlagCompletionFunc("api-versions", fixedCompletion(etcdshapes.OptionalAPIs()...))
 	if caller == etcdshapes.CallerCluster {
 		fs.StringVar(&r.liveDataStore, "live-datastore", "",
@@ -146,11 +152,7 @@ func (r *renderFlags) request(stdin io.Reader) (etcdshapes.Request, error) {
 		return etcdshapes.Request{}, err
 	}
 	req := etcdshapes.Request{Caller: r.caller, Namespace: r.namespace, Release: r.release, ChartVersion: r.chartVersion, Values: values}
-	for _, a := range r.apiVersions {
-		for _, part := range strings.Split(a, ",") {
-			req.APIVersions = append(req.APIVersions, strings.TrimSpace(part))
-		}
-	}
+	req.APIVersions = append([]string(nil), r.apiVersions...)
 	if r.caller != etcdshapes.CallerCluster {
 		return req, nil
 	}

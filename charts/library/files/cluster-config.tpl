@@ -19,8 +19,7 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $ns := $root.Release.Namespace -}}
 {{- $rel := $root.Release.Name -}}
 {{- $cl := index $v "_cluster" | default dict -}}
-{{- $caps := toJson $root.Capabilities.APIVersions -}}
-{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" (contains "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" $caps) "operator.victoriametrics.com/v1beta1/VMPodScrape" (contains "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" $caps) "monitoring.coreos.com/v1/PodMonitor" (contains "\"monitoring.coreos.com/v1/PodMonitor\"" $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains "\"cilium.io/v2/CiliumNetworkPolicy\"" $caps) -}}
+{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" ($root.Capabilities.APIVersions.Has "autoscaling.k8s.io/v1/VerticalPodAutoscaler") "operator.victoriametrics.com/v1beta1/VMPodScrape" ($root.Capabilities.APIVersions.Has "operator.victoriametrics.com/v1beta1/VMPodScrape") "monitoring.coreos.com/v1/PodMonitor" ($root.Capabilities.APIVersions.Has "monitoring.coreos.com/v1/PodMonitor") "grafana.integreatly.org/v1beta1/GrafanaDashboard" ($root.Capabilities.APIVersions.Has "grafana.integreatly.org/v1beta1/GrafanaDashboard") "cilium.io/v2/CiliumNetworkPolicy" ($root.Capabilities.APIVersions.Has "cilium.io/v2/CiliumNetworkPolicy") -}}
 {{- $e := $v.etcd | default dict -}}
 {{- $name := printf "%s-etcd" $rel -}}
 {{- $dataStore := printf "%s.%s" $ns $rel -}}
@@ -45,7 +44,6 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- $r := $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = 3.0 }}{{ end -}}
 {{- $ok = and $ok (kindIs "float64" $r) (has $r (list 1.0 3.0 ))
-  (not (regexMatch "\"(autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" ($caps | replace "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" "" | replace "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" "" | replace "\"monitoring.coreos.com/v1/PodMonitor\"" "" | replace "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" "" | replace "\"cilium.io/v2/CiliumNetworkPolicy\"" "")))
   (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}

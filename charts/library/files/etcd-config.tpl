@@ -19,8 +19,7 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $ns := $root.Release.Namespace -}}
 {{- $rel := $root.Release.Name -}}
 {{- $cl := index $v "_cluster" | default dict -}}
-{{- $caps := toJson $root.Capabilities.APIVersions -}}
-{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true "monitoring.coreos.com/v1/PodMonitor" (contains "\"monitoring.coreos.com/v1/PodMonitor\"" $caps) "grafana.integreatly.org/v1beta1/GrafanaDashboard" (contains "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" $caps) "cilium.io/v2/CiliumNetworkPolicy" (contains "\"cilium.io/v2/CiliumNetworkPolicy\"" $caps) -}}
+{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" true "operator.victoriametrics.com/v1beta1/VMPodScrape" true "monitoring.coreos.com/v1/PodMonitor" ($root.Capabilities.APIVersions.Has "monitoring.coreos.com/v1/PodMonitor") "grafana.integreatly.org/v1beta1/GrafanaDashboard" ($root.Capabilities.APIVersions.Has "grafana.integreatly.org/v1beta1/GrafanaDashboard") "cilium.io/v2/CiliumNetworkPolicy" ($root.Capabilities.APIVersions.Has "cilium.io/v2/CiliumNetworkPolicy") -}}
 {{- /* Helm deletes a values.yaml default for a null, which the checks
 refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- $version := $v.version -}}
@@ -35,15 +34,13 @@ refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- /* The quick tests, one "and" (Helm parses the file at every render).
 One pattern for the namespace, the version and the size (none holds a
 ";"), matched whole as regexFind's leftmost match ending at the end: "^"
-would cost a one-pass analysis. The served optional APIs: no entry in the
-group of one without it (the checks refuse it). The resources as one
-string, one field per value: every field a whole quantity with a unit,
-and as many fields as values. */ -}}
+would cost a one-pass analysis. The resources as one string, one field
+per value: every field a whole quantity with a unit, and as many fields
+as values. */ -}}
 {{- $ok := and (le (len $ns) 63) (eq $rel "etcd") (empty $v.affinity)
   (empty (omit $v "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" "_namespace" "backup" "etcdshapes"))
   (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;[0-9]+\\.[0-9]+\\.[0-9]+;[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" $head) $head)
   (or (not $sc) (and (le (len $sc) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $sc)))
-  (not (regexMatch "\"(autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" ($caps | replace "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" "" | replace "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" "" | replace "\"monitoring.coreos.com/v1/PodMonitor\"" "" | replace "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" "" | replace "\"cilium.io/v2/CiliumNetworkPolicy\"" "")))
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0)
   (empty (omit $res "cpu" "memory" "ephemeral-storage")) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll "(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?;" $quick ""))
   (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
