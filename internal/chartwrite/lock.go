@@ -20,6 +20,7 @@ const LockName = ".etcdshapes-lock"
 
 // DefaultLockWait is how long Write waits for another Write to release the
 // directory's lock before it gives up with an error (Options.LockWait).
+// The CLI's help says "30 seconds" (TestGenHelpSaysTheLockWait).
 const DefaultLockWait = 30 * time.Second
 
 // lockPoll bounds the interval at which a waiting Write tries the lock
