@@ -55,13 +55,14 @@ func TestConcurrentRunsIntoOneDirectory(t *testing.T) {
 		ok(t, "", "render", "etcd", "-n", "tenant-root", "--output-dir", dir)
 		requireManifestAgrees(t, dir)
 	})
-	t.Run("gen chart, two processes", func(t *testing.T) {
-		dir := filepath.Join(t.TempDir(), "chart")
-		for round := range 3 {
+	// Processes: render --output-dir several rounds, gen chart (whose
+	// run costs some 1.5 s of CPU) one.
+	processes := func(t *testing.T, dir string, rounds int, argv func(round, i int) []string) {
+		for round := range rounds {
 			var cmds []*exec.Cmd
 			var stderrs []*bytes.Buffer
 			for i := range 2 {
-				cmd := exec.Command(os.Args[0], "gen", "chart", "--caller", "etcd", "--out", dir, "--chart-version", fmt.Sprintf("%d.0.%d", i+1, round))
+				cmd := exec.Command(os.Args[0], argv(round, i)...)
 				cmd.Env = append(os.Environ(), runAsCommand+"=1")
 				var stderr bytes.Buffer
 				cmd.Stderr = &stderr
@@ -77,6 +78,24 @@ func TestConcurrentRunsIntoOneDirectory(t *testing.T) {
 			})
 			requireManifestAgrees(t, dir)
 		}
+	}
+	t.Run("render --output-dir, two processes", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "out")
+		processes(t, dir, 5, func(round, i int) []string {
+			args := []string{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--output-dir", dir, "--set", fmt.Sprintf("etcd.replicas=%d", 1+2*i)}
+			if (round+i)%2 == 0 {
+				args = append(args, "--api-versions", "cilium.io/v2/CiliumNetworkPolicy")
+			}
+			return args
+		})
+		ok(t, "", "render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--output-dir", dir)
+		requireManifestAgrees(t, dir)
+	})
+	t.Run("gen chart, two processes", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "chart")
+		processes(t, dir, 1, func(round, i int) []string {
+			return []string{"gen", "chart", "--caller", "etcd", "--out", dir, "--chart-version", fmt.Sprintf("%d.0.%d", i+1, round)}
+		})
 		code, _, stderr := gen(t, "--caller", "etcd", "--out", dir)
 		require.Equal(t, 0, code, stderr)
 		requireGenerated(t, dir, chartgen.Options{Caller: "etcd"})
