@@ -81,7 +81,7 @@ func (w *writer) lock() (*dirLock, error) {
 			return nil, invalid.Errorf(Field, w.full(LockName), "cannot be locked: %v; etcdshapes locks it so that two runs never write %s at once", err, w.dir)
 		}
 		if !time.Now().Before(deadline) {
-			return nil, invalid.Errorf(Field, w.full(LockName), "is held by another etcdshapes writing %s (waited %s): run again when it is done", w.dir, wait)
+			return nil, invalid.Errorf(Field, w.full(LockName), "is locked by another process, most likely another etcdshapes writing %s (waited %s): run again when it is done", w.dir, wait)
 		}
 		time.Sleep(min(poll, time.Until(deadline)+time.Millisecond))
 		poll = min(2*poll, lockPoll)

@@ -135,7 +135,7 @@ func TestHeldLockIsBounded(t *testing.T) {
 	require.ErrorAs(t, err, &ne)
 	require.Equal(t, Field, ne.Field)
 	require.Equal(t, filepath.Join(dir, LockName), ne.Value)
-	require.Contains(t, ne.Rule, "is held by another etcdshapes writing "+dir+" (waited 300ms): run again when it is done")
+	require.Contains(t, ne.Rule, "is locked by another process, most likely another etcdshapes writing "+dir+" (waited 300ms): run again when it is done")
 	require.GreaterOrEqual(t, waited, 300*time.Millisecond)
 	require.Less(t, waited, 10*time.Second)
 	require.Equal(t, before, snapshot(t, dir))
