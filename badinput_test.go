@@ -544,6 +544,15 @@ func genBadInputs(base string) []badInput {
 		{"gen: the manifest is a symbolic link", write("link-manifest", files, true, func(dir string) (string, error) {
 			return dir, os.Symlink(filepath.Join(elsewhere, "m"), filepath.Join(dir, mani))
 		}), "out", in("link-manifest", mani), "never follows one"},
+		{"gen: the lock file is a symbolic link", write("link-lock", files, true, func(dir string) (string, error) {
+			return dir, os.Symlink(filepath.Join(elsewhere, "l"), filepath.Join(dir, chartwrite.LockName))
+		}), "out", in("link-lock", chartwrite.LockName), "never follows one"},
+		{"gen: the lock file is a FIFO", write("fifo-lock", files, true, func(dir string) (string, error) {
+			return dir, hostilefs.Mkfifo(filepath.Join(dir, chartwrite.LockName))
+		}), "out", in("fifo-lock", chartwrite.LockName), "is a FIFO (named pipe), not the empty file etcdshapes locks; it never opens it"},
+		{"gen: the lock file has content", write("full-lock", files, true, func(dir string) (string, error) {
+			return dir, put(filepath.Join(dir, chartwrite.LockName), "mine\n")
+		}), "out", in("full-lock", chartwrite.LockName), "holds 5 bytes, so it is not the empty file etcdshapes locks"},
 		{"gen: into another chart (Chart.yaml)", write("other-chart", append(files, chartwrite.File{Path: "sub/templates/b.yaml"}), true, func(dir string) (string, error) {
 			return dir, put(filepath.Join(dir, "sub", "Chart.yaml"), "name: other\n")
 		}), "out", in("other-chart", "sub"), "is another chart (it has its own Chart.yaml)"},
@@ -572,9 +581,9 @@ func genBadInputs(base string) []badInput {
 		{"gen: file too large", write("file-large", []chartwrite.File{{Path: "a", Data: make([]byte, chartwrite.MaxFileSize+1)}}, true, func(dir string) (string, error) { return dir, nil }),
 			"files[0].data", fmt.Sprintf("%d bytes", chartwrite.MaxFileSize+1), "at most"},
 	}
-	if runtime.GOOS == "windows" { // no FIFOs; symbolic links need privileges
+	if runtime.GOOS == "windows" { // no FIFOs; symbolic links need privileges; no flock
 		cases = slices.DeleteFunc(cases, func(c badInput) bool {
-			return strings.Contains(c.name, "FIFO") || strings.Contains(c.name, "symbolic link")
+			return strings.Contains(c.name, "FIFO") || strings.Contains(c.name, "symbolic link") || strings.Contains(c.name, "lock file")
 		})
 	}
 	return cases

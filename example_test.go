@@ -89,6 +89,34 @@ func ExampleCluster() {
 	// Job kubernetes-demo-etcd-cleanup
 }
 
+// What to apply with kubectl or a GitOps tool: the stack without its Helm
+// uninstall hooks, whose cleanup Job deletes the TLS Secrets (and, for the
+// etcd chart, the members' volumes) as soon as it is created. The etcd
+// chart's pre-install Secrets stay: helm install creates them.
+func ExampleWithoutUninstallHooks() {
+	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	apply := etcdshapes.WithoutUninstallHooks(objs)
+	fmt.Println(len(objs), "objects,", len(apply), "to apply")
+	for _, o := range objs {
+		if etcdshapes.IsUninstallHook(o) {
+			fmt.Println("left out:", o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
+		}
+	}
+	yamlBytes, err := etcdshapes.Marshal(apply)
+	fmt.Println(len(yamlBytes) > 0, err)
+	// Output:
+	// 24 objects, 20 to apply
+	// left out: ServiceAccount etcd-cleanup
+	// left out: Role etcd-cleanup
+	// left out: RoleBinding etcd-cleanup
+	// left out: Job etcd-cleanup
+	// true <nil>
+}
+
 // A tenant cluster whose live control plane uses another datastore stays
 // there: nothing is rendered, so no datastore migration starts.
 func ExampleCluster_sharedDataStore() {

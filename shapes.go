@@ -64,7 +64,8 @@ type Shape struct {
 	// the etcd chart's VPA and VMPodScrape, as upstream renders them.
 	AlwaysFor []string
 	// Hook is the Helm hook the shape's objects run as ("post-delete",
-	// "pre-install"), or "" for a regular object.
+	// "pre-install"), or "" for a regular object; UninstallHook says
+	// whether it is one that is never applied (IsUninstallHook).
 	Hook string
 
 	addToScheme func(*runtime.Scheme) error

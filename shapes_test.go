@@ -66,6 +66,7 @@ func TestShapesTableDescribesTheStacks(t *testing.T) {
 				}
 			}
 			require.NotNil(t, row, "%s %s %s (hook %q) has no row for %s", gvk, o.GetNamespace(), o.GetName(), hook, st.caller)
+			assert.Equal(t, row.UninstallHook(), etcdshapes.IsUninstallHook(o), "%s %s: the row's UninstallHook", gvk, o.GetName())
 			rendered[row.ID] = true
 		}
 		for _, s := range etcdshapes.Shapes() {

@@ -62,15 +62,36 @@ type Request struct {
 
 // Requests turns a stack into apply requests in its order, after
 // applying the modifiers to copies of the objects (the inputs are not
-// changed). Helm uninstall hooks are left out (see IsUninstallHook):
-// applying the cleanup Job would run it.
+// changed). Helm uninstall hooks are always left out (see
+// IsUninstallHook): applying the cleanup Job runs it, and it deletes the
+// cluster's TLS Secrets and, for the etcd chart, its data volumes. A
+// caller that uninstalls a stack as helm uninstall does asks for them
+// explicitly with UninstallHookRequests.
 func Requests(objs []etcdshapes.Object, mods ...Modifier) ([]Request, error) {
+	return requests(objs, false, mods)
+}
+
+// UninstallHookRequests is the explicit opt-in to the Helm uninstall hooks
+// Requests leaves out: apply requests for the stack's uninstall hooks only
+// (IsUninstallHook), in its order, modified as Requests modifies. Applying
+// them runs the cleanup at once: the Job deletes the cluster's TLS Secrets,
+// the CA's included, and for the etcd chart the members' volumes
+// (data-etcd-0, ...). It is what helm uninstall runs after it deleted the
+// release's objects; use it only to uninstall, after deleting the objects
+// Requests applied.
+func UninstallHookRequests(objs []etcdshapes.Object, mods ...Modifier) ([]Request, error) {
+	return requests(objs, true, mods)
+}
+
+// requests are the apply requests of the objects that are uninstall
+// hooks (hooks) or of those that are not.
+func requests(objs []etcdshapes.Object, hooks bool, mods []Modifier) ([]Request, error) {
 	out := make([]Request, 0, len(objs))
 	for i, o := range objs {
 		if manifest.IsNil(o) {
 			return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
 		}
-		if etcdshapes.IsUninstallHook(o) {
+		if etcdshapes.IsUninstallHook(o) != hooks {
 			continue
 		}
 		c, err := modifiedCopy(i, o, mods)

@@ -3,7 +3,8 @@
 // object as unstructured, its API resource, its namespace and name, the
 // apply patch type and body (the object as etcdshapes.Marshal prints it,
 // in JSON), leaving out the Helm uninstall hooks, which must never run on
-// an apply. Modifiers (WithOwnerReference, WithLabels, WithAnnotations,
+// an apply (UninstallHookRequests gives them, for a caller that
+// uninstalls as helm uninstall does). Modifiers (WithOwnerReference, WithLabels, WithAnnotations,
 // ForKind) are the cross-cutting edits an operator makes to the builders'
 // objects; Requests and Modified apply them to copies, Modify in place.
 // plan.ForRequest takes the same modifiers, so that a plan is of what

@@ -107,7 +107,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	for _, f := range []string{"namespace", "release"} {
 		_ = cmd.RegisterFlagCompletionFunc(f, cobra.NoFileCompletions)
 	}
-	printObjects(cmd, e, func() ([]etcdshapes.Object, error) { return checkObjects(caller, &cf) })
+	printObjects(cmd, e, false, func() ([]etcdshapes.Object, error) { return checkObjects(caller, &cf) })
 	return cmd
 }
 

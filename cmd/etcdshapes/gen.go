@@ -44,6 +44,11 @@ const genDetails = `Usage:
   It does not walk DIR: only the files it generates and those its manifest
   lists are looked at, each read with a size limit. Running it twice changes
   nothing the second time ("wrote 0 files").
+  Two runs into one DIR at once (gen, or render --output-dir) take turns: each
+  holds a lock file, DIR/` + chartwrite.LockName + `, while it writes and removes it
+  after, so the manifest always agrees with the files. A run waits at most
+  30 seconds for another, then exits 1 naming the lock, having written nothing.
+  A symbolic link, FIFO, directory or file with content in its place is refused.
 
 Exit status: 0 written, 1 bad input or a refused file (nothing written), 2 usage.
 `
@@ -116,7 +121,7 @@ func writeChart(dir string, files []chartgen.File, force bool) (chartwrite.Resul
 	for i, f := range files {
 		w[i] = chartwrite.File{Path: f.Path, Data: f.Data}
 	}
-	return chartwrite.Write(dir, w, chartwrite.Options{Force: force, Marker: chartgen.Header})
+	return chartwrite.Write(dir, w, chartwrite.Options{Force: force, Marker: chartgen.Header, LockWait: lockWait})
 }
 
 // templateSize is gen chart's report of the template text it wrote, and

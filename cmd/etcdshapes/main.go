@@ -83,12 +83,20 @@ syntax and types (--set a.b=1,c[0]=x,d={x,y}; whole numbers become numbers, true
 false booleans, null deletes a default; --set-string keeps strings).
 `
 	aboutOutput = `Output: multi-document YAML on stdout in Helm's install order; -o json prints one v1
-List (as kubectl get -o json does), which kubectl apply and plan --live read. --output-dir writes one file per object instead (NN-kind-name.yaml|json, in
-that order), never replacing or removing a file it did not write (--force replaces
-regular files). --show-only KIND/NAME prints only the objects it matches (kind or
-resource name, any case; NAME may be a glob); each must match something.
+List (as kubectl get -o json does), which kubectl apply and plan --live read. What render
+prints is what helm install creates: the Helm uninstall hooks (the post-delete cleanup
+ServiceAccount, Role, RoleBinding and Job, whose Job deletes the etcd's TLS Secrets, and
+the etcd chart's data volumes, as soon as it is created) are left out, and stderr says
+how many; --include-hooks (or ` + envIncludeHooks + `=1) prints them too, as helm template
+does, for golden comparisons and Helm-like diffs, never to apply. --output-dir writes one
+file per object instead (NN-kind-name.yaml|json, NN the object's place in the whole stack),
+never replacing or removing a file it did not write (--force replaces regular files); a
+render with --show-only never removes a file. --show-only KIND/NAME prints only the
+objects it matches (kind or resource name, any case; NAME may be a glob); each must match
+something, an uninstall hook only with --include-hooks.
 Errors go to stderr with a non-zero exit: 1 bad input (every bad input, one a line,
-the first being what the chart prints), 2 usage.
+the first being what the chart prints), 2 usage (` + envIncludeHooks + ` other than
+1, true, 0, false or empty included).
 `
 	exampleRenderCluster = "  etcdshapes render cluster -ntenant-demo --release kubernetes-demo --set etcd.replicas=1 -o json\n"
 	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml --show-only EtcdCluster/etcd\n"
@@ -236,7 +244,7 @@ func newRenderCallerCmd(e env, caller string) *cobra.Command {
 		example: strings.TrimSuffix(exampleRenderCluster, "\n"),
 	})
 	rf.register(cmd, caller)
-	printObjects(cmd, e, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
+	printObjects(cmd, e, true, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
 	return cmd
 }
 

@@ -72,6 +72,10 @@ func cliBadInputs() []cliCase {
 		{"live storage class", with(clusterArgs, "--live-storage-class", "fast ssd"), "", "live.storageClassName", `"fast ssd"`},
 		{"chart version", with(etcdArgs, "--chart-version", "one"), "", "chartVersion", `"one"`},
 		{"storage class", clusterArgs, "_cluster:\n  etcd-storage-class-local: Local_SSD\n", "_cluster.etcd-storage-class-local", `"Local_SSD"`},
+		// Without --include-hooks they are left out, so the selection
+		// would print nothing.
+		{"show-only only uninstall hooks", with(etcdArgs, "--show-only", "Job/etcd-cleanup"), "", "--show-only", `"Job/etcd-cleanup"`},
+		{"show-only only uninstall hooks (cluster)", with(clusterArgs, "-s", "*/kubernetes-demo-etcd-cleanup"), "", "--show-only", `"*/kubernetes-demo-etcd-cleanup"`},
 	}
 }
 
@@ -134,26 +138,50 @@ func TestCLIUsageErrors(t *testing.T) {
 }
 
 // TestCLIRendersLikeTheLibrary: the CLI's output is the library's Marshal
-// of Render for every golden scenario, with an empty stderr (except for the
+// of Render for every golden scenario: without the Helm uninstall hooks
+// (WithoutUninstallHooks) by default, with stderr saying so in one line,
+// and the whole render, the golden file's bytes, with --include-hooks or
+// its environment variable, with an empty stderr (except for the
 // shared-datastore note). golden.TestSchema checks those bytes against the
 // CRDs; this package does not link the checker, which keeps its test
 // binary small.
 func TestCLIRendersLikeTheLibrary(t *testing.T) {
 	for _, s := range golden.All() {
 		t.Run(s.Name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(scenarioArgs(s), strings.NewReader(s.Values), &stdout, &stderr)
-			require.Equal(t, 0, code, "stderr: %s", stderr.String())
-
 			objs, err := s.Render()
 			require.NoError(t, err)
-			want, err := etcdshapes.Marshal(objs)
+			whole, err := etcdshapes.Marshal(objs)
 			require.NoError(t, err)
-			require.Equal(t, string(want), stdout.String())
-			if len(objs) > 0 {
-				require.Empty(t, stderr.String())
-			} else {
-				require.Contains(t, stderr.String(), fmt.Sprintf("%q", s.Live.DataStoreName))
+			applied, err := etcdshapes.Marshal(etcdshapes.WithoutUninstallHooks(objs))
+			require.NoError(t, err)
+			for _, tc := range []struct {
+				name, env string
+				flags     []string
+				want      []byte
+			}{
+				{"default", "", nil, applied},
+				{"--include-hooks", "", []string{"--include-hooks"}, whole},
+				{"env 1", "1", nil, whole},
+				{"env true", "true", nil, whole},
+				{"env 0", "0", nil, applied},
+				{"env false", "false", nil, applied},
+				{"flag wins over env", "1", []string{"--include-hooks=false"}, applied},
+			} {
+				t.Setenv(envIncludeHooks, tc.env)
+				var stdout, stderr bytes.Buffer
+				code := run(append(scenarioArgs(s), tc.flags...), strings.NewReader(s.Values), &stdout, &stderr)
+				require.Equal(t, 0, code, "%s: stderr: %s", tc.name, stderr.String())
+				require.Equal(t, string(tc.want), stdout.String(), tc.name)
+				switch {
+				case len(objs) == 0:
+					require.Contains(t, stderr.String(), fmt.Sprintf("%q", s.Live.DataStoreName))
+				case bytes.Equal(tc.want, whole):
+					require.Empty(t, stderr.String(), tc.name)
+				default:
+					require.Regexp(t, `^etcdshapes: left out 4 Helm uninstall hooks \(ServiceAccount/\S+-cleanup, Role/\S+-cleanup, RoleBinding/\S+-cleanup, Job/\S+-cleanup\): `, stderr.String(), tc.name)
+					require.Equal(t, 1, strings.Count(stderr.String(), "\n"), tc.name)
+					require.Empty(t, withoutHooksNote(stderr.String()), tc.name)
+				}
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
+	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -15,8 +16,13 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"sigs.k8s.io/yaml"
 )
+
+// lockWait bounds the wait for another run writing the same --output-dir
+// or gen --out (chartwrite.DefaultLockWait; tests shorten it).
+var lockWait = chartwrite.DefaultLockWait
 
 // Output formats of render.
 const (
@@ -25,39 +31,67 @@ const (
 )
 
 // outputFlags say how render prints its objects: the format, a directory
-// instead of stdout, and which objects.
+// instead of stdout, which objects, and whether the Helm uninstall hooks.
 type outputFlags struct {
 	format   string
 	dir      string
 	showOnly []string
 	force    bool
+	// hooks: the command renders Helm uninstall hooks, so it has
+	// --include-hooks (render etcd|cluster).
+	hooks        bool
+	includeHooks bool
+	flags        *pflag.FlagSet
 }
 
-func (o *outputFlags) register(cmd *cobra.Command, def string) {
+// envIncludeHooks is the opt-in to the Helm uninstall hooks for tools that
+// run render and cannot pass --include-hooks (a comparison script with a
+// fixed command line).
+const envIncludeHooks = "ETCDSHAPES_INCLUDE_HOOKS"
+
+func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 	fs := cmd.Flags()
+	o.flags, o.hooks = fs, hooks
 	fs.StringVarP(&o.format, "output", "o", def,
 		"output `FORMAT`: yaml (multi-document) or json (one v1 List, as kubectl get -o json prints)")
 	fs.StringVar(&o.dir, "output-dir", "",
 		"write one file per object into `DIR` (created if missing) instead of stdout, as\n"+
-			"helm template --output-dir: NN-kind-name.yaml (or .json), NN the install order. It records\n"+
-			"what it wrote in DIR/"+chartwrite.ManifestName+" and never replaces or removes another file,\n"+
-			"follows a symbolic link or opens a FIFO; files it wrote and no longer renders are removed")
+			"helm template --output-dir: NN-kind-name.yaml (or .json), NN the object's place in the\n"+
+			"whole stack (Helm's install order, hooks included), so a file keeps its name whatever\n"+
+			"--show-only or --include-hooks select. It records what it wrote in DIR/"+chartwrite.ManifestName+"\n"+
+			"and never replaces or removes another file, follows a symbolic link or opens a FIFO. A\n"+
+			"render without --show-only removes the files it wrote earlier for objects it no longer\n"+
+			"prints (uninstall hooks an --include-hooks run wrote included); a render with --show-only\n"+
+			"never removes a file. Two runs into one DIR at once take turns (a lock file,\n"+
+			"DIR/"+chartwrite.LockName+", while one writes); a run waits at most "+chartwrite.DefaultLockWait.String()+", then fails")
 	fs.BoolVar(&o.force, "force", false,
 		"with --output-dir: replace or remove regular files etcdshapes did not write or that were\nedited since")
 	fs.StringArrayVarP(&o.showOnly, "show-only", "s", nil,
 		"print only the objects `KIND/NAME` matches: KIND a kind or resource, any case, optionally\n"+
 			"with its group (Certificate, certificates.cert-manager.io); NAME a name or glob\n"+
-			"(Certificate/*-ca). Repeat for more; each must match an object")
+			"(Certificate/*-ca). Repeat for more; each must match an object (an uninstall hook\n"+
+			"only with --include-hooks)")
+	if hooks {
+		fs.BoolVar(&o.includeHooks, "include-hooks", false,
+			"also print the Helm uninstall hooks (the post-delete cleanup ServiceAccount, Role,\n"+
+				"RoleBinding and Job), as helm template does: for golden comparisons and Helm-like diffs,\n"+
+				"never for kubectl apply or GitOps, since creating the cleanup Job runs it and it deletes\n"+
+				"the etcd's TLS Secrets (and the etcd chart's data volumes). Without it they are left out\n"+
+				"and stderr says how many. "+envIncludeHooks+"=1 (or true) in the environment does\n"+
+				"the same, for tools that cannot pass the flag; 0, false or empty is the default")
+	}
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(outputYAML, outputJSON))
 	_ = cmd.MarkFlagDirname("output-dir")
 	_ = cmd.RegisterFlagCompletionFunc("show-only", cobra.NoFileCompletions)
 }
 
-// printObjects gives cmd the output flags (YAML by default) and, as its
-// work, checks them and writes the objects objects returns as they say.
-func printObjects(cmd *cobra.Command, e env, objects func() ([]etcdshapes.Object, error)) {
+// printObjects gives cmd the output flags (YAML by default; with
+// --include-hooks when hooks says its objects may hold Helm uninstall
+// hooks) and, as its work, checks them and writes the objects objects
+// returns as they say.
+func printObjects(cmd *cobra.Command, e env, hooks bool, objects func() ([]etcdshapes.Object, error)) {
 	var of outputFlags
-	of.register(cmd, outputYAML)
+	of.register(cmd, outputYAML, hooks)
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
 		if err := of.check(); err != nil {
 			return err
@@ -70,7 +104,8 @@ func printObjects(cmd *cobra.Command, e env, objects func() ([]etcdshapes.Object
 	})
 }
 
-// check reports malformed output flags.
+// check reports malformed output flags, and resolves --include-hooks: the
+// flag when given, else the environment's opt-in.
 func (o *outputFlags) check() error {
 	if o.format != outputYAML && o.format != outputJSON {
 		return usagef("--output must be yaml or json, not %q", o.format)
@@ -83,30 +118,91 @@ func (o *outputFlags) check() error {
 			return err
 		}
 	}
+	if o.hooks && !o.flags.Changed("include-hooks") {
+		on, err := includeHooksFromEnv()
+		if err != nil {
+			return err
+		}
+		o.includeHooks = on
+	}
 	return nil
 }
 
-// write prints objs (selected by --show-only) in the format, to stdout or
-// into the output directory.
+// includeHooksFromEnv reads envIncludeHooks: unset, empty, "0" or "false"
+// leave the hooks out, "1" or "true" include them; anything else is a
+// usage error, so that a typo ("yes", "ture") never decides silently
+// either way.
+func includeHooksFromEnv() (bool, error) {
+	switch v := os.Getenv(envIncludeHooks); v {
+	case "", "0", "false":
+		return false, nil
+	case "1", "true":
+		return true, nil
+	default:
+		return false, usagef("%s=%q: must be 1 or true (print the Helm uninstall hooks, as --include-hooks), or 0, false or empty (leave them out)", envIncludeHooks, v)
+	}
+}
+
+// write prints objs (selected by --show-only, the uninstall hooks left out
+// without --include-hooks) in the format, to stdout or into the output
+// directory, then says on stderr which uninstall hooks it left out.
 func (o *outputFlags) write(objs []etcdshapes.Object, stdout, stderr io.Writer) error {
-	objs, err := o.selectObjects(objs)
+	keep, err := o.selectObjects(objs)
 	if err != nil {
 		return err
+	}
+	var (
+		out      []etcdshapes.Object
+		places   []int // each printed object's place in objs
+		leftOut  []string
+		filtered = len(o.showOnly) > 0
+	)
+	for i, obj := range objs {
+		switch {
+		case !keep[i]:
+		case !o.includeHooks && etcdshapes.IsUninstallHook(obj):
+			leftOut = append(leftOut, objectName(obj))
+		default:
+			out = append(out, obj)
+			places = append(places, i)
+		}
 	}
 	if o.dir != "" {
-		return o.writeDir(objs, stdout, stderr)
-	}
-	var out []byte
-	if o.format == outputJSON {
-		out, err = jsonList(objs)
+		err = o.writeDir(out, places, len(objs), filtered, stdout, stderr)
 	} else {
-		out, err = etcdshapes.Marshal(objs)
+		var b []byte
+		if o.format == outputJSON {
+			b, err = jsonList(out)
+		} else {
+			b, err = etcdshapes.Marshal(out)
+		}
+		if err == nil {
+			_, err = stdout.Write(b)
+		}
 	}
 	if err != nil {
 		return err
 	}
-	_, err = stdout.Write(out)
-	return err
+	if len(leftOut) > 0 {
+		fmt.Fprintln(stderr, hooksLeftOut(leftOut))
+	}
+	return nil
+}
+
+// hooksLeftOut is the line render prints on stderr when it left out Helm
+// uninstall hooks (named KIND/NAME).
+func hooksLeftOut(names []string) string {
+	noun, them := "hooks", "them"
+	if len(names) == 1 {
+		noun, them = "hook", "it"
+	}
+	return fmt.Sprintf("etcdshapes: left out %d Helm uninstall %s (%s): helm install never creates %s, and applying %s runs the cleanup, which deletes the etcd's Secrets; --include-hooks prints %s",
+		len(names), noun, strings.Join(names, ", "), them, them, them)
+}
+
+// objectName is KIND/NAME, as --show-only and the messages name objects.
+func objectName(o etcdshapes.Object) string {
+	return o.GetObjectKind().GroupVersionKind().Kind + "/" + o.GetName()
 }
 
 // selector is one --show-only KIND/NAME.
@@ -140,28 +236,42 @@ func (s selector) matches(o etcdshapes.Object) bool {
 	return (kind || resource) && name
 }
 
-// selectObjects keeps the objects any --show-only matches, in order; a
-// selector that matches nothing is an error listing what was rendered.
-func (o *outputFlags) selectObjects(objs []etcdshapes.Object) ([]etcdshapes.Object, error) {
-	if len(o.showOnly) == 0 {
-		return objs, nil
-	}
+// selectObjects says which objects any --show-only matches (all without
+// one). A selector that matches nothing is an error listing what was
+// rendered; one that matches only Helm uninstall hooks, without
+// --include-hooks, is an error saying so: it would print nothing.
+func (o *outputFlags) selectObjects(objs []etcdshapes.Object) ([]bool, error) {
 	keep := make([]bool, len(objs))
+	if len(o.showOnly) == 0 {
+		for i := range keep {
+			keep[i] = true
+		}
+		return keep, nil
+	}
 	for _, arg := range o.showOnly {
 		sel, err := parseSelector(arg)
 		if err != nil {
 			return nil, err
 		}
-		found := false
+		var found, hooks []string
 		for i, obj := range objs {
-			if sel.matches(obj) {
-				keep[i], found = true, true
+			if !sel.matches(obj) {
+				continue
+			}
+			keep[i] = true
+			if etcdshapes.IsUninstallHook(obj) {
+				hooks = append(hooks, objectName(obj))
+			} else {
+				found = append(found, objectName(obj))
 			}
 		}
-		if !found {
+		switch {
+		case len(found) == 0 && len(hooks) > 0 && !o.includeHooks:
+			return nil, invalid.Errorf("--show-only", arg, "matches only Helm uninstall hooks (%s), which render leaves out because applying them runs the cleanup: add --include-hooks to print them", strings.Join(hooks, ", "))
+		case len(found) == 0 && len(hooks) == 0:
 			rendered := make([]string, len(objs))
 			for i, obj := range objs {
-				rendered[i] = obj.GetObjectKind().GroupVersionKind().Kind + "/" + obj.GetName()
+				rendered[i] = objectName(obj)
 			}
 			if len(rendered) == 0 {
 				return nil, invalid.Errorf("--show-only", arg, "matches no object: nothing was rendered")
@@ -169,13 +279,7 @@ func (o *outputFlags) selectObjects(objs []etcdshapes.Object) ([]etcdshapes.Obje
 			return nil, invalid.Errorf("--show-only", arg, "matches no rendered object; rendered: %s", strings.Join(rendered, ", "))
 		}
 	}
-	var out []etcdshapes.Object
-	for i, obj := range objs {
-		if keep[i] {
-			out = append(out, obj)
-		}
-	}
-	return out, nil
+	return keep, nil
 }
 
 // jsonList prints objs as one v1 List, indented as kubectl prints it; each
@@ -212,9 +316,12 @@ func objectJSON(obj etcdshapes.Object) ([]byte, error) {
 
 // writeDir writes one file per object into the output directory through
 // chartwrite: only files it wrote before (its manifest says which) are
-// replaced or removed.
-func (o *outputFlags) writeDir(objs []etcdshapes.Object, stdout, stderr io.Writer) error {
-	width := max(2, len(strconv.Itoa(len(objs)-1)))
+// replaced, and removed only by a render that is not filtered. Each file
+// is numbered by its object's place in the whole stack of total objects,
+// so that it keeps its name whatever --show-only and --include-hooks
+// select (a filtered render replaces the very file a whole one wrote).
+func (o *outputFlags) writeDir(objs []etcdshapes.Object, places []int, total int, filtered bool, stdout, stderr io.Writer) error {
+	width := max(2, len(strconv.Itoa(total-1)))
 	files := make([]chartwrite.File, len(objs))
 	for i, obj := range objs {
 		var (
@@ -235,9 +342,9 @@ func (o *outputFlags) writeDir(objs []etcdshapes.Object, stdout, stderr io.Write
 			return err
 		}
 		kind := strings.ToLower(obj.GetObjectKind().GroupVersionKind().Kind)
-		files[i] = chartwrite.File{Path: fmt.Sprintf("%0*d-%s-%s.%s", width, i, kind, obj.GetName(), o.format), Data: data}
+		files[i] = chartwrite.File{Path: fmt.Sprintf("%0*d-%s-%s.%s", width, places[i], kind, obj.GetName(), o.format), Data: data}
 	}
-	res, err := chartwrite.Write(o.dir, files, chartwrite.Options{Force: o.force})
+	res, err := chartwrite.Write(o.dir, files, chartwrite.Options{Force: o.force, Partial: filtered, LockWait: lockWait})
 	if err != nil {
 		var refused *chartwrite.RefusedError
 		if errors.As(err, &refused) {

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // ManifestName is the manifest's file name in the directory Write writes.
@@ -60,6 +61,15 @@ type Options struct {
 	// wording of a refusal in a directory without a manifest; it never makes
 	// a file Write's own.
 	Marker string
+	// Partial says the files are some of the tree, not all of it (a
+	// filtered render): a file the manifest lists that is not among them
+	// is neither removed nor forgotten, whatever its state; it stays
+	// listed, so that a later complete Write replaces or removes it.
+	Partial bool
+	// LockWait bounds how long Write waits for another Write into the same
+	// directory to finish (LockName); zero means DefaultLockWait. Past it
+	// Write changes nothing and returns an error naming the lock file.
+	LockWait time.Duration
 }
 
 // Result says what Write did. Paths are relative to the directory, sorted.
@@ -122,6 +132,11 @@ func Write(dir string, files []File, o Options) (Result, error) {
 	}
 	defer root.Close()
 	w := &writer{dir: dir, root: root, o: o, dirs: map[string]*problem{}}
+	l, err := w.lock()
+	if err != nil {
+		return Result{}, err
+	}
+	defer l.unlock()
 	return w.write(files)
 }
 
@@ -206,6 +221,18 @@ func (w *writer) write(files []File) (Result, error) {
 		}
 	}
 	sort.Strings(stale)
+	// kept are the entries a partial Write carries over as they are.
+	var kept map[string][sha256.Size]byte
+	if w.o.Partial {
+		kept = make(map[string][sha256.Size]byte, len(stale))
+		for _, rel := range stale {
+			if _, err := w.root.Lstat(rel); errors.Is(err, fs.ErrNotExist) {
+				continue // already gone: forget it
+			}
+			kept[rel] = listed[rel]
+		}
+		stale = nil
+	}
 	for _, rel := range stale {
 		if p := w.checkParents(rel); p != nil {
 			if p.gone {
@@ -242,7 +269,7 @@ func (w *writer) write(files []File) (Result, error) {
 		}
 		res.Removed = append(res.Removed, rel)
 	}
-	next := formatManifest(sorted)
+	next := formatManifest(sorted, kept)
 	if !bytes.Equal(next, manifest) {
 		if err := w.replace(ManifestName, next, 0o644); err != nil {
 			return res, err
@@ -595,8 +622,8 @@ func checkPath(p string) string {
 		return rule + " (no \".\" or \"..\" element, no repeated or trailing slash)"
 	}
 	for _, el := range strings.Split(p, "/") {
-		if el == ManifestName || strings.HasPrefix(el, tempPrefix) {
-			return fmt.Sprintf("uses a name reserved for etcdshapes' own files (%s, %s*)", ManifestName, tempPrefix)
+		if el == ManifestName || el == LockName || strings.HasPrefix(el, tempPrefix) {
+			return fmt.Sprintf("uses a name reserved for etcdshapes' own files (%s, %s, %s*)", ManifestName, LockName, tempPrefix)
 		}
 	}
 	return ""

@@ -140,7 +140,7 @@ func TestReplacesAndRemovesOnlyItsOwnUnchangedFiles(t *testing.T) {
 	m := readFile(t, filepath.Join(dir, ManifestName))
 	require.NotContains(t, m, "old.yaml")
 	require.NotContains(t, m, "gone.yaml")
-	require.Equal(t, string(formatManifest(gen("2"))), m)
+	require.Equal(t, string(formatManifest(gen("2"), nil)), m)
 }
 
 func TestRefusesFilesItDidNotWrite(t *testing.T) {
@@ -560,7 +560,7 @@ func TestAHardLinkElsewhereKeepsItsContent(t *testing.T) {
 }
 
 func TestManifestIsSha256sumFormat(t *testing.T) {
-	m := formatManifest(gen("1"))
+	m := formatManifest(gen("1"), nil)
 	var entries int
 	for _, line := range strings.Split(strings.TrimSuffix(string(m), "\n"), "\n") {
 		if strings.HasPrefix(line, "#") {

@@ -26,6 +26,30 @@
 // Write never reads the directory beyond those paths: it does not walk the
 // tree, so no other file is read, replaced or removed.
 //
+// A partial Write (Options.Partial: a filtered render, which writes some
+// of a tree's files) removes nothing: a file the manifest lists and the
+// Write does not carry stays, and stays listed with the hash it was
+// written with, so that the next complete Write still replaces or removes
+// it. Only a complete Write removes stale files.
+//
+// # One Write at a time
+//
+// Two Writes into one directory at once (two `gen chart` runs, two
+// `render --output-dir`, a parallel build) would each read the same
+// manifest and write their files, and the manifest written last would not
+// list the files written last: every later run would refuse them. So Write
+// holds an exclusive flock(2) on a lock file in the directory, LockName,
+// from before it reads the manifest until after it wrote it. The file
+// exists only while a Write holds it (the holder removes it before
+// releasing it; a waiter checks that the file it locked is still the one
+// there). A Write waits at most Options.LockWait (DefaultLockWait) for
+// another to finish, then returns an error naming the lock file and
+// changes nothing: a hung or stopped holder never hangs the next run. The
+// lock file gets the rules of every other file: a symbolic link, a FIFO,
+// a device, a directory or a file with content at LockName is refused
+// without being opened, even with Force (an empty file, left by a run that
+// was killed, is taken). Platforms without flock (Windows) take no lock.
+//
 // # What is never touched, even with Force
 //
 //   - A symbolic link anywhere at or under dir: a file, a parent directory

@@ -22,18 +22,28 @@ const manifestHeader = `# Written by etcdshapes gen: the files it generated in t
 # Do not edit. Deleting it makes etcdshapes treat every existing file as yours.
 `
 
-// formatManifest is the manifest of files, sorted by path: the header, then
-// "<sha256 hex>  <path>" per file, like sha256sum.
-func formatManifest(files []File) []byte {
-	sorted := append([]File(nil), files...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
+// formatManifest is the manifest of files and of the entries kept (a
+// partial Write's, with their recorded hashes), sorted by path: the
+// header, then "<sha256 hex>  <path>" per file, like sha256sum.
+func formatManifest(files []File, kept map[string][sha256.Size]byte) []byte {
+	type entry struct {
+		path string
+		sum  [sha256.Size]byte
+	}
+	entries := make([]entry, 0, len(files)+len(kept))
+	for _, f := range files {
+		entries = append(entries, entry{f.Path, sha256.Sum256(f.Data)})
+	}
+	for p, sum := range kept {
+		entries = append(entries, entry{p, sum})
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
 	var b bytes.Buffer
 	b.WriteString(manifestHeader)
-	for _, f := range sorted {
-		sum := sha256.Sum256(f.Data)
-		b.WriteString(hex.EncodeToString(sum[:]))
+	for _, e := range entries {
+		b.WriteString(hex.EncodeToString(e.sum[:]))
 		b.WriteString("  ")
-		b.WriteString(f.Path)
+		b.WriteString(e.path)
 		b.WriteByte('\n')
 	}
 	return b.Bytes()
