@@ -44,6 +44,7 @@ func extrasBadInputs() []badInput {
 		{"check image too long", check(etcd.Options{}, etcd.CheckOptions{Image: strings.Repeat("r", 1025)}), "Image", strings.Repeat("r", 1025), "at most 1024 bytes"},
 		// The cluster's options the check reads: version and size.
 		{"check version", check(etcd.Options{Version: "v3.6"}, etcd.CheckOptions{}), "Version", "v3.6", "X.Y.Z"},
+		{"check version leading zero", check(etcd.Options{Version: "3.6.011"}, etcd.CheckOptions{}), "Version", "3.6.011", "without leading zeros"},
 		{"check size below a byte of quota", check(etcd.Options{Size: resource.MustParse("0.5")}, etcd.CheckOptions{}), "Size", "500m", "one byte"},
 		{"check size negative", check(etcd.Options{Size: resource.MustParse("-1Gi")}, etcd.CheckOptions{}), "Size", "-1Gi", "positive"},
 		// The dashboard's options.

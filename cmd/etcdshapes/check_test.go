@@ -53,6 +53,10 @@ func TestRenderCheckErrors(t *testing.T) {
 		{[]string{"etcd", "-n", "tenant-root", "--size", "lots"}, 1, `--size: invalid value "lots": must be a quantity`},
 		{[]string{"etcd", "-n", "tenant-root", "--size", "-1Gi"}, 1, `--size: invalid value "-1Gi": must be a positive quantity`},
 		{[]string{"etcd", "-n", "tenant-root", "--etcd-version", "latest"}, 1, `--etcd-version: invalid value "latest": must be an etcd version X.Y.Z`},
+		// The default image would be gcr.io/etcd-development/etcd:v3.6.011,
+		// which does not exist.
+		{[]string{"etcd", "-n", "tenant-root", "--etcd-version", "3.6.011"}, 1, `--etcd-version: invalid value "3.6.011": must be an etcd version X.Y.Z (decimal numbers without leading zeros`},
+		{[]string{"etcd", "-n", "tenant-root", "--etcd-version", "3.6.11-rc.0"}, 1, `--etcd-version: invalid value "3.6.11-rc.0": must be an etcd version X.Y.Z`},
 		{[]string{"etcd", "-n", "tenant-root", "--release", "other"}, 1, `release: invalid value "other"`},
 		{[]string{"etcd", "-n", "default"}, 1, `namespace: invalid value "default"`},
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-" + strings.Repeat("x", 41)}, 1, "more than 56"},

@@ -56,7 +56,7 @@ func TestRenderCheckEveryFlag(t *testing.T) {
 	require.Empty(t, stdout)
 	require.Equal(t, []string{
 		`etcdshapes: --size: invalid value "0": must be a positive quantity of bytes`,
-		`etcdshapes: --etcd-version: invalid value "3": must be an etcd version X.Y.Z, e.g. "3.6.11"`,
+		`etcdshapes: --etcd-version: invalid value "3": must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. "3.6.11"`,
 	}, lines(stderr))
 
 	code, _, stderr = cli(t, "", "render", "check", "etcd", "-n", "default", "--size", "lots", "--load", "xl", "--datascale", "--image", "my etcd")

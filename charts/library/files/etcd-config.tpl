@@ -41,7 +41,7 @@ string, one field per value: every field a whole quantity with a unit,
 and as many fields as values. */ -}}
 {{- $ok := and (le (len $ns) 63) (eq $rel "etcd") (empty $v.affinity)
   (empty (omit $v "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" "_namespace" "backup" "etcdshapes"))
-  (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;[0-9]+\\.[0-9]+\\.[0-9]+;[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" $head) $head)
+  (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8});[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" $head) $head)
   (or (not $sc) (and (le (len $sc) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $sc)))
   (not (regexMatch "\"(autoscaling\\.k8s\\.io|operator\\.victoriametrics\\.com|monitoring\\.coreos\\.com|grafana\\.integreatly\\.org|cilium\\.io)/" ($caps | replace "\"autoscaling.k8s.io/v1/VerticalPodAutoscaler\"" "" | replace "\"operator.victoriametrics.com/v1beta1/VMPodScrape\"" "" | replace "\"monitoring.coreos.com/v1/PodMonitor\"" "" | replace "\"grafana.integreatly.org/v1beta1/GrafanaDashboard\"" "" | replace "\"cilium.io/v2/CiliumNetworkPolicy\"" "")))
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0)
