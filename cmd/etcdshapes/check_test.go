@@ -62,5 +62,8 @@ func TestRenderCheckErrors(t *testing.T) {
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-" + strings.Repeat("x", 41)}, 1, "more than 56"},
 		{[]string{"etcd", "-n", "tenant-root", "-o", "xml"}, 2, `--output must be yaml or json, not "xml"`},
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "my etcd"}, 1, `--image: invalid value "my etcd": must be an image reference`},
+		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "Upper/etcd:v3.6.11"}, 1, `--image: invalid value "Upper/etcd:v3.6.11": must be a container image reference as the kubelet parses it`},
+		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "a:b:c"}, 1, `--image: invalid value "a:b:c": must be a container image reference as the kubelet parses it`},
+		{[]string{"etcd", "-n", "tenant-root", "--image", "-etcd"}, 1, `--image: invalid value "-etcd": must be a container image reference as the kubelet parses it`},
 	})
 }
