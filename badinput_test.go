@@ -624,7 +624,7 @@ func (c badInput) refused(t *testing.T) (*invalid.Error, error) {
 // TestBadInputs: every bad input is refused with a *invalid.Error naming the
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
-	cases := append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...)
+	cases := append(append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...), snapshotBadInputs()...)
 	require.GreaterOrEqual(t, len(cases), 40)
 	names := map[string]bool{}
 	for _, c := range cases {

@@ -92,7 +92,7 @@ func TestRenderSnapshotEveryFlag(t *testing.T) {
 	require.Equal(t, []string{
 		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
 		`etcdshapes: keep: invalid value 0: must be between 1 and 100`,
-		`etcdshapes: schedule: invalid value "0 24 * * *": hour field "24": "24" must be between 0 and 23`,
-		`etcdshapes: destination.s3.endpoint: invalid value "minio:9000": must be an http or https URL, e.g. "https://s3.amazonaws.com"`,
+		`etcdshapes: schedule: invalid value "0 24 * * *": hour field "24": end of range (24) above maximum (23): 24`,
+		`etcdshapes: destination.s3.endpoint: invalid value "minio:9000": must be an http or https URL, e.g. "https://s3.amazonaws.com" or "http://minio.tenant-root.svc:9000"`,
 	}, lines(stderr))
 }
