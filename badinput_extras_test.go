@@ -42,8 +42,21 @@ func extrasBadInputs() []badInput {
 		{"check image blank", check(etcd.Options{}, etcd.CheckOptions{Image: " "}), "Image", " ", "without whitespace"},
 		{"check image with a newline", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd:v3.6.11\n"}), "Image", "etcd:v3.6.11\n", "control characters"},
 		{"check image too long", check(etcd.Options{}, etcd.CheckOptions{Image: strings.Repeat("r", 1025)}), "Image", strings.Repeat("r", 1025), "at most 1024 bytes"},
+		// Image references as the kubelet parses them
+		// (github.com/distribution/reference).
+		{"check image registry in capitals", check(etcd.Options{}, etcd.CheckOptions{Image: "Upper/etcd:v3.6.11"}), "Image", "Upper/etcd:v3.6.11", "registry host; write it in lowercase"},
+		{"check image repository in capitals", check(etcd.Options{}, etcd.CheckOptions{Image: "gcr.io/Etcd:v3.6.11"}), "Image", "gcr.io/Etcd:v3.6.11", "repository name must be lowercase"},
+		{"check image two tags", check(etcd.Options{}, etcd.CheckOptions{Image: "a:b:c"}), "Image", "a:b:c", "invalid reference format"},
+		{"check image leading dash", check(etcd.Options{}, etcd.CheckOptions{Image: "-etcd"}), "Image", "-etcd", "invalid reference format"},
+		{"check image empty tag", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd:"}), "Image", "etcd:", "invalid reference format"},
+		{"check image tag too long", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd:" + strings.Repeat("t", 129)}), "Image", "etcd:" + strings.Repeat("t", 129), "invalid reference format"},
+		{"check image short digest", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd@sha256:abc"}), "Image", "etcd@sha256:abc", "invalid reference format"},
+		{"check image an image ID", check(etcd.Options{}, etcd.CheckOptions{Image: strings.Repeat("a", 64)}), "Image", strings.Repeat("a", 64), "64-digit hexadecimal"},
+		{"check image a URL", check(etcd.Options{}, etcd.CheckOptions{Image: "https://gcr.io/etcd"}), "Image", "https://gcr.io/etcd", "invalid reference format"},
+		{"check image right-to-left override", check(etcd.Options{}, etcd.CheckOptions{Image: "etcd:v3‮"}), "Image", "etcd:v3‮", "invalid reference format"},
 		// The cluster's options the check reads: version and size.
 		{"check version", check(etcd.Options{Version: "v3.6"}, etcd.CheckOptions{}), "Version", "v3.6", "X.Y.Z"},
+		{"check version leading zero", check(etcd.Options{Version: "3.6.011"}, etcd.CheckOptions{}), "Version", "3.6.011", "without leading zeros"},
 		{"check size below a byte of quota", check(etcd.Options{Size: resource.MustParse("0.5")}, etcd.CheckOptions{}), "Size", "500m", "one byte"},
 		{"check size negative", check(etcd.Options{Size: resource.MustParse("-1Gi")}, etcd.CheckOptions{}), "Size", "-1Gi", "positive"},
 		// The dashboard's options.

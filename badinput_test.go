@@ -207,6 +207,18 @@ func badInputs() []badInput {
 		{"version with v", etcdValues("version: v3.6.11"), "values.version", "v3.6.11", "X.Y.Z"},
 		{"version suffix", etcdValues("version: 3.6.11-rc.0"), "values.version", "3.6.11-rc.0", "X.Y.Z"},
 		{"version a number", etcdValues("version: 3.6"), "values.version", "3.6", "string"},
+		// etcd's release images are tagged v<X.Y.Z> without leading zeros:
+		// "3.6.011" names an image that does not exist, in every part.
+		{"version leading zero", etcdValues(`version: "3.6.011"`), "values.version", "3.6.011", "without leading zeros"},
+		{"version leading zero minor", etcdValues(`version: "3.06.11"`), "values.version", "3.06.11", "without leading zeros"},
+		{"version leading zero major", etcdValues(`version: "03.6.11"`), "values.version", "03.6.11", "without leading zeros"},
+		{"version build suffix", etcdValues(`version: "3.6.11+1"`), "values.version", "3.6.11+1", "X.Y.Z"},
+		{"version past the image tag", etcdValues(`version: "3.6.` + strings.Repeat("1", 124) + `"`), "values.version", "3.6." + strings.Repeat("1", 124), "X.Y.Z"},
+		{"version not ASCII digits", etcdValues(`version: "3.6.１1"`), "values.version", "3.6.１1", "X.Y.Z"},
+		{"typed version leading zero", func() error {
+			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Version: "3.6.011"}})
+			return err
+		}, "Version", "3.6.011", "without leading zeros"},
 		{"chart version", render(etcdshapes.Request{ChartVersion: "latest"}), "chartVersion", "latest", "SemVer"},
 		// Chart versions as Helm reads Chart.yaml (Masterminds/semver/v3):
 		// what a regular expression let through and Helm then refuses.
@@ -608,7 +620,7 @@ func (c badInput) refused(t *testing.T) (*invalid.Error, error) {
 // TestBadInputs: every bad input is refused with a *invalid.Error naming the
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
-	cases := append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...)
+	cases := append(append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...), snapshotBadInputs()...)
 	require.GreaterOrEqual(t, len(cases), 40)
 	names := map[string]bool{}
 	for _, c := range cases {

@@ -15,3 +15,6 @@ func MarshalFastForTest(o Object) ([]byte, error) {
 	defer printer.Put(st)
 	return st.AppendFast(nil, o)
 }
+
+// FaithfulForTest is the printer's refusal of strings YAML cannot carry.
+var FaithfulForTest = printer.Faithful

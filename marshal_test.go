@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"sigs.k8s.io/yaml"
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	cmmeta "github.com/cert-manager/cert-manager/pkg/apis/meta/v1"
@@ -52,11 +56,19 @@ func TestMarshalErrorsUnchanged(t *testing.T) {
 	require.Error(t, err)
 	require.Equal(t, errSlow.Error(), err.Error())
 
+	// A string YAML cannot carry is refused with its field named, where
+	// the old printer named none ("yaml: control characters are not
+	// allowed").
 	cm = configMap("ns", "x", map[string]string{"k": "a\x7fb"})
 	_, errSlow = etcdshapes.MarshalSlowForTest(cm)
+	require.EqualError(t, errSlow, "yaml: control characters are not allowed")
 	_, err = etcdshapes.MarshalObject(cm)
-	require.Error(t, err)
-	require.Equal(t, errSlow.Error(), err.Error())
+	var bad *invalid.Error
+	require.ErrorAs(t, err, &bad)
+	require.Equal(t, "data.k", bad.Field)
+	require.Equal(t, "a\x7fb", bad.Value)
+	require.Contains(t, bad.Rule, `holds U+007F, which YAML cannot carry byte for byte`)
+	require.Contains(t, bad.Rule, `ConfigMap "ns/x"`)
 }
 
 func configMap(ns, name string, data map[string]string) *corev1.ConfigMap {
@@ -73,6 +85,16 @@ func compare(t *testing.T, o etcdshapes.Object) {
 	t.Helper()
 	want, wantErr := etcdshapes.MarshalSlowForTest(o)
 	got, err := etcdshapes.MarshalObject(o)
+	if refusal := etcdshapes.FaithfulForTest(o); refusal != nil {
+		// The old printer refuses such a string without naming it, or
+		// prints another value.
+		var bad *invalid.Error
+		require.ErrorAs(t, err, &bad)
+		require.Equal(t, refusal.Error(), err.Error())
+		_, err = etcdshapes.Marshal([]etcdshapes.Object{o, o})
+		require.Equal(t, refusal.Error(), err.Error())
+		return
+	}
 	if wantErr != nil {
 		require.Error(t, err)
 		require.Equal(t, wantErr.Error(), err.Error())
@@ -216,4 +238,100 @@ func TestNilObjects(t *testing.T) {
 	out, err := etcdshapes.Marshal(nil)
 	require.NoError(t, err)
 	require.Empty(t, out)
+}
+
+// TestMarshalKeepsEveryStringOrRefusesIt: every string Marshal prints reads
+// back from its YAML (decoded with sigs.k8s.io/yaml, as kubectl decodes
+// it) byte for byte, and every other one is refused with its field named:
+// Unicode code points between two letters (the whole BMP and a spread of
+// the other planes), as a value and (where refused) as a map key, on the typed and the unstructured path, each invalid UTF-8 byte,
+// and the classes by name (C0, DEL, C1, U+2028/U+2029, BOM).
+func TestMarshalKeepsEveryStringOrRefusesIt(t *testing.T) {
+	var samples []string
+	// The whole Basic Multilingual Plane; beyond it, a spread of every
+	// plane and each plane's last two (U+nFFFE, U+nFFFF).
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if utf8.ValidRune(r) && (r < 0x10000 || r%61 == 0 || r&0xFFFF >= 0xFFFE) {
+			samples = append(samples, "a"+string(r)+"b")
+		}
+	}
+	for b := 0x80; b <= 0xFF; b++ {
+		samples = append(samples, "a"+string([]byte{byte(b)})+"b", string([]byte{byte(b)}))
+	}
+	samples = append(samples, "\x00", "\t", "\n", "\r\n", "\x1b]52;c;aGk=\a", "\x7f", "\u0085", "etcd\u0085x/", "\u0090",
+		"\u2028", "\u2029", "\ufeff", "\ufeffetcd/", "\ufffe", "\uffff", "\U0010ffff", " lead", "trail ", "")
+	refused, kept := 0, 0
+	// check prints samples[lo:hi] as one ConfigMap's data; where that is
+	// refused it halves the range, down to single strings, each then
+	// printed as a value and as a key, typed and unstructured.
+	var check func(lo, hi int)
+	check = func(lo, hi int) {
+		data := make(map[string]string, hi-lo)
+		for i := lo; i < hi; i++ {
+			data[fmt.Sprintf("k%07d", i)] = samples[i]
+		}
+		typed := configMap("tenant-x", "x", nil)
+		typed.Data = data
+		out, err := etcdshapes.MarshalObject(typed)
+		if err == nil {
+			var back corev1.ConfigMap
+			require.NoError(t, yaml.Unmarshal(out, &back))
+			require.Equal(t, data, back.Data)
+			kept += hi - lo
+			return
+		}
+		if hi-lo > 1 {
+			check(lo, lo+(hi-lo)/2)
+			check(lo+(hi-lo)/2, hi)
+			return
+		}
+		s, key := samples[lo], fmt.Sprintf("k%07d", lo)
+		for _, o := range []etcdshapes.Object{
+			typed,
+			func() etcdshapes.Object {
+				c := configMap("tenant-x", "x", nil)
+				c.Data = map[string]string{s: "v"}
+				return c
+			}(),
+			&unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+				"metadata": map[string]any{"name": "x", "annotations": map[string]any{key: s}}}},
+		} {
+			_, err := etcdshapes.MarshalObject(o)
+			var bad *invalid.Error
+			require.ErrorAs(t, err, &bad, "%q", s)
+			require.True(t, bad.Field == "data."+key || bad.Field == "metadata.annotations."+key || strings.HasPrefix(bad.Field, "data["), "%q: %s", s, bad.Field)
+			require.Contains(t, bad.Rule, "which YAML cannot carry byte for byte")
+			refused++
+		}
+	}
+	const batch = 8192
+	for lo := 0; lo < len(samples); lo += batch {
+		check(lo, min(lo+batch, len(samples)))
+	}
+	t.Logf("%d strings kept byte for byte, %d refused", kept, refused)
+	require.Positive(t, refused)
+
+	// The classes the issue names: what is refused, what is kept.
+	for _, c := range []struct {
+		s    string
+		kept bool
+	}{
+		{"etcd\u0085x/", false}, {"a\x7fb", false}, {"a\u0090b", false}, {"a\u009fb", false}, {"\ufffe", false}, {"a\xffb", false}, {"a\xc3", false},
+		{"a\x00b", true}, {"a\x1bb", true}, {"a\u2028b", true}, {"a\u2029b", true}, {"\ufeffa", true}, {"a\u00a0b", true},
+	} {
+		cm := configMap("tenant-x", "x", nil)
+		cm.Data = map[string]string{"k": c.s}
+		out, err := etcdshapes.MarshalObject(cm)
+		if !c.kept {
+			var bad *invalid.Error
+			require.ErrorAs(t, err, &bad, "%q", c.s)
+			require.Equal(t, "data.k", bad.Field)
+			require.Equal(t, c.s, bad.Value)
+			continue
+		}
+		require.NoError(t, err, "%q", c.s)
+		var back corev1.ConfigMap
+		require.NoError(t, yaml.Unmarshal(out, &back))
+		require.Equal(t, c.s, back.Data["k"], "%q", c.s)
+	}
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/typedjson"
+	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/manifest"
 	"reflect"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -232,8 +234,19 @@ func WithLabels(labels map[string]string) Modifier {
 // annotations change what happens to an object.
 func WithAnnotations(annotations map[string]string) Modifier {
 	return func(o etcdshapes.Object) error {
-		merged, err := mergeMeta("annotations", o, o.GetAnnotations(), annotations, func(k, _ string) []string {
-			return validation.IsQualifiedName(k)
+		merged, err := mergeMeta("annotations", o, o.GetAnnotations(), annotations, func(k, v string) []string {
+			errs := validation.IsQualifiedName(k)
+			// Any text the API server stores, except what the YAML
+			// printer (etcdshapes.Marshal) and encoding/json would
+			// not print as it is: never print another value.
+			if i, r := yamlemit.Unfaithful(v); i >= 0 {
+				what := fmt.Sprintf("%U", r)
+				if r == utf8.RuneError {
+					what = fmt.Sprintf("the invalid UTF-8 byte 0x%02x", v[i])
+				}
+				errs = append(errs, "holds "+what+", which YAML cannot carry byte for byte (valid UTF-8 without DEL, the C1 controls, U+FFFE or U+FFFF)")
+			}
+			return errs
 		})
 		if err != nil {
 			return err

@@ -230,3 +230,48 @@ func TestModifyIsAtomic(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(before), string(after))
 }
+
+// TestLabelsAndAnnotationsTextClass: a label or annotation passed in is
+// printed byte for byte or refused with its key named: each C0 control,
+// DEL, each C1 control, U+2028, U+2029, the BOM, noncharacters and invalid
+// UTF-8. Label values refuse them all (the label grammar); an annotation
+// value keeps what YAML carries (C0 controls, U+2028/U+2029, the BOM) and
+// refuses the rest.
+func TestLabelsAndAnnotationsTextClass(t *testing.T) {
+	var class []string
+	for r := rune(0); r < 0x20; r++ {
+		class = append(class, string(r))
+	}
+	for r := rune(0x7F); r <= 0x9F; r++ {
+		class = append(class, string(r))
+	}
+	class = append(class, "\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff", "\xff", "\xc3")
+	for _, c := range class {
+		v := "a" + c + "b"
+		objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+		require.NoError(t, err)
+		err = apply.Modify(objs, apply.WithLabels(map[string]string{"example.com/l": v}))
+		var bad *invalid.Error
+		require.ErrorAs(t, err, &bad, "%q", c)
+		assert.Equal(t, "labels.example.com/l", bad.Field)
+
+		err = apply.Modify(objs, apply.WithAnnotations(map[string]string{"example.com/a": v}))
+		if err != nil {
+			require.ErrorAs(t, err, &bad, "%q", c)
+			assert.Equal(t, "annotations.example.com/a", bad.Field)
+			assert.Contains(t, bad.Rule, "YAML cannot carry byte for byte")
+			continue
+		}
+		out, err := etcdshapes.Marshal(objs)
+		require.NoError(t, err, "%q", c)
+		for _, doc := range strings.Split(string(out), "---\n")[1:] {
+			var back struct {
+				Metadata struct {
+					Annotations map[string]string `json:"annotations"`
+				} `json:"metadata"`
+			}
+			require.NoError(t, yaml.Unmarshal([]byte(doc), &back))
+			require.Equal(t, v, back.Metadata.Annotations["example.com/a"], "%q", c)
+		}
+	}
+}

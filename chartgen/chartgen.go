@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/values"
@@ -371,12 +372,16 @@ type constants struct {
 	KamajiControlPlane                apiRef
 	// The quick tests' patterns: each vouches only for input the library
 	// accepts (TestQuickPatterns, TestQuickHeads, TestQuickLabel).
-	LabelPattern    string
-	QuickEtcd       string
-	QuickCluster    string
-	QuickValue      string
-	QuickResources  []string
-	MaxQuickRelease int
+	LabelPattern string
+	// VersionPattern and VersionRule are etcd.ValidateVersion's grammar
+	// and message.
+	VersionPattern, VersionRule string
+	MaxVersionLength            int
+	QuickEtcd                   string
+	QuickCluster                string
+	QuickValue                  string
+	QuickResources              []string
+	MaxQuickRelease             int
 	// MaxDataStoreNameMinusOne bounds len(namespace)+len(release): the
 	// DataStore "<ns>.<release>" is not hashed.
 	MaxDataStoreNameMinusOne int
@@ -389,7 +394,9 @@ type constants struct {
 const (
 	tenantPattern  = `^tenant-[a-z0-9]+(-[a-z0-9]+)*$`
 	releasePattern = `^[a-z]([-a-z0-9]*[a-z0-9])?$`
-	versionPattern = `^[0-9]+\.[0-9]+\.[0-9]+$`
+	// etcd.VersionPattern with at most nine digits a number: well within
+	// etcd.MaxVersionLength, which the full check tests.
+	versionPattern = `^(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$`
 	// Up to 999999Ti: a quota well within an int64.
 	quickSize = `^[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$`
 	// Up to six digits: exact in a float64, so no request exceeds its limit
@@ -480,6 +487,9 @@ func newConstants() (*constants, error) {
 		// reads with lookup.
 		KamajiControlPlane: apiRef{kamaji.ControlPlaneKind.GroupVersion().String(), kamaji.ControlPlaneKind.Kind},
 		LabelPattern:       labelPattern,
+		VersionPattern:     etcd.VersionPattern,
+		MaxVersionLength:   etcd.MaxVersionLength,
+		VersionRule:        versionRule(),
 		// Unanchored at the start, for regexFind (see helpers.tpl).
 		QuickEtcd:    strings.Trim(tenantPattern, "^$") + ";" + strings.Trim(versionPattern, "^$") + ";" + strings.TrimPrefix(quickSize, "^"),
 		QuickCluster: strings.Trim(tenantPattern, "^$") + ";" + strings.TrimPrefix(releasePattern, "^"),
@@ -723,6 +733,16 @@ func decodeTypes(t reflect.Type) (string, map[string]jsonType, error) {
 	}
 	root, err := add(t)
 	return root, out, err
+}
+
+// versionRule is the rule of etcd.ValidateVersion's refusal, which the
+// chart's check prints as the library does.
+func versionRule() string {
+	var bad *invalid.Error
+	if !errors.As(etcd.ValidateVersion(""), &bad) {
+		panic("etcd.ValidateVersion accepts an empty version")
+	}
+	return bad.Rule
 }
 
 // validationMessages are the apimachinery messages the helpers repeat, taken

@@ -782,8 +782,8 @@ replicas or size was set to null. */ -}}
 {{- $v := dict -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" .values "out" $v) -}}
 {{- /* An empty version is refused, not defaulted. */ -}}
-{{- if not (regexMatch "^[0-9]+\\.[0-9]+\\.[0-9]+$" $v.version) -}}
-{{- include "etcdshapes.check.fail" (list "values.version" $v.version (printf "must be an etcd version X.Y.Z, e.g. %q" $k.defaultVersion)) -}}
+{{- if or (gt (len $v.version) [[ .MaxVersionLength ]]) (not (regexMatch [[ q .VersionPattern ]] $v.version)) -}}
+{{- include "etcdshapes.check.fail" (list "values.version" $v.version [[ q .VersionRule ]]) -}}
 {{- end -}}
 {{- $r := $v.replicas -}}
 {{- if lt (float64 $r) 1.0 -}}

@@ -1,10 +1,13 @@
 package etcd
 
 import (
-	"github.com/etcdshapes/etcdshapes/invalid"
+	"errors"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/distribution/reference"
+	"github.com/etcdshapes/etcdshapes/invalid"
 
 	"github.com/etcdshapes/etcdshapes/naming"
 	batchv1 "k8s.io/api/batch/v1"
@@ -68,7 +71,9 @@ type CheckOptions struct {
 	// member).
 	Datascale bool
 	// Image is the image whose /usr/local/bin/etcdctl runs, for a registry
-	// of your own; "" means EtcdImageRepository:v<Options.Version>.
+	// of your own: a reference the kubelet parses
+	// (github.com/distribution/reference), registry and repository in
+	// lowercase; "" means EtcdImageRepository:v<Options.Version>.
 	Image string
 }
 
@@ -152,6 +157,8 @@ func CheckJob(n naming.Names, o Options, c CheckOptions) (*batchv1.Job, error) {
 	}
 	image := c.Image
 	if image == "" {
+		// A valid Version makes a valid tag (VersionPattern,
+		// MaxVersionLength); a refused one is among err's.
 		image = EtcdImageRepository + ":v" + r.Version
 	} else {
 		errs.Add(validateImage("Image", image))
@@ -166,8 +173,11 @@ func CheckJob(n naming.Names, o Options, c CheckOptions) (*batchv1.Job, error) {
 // well within it).
 const maxImage = 1024
 
-// validateImage checks an image reference as far as the Pod API does and
-// a little further: not blank, no whitespace or control characters.
+// validateImage checks an image reference as the kubelet reads a Pod's
+// image (github.com/distribution/reference's ParseNormalizedNamed, what
+// kubelet and containerd parse it with): a Job whose image the kubelet
+// cannot parse never runs. Whitespace and control characters are named on
+// their own, first.
 func validateImage(field, image string) error {
 	switch {
 	case len(image) > maxImage:
@@ -175,7 +185,41 @@ func validateImage(field, image string) error {
 	case strings.IndexFunc(image, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
 		return invalid.Errorf(field, image, "must be an image reference without whitespace or control characters (e.g. %q)", EtcdImageRepository+":v"+DefaultVersion)
 	}
+	const rule = "must be a container image reference as the kubelet parses it ([registry/]repository[:tag][@digest], registry and repository in lowercase, e.g. %q): %s"
+	named, err := reference.ParseNormalizedNamed(image)
+	if err != nil {
+		return invalid.Errorf(field, image, rule, EtcdImageRepository+":v"+DefaultVersion, imageReason(err))
+	}
+	// The parser takes a first component with capital letters for a
+	// registry host ("Upper/etcd" pulls from the host "upper"), where
+	// one meant a Docker Hub namespace, which must be lowercase: the
+	// pull fails either way. A registry host is case-insensitive, so
+	// lowercase loses nothing.
+	if d := reference.Domain(named); d != strings.ToLower(d) {
+		return invalid.Errorf(field, image, rule, EtcdImageRepository+":v"+DefaultVersion,
+			"its first component has capital letters, which makes it a registry host; write it in lowercase")
+	}
 	return nil
+}
+
+// imageReason is the parser's reason without the input it quotes (the
+// rule is printed after the value, which is quoted and bounded).
+func imageReason(err error) string {
+	for _, known := range []error{
+		reference.ErrNameContainsUppercase, reference.ErrNameEmpty, reference.ErrNameTooLong,
+		reference.ErrTagInvalidFormat, reference.ErrDigestInvalidFormat, reference.ErrNameNotCanonical,
+	} {
+		if errors.Is(err, known) {
+			return known.Error()
+		}
+	}
+	switch msg := err.Error(); {
+	case strings.HasSuffix(msg, "must be lowercase"):
+		return reference.ErrNameContainsUppercase.Error()
+	case strings.Contains(msg, "64-byte hexadecimal"):
+		return "a repository name cannot be a 64-digit hexadecimal string (an image ID)"
+	}
+	return reference.ErrReferenceInvalidFormat.Error()
 }
 
 func checkJob(n naming.Names, image string, l checkLoad, datascale bool) *batchv1.Job {

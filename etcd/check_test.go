@@ -2,9 +2,13 @@ package etcd_test
 
 import (
 	"errors"
-	"github.com/etcdshapes/etcdshapes/invalid"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/distribution/reference"
+	"github.com/etcdshapes/etcdshapes/invalid"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/golden"
@@ -205,5 +209,64 @@ func TestCheckLoadsAgainstQuota(t *testing.T) {
 	for _, load := range []string{"s", "m", "l", "xl"} {
 		_, err := etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Load: load})
 		require.NoError(t, err, load)
+	}
+}
+
+// TestCheckImageIsAReference: a check image the kubelet cannot parse
+// (github.com/distribution/reference, as kubelet and containerd parse a
+// Pod's image) is refused; what it parses is accepted.
+func TestCheckImageIsAReference(t *testing.T) {
+	n := etcdNames(t)
+	digest := "@sha256:" + strings.Repeat("0", 64)
+	for _, image := range []string{
+		"etcd", "etcd:v3.6.11", "quay.io/coreos/etcd:v3.6.11", "localhost:5000/etcd:v3.6.11",
+		"registry.example.com:443/team/etcd:v3.6.11" + digest, "registry.example.com/etcd" + digest,
+		"[::1]:5000/etcd:v3.6.11", "etcd:" + strings.Repeat("t", 128), "a.b-c_d/e__f:V3_6-11.x",
+	} {
+		_, err := etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Image: image})
+		assert.NoError(t, err, image)
+	}
+	for _, image := range []string{
+		"Upper/etcd:v3.6.11", "a:b:c", "-etcd", "etcd-", "etcd:", ":v3.6.11", "etcd:-tag", "etcd:.tag",
+		"etcd:" + strings.Repeat("t", 129), "etcd@sha256:abc", "etcd@md5:" + strings.Repeat("0", 32),
+		strings.Repeat("0", 64), "etcd//x", "/etcd", "etcd/", "https://gcr.io/etcd", "gcr.io/etcd#v1",
+		"gcr.io/ETCD:v3.6.11", "gcr.io/étcd:v3.6.11", "etcd:v3.6.11\u202e",
+	} {
+		_, err := etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Image: image})
+		assertField(t, err, "Image")
+		var bad *invalid.Error
+		require.True(t, errors.As(err, &bad))
+		if !strings.Contains(bad.Rule, "without whitespace") {
+			assert.Contains(t, bad.Rule, "must be a container image reference as the kubelet parses it", image)
+		}
+		// The parser's reason never repeats the value, which the message
+		// quotes (escaped and bounded) once.
+		if _, reason, ok := strings.Cut(bad.Rule, "): "); ok {
+			assert.NotContains(t, reason, image, image)
+		}
+	}
+}
+
+// TestEmittedImagesAreReferences: every image the builders write, in every
+// golden file of this package and of the stacks, is one the kubelet parses.
+func TestEmittedImagesAreReferences(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.yaml"))
+	require.NoError(t, err)
+	stacks, err := filepath.Glob(filepath.Join("..", "golden", "testdata", "*.yaml"))
+	require.NoError(t, err)
+	seen := map[string]bool{etcd.DefragImage: true, etcd.CleanupImage: true, etcd.EtcdImageRepository + ":v" + etcd.DefaultVersion: true}
+	for _, f := range append(files, stacks...) {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "image: "); ok {
+				seen[v] = true
+			}
+		}
+	}
+	require.Greater(t, len(seen), 3)
+	for image := range seen {
+		_, err := reference.ParseNormalizedNamed(image)
+		assert.NoError(t, err, image)
 	}
 }

@@ -147,12 +147,12 @@ func TestScheduledSnapshotsEveryError(t *testing.T) {
 			[]string{"schedule", "schedule", "schedule"}},
 	})
 	err := etcd.ValidateSchedule("schedule", "60 24 0 * *")
-	require.Equal(t, `schedule: invalid value "60 24 0 * *": minute field "60": "60" must be between 0 and 59
-schedule: invalid value "60 24 0 * *": hour field "24": "24" must be between 0 and 23
-schedule: invalid value "60 24 0 * *": day of month field "0": "0" must be between 1 and 31`, err.Error())
+	require.Equal(t, `schedule: invalid value "60 24 0 * *": minute field "60": end of range (60) above maximum (59): 60
+schedule: invalid value "60 24 0 * *": hour field "24": end of range (24) above maximum (23): 24
+schedule: invalid value "60 24 0 * *": day of month field "0": beginning of range (0) below minimum (1): 0`, err.Error())
 	// One bad field is the *invalid.Error itself, not a List of one.
 	err = etcd.ValidateSchedule("schedule", "0 24 * * *")
-	require.Equal(t, `schedule: invalid value "0 24 * * *": hour field "24": "24" must be between 0 and 23`, err.Error())
+	require.Equal(t, `schedule: invalid value "0 24 * * *": hour field "24": end of range (24) above maximum (23): 24`, err.Error())
 }
 
 // TestCheckJobEveryError: the names, every bad option, the load and the

@@ -60,7 +60,7 @@ func ExampleScheduledSnapshots() {
 	// CronJob kubernetes-demo-etcd-snapshot
 	// [create] []
 	// [get list watch delete] [kubernetes-demo-etcd-snapshot-0 kubernetes-demo-etcd-snapshot-1 kubernetes-demo-etcd-snapshot-2]
-	// schedule: invalid value "0 25 * * *": hour field "25": "25" must be between 0 and 23
+	// schedule: invalid value "0 25 * * *": hour field "25": end of range (25) above maximum (23): 25
 }
 
 // Restoring a new cluster from slot 1 of the schedule above.

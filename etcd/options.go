@@ -31,7 +31,8 @@ const (
 // Options are what a caller varies about one etcd. The zero value means the
 // documented defaults.
 type Options struct {
-	// Version is the etcd version X.Y.Z; empty means DefaultVersion.
+	// Version is the etcd version X.Y.Z (see VersionPattern); empty means
+	// DefaultVersion.
 	Version string
 	// Replicas is the member count; 0 means DefaultReplicas.
 	Replicas int32
@@ -60,14 +61,6 @@ type Options struct {
 	ServiceLabel string
 }
 
-// ValidateVersion checks an etcd version: X.Y.Z.
-func ValidateVersion(v string) error {
-	if !isVersion(v) {
-		return invalid.Errorf("Version", v, "must be an etcd version X.Y.Z, e.g. %q", DefaultVersion)
-	}
-	return nil
-}
-
 // ValidateSpreadConstraints checks the platform's spread constraints with
 // the API server's Pod rules, since etcd-operator copies them into the
 // member Pods.
@@ -87,26 +80,6 @@ type resolved struct {
 	quota     int64
 	resources *corev1.ResourceRequirements
 	ratios    parsedRatios
-}
-
-// isVersion reports whether v is X.Y.Z with decimal digits (the CRD's
-// pattern ^\d+\.\d+\.\d+$, checked without a regexp on the hot path).
-func isVersion(v string) bool {
-	parts := strings.Split(v, ".")
-	if len(parts) != 3 {
-		return false
-	}
-	for _, p := range parts {
-		if p == "" {
-			return false
-		}
-		for i := 0; i < len(p); i++ {
-			if p[i] < '0' || p[i] > '9' {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // resolve applies the defaults and runs every check, collecting the

@@ -1,11 +1,17 @@
 package etcd
 
 import (
-	"github.com/etcdshapes/etcdshapes/invalid"
+	"fmt"
+	"net"
 	"net/url"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
 
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -178,23 +184,60 @@ func validateS3(field string, s *v1alpha2.S3Location, exact bool) error {
 	return c.Err()
 }
 
-// validateEndpoint checks an S3 endpoint URL; each rule presupposes the
-// one before (a URL is parsed before its parts are looked at).
+// validateEndpoint checks an S3 endpoint URL as the snapshot agent uses
+// it: etcd-operator passes it to the AWS SDK for Go v2 as the S3 client's
+// BaseEndpoint, whose endpoint rules read it with url.Parse and take only
+// an http or https URL without a query (smithy-go's rulesfn.ParseURL); a
+// path is kept as a prefix. Beyond that it must name a host, at a port in
+// 1-65535 when it gives one: "https://:443" (what an unset $S3_HOST
+// gives) or port 99999 parse, and every snapshot then fails to connect.
+// Each rule presupposes the one before (a URL is parsed before its parts
+// are looked at).
 func validateEndpoint(field, endpoint string) error {
+	const example = "e.g. \"https://s3.amazonaws.com\" or \"http://minio.tenant-root.svc:9000\""
+	if endpoint == "" {
+		return invalid.Errorf(field, endpoint, "must not be empty (%s)", example)
+	}
+	if strings.IndexFunc(endpoint, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
+		return invalid.Errorf(field, endpoint, "must be printable ASCII without spaces (an internationalized host in its xn-- form)")
+	}
 	u, err := url.Parse(endpoint)
 	switch {
-	case endpoint == "":
-		return invalid.Errorf(field, endpoint, "must not be empty (e.g. \"https://s3.amazonaws.com\")")
-	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
-		return invalid.Errorf(field, endpoint, "must be an http or https URL, e.g. \"https://s3.amazonaws.com\"")
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http"):
+		return invalid.Errorf(field, endpoint, "must be an http or https URL, %s", example)
 	case u.User != nil:
 		// The URL would end up in the object, readable by anyone who can
 		// read snapshots.
 		return invalid.Errorf(field, redactUser(u), "must not carry credentials; use credentialsSecretRef")
-	case u.RawQuery != "" || u.Fragment != "":
-		return invalid.Errorf(field, endpoint, "must not have a query or fragment")
+	case strings.ContainsAny(endpoint, "?#"):
+		return invalid.Errorf(field, endpoint, "must not have a query or fragment (the AWS SDK refuses an endpoint with a query)")
+	case u.Hostname() == "":
+		return invalid.Errorf(field, endpoint, "must name a host (an unset variable in \"https://$S3_HOST:443\" gives \"https://:443\"), %s", example)
+	}
+	if port := u.Port(); port != "" || strings.HasSuffix(u.Host, ":") {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return invalid.Errorf(field, endpoint, "must have a port from 1 to 65535, or none (the scheme's)")
+		}
+	}
+	if host := u.Hostname(); net.ParseIP(host) == nil && (strings.Contains(u.Host, "[") || !isDNSName(host)) {
+		return invalid.Errorf(field, endpoint, "must name its host by a DNS name (labels of at most 63 letters, digits and '-', joined by '.') or an IP address")
 	}
 	return nil
+}
+
+// isDNSName reports whether host is a DNS name, in any case, a final "."
+// allowed: DNS-1123 labels, at most 253 characters in all.
+func isDNSName(host string) bool {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "" || len(validation.IsDNS1123Subdomain(host)) > 0 {
+		return false
+	}
+	for _, label := range strings.Split(host, ".") {
+		if len(validation.IsDNS1123Label(label)) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // s3Key is the rules of an S3 key (exact) or key prefix (not exact).
@@ -272,12 +315,30 @@ func validateSegments(field, p string) error {
 			return invalid.Errorf(field, p, "must not contain empty, \".\" or \"..\" path segments")
 		}
 	}
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f {
-			return invalid.Errorf(field, p, "must not contain control characters")
-		}
+	if bad := hiddenRune(p); bad != "" {
+		return invalid.Errorf(field, p, "must be valid UTF-8 without control, format or line separator characters (it holds %s): etcd-operator writes the snapshot under this path, and restore must name it byte for byte", bad)
 	}
 	return nil
+}
+
+// hiddenRune names the first character of p that a snapshot path must not
+// hold, or is "": an invalid UTF-8 byte, a control character (C0, DEL,
+// C1: the YAML printer refuses or rewrites DEL and the C1 controls, a NEL
+// becoming a space), a format character (Unicode's Cf: the BOM, zero
+// widths, the bidirectional overrides, all invisible), U+2028 and U+2029,
+// or a noncharacter (U+FFFE, U+FFFF, U+FDD0-U+FDEF, U+nFFFE, U+nFFFF).
+// Each makes a key that two spellings reach, or that prints as another.
+func hiddenRune(p string) string {
+	for i, r := range p {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(p[i:], string(utf8.RuneError)):
+			return fmt.Sprintf("the invalid UTF-8 byte 0x%02x", p[i])
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == '\u2028', r == '\u2029',
+			r >= 0xFDD0 && r <= 0xFDEF, r&0xFFFE == 0xFFFE:
+			return fmt.Sprintf("%U", r)
+		}
+	}
+	return ""
 }
 
 func redactUser(u *url.URL) string {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/manifest"
-	"strconv"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
@@ -69,7 +68,8 @@ printf '%s%s%s' "$SNAPSHOT_HEAD" "$slot" "$SNAPSHOT_TAIL" | kubectl create --nam
 type SnapshotScheduleOptions struct {
 	// Schedule is a five-field cron expression ("0 3 * * *") or one of
 	// @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly,
-	// in the kube-controller-manager's time zone.
+	// in the kube-controller-manager's time zone, as ValidateSchedule
+	// checks it: one that fires.
 	Schedule string
 	// Keep is how many snapshots the schedule keeps (1 to
 	// naming.MaxSnapshotKeep); 0 means DefaultSnapshotKeep. Lowering it
@@ -194,99 +194,4 @@ func snapshotCronJob(n naming.Names, schedule string, slots []string, head, tail
 			{Name: "SNAPSHOT_TAIL", Value: tail},
 		}, false),
 	})
-}
-
-// cronField is one field of a five-field cron expression.
-type cronField struct {
-	name     string
-	min, max int
-	names    []string // names[i] spells min+i
-}
-
-var (
-	cronFields = []cronField{
-		{name: "minute", min: 0, max: 59},
-		{name: "hour", min: 0, max: 23},
-		{name: "day of month", min: 1, max: 31},
-		{name: "month", min: 1, max: 12, names: []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}},
-		{name: "day of week", min: 0, max: 6, names: []string{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}},
-	}
-	cronDescriptors = []string{"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
-)
-
-// ValidateSchedule checks a CronJob schedule the way the API server parses
-// it (robfig/cron's standard parser): five fields of values, names,
-// ranges, steps and lists, or a descriptor. "@every" and time-zone
-// prefixes are refused: the first is relative to the controller's start,
-// the second the API server rejects (CronJob has spec.timeZone).
-//
-// Each of the five fields is checked on its own: several bad fields give
-// one refusal each (see invalid.List), minute first.
-func ValidateSchedule(field, s string) error {
-	if s == "" {
-		return invalid.Errorf(field, s, "must not be empty (e.g. \"0 3 * * *\" or \"@daily\")")
-	}
-	if strings.HasPrefix(s, "@") {
-		for _, d := range cronDescriptors {
-			if s == d {
-				return nil
-			}
-		}
-		return invalid.Errorf(field, s, "must be a five-field cron expression or one of %s", strings.Join(cronDescriptors, ", "))
-	}
-	parts := strings.Fields(s)
-	if len(parts) != len(cronFields) {
-		return invalid.Errorf(field, s, "must have five fields (minute hour day-of-month month day-of-week), e.g. \"0 3 * * *\"")
-	}
-	var c invalid.Collector
-	for i, p := range parts {
-		if err := cronFields[i].validate(p); err != nil {
-			c.Addf(field, s, "%s field %q: %v", cronFields[i].name, p, err)
-		}
-	}
-	return c.Err()
-}
-
-func (f cronField) validate(expr string) error {
-	for _, item := range strings.Split(expr, ",") {
-		rng, step, hasStep := strings.Cut(item, "/")
-		if hasStep {
-			n, err := strconv.Atoi(step)
-			if err != nil || n < 1 {
-				return fmt.Errorf("step %q must be a positive number", step)
-			}
-		}
-		if rng == "*" || rng == "?" {
-			continue
-		}
-		lo, hi, isRange := strings.Cut(rng, "-")
-		a, err := f.value(lo)
-		if err != nil {
-			return err
-		}
-		if !isRange {
-			continue
-		}
-		b, err := f.value(hi)
-		if err != nil {
-			return err
-		}
-		if a > b {
-			return fmt.Errorf("range %q runs backwards", rng)
-		}
-	}
-	return nil
-}
-
-func (f cronField) value(s string) (int, error) {
-	for i, name := range f.names {
-		if strings.EqualFold(s, name) {
-			return f.min + i, nil
-		}
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < f.min || n > f.max {
-		return 0, fmt.Errorf("%q must be between %d and %d", s, f.min, f.max)
-	}
-	return n, nil
 }

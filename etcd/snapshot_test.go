@@ -306,11 +306,19 @@ func TestSnapshotValidation(t *testing.T) {
 
 func TestScheduleValidation(t *testing.T) {
 	n := etcdNames(t)
-	for _, s := range []string{"0 3 * * *", "*/15 * * * *", "0 0 1,15 * *", "0 22 * * 1-5", "0 0 ? * SUN", "5/10 * * * *", "@daily", "@hourly", "@weekly"} {
+	for _, s := range []string{"0 3 * * *", "*/15 * * * *", "0 0 1,15 * *", "0 22 * * 1-5", "0 0 ? * SUN", "5/10 * * * *", "@daily", "@hourly", "@weekly", "@yearly", "@annually", "@monthly", "@midnight",
+		// February 29 fires in leap years; a day of week as well as a
+		// day of month fires on either (as in Vixie cron).
+		"0 0 29 2 *", "0 0 30 2 1", "0 0 31 */2 *", " 0 3 * * * ", "0 0 31 jan-dec *"} {
 		_, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: s, Destination: pvcDest("")})
 		assert.NoError(t, err, s)
 	}
-	for _, s := range []string{"", "0 3 * *", "60 * * * *", "0 24 * * *", "0 0 0 * *", "0 0 * 13 *", "0 0 * * 7", "*/0 * * * *", "5-1 * * * *", "@every 1h", "@often", "TZ=UTC 0 3 * * *", "0 0 * * mon-xyz"} {
+	for _, s := range []string{"", "0 3 * *", "60 * * * *", "0 24 * * *", "0 0 0 * *", "0 0 * 13 *", "0 0 * * 7", "*/0 * * * *", "5-1 * * * *", "@every 1h", "@often", "TZ=UTC 0 3 * * *", "0 0 * * mon-xyz",
+		// The API server refuses "TZ" anywhere; the parser would read the
+		// system's time zone files, and panics on "TZ=0".
+		"CRON_TZ=Europe/Berlin 0 3 * * *", "TZ=0", "0 3 * * * TZ", "@DAILY", "0 3 * * *\n", "0\t3 * * *", "0 3 * * *\u00a0",
+		// Schedules the parser accepts that never fire.
+		"0 3 30 2 *", "0 0 31 4 *", "0 0 31 2,4,6,9,11 *", "59 23 31 2 *", "0 0 30,31 2 *"} {
 		_, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: s, Destination: pvcDest("")})
 		assertField(t, err, "schedule")
 	}
@@ -354,14 +362,14 @@ func TestSnapshotPathRules(t *testing.T) {
 		{s3Dest, "etcd/", "", `source.s3.key: invalid value "etcd/": must name a file, not end in "/"`},
 		{s3Dest, "a//b/", `destination.s3.key: invalid value "a//b": must not contain empty, "." or ".." path segments`, `source.s3.key: invalid value "a//b/": must name a file, not end in "/"`},
 		{s3Dest, "a/../b.db", `destination.s3.key: invalid value "a/../b.db": must be a prefix ending in "/" (the operator appends "<snapshot>.db")`, `source.s3.key: invalid value "a/../b.db": must not contain empty, "." or ".." path segments`},
-		{s3Dest, "a\x01/", `destination.s3.key: invalid value "a\x01": must not contain control characters`, `source.s3.key: invalid value "a\x01/": must name a file, not end in "/"`},
+		{s3Dest, "a\x01/", `destination.s3.key: invalid value "a\x01": must be valid UTF-8 without control, format or line separator characters (it holds U+0001): etcd-operator writes the snapshot under this path, and restore must name it byte for byte`, `source.s3.key: invalid value "a\x01/": must name a file, not end in "/"`},
 		{pvcDest, "", "", `source.pvc.subPath: invalid value "": must be the exact path of the snapshot file on the volume (e.g. "etcd/<snapshot>.db")`},
 		{pvcDest, long, "", "source.pvc.subPath: invalid value " + invalid.FormatValue(long) + `: must name a file, not end in "/"`},
 		{pvcDest, "/etcd", `destination.pvc.subPath: invalid value "/etcd": must be relative to the volume`, `source.pvc.subPath: invalid value "/etcd": must be relative to the volume`},
 		{pvcDest, "etcd", "", ""},
 		{pvcDest, "etcd/", "", `source.pvc.subPath: invalid value "etcd/": must name a file, not end in "/"`},
 		{pvcDest, "./a.db", `destination.pvc.subPath: invalid value "./a.db": must not contain empty, "." or ".." path segments`, `source.pvc.subPath: invalid value "./a.db": must not contain empty, "." or ".." path segments`},
-		{pvcDest, "a\x7f.db", `destination.pvc.subPath: invalid value "a\x7f.db": must not contain control characters`, `source.pvc.subPath: invalid value "a\x7f.db": must not contain control characters`},
+		{pvcDest, "a\x7f.db", `destination.pvc.subPath: invalid value "a\x7f.db": must be valid UTF-8 without control, format or line separator characters (it holds U+007F): etcd-operator writes the snapshot under this path, and restore must name it byte for byte`, `source.pvc.subPath: invalid value "a\x7f.db": must be valid UTF-8 without control, format or line separator characters (it holds U+007F): etcd-operator writes the snapshot under this path, and restore must name it byte for byte`},
 	} {
 		for _, v := range []struct {
 			err  error

@@ -1018,3 +1018,48 @@ func etcdRestore() func(*v1alpha2.EtcdCluster) error {
 		CredentialsSecretRef: corev1.LocalObjectReference{Name: "s3-credentials"},
 	}})
 }
+
+// TestPlanVersionChangesFollowEtcdPolicy: a spec.version change is graded
+// by etcd's upgrade and downgrade policy, not by ordering: patch changes
+// (up or down) and one-minor upgrades are safe; a one-minor downgrade, a
+// skipped minor version (up or down), a major change and a live version
+// that is not one need a decision, with etcd's reason.
+func TestPlanVersionChangesFollowEtcdPolicy(t *testing.T) {
+	for _, c := range []struct {
+		live    string
+		verdict plan.Verdict
+		message string
+	}{
+		{"3.6.10", plan.Note, "is a patch change within 3.6"},
+		{"3.6.12", plan.Note, "is a patch change within 3.6"},
+		{"3.5.21", plan.Note, "upgrades one minor version, which etcd supports as a rolling upgrade"},
+		{"3.4.30", plan.NeedsDecision, `skips a minor version: etcd upgrades one minor version at a time, and "upgrades that skip a minor version are not supported and will likely fail"`},
+		{"3.0.0", plan.NeedsDecision, "skips a minor version"},
+		{"3.7.0", plan.NeedsDecision, "downgrades one minor version, which etcd supports only after etcdctl downgrade enable 3.6"},
+		{"3.8.1", plan.NeedsDecision, "downgrades more than one minor version"},
+		{"2.3.8", plan.NeedsDecision, "changes the major version"},
+		{"4.6.11", plan.NeedsDecision, "changes the major version"},
+		// The CRD's pattern admits leading zeros; no image has them.
+		{"3.6.011", plan.NeedsDecision, `etcd "3.6.011" -> "3.6.11" cannot be graded: "3.6.011" is not an etcd version X.Y.Z`},
+	} {
+		t.Run(c.live, func(t *testing.T) {
+			p := planCluster(t, func(objs []etcdshapes.Object) {
+				cl := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
+				require.NoError(t, unstructured.SetNestedField(cl.Object, c.live, "spec", "version"))
+			})
+			var got []plan.Finding
+			for _, f := range p.AllFindings() {
+				if f.Path == "spec.version" {
+					got = append(got, f)
+				}
+			}
+			require.Len(t, got, 1, "%s", p)
+			assert.Equal(t, c.verdict, got[0].Verdict, got[0].Message)
+			if c.verdict == plan.Note || !strings.Contains(c.message, "not an etcd version") {
+				assert.Contains(t, got[0].Message, "etcd "+c.live+" -> 3.6.11 ")
+			}
+			assert.Contains(t, got[0].Message, c.message)
+			assert.Equal(t, c.verdict == plan.Note, p.SafeToApply(), "%s", p)
+		})
+	}
+}

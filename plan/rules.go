@@ -2,10 +2,9 @@ package plan
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
+	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -253,35 +252,27 @@ func sizeChange(live, desired any) (Verdict, string, bool) {
 	return "", "", false
 }
 
-var semver = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)$`)
-
-// versionChange notes an upgrade and asks about a downgrade.
+// versionChange grades a change of spec.version by etcd's own upgrade
+// and downgrade policy (etcd.VersionChange, which cites it): a patch
+// change and a one-minor upgrade are notes; a one-minor downgrade, a
+// skipped minor version, a major change and a version that is not one
+// need a decision, since etcd-operator's rolling replacement of the
+// members performs none of them as etcd supports it.
 func versionChange(live, desired any) (Verdict, string) {
 	ls, _ := live.(string)
 	ds, _ := desired.(string)
-	msg := fmt.Sprintf("etcd %s -> %s", ls, ds)
-	if compareVersions(ds, ls) < 0 {
-		return NeedsDecision, msg + ": a downgrade; etcd downgrades one minor version at a time through its downgrade procedure, so check that etcd-operator supports it and take a snapshot first"
+	step, why := etcd.VersionChange(ls, ds)
+	const rolls = "; etcd-operator replaces the members one at a time with the new version"
+	switch step {
+	case etcd.VersionPatch, etcd.VersionMinorUpgrade, etcd.VersionSame:
+		return Note, why + rolls
+	case etcd.VersionMinorDowngrade:
+		return NeedsDecision, why + rolls + ", so check that the downgrade is enabled first (or that etcd-operator enables it), and take a snapshot first"
+	case etcd.VersionUnknown:
+		return NeedsDecision, why + rolls + "; take a snapshot first"
+	default:
+		return NeedsDecision, why + rolls + ": expect the first replaced member to fail and the cluster to run a member short; take a snapshot first"
 	}
-	return Note, msg + ": etcd-operator rolls every member, one at a time"
-}
-
-func compareVersions(a, b string) int {
-	ma, mb := semver.FindStringSubmatch(a), semver.FindStringSubmatch(b)
-	if ma == nil || mb == nil {
-		return strings.Compare(a, b)
-	}
-	for i := 1; i <= 3; i++ {
-		x, _ := strconv.Atoi(ma[i])
-		y, _ := strconv.Atoi(mb[i])
-		if x != y {
-			if x < y {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
 }
 
 func usedBy(l *planObject) string {

@@ -41,6 +41,12 @@ func refusals() []refusal {
 		e("version-short", `version: "3.6"`),
 		e("version-v", `version: "v3.6.11"`),
 		e("version-number", `version: 3.6`),
+		// etcd's image tags have no leading zeros; the tag v<version>
+		// holds at most 128 characters.
+		e("version-leading-zero", `version: "3.6.011"`),
+		e("version-leading-zero-minor", `version: "3.06.11"`),
+		e("version-too-long", `version: "3.6.`+strings.Repeat("1", 124)+`"`),
+		e("version-long-numbers", `version: "3.6.`+strings.Repeat("1", 20)+`"`+"\nreplicas: 0"),
 		e("replicas-zero", `replicas: 0`),
 		e("replicas-negative", `replicas: -1`),
 		e("replicas-fraction", `replicas: 2.5`),

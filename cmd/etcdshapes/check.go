@@ -101,7 +101,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	}
 	fs.StringVar(&cf.load, "load", etcd.DefaultCheckLoad, "etcdctl's workload `MODEL`: s, m, l or xl")
 	fs.BoolVar(&cf.datascale, "datascale", false, "also run etcdctl check datascale after check perf")
-	fs.StringVar(&cf.image, "image", "", "the `IMAGE` whose /usr/local/bin/etcdctl runs, for a registry of your own\n(default "+etcd.EtcdImageRepository+":v<the cluster's version>)")
+	fs.StringVar(&cf.image, "image", "", "the `IMAGE` whose /usr/local/bin/etcdctl runs, for a registry of your own: a reference\nthe kubelet parses, registry and repository in lowercase (default "+etcd.EtcdImageRepository+":v<the cluster's version>)")
 	_ = cmd.RegisterFlagCompletionFunc("image", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("load", fixedCompletion("s", "m", "l", "xl"))
 	for _, f := range []string{"namespace", "release"} {

@@ -53,10 +53,17 @@ func TestRenderCheckErrors(t *testing.T) {
 		{[]string{"etcd", "-n", "tenant-root", "--size", "lots"}, 1, `--size: invalid value "lots": must be a quantity`},
 		{[]string{"etcd", "-n", "tenant-root", "--size", "-1Gi"}, 1, `--size: invalid value "-1Gi": must be a positive quantity`},
 		{[]string{"etcd", "-n", "tenant-root", "--etcd-version", "latest"}, 1, `--etcd-version: invalid value "latest": must be an etcd version X.Y.Z`},
+		// The default image would be gcr.io/etcd-development/etcd:v3.6.011,
+		// which does not exist.
+		{[]string{"etcd", "-n", "tenant-root", "--etcd-version", "3.6.011"}, 1, `--etcd-version: invalid value "3.6.011": must be an etcd version X.Y.Z (decimal numbers without leading zeros`},
+		{[]string{"etcd", "-n", "tenant-root", "--etcd-version", "3.6.11-rc.0"}, 1, `--etcd-version: invalid value "3.6.11-rc.0": must be an etcd version X.Y.Z`},
 		{[]string{"etcd", "-n", "tenant-root", "--release", "other"}, 1, `release: invalid value "other"`},
 		{[]string{"etcd", "-n", "default"}, 1, `namespace: invalid value "default"`},
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-" + strings.Repeat("x", 41)}, 1, "more than 56"},
 		{[]string{"etcd", "-n", "tenant-root", "-o", "xml"}, 2, `--output must be yaml or json, not "xml"`},
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "my etcd"}, 1, `--image: invalid value "my etcd": must be an image reference`},
+		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "Upper/etcd:v3.6.11"}, 1, `--image: invalid value "Upper/etcd:v3.6.11": must be a container image reference as the kubelet parses it`},
+		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "a:b:c"}, 1, `--image: invalid value "a:b:c": must be a container image reference as the kubelet parses it`},
+		{[]string{"etcd", "-n", "tenant-root", "--image", "-etcd"}, 1, `--image: invalid value "-etcd": must be a container image reference as the kubelet parses it`},
 	})
 }

@@ -56,7 +56,7 @@ func TestRenderCheckEveryFlag(t *testing.T) {
 	require.Empty(t, stdout)
 	require.Equal(t, []string{
 		`etcdshapes: --size: invalid value "0": must be a positive quantity of bytes`,
-		`etcdshapes: --etcd-version: invalid value "3": must be an etcd version X.Y.Z, e.g. "3.6.11"`,
+		`etcdshapes: --etcd-version: invalid value "3": must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. "3.6.11"`,
 	}, lines(stderr))
 
 	code, _, stderr = cli(t, "", "render", "check", "etcd", "-n", "default", "--size", "lots", "--load", "xl", "--datascale", "--image", "my etcd")
@@ -92,7 +92,7 @@ func TestRenderSnapshotEveryFlag(t *testing.T) {
 	require.Equal(t, []string{
 		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
 		`etcdshapes: keep: invalid value 0: must be between 1 and 100`,
-		`etcdshapes: schedule: invalid value "0 24 * * *": hour field "24": "24" must be between 0 and 23`,
-		`etcdshapes: destination.s3.endpoint: invalid value "minio:9000": must be an http or https URL, e.g. "https://s3.amazonaws.com"`,
+		`etcdshapes: schedule: invalid value "0 24 * * *": hour field "24": end of range (24) above maximum (23): 24`,
+		`etcdshapes: destination.s3.endpoint: invalid value "minio:9000": must be an http or https URL, e.g. "https://s3.amazonaws.com" or "http://minio.tenant-root.svc:9000"`,
 	}, lines(stderr))
 }

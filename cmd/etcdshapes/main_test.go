@@ -43,6 +43,8 @@ func cliBadInputs() []cliCase {
 		{"nested resources", etcdArgs, "resources:\n  limits:\n    cpu: 1\n", "values.resources.limits", "{cpu: 1}"},
 		{"non-standard resource", etcdArgs, "resources:\n  gpu: 1\n", "values.resources.gpu", `"gpu"`},
 		{"version", etcdArgs, "version: \"3.6\"\n", "values.version", `"3.6"`},
+		{"version leading zero", etcdArgs, "version: \"3.6.011\"\n", "values.version", `"3.6.011"`},
+		{"version leading zero by --set-string", with(etcdArgs, "--set-string", "version=3.06.11"), "", "values.version", `"3.06.11"`},
 		{"replicas", etcdArgs, "replicas: 0\n", "values.replicas", "0"},
 		{"replicas huge", etcdArgs, "replicas: 100000\n", "values.replicas", "100000"},
 		{"cluster replicas", clusterArgs, "etcd:\n  replicas: 2\n", "etcd.replicas", "2"},

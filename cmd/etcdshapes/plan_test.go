@@ -131,6 +131,38 @@ func TestPlanCommandSafeUpdate(t *testing.T) {
 	assert.Contains(t, stdout.String(), "Safe to apply.")
 }
 
+// The etcd chart's version planned by etcd's upgrade policy: the issue's
+// fleet-wide broken rolls (a skipped minor version, a major change) exit 3
+// with etcd's reason; a patch change and a one-minor upgrade exit 0.
+func TestPlanCommandVersionSteps(t *testing.T) {
+	for _, c := range []struct {
+		live, desired string
+		code          int
+		say           string
+	}{
+		{"3.4.30", "3.6.11", 3, "DECISION spec.version: etcd 3.4.30 -> 3.6.11 skips a minor version"},
+		{"3.6.11", "4.0.0", 3, "DECISION spec.version: etcd 3.6.11 -> 4.0.0 changes the major version"},
+		{"3.6.11", "3.4.30", 3, "DECISION spec.version: etcd 3.6.11 -> 3.4.30 downgrades more than one minor version"},
+		{"3.6.11", "3.5.21", 3, "DECISION spec.version: etcd 3.6.11 -> 3.5.21 downgrades one minor version"},
+		{"3.5.21", "3.6.11", 0, "note spec.version: etcd 3.5.21 -> 3.6.11 upgrades one minor version"},
+		{"3.6.12", "3.6.11", 0, "note spec.version: etcd 3.6.12 -> 3.6.11 is a patch change within 3.6"},
+	} {
+		t.Run(c.live+"->"+c.desired, func(t *testing.T) {
+			s := goldentest.Scenario(t, "etcd-defaults")
+			live := writeTemp(t, liveList(t, s, func(u *unstructured.Unstructured) {
+				if u.GetKind() == "EtcdCluster" {
+					require.NoError(t, unstructured.SetNestedField(u.Object, c.live, "spec", "version"))
+				}
+			}))
+			s.Values = "version: " + c.desired + "\n"
+			var stdout, stderr bytes.Buffer
+			code := runPlan(planArgs(t, s, live), nil, &stdout, &stderr)
+			assert.Equal(t, c.code, code, "%s%s", stdout.String(), stderr.String())
+			assert.Contains(t, stdout.String(), c.say)
+		})
+	}
+}
+
 func TestPlanCommandJSON(t *testing.T) {
 	s := goldentest.Scenario(t, "etcd-defaults")
 	var stdout, stderr bytes.Buffer

@@ -40,7 +40,14 @@ const (
               last --keep (default 7) in a ring of names "<cluster>-snapshot-<i>", with a
               ServiceAccount, Role and RoleBinding that may create snapshots and get or
               delete only the ring's names.
-  --s3-key    a prefix ending in "/" (the operator appends "<name>.db").
+  --s3-key    a prefix ending in "/" (the operator appends "<name>.db"); it and
+              --pvc-subpath hold valid UTF-8 without control, format or line
+              separator characters.
+  --s3-endpoint an http or https URL naming a host (not "https://:443"), a port
+              from 1 to 65535 if any, no credentials, query or fragment.
+  --schedule  is read as Kubernetes reads it (robfig/cron's standard parser, in
+              kube-controller-manager's time zone); TZ= and CRON_TZ=, @every and
+              a schedule that never fires ("0 3 30 2 *") are refused.
 
   Output is multi-document YAML on stdout (-o json, --output-dir and --show-only as for
   'etcdshapes render etcd'); errors go to stderr with a non-zero exit.

@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
 
 // The CLI prints what the builders build: the etcd package's golden files.
 func TestRenderSnapshotMatchesBuilders(t *testing.T) {
@@ -39,4 +44,69 @@ func TestRenderSnapshotErrors(t *testing.T) {
 			`destination.s3.key: invalid value "x": must be a prefix ending in "/"`},
 		{append([]string{"etcd", "--namespace", "default", "--name", "a"}, pvc...), 1, `namespace: invalid value "default"`},
 	})
+}
+
+// TestRenderSnapshotRefusesWhatNeverRuns: through the flags, an endpoint
+// nothing can reach, a schedule that never fires, and every character of
+// the hidden class (C0, DEL, C1, U+2028/U+2029, the BOM, a bidirectional
+// override, a noncharacter, invalid UTF-8) in every free-text flag are
+// refused with the field named: exit 1, nothing on stdout, no raw
+// character on stderr.
+func TestRenderSnapshotRefusesWhatNeverRuns(t *testing.T) {
+	s3 := []string{"--s3-endpoint", "https://minio.tenant-root.svc:9000", "--s3-bucket", "etcd-backups", "--s3-credentials-secret", "s3", "--s3-key", "etcd/"}
+	base := []string{"render", "snapshot", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo"}
+	run := func(args ...string) (int, string, string) {
+		return cli(t, "", append(append([]string{}, base...), args...)...)
+	}
+	for _, c := range []struct {
+		args  []string
+		field string
+	}{
+		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "https://:443")...), "destination.s3.endpoint"},
+		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "https://minio:99999")...), "destination.s3.endpoint"},
+		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "http://minio:0")...), "destination.s3.endpoint"},
+		{append([]string{"--schedule", "0 3 30 2 *"}, s3...), "schedule"},
+		{append([]string{"--schedule", "0 0 31 4 *"}, s3...), "schedule"},
+		{append([]string{"--schedule", "TZ=UTC 0 3 * * *"}, s3...), "schedule"},
+	} {
+		code, stdout, stderr := run(c.args...)
+		require.Equal(t, 1, code, "%v: %s", c.args, stderr)
+		require.Empty(t, stdout)
+		require.True(t, strings.HasPrefix(stderr, "etcdshapes: "+c.field+": invalid value "), "%v: %s", c.args, stderr)
+	}
+	var class []string
+	for r := rune(1); r < 0x20; r++ {
+		class = append(class, string(r))
+	}
+	for r := rune(0x7F); r <= 0x9F; r++ {
+		class = append(class, string(r))
+	}
+	class = append(class, "\u2028", "\u2029", "\ufeff", "\u202e", "\ufffe", "\xff", "\xc3")
+	for _, ch := range class {
+		for _, f := range []struct{ flag, value, field string }{
+			{"--s3-key", "etcd" + ch + "x/", "destination.s3.key"},
+			{"--s3-endpoint", "https://s3" + ch + ".example.com", "destination.s3.endpoint"},
+			{"--s3-bucket", "etcd" + ch + "x", "destination.s3.bucket"},
+			{"--s3-region", "us" + ch + "east", "destination.s3.region"},
+			{"--s3-credentials-secret", "s3" + ch, "destination.s3.credentialsSecretRef.name"},
+			{"--pvc-subpath", "etcd" + ch + "x", "destination.pvc.subPath"},
+			{"--pvc", "etcd" + ch + "x", "destination.pvc.claimName"},
+			{"--name", "x" + ch + "y", "name"},
+		} {
+			args := []string{"--name", "x"}
+			if f.flag == "--name" {
+				args = nil
+			}
+			if strings.HasPrefix(f.flag, "--pvc") {
+				args = append(args, "--pvc", "etcd-backups")
+			} else {
+				args = append(args, s3...)
+			}
+			code, stdout, stderr := run(append(args, f.flag, f.value)...)
+			require.Equal(t, 1, code, "%s %q: %s", f.flag, f.value, stderr)
+			require.Empty(t, stdout)
+			require.True(t, strings.HasPrefix(stderr, "etcdshapes: "+f.field+": invalid value "), "%s %q: %q", f.flag, f.value, stderr)
+			require.NotContains(t, strings.TrimSuffix(stderr, "\n"), ch, "%s %q: the character is printed raw", f.flag, f.value)
+		}
+	}
 }

@@ -8,8 +8,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
@@ -55,6 +61,13 @@ func (st *State) AppendObject(dst []byte, o manifest.Object) ([]byte, error) {
 	if out, err := st.AppendFast(dst, o); err == nil {
 		return out, nil
 	}
+	// The slow path refuses some strings with an error that names no
+	// field ("yaml: control characters are not allowed") and rewrites
+	// others (a NEL becomes a space, invalid UTF-8 U+FFFD): a snapshot
+	// key printed so lands under another key than the one restore names.
+	if err := Faithful(o); err != nil {
+		return nil, err
+	}
 	doc, err := MarshalSlow(o)
 	if err != nil {
 		return nil, err
@@ -68,6 +81,13 @@ func (st *State) AppendFast(dst []byte, o manifest.Object) ([]byte, error) {
 	if gvk.Kind == "" || gvk.Version == "" {
 		return nil, yamlemit.ErrFallback
 	}
+	// An unstructured object reaches the tree through its MarshalJSON,
+	// which has written invalid UTF-8 as U+FFFD before the tree sees it.
+	if u, ok := o.(runtime.Unstructured); ok {
+		if _, _, _, ok := findUnfaithful(u.UnstructuredContent(), ""); !ok {
+			return nil, yamlemit.ErrFallback // see AppendObject
+		}
+	}
 	t := &st.Tree
 	if err := t.Encode(o); err != nil {
 		return nil, err
@@ -76,8 +96,93 @@ func (st *State) AppendFast(dst []byte, o manifest.Object) ([]byte, error) {
 	if t.Kind(root) != yamlemit.Map {
 		return nil, yamlemit.ErrFallback
 	}
+	if t.Rewrote() {
+		return nil, yamlemit.ErrFallback // see AppendObject
+	}
 	CleanTree(t, gvk.Group == "cert-manager.io" && gvk.Kind == "Certificate")
 	return t.AppendYAML(dst)
+}
+
+// Faithful refuses an object holding a string (a value or a map key) that
+// sigs.k8s.io/yaml's printer does not carry byte for byte
+// (yamlemit.Unfaithful): never print another value than the object holds.
+// The refusal names the field by its path in the object, and the object.
+// It reads the object through its unstructured form, which keeps strings
+// as they are (encoding/json would have rewritten invalid UTF-8 already).
+func Faithful(o manifest.Object) error {
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(o)
+	if err != nil {
+		return nil // the printer's own error says more
+	}
+	path, value, r, ok := findUnfaithful(content, "")
+	if ok {
+		return nil
+	}
+	what := fmt.Sprintf("%U", r)
+	if r == utf8.RuneError {
+		i, _ := yamlemit.Unfaithful(value)
+		what = fmt.Sprintf("the invalid UTF-8 byte 0x%02x", value[i])
+	}
+	gvk := o.GetObjectKind().GroupVersionKind()
+	ref := gvk.Kind + " " + strconv.Quote(o.GetName())
+	if ns := o.GetNamespace(); ns != "" {
+		ref = gvk.Kind + " " + strconv.Quote(ns+"/"+o.GetName())
+	}
+	return invalid.Errorf(path, value, "holds %s, which YAML cannot carry byte for byte (sigs.k8s.io/yaml refuses DEL, the C1 controls, U+FFFE and U+FFFF, reads a NEL as a line break, and encoding/json writes invalid UTF-8 as U+FFFD): %s would be printed with another value than it holds", what, ref)
+}
+
+// findUnfaithful walks v in sorted key order (the first refusal is the
+// same on every run) for a string yamlemit.Unfaithful refuses. ok is true
+// when there is none.
+func findUnfaithful(v any, path string) (string, string, rune, bool) {
+	switch t := v.(type) {
+	case string:
+		if i, r := yamlemit.Unfaithful(t); i >= 0 {
+			return path, t, r, false
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			p := joinPath(path, k)
+			if i, r := yamlemit.Unfaithful(k); i >= 0 {
+				return p, k, r, false
+			}
+			if p, s, r, ok := findUnfaithful(t[k], p); !ok {
+				return p, s, r, false
+			}
+		}
+	case []any:
+		for i, e := range t {
+			if p, s, r, ok := findUnfaithful(e, path+"["+strconv.Itoa(i)+"]"); !ok {
+				return p, s, r, false
+			}
+		}
+	}
+	return "", "", 0, true
+}
+
+// joinPath is path.k, or path["k"] (quoted, escaped) for a key that is not
+// a plain name.
+func joinPath(path, k string) string {
+	plain := k != ""
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			plain = false
+			break
+		}
+	}
+	switch {
+	case !plain:
+		return path + "[" + strconv.Quote(k) + "]"
+	case path == "":
+		return k
+	}
+	return path + "." + k
 }
 
 // CleanTree is toMap's clean-ups on the parsed tree; the two must stay in

@@ -356,6 +356,7 @@ func hasZeroByte(w uint64) bool {
 // coercedString stores s with each invalid UTF-8 byte replaced by U+FFFD,
 // as encoding/json writes it.
 func (t *Tree) coercedString(s string, d0 int) (span, error) {
+	t.rewrote = true
 	t.dec = t.dec[:d0]
 	for i := 0; i < len(s); {
 		r, w := utf8.DecodeRuneInString(s[i:])

@@ -103,6 +103,9 @@ type Tree struct {
 	// dup is set when Get meets its key twice in one map: encoding/json
 	// keeps the last, and the clean-ups would act on the first.
 	dup bool
+	// rewrote is set when Encode stored a string other than it was: an
+	// invalid UTF-8 byte as U+FFFD, as encoding/json writes it.
+	rewrote bool
 
 	e emitter
 }
@@ -192,7 +195,13 @@ func (t *Tree) reset(src []byte) {
 	t.stackE = t.stackE[:0]
 	t.stackI = t.stackI[:0]
 	t.dup = false
+	t.rewrote = false
 }
+
+// Rewrote reports whether the last Encode stored a string other than the
+// Go value held (invalid UTF-8 written as U+FFFD, as encoding/json does):
+// its YAML does not read back as the value.
+func (t *Tree) Rewrote() bool { return t.rewrote }
 
 // container reads an object (kind Map, closing '}') or an array (kind
 // List, closing ']'), from its opening bracket at t.pos to its closing one.
@@ -295,6 +304,32 @@ func (t *Tree) separator(closing byte) (bool, error) {
 // break) inside a quoted scalar into a space.
 func refusedRune(r rune) bool {
 	return r >= 0x7F && r <= 0x9F || r == 0xFFFE || r == 0xFFFF
+}
+
+// Unfaithful finds the first character of s that sigs.k8s.io/yaml's
+// printer (the slow path, and so this package) does not carry byte for
+// byte: an invalid UTF-8 byte (encoding/json writes U+FFFD), DEL, a C1
+// control, U+FFFE or U+FFFF (see refusedRune). It returns the byte offset
+// and the rune (utf8.RuneError for an invalid byte), or -1. Every other
+// string, C0 controls, U+2028/U+2029 and the BOM included, reads back
+// from the printed YAML as it was (TestFaithfulStrings).
+func Unfaithful(s string) (int, rune) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c == 0x7F {
+				return i, rune(c)
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 || refusedRune(r) {
+			return i, r
+		}
+		i += w
+	}
+	return -1, 0
 }
 
 // str reads a JSON string at t.pos and returns its value, pointing into

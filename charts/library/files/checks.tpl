@@ -788,8 +788,8 @@ replicas or size was set to null. */ -}}
 {{- $v := dict -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" .values "out" $v) -}}
 {{- /* An empty version is refused, not defaulted. */ -}}
-{{- if not (regexMatch "^[0-9]+\\.[0-9]+\\.[0-9]+$" $v.version) -}}
-{{- include "etcdshapes.check.fail" (list "values.version" $v.version (printf "must be an etcd version X.Y.Z, e.g. %q" $k.defaultVersion)) -}}
+{{- if or (gt (len $v.version) 127) (not (regexMatch "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$" $v.version)) -}}
+{{- include "etcdshapes.check.fail" (list "values.version" $v.version "must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. \"3.6.11\"") -}}
 {{- end -}}
 {{- $r := $v.replicas -}}
 {{- if lt (float64 $r) 1.0 -}}

@@ -1,0 +1,182 @@
+package etcd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+)
+
+// VersionPattern is the grammar of an etcd version: X.Y.Z in decimal
+// without leading zeros (semver's rule for its numbers), and nothing else.
+// etcd's release images are tagged v<X.Y.Z> exactly as etcd spells its
+// versions ("v3.6.11"): "3.6.011" would name the image tag v3.6.011, which
+// does not exist. The EtcdCluster CRD's pattern (^\d+\.\d+\.\d+$) refuses
+// a pre-release or build suffix ("3.6.11-rc.0", "3.6.11+build"), which
+// this pattern refuses too; it also admits leading zeros, which this one
+// does not.
+const VersionPattern = `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
+
+// MaxVersionLength bounds a version: the image tag "v<version>" must fit
+// the image reference grammar's 128 characters.
+const MaxVersionLength = 127
+
+// ValidateVersion checks an etcd version: X.Y.Z without leading zeros (see
+// VersionPattern), at most MaxVersionLength bytes.
+func ValidateVersion(v string) error {
+	if _, ok := parseVersion(v); !ok {
+		return invalid.Errorf("Version", v, "must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. %q", DefaultVersion)
+	}
+	return nil
+}
+
+// version is a parsed X.Y.Z: each part its decimal digits without leading
+// zeros, so that numbers compare by length, then lexically, with no
+// overflow whatever their size.
+type version [3]string
+
+// parseVersion reads v by VersionPattern (without a regexp: it runs on
+// every render).
+func parseVersion(v string) (version, bool) {
+	var out version
+	if len(v) > MaxVersionLength {
+		return out, false
+	}
+	parts := strings.Split(v, ".")
+	if len(parts) != 3 {
+		return out, false
+	}
+	for i, p := range parts {
+		if p == "" || (len(p) > 1 && p[0] == '0') {
+			return out, false
+		}
+		for j := 0; j < len(p); j++ {
+			if p[j] < '0' || p[j] > '9' {
+				return out, false
+			}
+		}
+		out[i] = p
+	}
+	return out, true
+}
+
+// compareNumbers compares two decimal numbers without leading zeros.
+func compareNumbers(a, b string) int {
+	if len(a) != len(b) {
+		if len(a) < len(b) {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+// isNext reports whether b is a+1, both decimal numbers without leading
+// zeros.
+func isNext(a, b string) bool {
+	// a+1 in decimal: the trailing 9s become 0s, the digit before them
+	// goes up by one (or a 1 is prepended).
+	i := len(a) - 1
+	for i >= 0 && a[i] == '9' {
+		i--
+	}
+	var next string
+	if i < 0 {
+		next = "1" + strings.Repeat("0", len(a))
+	} else {
+		next = a[:i] + string(a[i]+1) + strings.Repeat("0", len(a)-1-i)
+	}
+	return next == b
+}
+
+// VersionStep is what a change of a running cluster's etcd version is in
+// etcd's terms.
+type VersionStep string
+
+const (
+	// VersionSame: no change.
+	VersionSame VersionStep = "same"
+	// VersionPatch: another patch release of the same minor version, up
+	// or down. etcd's cluster version is major.minor, so members of the
+	// two patch releases run together: a rolling restart.
+	VersionPatch VersionStep = "patch"
+	// VersionMinorUpgrade: the next minor version, which etcd supports
+	// as a rolling upgrade.
+	VersionMinorUpgrade VersionStep = "minor upgrade"
+	// VersionMinorDowngrade: the previous minor version, which etcd
+	// supports only through its downgrade procedure (etcdctl downgrade
+	// enable first).
+	VersionMinorDowngrade VersionStep = "minor downgrade"
+	// VersionSkippedMinor: more than one minor version up or down, which
+	// etcd does not support.
+	VersionSkippedMinor VersionStep = "skipped minor"
+	// VersionMajor: another major version, which etcd has no path for.
+	VersionMajor VersionStep = "major"
+	// VersionUnknown: one side is not an etcd version (see
+	// ValidateVersion), so its path cannot be told.
+	VersionUnknown VersionStep = "unknown"
+)
+
+// Safe reports whether etcd-operator's rolling replacement of the members,
+// one at a time, performs the step as etcd supports it: a patch change or
+// a minor upgrade.
+func (s VersionStep) Safe() bool {
+	return s == VersionSame || s == VersionPatch || s == VersionMinorUpgrade
+}
+
+// Where etcd states the rules VersionChange applies.
+const (
+	// EtcdUpgradePolicy: "etcd only supports the following two upgrade
+	// cases: Patch upgrade: Upgrading between patch releases within the
+	// same minor version [...] Minor upgrade: Upgrading one minor version
+	// at a time (e.g. 3.5 - 3.6). Upgrades that skip a minor version are
+	// not supported and will likely fail. Update to the most recent patch
+	// version before upgrading to the next minor version."
+	EtcdUpgradePolicy = "https://etcd.io/docs/v3.6/upgrades/upgrading-etcd/"
+	// EtcdDowngradeGuide: "downgrading from etcd v3.6 to v3.5 can be a
+	// zero-downtime, rolling downgrade [...] after enabling the
+	// downgrade" (etcdctl downgrade validate/enable <X.Y>). etcd's server
+	// admits only the previous minor version as the target
+	// (isValidDowngrade: target == {Major, Minor-1}), and a member whose
+	// version is below the cluster version, without the downgrade
+	// enabled, stops at start ("invalid downgrade; server version is
+	// lower than determined cluster version").
+	EtcdDowngradeGuide = "https://etcd.io/docs/v3.6/downgrades/downgrade_3_6/"
+)
+
+// VersionChange says what moving a running cluster from etcd version from
+// to version to is by etcd's upgrade and downgrade policy (see
+// EtcdUpgradePolicy and EtcdDowngradeGuide), and why, in a sentence that
+// names the versions. It is the one statement of that policy: the plan
+// grades an EtcdCluster's spec.version change by it. etcd-operator
+// replaces the members one at a time with the new version's image, so a
+// step etcd does not support as a rolling change stops at the first
+// member.
+func VersionChange(from, to string) (VersionStep, string) {
+	f, fok := parseVersion(from)
+	t, tok := parseVersion(to)
+	switch {
+	case !fok || !tok:
+		bad := from
+		if fok {
+			bad = to
+		}
+		// Quoted and bounded: a live object may hold anything here.
+		return VersionUnknown, fmt.Sprintf("etcd %s -> %s cannot be graded: %s is not an etcd version X.Y.Z (without leading zeros), so etcd's upgrade path cannot be told; etcd supports patch changes and one minor version at a time (%s)",
+			invalid.FormatValue(from), invalid.FormatValue(to), invalid.FormatValue(bad), EtcdUpgradePolicy)
+	case f == t:
+		return VersionSame, fmt.Sprintf("etcd %s is unchanged", from)
+	case f[0] != t[0]:
+		return VersionMajor, fmt.Sprintf("etcd %s -> %s changes the major version: etcd supports upgrades of one minor version at a time within a major version and downgrades to the previous minor version only (%s); there is no rolling path between major versions", from, to, EtcdUpgradePolicy)
+	case f[1] == t[1]:
+		return VersionPatch, fmt.Sprintf("etcd %s -> %s is a patch change within %s.%s, which etcd runs side by side (its cluster version is major.minor)", from, to, f[0], f[1])
+	case isNext(f[1], t[1]):
+		return VersionMinorUpgrade, fmt.Sprintf("etcd %s -> %s upgrades one minor version, which etcd supports as a rolling upgrade; etcd asks that every member run the latest %s.%s patch release first (%s)", from, to, f[0], f[1], EtcdUpgradePolicy)
+	case isNext(t[1], f[1]):
+		return VersionMinorDowngrade, fmt.Sprintf("etcd %s -> %s downgrades one minor version, which etcd supports only after etcdctl downgrade enable %s.%s has run against the cluster: a %s.%s member started before that stops (\"invalid downgrade; server version is lower than determined cluster version\") (%s)", from, to, t[0], t[1], t[0], t[1], EtcdDowngradeGuide)
+	case compareNumbers(t[1], f[1]) > 0:
+		return VersionSkippedMinor, fmt.Sprintf("etcd %s -> %s skips a minor version: etcd upgrades one minor version at a time, and \"upgrades that skip a minor version are not supported and will likely fail\" (%s); upgrade through each minor version in turn, each at its latest patch release", from, to, EtcdUpgradePolicy)
+	default:
+		return VersionSkippedMinor, fmt.Sprintf("etcd %s -> %s downgrades more than one minor version: etcd downgrades to the previous minor version only, one at a time with etcdctl downgrade enable (%s)", from, to, EtcdDowngradeGuide)
+	}
+}
