@@ -142,10 +142,10 @@ func runChecks(s *stack) *result {
 		} else if ks, kk, err := s.secretRef(*dsTLS.CertificateAuthority.PrivateKey); err != nil || ks != caSecret || kk != corev1.TLSPrivateKeyKey {
 			r.fail(checkDataStoreCA, fmt.Errorf("DataStore certificateAuthority.privateKey is Secret %s key %q, not %s's tls.key (%v)", ks, kk, caSecret, err))
 		}
-		for _, leaf := range []string{server, k8sClientSecret(s)} {
+		for _, leaf := range []string{server, dataStoreClientSecret(s)} {
 			r.check(checkDataStoreCA, wrap("Secret "+leaf+" issued by the DataStore's CA "+caSecret, is.verifyAny(leaf, caSecret, caKey)))
 		}
-		if clientCrt, err := s.certificateBySecret(k8sClientSecret(s)); err != nil {
+		if clientCrt, err := s.certificateBySecret(dataStoreClientSecret(s)); err != nil {
 			r.fail(checkDataStoreCA, fmt.Errorf("DataStore clientCertificate: %w", err))
 		} else if clientCrt.Spec.IsCA {
 			r.fail(checkDataStoreCA, fmt.Errorf("DataStore clientCertificate is Certificate %s, a CA", clientCrt.Name))
@@ -203,8 +203,8 @@ func runChecks(s *stack) *result {
 	return r
 }
 
-// k8sClientSecret is the Secret of the DataStore's client certificate.
-func k8sClientSecret(s *stack) string {
+// dataStoreClientSecret is the Secret of the DataStore's client certificate.
+func dataStoreClientSecret(s *stack) string {
 	if ref := s.dataStore.Spec.TLSConfig.ClientCertificate.Certificate.SecretReference; ref != nil {
 		return ref.Name
 	}
