@@ -312,7 +312,7 @@ func TestAPIVersionsHelmCLI(t *testing.T) {
 					}
 					where := fmt.Sprintf("%s, command line %d %q", caller, i, clipList(values))
 					probed, probeErr, err := run(bin, append([]string{"template", "probe", probe}, flags...)...)
-					ours, ourErr, cliErr := run(cli, append([]string{"render", caller, "-n", ns, "--release", rel}, flags...)...)
+					ours, ourErr, cliErr := run(cli, append([]string{"render", caller, "-n", ns, "--release", rel, "--include-hooks"}, flags...)...)
 					if err != nil {
 						// helm refuses the flag: so must the CLI, as a usage error.
 						var ee *exec.ExitError
