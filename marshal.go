@@ -35,7 +35,7 @@ func Marshal(objs []Object) ([]byte, error) {
 		out = append(out, "---\n"...)
 		var err error
 		if out, err = st.AppendObject(out, o); err != nil {
-			return nil, err
+			return nil, invalid.Safe(err)
 		}
 	}
 	st.PerDoc = len(out) / len(objs)
@@ -49,5 +49,6 @@ func MarshalObject(o Object) ([]byte, error) {
 	}
 	st := printer.Get()
 	defer printer.Put(st)
-	return st.AppendObject(nil, o)
+	b, err := st.AppendObject(nil, o)
+	return b, invalid.Safe(err)
 }

@@ -64,7 +64,15 @@ type Request struct {
 // applying the modifiers to copies of the objects (the inputs are not
 // changed). Helm uninstall hooks are left out (see IsUninstallHook):
 // applying the cleanup Job would run it.
+//
+// The messages of its errors, and of Modify's and Modified's, are safe to
+// print (invalid.Safe), a modifier's own errors included.
 func Requests(objs []etcdshapes.Object, mods ...Modifier) ([]Request, error) {
+	out, err := requests(objs, mods...)
+	return out, invalid.Safe(err)
+}
+
+func requests(objs []etcdshapes.Object, mods ...Modifier) ([]Request, error) {
 	out := make([]Request, 0, len(objs))
 	for i, o := range objs {
 		if manifest.IsNil(o) {
@@ -151,7 +159,7 @@ func Modified(objs []etcdshapes.Object, mods ...Modifier) ([]etcdshapes.Object, 
 	for i, o := range objs {
 		c, err := modifiedCopy(i, o, mods)
 		if err != nil {
-			return nil, err
+			return nil, invalid.Safe(err)
 		}
 		out[i] = c
 	}

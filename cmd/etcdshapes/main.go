@@ -27,7 +27,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -114,7 +113,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Output that could not be written, by cobra itself (help,
 		// version, completion scripts), which ignores the error or
 		// returns it unwrapped.
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", out.Err())
+		sayErr(stderr, out.Err())
 		return exitError
 	}
 	return report(cmd, err, stderr)
@@ -259,7 +258,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 		return nil, err
 	}
 	if rf.caller == etcdshapes.CallerCluster && len(objs) == 0 {
-		fmt.Fprintf(e.stderr, "etcdshapes: the cluster stays on the shared datastore %q; no etcd objects rendered\n", req.Live.DataStoreName)
+		sayf(e.stderr, "the cluster stays on the shared datastore %q; no etcd objects rendered", req.Live.DataStoreName)
 	}
 	return objs, nil
 }

@@ -98,7 +98,7 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := fmt.Fprintf(e.stdout, "%s\n", b); err != nil {
+			if _, err := fmt.Fprintf(e.stdout, "%s\n", escapeJSON(b)); err != nil {
 				return fmt.Errorf("writing the plan: %w", err)
 			}
 		} else if err := p.WriteText(e.stdout); err != nil {
