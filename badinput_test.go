@@ -613,6 +613,7 @@ func (c badInput) refused(t *testing.T) (*invalid.Error, error) {
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
 	cases := append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...)
+	cases = append(cases, processBadInputs()...)
 	require.GreaterOrEqual(t, len(cases), 40)
 	names := map[string]bool{}
 	for _, c := range cases {

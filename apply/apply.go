@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/typedjson"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/manifest"
@@ -171,6 +172,13 @@ func Modified(objs []etcdshapes.Object, mods ...Modifier) ([]etcdshapes.Object, 
 func modifiedCopy(i int, o etcdshapes.Object, mods []Modifier) (etcdshapes.Object, error) {
 	if manifest.IsNil(o) {
 		return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
+	}
+	if u, ok := o.(*unstructured.Unstructured); ok {
+		// DeepCopy recurses: a tree that contains itself would overflow
+		// the stack.
+		if err := jsontree.Check(fmt.Sprintf("objects[%d]", i), u.Object); err != nil {
+			return nil, err
+		}
 	}
 	c, ok := o.DeepCopyObject().(etcdshapes.Object)
 	if !ok || reflect.TypeOf(c) != reflect.TypeOf(o) || reflect.TypeOf(o).Kind() != reflect.Pointer {

@@ -87,7 +87,14 @@ type printer struct {
 	b      strings.Builder
 	budget int
 	cut    bool
+	// derefs counts the pointers followed, which keep the depth (a
+	// pointer prints as what it points to): a pointer to itself would
+	// otherwise never end.
+	derefs int
 }
+
+// maxDerefs bounds the pointers one value's printing follows.
+const maxDerefs = 100
 
 // write appends s, or as much of it as the budget allows and then "…".
 func (p *printer) write(s string) {
@@ -230,6 +237,10 @@ func (p *printer) value(v any, depth int) {
 	case reflect.Pointer, reflect.Interface:
 		if rv.IsNil() {
 			p.write("null")
+			return
+		}
+		if p.derefs++; p.derefs > maxDerefs {
+			p.write("…")
 			return
 		}
 		p.value(rv.Elem().Interface(), depth)
