@@ -59,7 +59,28 @@ func processBadInputs() []badInput {
 	ptr = &ptr
 	deep := deepMap(jsontree.MaxDepth + 1)
 	cyclic := cyclicObject()
+	// modify applies modifiers to the etcd chart's stack.
+	modify := func(mods ...apply.Modifier) func() error {
+		return func() error {
+			objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+			if err != nil {
+				return err
+			}
+			_, err = apply.Requests(objs, mods...)
+			return err
+		}
+	}
+	big := strings.Repeat("x", 300<<10)
+	half := strings.Repeat("y", 150<<10)
 	return []badInput{
+		// The API server's rules for metadata (apimachinery's
+		// ValidateAnnotations and ValidateLabels), each naming the key.
+		{"annotation past 256 KiB", modify(apply.WithAnnotations(map[string]string{"example.com/big": big})), "annotations.example.com/big", big, "annotations size"},
+		{"annotations together past 256 KiB", modify(apply.WithAnnotations(map[string]string{"a": half, "b": half})), "annotations.b", half, "larger than limit 262144"},
+		{"annotation key not a qualified name", modify(apply.WithAnnotations(map[string]string{"-bad": "x"})), "annotations.-bad", "-bad", "qualified name"},
+		{"label value too long", modify(apply.WithLabels(map[string]string{"team": strings.Repeat("x", 64)})), "labels.team", strings.Repeat("x", 64), "63"},
+		{"label value not a label value", modify(apply.WithLabels(map[string]string{"team": "a b"})), "labels.team", "a b", "alphanumeric"},
+		{"label key not a qualified name", modify(apply.WithLabels(map[string]string{"bad key": "x"})), "labels.bad key", "bad key", "qualified name"},
 		// Trees a walker could not finish.
 		{"values map containing itself under the ignored _namespace", goValues(map[string]any{"_namespace": self}), "_namespace.a", self, "contains itself"},
 		{"cluster values map containing itself", render(etcdshapes.Request{Values: map[string]any{"etcd": selfMap("x")}}), "etcd.x", selfMap("x"), "contains itself"},
@@ -87,8 +108,9 @@ func processBadInputs() []badInput {
 }
 
 // TestCallerTreesBounded: a tree that shares its subtrees (2^40 values
-// once walked) and a very deep one are refused in bounded time (under a second on an idle machine; 30 s allowed) at every
-// entry point that takes a caller's tree, never walked to the end.
+// once walked) and a very deep one are refused in bounded time (about a
+// second on an idle machine; 30 s allowed) at every entry point that
+// takes a caller's tree, never walked to the end.
 func TestCallerTreesBounded(t *testing.T) {
 	shared := sharedTree(40)
 	deep := deepMap(100_000)

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
@@ -12,11 +13,13 @@ import (
 	"sort"
 	"strings"
 
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // FieldManager is the field manager etcdshapes applies with. The plan reads
@@ -208,12 +211,15 @@ func ForKind[T etcdshapes.Object](fn func(T) error) Modifier {
 
 // WithLabels adds labels to every object's metadata (not to pod
 // templates, whose labels feed selectors). A key the builder already sets
-// to another value is refused: the builders' labels carry meaning.
+// to another value is refused: the builders' labels carry meaning. Each
+// key and value is checked as the API server checks them (apimachinery's
+// metav1validation.ValidateLabels: a qualified name, a label value of at
+// most 63 characters), each refusal naming its key ("labels.<key>").
 func WithLabels(labels map[string]string) Modifier {
 	return func(o etcdshapes.Object) error {
-		merged, err := mergeMeta("labels", o, o.GetLabels(), labels, func(k, v string) []string {
-			return append(validation.IsQualifiedName(k), validation.IsValidLabelValue(v)...)
-		})
+		merged, err := mergeMeta("labels", o, o.GetLabels(), labels, func(k, v string) error {
+			return labelErrors(k, v)
+		}, nil)
 		if err != nil {
 			return err
 		}
@@ -224,12 +230,16 @@ func WithLabels(labels map[string]string) Modifier {
 
 // WithAnnotations adds annotations to every object's metadata. A key the
 // builder already sets to another value is refused: Helm's hook and keep
-// annotations change what happens to an object.
+// annotations change what happens to an object. Keys are checked, and the
+// object's annotations (the builder's and these) measured, as the API
+// server does (apimachinery's apivalidation.ValidateAnnotations: a
+// qualified name in any case, at most TotalAnnotationSizeLimitB, 256 KiB,
+// of keys and values together), each refusal naming its key.
 func WithAnnotations(annotations map[string]string) Modifier {
 	return func(o etcdshapes.Object) error {
-		merged, err := mergeMeta("annotations", o, o.GetAnnotations(), annotations, func(k, _ string) []string {
-			return validation.IsQualifiedName(k)
-		})
+		merged, err := mergeMeta("annotations", o, o.GetAnnotations(), annotations, func(k, _ string) error {
+			return fieldErrors("annotation", apivalidation.ValidateAnnotations(map[string]string{k: ""}, field.NewPath("annotations").Key(k)))
+		}, annotationsSize)
 		if err != nil {
 			return err
 		}
@@ -238,7 +248,63 @@ func WithAnnotations(annotations map[string]string) Modifier {
 	}
 }
 
-func mergeMeta(field string, o etcdshapes.Object, have, add map[string]string, check func(k, v string) []string) (map[string]string, error) {
+// labelErrors is metav1validation.ValidateLabels of one label, as a
+// refusal of labels.<key> quoting the key or the value it is about.
+func labelErrors(k, v string) error {
+	return fieldErrors("label", metav1validation.ValidateLabels(map[string]string{k: v}, field.NewPath("labels").Key(k)))
+}
+
+// fieldErrors turns apimachinery's errors about one label or annotation
+// (kind) into the refusal of its key: the first error's value, its part
+// (the key, a qualified name, or the value) and every detail.
+func fieldErrors(kind string, errs field.ErrorList) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	details := make([]string, len(errs))
+	for i, e := range errs {
+		details[i] = e.Detail
+		if e.Type == field.ErrorTypeTooLong {
+			details[i] = e.ErrorBody()
+		}
+	}
+	part := "key (a qualified name, as " + kind + " keys are)"
+	if errs[0].Origin == "format=k8s-label-value" {
+		part = "value"
+	}
+	return &invalid.Error{Value: errs[0].BadValue, Rule: "must be a valid " + kind + " " + part + ": " + strings.Join(details, "; ")}
+}
+
+// annotationsSize is the API server's bound on an object's annotations
+// (apivalidation.ValidateAnnotationsSize); when merged passes it, the
+// refusal names the first key, in sorted order, whose annotation takes
+// them past it.
+func annotationsSize(merged map[string]string, added []string) error {
+	err := apivalidation.ValidateAnnotationsSize(merged)
+	if err == nil {
+		return nil
+	}
+	isAdded := make(map[string]bool, len(added))
+	for _, k := range added {
+		isAdded[k] = true
+	}
+	total := 0
+	for k, v := range merged {
+		if !isAdded[k] {
+			total += len(k) + len(v)
+		}
+	}
+	at := added[len(added)-1]
+	for _, k := range added {
+		if total += len(k) + len(merged[k]); total > apivalidation.TotalAnnotationSizeLimitB {
+			at = k
+			break
+		}
+	}
+	return invalid.Errorf("annotations."+at, merged[at], "takes the object's annotations past what the API server accepts: %v (bytes of keys and values, 256 KiB)", err)
+}
+
+func mergeMeta(fieldName string, o etcdshapes.Object, have, add map[string]string, check func(k, v string) error, total func(merged map[string]string, added []string) error) (map[string]string, error) {
 	if len(add) == 0 {
 		return have, nil
 	}
@@ -251,15 +317,28 @@ func mergeMeta(field string, o etcdshapes.Object, have, add map[string]string, c
 	for k, v := range have {
 		out[k] = v
 	}
+	var added []string
 	for _, k := range keys {
 		v := add[k]
-		if errs := check(k, v); len(errs) > 0 {
-			return nil, invalid.Errorf(field+"."+k, v, "must be a valid %s: %s", strings.TrimSuffix(field, "s"), strings.Join(errs, "; "))
+		if err := check(k, v); err != nil {
+			var ne *invalid.Error
+			if errors.As(err, &ne) {
+				ne.Field = fieldName + "." + k
+			}
+			return nil, err
 		}
 		if cur, ok := have[k]; ok && cur != v {
-			return nil, invalid.Errorf(field+"."+k, v, "conflicts with %q, which the builder sets on %s %q", cur, o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
+			return nil, invalid.Errorf(fieldName+"."+k, v, "conflicts with %q, which the builder sets on %s %q", cur, o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
+		}
+		if _, ok := have[k]; !ok {
+			added = append(added, k)
 		}
 		out[k] = v
+	}
+	if total != nil && len(added) > 0 {
+		if err := total(out, added); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
