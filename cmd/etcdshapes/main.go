@@ -29,7 +29,9 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/errwriter"
@@ -100,13 +102,33 @@ type env struct {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(command(os.Args[1:]))
+}
+
+// command is the process: run on the process's streams, with SIGPIPE
+// ignored. Go's runtime otherwise kills a process whose write to stdout
+// or stderr finds the pipe closed (exit 141 in a shell, with nothing
+// said), as in 'etcdshapes render ... | head -c1'; ignored, the write
+// fails with EPIPE like any other write, and the command exits 1.
+func command(args []string) int {
+	signal.Ignore(syscall.SIGPIPE)
+	return run(args, os.Stdin, os.Stdout, os.Stderr)
 }
 
 // run is the whole command, testable without a process: it returns the
-// exit status after printing any error.
+// exit status after printing any error. Output that cannot be written, on
+// stdout (said on stderr) or on stderr (said nowhere), makes the status 1,
+// whatever it would have been.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	out := errwriter.New(stdout)
+	out, errOut := errwriter.New(stdout), errwriter.New(stderr)
+	code := runOn(args, stdin, out, errOut)
+	if errOut.Err() != nil {
+		return exitError
+	}
+	return code
+}
+
+func runOn(args []string, stdin io.Reader, out *errwriter.Writer, stderr io.Writer) int {
 	cmd, err := execute(args, stdin, out, stderr)
 	var re *runError
 	if out.Err() != nil && !errors.As(err, &re) {

@@ -317,7 +317,7 @@ const runAsCommand = "ETCDSHAPES_TEST_RUN_AS_COMMAND"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runAsCommand) != "" {
-		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(command(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
