@@ -147,3 +147,30 @@ func TestLines(t *testing.T) {
 	require.Same(t, plain, invalid.Safe(plain))
 	require.Same(t, e1, invalid.Safe(e1))
 }
+
+// A key holding a terminal's clipboard write (OSC 52) and a forged line
+// prints as text, on one line.
+func ExampleEscape() {
+	fmt.Println(invalid.Escape("a\x1b]52;c;aGVsbG8=\x07\netcdshapes: all checks passed"))
+	err := &invalid.Error{Field: "values.a\u202eb", Value: "x\ny", Rule: "is not a value of this chart"}
+	fmt.Println(err)
+	// Output:
+	// a\x1b]52;c;aGVsbG8=\a\netcdshapes: all checks passed
+	// values.a\u202eb: invalid value "x\ny": is not a value of this chart
+}
+
+// Lines breaks an error's message where its structure does, and only
+// there.
+func ExampleLines() {
+	err := fmt.Errorf("reading values.yaml: %w", errors.Join(
+		invalid.List{{Field: "size", Value: "0", Rule: "must be positive"}, {Field: "replicas", Value: 0, Rule: "must be at least 1"}},
+		errors.New("open /tmp/x\ny: no such file"),
+	))
+	for _, line := range invalid.Lines(err) {
+		fmt.Println("my-operator:", line)
+	}
+	// Output:
+	// my-operator: reading values.yaml: size: invalid value "0": must be positive
+	// my-operator: replicas: invalid value 0: must be at least 1
+	// my-operator: open /tmp/x\ny: no such file
+}

@@ -89,7 +89,9 @@ that order), never replacing or removing a file it did not write (--force replac
 regular files). --show-only KIND/NAME prints only the objects it matches (kind or
 resource name, any case; NAME may be a glob); each must match something.
 Errors go to stderr with a non-zero exit: 1 bad input (every bad input, one a line,
-the first being what the chart prints), 2 usage.
+the first being what the chart prints), 2 usage; output that cannot be written (a
+closed pipe, a full disk) exits 1. What a message quotes of the input is escaped as Go
+quotes strings ("\n", "\x1b", "\u202e"): no control character reaches the terminal.
 `
 	exampleRenderCluster = "  etcdshapes render cluster -ntenant-demo --release kubernetes-demo --set etcd.replicas=1 -o json\n"
 	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml --show-only EtcdCluster/etcd\n"
