@@ -88,16 +88,17 @@ func Lines(err error) []string {
 	if err == nil {
 		return nil
 	}
+	if e, ok := err.(*Error); ok && e == nil {
+		return []string{"<nil>"} // as a List prints a nil refusal
+	}
 	return lines(err, err.Error(), 0)
 }
 
 // lines is Lines of err, whose message is text.
 func lines(err error, text string, depth int) []string {
-	switch t := err.(type) {
+	switch err.(type) {
 	case *Error:
-		if t != nil {
-			return []string{text} // escaped by Error
-		}
+		return []string{text} // escaped by Error
 	case List:
 		return strings.Split(text, "\n") // each line an escaped *Error or the count
 	case *safeError:

@@ -142,6 +142,8 @@ func TestLines(t *testing.T) {
 			require.True(t, ok, "%s in %q", bad, line)
 		}
 	}
+	var none *invalid.Error
+	require.Equal(t, []string{"<nil>"}, invalid.Lines(none), "a nil refusal, as a List prints it")
 	// Safe keeps an error whose message is already safe.
 	plain := errors.New("plain")
 	require.Same(t, plain, invalid.Safe(plain))
