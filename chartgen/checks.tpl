@@ -6,8 +6,7 @@ values.schema.json's: Helm refuses a wrong type before any template runs.
 */ -}}
 {{- /* etcdshapes.check.fail (naming.Errorf, naming.Error): dict or list
 field value rule; the value printed as naming.FormatValue prints it, each
-part cut with "…" at 200, 120 and 1000 bytes, the field and the rule then
-escaped (etcdshapes.check.escape). */ -}}
+part cut with "…" at 200, 120 and 1000 bytes; field and rule escaped. */ -}}
 {{- define "etcdshapes.check.fail" -}}
 {{- $a := . }}{{ if kindIs "slice" . }}{{ $a = dict "field" (index . 0) "value" (index . 1) "rule" (index . 2) }}{{ end -}}
 {{- $p := dict "b" "" "n" 120 -}}
@@ -18,13 +17,8 @@ escaped (etcdshapes.check.escape). */ -}}
 {{- fail (printf "%s: invalid value %s: %s" (include "etcdshapes.check.escape" $f) $p.b (include "etcdshapes.check.escape" $r)) -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.escape (invalid.Escape): the string . with every
-character strconv.Quote escapes escaped as it escapes it (a newline "\n",
-ESC "\x1b", U+202E "\u202e"), the others, \ and " too, as they are: the
-text of printf "%q" between its quotes, with \\ and \" written back. */ -}}
-{{- define "etcdshapes.check.escape" -}}
-{{- regexReplaceAll "\\\\([\"\\\\])" (trimSuffix "\"" (trimPrefix "\"" (printf "%q" .))) "${1}" -}}
-{{- end -}}
+{{- /* etcdshapes.check.escape (invalid.Escape): %q unquoted, \\ and \" as \ and ". */ -}}
+{{- define "etcdshapes.check.escape" }}{{ regexReplaceAll "^\"|\"$|\\\\([\"\\\\])" (printf "%q" .) "${1}" }}{{ end -}}
 
 {{- /* etcdshapes.check.cut: dict s n; s cut to at most n bytes at a
 character boundary (len s > n). */ -}}
