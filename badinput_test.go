@@ -621,6 +621,7 @@ func (c badInput) refused(t *testing.T) (*invalid.Error, error) {
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
 	cases := append(append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...), snapshotBadInputs()...)
+	cases = append(cases, processBadInputs()...)
 	require.GreaterOrEqual(t, len(cases), 40)
 	names := map[string]bool{}
 	for _, c := range cases {
@@ -629,8 +630,10 @@ func TestBadInputs(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ne, err := c.refused(t)
 			msg := err.Error()
-			require.True(t, strings.HasPrefix(msg, ne.Field[:min(len(ne.Field), 100)]), "field (error: %v)", err)
-			require.Contains(t, msg, ne.Rule)
+			// The field and the rule as Error prints them: escaped, so
+			// that a multi-line parser message stays on one line.
+			require.True(t, strings.HasPrefix(msg, invalid.Escape(ne.Field[:min(len(ne.Field), 100)])), "field (error: %v)", err)
+			require.Contains(t, msg, invalid.Escape(ne.Rule))
 			require.Contains(t, msg, "invalid value "+invalid.FormatValue(ne.Value)+": ")
 			// The same input fails the same way every time.
 			again := c.run()

@@ -5,7 +5,9 @@ import (
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/manifest"
 
+	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/printer"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // Marshal prints objects as multi-document YAML, each document opened by
@@ -32,10 +34,13 @@ func Marshal(objs []Object) ([]byte, error) {
 		if manifest.IsNil(o) {
 			return nil, invalid.Errorf(fmt.Sprintf("objects[%d]", i), nil, "must be an object, not nil")
 		}
+		if err := checkTree(fmt.Sprintf("objects[%d]", i), o); err != nil {
+			return nil, err
+		}
 		out = append(out, "---\n"...)
 		var err error
 		if out, err = st.AppendObject(out, o); err != nil {
-			return nil, err
+			return nil, invalid.Safe(err)
 		}
 	}
 	st.PerDoc = len(out) / len(objs)
@@ -47,7 +52,21 @@ func MarshalObject(o Object) ([]byte, error) {
 	if manifest.IsNil(o) {
 		return nil, invalid.Errorf("object", nil, "must be an object, not nil")
 	}
+	if err := checkTree("object", o); err != nil {
+		return nil, err
+	}
 	st := printer.Get()
 	defer printer.Put(st)
-	return st.AppendObject(nil, o)
+	b, err := st.AppendObject(nil, o)
+	return b, invalid.Safe(err)
+}
+
+// checkTree refuses an unstructured object whose tree the printer could
+// not walk: one that contains itself or nests absurdly deep (see
+// jsontree.Check). Typed objects are trees by their types.
+func checkTree(field string, o Object) error {
+	if u, ok := o.(*unstructured.Unstructured); ok {
+		return jsontree.Check(field, u.Object)
+	}
+	return nil
 }

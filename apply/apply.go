@@ -2,8 +2,10 @@ package apply
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/typedjson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
 	"github.com/etcdshapes/etcdshapes/invalid"
@@ -13,11 +15,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // FieldManager is the field manager etcdshapes applies with. The plan reads
@@ -69,8 +73,12 @@ type Request struct {
 // cluster's TLS Secrets and, for the etcd chart, its data volumes. A
 // caller that uninstalls a stack as helm uninstall does asks for them
 // explicitly with UninstallHookRequests.
+//
+// The messages of its errors, and of Modify's and Modified's, are safe to
+// print (invalid.Safe), a modifier's own errors included.
 func Requests(objs []etcdshapes.Object, mods ...Modifier) ([]Request, error) {
-	return requests(objs, false, mods)
+	out, err := requests(objs, false, mods)
+	return out, invalid.Safe(err)
 }
 
 // UninstallHookRequests is the explicit opt-in to the Helm uninstall hooks
@@ -82,7 +90,8 @@ func Requests(objs []etcdshapes.Object, mods ...Modifier) ([]Request, error) {
 // release's objects; use it only to uninstall, after deleting the objects
 // Requests applied.
 func UninstallHookRequests(objs []etcdshapes.Object, mods ...Modifier) ([]Request, error) {
-	return requests(objs, true, mods)
+	out, err := requests(objs, true, mods)
+	return out, invalid.Safe(err)
 }
 
 // requests are the apply requests of the objects that are uninstall
@@ -174,7 +183,7 @@ func Modified(objs []etcdshapes.Object, mods ...Modifier) ([]etcdshapes.Object, 
 	for i, o := range objs {
 		c, err := modifiedCopy(i, o, mods)
 		if err != nil {
-			return nil, err
+			return nil, invalid.Safe(err)
 		}
 		out[i] = c
 	}
@@ -186,6 +195,13 @@ func Modified(objs []etcdshapes.Object, mods ...Modifier) ([]etcdshapes.Object, 
 func modifiedCopy(i int, o etcdshapes.Object, mods []Modifier) (etcdshapes.Object, error) {
 	if manifest.IsNil(o) {
 		return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
+	}
+	if u, ok := o.(*unstructured.Unstructured); ok {
+		// DeepCopy recurses: a tree that contains itself would overflow
+		// the stack.
+		if err := jsontree.Check(fmt.Sprintf("objects[%d]", i), u.Object); err != nil {
+			return nil, err
+		}
 	}
 	c, ok := o.DeepCopyObject().(etcdshapes.Object)
 	if !ok || reflect.TypeOf(c) != reflect.TypeOf(o) || reflect.TypeOf(o).Kind() != reflect.Pointer {
@@ -215,12 +231,15 @@ func ForKind[T etcdshapes.Object](fn func(T) error) Modifier {
 
 // WithLabels adds labels to every object's metadata (not to pod
 // templates, whose labels feed selectors). A key the builder already sets
-// to another value is refused: the builders' labels carry meaning.
+// to another value is refused: the builders' labels carry meaning. Each
+// key and value is checked as the API server checks them (apimachinery's
+// metav1validation.ValidateLabels: a qualified name, a label value of at
+// most 63 characters), each refusal naming its key ("labels.<key>").
 func WithLabels(labels map[string]string) Modifier {
 	return func(o etcdshapes.Object) error {
-		merged, err := mergeMeta("labels", o, o.GetLabels(), labels, func(k, v string) []string {
-			return append(validation.IsQualifiedName(k), validation.IsValidLabelValue(v)...)
-		})
+		merged, err := mergeMeta("labels", o, o.GetLabels(), labels, func(k, v string) error {
+			return labelErrors(k, v)
+		}, nil)
 		if err != nil {
 			return err
 		}
@@ -231,11 +250,17 @@ func WithLabels(labels map[string]string) Modifier {
 
 // WithAnnotations adds annotations to every object's metadata. A key the
 // builder already sets to another value is refused: Helm's hook and keep
-// annotations change what happens to an object.
+// annotations change what happens to an object. Keys are checked, and the
+// object's annotations (the builder's and these) measured, as the API
+// server does (apimachinery's apivalidation.ValidateAnnotations: a
+// qualified name in any case, at most TotalAnnotationSizeLimitB, 256 KiB,
+// of keys and values together), each refusal naming its key.
 func WithAnnotations(annotations map[string]string) Modifier {
 	return func(o etcdshapes.Object) error {
-		merged, err := mergeMeta("annotations", o, o.GetAnnotations(), annotations, func(k, v string) []string {
-			errs := validation.IsQualifiedName(k)
+		merged, err := mergeMeta("annotations", o, o.GetAnnotations(), annotations, func(k, v string) error {
+			if err := fieldErrors("annotation", apivalidation.ValidateAnnotations(map[string]string{k: ""}, field.NewPath("annotations").Key(k))); err != nil {
+				return err
+			}
 			// Any text the API server stores, except what the YAML
 			// printer (etcdshapes.Marshal) and encoding/json would
 			// not print as it is: never print another value.
@@ -244,10 +269,10 @@ func WithAnnotations(annotations map[string]string) Modifier {
 				if r == utf8.RuneError {
 					what = fmt.Sprintf("the invalid UTF-8 byte 0x%02x", v[i])
 				}
-				errs = append(errs, "holds "+what+", which YAML cannot carry byte for byte (valid UTF-8 without DEL, the C1 controls, U+FFFE or U+FFFF)")
+				return &invalid.Error{Value: v, Rule: "must be a valid annotation value: holds " + what + ", which YAML cannot carry byte for byte (valid UTF-8 without DEL, the C1 controls, U+FFFE or U+FFFF)"}
 			}
-			return errs
-		})
+			return nil
+		}, annotationsSize)
 		if err != nil {
 			return err
 		}
@@ -256,7 +281,63 @@ func WithAnnotations(annotations map[string]string) Modifier {
 	}
 }
 
-func mergeMeta(field string, o etcdshapes.Object, have, add map[string]string, check func(k, v string) []string) (map[string]string, error) {
+// labelErrors is metav1validation.ValidateLabels of one label, as a
+// refusal of labels.<key> quoting the key or the value it is about.
+func labelErrors(k, v string) error {
+	return fieldErrors("label", metav1validation.ValidateLabels(map[string]string{k: v}, field.NewPath("labels").Key(k)))
+}
+
+// fieldErrors turns apimachinery's errors about one label or annotation
+// (kind) into the refusal of its key: the first error's value, its part
+// (the key, a qualified name, or the value) and every detail.
+func fieldErrors(kind string, errs field.ErrorList) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	details := make([]string, len(errs))
+	for i, e := range errs {
+		details[i] = e.Detail
+		if e.Type == field.ErrorTypeTooLong {
+			details[i] = e.ErrorBody()
+		}
+	}
+	part := "key (a qualified name, as " + kind + " keys are)"
+	if errs[0].Origin == "format=k8s-label-value" {
+		part = "value"
+	}
+	return &invalid.Error{Value: errs[0].BadValue, Rule: "must be a valid " + kind + " " + part + ": " + strings.Join(details, "; ")}
+}
+
+// annotationsSize is the API server's bound on an object's annotations
+// (apivalidation.ValidateAnnotationsSize); when merged passes it, the
+// refusal names the first key, in sorted order, whose annotation takes
+// them past it.
+func annotationsSize(merged map[string]string, added []string) error {
+	err := apivalidation.ValidateAnnotationsSize(merged)
+	if err == nil {
+		return nil
+	}
+	isAdded := make(map[string]bool, len(added))
+	for _, k := range added {
+		isAdded[k] = true
+	}
+	total := 0
+	for k, v := range merged {
+		if !isAdded[k] {
+			total += len(k) + len(v)
+		}
+	}
+	at := added[len(added)-1]
+	for _, k := range added {
+		if total += len(k) + len(merged[k]); total > apivalidation.TotalAnnotationSizeLimitB {
+			at = k
+			break
+		}
+	}
+	return invalid.Errorf("annotations."+at, merged[at], "takes the object's annotations past what the API server accepts: %v (bytes of keys and values, 256 KiB)", err)
+}
+
+func mergeMeta(fieldName string, o etcdshapes.Object, have, add map[string]string, check func(k, v string) error, total func(merged map[string]string, added []string) error) (map[string]string, error) {
 	if len(add) == 0 {
 		return have, nil
 	}
@@ -269,15 +350,28 @@ func mergeMeta(field string, o etcdshapes.Object, have, add map[string]string, c
 	for k, v := range have {
 		out[k] = v
 	}
+	var added []string
 	for _, k := range keys {
 		v := add[k]
-		if errs := check(k, v); len(errs) > 0 {
-			return nil, invalid.Errorf(field+"."+k, v, "must be a valid %s: %s", strings.TrimSuffix(field, "s"), strings.Join(errs, "; "))
+		if err := check(k, v); err != nil {
+			var ne *invalid.Error
+			if errors.As(err, &ne) {
+				ne.Field = fieldName + "." + k
+			}
+			return nil, err
 		}
 		if cur, ok := have[k]; ok && cur != v {
-			return nil, invalid.Errorf(field+"."+k, v, "conflicts with %q, which the builder sets on %s %q", cur, o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
+			return nil, invalid.Errorf(fieldName+"."+k, v, "conflicts with %q, which the builder sets on %s %q", cur, o.GetObjectKind().GroupVersionKind().Kind, o.GetName())
+		}
+		if _, ok := have[k]; !ok {
+			added = append(added, k)
 		}
 		out[k] = v
+	}
+	if total != nil && len(added) > 0 {
+		if err := total(out, added); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -40,8 +41,11 @@ const (
 // Error prints "<field>: invalid value <value>: <rule>". The value is
 // printed as YAML would print it in flow style (strings quoted, maps as
 // {key: value}), and each part is cut with an ellipsis beyond its limit.
+// The field and the rule (which may quote input, a parser's message say)
+// are cut, then escaped with Escape, so the message is one line of
+// printable text whatever the input held.
 func (e *Error) Error() string {
-	return clip(e.Field, maxFieldBytes) + ": invalid value " + FormatValue(e.Value) + ": " + clip(e.Rule, maxRuleBytes)
+	return Escape(clip(e.Field, maxFieldBytes)) + ": invalid value " + FormatValue(e.Value) + ": " + Escape(clip(e.Rule, maxRuleBytes))
 }
 
 // Errorf builds an *Error whose rule is formatted like fmt.Sprintf.
@@ -83,7 +87,14 @@ type printer struct {
 	b      strings.Builder
 	budget int
 	cut    bool
+	// derefs counts the pointers followed, which keep the depth (a
+	// pointer prints as what it points to): a pointer to itself would
+	// otherwise never end.
+	derefs int
 }
+
+// maxDerefs bounds the pointers one value's printing follows.
+const maxDerefs = 100
 
 // write appends s, or as much of it as the budget allows and then "…".
 func (p *printer) write(s string) {
@@ -168,7 +179,13 @@ func (p *printer) value(v any, depth int) {
 		}
 		return
 	case json.Number:
-		p.write(string(t))
+		// A number as written; a Go caller's json.Number that is not one
+		// (any string converts) is quoted, as any other string.
+		if jsonnum.Is(string(t)) {
+			p.write(string(t))
+		} else {
+			p.quoted(string(t))
+		}
 		return
 	case bool:
 		p.write(strconv.FormatBool(t))
@@ -220,6 +237,10 @@ func (p *printer) value(v any, depth int) {
 	case reflect.Pointer, reflect.Interface:
 		if rv.IsNil() {
 			p.write("null")
+			return
+		}
+		if p.derefs++; p.derefs > maxDerefs {
+			p.write("…")
 			return
 		}
 		p.value(rv.Elem().Interface(), depth)

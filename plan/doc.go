@@ -14,8 +14,11 @@
 // take the field). Without managedFields it says so and diffs plainly.
 //
 // Findings say what the API server will refuse (immutable fields, CRD
-// rules), what needs a person's decision (fewer members, a storage class
-// change) and what is worth knowing; Result.SafeToApply sums them up.
+// rules), what needs a person's decision (fewer members, a DataStore's
+// endpoints or TLS Secrets, which a colliding DataStore name of another
+// release would change) and what is worth knowing; Result.SafeToApply sums
+// them up. Result.String, WriteText and Finding.String escape what they
+// quote of the objects (invalid.Escape).
 // ReadObjects reads live objects as kubectl prints them, and
 // LiveStateFromObjects the live state a stack's render needs.
 package plan

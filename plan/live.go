@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -176,6 +177,11 @@ func planHead(field string, o etcdshapes.Object, live bool) (*planObject, error)
 	var tree map[string]any
 	normal := false
 	if u, ok := o.(*unstructured.Unstructured); ok {
+		// A caller's tree may be any graph; every step after this one
+		// recurses into it.
+		if err := jsontree.Check(field, u.Object); err != nil {
+			return nil, err
+		}
 		tree = u.Object
 	} else {
 		m, isNormal, err := typedTree(field, o)

@@ -57,7 +57,9 @@ type ObjectRef struct {
 	Name string `json:"name"`
 }
 
-// String is "Kind namespace/name", or "Kind name" when cluster-scoped.
+// String is "Kind namespace/name", or "Kind name" when cluster-scoped, as
+// the object has them (a message that prints it escapes it: see
+// Finding.String and Result.WriteText).
 func (r ObjectRef) String() string {
 	if r.Namespace == "" {
 		return r.Kind + " " + r.Name
@@ -80,13 +82,14 @@ type Finding struct {
 	Message string `json:"message"`
 }
 
-// String is "<verdict>: <object> <path>: <message>".
+// String is "<verdict>: <object> <path>: <message>", escaped with
+// invalid.Escape (a live object's name or field may hold anything).
 func (f Finding) String() string {
 	where := f.Object.String()
 	if f.Path != "" {
 		where += " " + f.Path
 	}
-	return fmt.Sprintf("%s: %s: %s", f.Verdict, where, f.Message)
+	return invalid.Escape(fmt.Sprintf("%s: %s: %s", f.Verdict, where, f.Message))
 }
 
 // ObjectPlan is the plan for one object.
@@ -140,9 +143,10 @@ type InferredAPI struct {
 	From ObjectRef `json:"from"`
 }
 
-// String is "API: inferred from live object Kind namespace/name".
+// String is "API: inferred from live object Kind namespace/name",
+// escaped with invalid.Escape.
 func (a InferredAPI) String() string {
-	return a.API + ": inferred from live object " + a.From.String()
+	return invalid.Escape(a.API + ": inferred from live object " + a.From.String())
 }
 
 // AllFindings lists every finding, objects' first.
@@ -238,12 +242,16 @@ func TargetDataStore(name string) Option {
 // use ForRequest, which takes the modifiers). Findings flag what the API
 // server will refuse and what needs a decision; Result.SafeToApply
 // sums them up.
+//
+// Its errors' messages are safe to print (invalid.Safe): what a live
+// object holds is escaped.
 func Compute(live, desired []etcdshapes.Object, opts ...Option) (*Result, error) {
 	liveObjs, liveByKey, err := indexObjects("live", live)
 	if err != nil {
 		return nil, err
 	}
-	return planIndexed(liveObjs, liveByKey, desired, opts...)
+	res, err := planIndexed(liveObjs, liveByKey, desired, opts...)
+	return res, invalid.Safe(err)
 }
 
 // planIndexed is Compute of live objects already in the plan's form.
@@ -440,6 +448,12 @@ func lessKey(a, b objectKey) bool {
 // apply them as they are (apply.Requests(desired)), without the modifiers
 // again (a modifier that appends would append twice).
 func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
+	res, desired, err := forRequest(r, live, mods...)
+	return res, desired, invalid.Safe(err)
+}
+
+// forRequest is ForRequest, its errors as they come.
+func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
 	liveObjs, liveByKey, err := indexObjects("live", live)
 	if err != nil {
 		return nil, nil, err
@@ -553,12 +567,12 @@ func (p *Result) String() string {
 // It returns the first error writing to w.
 func (p *Result) WriteText(out io.Writer) error {
 	w := errwriter.New(out)
-	fmt.Fprintf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
+	textf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
 	if len(p.InferredAPIs) > 0 {
 		fmt.Fprintln(w)
 		for _, a := range p.InferredAPIs {
-			fmt.Fprintf(w, "API served: %s\n", a)
+			textf(w, "API served: %s\n", a)
 		}
 	}
 	if unknown := p.unknownOwnership(); len(unknown) > 0 {
@@ -566,14 +580,14 @@ func (p *Result) WriteText(out io.Writer) error {
 		if len(unknown) < p.Count(Update)+p.Count(Unchanged) {
 			what = strings.Join(unknown, ", ") + " carry"
 		}
-		fmt.Fprintf(w, "\nOwnership unknown: %s no managedFields (kubectl get --show-managed-fields prints them), so the plan\n"+
+		textf(w, "\nOwnership unknown: %s no managedFields (kubectl get --show-managed-fields prints them), so the plan\n"+
 			"merges the desired objects into them: what an apply removes, leaves to other managers or conflicts on is not known.\n", what)
 	}
 	for _, o := range p.Objects {
 		if o.Action == Unchanged && len(o.Kept) == 0 && len(o.Findings) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s %s %s\n", actionMark[o.Action], o.Action, o.ObjectRef)
+		textf(w, "\n%s %s %s\n", actionMark[o.Action], o.Action, o.ObjectRef)
 		conflictAt := map[string]Conflict{}
 		for _, c := range o.Conflicts {
 			conflictAt[c.Path] = c
@@ -586,21 +600,21 @@ func (p *Result) WriteText(out io.Writer) error {
 			}
 			switch c.Type {
 			case FieldAdded:
-				fmt.Fprintf(w, "    + %s: %s%s\n", c.Path, show(c.Desired), suffix)
+				textf(w, "    + %s: %s%s\n", c.Path, show(c.Desired), suffix)
 			case FieldRemoved:
-				fmt.Fprintf(w, "    - %s: %s%s\n", c.Path, show(c.Live), suffix)
+				textf(w, "    - %s: %s%s\n", c.Path, show(c.Live), suffix)
 			default:
-				fmt.Fprintf(w, "    ~ %s: %s -> %s%s\n", c.Path, show(c.Live), show(c.Desired), suffix)
+				textf(w, "    ~ %s: %s -> %s%s\n", c.Path, show(c.Live), show(c.Desired), suffix)
 				writeListElements(w, c)
 			}
 		}
 		for _, c := range o.Conflicts {
 			if _, left := conflictAt[c.Path]; left {
-				fmt.Fprintf(w, "    ! %s: %s\n", c.Path, conflictText(c))
+				textf(w, "    ! %s: %s\n", c.Path, conflictText(c))
 			}
 		}
 		for _, k := range o.Kept {
-			fmt.Fprintf(w, "    = %s: kept (owned by %s)\n", k.Path, managerList(k.Managers))
+			textf(w, "    = %s: kept (owned by %s)\n", k.Path, managerList(k.Managers))
 		}
 		for _, f := range o.Findings {
 			writeFinding(w, f, false)
@@ -617,7 +631,7 @@ func (p *Result) WriteText(out io.Writer) error {
 		for i, s := range p.Skipped {
 			names[i] = s.String()
 		}
-		fmt.Fprintf(w, "\nNot applied (Helm uninstall hooks): %s\n", strings.Join(names, ", "))
+		textf(w, "\nNot applied (Helm uninstall hooks): %s\n", strings.Join(names, ", "))
 	}
 	refused, decide := 0, 0
 	for _, f := range p.AllFindings() {
@@ -633,12 +647,12 @@ func (p *Result) WriteText(out io.Writer) error {
 		conflicts += len(o.Conflicts)
 	}
 	if conflicts > 0 {
-		fmt.Fprintf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as apply.Requests' callers apply, %s takes %s.\n",
+		textf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as apply.Requests' callers apply, %s takes %s.\n",
 			conflicts, plural(conflicts, "field changes that is", "fields change that are"), apply.FieldManager, plural(conflicts, "it", "them"))
 	}
 	switch {
 	case refused+decide > 0:
-		fmt.Fprintf(w, "\nNot safe to apply: %d refused by the API server, %d need a decision.\n", refused, decide)
+		textf(w, "\nNot safe to apply: %d refused by the API server, %d need a decision.\n", refused, decide)
 	case p.Empty():
 		fmt.Fprintln(w, "\nNo changes.")
 	default:
@@ -722,16 +736,16 @@ func writeListElements(w io.Writer, c FieldChange) {
 	for jj, i := range pairs {
 		j := restD[jj]
 		if i < 0 {
-			fmt.Fprintf(w, "        + [%d]: %s\n", j, show(dl[j]))
+			textf(w, "        + [%d]: %s\n", j, show(dl[j]))
 		} else {
 			paired[i] = true
-			fmt.Fprintf(w, "        ~ [%d]: %s -> %s\n", j, show(ll[restL[i]]), show(dl[j]))
+			textf(w, "        ~ [%d]: %s -> %s\n", j, show(ll[restL[i]]), show(dl[j]))
 		}
 		lines++
 	}
 	for ii, i := range restL {
 		if !paired[ii] {
-			fmt.Fprintf(w, "        - [%d]: %s\n", i, show(ll[i]))
+			textf(w, "        - [%d]: %s\n", i, show(ll[i]))
 			lines++
 		}
 	}
@@ -776,10 +790,27 @@ func writeFinding(w io.Writer, f Finding, withObject bool) {
 		where = strings.TrimSpace(f.Object.String() + " " + f.Path)
 	}
 	if where == "" {
-		fmt.Fprintf(w, "    %s: %s\n", verdictMark[f.Verdict], f.Message)
+		textf(w, "    %s: %s\n", verdictMark[f.Verdict], f.Message)
 		return
 	}
-	fmt.Fprintf(w, "    %s %s: %s\n", verdictMark[f.Verdict], where, f.Message)
+	textf(w, "    %s %s: %s\n", verdictMark[f.Verdict], where, f.Message)
+}
+
+// textf writes the plan's text as fmt.Fprintf would, every argument
+// that is text (a string, a fmt.Stringer: names, paths, values, messages,
+// the managers of live objects) escaped with invalid.Escape, so that
+// nothing a live object holds reaches a terminal as it is or breaks a
+// line of the plan. The formats are this package's own.
+func textf(w io.Writer, format string, args ...any) {
+	for i, a := range args {
+		switch t := a.(type) {
+		case string:
+			args[i] = invalid.Escape(t)
+		case fmt.Stringer:
+			args[i] = invalid.Escape(t.String())
+		}
+	}
+	fmt.Fprintf(w, format, args...)
 }
 
 // show prints a value as compact JSON, shortened for one line.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"path/filepath"
@@ -440,6 +441,83 @@ func TestPlanDataStoreEndpointsNeedDecision(t *testing.T) {
 	require.Len(t, d, 1, "%s", p)
 	assert.Equal(t, "spec.endpoints", d[0].Path)
 	assert.Contains(t, d[0].Message, "used by tenant-demo/kubernetes-demo")
+}
+
+// Each credentials reference of a live DataStore (the Secrets of the CA
+// and of the client certificate and key), changed alone with the same
+// endpoints: never safe, every control plane on it would authenticate
+// with other Secrets.
+func TestPlanDataStoreCredentialsNeedDecision(t *testing.T) {
+	for _, c := range []struct {
+		path  []string
+		value any
+		want  string
+	}{
+		{[]string{"spec", "tlsConfig", "certificateAuthority", "certificate", "secretReference", "name"}, "other-ca-tls", "spec.tlsConfig"},
+		{[]string{"spec", "tlsConfig", "certificateAuthority", "privateKey", "secretReference", "namespace"}, "tenant-other", "spec.tlsConfig"},
+		{[]string{"spec", "tlsConfig", "clientCertificate", "certificate", "secretReference", "keyPath"}, "ca.crt", "spec.tlsConfig"},
+		{[]string{"spec", "tlsConfig", "clientCertificate", "privateKey", "secretReference", "name"}, "other-client-tls", "spec.tlsConfig"},
+	} {
+		t.Run(strings.Join(c.path, "."), func(t *testing.T) {
+			p := planCluster(t, func(objs []etcdshapes.Object) {
+				ds := liveObject(t, objs, "DataStore", "tenant-demo.kubernetes-demo")
+				require.NoError(t, unstructured.SetNestedField(ds.Object, c.value, c.path...))
+			})
+			d := findings(p, plan.NeedsDecision)
+			require.Len(t, d, 1, "%s", p)
+			assert.Equal(t, c.want, d[0].Path)
+			assert.Contains(t, d[0].Message, "other credentials")
+			assert.False(t, p.SafeToApply())
+		})
+	}
+}
+
+// Two releases in one namespace whose DataStore names are one: B's
+// <namespace>.<release> is longer than 63 characters, cut and hashed into
+// tenant-demo1.kubernetes-<30 b>-3a3d3b82, which is A's plain name (and
+// A's release is valid: 50 characters). Planning A against B's live
+// stack must not call the DataStore's repointing safe, and says why.
+func TestPlanCollidingDataStoreNames(t *testing.T) {
+	const ns = "tenant-demo1"
+	b := "kubernetes-" + strings.Repeat("b", 40)
+	nb, err := naming.ForCluster(ns, b)
+	require.NoError(t, err)
+	a := strings.TrimPrefix(nb.DataStore(), ns+".")
+	na, err := naming.ForCluster(ns, a)
+	require.NoError(t, err)
+	require.Equal(t, nb.DataStore(), na.DataStore(), "the pair collides")
+	require.NotEqual(t, na.ClientEndpoint(), nb.ClientEndpoint())
+
+	bObjs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: b})
+	require.NoError(t, err)
+	yamlB, err := etcdshapes.Marshal(bObjs)
+	require.NoError(t, err)
+	live, err := plan.ReadObjects(yamlB) // as the API server stores B's stack
+	require.NoError(t, err)
+	aObjs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: a})
+	require.NoError(t, err)
+	for name, compute := range map[string]func() (*plan.Result, error){
+		"Compute": func() (*plan.Result, error) { return plan.Compute(live, aObjs) },
+		"ForRequest": func() (*plan.Result, error) {
+			p, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: a}, live)
+			return p, err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p, err := compute()
+			require.NoError(t, err)
+			require.False(t, p.SafeToApply(), "%s", p)
+			var paths []string
+			for _, f := range findings(p, plan.NeedsDecision) {
+				require.Equal(t, "DataStore "+na.DataStore(), f.Object.String())
+				paths = append(paths, f.Path)
+				if f.Path == "spec.endpoints" {
+					assert.Contains(t, f.Message, "points at another etcd, "+nb.Cluster+" in namespace "+ns)
+				}
+			}
+			assert.Equal(t, []string{"spec.endpoints", "spec.tlsConfig"}, paths, "%s", p)
+		})
+	}
 }
 
 // The cluster's KamajiControlPlane on another datastore while the caller

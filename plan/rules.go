@@ -115,14 +115,53 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 			}
 		}
 	case dataStoreKind:
+		// Where the control planes on the DataStore connect, and with what
+		// credentials: never safe to change, whoever renders it. Two stacks
+		// can render one DataStore name (a long <namespace>.<release> is
+		// cut and hashed, and the result may be another release's plain
+		// name; the scheme is frozen), so the other's apply would repoint
+		// this one's control planes at its etcd.
+		other := otherEtcd(l.tree, after)
 		for _, c := range changes {
-			if covers(c, "spec.endpoints", l.tree, after) {
-				add(NeedsDecision, c.Path, "every tenant control plane on this DataStore"+usedBy(l)+
-					" starts talking to other endpoints; the data does not move with them")
+			switch {
+			case covers(c, "spec.endpoints", l.tree, after):
+				add(NeedsDecision, "spec.endpoints", "every tenant control plane on this DataStore"+usedBy(l)+
+					" starts talking to other endpoints; the data does not move with them"+other)
+			case covers(c, "spec.tlsConfig", l.tree, after):
+				add(NeedsDecision, "spec.tlsConfig", "every tenant control plane on this DataStore"+usedBy(l)+
+					" starts authenticating to etcd with other credentials (the Secrets its CA, client certificate and key come from); "+
+					"with the wrong ones it loses its datastore")
 			}
 		}
 	}
 	return dedupe(out)
+}
+
+// otherEtcd says, for a DataStore whose live endpoints share none with
+// the desired ones, which etcd the live one points at: the endpoints the
+// stacks render are "<etcd>.<namespace>.svc:2379".
+func otherEtcd(live, desired map[string]any) string {
+	l, _ := valueAt(live, dotted("spec.endpoints")).([]any)
+	d, _ := valueAt(desired, dotted("spec.endpoints")).([]any)
+	if len(l) == 0 {
+		return ""
+	}
+	for _, x := range l {
+		for _, y := range d {
+			if x == y {
+				return ""
+			}
+		}
+	}
+	host, _, _ := strings.Cut(fmt.Sprint(l[0]), ":")
+	name, rest, _ := strings.Cut(host, ".")
+	ns, svc, _ := strings.Cut(rest, ".")
+	if svc != "svc" || name == "" || ns == "" {
+		return "; the live DataStore points at another datastore (" + show(l) + ")"
+	}
+	return fmt.Sprintf("; the live DataStore points at another etcd, %s in namespace %s: if it is another stack's "+
+		"(one DataStore name for two releases: a long <namespace>.<release> is cut and hashed into 63 characters, "+
+		"which can be another release's name), applying moves that cluster's control plane to this etcd", name, ns)
 }
 
 // ownershipFindings are what the prediction itself found: an apply the

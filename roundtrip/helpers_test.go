@@ -45,11 +45,32 @@ func probe(t *testing.T, h helm, op string, in map[string]any) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	values = asciiJSON(values)
 	out, err := h.render(c, values, renderInput{release: "probe", namespace: "tenant-probe"})
 	if err != nil {
 		return "", err
 	}
 	return out["probe/templates/probe.yaml"], nil
+}
+
+// asciiJSON is JSON with every character beyond ASCII written as an
+// escape, \u or (beyond U+FFFF) YAML's \U: the same value as YAML. Helm reads values as YAML, which refuses raw C1
+// and other control characters ("control characters are not allowed") and
+// folds a raw NEL (U+0085) to a space; escaped, they reach the template
+// as they are.
+func asciiJSON(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for _, r := range string(b) {
+		switch {
+		case r < 0x7f:
+			out = append(out, byte(r))
+		case r > 0xffff: // YAML takes no surrogate pair
+			out = fmt.Appendf(out, `\U%08x`, r)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+	}
+	return out
 }
 
 // probeConfig fills a config with etcdshapes.config; checks runs every

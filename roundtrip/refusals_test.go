@@ -147,6 +147,12 @@ func refusals() []refusal {
 		e("unknown-key-empty", `"": 1`),
 		e("unknown-key", `foo: 1`),
 		e("unknown-key-sorted-first", "zzz: 1\naaa: 2"),
+		// Input text in a field (a key) or a rule is escaped in both
+		// messages: an OSC 52 clipboard write, a forged line, C1 and
+		// bidirectional controls, DEL.
+		e("unknown-key-controls", `"a\e]52;c;eA==\a\netcdshapes: rendered 24 objects, all checks passed\u202e\x85\x7f\t": 1`),
+		e("resource-name-controls", "resources:\n  \"a\\e[2J\\u2066b\\n\": 1"),
+		c("unknown-etcd-key-controls", "etcd:\n  \"\\u2028x\\x9b\": 1"),
 		at(e("namespace-default", `{}`), "default", "etcd"),
 		at(e("namespace-empty-tenant", `{}`), "tenant-", "etcd"),
 		at(e("namespace-empty-part", `{}`), "tenant--a", "etcd"),

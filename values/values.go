@@ -12,6 +12,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -125,11 +126,19 @@ func EtcdChartIgnoredKeys() []string { return slices.Clone(etcdChartIgnoredKeys)
 func ClusterEtcdKeys() []string { return slices.Clone(clusterEtcdKeys) }
 
 // valuesMap normalises a caller's values (see normalizeValues) into a fresh map.
-func valuesMap(values map[string]any) map[string]any {
+// Values built in Go may be any graph: one that contains itself (under
+// the ignored _namespace too), nests deeper than jsontree.MaxDepth or
+// holds more than jsontree.MaxNodes values is refused before anything
+// walks it (every reader recurses), as an *invalid.Error naming the place
+// ("_namespace.a"); the values are then read as empty.
+func valuesMap(values map[string]any) (map[string]any, error) {
 	if values == nil {
-		return map[string]any{}
+		return map[string]any{}, nil
 	}
-	return normalizeValues(values).(map[string]any)
+	if err := jsontree.Check("", values); err != nil {
+		return map[string]any{}, err
+	}
+	return normalizeValues(values).(map[string]any), nil
 }
 
 // EtcdChart reads the etcd chart's values (merged with Merge, or built in
@@ -148,7 +157,10 @@ func EtcdChart(values map[string]any) (etcd.Options, error) {
 func etcdChart(values map[string]any) (etcd.Options, error) {
 	var o etcd.Options
 	var c invalid.Collector
-	values = valuesMap(values)
+	values, err := valuesMap(values)
+	if err != nil {
+		return o, err
+	}
 	c.Add(refuseUnknown("", values, etcdChartKeys, etcdChartIgnoredKeys))
 	// A null deletes a chart default (Helm's rule). For version and size
 	// the chart then renders an EtcdCluster without a version (which the
@@ -163,7 +175,6 @@ func etcdChart(values map[string]any) (etcd.Options, error) {
 		}
 	}
 	v := coalesce(etcdChartDefaults(), values)
-	var err error
 	e := &o
 	// Checked here as well as in the builder: an empty version is refused,
 	// not defaulted (the chart would render version: ""), and the field is
@@ -238,7 +249,10 @@ func Cluster(values map[string]any) (ClusterEtcd, error) {
 
 func cluster(values map[string]any) (ClusterEtcd, error) {
 	var o ClusterEtcd
-	values = valuesMap(values)
+	values, err := valuesMap(values)
+	if err != nil {
+		return o, err
+	}
 	v := coalesce(map[string]any{"etcd": map[string]any{"replicas": json.Number("3")}}, values)
 	var c invalid.Collector
 	etcdValues, ok := v["etcd"].(map[string]any)

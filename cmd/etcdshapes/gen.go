@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
@@ -97,10 +96,8 @@ func newGenCmd(e env) *cobra.Command {
 		if err != nil {
 			var refused *chartwrite.RefusedError
 			if errors.As(err, &refused) {
-				for _, line := range strings.Split(err.Error(), "\n") {
-					fmt.Fprintf(e.stderr, "etcdshapes: %s\n", line)
-				}
-				fmt.Fprintf(e.stderr, "etcdshapes: nothing was written to %s\n", out)
+				sayErr(e.stderr, err)
+				sayf(e.stderr, "nothing was written to %s", out)
 				return &exitStatus{exitError}
 			}
 			return err

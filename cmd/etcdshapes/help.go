@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/spf13/cobra"
@@ -144,15 +143,15 @@ func report(cmd *cobra.Command, err error, stderr io.Writer) int {
 	case errors.As(err, &re):
 		// Every refusal of bad input (an invalid.List) on its own line,
 		// each with the prefix, so that each reads like a single one.
-		for _, line := range strings.Split(re.err.Error(), "\n") {
-			fmt.Fprintf(stderr, "etcdshapes: %s\n", line)
-		}
+		sayErr(stderr, re.err)
 		return exitError
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "etcdshapes: %v\nRun '%s --help' for usage.\n", ue.err, cmd.CommandPath())
+		sayErr(stderr, ue.err)
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 		return exitUsage
-	default: // cobra's own: unknown command, flag or argument
-		fmt.Fprintf(stderr, "etcdshapes: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
+	default: // cobra's own: unknown command, flag or argument (quoted as given)
+		sayErr(stderr, err)
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 		return exitUsage
 	}
 }

@@ -27,10 +27,11 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/errwriter"
@@ -96,7 +97,9 @@ objects it matches (kind or resource name, any case; NAME may be a glob); each m
 something, an uninstall hook only with --include-hooks.
 Errors go to stderr with a non-zero exit: 1 bad input (every bad input, one a line,
 the first being what the chart prints), 2 usage (` + envIncludeHooks + ` other than
-1, true, 0, false or empty included).
+1, true, 0, false or empty included); output that cannot be written (a closed pipe,
+a full disk) exits 1. What a message quotes of the input is escaped as Go quotes
+strings ("\n", "\x1b", "\u202e"): no control character reaches the terminal.
 `
 	exampleRenderCluster = "  etcdshapes render cluster -ntenant-demo --release kubernetes-demo --set etcd.replicas=1 -o json\n"
 	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml --show-only EtcdCluster/etcd\n"
@@ -109,20 +112,40 @@ type env struct {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(command(os.Args[1:]))
+}
+
+// command is the process: run on the process's streams, with SIGPIPE
+// ignored. Go's runtime otherwise kills a process whose write to stdout
+// or stderr finds the pipe closed (exit 141 in a shell, with nothing
+// said), as in 'etcdshapes render ... | head -c1'; ignored, the write
+// fails with EPIPE like any other write, and the command exits 1.
+func command(args []string) int {
+	signal.Ignore(syscall.SIGPIPE)
+	return run(args, os.Stdin, os.Stdout, os.Stderr)
 }
 
 // run is the whole command, testable without a process: it returns the
-// exit status after printing any error.
+// exit status after printing any error. Output that cannot be written, on
+// stdout (said on stderr) or on stderr (said nowhere), makes the status 1,
+// whatever it would have been.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	out := errwriter.New(stdout)
+	out, errOut := errwriter.New(stdout), errwriter.New(stderr)
+	code := runOn(args, stdin, out, errOut)
+	if errOut.Err() != nil {
+		return exitError
+	}
+	return code
+}
+
+func runOn(args []string, stdin io.Reader, out *errwriter.Writer, stderr io.Writer) int {
 	cmd, err := execute(args, stdin, out, stderr)
 	var re *runError
 	if out.Err() != nil && !errors.As(err, &re) {
 		// Output that could not be written, by cobra itself (help,
 		// version, completion scripts), which ignores the error or
 		// returns it unwrapped.
-		fmt.Fprintf(stderr, "etcdshapes: %v\n", out.Err())
+		sayErr(stderr, out.Err())
 		return exitError
 	}
 	return report(cmd, err, stderr)
@@ -268,7 +291,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	}
 	warn(e.stderr, rf.apiWarnings(req.APIVersions))
 	if rf.caller == etcdshapes.CallerCluster && len(objs) == 0 {
-		fmt.Fprintf(e.stderr, "etcdshapes: the cluster stays on the shared datastore %q; no etcd objects rendered\n", req.Live.DataStoreName)
+		sayf(e.stderr, "the cluster stays on the shared datastore %q; no etcd objects rendered", req.Live.DataStoreName)
 	}
 	return objs, nil
 }

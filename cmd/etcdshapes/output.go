@@ -351,10 +351,8 @@ func (o *outputFlags) writeDir(objs []etcdshapes.Object, places []int, total int
 			for _, r := range refused.Refusals {
 				r.Field = "output-dir"
 			}
-			for _, line := range strings.Split(err.Error(), "\n") {
-				fmt.Fprintf(stderr, "etcdshapes: %s\n", line)
-			}
-			fmt.Fprintf(stderr, "etcdshapes: nothing was written to %s\n", o.dir)
+			sayErr(stderr, err)
+			sayf(stderr, "nothing was written to %s", o.dir)
 			return &exitStatus{exitError}
 		}
 		var ne *invalid.Error
@@ -379,7 +377,7 @@ func indentJSON(b []byte) ([]byte, error) {
 // summary on stdout.
 func reportWritten(dir string, res chartwrite.Result, detail string, stdout, stderr io.Writer) error {
 	for _, n := range res.Left {
-		fmt.Fprintf(stderr, "etcdshapes: left %s: %s\n", filepath.Join(dir, filepath.FromSlash(n.Path)), n.Reason)
+		sayf(stderr, "left %s: %s", filepath.Join(dir, filepath.FromSlash(n.Path)), n.Reason)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "wrote %d files to %s, %d unchanged", len(res.Written), dir, len(res.Unchanged))
@@ -392,7 +390,6 @@ func reportWritten(dir string, res chartwrite.Result, detail string, stdout, std
 	if res.ManifestCreated {
 		fmt.Fprintf(&b, "; recorded them in %s", filepath.Join(dir, chartwrite.ManifestName))
 	}
-	b.WriteByte('\n')
-	_, err := io.WriteString(stdout, b.String())
+	_, err := io.WriteString(stdout, invalid.Escape(b.String())+"\n")
 	return err
 }

@@ -23,8 +23,9 @@ const (
   what server-side apply would create, update (naming the fields), leave unchanged or
   delete, what the API server will refuse (EtcdCluster spec.tls, storageClassName,
   medium, bootstrap, a shrinking size; DataStore driver; RoleBinding roleRef) and what
-  needs a decision (member count and its quorum, DataStore endpoints, a tenant cluster
-  moving to another DataStore, deleting the EtcdCluster or the DataStore).
+  needs a decision (member count and its quorum, a DataStore's endpoints or the Secrets
+  of its TLS config, which two releases whose DataStore names collide would change, a
+  tenant cluster moving to another DataStore, deleting the EtcdCluster or the DataStore).
 
   --live FILE is what 'kubectl get -o yaml' prints (one object, a List, or several
   documents; "-" reads stdin), e.g.
@@ -98,7 +99,7 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := fmt.Fprintf(e.stdout, "%s\n", b); err != nil {
+			if _, err := fmt.Fprintf(e.stdout, "%s\n", escapeJSON(b)); err != nil {
 				return fmt.Errorf("writing the plan: %w", err)
 			}
 		} else if err := p.WriteText(e.stdout); err != nil {

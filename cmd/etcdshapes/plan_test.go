@@ -109,6 +109,23 @@ func TestPlanCommandRefusesTLSChange(t *testing.T) {
 	assert.Contains(t, out, "Not safe to apply")
 }
 
+// Two releases of tenant-demo1 render one DataStore name (the second's
+// <namespace>.<release> is cut and hashed into the first's plain name):
+// rendering the first against the second's live stack exits 3 and says
+// the DataStore would be repointed at another etcd with other
+// credentials.
+func TestPlanCommandCollidingDataStoreNames(t *testing.T) {
+	b := "kubernetes-" + strings.Repeat("b", 40)
+	a := "kubernetes-" + strings.Repeat("b", 30) + "-3a3d3b82"
+	live := ok(t, "", "render", "cluster", "-n", "tenant-demo1", "--release", b, "-o", "json")
+	code, stdout, stderr := cli(t, live, "plan", "cluster", "-n", "tenant-demo1", "--release", a, "--live", "-")
+	require.Equal(t, 3, code, "%s%s", stdout, stderr)
+	assert.Contains(t, stdout, "~ update DataStore tenant-demo1."+a+"\n")
+	assert.Contains(t, stdout, "DECISION spec.endpoints: every tenant control plane on this DataStore starts talking to other endpoints")
+	assert.Contains(t, stdout, "the live DataStore points at another etcd, "+b+"-etcd in namespace tenant-demo1")
+	assert.Contains(t, stdout, "DECISION spec.tlsConfig: every tenant control plane on this DataStore starts authenticating to etcd with other credentials")
+}
+
 func TestPlanCommandReplicasNeedDecision(t *testing.T) {
 	s := goldentest.Scenario(t, "cluster-demo")
 	s.Values = "etcd:\n  replicas: 1\n"
@@ -349,7 +366,7 @@ const runAsCommand = "ETCDSHAPES_TEST_RUN_AS_COMMAND"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runAsCommand) != "" {
-		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(command(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

@@ -1,6 +1,8 @@
 // Package jsontree copies trees of decoded JSON (map[string]any, []any and
 // leaves), for the packages that copy or convert such trees: the plan,
-// the values decoder and the schema generator.
+// the values decoder and the schema generator; and checks that a tree a
+// caller hands the library is one (Check: no cycle, bounded depth and
+// size) before anything recurses into it.
 package jsontree
 
 // Copy returns a copy of v in which every map[string]any and []any is new

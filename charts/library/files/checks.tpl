@@ -12,7 +12,7 @@ values.schema.json's: Helm refuses a wrong type before any template runs.
 */ -}}
 {{- /* etcdshapes.check.fail (naming.Errorf, naming.Error): dict or list
 field value rule; the value printed as naming.FormatValue prints it, each
-part cut with "…" at 200, 120 and 1000 bytes. */ -}}
+part cut with "…" at 200, 120 and 1000 bytes; field and rule escaped. */ -}}
 {{- define "etcdshapes.check.fail" -}}
 {{- $a := . }}{{ if kindIs "slice" . }}{{ $a = dict "field" (index . 0) "value" (index . 1) "rule" (index . 2) }}{{ end -}}
 {{- $p := dict "b" "" "n" 120 -}}
@@ -20,8 +20,11 @@ part cut with "…" at 200, 120 and 1000 bytes. */ -}}
 {{- $f := $a.field }}{{ $r := $a.rule -}}
 {{- if gt (len $f) 200 }}{{ $f = print (include "etcdshapes.check.cut" (dict "s" $f "n" 200)) "…" }}{{ end -}}
 {{- if gt (len $r) 1000 }}{{ $r = print (include "etcdshapes.check.cut" (dict "s" $r "n" 1000)) "…" }}{{ end -}}
-{{- fail (printf "%s: invalid value %s: %s" $f $p.b $r) -}}
+{{- fail (printf "%s: invalid value %s: %s" (include "etcdshapes.check.escape" $f) $p.b (include "etcdshapes.check.escape" $r)) -}}
 {{- end -}}
+
+{{- /* etcdshapes.check.escape (invalid.Escape): %q unquoted, \\ and \" as \ and ". */ -}}
+{{- define "etcdshapes.check.escape" }}{{ regexReplaceAll "^\"|\"$|\\\\([\"\\\\])" (printf "%q" .) "${1}" }}{{ end -}}
 
 {{- /* etcdshapes.check.cut: dict s n; s cut to at most n bytes at a
 character boundary (len s > n). */ -}}
