@@ -12,6 +12,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -440,11 +441,9 @@ func optQuantity(field string, v any) (resource.Quantity, error) {
 	if err != nil {
 		return resource.Quantity{}, err
 	}
-	q, err := resource.ParseQuantity(s)
-	if err != nil {
-		return resource.Quantity{}, invalid.Errorf(field, v, "must be a Kubernetes quantity such as 4Gi, 10G or 500000000")
-	}
-	return q, nil
+	// The bounds before ParseQuantity, whose cost grows with the number
+	// a text spells ("1e-999999999" never parses).
+	return quantity.Parse(field, v, s)
 }
 
 func ratioValue(field string, v any) (string, error) {
@@ -460,6 +459,12 @@ func ratioValue(field string, v any) (string, error) {
 	if f, ok := valueNumber(v); ok {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return "", invalid.Errorf(field, v, "must be a number above 0 and at most 1e15")
+		}
+		// A number of a values file as the file spells it, so that a
+		// refusal quotes it as written ("1e-400", not the "0" of its
+		// float64); it reads as the same float64.
+		if n, isNumber := v.(json.Number); isNumber {
+			return string(n), nil
 		}
 		return strconv.FormatFloat(f, 'f', -1, 64), nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -140,9 +141,22 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 		o.Version = f.version
 		if f.size != "" {
 			var sizeErr error
-			if o.Size, err = resource.ParseQuantity(f.size); err != nil {
+			// The quantity bounds before ParseQuantity, whose cost
+			// grows with the number a text spells.
+			rule := quantity.Rule(f.size)
+			if rule == "" {
+				if o.Size, err = resource.ParseQuantity(f.size); err != nil {
+					rule = quantity.SyntaxRule
+				}
+			}
+			switch rule {
+			case "":
+			case quantity.SyntaxRule:
 				sizeErr = invalid.Errorf("--size", f.size, "must be a quantity, e.g. %q", etcd.DefaultSize)
-			} else if o.Size.IsZero() {
+			default:
+				sizeErr = invalid.Errorf("--size", f.size, "%s", rule)
+			}
+			if sizeErr == nil && o.Size.IsZero() {
 				// Zero is the library's "default size"; typed on the
 				// command line it is a bad size, as values.size: 0 is.
 				sizeErr = invalid.Errorf("--size", f.size, "must be a positive quantity of bytes")
