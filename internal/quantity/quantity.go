@@ -219,11 +219,15 @@ func scan(s string) (scanned, bool) {
 		t.fraction = s[start:i]
 	}
 	t.suffix = s[i:]
+	// A mantissa of no digit at all ("Mi", "-", ".") is 0, except where
+	// ParseQuantity takes its exact path, whose decimal parser refuses it:
+	// with Pi or Ei, and with an exponent below -9.
+	digitless := t.whole == "" && t.fraction == ""
 	if _, ok := decimalSuffixes[t.suffix]; ok {
 		return t, true
 	}
 	if _, ok := binaryLimits[t.suffix]; ok {
-		return t, true
+		return t, !digitless || (t.suffix != "Pi" && t.suffix != "Ei")
 	}
 	if len(t.suffix) < 2 || (t.suffix[0] != 'e' && t.suffix[0] != 'E') {
 		return t, false
@@ -242,6 +246,18 @@ func scan(s string) (scanned, bool) {
 		}
 	}
 	t.expDigits = strings.TrimLeft(e, "0")
+	// ParseQuantity reads the exponent as an int64 (then keeps its low 32
+	// bits): beyond an int64 it is no quantity.
+	if limit := "9223372036854775807"; len(t.expDigits) > len(limit) ||
+		(len(t.expDigits) == len(limit) && t.expDigits > limit && !(t.expNegative && t.expDigits == "9223372036854775808")) {
+		return t, false
+	}
+	// Two digits (below -9, so the exact path, and within MaxExponent,
+	// beyond which the exponent is refused anyway, whatever the low 32
+	// bits ParseQuantity keeps).
+	if digitless && t.expNegative && len(t.expDigits) == 2 {
+		return t, false
+	}
 	return t, true
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/big"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,20 @@ func spell(t *testing.T, s string) (spelled, bool) {
 	if m == nil || s == "" {
 		return spelled{}, false
 	}
+	suffix := m[3]
+	eForm := len(suffix) > 1 && (suffix[0] == 'e' || suffix[0] == 'E') && suffix != "Ei"
+	if eForm {
+		e, err := strconv.ParseInt(suffix[1:], 10, 64)
+		if err != nil {
+			return spelled{}, false // ParseQuantity's exponent is an int64
+		}
+		if strings.Trim(m[2], ".") == "" && e <= -10 && e >= -MaxExponent {
+			return spelled{}, false // its exact path refuses no digit
+		}
+	}
+	if strings.Trim(m[2], ".") == "" && (suffix == "Pi" || suffix == "Ei") {
+		return spelled{}, false
+	}
 	num := m[2]
 	if strings.HasPrefix(num, ".") {
 		num = "0" + num
@@ -44,7 +59,6 @@ func spell(t *testing.T, s string) (spelled, bool) {
 	if !ok {
 		t.Fatalf("%q: mantissa %q", s, num)
 	}
-	suffix := m[3]
 	pow := func(base, exp int64) *big.Rat {
 		r := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(base), big.NewInt(abs(exp)), nil))
 		if exp < 0 {
@@ -92,7 +106,8 @@ func exponentForms() []string {
 		"8Ei", "7Ei", "7.999999Ei", "7.9999999999999999999999Ei", "-8Ei", "8192Pi", "8191.99Pi", "8388608Ti", "8388607Ti", "8589934592Gi", "8589934591Gi", "8796093022208Mi", "8796093022207Mi", "9007199254740992Ki", "9007199254740991Ki",
 		"9E", "9.3E", "10E", "2000E", "9223P", "9224P", "9223372T", "9223373T", "9223372036G", "9223372037G", "9223372036854775808n", "9223372036854775808000000000n", "9223372036854775807999999999n", "9223372036854775808u", "9223372036854775808m",
 		"4Gi", "512Mi", "1000m", "0.1", "100m", "1n", "1u", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei", "1e3", "1E3", "1e+3", "1e-3", "1.5e9", "1.073741824e+09", "5e-324", "1e-9", "1e-10",
-		"0", "00", ".", "-", "+", "Mi", ".5", "5.", "+.5Ki", "-0", "0.0e0",
+		"e-99", "e-100", "1e9223372036854775807", "1e9223372036854775808", "1e-9223372036854775808", "1e-9223372036854775809", "e-2170000000",
+		"0", "00", ".", "-", "+", "Mi", ".5", "5.", "+.5Ki", "-0", "0.0e0", "Ei", "Pi", "Ti", "-Ei", ".Ei", "0Ei", "5.Ei", "e-9", "e-10", ".e-10", "-e-10", "0e-10", "5.e-10", "e5", "E",
 		"", "abc", "1.2.3", "1e", "1e+", "1Ee3", "1K", "1KI", "1 Gi", "0x10", "1e3Mi", "--1", "1e1.5", "1i", "e3", "1ee3", "1e3e3",
 		strings.Repeat("9", 65), strings.Repeat("0", 65), "0." + strings.Repeat("0", 62) + "1", "0." + strings.Repeat("0", 61) + "1", strings.Repeat("1", 64), "1." + strings.Repeat("0", 62),
 	}
@@ -228,5 +243,86 @@ func TestCheck(t *testing.T) {
 		if !errors.As(err, &ne) || ne.Field != "Size" || ne.Value != c.value || ne.Rule != c.rule {
 			t.Errorf("%s: Check = %#v, want value %q and %q", c.name, err, c.value, c.rule)
 		}
+	}
+}
+
+// FuzzRule: Rule reads any text in time linear in its length; a text it
+// admits parses, is at most Max in magnitude, keeps its value through its
+// canonical form (which the API server stores) and passes Check; a text it
+// calls no quantity ParseQuantity refuses too. Seeded with every exponent
+// form:
+//
+//	go test ./internal/quantity -run '^$' -fuzz '^FuzzRule$' -fuzztime 100000x
+func FuzzRule(f *testing.F) {
+	for _, s := range exponentForms() {
+		f.Add(s)
+	}
+	max, _ := new(big.Rat).SetString(Max)
+	f.Fuzz(func(t *testing.T, s string) {
+		rule := Rule(s)
+		switch rule {
+		case "":
+		case SyntaxRule:
+			if _, err := resource.ParseQuantity(s); err == nil {
+				t.Fatalf("Rule(%q) says no quantity; ParseQuantity reads it", s)
+			}
+			return
+		default:
+			return
+		}
+		q, err := resource.ParseQuantity(s)
+		if err != nil {
+			t.Fatalf("Rule admits %q; ParseQuantity: %v", s, err)
+		}
+		v, ok := new(big.Rat).SetString(q.AsDec().String())
+		if !ok || new(big.Rat).Abs(v).Cmp(max) > 0 {
+			t.Fatalf("Rule admits %q, which is %s", s, q.AsDec())
+		}
+		back, err := resource.ParseQuantity(q.String())
+		if err != nil || back.Cmp(q) != 0 {
+			t.Fatalf("%q is stored as %q, which reads back as %v (%v)", s, q.String(), back.AsDec(), err)
+		}
+		if err := Check("f", q); err != nil {
+			t.Fatalf("Check of admitted %q: %v", s, err)
+		}
+	})
+}
+
+// TestRuleLinear: Rule's time grows linearly with the text, for texts of
+// 16 MiB (the values files' limit) of each shape it scans.
+func TestRuleLinear(t *testing.T) {
+	const n = 16 << 20
+	for _, s := range []string{
+		strings.Repeat("9", n), "0." + strings.Repeat("0", n) + "1", "1e" + strings.Repeat("9", n), "1e-" + strings.Repeat("0", n) + "5",
+		strings.Repeat("1", n) + "x", "9223372036854775807." + strings.Repeat("0", n) + "1", "7." + strings.Repeat("9", n) + "Ei",
+	} {
+		start := time.Now()
+		rule := Rule(s)
+		if d := time.Since(start); d > 5*time.Second || rule == "" {
+			t.Errorf("Rule of %.20q… (%d bytes) = %q in %v", s, len(s), rule, d)
+		}
+	}
+}
+
+// BenchmarkParse is the gate and ParseQuantity for the admitted texts
+// that cost most: 64 characters, the binary slow path, the least
+// exponent.
+func BenchmarkParse(b *testing.B) {
+	_, below, fraction := BinaryLimits()
+	for _, s := range []string{
+		"4Gi",
+		below[5] + "." + fraction[5] + "Ei",  // 64 characters, exactly Max
+		"0." + strings.Repeat("0", 61) + "1", // 64 characters, 1e-62
+		"1" + strings.Repeat("2", 62) + "e-99",
+		Max,
+	} {
+		b.Run(s[:min(len(s), 16)], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Parse("f", s, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
