@@ -308,7 +308,17 @@ func platformValues(raw any) (platform, error) {
 	p.ratios.EphemeralStorage, err = ratioValue("_cluster.ephemeral-storage-allocation-ratio", c["ephemeral-storage-allocation-ratio"])
 	read = !errs.Add(err) && read
 	if read {
-		errs.Add(p.ratios.Validate())
+		// Refusals quote each ratio as written (a number unquoted, as
+		// the file spells it), not as the string it was read into.
+		raw := map[string]any{"Ratios.CPU": c["cpu-allocation-ratio"], "Ratios.Memory": c["memory-allocation-ratio"], "Ratios.EphemeralStorage": c["ephemeral-storage-allocation-ratio"]}
+		errs.AddEach(p.ratios.Validate(), func(e *invalid.Error) *invalid.Error {
+			if v, ok := raw[e.Field]; ok && v != nil {
+				cp := *e
+				cp.Value = v
+				return &cp
+			}
+			return e
+		})
 	}
 	p.storageClassLocal, err = optString("_cluster.etcd-storage-class-local", c["etcd-storage-class-local"])
 	errs.Add(err)
