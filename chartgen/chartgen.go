@@ -21,6 +21,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -341,9 +342,19 @@ type constants struct {
 	MaxSubdomain     int
 	MaxInt64         string
 	InstanceLabel    string
-	CappedQuota      string
-	DefaultQuota     string
-	LibraryName      string
+	// CappedQuota is the quota of the greatest admitted size, 2^63-1,
+	// beyond a float64's precision: the helpers take it from here for a
+	// binary size whose float64 reaches 2^63.
+	CappedQuota string
+	// The quantity bounds (internal/quantity): the greatest quantity, the
+	// longest text, the greatest exponent, each binary suffix's limits
+	// (2^(63-10k), one less, and the digits of 1-2^-(10k)), and the rules.
+	QuantityMax, QuantityMaxExponent                                                string
+	QuantityMaxLength                                                               int
+	QuantityBinary                                                                  []binaryLimit
+	QuantitySyntaxRule, QuantityRangeRule, QuantityLengthRule, QuantityExponentRule string
+	DefaultQuota                                                                    string
+	LibraryName                                                                     string
 	// NoLibraryMessage is the refusal of a chart that lacks the library
 	// chart as a dependency.
 	NoLibraryMessage string
@@ -394,6 +405,10 @@ type constants struct {
 	AffinityTypes            []affinityType
 }
 
+// binaryLimit is a binary suffix's limits as quantity.BinaryLimits gives
+// them.
+type binaryLimit struct{ Suffix, Limit, Below, Fraction string }
+
 // The quick tests' patterns.
 const (
 	tenantPattern  = `^tenant-[a-z0-9]+(-[a-z0-9]+)*$`
@@ -440,10 +455,9 @@ func newConstants() (*constants, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A binary-suffixed quantity above 2^63-1 is capped there by
-	// resource.ParseQuantity; its quota is beyond a float64's precision, so
-	// the helpers take it from here.
-	capped, err := quotaText("8Ei")
+	// The quota of 2^63-1 bytes, the greatest admitted size, is beyond a
+	// float64's precision: the helpers take it from here.
+	capped, err := quotaText(quantity.Max)
 	if err != nil {
 		return nil, err
 	}
@@ -484,6 +498,13 @@ func newConstants() (*constants, error) {
 		MaxInt64:             strconv.FormatInt(1<<63-1, 10),
 		InstanceLabel:        etcd.InstanceLabel,
 		CappedQuota:          capped,
+		QuantityMax:          quantity.Max,
+		QuantityMaxExponent:  strconv.Itoa(quantity.MaxExponent),
+		QuantityMaxLength:    quantity.MaxLength,
+		QuantitySyntaxRule:   quantity.SyntaxRule,
+		QuantityRangeRule:    quantity.RangeRule,
+		QuantityLengthRule:   quantity.LengthRule,
+		QuantityExponentRule: quantity.ExponentRule,
 		OptionalAPIs:         optionalAPIs,
 		EtcdCluster:          apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
 		// The live object whose spec.dataStoreName the per-cluster chart
@@ -511,6 +532,10 @@ func newConstants() (*constants, error) {
 		DashboardAPI:             etcdshapes.APIGrafanaDashboard,
 		MaxDashboardUID:          naming.MaxDashboardUID,
 		DashboardUIDKeep:         naming.DashboardUIDKeep,
+	}
+	limit, below, fraction := quantity.BinaryLimits()
+	for i, suffix := range quantity.BinarySuffixes {
+		k.QuantityBinary = append(k.QuantityBinary, binaryLimit{suffix, limit[i], below[i], fraction[i]})
 	}
 	var groups []string
 	for _, api := range optionalAPIs {

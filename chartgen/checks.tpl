@@ -247,11 +247,16 @@ decodes to nothing. */ -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.quantity (optQuantity in values.go, resource.ParseQuantity):
-dict field value; JSON {s (as written), f (value), capped, num and factors
-(whose product is the exact value)}. f is the chart's float64: binary
-suffixes multiply exactly, decimal ones shift the exponent; rounded up to
-whole nanos, a binary-suffixed one capped at 2^63-1, as ParseQuantity. */ -}}
+{{- /* etcdshapes.check.quantity (optQuantity in values.go: quantity.Parse,
+resource.ParseQuantity): dict field value [try] [derived]; JSON {s (as
+written), f (value), capped, num and factors (whose product is the exact
+value)}. The quantity bounds (quantity.Rule) come first, in its order, with
+its string comparisons: at most 2^63-1, at most 64 characters, an exponent
+within ±99; derived quantities (a request) skip them. With try, a text that
+is no quantity gives {bad}, one beyond the bounds {bound: the rule}. f is
+the chart's float64: binary suffixes multiply exactly, decimal ones shift
+the exponent; rounded up to whole nanos, as ParseQuantity; capped when a
+binary one's float64 reaches 2^63. */ -}}
 {{- define "etcdshapes.check.quantity" -}}
 {{- $x := .value -}}
 {{- $s := "" -}}
@@ -264,13 +269,66 @@ whole nanos, a binary-suffixed one capped at 2^63-1, as ParseQuantity. */ -}}
 {{- else -}}
 {{- include "etcdshapes.check.fail" (list .field $x "must be a quantity (a string such as \"4Gi\" or a number)") -}}
 {{- end -}}
-{{- /* ParseQuantity's grammar: the number may be empty ("Mi" is 0). */ -}}
+{{- /* ParseQuantity's grammar: the number may be empty ("Mi" is 0), but
+not on its exact path (Pi, Ei, an exponent below -9); its exponent is an
+int64. */ -}}
 {{- $re := "^([+-]?)([0-9]*\\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$" -}}
 {{- $bad := or (eq $s "") (not (regexMatch $re $s)) -}}
-{{- if and $bad (not .try) -}}
-{{- include "etcdshapes.check.fail" (list .field $x "must be a Kubernetes quantity such as 4Gi, 10G or 500000000") -}}
+{{- $rule := "" -}}
+{{- if not $bad -}}
+{{- $num := regexReplaceAll $re $s "${2}" -}}
+{{- $suffix := regexReplaceAll $re $s "${3}" -}}
+{{- $digitless := eq (trimAll "." $num) "" -}}
+{{- $eform := regexMatch "^[eE][+-]?[0-9]" $suffix -}}
+{{- $eneg := regexMatch "^[eE]-" $suffix -}}
+{{- $ed := regexReplaceAll "^[eE][+-]?0*" $suffix "" }}{{ if not $eform }}{{ $ed = "" }}{{ end -}}
+{{- $q := .k.quantity -}}
+{{- $above := dict -}}
+{{- range $n, $d := dict "max" $q.max "exp" $q.maxExponent -}}
+{{- $_ := set $above $n (or (gt (len $ed) (len $d)) (and (eq (len $ed) (len $d)) (gt $ed $d))) -}}
 {{- end -}}
-{{- if $bad }}{{ toJson (dict "bad" true) }}{{ else -}}
+{{- if and $digitless (has $suffix (list "Pi" "Ei")) }}{{ $bad = true }}{{ end -}}
+{{- if and $above.max (not (and $eneg (eq $ed "9223372036854775808"))) }}{{ $bad = true }}{{ end -}}
+{{- if and $digitless $eneg (gt (len $ed) 1) (not $above.exp) }}{{ $bad = true }}{{ end -}}
+{{- if and (not $bad) (not .derived) -}}
+{{- $whole := regexReplaceAll "^0*([0-9]*)\\.?[0-9]*$" $num "${1}" -}}
+{{- $frac := regexReplaceAll "^[0-9]*\\.?([0-9]*)$" $num "${1}" -}}
+{{- $large := false -}}
+{{- if hasKey $q.binary $suffix -}}
+{{- /* m·2^(10k) > 2^63-1: floor(m) ≥ 2^(63-10k), or one less with a
+fraction beyond 1-2^-(10k). */ -}}
+{{- $b := get $q.binary $suffix -}}
+{{- $limit := index $b 0 }}{{ $f := regexReplaceAll "0*$" $frac "" }}{{ $bf := index $b 2 -}}
+{{- $n := max (len $f) (len $bf) -}}
+{{- $large = or (gt (len $whole) (len $limit)) (and (eq (len $whole) (len $limit)) (ge $whole $limit))
+  (and (eq $whole (index $b 1)) (gt (print $f (repeat (int (sub $n (len $f))) "0")) (print $bf (repeat (int (sub $n (len $bf))) "0")))) -}}
+{{- else -}}
+{{- /* The value is 0.digits × 10^place; 2^63-1 has 19 digits. */ -}}
+{{- $exp := 0 -}}
+{{- if $eform }}{{ $exp = ternary 1000000000 (atoi $ed) (gt (len $ed) 9) }}{{ if $eneg }}{{ $exp = sub 0 $exp }}{{ end -}}
+{{- else }}{{ $exp = get (dict "n" -9 "u" -6 "m" -3 "" 0 "k" 3 "M" 6 "G" 9 "T" 12 "P" 15 "E" 18) $suffix }}{{ end -}}
+{{- $digits := print $whole $frac }}{{ $place := add (len $whole) $exp -}}
+{{- if eq $whole "" }}{{ $digits = regexReplaceAll "^0*" $frac "" }}{{ $place = sub $exp (sub (len $frac) (len $digits)) }}{{ end -}}
+{{- $m := $q.max -}}
+{{- if and $digits (gt (int64 $place) (int64 (len $m))) }}{{ $large = true -}}
+{{- else if and $digits (eq (int64 $place) (int64 (len $m))) -}}
+{{- $head := print $digits (repeat (len $m) "0") | trunc (len $m) -}}
+{{- $rest := "" }}{{ if gt (len $digits) (len $m) }}{{ $rest = substr (len $m) (len $digits) $digits }}{{ end -}}
+{{- $large = or (gt $head $m) (and (eq $head $m) (ne (regexReplaceAll "0*$" $rest "") "")) -}}
+{{- end -}}
+{{- end -}}
+{{- if $large }}{{ $rule = $q.rangeRule -}}
+{{- else if gt (len $s) (int $q.maxLength) }}{{ $rule = $q.lengthRule -}}
+{{- else if $above.exp }}{{ $rule = $q.exponentRule }}{{ end -}}
+{{- end -}}
+{{- end -}}
+{{- if and $bad (not .try) -}}
+{{- include "etcdshapes.check.fail" (list .field $x .k.quantity.syntaxRule) -}}
+{{- end -}}
+{{- if and $rule (not .try) -}}
+{{- include "etcdshapes.check.fail" (list .field $x $rule) -}}
+{{- end -}}
+{{- if $bad }}{{ toJson (dict "bad" true) }}{{ else if $rule }}{{ toJson (dict "bound" $rule) }}{{ else -}}
 {{- $num := regexReplaceAll $re $s "${1}${2}" -}}
 {{- $suffix := regexReplaceAll $re $s "${3}" -}}
 {{- /* Binary multipliers as factors that sprig's decimals hold exactly (it
@@ -320,7 +378,8 @@ written) q (parsed) k; 95% of the size in bytes, printed like "%.0f". */ -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.ratios (ratioValue in values.go, etcd.Ratios.Validate): dict
-cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
+cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers, and
+given: each as written (a number as Helm holds it), which refusals quote. */ -}}
 {{- define "etcdshapes.check.ratios" -}}
 {{- $cl := .cluster | default dict -}}
 {{- $k := .k -}}
@@ -343,10 +402,12 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
 {{- end -}}
 {{- end -}}
 {{- $out := dict -}}
+{{- $given := dict -}}
 {{- range $spec -}}
 {{- $field := printf "_cluster.%s" (index . 1) -}}
 {{- $s := get $raw (index . 0) -}}
 {{- if eq $s "" }}{{ $s = get $k.defaultRatios (index . 0) }}{{ end -}}
+{{- $_ := set $given (index . 0) $s -}}
 {{- /* strconv.ParseFloat's grammar: decimal, hexadecimal, inf, nan. */ -}}
 {{- if not (regexMatch "^([+-]?(([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)[pP][+-]?[0-9]+|[iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$" $s) -}}
 {{- include "etcdshapes.check.fail" (list $field $s "must be a decimal number") -}}
@@ -357,6 +418,7 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
 {{- end -}}
 {{- $_ := set $out (index . 0) $f -}}
 {{- end -}}
+{{- $_ := set $out "given" $given -}}
 {{- toJson $out -}}
 {{- end -}}
 
@@ -387,7 +449,7 @@ upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- include "etcdshapes.check.fail" (list $f $raw "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)") -}}
 {{- end -}}
 {{- $sp := $raw }}{{ if and (kindIs "float64" $raw) (has $n (list "cpu" "memory" "ephemeral-storage")) }}{{ $sp = toString $raw }}{{ end -}}
-{{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" $sp) | fromJson -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" $sp "k" $.k) | fromJson -}}
 {{- if lt $q.f 0.0 -}}
 {{- include "etcdshapes.check.fail" (list $f $raw "must not be negative") -}}
 {{- end -}}
@@ -395,9 +457,11 @@ upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- $v := $raw -}}
 {{- if has $n (list "cpu" "memory" "ephemeral-storage") -}}
 {{- else if hasPrefix "hugepages-" $n -}}
-{{- $size := include "etcdshapes.check.quantity" (dict "value" (trimPrefix "hugepages-" $n) "try" true) | fromJson -}}
+{{- $size := include "etcdshapes.check.quantity" (dict "value" (trimPrefix "hugepages-" $n) "try" true "k" $.k) | fromJson -}}
 {{- if $size.bad -}}
 {{- $rule = "must be hugepages-<page size>, e.g. hugepages-2Mi" }}{{ $v = $n -}}
+{{- else if $size.bound -}}
+{{- $rule = printf "names a page size that %s" $size.bound }}{{ $v = $n -}}
 {{- else if or (le $size.f 0.0) (ne $size.f (floor $size.f)) -}}
 {{- $rule = "must name a page size of a positive whole number of bytes, e.g. hugepages-2Mi or hugepages-1Gi" }}{{ $v = $n -}}
 {{- else if or (ne $q.f (floor $q.f)) (ne (divf $q.f $size.f) (floor (divf $q.f $size.f))) -}}
@@ -436,9 +500,12 @@ their limit. divf divides like the chart (16 decimals, then float64). */ -}}
 {{- end -}}
 {{- end -}}
 {{- range $name := $names -}}
-{{- $q := include "etcdshapes.check.quantity" (dict "field" (printf "%s.%s" $.field $name) "value" (get $.limits $name)) | fromJson -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" (printf "%s.%s" $.field $name) "value" (get $.limits $name) "k" $.k "derived" true) | fromJson -}}
 {{- $_ := set $limits $name $q.s -}}
 {{- if eq $name "cpu" -}}
+{{- if and $.bound (ge (divf $q.f $.ratios.cpu) 9223372036854775807.0) -}}
+{{- include "etcdshapes.check.fail" (list "_cluster.cpu-allocation-ratio" $.ratios.given.cpu (printf "is too small: the VPA's cpu bound %s divided by it is beyond %s, the most a quantity holds" $q.s $.k.quantity.max)) -}}
+{{- end -}}
 {{- $_ := set $requests $name (printf "%v" (divf $q.f $.ratios.cpu)) -}}
 {{- else if or (eq $name "memory") (eq $name "ephemeral-storage") -}}
 {{- $r := ternary $.ratios.memory $.ratios.ephemeral (eq $name "memory") -}}
@@ -446,7 +513,7 @@ their limit. divf divides like the chart (16 decimals, then float64). */ -}}
 {{- if ge $b 9223372036854775807.0 -}}
 {{- $ratio := include "etcdshapes.check.formatFloat" (dict "value" $r) -}}
 {{- if $.bound -}}
-{{- include "etcdshapes.check.fail" (list "_cluster.memory-allocation-ratio" $ratio (printf "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage" $q.s)) -}}
+{{- include "etcdshapes.check.fail" (list "_cluster.memory-allocation-ratio" $.ratios.given.memory (printf "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage" $q.s)) -}}
 {{- end -}}
 {{- include "etcdshapes.check.fail" (list (printf "%s.%s" $.field $name) $q.s (printf "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)" $name $ratio)) -}}
 {{- end -}}
@@ -466,14 +533,14 @@ its limit (the API server would refuse it). */ -}}
 {{- range $r := list (list "cpu" "cpu" "cpu-allocation-ratio") (list "memory" "memory" "memory-allocation-ratio") (list "ephemeral-storage" "ephemeral" "ephemeral-storage-allocation-ratio") -}}
 {{- $n := index $r 0 -}}
 {{- if and (hasKey $res.limits $n) (hasKey $res.requests $n) -}}
-{{- $lim := include "etcdshapes.check.quantity" (dict "field" "limit" "value" (get $res.limits $n)) | fromJson -}}
-{{- $req := include "etcdshapes.check.quantity" (dict "field" "request" "value" (get $res.requests $n)) | fromJson -}}
+{{- $lim := include "etcdshapes.check.quantity" (dict "field" "limit" "value" (get $res.limits $n) "k" $.k "derived" true) | fromJson -}}
+{{- $req := include "etcdshapes.check.quantity" (dict "field" "request" "value" (get $res.requests $n) "k" $.k "derived" true) | fromJson -}}
 {{- if gt $req.f $lim.f -}}
 {{- $ratio := get $.ratios (index $r 1) -}}
 {{- if ge $ratio 1.0 -}}
 {{- include "etcdshapes.check.fail" (list (printf "values.resources.%s" $n) $lim.s (printf "has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it" $req.s)) -}}
 {{- end -}}
-{{- include "etcdshapes.check.fail" (list (printf "_cluster.%s" (index $r 2)) (include "etcdshapes.check.formatFloat" (dict "value" $ratio)) (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
+{{- include "etcdshapes.check.fail" (list (printf "_cluster.%s" (index $r 2)) (get $.ratios.given (index $r 1)) (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -793,7 +860,7 @@ replicas or size was set to null. */ -}}
 {{- include "etcdshapes.check.fail" (list "values.replicas" $r (printf "is out of range: must be at most %d (etcd advises at most 7 members)" (int $k.maxReplicas))) -}}
 {{- end -}}
 {{- $_ := set $c "replicas" (int64 $r) -}}
-{{- $q := include "etcdshapes.check.quantity" (dict "field" "values.size" "value" $v.size) | fromJson -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" "values.size" "value" $v.size "k" $k) | fromJson -}}
 {{- if le $q.f 0.0 -}}
 {{- include "etcdshapes.check.fail" (list "values.size" $v.size "must be a positive quantity of bytes") -}}
 {{- end -}}
@@ -914,6 +981,9 @@ set on the dict it is given, which holds the tables of [[ .ConstantsFile ]]
   "maxClusterName" [[ .MaxClusterName ]]
   "instanceLabel" [[ q .InstanceLabel ]]
   "cappedQuota" [[ q .CappedQuota ]]
+  "quantity" (dict "max" [[ q .QuantityMax ]] "maxExponent" [[ q .QuantityMaxExponent ]] "maxLength" [[ .QuantityMaxLength ]]
+    "binary" (dict[[ range .QuantityBinary ]] [[ q .Suffix ]] (list [[ q .Limit ]] [[ q .Below ]] [[ q .Fraction ]])[[ end ]])
+    "syntaxRule" [[ q .QuantitySyntaxRule ]] "rangeRule" [[ q .QuantityRangeRule ]] "lengthRule" [[ q .QuantityLengthRule ]] "exponentRule" [[ q .QuantityExponentRule ]])
   "affinityType" [[ q .AffinityType ]]
 )
 -}}

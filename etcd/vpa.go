@@ -39,16 +39,17 @@ func verticalPodAutoscaler(n naming.Names, p parsedRatios) (*vpav1.VerticalPodAu
 	// The requests half of the sanitiser, on constant limits that need no
 	// validation.
 	bounds := func(cpu, memory string) (corev1.ResourceList, error) {
-		mem, ok := byteRequest(resource.MustParse(memory), p.memory)
-		if !ok {
-			return nil, invalid.Errorf(p.memory.field, p.memory.given,
-				"is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage", memory)
-		}
+		// cpu first, as the chart's checks meet them.
 		// A cpu bound beyond the quantity bounds (a ratio as small as
 		// 1e-19) is no quantity the VPA can hold either.
 		if f := quotient(resource.MustParse(cpu), p.cpu); !(f < 1<<63) {
 			return nil, invalid.Errorf(p.cpu.field, p.cpu.given,
 				"is too small: the VPA's cpu bound %s divided by it is beyond %s, the most a quantity holds", cpu, quantity.Max)
+		}
+		mem, ok := byteRequest(resource.MustParse(memory), p.memory)
+		if !ok {
+			return nil, invalid.Errorf(p.memory.field, p.memory.given,
+				"is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage", memory)
 		}
 		return corev1.ResourceList{
 			corev1.ResourceCPU:    cpuRequest(resource.MustParse(cpu), p.cpu),

@@ -73,6 +73,84 @@ func quantityString(v any) (string, bool) {
 	return "", false
 }
 
+// quantityGrammar is the Kubernetes quantity grammar (resource.ParseQuantity's).
+var quantityGrammar = regexp.MustCompile(`^([+-]?)([0-9]*\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$`)
+
+// beyondBounds is why a values scalar of the quantity grammar is beyond
+// the README's quantity bounds (class 8): beyond 2^63-1 in magnitude, a
+// text longer than 64 characters, an exponent beyond ±99. A YAML number
+// (the float64 Helm holds) is held to the first alone, as its spelling is
+// the library's. Computed here from the text with big.Rat, independently
+// of the library's string comparisons.
+func beyondBounds(v any) (string, bool) {
+	max := new(big.Rat).SetInt(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 63), big.NewInt(1)))
+	if f, isNum := v.(float64); isNum {
+		r := new(big.Rat)
+		if r.SetFloat64(f) != nil && r.Abs(r).Cmp(max) > 0 {
+			return "a number beyond 2^63-1", true
+		}
+		return "", false
+	}
+	s, isStr := v.(string)
+	m := quantityGrammar.FindStringSubmatch(s)
+	if !isStr || m == nil {
+		return "", false
+	}
+	num := strings.TrimSuffix(m[2], ".")
+	if strings.HasPrefix(num, ".") || num == "" {
+		num = "0" + num
+	}
+	mant, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return "", false
+	}
+	exp10, exp2 := int64(0), int64(0)
+	switch suffix := m[3]; {
+	case strings.HasSuffix(suffix, "i"):
+		exp2 = 10 * int64(strings.Index("KMGTPE", suffix[:1])+1)
+	case len(suffix) <= 1:
+		exp10 = map[string]int64{"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}[suffix]
+	default:
+		e, err := strconv.ParseInt(strings.TrimPrefix(suffix[1:], "+"), 10, 64)
+		if err != nil {
+			return "", false // no quantity: another class
+		}
+		if e > 400 && mant.Sign() != 0 {
+			return "a huge exponent", true
+		}
+		if e > 400 || e < -400 {
+			exp10 = 0 // the value is no matter: the exponent rule below
+		} else {
+			exp10 = e
+		}
+	}
+	val := new(big.Rat).Mul(mant, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(exp2))))
+	p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(abs64(exp10)), nil))
+	if exp10 < 0 {
+		p.Inv(p)
+	}
+	val.Mul(val, p)
+	switch {
+	case val.Abs(val).Cmp(max) > 0:
+		return "beyond 2^63-1", true
+	case len(s) > 64:
+		return "longer than 64 characters", true
+	}
+	if e := m[3]; len(e) > 1 && (e[0] == 'e' || e[0] == 'E') && e != "Ei" {
+		if n, _ := strconv.ParseInt(strings.TrimPrefix(e[1:], "+"), 10, 64); n > 99 || n < -99 {
+			return "an exponent beyond ±99", true
+		}
+	}
+	return "", false
+}
+
+func abs64(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
 // quota is SPEC's quotaBackendBytes, size × 0.95 formatted like %.0f,
 // computed from the exact size: ok is false when the size is no quantity.
 func quota(size any) (*big.Int, bool) {
@@ -548,10 +626,18 @@ func inputFaults(in oracleInput, up []object) faultSet {
 		}
 	}
 	if x, ok := v["size"]; ok && x != nil {
+		// The bounds first: ParseQuantity of a text beyond them may not
+		// end ("1e-999999999").
+		reason, beyond := beyondBounds(x)
 		s, isQ := quantityString(x)
-		q, err := resource.ParseQuantity(s)
+		q, err := resource.Quantity{}, error(nil)
+		if !beyond {
+			q, err = resource.ParseQuantity(s)
+		}
 		max := new(big.Int).SetUint64(1 << 63)
 		switch {
+		case beyond:
+			f.add("values.size", "beyond the quantity bounds: "+reason)
 		case !isQ || err != nil:
 			f.add("values.size", "not a quantity")
 		case q.Sign() <= 0:
@@ -634,6 +720,10 @@ func resourceFaults(f faultSet, v map[string]any, ratios map[string]float64, up 
 			f.add(field, "not a resource name")
 			continue
 		}
+		if reason, beyond := beyondBounds(raw); beyond {
+			f.add(field, "beyond the quantity bounds: "+reason)
+			continue
+		}
 		s, isQ := quantityString(raw)
 		q, err := resource.ParseQuantity(s)
 		if !isQ || err != nil {
@@ -680,6 +770,9 @@ func resourceFaults(f faultSet, v map[string]any, ratios map[string]float64, up 
 	// A byte request of 2^63 or more: the chart's integer conversion of
 	// it is undefined (amd64: a negative request, which the API refuses).
 	for name, def := range map[string]float64{"memory": 1, "ephemeral-storage": 40} {
+		if _, beyond := beyondBounds(res[name]); beyond {
+			continue
+		}
 		s, isQ := quantityString(res[name])
 		q, err := resource.ParseQuantity(s)
 		if !isQ || err != nil {

@@ -104,7 +104,7 @@ func Rule(s string) string {
 		return RangeRule
 	case len(s) > MaxLength:
 		return LengthRule
-	case len(t.expDigits) > 2:
+	case digitsAbove(t.expDigits, maxExponent):
 		return ExponentRule
 	}
 	return ""
@@ -248,14 +248,13 @@ func scan(s string) (scanned, bool) {
 	t.expDigits = strings.TrimLeft(e, "0")
 	// ParseQuantity reads the exponent as an int64 (then keeps its low 32
 	// bits): beyond an int64 it is no quantity.
-	if limit := "9223372036854775807"; len(t.expDigits) > len(limit) ||
-		(len(t.expDigits) == len(limit) && t.expDigits > limit && !(t.expNegative && t.expDigits == "9223372036854775808")) {
+	if limit := Max; digitsAbove(t.expDigits, limit) && !(t.expNegative && t.expDigits == "9223372036854775808") {
 		return t, false
 	}
-	// Two digits (below -9, so the exact path, and within MaxExponent,
-	// beyond which the exponent is refused anyway, whatever the low 32
-	// bits ParseQuantity keeps).
-	if digitless && t.expNegative && len(t.expDigits) == 2 {
+	// Below -9 (the exact path) and within MaxExponent, beyond which the
+	// exponent is refused anyway, whatever the low 32 bits ParseQuantity
+	// keeps.
+	if digitless && t.expNegative && len(t.expDigits) > 1 && !digitsAbove(t.expDigits, maxExponent) {
 		return t, false
 	}
 	return t, true
@@ -326,6 +325,17 @@ func (t scanned) tooLarge() bool {
 func fractionAbove(a, b string) bool {
 	n := max(len(a), len(b))
 	return a+strings.Repeat("0", n-len(a)) > b+strings.Repeat("0", n-len(b))
+}
+
+// maxExponent is MaxExponent's digits.
+var maxExponent = strconv.Itoa(MaxExponent)
+
+// digitsAbove compares two decimal integers without leading zeros.
+func digitsAbove(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) > len(b)
+	}
+	return a > b
 }
 
 // atLeast compares two decimal integers without leading zeros.
