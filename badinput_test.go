@@ -121,7 +121,7 @@ func badInputs() []badInput {
 		{"resource name invalid", etcdValues("resources:\n  \"bad name\": 1\n"), "values.resources.bad name", "bad name", "resource name"},
 		{"extended resource fractional", etcdValues("resources:\n  example.com/device: 0.5\n"), "values.resources.example.com/device", "0.5", "whole number"},
 		{"extended resource in kubernetes.io", etcdValues("resources:\n  kubernetes.io/x: 1\n"), "values.resources.kubernetes.io/x", "kubernetes.io/x", "kubernetes.io"},
-		{"memory beyond the quantity bounds", etcdValues("resources:\n  memory: \"1000000000000000000000\"\n"), "values.resources.memory", "1000000000000000000000", "at most 9223372036854775807"},
+		{"memory beyond the quantity bounds", etcdValues("resources:\n  memory: \"1000000000000000000000\"\n"), "values.resources.memory", "1000000000000000000000", "below 2^63"},
 		// A request of 2^63 bytes or more: the chart's int conversion of it
 		// is undefined (a negative request on amd64).
 		{"memory request past int64", etcdValues("resources:\n  memory: 9E\n_cluster:\n  memory-allocation-ratio: 0.5\n"), "values.resources.memory", "9E", "2^63 bytes"},
@@ -147,7 +147,7 @@ func badInputs() []badInput {
 		{"size fractional number", etcdValues("size: 1.5"), "values.size", "1.5", "integer or a string"},
 		{"cpu fractional number", etcdValues("resources:\n  cpu: 0.5\n"), "values.resources.cpu", "0.5", "integer or a string"},
 		{"memory fractional number", etcdValues("resources:\n  memory: 1073741824.5\n"), "values.resources.memory", "1073741824.5", "integer or a string"},
-		{"cpu beyond the quantity bounds", etcdValues("resources:\n  cpu: 2000E\n"), "values.resources.cpu", "2000E", "at most 9223372036854775807"},
+		{"cpu beyond the quantity bounds", etcdValues("resources:\n  cpu: 2000E\n"), "values.resources.cpu", "2000E", "below 2^63"},
 		{"cpu more precise than the chart", etcdValues("resources:\n  cpu: \"123456789.123456789\"\n_cluster:\n  cpu-allocation-ratio: 1\n"), "values.resources.cpu", "123456789.123456789", "float64"},
 		// Hugepages, as the Pod API refuses them in the member Pods.
 		{"hugepages not a multiple of 2Mi", etcdValues("resources:\n  memory: 1Gi\n  hugepages-2Mi: 3Mi\n"), "values.resources.hugepages-2Mi", "3Mi", "multiple of the page size 2Mi"},
@@ -173,7 +173,7 @@ func badInputs() []badInput {
 		{"size beyond int64 as written", etcdValues("size: 1e21"), "values.size", "1e21", "int64"},
 		{"size in exa as written", etcdValues("size: 2000E"), "values.size", "2000E", "int64"},
 		{"size of many digits", etcdValues("size: " + strings.Repeat("9", 300)), "values.size", json.Number(strings.Repeat("9", 300)), "int64"},
-		{"ephemeral storage beyond the quantity bounds", etcdValues("resources:\n  ephemeral-storage: 3000E\n"), "values.resources.ephemeral-storage", "3000E", "at most 9223372036854775807"},
+		{"ephemeral storage beyond the quantity bounds", etcdValues("resources:\n  ephemeral-storage: 3000E\n"), "values.resources.ephemeral-storage", "3000E", "below 2^63"},
 		{"replicas past int32 as written", etcdValues("replicas: 2147483648"), "values.replicas", "2147483648", "out of range"},
 		{"replicas past int64", etcdValues("replicas: 99999999999999999999"), "values.replicas", "99999999999999999999", "out of range"},
 		{"replicas hexadecimal", etcdValues("replicas: 0x100"), "values.replicas", "256", "out of range"},
@@ -486,23 +486,23 @@ func setValues(args ...string) func() error {
 // deadline.
 func quantityBadInputs() []badInput {
 	const (
-		rng    = "at most 9223372036854775807 (2^63-1"
+		rng    = "must be below 2^63 = 8Ei"
 		length = "at most 64 characters"
 		expo   = "exponent (e or E) must be between -99 and 99"
 	)
-	// The greatest admitted quantity in Ei, and one beyond it in its
-	// last digit.
-	beyondEi := "7.999999999999999999132638262011596452794037759304046630859376Ei"
+	// The least quantity in Ei whose float64 is 2^63 (8Ei).
+	beyondEi := "7.9999999999999999Ei"
 	tiny := "0." + strings.Repeat("0", 63) + "1"
 	huge := func(exp int32) resource.Quantity { return *resource.NewScaledQuantity(1, resource.Scale(exp)) }
 	return []badInput{
 		// Values files.
-		{"size huge exponent", etcdValues("size: 1e999999999"), "values.size", "1e999999999", rng},
-		{"size huge exponent, capital E", etcdValues("size: 1E999999999"), "values.size", "1E999999999", rng},
-		{"size exponent wrapping int32", etcdValues("size: 1e4294967297"), "values.size", "1e4294967297", rng},
+		{"size huge exponent", etcdValues("size: 1e999999999"), "values.size", "1e999999999", expo},
+		{"size huge exponent, capital E", etcdValues("size: 1E999999999"), "values.size", "1E999999999", expo},
+		{"size exponent wrapping int32", etcdValues("size: 1e4294967297"), "values.size", "1e4294967297", expo},
 		{"size 8Ei", etcdValues("size: 8Ei"), "values.size", "8Ei", rng},
 		{"size past 2^63-1 in Ei", etcdValues("size: " + beyondEi), "values.size", beyondEi, rng},
 		{"size 2^63", etcdValues(`size: "9223372036854775808"`), "values.size", "9223372036854775808", rng},
+		{"size 2^63-1 (a float64 of 2^63)", etcdValues(`size: "9223372036854775807"`), "values.size", "9223372036854775807", rng},
 		{"size 2^63 as a number", etcdValues("size: 9223372036854775808"), "values.size", "9223372036854775808", rng},
 		{"size 10E", etcdValues("size: 10E"), "values.size", "10E", rng},
 		{"size tiny exponent", etcdValues(`size: "1e-999999999"`), "values.size", "1e-999999999", expo},
@@ -510,23 +510,23 @@ func quantityBadInputs() []badInput {
 		// A YAML number is a float64, as Helm reads it: this one is 0.
 		{"size tiny exponent as a number", etcdValues("size: 1e-999999999"), "values.size", json.Number("1e-999999999"), "positive"},
 		{"size longer than 64 characters", etcdValues("size: \"" + tiny + "\""), "values.size", tiny, length},
-		{"memory huge exponent", etcdValues("resources:\n  memory: 1e999999999\n"), "values.resources.memory", "1e999999999", rng},
-		{"memory 1e400", etcdValues("resources:\n  memory: 1e400\n"), "values.resources.memory", "1e400", rng},
+		{"memory huge exponent", etcdValues("resources:\n  memory: 1e999999999\n"), "values.resources.memory", "1e999999999", expo},
+		{"memory 1e400", etcdValues("resources:\n  memory: 1e400\n"), "values.resources.memory", "1e400", expo},
 		{"memory 1e300 as a number", etcdValues("resources:\n  memory: 1e300\n"), "values.resources.memory", json.Number("1e300"), rng},
 		{"cpu tiny exponent", etcdValues("resources:\n  cpu: \"1e-999999999\"\n"), "values.resources.cpu", "1e-999999999", expo},
-		{"cpu 1e400", etcdValues("resources:\n  cpu: 1e400\n"), "values.resources.cpu", "1e400", rng},
-		{"cpu 1e100000", etcdValues("resources:\n  cpu: 1e100000\n"), "values.resources.cpu", "1e100000", rng},
+		{"cpu 1e400", etcdValues("resources:\n  cpu: 1e400\n"), "values.resources.cpu", "1e400", expo},
+		{"cpu 1e100000", etcdValues("resources:\n  cpu: 1e100000\n"), "values.resources.cpu", "1e100000", expo},
 		{"ephemeral-storage tiny exponent", etcdValues("resources:\n  ephemeral-storage: 5e-100\n"), "values.resources.ephemeral-storage", "5e-100", expo},
-		{"hugepages huge exponent", etcdValues("resources:\n  hugepages-2Mi: 1e100000\n"), "values.resources.hugepages-2Mi", "1e100000", rng},
+		{"hugepages huge exponent", etcdValues("resources:\n  hugepages-2Mi: 1e100000\n"), "values.resources.hugepages-2Mi", "1e100000", expo},
 		{"extended resource tiny exponent", etcdValues("resources:\n  example.com/device: \"1e-999999999\"\n"), "values.resources.example.com/device", "1e-999999999", expo},
-		{"hugepages page size huge", etcdValues("resources:\n  hugepages-1e999999999: 2Mi\n"), "values.resources.hugepages-1e999999999", "hugepages-1e999999999", "names a page size that is out of range"},
+		{"hugepages page size huge", etcdValues("resources:\n  hugepages-1e999999999: 2Mi\n"), "values.resources.hugepages-1e999999999", "hugepages-1e999999999", "names a page size that has an exponent out of range"},
 		{"hugepages page size tiny", etcdValues("resources:\n  hugepages-1e-999999999: 2Mi\n"), "values.resources.hugepages-1e-999999999", "hugepages-1e-999999999", "names a page size that has an exponent out of range"},
 		{"cpu ratio below a float64, as written", etcdValues("_cluster:\n  cpu-allocation-ratio: 1e-400\n"), "_cluster.cpu-allocation-ratio", json.Number("1e-400"), "above 0"},
 		{"cpu ratio beyond a float64", etcdValues("_cluster:\n  cpu-allocation-ratio: 1e400\n"), "_cluster.cpu-allocation-ratio", "1e400", "at most 1e15"},
 		{"memory ratio as written", clusterValues("_cluster:\n  memory-allocation-ratio: 1e16\n"), "_cluster.memory-allocation-ratio", json.Number("1e16"), "at most 1e15"},
 		{"VPA cpu bound past the quantity bounds", etcdValues("resources:\n  cpu: null\n_cluster:\n  cpu-allocation-ratio: 1e-19\n"), "_cluster.cpu-allocation-ratio", "1e-19", "VPA's cpu bound 5000m"},
 		// --set.
-		{"--set memory huge exponent", setValues("resources.memory=1e999999999"), "values.resources.memory", "1e999999999", rng},
+		{"--set memory huge exponent", setValues("resources.memory=1e999999999"), "values.resources.memory", "1e999999999", expo},
 		{"--set cpu tiny exponent", setValues("resources.cpu=1e-999999999"), "values.resources.cpu", "1e-999999999", expo},
 		{"--set size 8Ei", setValues("size=8Ei"), "values.size", "8Ei", rng},
 		{"--set size 2^63", setValues("size=9223372036854775808"), "values.size", "9223372036854775808", rng},
@@ -535,12 +535,12 @@ func quantityBadInputs() []badInput {
 		{"Go size huge", func() error {
 			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: huge(999999999)}})
 			return err
-		}, "Size", "1e999999999", rng},
+		}, "Size", "1e999999999", expo},
 		{"Go size parsed huge", func() error {
 			_, err := etcd.Cluster(mustNames(), etcd.Options{Size: resource.MustParse("1e100000")})
 			return err
-		}, "Size", "1e100000", rng},
-		{"Go quota huge", func() error { _, err := etcd.QuotaBackendBytes(huge(999999999)); return err }, "Size", "1e999999999", rng},
+		}, "Size", "1e100000", expo},
+		{"Go quota huge", func() error { _, err := etcd.QuotaBackendBytes(huge(999999999)); return err }, "Size", "1e999999999", expo},
 		{"Go quota tiny", func() error { _, err := etcd.QuotaBackendBytes(huge(-999999999)); return err }, "Size", "1e-999999999", expo},
 		{"Go quota 2^63", func() error {
 			_, err := etcd.QuotaBackendBytes(*resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Lsh(big.NewInt(1), 63), 0), resource.BinarySI))
@@ -549,7 +549,7 @@ func quantityBadInputs() []badInput {
 		{"Go memory huge", func() error {
 			_, err := etcd.SanitizeResources(corev1.ResourceList{corev1.ResourceMemory: huge(999999999)}, etcd.Ratios{})
 			return err
-		}, "Resources[memory]", "1e999999999", rng},
+		}, "Resources[memory]", "1e999999999", expo},
 		{"Go cpu tiny", func() error {
 			_, err := etcd.SanitizeResources(corev1.ResourceList{corev1.ResourceCPU: huge(-999999999)}, etcd.Ratios{})
 			return err
@@ -564,7 +564,7 @@ func quantityBadInputs() []badInput {
 		}, "Ratios.CPU", "1e-19", "VPA's cpu bound 5000m"},
 		// Live objects: the plan refuses a size beyond the bounds (8Ei is
 		// read as 2^63-1, 1e999999999 would never compare).
-		{"live size huge", liveDoc(etcdClusterDoc("storage: {size: 1e999999999}\n")), "live[0].spec.storage.size", "1e999999999", rng},
+		{"live size huge", liveDoc(etcdClusterDoc("storage: {size: 1e999999999}\n")), "live[0].spec.storage.size", "1e999999999", expo},
 		{"live size 8Ei", liveDoc(etcdClusterDoc("storage: {size: 8Ei}\n")), "live[0].spec.storage.size", "8Ei", rng},
 		{"live size tiny", liveDoc(etcdClusterDoc("storage: {size: \"1e-999999999\"}\n")), "live[0].spec.storage.size", "1e-999999999", expo},
 		{"live size 2^63 as a number", liveDoc(etcdClusterDoc("storage: {size: 9223372036854775808}\n")), "live[0].spec.storage.size", float64(1 << 63), rng},

@@ -232,7 +232,14 @@ func constantsData(k *constants) []byte {
 		structs[t.Name] = fields
 	}
 	// Encoding maps of strings cannot fail.
-	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs}, "  ")
+	// The quantity bounds' rules (etcdshapes.check.quantity).
+	bounds := map[string]any{"syntaxRule": k.QuantitySyntaxRule, "rangeRule": k.QuantityRangeRule, "lengthRule": k.QuantityLengthRule, "exponentRule": k.QuantityExponentRule,
+		// The sanitiser's refusals of a request beyond 2^63 (etcd's
+		// byteRequest and the VPA's bounds), formats for printf.
+		"vpaCPU":    "is too small: the VPA's cpu bound %s divided by it is beyond " + quantity.Max + ", the most a quantity holds",
+		"vpaMemory": "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage",
+		"request":   "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)"}
+	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds}, "  ")
 	return append(js, '\n')
 }
 
@@ -342,16 +349,9 @@ type constants struct {
 	MaxSubdomain     int
 	MaxInt64         string
 	InstanceLabel    string
-	// CappedQuota is the quota of the greatest admitted size, 2^63-1,
-	// beyond a float64's precision: the helpers take it from here for a
-	// binary size whose float64 reaches 2^63.
-	CappedQuota string
-	// The quantity bounds (internal/quantity): the greatest quantity, the
-	// longest text, the greatest exponent, each binary suffix's limits
-	// (2^(63-10k), one less, and the digits of 1-2^-(10k)), and the rules.
-	QuantityMax, QuantityMaxExponent                                                string
-	QuantityMaxLength                                                               int
-	QuantityBinary                                                                  []binaryLimit
+	// The quantity bounds (internal/quantity): the longest text, the
+	// digits of the greatest exponent; their rules are constants.json's.
+	QuantityMaxLength, QuantityExponentDigits                                       int
 	QuantitySyntaxRule, QuantityRangeRule, QuantityLengthRule, QuantityExponentRule string
 	DefaultQuota                                                                    string
 	LibraryName                                                                     string
@@ -405,10 +405,6 @@ type constants struct {
 	AffinityTypes            []affinityType
 }
 
-// binaryLimit is a binary suffix's limits as quantity.BinaryLimits gives
-// them.
-type binaryLimit struct{ Suffix, Limit, Below, Fraction string }
-
 // The quick tests' patterns.
 const (
 	tenantPattern  = `^tenant-[a-z0-9]+(-[a-z0-9]+)*$`
@@ -455,58 +451,50 @@ func newConstants() (*constants, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The quota of 2^63-1 bytes, the greatest admitted size, is beyond a
-	// float64's precision: the helpers take it from here.
-	capped, err := quotaText(quantity.Max)
-	if err != nil {
-		return nil, err
-	}
 	defQuota, err := quotaText(etcd.DefaultSize)
 	if err != nil {
 		return nil, err
 	}
 	k := &constants{
-		DefaultQuota:         defQuota,
-		LibraryName:          LibraryName,
-		NoLibraryMessage:     fmt.Sprintf("etcdshapes: the %s library chart is not a dependency of this chart (named %q, fetched by helm dependency build): its templates run files of that chart", LibraryName, LibraryName),
-		CallerEtcd:           etcdshapes.CallerEtcd,
-		CallerCluster:        etcdshapes.CallerCluster,
-		ClusterReplicas:      []int32{1, 3},
-		DefaultVersion:       etcd.DefaultVersion,
-		DefaultReplicas:      etcd.DefaultReplicas,
-		MaxReplicas:          etcd.MaxReplicas,
-		DefaultSize:          etcd.DefaultSize,
-		DefaultResources:     []resourceDefault{{"cpu", etcd.DefaultCPU}, {"memory", etcd.DefaultMemory}},
-		EtcdChartRelease:     naming.EtcdChartRelease,
-		EtcdChartName:        naming.EtcdChartName,
-		LibraryEtcdChartKeys: values.EtcdChartKeys(),
-		IgnoredKeys:          ignoredKeys,
-		ClusterEtcdKeys:      values.ClusterEtcdKeys(),
-		RootTenant:           naming.RootTenant,
-		MaxClusterName:       naming.MaxClusterName,
-		MaxRelease:           naming.MaxClusterName - len("-etcd"),
-		MaxUnhashedName:      min(naming.MaxCronJobName-len("-defrag"), naming.MaxJobName-len("-cleanup")),
-		MaxDataStoreName:     naming.MaxDataStoreName,
-		MaxCronJobName:       naming.MaxCronJobName,
-		MaxJobName:           naming.MaxJobName,
-		JobKeep:              naming.JobKeep,
-		DataStoreKeep:        naming.DataStoreKeep,
-		CronJobKeep:          naming.CronJobKeep,
-		HashLen:              naming.HashLength,
-		MaxLabel:             validation.DNS1123LabelMaxLength,
-		MaxSubdomain:         validation.DNS1123SubdomainMaxLength,
-		MaxInt64:             strconv.FormatInt(1<<63-1, 10),
-		InstanceLabel:        etcd.InstanceLabel,
-		CappedQuota:          capped,
-		QuantityMax:          quantity.Max,
-		QuantityMaxExponent:  strconv.Itoa(quantity.MaxExponent),
-		QuantityMaxLength:    quantity.MaxLength,
-		QuantitySyntaxRule:   quantity.SyntaxRule,
-		QuantityRangeRule:    quantity.RangeRule,
-		QuantityLengthRule:   quantity.LengthRule,
-		QuantityExponentRule: quantity.ExponentRule,
-		OptionalAPIs:         optionalAPIs,
-		EtcdCluster:          apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
+		DefaultQuota:           defQuota,
+		LibraryName:            LibraryName,
+		NoLibraryMessage:       fmt.Sprintf("etcdshapes: the %s library chart is not a dependency of this chart (named %q, fetched by helm dependency build): its templates run files of that chart", LibraryName, LibraryName),
+		CallerEtcd:             etcdshapes.CallerEtcd,
+		CallerCluster:          etcdshapes.CallerCluster,
+		ClusterReplicas:        []int32{1, 3},
+		DefaultVersion:         etcd.DefaultVersion,
+		DefaultReplicas:        etcd.DefaultReplicas,
+		MaxReplicas:            etcd.MaxReplicas,
+		DefaultSize:            etcd.DefaultSize,
+		DefaultResources:       []resourceDefault{{"cpu", etcd.DefaultCPU}, {"memory", etcd.DefaultMemory}},
+		EtcdChartRelease:       naming.EtcdChartRelease,
+		EtcdChartName:          naming.EtcdChartName,
+		LibraryEtcdChartKeys:   values.EtcdChartKeys(),
+		IgnoredKeys:            ignoredKeys,
+		ClusterEtcdKeys:        values.ClusterEtcdKeys(),
+		RootTenant:             naming.RootTenant,
+		MaxClusterName:         naming.MaxClusterName,
+		MaxRelease:             naming.MaxClusterName - len("-etcd"),
+		MaxUnhashedName:        min(naming.MaxCronJobName-len("-defrag"), naming.MaxJobName-len("-cleanup")),
+		MaxDataStoreName:       naming.MaxDataStoreName,
+		MaxCronJobName:         naming.MaxCronJobName,
+		MaxJobName:             naming.MaxJobName,
+		JobKeep:                naming.JobKeep,
+		DataStoreKeep:          naming.DataStoreKeep,
+		CronJobKeep:            naming.CronJobKeep,
+		HashLen:                naming.HashLength,
+		MaxLabel:               validation.DNS1123LabelMaxLength,
+		MaxSubdomain:           validation.DNS1123SubdomainMaxLength,
+		MaxInt64:               strconv.FormatInt(1<<63-1, 10),
+		InstanceLabel:          etcd.InstanceLabel,
+		QuantityMaxLength:      quantity.MaxLength,
+		QuantityExponentDigits: len(strconv.Itoa(quantity.MaxExponent)),
+		QuantitySyntaxRule:     quantity.SyntaxRule,
+		QuantityRangeRule:      quantity.RangeRule,
+		QuantityLengthRule:     quantity.LengthRule,
+		QuantityExponentRule:   quantity.ExponentRule,
+		OptionalAPIs:           optionalAPIs,
+		EtcdCluster:            apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
 		// The live object whose spec.dataStoreName the per-cluster chart
 		// reads with lookup.
 		KamajiControlPlane: apiRef{kamaji.ControlPlaneKind.GroupVersion().String(), kamaji.ControlPlaneKind.Kind},
@@ -532,10 +520,6 @@ func newConstants() (*constants, error) {
 		DashboardAPI:             etcdshapes.APIGrafanaDashboard,
 		MaxDashboardUID:          naming.MaxDashboardUID,
 		DashboardUIDKeep:         naming.DashboardUIDKeep,
-	}
-	limit, below, fraction := quantity.BinaryLimits()
-	for i, suffix := range quantity.BinarySuffixes {
-		k.QuantityBinary = append(k.QuantityBinary, binaryLimit{suffix, limit[i], below[i], fraction[i]})
 	}
 	var groups []string
 	for _, api := range optionalAPIs {

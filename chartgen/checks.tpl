@@ -247,139 +247,67 @@ decodes to nothing. */ -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.quantity (optQuantity in values.go: quantity.Parse,
-resource.ParseQuantity): dict field value [try] [derived]; JSON {s (as
-written), f (value), capped, num and factors (whose product is the exact
-value)}. The quantity bounds (quantity.Rule) come first, in its order, with
-its string comparisons: at most 2^63-1, at most 64 characters, an exponent
-within ±99; derived quantities (a request) skip them. With try, a text that
-is no quantity gives {bad}, one beyond the bounds {bound: the rule}. f is
-the chart's float64: binary suffixes multiply exactly, decimal ones shift
-the exponent; rounded up to whole nanos, as ParseQuantity; capped when a
-binary one's float64 reaches 2^63. */ -}}
+{{- /* etcdshapes.check.quantity (optQuantity, quantity.Parse): dict field
+value k [try] [derived]; JSON {s, f (float64, up to nanos), num, factors
+(exact product)}; quantity.Rule's bounds (f²≥2^126: |f|≥2^63) unless
+derived; with try {bad} or {bound}. */ -}}
 {{- define "etcdshapes.check.quantity" -}}
-{{- $x := .value -}}
-{{- $s := "" -}}
-{{- if kindIs "string" $x -}}
-{{- $s = $x -}}
-{{- else if kindIs "float64" $x -}}
-{{- $s = toJson $x -}}
-{{- else if or (kindIs "int64" $x) (kindIs "int" $x) -}}
-{{- $s = printf "%d" $x -}}
-{{- else -}}
-{{- include "etcdshapes.check.fail" (list .field $x "must be a quantity (a string such as \"4Gi\" or a number)") -}}
-{{- end -}}
-{{- /* ParseQuantity's grammar: the number may be empty ("Mi" is 0), but
-not on its exact path (Pi, Ei, an exponent below -9); its exponent is an
-int64. */ -}}
+{{- $x := .value }}{{ $s := "" }}{{ $q := .k.quantity }}{{ $rule := "" -}}
+{{- if kindIs "string" $x }}{{ $s = $x -}}
+{{- else if kindIs "float64" $x }}{{ $s = toJson $x -}}
+{{- else if or (kindIs "int64" $x) (kindIs "int" $x) }}{{ $s = printf "%d" $x -}}
+{{- else }}{{ include "etcdshapes.check.fail" (list .field $x "must be a quantity (a string such as \"4Gi\" or a number)") }}{{ end -}}
 {{- $re := "^([+-]?)([0-9]*\\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$" -}}
-{{- $bad := or (eq $s "") (not (regexMatch $re $s)) -}}
-{{- $rule := "" -}}
-{{- if not $bad -}}
-{{- $num := regexReplaceAll $re $s "${2}" -}}
-{{- $suffix := regexReplaceAll $re $s "${3}" -}}
-{{- $digitless := eq (trimAll "." $num) "" -}}
-{{- $eform := regexMatch "^[eE][+-]?[0-9]" $suffix -}}
-{{- $eneg := regexMatch "^[eE]-" $suffix -}}
-{{- $ed := regexReplaceAll "^[eE][+-]?0*" $suffix "" }}{{ if not $eform }}{{ $ed = "" }}{{ end -}}
-{{- $q := .k.quantity -}}
-{{- $above := dict -}}
-{{- range $n, $d := dict "max" $q.max "exp" $q.maxExponent -}}
-{{- $_ := set $above $n (or (gt (len $ed) (len $d)) (and (eq (len $ed) (len $d)) (gt $ed $d))) -}}
-{{- end -}}
-{{- if and $digitless (has $suffix (list "Pi" "Ei")) }}{{ $bad = true }}{{ end -}}
-{{- if and $above.max (not (and $eneg (eq $ed "9223372036854775808"))) }}{{ $bad = true }}{{ end -}}
-{{- if and $digitless $eneg (gt (len $ed) 1) (not $above.exp) }}{{ $bad = true }}{{ end -}}
-{{- if and (not $bad) (not .derived) -}}
-{{- $whole := regexReplaceAll "^0*([0-9]*)\\.?[0-9]*$" $num "${1}" -}}
-{{- $frac := regexReplaceAll "^[0-9]*\\.?([0-9]*)$" $num "${1}" -}}
-{{- $large := false -}}
-{{- if hasKey $q.binary $suffix -}}
-{{- /* m·2^(10k) > 2^63-1: floor(m) ≥ 2^(63-10k), or one less with a
-fraction beyond 1-2^-(10k). */ -}}
-{{- $b := get $q.binary $suffix -}}
-{{- $limit := index $b 0 }}{{ $f := regexReplaceAll "0*$" $frac "" }}{{ $bf := index $b 2 -}}
-{{- $n := max (len $f) (len $bf) -}}
-{{- $large = or (gt (len $whole) (len $limit)) (and (eq (len $whole) (len $limit)) (ge $whole $limit))
-  (and (eq $whole (index $b 1)) (gt (print $f (repeat (int (sub $n (len $f))) "0")) (print $bf (repeat (int (sub $n (len $bf))) "0")))) -}}
-{{- else -}}
-{{- /* The value is 0.digits × 10^place; 2^63-1 has 19 digits. */ -}}
-{{- $exp := 0 -}}
-{{- if $eform }}{{ $exp = ternary 1000000000 (atoi $ed) (gt (len $ed) 9) }}{{ if $eneg }}{{ $exp = sub 0 $exp }}{{ end -}}
-{{- else }}{{ $exp = get (dict "n" -9 "u" -6 "m" -3 "" 0 "k" 3 "M" 6 "G" 9 "T" 12 "P" 15 "E" 18) $suffix }}{{ end -}}
-{{- $digits := print $whole $frac }}{{ $place := add (len $whole) $exp -}}
-{{- if eq $whole "" }}{{ $digits = regexReplaceAll "^0*" $frac "" }}{{ $place = sub $exp (sub (len $frac) (len $digits)) }}{{ end -}}
-{{- $m := $q.max -}}
-{{- if and $digits (gt (int64 $place) (int64 (len $m))) }}{{ $large = true -}}
-{{- else if and $digits (eq (int64 $place) (int64 (len $m))) -}}
-{{- $head := print $digits (repeat (len $m) "0") | trunc (len $m) -}}
-{{- $rest := "" }}{{ if gt (len $digits) (len $m) }}{{ $rest = substr (len $m) (len $digits) $digits }}{{ end -}}
-{{- $large = or (gt $head $m) (and (eq $head $m) (ne (regexReplaceAll "0*$" $rest "") "")) -}}
-{{- end -}}
-{{- end -}}
-{{- if $large }}{{ $rule = $q.rangeRule -}}
-{{- else if gt (len $s) (int $q.maxLength) }}{{ $rule = $q.lengthRule -}}
-{{- else if $above.exp }}{{ $rule = $q.exponentRule }}{{ end -}}
-{{- end -}}
-{{- end -}}
-{{- if and $bad (not .try) -}}
-{{- include "etcdshapes.check.fail" (list .field $x .k.quantity.syntaxRule) -}}
-{{- end -}}
-{{- if and $rule (not .try) -}}
-{{- include "etcdshapes.check.fail" (list .field $x $rule) -}}
-{{- end -}}
-{{- if $bad }}{{ toJson (dict "bad" true) }}{{ else if $rule }}{{ toJson (dict "bound" $rule) }}{{ else -}}
-{{- $num := regexReplaceAll $re $s "${1}${2}" -}}
-{{- $suffix := regexReplaceAll $re $s "${3}" -}}
+{{- $num := regexReplaceAll $re $s "${1}${2}" }}{{ $suffix := regexReplaceAll $re $s "${3}" -}}
+{{- $bad := or (eq $s "") (not (regexMatch $re $s)) (and (not (regexMatch "[0-9]" $num)) (regexMatch "^(Pi|Ei|[eE]-0*[1-9][0-9])$" $suffix)) -}}
 {{- /* Binary multipliers as factors that sprig's decimals hold exactly (it
 takes numbers through a float64's shortest form, which rounds 2^60). */ -}}
 {{- $binary := dict "Ki" (list 1024) "Mi" (list 1048576) "Gi" (list 1073741824) "Ti" (list 1099511627776) "Pi" (list 1125899906842624) "Ei" (list 1073741824 1073741824) -}}
 {{- $decimal := dict "n" -9 "u" -6 "m" -3 "" 0 "k" 3 "M" 6 "G" 9 "T" 12 "P" 15 "E" 18 -}}
 {{- $f := 0.0 -}}
 {{- $factors := list -}}
-{{- $capped := false -}}
 {{- if hasKey $binary $suffix -}}
 {{- $factors = get $binary $suffix -}}
 {{- $f = mulf (float64 $num) (first $factors) (rest $factors | default (list 1) | first) -}}
-{{- if ge $f 9223372036854775807.0 }}{{ $f = 9223372036854775807.0 }}{{ $capped = true }}{{ end -}}
 {{- else if hasKey $decimal $suffix -}}
 {{- $f = float64 (printf "%se%d" $num (get $decimal $suffix)) -}}
 {{- else -}}
 {{- $f = float64 (printf "%s%s" $num $suffix) -}}
 {{- end -}}
+{{- $big := ge (mulf $f $f) 8.507059173023462e37 -}}
+{{- if not (or $bad .derived) -}}
+{{- if and $big (kindIs "float64" $x) }}{{ $rule = $q.rangeRule -}}
+{{- else if gt (len $s) (int [[ .QuantityMaxLength ]]) }}{{ $rule = $q.lengthRule -}}
+{{- else if regexMatch "^[eE][+-]?0*[1-9][0-9]{[[ .QuantityExponentDigits ]]}" $suffix }}{{ $rule = $q.exponentRule -}}
+{{- else if $big }}{{ $rule = $q.rangeRule }}{{ end -}}
+{{- end -}}
+{{- if not .try }}{{ with or (and $bad $q.syntaxRule) $rule }}{{ include "etcdshapes.check.fail" (list $.field $x .) }}{{ end }}{{ end -}}
+{{- if $bad }}{{ toJson (dict "bad" true) }}{{ else if $rule }}{{ toJson (dict "bound" $rule) }}{{ else -}}
 {{- /* Below 2^53 nanos the scaled value is exact, so ceil rounds like
 inf.RoundUp; above, a float64 holds no fraction of a nano. */ -}}
 {{- if and (gt $f 0.0) (lt $f 9007199.0) -}}
 {{- $nanos := mulf $f 1000000000 -}}
 {{- if ne $nanos (floor $nanos) }}{{ $f = divf (ceil $nanos) 1000000000 }}{{ end -}}
 {{- end -}}
-{{- toJson (dict "s" $s "f" $f "capped" $capped "num" $num "factors" $factors) -}}
+{{- toJson (dict "s" $s "f" $f "num" $num "factors" $factors) -}}
 {{- end -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.quota (etcd.QuotaBackendBytes): dict value (as
 written) q (parsed) k; 95% of the size in bytes, printed like "%.0f". */ -}}
 {{- define "etcdshapes.check.quota" -}}
-{{- if .q.capped -}}
-{{- .k.cappedQuota -}}
-{{- else -}}
 {{- /* One exact product, rounded once, as the library rounds it. */ -}}
 {{- $b := mulf .q.f 0.95 -}}
 {{- if .q.factors }}{{ $b = mulf (float64 .q.num) (first .q.factors) (rest .q.factors | default (list 1) | first) 0.95 }}{{ end -}}
-{{- if ge $b 9223372036854775807.0 -}}
-{{- include "etcdshapes.check.fail" (list "values.size" .value "is too large for etcd's int64 quota") -}}
-{{- end -}}
 {{- $n := printf "%.0f" $b -}}
 {{- if lt (float64 $n) 1.0 -}}
 {{- include "etcdshapes.check.fail" (list "values.size" .value "must be at least one byte of quota") -}}
 {{- end -}}
 {{- $n -}}
 {{- end -}}
-{{- end -}}
 
 {{- /* etcdshapes.check.ratios (ratioValue in values.go, etcd.Ratios.Validate): dict
-cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers, and
-given: each as written (a number as Helm holds it), which refusals quote. */ -}}
+cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. */ -}}
 {{- define "etcdshapes.check.ratios" -}}
 {{- $cl := .cluster | default dict -}}
 {{- $k := .k -}}
@@ -449,7 +377,7 @@ upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- include "etcdshapes.check.fail" (list $f $raw "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)") -}}
 {{- end -}}
 {{- $sp := $raw }}{{ if and (kindIs "float64" $raw) (has $n (list "cpu" "memory" "ephemeral-storage")) }}{{ $sp = toString $raw }}{{ end -}}
-{{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" $sp "k" $.k) | fromJson -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" $raw "k" $.k) | fromJson -}}
 {{- if lt $q.f 0.0 -}}
 {{- include "etcdshapes.check.fail" (list $f $raw "must not be negative") -}}
 {{- end -}}
@@ -504,7 +432,7 @@ their limit. divf divides like the chart (16 decimals, then float64). */ -}}
 {{- $_ := set $limits $name $q.s -}}
 {{- if eq $name "cpu" -}}
 {{- if and $.bound (ge (divf $q.f $.ratios.cpu) 9223372036854775807.0) -}}
-{{- include "etcdshapes.check.fail" (list "_cluster.cpu-allocation-ratio" $.ratios.given.cpu (printf "is too small: the VPA's cpu bound %s divided by it is beyond %s, the most a quantity holds" $q.s $.k.quantity.max)) -}}
+{{- include "etcdshapes.check.fail" (list "_cluster.cpu-allocation-ratio" $.ratios.given.cpu (printf $.k.quantity.vpaCPU $q.s)) -}}
 {{- end -}}
 {{- $_ := set $requests $name (printf "%v" (divf $q.f $.ratios.cpu)) -}}
 {{- else if or (eq $name "memory") (eq $name "ephemeral-storage") -}}
@@ -513,9 +441,9 @@ their limit. divf divides like the chart (16 decimals, then float64). */ -}}
 {{- if ge $b 9223372036854775807.0 -}}
 {{- $ratio := include "etcdshapes.check.formatFloat" (dict "value" $r) -}}
 {{- if $.bound -}}
-{{- include "etcdshapes.check.fail" (list "_cluster.memory-allocation-ratio" $.ratios.given.memory (printf "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage" $q.s)) -}}
+{{- include "etcdshapes.check.fail" (list "_cluster.memory-allocation-ratio" $.ratios.given.memory (printf $.k.quantity.vpaMemory $q.s)) -}}
 {{- end -}}
-{{- include "etcdshapes.check.fail" (list (printf "%s.%s" $.field $name) $q.s (printf "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)" $name $ratio)) -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.%s" $.field $name) $q.s (printf $.k.quantity.request $name $ratio)) -}}
 {{- end -}}
 {{- $_ := set $requests $name (printf "%d" (int64 $b)) -}}
 {{- else -}}
@@ -980,10 +908,6 @@ set on the dict it is given, which holds the tables of [[ .ConstantsFile ]]
   "etcdChartRelease" [[ q .EtcdChartRelease ]]
   "maxClusterName" [[ .MaxClusterName ]]
   "instanceLabel" [[ q .InstanceLabel ]]
-  "cappedQuota" [[ q .CappedQuota ]]
-  "quantity" (dict "max" [[ q .QuantityMax ]] "maxExponent" [[ q .QuantityMaxExponent ]] "maxLength" [[ .QuantityMaxLength ]]
-    "binary" (dict[[ range .QuantityBinary ]] [[ q .Suffix ]] (list [[ q .Limit ]] [[ q .Below ]] [[ q .Fraction ]])[[ end ]])
-    "syntaxRule" [[ q .QuantitySyntaxRule ]] "rangeRule" [[ q .QuantityRangeRule ]] "lengthRule" [[ q .QuantityLengthRule ]] "exponentRule" [[ q .QuantityExponentRule ]])
   "affinityType" [[ q .AffinityType ]]
 )
 -}}

@@ -39,8 +39,9 @@ type Options struct {
 	// Size is the data volume size; zero means DefaultSize. Any quantity
 	// spelling works ("4Gi", "10G", "1Ti", "500000000"). Like every
 	// quantity of the options it must keep the quantity bounds: at most
-	// 2^63-1 (8Ei is refused: resource.ParseQuantity itself turns it
-	// into 2^63-1), at most 64 digits, an exponent within ±99.
+	// 64 digits, an exponent within ±99, below 2^63 as a float64 (at
+	// most 9223372036854775295; resource.ParseQuantity itself turns 8Ei
+	// into 2^63-1, which is refused).
 	Size resource.Quantity
 	// StorageClassName of the data volumes; empty omits the field (the
 	// cluster default). Immutable once the EtcdCluster exists.
@@ -216,7 +217,7 @@ func (o Options) Validate() error {
 
 // QuotaBackendBytes is etcd's --quota-backend-bytes for a data volume:
 // 95% of its size in bytes, rounded like the chart's printf "%.0f". A size
-// beyond the quantity bounds (above 2^63-1 bytes, or with more than 64
+// beyond the quantity bounds (2^63 bytes or more as a float64, or with more than 64
 // digits or an exponent beyond ±99, see Options.Size) is refused before any
 // arithmetic, so that no size costs more than microseconds.
 func QuotaBackendBytes(size resource.Quantity) (int64, error) {

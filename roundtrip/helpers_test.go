@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand"
 	"strconv"
 	"strings"
@@ -210,15 +211,17 @@ func sizes() []any {
 // texts of the grammar's alphabet.
 func quantityTexts() []string {
 	out := []string{"", ".", "-", "+", "Mi", "Ti", "Pi", "Ei", "-Ei", ".Ei", "e5", "e-9", "e-10", "e-99", "e-100", ".e-10", "E",
-		quantity.Max, "9223372036854775808", "-" + quantity.Max, quantity.Max + ".5", quantity.Max + ".000", "0" + quantity.Max, "00." + quantity.Max + "e19",
+		quantity.Max, "9223372036854775808", "9223372036854775807", "-" + quantity.Max, quantity.Max + ".5", quantity.Max + ".000", "0" + quantity.Max, "00." + quantity.Max + "e19",
 		"9223372036854775807000e-3", "9223372036854775808000e-3", "922337203685477580.7e1", "0.9223372036854775807e19", "0.9223372036854775808e19",
 		"1e9223372036854775807", "1e9223372036854775808", "1e-9223372036854775808", "1e-9223372036854775809", "1e4294967297", "1e999999999", "1e-999999999",
 		"0e999", "0e-999", strings.Repeat("9", 65), "0." + strings.Repeat("0", 62) + "1", "0." + strings.Repeat("0", 61) + "1", strings.Repeat("1", 64)}
-	_, below, fraction := quantity.BinaryLimits()
-	for k, suffix := range quantity.BinarySuffixes {
-		at := below[k] + "." + fraction[k]
-		out = append(out, at+suffix, at+"1"+suffix, at[:len(at)-1]+string(at[len(at)-1]-1)+suffix, below[k]+suffix, below[k]+".9"+suffix)
+	// Around 2^63 in each binary unit, and its float64's neighbours.
+	for k, suffix := range []string{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"} {
+		m := new(big.Int).Lsh(big.NewInt(1), uint(63-10*(k+1)))
+		less := new(big.Int).Sub(m, big.NewInt(1)).String()
+		out = append(out, m.String()+suffix, less+suffix, less+".9"+suffix, less+".99999999999999999999"+suffix, less+".999999999999999"+suffix, "-"+m.String()+suffix)
 	}
+	out = append(out, "9223372036854775295", "9223372036854775296", "9223372036854774784", "9.223372036854775e18", "9.2233720368547753e18", "-9223372036854775296")
 	for _, sign := range []string{"", "-", "+"} {
 		for _, num := range []string{"1", "1.5", "0.5", "8", "9", "9223372036854775807", "12345678901234567890", ".5", "5."} {
 			for _, suffix := range []string{"", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e9", "E-9", "e+18", "e-99", "e99", "e100", "e-100", "e999999999"} {

@@ -437,7 +437,12 @@ func scalarString(field string, v any) (string, error) {
 	}
 	if f, ok := valueNumber(v); ok {
 		// Helm holds a number as a float64; the quantity is what its
-		// shortest decimal spells.
+		// shortest decimal spells, as encoding/json (toJson) spells it.
+		if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+			if b, err := json.Marshal(f); err == nil {
+				return string(b), nil
+			}
+		}
 		return strconv.FormatFloat(f, 'f', -1, 64), nil
 	}
 	return "", invalid.Errorf(field, v, "must be a quantity (a string such as \"4Gi\" or a number)")
@@ -446,6 +451,13 @@ func scalarString(field string, v any) (string, error) {
 func optQuantity(field string, v any) (resource.Quantity, error) {
 	if v == nil {
 		return resource.Quantity{}, nil
+	}
+	if f, ok := valueNumber(v); ok {
+		// A number's range before its spelling: 300 digits are refused
+		// for their value, not for the length of "1e+300".
+		if rule := quantity.Number(f); rule != "" {
+			return resource.Quantity{}, invalid.Errorf(field, v, "%s", rule)
+		}
 	}
 	s, err := scalarString(field, v)
 	if err != nil {
@@ -537,6 +549,11 @@ func resourceValue(f, k string, raw any) (resource.Quantity, error) {
 		}
 	}
 	spelled := raw
+	if n, ok := valueNumber(raw); ok {
+		if rule := quantity.Number(n); rule != "" {
+			return none, invalid.Errorf(f, raw, "%s", rule)
+		}
+	}
 	if n, ok := valueNumber(raw); ok && chartSpelled[k] {
 		// The chart's sanitiser prints these limits with toString,
 		// Go's %v of the float64 Helm holds: a YAML number 1073741824

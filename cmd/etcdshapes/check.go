@@ -94,7 +94,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	if caller == etcdshapes.CallerEtcd {
 		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`: \"etcd\", the default")
 		fs.StringVar(&cf.version, "etcd-version", "", fmt.Sprintf("the cluster's etcd `X.Y.Z` (the chart's values.version), whose etcdctl runs (default %s)", etcd.DefaultVersion))
-		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load\n(default %s; at most 2^63-1 bytes, 64 characters, an exponent within ±99)", etcd.DefaultSize))
+		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load\n(default %s; at most 64 characters, an exponent within ±99, below 2^63 bytes as a float64)", etcd.DefaultSize))
 		_ = cmd.RegisterFlagCompletionFunc("etcd-version", cobra.NoFileCompletions)
 		_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
 	} else {

@@ -81,8 +81,8 @@ order, whatever the order on the command line: every --set-json, then --set,
 --set-string, --set-file and --set-literal, each in the order given, with Helm's own
 syntax and types (--set a.b=1,c[0]=x,d={x,y}; whole numbers become numbers, true and
 false booleans, null deletes a default; --set-string keeps strings). A quantity (size,
-resources) must be at most 9223372036854775807 (2^63-1: 8Ei is refused), 64 characters
-long and with an exponent (e/E) between -99 and 99.
+resources) must be at most 64 characters long, with an exponent (e/E) between -99 and 99,
+and below 2^63 (8Ei) as a float64: at most 9223372036854775295.
 `
 	aboutOutput = `Output: multi-document YAML on stdout in Helm's install order; -o json prints one v1
 List (as kubectl get -o json does), which kubectl apply and plan --live read. --output-dir writes one file per object instead (NN-kind-name.yaml|json, in

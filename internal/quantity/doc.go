@@ -10,8 +10,10 @@
 // parses at once into a quantity whose first comparison runs out of
 // memory. Rule bounds a text in linear time before ParseQuantity reads it,
 // Parse is ParseQuantity behind Rule, and Check holds a resource.Quantity
-// built in Go to the same bounds. An admitted quantity is at most 2^63-1
-// in magnitude (what Kubernetes reads into an int64; apimachinery stores a
-// binary quantity beyond it, 8Ei included, as 9223372036854775807), at
-// most 64 characters long, with an exponent between -99 and 99.
+// built in Go to the same bounds. An admitted quantity is at most 64
+// characters long, with an exponent between -99 and 99, and below 2^63
+// (what Kubernetes reads into an int64; apimachinery stores a binary
+// quantity beyond 2^63-1, 8Ei included, as 9223372036854775807) once read
+// as a float64, as the charts compute with it (and the library, which
+// reproduces them): at most 9223372036854775295.
 package quantity

@@ -2,6 +2,7 @@ package quantity
 
 import (
 	"errors"
+	"math"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -20,11 +21,10 @@ var grammar = regexp.MustCompile(`^([+-]?)([0-9]*\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[e
 
 // spelled is what a quantity text spells, computed independently of scan
 // (by grammar and big.Rat): its exact value when the exponent is small
-// enough to compute with, else whether it is huge (a non-zero mantissa
-// with an exponent of more than 400).
+// enough to compute with.
 type spelled struct {
-	value       *big.Rat
-	exact, huge bool
+	value *big.Rat
+	exact bool
 }
 
 func spell(t *testing.T, s string) (spelled, bool) {
@@ -35,16 +35,15 @@ func spell(t *testing.T, s string) (spelled, bool) {
 	}
 	suffix := m[3]
 	eForm := len(suffix) > 1 && (suffix[0] == 'e' || suffix[0] == 'E') && suffix != "Ei"
-	if eForm {
-		e, err := strconv.ParseInt(suffix[1:], 10, 64)
-		if err != nil {
-			return spelled{}, false // ParseQuantity's exponent is an int64
-		}
-		if strings.Trim(m[2], ".") == "" && e <= -10 && e >= -MaxExponent {
-			return spelled{}, false // its exact path refuses no digit
+	noDigit := strings.Trim(m[2], ".") == ""
+	if eForm && noDigit {
+		// ParseQuantity's exact path refuses no digit (an exponent from
+		// -10 to -99; beyond, the exponent rule refuses it anyway).
+		if e, err := strconv.Atoi(suffix[1:]); err == nil && e <= -10 && e >= -MaxExponent {
+			return spelled{}, false
 		}
 	}
-	if strings.Trim(m[2], ".") == "" && (suffix == "Pi" || suffix == "Ei") {
+	if noDigit && (suffix == "Pi" || suffix == "Ei") {
 		return spelled{}, false
 	}
 	num := m[2]
@@ -78,7 +77,7 @@ func spell(t *testing.T, s string) (spelled, bool) {
 		t.Fatalf("%q: exponent", s)
 	}
 	if e.CmpAbs(big.NewInt(400)) > 0 {
-		return spelled{huge: e.Sign() > 0 && v.Sign() != 0}, true
+		return spelled{}, true // beyond the exponent bound: no value needed
 	}
 	return spelled{value: v.Mul(v, pow(10, e.Int64())), exact: true}, true
 }
@@ -90,9 +89,17 @@ func abs(n int64) int64 {
 	return n
 }
 
-var limit, _ = new(big.Rat).SetString(Max)
+// Limit is 2^63, and MaxInt64 2^63-1, which reads as 2^63 as a float64.
+const (
+	Limit    = "9223372036854775808"
+	MaxInt64 = "9223372036854775807"
+)
 
-const Limit = "9223372036854775808" // 2^63
+// atFloat64 is the exact value's nearest float64, as the charts read it.
+func atFloat64(v *big.Rat) float64 {
+	f, _ := v.Float64()
+	return f
+}
 
 // exponentForms are texts in every form of the grammar, around every
 // bound: both signs, every suffix, exponents huge and tiny, 2^63 and its
@@ -102,7 +109,8 @@ func exponentForms() []string {
 		"1e999999999", "1e-999999999", "-1e999999999", "1E999999999", "1e+999999999", "0e999999999", "0e-999999999",
 		"1e100000", "1e-100000", "1e400", "1e-400", "1e4294967297", "1e-4294967297", "1e99999999999999999999", "1e-99999999999999999999",
 		"1e99", "1e-99", "1e100", "1e-100", "1e0099", "1e-0099", "1e00100", "0.000000000000000000000000000001e99", "1e18", "1e19", "9.223372036854775807e18", "9.223372036854775808e18",
-		Max, Limit, "-" + Max, "-" + Limit, "+" + Max, "0" + Limit, "00000" + Max, Max + ".9", Max + ".999999999", "9223372036854775807000e-3", "9223372036854775808000e-3",
+		Max, Limit, MaxInt64, "9223372036854775296", "-" + Max, "-" + Limit, "+" + Max, "0" + Limit, "00000" + Max, Max + ".9", Max + ".999999999", "9223372036854775295000e-3", "9223372036854775296000e-3",
+		"8191.9999999999999995Pi", "8191.999999999999999Pi", "7.9999999999999995Ei", "7.999999999999999Ei", "9223372036.854775295G", "9223372036.854775296G",
 		"8Ei", "7Ei", "7.999999Ei", "7.9999999999999999999999Ei", "-8Ei", "8192Pi", "8191.99Pi", "8388608Ti", "8388607Ti", "8589934592Gi", "8589934591Gi", "8796093022208Mi", "8796093022207Mi", "9007199254740992Ki", "9007199254740991Ki",
 		"9E", "9.3E", "10E", "2000E", "9223P", "9224P", "9223372T", "9223373T", "9223372036G", "9223372037G", "9223372036854775808n", "9223372036854775808000000000n", "9223372036854775807999999999n", "9223372036854775808u", "9223372036854775808m",
 		"4Gi", "512Mi", "1000m", "0.1", "100m", "1n", "1u", "1k", "1M", "1G", "1T", "1P", "1E", "1Ki", "1Mi", "1Gi", "1Ti", "1Pi", "1Ei", "1e3", "1E3", "1e+3", "1e-3", "1.5e9", "1.073741824e+09", "5e-324", "1e-9", "1e-10",
@@ -111,12 +119,11 @@ func exponentForms() []string {
 		"", "abc", "1.2.3", "1e", "1e+", "1Ee3", "1K", "1KI", "1 Gi", "0x10", "1e3Mi", "--1", "1e1.5", "1i", "e3", "1ee3", "1e3e3",
 		strings.Repeat("9", 65), strings.Repeat("0", 65), "0." + strings.Repeat("0", 62) + "1", "0." + strings.Repeat("0", 61) + "1", strings.Repeat("1", 64), "1." + strings.Repeat("0", 62),
 	}
-	// m·2^(10k) at Max exactly, just beyond and just below.
-	_, below, fraction := BinaryLimits()
-	for k, suffix := range BinarySuffixes {
-		at := below[k] + "." + fraction[k]
-		lower := at[:len(at)-1] + string(at[len(at)-1]-1)
-		out = append(out, at+suffix, at+"1"+suffix, lower+suffix, "-"+at+suffix, below[k]+suffix, below[k]+".9"+suffix)
+	// Around 2^63 in each binary unit.
+	for k, suffix := range []string{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"} {
+		m := new(big.Int).Lsh(big.NewInt(1), uint(63-10*(k+1))).String()
+		less := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(63-10*(k+1))), big.NewInt(1)).String()
+		out = append(out, m+suffix, less+suffix, less+".9"+suffix, less+".99999999999999999999"+suffix, "-"+m+suffix)
 	}
 	for _, sign := range []string{"", "-", "+"} {
 		for _, suffix := range []string{"", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e9", "E-9", "e+18", "e-99", "e99", "e100", "e-100"} {
@@ -140,12 +147,12 @@ func TestRule(t *testing.T) {
 		switch {
 		case !ok:
 			want = SyntaxRule
-		case sp.huge || (sp.exact && new(big.Rat).Abs(v).Cmp(limit) > 0):
-			want = RangeRule
 		case len(s) > MaxLength:
 			want = LengthRule
 		case exponentDigits(s) > 2:
 			want = ExponentRule
+		case sp.exact && math.Abs(atFloat64(v)) >= 1<<63:
+			want = RangeRule
 		}
 		if got != want {
 			t.Errorf("Rule(%q) = %q, want %q", s, got, want)
@@ -188,7 +195,7 @@ func TestParseRefusal(t *testing.T) {
 		s    string
 		rule string
 	}{
-		{"1e100000", RangeRule}, {"8Ei", RangeRule}, {"7.9999999999999999999999Ei", RangeRule}, {"1e-400", ExponentRule}, {"abc", SyntaxRule}, {strings.Repeat("1", 10) + "." + strings.Repeat("1", 60), LengthRule},
+		{"1e100000", ExponentRule}, {"8Ei", RangeRule}, {"7.9999999999999999999999Ei", RangeRule}, {MaxInt64, RangeRule}, {"1e-400", ExponentRule}, {"abc", SyntaxRule}, {strings.Repeat("1", 10) + "." + strings.Repeat("1", 60), LengthRule},
 	} {
 		_, err := Parse("values.size", "as written", c.s)
 		var ne *invalid.Error
@@ -208,21 +215,24 @@ func TestCheck(t *testing.T) {
 		value string
 		rule  string
 	}{
-		{"scaled huge", *resource.NewScaledQuantity(1, 999999999), "1e999999999", RangeRule},
-		{"parsed huge", resource.MustParse("1e100000"), "1e100000", RangeRule},
-		{"parsed huge, written with ten", resource.MustParse("10e99999"), "10e99999", RangeRule},
+		{"scaled huge", *resource.NewScaledQuantity(1, 999999999), "1e999999999", ExponentRule},
+		{"parsed huge", resource.MustParse("1e100000"), "1e100000", ExponentRule},
+		{"parsed huge, written with ten", resource.MustParse("10e99999"), "10e99999", ExponentRule},
+		{"10e18", *resource.NewScaledQuantity(10, 18), "10e18", RangeRule},
+		{"2^63-1", *resource.NewQuantity(1<<63-1, resource.DecimalSI), MaxInt64, RangeRule},
 		{"scaled tiny", *resource.NewScaledQuantity(5, -999999999), "5e-999999999", ExponentRule},
 		{"decimal tiny", *resource.NewDecimalQuantity(*inf.NewDec(1, 200), resource.DecimalSI), "1e-200", ExponentRule},
 		{"zero scaled huge", *resource.NewScaledQuantity(0, 999999999), "0e999999999", ExponentRule},
+		{"zero at the scale of a text", *resource.NewScaledQuantity(0, -100), "", ""},
 		{"2^63", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Lsh(big.NewInt(1), 63), 0), resource.DecimalSI), Limit, RangeRule},
 		{"-2^63", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Lsh(big.NewInt(-1), 63), 0), resource.DecimalSI), "-" + Limit, RangeRule},
 		{"2^63 in milli", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Mul(new(big.Int).Lsh(big.NewInt(1), 63), big.NewInt(1000)), 3), resource.DecimalSI), Limit + "000e-3", RangeRule},
 		{"many digits", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Exp(big.NewInt(10), big.NewInt(64), nil), 64), resource.DecimalSI), "1" + strings.Repeat("0", 64) + "e-64", DigitsRule},
 		{"many bits", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Lsh(big.NewInt(1), 100000), 100000), resource.DecimalSI), "a number of 100001 bits, e-100000", DigitsRule},
-		{"2^63-1", *resource.NewQuantity(1<<63-1, resource.BinarySI), "", ""},
-		{"2^63-1/1000 in milli", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Sub(new(big.Int).Mul(new(big.Int).Lsh(big.NewInt(1), 63), big.NewInt(1000)), big.NewInt(1)), 3), resource.DecimalSI), "9223372036854775807999e-3", RangeRule},
-		{"2^63-1 in milli", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Mul(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 63), big.NewInt(1)), big.NewInt(1000)), 3), resource.DecimalSI), "", ""},
-		{"capped 8Ei", resource.MustParse("8Ei"), "", ""}, // ParseQuantity's cap: the Go caller gave 2^63-1
+		{"Max", *resource.NewQuantity(9223372036854775295, resource.BinarySI), "", ""},
+		{"Max in milli", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Mul(big.NewInt(9223372036854775295), big.NewInt(1000)), 3), resource.DecimalSI), "", ""},
+		{"Max+1 in milli", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Mul(big.NewInt(9223372036854775296), big.NewInt(1000)), 3), resource.DecimalSI), "9223372036854775296000e-3", RangeRule},
+		{"capped 8Ei", resource.MustParse("8Ei"), MaxInt64, RangeRule}, // ParseQuantity's cap: the Go caller holds 2^63-1
 		{"zero", resource.Quantity{}, "", ""},
 		{"4Gi", resource.MustParse("4Gi"), "", ""},
 		{"1.5Gi", resource.MustParse("1.5Gi"), "", ""},
@@ -257,7 +267,6 @@ func FuzzRule(f *testing.F) {
 	for _, s := range exponentForms() {
 		f.Add(s)
 	}
-	max, _ := new(big.Rat).SetString(Max)
 	f.Fuzz(func(t *testing.T, s string) {
 		rule := Rule(s)
 		switch rule {
@@ -274,9 +283,8 @@ func FuzzRule(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Rule admits %q; ParseQuantity: %v", s, err)
 		}
-		v, ok := new(big.Rat).SetString(q.AsDec().String())
-		if !ok || new(big.Rat).Abs(v).Cmp(max) > 0 {
-			t.Fatalf("Rule admits %q, which is %s", s, q.AsDec())
+		if sp, ok := spell(t, s); !ok || !sp.exact || math.Abs(atFloat64(sp.value)) >= 1<<63 {
+			t.Fatalf("Rule admits %q, which is %v", s, sp.value)
 		}
 		back, err := resource.ParseQuantity(q.String())
 		if err != nil || back.Cmp(q) != 0 {
@@ -308,12 +316,11 @@ func TestRuleLinear(t *testing.T) {
 // that cost most: 64 characters, the binary slow path, the least
 // exponent.
 func BenchmarkParse(b *testing.B) {
-	_, below, fraction := BinaryLimits()
 	for _, s := range []string{
 		"4Gi",
-		below[5] + "." + fraction[5] + "Ei",  // 64 characters, exactly Max
-		"0." + strings.Repeat("0", 61) + "1", // 64 characters, 1e-62
-		"1" + strings.Repeat("2", 59) + "e-99", // 64 characters, 1.2e-40
+		"7." + strings.Repeat("9", 15) + strings.Repeat("0", 45) + "Ei", // 64 characters, the binary exact path
+		"0." + strings.Repeat("0", 61) + "1",                            // 64 characters, 1e-62
+		"1" + strings.Repeat("2", 59) + "e-99",                          // 64 characters, 1.2e-40
 		Max,
 	} {
 		b.Run(s[:min(len(s), 16)], func(b *testing.B) {
