@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"regexp"
@@ -77,17 +78,16 @@ func quantityString(v any) (string, bool) {
 var quantityGrammar = regexp.MustCompile(`^([+-]?)([0-9]*\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$`)
 
 // beyondBounds is why a values scalar of the quantity grammar is beyond
-// the README's quantity bounds (class 8): beyond 2^63-1 in magnitude, a
-// text longer than 64 characters, an exponent beyond ±99. A YAML number
-// (the float64 Helm holds) is held to the first alone, as its spelling is
-// the library's. Computed here from the text with big.Rat, independently
-// of the library's string comparisons.
+// the README's quantity bounds (class 8): a text longer than 64
+// characters, an exponent beyond ±99, or a value of 2^63 or more once read
+// as a float64 (the nearest float64 of its exact value, computed here with
+// big.Rat, independently of the library). A YAML number (the float64 Helm
+// holds) is held to the last alone, as its spelling is the library's.
 func beyondBounds(v any) (string, bool) {
-	max := new(big.Rat).SetInt(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 63), big.NewInt(1)))
+	const limit = 1 << 63
 	if f, isNum := v.(float64); isNum {
-		r := new(big.Rat)
-		if r.SetFloat64(f) != nil && r.Abs(r).Cmp(max) > 0 {
-			return "a number beyond 2^63-1", true
+		if !(math.Abs(f) < limit) {
+			return "a number of 2^63 or more", true
 		}
 		return "", false
 	}
@@ -96,11 +96,14 @@ func beyondBounds(v any) (string, bool) {
 	if !isStr || m == nil {
 		return "", false
 	}
+	if len(s) > 64 {
+		return "longer than 64 characters", true
+	}
 	num := strings.TrimSuffix(m[2], ".")
 	if strings.HasPrefix(num, ".") || num == "" {
 		num = "0" + num
 	}
-	mant, ok := new(big.Rat).SetString(num)
+	mant, ok := new(big.Rat).SetString(m[1] + num)
 	if !ok {
 		return "", false
 	}
@@ -112,34 +115,18 @@ func beyondBounds(v any) (string, bool) {
 		exp10 = map[string]int64{"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}[suffix]
 	default:
 		e, err := strconv.ParseInt(strings.TrimPrefix(suffix[1:], "+"), 10, 64)
-		if err != nil {
-			return "", false // no quantity: another class
+		if err != nil || e > 99 || e < -99 {
+			return "an exponent beyond ±99", true
 		}
-		if e > 400 && mant.Sign() != 0 {
-			return "a huge exponent", true
-		}
-		if e > 400 || e < -400 {
-			exp10 = 0 // the value is no matter: the exponent rule below
-		} else {
-			exp10 = e
-		}
+		exp10 = e
 	}
 	val := new(big.Rat).Mul(mant, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(exp2))))
 	p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(abs64(exp10)), nil))
 	if exp10 < 0 {
 		p.Inv(p)
 	}
-	val.Mul(val, p)
-	switch {
-	case val.Abs(val).Cmp(max) > 0:
-		return "beyond 2^63-1", true
-	case len(s) > 64:
-		return "longer than 64 characters", true
-	}
-	if e := m[3]; len(e) > 1 && (e[0] == 'e' || e[0] == 'E') && e != "Ei" {
-		if n, _ := strconv.ParseInt(strings.TrimPrefix(e[1:], "+"), 10, 64); n > 99 || n < -99 {
-			return "an exponent beyond ±99", true
-		}
+	if f, _ := val.Mul(val, p).Float64(); !(math.Abs(f) < limit) {
+		return "2^63 or more as a float64", true
 	}
 	return "", false
 }
