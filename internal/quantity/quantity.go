@@ -128,7 +128,14 @@ func Check(field string, q resource.Quantity) error {
 	d := q.AsDec() // q is a copy: AsDec changes only it
 	u := d.UnscaledBig()
 	exp := -int64(d.Scale())
-	if bits := u.BitLen(); bits > maxBits {
+	bits := u.BitLen()
+	// The common quantity: below 2^62 (a bit for each power of ten up
+	// to 4), so within every bound, and the render's hot path allocates
+	// nothing more for it.
+	if exp >= -MaxExponent && exp <= MaxExponent && int64(bits)+4*max(exp, 0) <= 62 {
+		return nil
+	}
+	if bits > maxBits {
 		// Printing its digits would cost what the bound avoids; its
 		// size says enough.
 		return invalid.Errorf(field, "a number of "+strconv.Itoa(bits)+" bits, e"+strconv.FormatInt(exp, 10), "%s", DigitsRule)
