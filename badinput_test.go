@@ -8,6 +8,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,7 +21,10 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
+	"github.com/etcdshapes/etcdshapes/internal/strvals"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
+	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -117,13 +121,13 @@ func badInputs() []badInput {
 		{"resource name invalid", etcdValues("resources:\n  \"bad name\": 1\n"), "values.resources.bad name", "bad name", "resource name"},
 		{"extended resource fractional", etcdValues("resources:\n  example.com/device: 0.5\n"), "values.resources.example.com/device", "0.5", "whole number"},
 		{"extended resource in kubernetes.io", etcdValues("resources:\n  kubernetes.io/x: 1\n"), "values.resources.kubernetes.io/x", "kubernetes.io/x", "kubernetes.io"},
-		{"memory beyond the quantity form", etcdValues("resources:\n  memory: \"1000000000000000000000\"\n"), "values.resources.memory", "1000000000000000000000", "stored as 1"},
+		{"memory beyond the quantity bounds", etcdValues("resources:\n  memory: \"1000000000000000000000\"\n"), "values.resources.memory", "1000000000000000000000", "below 2^63"},
 		// A request of 2^63 bytes or more: the chart's int conversion of it
 		// is undefined (a negative request on amd64).
-		{"memory request past int64", etcdValues("resources:\n  memory: 1e21\n_cluster:\n  memory-allocation-ratio: 100\n"), "values.resources.memory", "1e+21", "2^63 bytes"},
-		{"memory request past int64 as written", etcdValues("resources:\n  memory: \"20e18\"\n"), "values.resources.memory", "20e18", "2^63 bytes"},
-		{"ephemeral-storage request past int64", etcdValues("resources:\n  ephemeral-storage: 400E\n"), "values.resources.ephemeral-storage", "400E", "2^63 bytes"},
-		{"VPA memory bound past int64", etcdValues("resources:\n  memory: null\n_cluster:\n  memory-allocation-ratio: 1e-10\n"), "_cluster.memory-allocation-ratio", "0.0000000001", "VPA's memory bound 8Gi"},
+		{"memory request past int64", etcdValues("resources:\n  memory: 9E\n_cluster:\n  memory-allocation-ratio: 0.5\n"), "values.resources.memory", "9E", "2^63 bytes"},
+		{"memory request past int64 as written", etcdValues("resources:\n  memory: \"9000000000000000000\"\n_cluster:\n  memory-allocation-ratio: \"0.5\"\n"), "values.resources.memory", "9000000000000000000", "2^63 bytes"},
+		{"ephemeral-storage request past int64", etcdValues("resources:\n  ephemeral-storage: 9E\n_cluster:\n  ephemeral-storage-allocation-ratio: 0.5\n"), "values.resources.ephemeral-storage", "9E", "2^63 bytes"},
+		{"VPA memory bound past int64", etcdValues("resources:\n  memory: null\n_cluster:\n  memory-allocation-ratio: 1e-10\n"), "_cluster.memory-allocation-ratio", "1e-10", "VPA's memory bound 8Gi"},
 		// Nulls: Helm deletes a chart default for a null, and the chart then
 		// renders without it (or divides by a null ratio read as 0).
 		{"replicas null", etcdValues("replicas: null"), "values.replicas", "null", "must be set"},
@@ -143,7 +147,7 @@ func badInputs() []badInput {
 		{"size fractional number", etcdValues("size: 1.5"), "values.size", "1.5", "integer or a string"},
 		{"cpu fractional number", etcdValues("resources:\n  cpu: 0.5\n"), "values.resources.cpu", "0.5", "integer or a string"},
 		{"memory fractional number", etcdValues("resources:\n  memory: 1073741824.5\n"), "values.resources.memory", "1073741824.5", "integer or a string"},
-		{"cpu beyond the quantity form", etcdValues("resources:\n  cpu: 2000E\n"), "values.resources.cpu", "2000E", "stored as 2"},
+		{"cpu beyond the quantity bounds", etcdValues("resources:\n  cpu: 2000E\n"), "values.resources.cpu", "2000E", "below 2^63"},
 		{"cpu more precise than the chart", etcdValues("resources:\n  cpu: \"123456789.123456789\"\n_cluster:\n  cpu-allocation-ratio: 1\n"), "values.resources.cpu", "123456789.123456789", "float64"},
 		// Hugepages, as the Pod API refuses them in the member Pods.
 		{"hugepages not a multiple of 2Mi", etcdValues("resources:\n  memory: 1Gi\n  hugepages-2Mi: 3Mi\n"), "values.resources.hugepages-2Mi", "3Mi", "multiple of the page size 2Mi"},
@@ -169,7 +173,7 @@ func badInputs() []badInput {
 		{"size beyond int64 as written", etcdValues("size: 1e21"), "values.size", "1e21", "int64"},
 		{"size in exa as written", etcdValues("size: 2000E"), "values.size", "2000E", "int64"},
 		{"size of many digits", etcdValues("size: " + strings.Repeat("9", 300)), "values.size", json.Number(strings.Repeat("9", 300)), "int64"},
-		{"ephemeral storage beyond the quantity form", etcdValues("resources:\n  ephemeral-storage: 3000E\n"), "values.resources.ephemeral-storage", "3000E", "stored as 3"},
+		{"ephemeral storage beyond the quantity bounds", etcdValues("resources:\n  ephemeral-storage: 3000E\n"), "values.resources.ephemeral-storage", "3000E", "below 2^63"},
 		{"replicas past int32 as written", etcdValues("replicas: 2147483648"), "values.replicas", "2147483648", "out of range"},
 		{"replicas past int64", etcdValues("replicas: 99999999999999999999"), "values.replicas", "99999999999999999999", "out of range"},
 		{"replicas hexadecimal", etcdValues("replicas: 0x100"), "values.replicas", "256", "out of range"},
@@ -335,7 +339,7 @@ func badInputs() []badInput {
 		{"caller", render(etcdshapes.Request{Caller: "kubernetes"}), "caller", "kubernetes", `"etcd" or "cluster"`},
 		{"typed spread parser", func() error { _, err := values.ParseSpreadConstraints(42); return err }, sf, "42", "YAML string"},
 		{"typed quota", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("-1")); return err }, "Size", "-1", "positive"},
-	}, badLiveInputs()...)
+	}, append(badLiveInputs(), quantityBadInputs()...)...)
 }
 
 // liveDoc reads a live file as the plan command does (ReadObjects) and
@@ -458,6 +462,121 @@ func badLiveInputs() []badInput {
 			return err
 		}, "live[0].kind", "2", "kind"},
 	}
+}
+
+// setValues renders the etcd chart in tenant-root with --set arguments
+// (Helm's parser, as the command applies them).
+func setValues(args ...string) func() error {
+	return func() error {
+		v := map[string]any{}
+		if err := (strvals.Sets{Values: args}).Apply(v, nil); err != nil {
+			return err
+		}
+		_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+		return err
+	}
+}
+
+// quantityBadInputs: the quantity bounds (internal/quantity), through
+// every entry point a quantity has (values files, --set, the Go options,
+// live objects), each refused before any arithmetic with the value as
+// written: a quantity beyond 2^63-1, longer than 64 characters or with an
+// exponent beyond ±99. TestQuantitiesInBoundedTime runs them with a
+// deadline.
+func quantityBadInputs() []badInput {
+	const (
+		rng    = "must be below 2^63 = 8Ei"
+		length = "at most 64 characters"
+		expo   = "exponent (e or E) must be between -99 and 99"
+	)
+	// The least quantity in Ei whose float64 is 2^63 (8Ei).
+	beyondEi := "7.9999999999999999Ei"
+	tiny := "0." + strings.Repeat("0", 63) + "1"
+	huge := func(exp int32) resource.Quantity { return *resource.NewScaledQuantity(1, resource.Scale(exp)) }
+	return []badInput{
+		// Values files.
+		{"size huge exponent", etcdValues("size: 1e999999999"), "values.size", "1e999999999", expo},
+		{"size huge exponent, capital E", etcdValues("size: 1E999999999"), "values.size", "1E999999999", expo},
+		{"size exponent wrapping int32", etcdValues("size: 1e4294967297"), "values.size", "1e4294967297", expo},
+		{"size 8Ei", etcdValues("size: 8Ei"), "values.size", "8Ei", rng},
+		{"size past 2^63-1 in Ei", etcdValues("size: " + beyondEi), "values.size", beyondEi, rng},
+		{"size 2^63", etcdValues(`size: "9223372036854775808"`), "values.size", "9223372036854775808", rng},
+		{"size 2^63-1 (a float64 of 2^63)", etcdValues(`size: "9223372036854775807"`), "values.size", "9223372036854775807", rng},
+		{"size 2^63 as a number", etcdValues("size: 9223372036854775808"), "values.size", "9223372036854775808", rng},
+		{"size 10E", etcdValues("size: 10E"), "values.size", "10E", rng},
+		{"size tiny exponent", etcdValues(`size: "1e-999999999"`), "values.size", "1e-999999999", expo},
+		{"size tiny exponent, zero", etcdValues(`size: "0e-999999999"`), "values.size", "0e-999999999", expo},
+		// A YAML number is a float64, as Helm reads it: this one is 0.
+		{"size tiny exponent as a number", etcdValues("size: 1e-999999999"), "values.size", json.Number("1e-999999999"), "positive"},
+		{"size longer than 64 characters", etcdValues("size: \"" + tiny + "\""), "values.size", tiny, length},
+		{"memory huge exponent", etcdValues("resources:\n  memory: 1e999999999\n"), "values.resources.memory", "1e999999999", expo},
+		{"memory 1e400", etcdValues("resources:\n  memory: 1e400\n"), "values.resources.memory", "1e400", expo},
+		{"memory 1e300 as a number", etcdValues("resources:\n  memory: 1e300\n"), "values.resources.memory", json.Number("1e300"), rng},
+		{"cpu tiny exponent", etcdValues("resources:\n  cpu: \"1e-999999999\"\n"), "values.resources.cpu", "1e-999999999", expo},
+		{"cpu 1e400", etcdValues("resources:\n  cpu: 1e400\n"), "values.resources.cpu", "1e400", expo},
+		{"cpu 1e100000", etcdValues("resources:\n  cpu: 1e100000\n"), "values.resources.cpu", "1e100000", expo},
+		{"ephemeral-storage tiny exponent", etcdValues("resources:\n  ephemeral-storage: 5e-100\n"), "values.resources.ephemeral-storage", "5e-100", expo},
+		{"hugepages huge exponent", etcdValues("resources:\n  hugepages-2Mi: 1e100000\n"), "values.resources.hugepages-2Mi", "1e100000", expo},
+		{"extended resource tiny exponent", etcdValues("resources:\n  example.com/device: \"1e-999999999\"\n"), "values.resources.example.com/device", "1e-999999999", expo},
+		{"hugepages page size huge", etcdValues("resources:\n  hugepages-1e999999999: 2Mi\n"), "values.resources.hugepages-1e999999999", "hugepages-1e999999999", "names a page size that has an exponent out of range"},
+		{"hugepages page size tiny", etcdValues("resources:\n  hugepages-1e-999999999: 2Mi\n"), "values.resources.hugepages-1e-999999999", "hugepages-1e-999999999", "names a page size that has an exponent out of range"},
+		{"cpu ratio below a float64, as written", etcdValues("_cluster:\n  cpu-allocation-ratio: 1e-400\n"), "_cluster.cpu-allocation-ratio", json.Number("1e-400"), "above 0"},
+		{"cpu ratio beyond a float64", etcdValues("_cluster:\n  cpu-allocation-ratio: 1e400\n"), "_cluster.cpu-allocation-ratio", "1e400", "at most 1e15"},
+		{"memory ratio as written", clusterValues("_cluster:\n  memory-allocation-ratio: 1e16\n"), "_cluster.memory-allocation-ratio", json.Number("1e16"), "at most 1e15"},
+		{"VPA cpu bound past the quantity bounds", etcdValues("resources:\n  cpu: null\n_cluster:\n  cpu-allocation-ratio: 1e-19\n"), "_cluster.cpu-allocation-ratio", "1e-19", "VPA's cpu bound 5000m"},
+		// --set.
+		{"--set memory huge exponent", setValues("resources.memory=1e999999999"), "values.resources.memory", "1e999999999", expo},
+		{"--set cpu tiny exponent", setValues("resources.cpu=1e-999999999"), "values.resources.cpu", "1e-999999999", expo},
+		{"--set size 8Ei", setValues("size=8Ei"), "values.size", "8Ei", rng},
+		{"--set size 2^63", setValues("size=9223372036854775808"), "values.size", "9223372036854775808", rng},
+		{"--set ratio as written", setValues("_cluster.memory-allocation-ratio=1e-400"), "_cluster.memory-allocation-ratio", "1e-400", "above 0"},
+		// Go options.
+		{"Go size huge", func() error {
+			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: huge(999999999)}})
+			return err
+		}, "Size", "1e999999999", expo},
+		{"Go size parsed huge", func() error {
+			_, err := etcd.Cluster(mustNames(), etcd.Options{Size: resource.MustParse("1e100000")})
+			return err
+		}, "Size", "1e100000", expo},
+		{"Go quota huge", func() error { _, err := etcd.QuotaBackendBytes(huge(999999999)); return err }, "Size", "1e999999999", expo},
+		{"Go quota tiny", func() error { _, err := etcd.QuotaBackendBytes(huge(-999999999)); return err }, "Size", "1e-999999999", expo},
+		{"Go quota 2^63", func() error {
+			_, err := etcd.QuotaBackendBytes(*resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Lsh(big.NewInt(1), 63), 0), resource.BinarySI))
+			return err
+		}, "Size", "9223372036854775808", rng},
+		{"Go memory huge", func() error {
+			_, err := etcd.SanitizeResources(corev1.ResourceList{corev1.ResourceMemory: huge(999999999)}, etcd.Ratios{})
+			return err
+		}, "Resources[memory]", "1e999999999", expo},
+		{"Go cpu tiny", func() error {
+			_, err := etcd.SanitizeResources(corev1.ResourceList{corev1.ResourceCPU: huge(-999999999)}, etcd.Ratios{})
+			return err
+		}, "Resources[cpu]", "1e-999999999", expo},
+		{"Go check size", func() error {
+			_, err := etcd.CheckJob(mustNames(), etcd.Options{Size: *resource.NewScaledQuantity(10, 18)}, etcd.CheckOptions{})
+			return err
+		}, "Size", "10e18", rng},
+		{"Go VPA cpu bound", func() error {
+			_, err := etcd.VerticalPodAutoscaler(mustNames(), etcd.Ratios{CPU: "1e-19"})
+			return err
+		}, "Ratios.CPU", "1e-19", "VPA's cpu bound 5000m"},
+		// Live objects: the plan refuses a size beyond the bounds (8Ei is
+		// read as 2^63-1, 1e999999999 would never compare).
+		{"live size huge", liveDoc(etcdClusterDoc("storage: {size: 1e999999999}\n")), "live[0].spec.storage.size", "1e999999999", expo},
+		{"live size 8Ei", liveDoc(etcdClusterDoc("storage: {size: 8Ei}\n")), "live[0].spec.storage.size", "8Ei", rng},
+		{"live size tiny", liveDoc(etcdClusterDoc("storage: {size: \"1e-999999999\"}\n")), "live[0].spec.storage.size", "1e-999999999", expo},
+		{"live size 2^63 as a number", liveDoc(etcdClusterDoc("storage: {size: 9223372036854775808}\n")), "live[0].spec.storage.size", float64(1 << 63), rng},
+	}
+}
+
+// mustNames are the demo tenant cluster's names.
+func mustNames() naming.Names {
+	n, err := naming.ForCluster("tenant-demo", "kubernetes-demo")
+	if err != nil {
+		panic(err)
+	}
+	return n
 }
 
 func ptr[T any](v T) *T { return &v }

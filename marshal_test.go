@@ -178,7 +178,7 @@ func FuzzMarshalObject(f *testing.F) {
 // defrag CronJob's --etcd-storage-quota-bytes spells it), on both paths:
 // rounded through a float64 it would be another quota.
 func TestMarshalExactIntegers(t *testing.T) {
-	for _, size := range []string{"9Pi", "10P", "2Ei", "7Ei", "8Ei", "9E", "9500000000000001"} {
+	for _, size := range []string{"9Pi", "10P", "2Ei", "7Ei", "9223372036854775295", "7.999999999999999Ei", "9E", "9500000000000001"} {
 		objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root",
 			Values: map[string]any{"size": size}})
 		require.NoError(t, err, size)

@@ -1,6 +1,8 @@
 package etcdshapes
 
 import (
+	"strings"
+
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/values"
@@ -54,7 +56,7 @@ func Render(r Request) ([]Object, error) {
 		// the builder's refusals of every field the values reader
 		// refused, so each field is refused once.
 		objs, err := EtcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions})
-		err = values.EtcdChartError(err)
+		err = asWritten(r.Values, values.EtcdChartError(err))
 		if verr != nil {
 			return nil, withoutRepeats(verr, err)
 		}
@@ -75,7 +77,7 @@ func Render(r Request) ([]Object, error) {
 			APIVersions:               r.APIVersions,
 			Live:                      r.Live,
 		})
-		err = values.ClusterError(err)
+		err = asWritten(r.Values, values.ClusterError(err))
 		if verr != nil {
 			return nil, withoutRepeats(verr, err)
 		}
@@ -98,4 +100,54 @@ func withoutRepeats(first, more error) error {
 	}
 	c.AddExcept(more, reported)
 	return c.Err()
+}
+
+// asWritten gives each of the builder's refusals of a scalar of the
+// request's values (values.size, values.resources.<name>, a _cluster
+// ratio) that scalar as the values hold it, as written: the builder
+// quotes what it read, re-spelled (a quantity in its canonical form, "9E"
+// for "9000000000000000000"; a ratio as a string), and a refusal quotes
+// the input as written. A refusal that quotes the key itself (a resource's
+// name) is kept, and so is any other error.
+func asWritten(vals map[string]any, err error) error {
+	if err == nil {
+		return nil
+	}
+	var c invalid.Collector
+	c.AddEach(err, func(e *invalid.Error) *invalid.Error {
+		raw, key, ok := writtenScalar(vals, e.Field)
+		if !ok || e.Value == key {
+			return e
+		}
+		cp := *e
+		cp.Value = raw
+		return &cp
+	})
+	return c.Err()
+}
+
+// writtenScalar is the scalar of vals that field names, and its key: a
+// top-level key as "values.<key>", a resource as
+// "values.resources.<name>" (a name may hold dots), a platform value as
+// "_cluster.<key>". ok is false when there is none.
+func writtenScalar(vals map[string]any, field string) (raw any, key string, ok bool) {
+	m := vals
+	switch {
+	case strings.HasPrefix(field, "values.resources."):
+		m, _ = vals["resources"].(map[string]any)
+		key = strings.TrimPrefix(field, "values.resources.")
+	case strings.HasPrefix(field, "_cluster."):
+		m, _ = vals["_cluster"].(map[string]any)
+		key = strings.TrimPrefix(field, "_cluster.")
+	case strings.HasPrefix(field, "values."):
+		key = strings.TrimPrefix(field, "values.")
+	default:
+		return nil, "", false
+	}
+	raw, ok = m[key]
+	switch raw.(type) {
+	case nil, map[string]any, []any:
+		return nil, "", false
+	}
+	return raw, key, ok
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -230,7 +231,14 @@ func constantsData(k *constants) []byte {
 		structs[t.Name] = fields
 	}
 	// Encoding maps of strings cannot fail.
-	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs}, "  ")
+	// The quantity bounds' rules (etcdshapes.check.quantity).
+	bounds := map[string]any{"syntaxRule": k.QuantitySyntaxRule, "rangeRule": k.QuantityRangeRule, "lengthRule": k.QuantityLengthRule, "exponentRule": k.QuantityExponentRule,
+		// The sanitiser's refusals of a request beyond 2^63 (etcd's
+		// byteRequest and the VPA's bounds), formats for printf.
+		"vpaCPU":    "is too small: the VPA's cpu bound %s divided by it is beyond " + quantity.Max + ", the most a quantity holds",
+		"vpaMemory": "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage",
+		"request":   "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)"}
+	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds}, "  ")
 	return append(js, '\n')
 }
 
@@ -338,9 +346,12 @@ type constants struct {
 	MaxSubdomain     int
 	MaxInt64         string
 	InstanceLabel    string
-	CappedQuota      string
-	DefaultQuota     string
-	LibraryName      string
+	// The quantity bounds (internal/quantity): the longest text, the
+	// digits of the greatest exponent; their rules are constants.json's.
+	QuantityMaxLength, QuantityExponentDigits                                       int
+	QuantitySyntaxRule, QuantityRangeRule, QuantityLengthRule, QuantityExponentRule string
+	DefaultQuota                                                                    string
+	LibraryName                                                                     string
 	// NoLibraryMessage is the refusal of a chart that lacks the library
 	// chart as a dependency.
 	NoLibraryMessage string
@@ -438,51 +449,49 @@ func newConstants() (*constants, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A binary-suffixed quantity above 2^63-1 is capped there by
-	// resource.ParseQuantity; its quota is beyond a float64's precision, so
-	// the helpers take it from here.
-	capped, err := quotaText("8Ei")
-	if err != nil {
-		return nil, err
-	}
 	defQuota, err := quotaText(etcd.DefaultSize)
 	if err != nil {
 		return nil, err
 	}
 	k := &constants{
-		DefaultQuota:         defQuota,
-		LibraryName:          LibraryName,
-		NoLibraryMessage:     fmt.Sprintf("etcdshapes: the %s library chart is not a dependency of this chart (named %q, fetched by helm dependency build): its templates run files of that chart", LibraryName, LibraryName),
-		CallerEtcd:           etcdshapes.CallerEtcd,
-		CallerCluster:        etcdshapes.CallerCluster,
-		ClusterReplicas:      []int32{1, 3},
-		DefaultVersion:       etcd.DefaultVersion,
-		DefaultReplicas:      etcd.DefaultReplicas,
-		MaxReplicas:          etcd.MaxReplicas,
-		DefaultSize:          etcd.DefaultSize,
-		DefaultResources:     []resourceDefault{{"cpu", etcd.DefaultCPU}, {"memory", etcd.DefaultMemory}},
-		EtcdChartRelease:     naming.EtcdChartRelease,
-		EtcdChartName:        naming.EtcdChartName,
-		LibraryEtcdChartKeys: values.EtcdChartKeys(),
-		IgnoredKeys:          ignoredKeys,
-		ClusterEtcdKeys:      values.ClusterEtcdKeys(),
-		RootTenant:           naming.RootTenant,
-		MaxClusterName:       naming.MaxClusterName,
-		MaxRelease:           naming.MaxClusterName - len("-etcd"),
-		MaxUnhashedName:      min(naming.MaxCronJobName-len("-defrag"), naming.MaxJobName-len("-cleanup")),
-		MaxDataStoreName:     naming.MaxDataStoreName,
-		MaxCronJobName:       naming.MaxCronJobName,
-		MaxJobName:           naming.MaxJobName,
-		JobKeep:              naming.JobKeep,
-		DataStoreKeep:        naming.DataStoreKeep,
-		CronJobKeep:          naming.CronJobKeep,
-		HashLen:              naming.HashLength,
-		MaxLabel:             validation.DNS1123LabelMaxLength,
-		MaxSubdomain:         validation.DNS1123SubdomainMaxLength,
-		MaxInt64:             strconv.FormatInt(1<<63-1, 10),
-		InstanceLabel:        etcd.InstanceLabel,
-		CappedQuota:          capped,
-		EtcdCluster:          apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
+		DefaultQuota:           defQuota,
+		LibraryName:            LibraryName,
+		NoLibraryMessage:       fmt.Sprintf("etcdshapes: the %s library chart is not a dependency of this chart (named %q, fetched by helm dependency build): its templates run files of that chart", LibraryName, LibraryName),
+		CallerEtcd:             etcdshapes.CallerEtcd,
+		CallerCluster:          etcdshapes.CallerCluster,
+		ClusterReplicas:        []int32{1, 3},
+		DefaultVersion:         etcd.DefaultVersion,
+		DefaultReplicas:        etcd.DefaultReplicas,
+		MaxReplicas:            etcd.MaxReplicas,
+		DefaultSize:            etcd.DefaultSize,
+		DefaultResources:       []resourceDefault{{"cpu", etcd.DefaultCPU}, {"memory", etcd.DefaultMemory}},
+		EtcdChartRelease:       naming.EtcdChartRelease,
+		EtcdChartName:          naming.EtcdChartName,
+		LibraryEtcdChartKeys:   values.EtcdChartKeys(),
+		IgnoredKeys:            ignoredKeys,
+		ClusterEtcdKeys:        values.ClusterEtcdKeys(),
+		RootTenant:             naming.RootTenant,
+		MaxClusterName:         naming.MaxClusterName,
+		MaxRelease:             naming.MaxClusterName - len("-etcd"),
+		MaxUnhashedName:        min(naming.MaxCronJobName-len("-defrag"), naming.MaxJobName-len("-cleanup")),
+		MaxDataStoreName:       naming.MaxDataStoreName,
+		MaxCronJobName:         naming.MaxCronJobName,
+		MaxJobName:             naming.MaxJobName,
+		JobKeep:                naming.JobKeep,
+		DataStoreKeep:          naming.DataStoreKeep,
+		CronJobKeep:            naming.CronJobKeep,
+		HashLen:                naming.HashLength,
+		MaxLabel:               validation.DNS1123LabelMaxLength,
+		MaxSubdomain:           validation.DNS1123SubdomainMaxLength,
+		MaxInt64:               strconv.FormatInt(1<<63-1, 10),
+		InstanceLabel:          etcd.InstanceLabel,
+		QuantityMaxLength:      quantity.MaxLength,
+		QuantityExponentDigits: len(strconv.Itoa(quantity.MaxExponent)),
+		QuantitySyntaxRule:     quantity.SyntaxRule,
+		QuantityRangeRule:      quantity.RangeRule,
+		QuantityLengthRule:     quantity.LengthRule,
+		QuantityExponentRule:   quantity.ExponentRule,
+		EtcdCluster:            apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
 		// The live object whose spec.dataStoreName the per-cluster chart
 		// reads with lookup.
 		KamajiControlPlane: apiRef{kamaji.ControlPlaneKind.GroupVersion().String(), kamaji.ControlPlaneKind.Kind},

@@ -250,80 +250,67 @@ decodes to nothing. */ -}}
 {{- end -}}
 {{- end -}}
 
-{{- /* etcdshapes.check.quantity (optQuantity in values.go, resource.ParseQuantity):
-dict field value; JSON {s (as written), f (value), capped, num and factors
-(whose product is the exact value)}. f is the chart's float64: binary
-suffixes multiply exactly, decimal ones shift the exponent; rounded up to
-whole nanos, a binary-suffixed one capped at 2^63-1, as ParseQuantity. */ -}}
+{{- /* etcdshapes.check.quantity (optQuantity, quantity.Parse): dict field
+value k [try] [derived]; JSON {s, f (float64, up to nanos), num, factors
+(exact product)}; quantity.Rule's bounds (f²≥2^126: |f|≥2^63) unless
+derived; with try {bad} or {bound}. */ -}}
 {{- define "etcdshapes.check.quantity" -}}
-{{- $x := .value -}}
-{{- $s := "" -}}
-{{- if kindIs "string" $x -}}
-{{- $s = $x -}}
-{{- else if kindIs "float64" $x -}}
-{{- $s = toJson $x -}}
-{{- else if or (kindIs "int64" $x) (kindIs "int" $x) -}}
-{{- $s = printf "%d" $x -}}
-{{- else -}}
-{{- include "etcdshapes.check.fail" (list .field $x "must be a quantity (a string such as \"4Gi\" or a number)") -}}
-{{- end -}}
-{{- /* ParseQuantity's grammar: the number may be empty ("Mi" is 0). */ -}}
+{{- $x := .value }}{{ $s := "" }}{{ $q := .k.quantity }}{{ $rule := "" -}}
+{{- if kindIs "string" $x }}{{ $s = $x -}}
+{{- else if kindIs "float64" $x }}{{ $s = toJson $x -}}
+{{- else if or (kindIs "int64" $x) (kindIs "int" $x) }}{{ $s = printf "%d" $x -}}
+{{- else }}{{ include "etcdshapes.check.fail" (list .field $x "must be a quantity (a string such as \"4Gi\" or a number)") }}{{ end -}}
 {{- $re := "^([+-]?)([0-9]*\\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$" -}}
-{{- $bad := or (eq $s "") (not (regexMatch $re $s)) -}}
-{{- if and $bad (not .try) -}}
-{{- include "etcdshapes.check.fail" (list .field $x "must be a Kubernetes quantity such as 4Gi, 10G or 500000000") -}}
-{{- end -}}
-{{- if $bad }}{{ toJson (dict "bad" true) }}{{ else -}}
-{{- $num := regexReplaceAll $re $s "${1}${2}" -}}
-{{- $suffix := regexReplaceAll $re $s "${3}" -}}
+{{- $num := regexReplaceAll $re $s "${1}${2}" }}{{ $suffix := regexReplaceAll $re $s "${3}" -}}
+{{- $bad := or (eq $s "") (not (regexMatch $re $s)) (and (not (regexMatch "[0-9]" $num)) (regexMatch "^(Pi|Ei|[eE]-0*[1-9][0-9])$" $suffix)) -}}
 {{- /* Binary multipliers as factors that sprig's decimals hold exactly (it
 takes numbers through a float64's shortest form, which rounds 2^60). */ -}}
 {{- $binary := dict "Ki" (list 1024) "Mi" (list 1048576) "Gi" (list 1073741824) "Ti" (list 1099511627776) "Pi" (list 1125899906842624) "Ei" (list 1073741824 1073741824) -}}
 {{- $decimal := dict "n" -9 "u" -6 "m" -3 "" 0 "k" 3 "M" 6 "G" 9 "T" 12 "P" 15 "E" 18 -}}
 {{- $f := 0.0 -}}
 {{- $factors := list -}}
-{{- $capped := false -}}
 {{- if hasKey $binary $suffix -}}
 {{- $factors = get $binary $suffix -}}
 {{- $f = mulf (float64 $num) (first $factors) (rest $factors | default (list 1) | first) -}}
-{{- if ge $f 9223372036854775807.0 }}{{ $f = 9223372036854775807.0 }}{{ $capped = true }}{{ end -}}
 {{- else if hasKey $decimal $suffix -}}
 {{- $f = float64 (printf "%se%d" $num (get $decimal $suffix)) -}}
 {{- else -}}
 {{- $f = float64 (printf "%s%s" $num $suffix) -}}
 {{- end -}}
+{{- $big := ge (mulf $f $f) 8.507059173023462e37 -}}
+{{- if not (or $bad .derived) -}}
+{{- if and $big (kindIs "float64" $x) }}{{ $rule = $q.rangeRule -}}
+{{- else if gt (len $s) (int [[ .QuantityMaxLength ]]) }}{{ $rule = $q.lengthRule -}}
+{{- else if regexMatch "^[eE][+-]?0*[1-9][0-9]{[[ .QuantityExponentDigits ]]}" $suffix }}{{ $rule = $q.exponentRule -}}
+{{- else if $big }}{{ $rule = $q.rangeRule }}{{ end -}}
+{{- end -}}
+{{- if not .try }}{{ with or (and $bad $q.syntaxRule) $rule }}{{ include "etcdshapes.check.fail" (list $.field $x .) }}{{ end }}{{ end -}}
+{{- if $bad }}{{ toJson (dict "bad" true) }}{{ else if $rule }}{{ toJson (dict "bound" $rule) }}{{ else -}}
 {{- /* Below 2^53 nanos the scaled value is exact, so ceil rounds like
 inf.RoundUp; above, a float64 holds no fraction of a nano. */ -}}
 {{- if and (gt $f 0.0) (lt $f 9007199.0) -}}
 {{- $nanos := mulf $f 1000000000 -}}
 {{- if ne $nanos (floor $nanos) }}{{ $f = divf (ceil $nanos) 1000000000 }}{{ end -}}
 {{- end -}}
-{{- toJson (dict "s" $s "f" $f "capped" $capped "num" $num "factors" $factors) -}}
+{{- toJson (dict "s" $s "f" $f "num" $num "factors" $factors) -}}
 {{- end -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.quota (etcd.QuotaBackendBytes): dict value (as
 written) q (parsed) k; 95% of the size in bytes, printed like "%.0f". */ -}}
 {{- define "etcdshapes.check.quota" -}}
-{{- if .q.capped -}}
-{{- .k.cappedQuota -}}
-{{- else -}}
 {{- /* One exact product, rounded once, as the library rounds it. */ -}}
 {{- $b := mulf .q.f 0.95 -}}
 {{- if .q.factors }}{{ $b = mulf (float64 .q.num) (first .q.factors) (rest .q.factors | default (list 1) | first) 0.95 }}{{ end -}}
-{{- if ge $b 9223372036854775807.0 -}}
-{{- include "etcdshapes.check.fail" (list "values.size" .value "is too large for etcd's int64 quota") -}}
-{{- end -}}
 {{- $n := printf "%.0f" $b -}}
 {{- if lt (float64 $n) 1.0 -}}
 {{- include "etcdshapes.check.fail" (list "values.size" .value "must be at least one byte of quota") -}}
 {{- end -}}
 {{- $n -}}
 {{- end -}}
-{{- end -}}
 
 {{- /* etcdshapes.check.ratios (ratioValue in values.go, etcd.Ratios.Validate): dict
-cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
+cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. */ -}}
 {{- define "etcdshapes.check.ratios" -}}
 {{- $cl := .cluster | default dict -}}
 {{- $k := .k -}}
@@ -346,10 +333,12 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
 {{- end -}}
 {{- end -}}
 {{- $out := dict -}}
+{{- $given := dict -}}
 {{- range $spec -}}
 {{- $field := printf "_cluster.%s" (index . 1) -}}
 {{- $s := get $raw (index . 0) -}}
 {{- if eq $s "" }}{{ $s = get $k.defaultRatios (index . 0) }}{{ end -}}
+{{- $_ := set $given (index . 0) $s -}}
 {{- /* strconv.ParseFloat's grammar: decimal, hexadecimal, inf, nan. */ -}}
 {{- if not (regexMatch "^([+-]?(([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)[pP][+-]?[0-9]+|[iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$" $s) -}}
 {{- include "etcdshapes.check.fail" (list $field $s "must be a decimal number") -}}
@@ -360,6 +349,7 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral} as numbers. */ -}}
 {{- end -}}
 {{- $_ := set $out (index . 0) $f -}}
 {{- end -}}
+{{- $_ := set $out "given" $given -}}
 {{- toJson $out -}}
 {{- end -}}
 
@@ -390,7 +380,7 @@ upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- include "etcdshapes.check.fail" (list $f $raw "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)") -}}
 {{- end -}}
 {{- $sp := $raw }}{{ if and (kindIs "float64" $raw) (has $n (list "cpu" "memory" "ephemeral-storage")) }}{{ $sp = toString $raw }}{{ end -}}
-{{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" $sp) | fromJson -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" $raw "k" $.k) | fromJson -}}
 {{- if lt $q.f 0.0 -}}
 {{- include "etcdshapes.check.fail" (list $f $raw "must not be negative") -}}
 {{- end -}}
@@ -398,9 +388,11 @@ upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- $v := $raw -}}
 {{- if has $n (list "cpu" "memory" "ephemeral-storage") -}}
 {{- else if hasPrefix "hugepages-" $n -}}
-{{- $size := include "etcdshapes.check.quantity" (dict "value" (trimPrefix "hugepages-" $n) "try" true) | fromJson -}}
+{{- $size := include "etcdshapes.check.quantity" (dict "value" (trimPrefix "hugepages-" $n) "try" true "k" $.k) | fromJson -}}
 {{- if $size.bad -}}
 {{- $rule = "must be hugepages-<page size>, e.g. hugepages-2Mi" }}{{ $v = $n -}}
+{{- else if $size.bound -}}
+{{- $rule = printf "names a page size that %s" $size.bound }}{{ $v = $n -}}
 {{- else if or (le $size.f 0.0) (ne $size.f (floor $size.f)) -}}
 {{- $rule = "must name a page size of a positive whole number of bytes, e.g. hugepages-2Mi or hugepages-1Gi" }}{{ $v = $n -}}
 {{- else if or (ne $q.f (floor $q.f)) (ne (divf $q.f $size.f) (floor (divf $q.f $size.f))) -}}
@@ -439,9 +431,12 @@ their limit. divf divides like the chart (16 decimals, then float64). */ -}}
 {{- end -}}
 {{- end -}}
 {{- range $name := $names -}}
-{{- $q := include "etcdshapes.check.quantity" (dict "field" (printf "%s.%s" $.field $name) "value" (get $.limits $name)) | fromJson -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" (printf "%s.%s" $.field $name) "value" (get $.limits $name) "k" $.k "derived" true) | fromJson -}}
 {{- $_ := set $limits $name $q.s -}}
 {{- if eq $name "cpu" -}}
+{{- if and $.bound (ge (divf $q.f $.ratios.cpu) 9223372036854775807.0) -}}
+{{- include "etcdshapes.check.fail" (list "_cluster.cpu-allocation-ratio" $.ratios.given.cpu (printf $.k.quantity.vpaCPU $q.s)) -}}
+{{- end -}}
 {{- $_ := set $requests $name (printf "%v" (divf $q.f $.ratios.cpu)) -}}
 {{- else if or (eq $name "memory") (eq $name "ephemeral-storage") -}}
 {{- $r := ternary $.ratios.memory $.ratios.ephemeral (eq $name "memory") -}}
@@ -449,9 +444,9 @@ their limit. divf divides like the chart (16 decimals, then float64). */ -}}
 {{- if ge $b 9223372036854775807.0 -}}
 {{- $ratio := include "etcdshapes.check.formatFloat" (dict "value" $r) -}}
 {{- if $.bound -}}
-{{- include "etcdshapes.check.fail" (list "_cluster.memory-allocation-ratio" $ratio (printf "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage" $q.s)) -}}
+{{- include "etcdshapes.check.fail" (list "_cluster.memory-allocation-ratio" $.ratios.given.memory (printf $.k.quantity.vpaMemory $q.s)) -}}
 {{- end -}}
-{{- include "etcdshapes.check.fail" (list (printf "%s.%s" $.field $name) $q.s (printf "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)" $name $ratio)) -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.%s" $.field $name) $q.s (printf $.k.quantity.request $name $ratio)) -}}
 {{- end -}}
 {{- $_ := set $requests $name (printf "%d" (int64 $b)) -}}
 {{- else -}}
@@ -469,14 +464,14 @@ its limit (the API server would refuse it). */ -}}
 {{- range $r := list (list "cpu" "cpu" "cpu-allocation-ratio") (list "memory" "memory" "memory-allocation-ratio") (list "ephemeral-storage" "ephemeral" "ephemeral-storage-allocation-ratio") -}}
 {{- $n := index $r 0 -}}
 {{- if and (hasKey $res.limits $n) (hasKey $res.requests $n) -}}
-{{- $lim := include "etcdshapes.check.quantity" (dict "field" "limit" "value" (get $res.limits $n)) | fromJson -}}
-{{- $req := include "etcdshapes.check.quantity" (dict "field" "request" "value" (get $res.requests $n)) | fromJson -}}
+{{- $lim := include "etcdshapes.check.quantity" (dict "field" "limit" "value" (get $res.limits $n) "k" $.k "derived" true) | fromJson -}}
+{{- $req := include "etcdshapes.check.quantity" (dict "field" "request" "value" (get $res.requests $n) "k" $.k "derived" true) | fromJson -}}
 {{- if gt $req.f $lim.f -}}
 {{- $ratio := get $.ratios (index $r 1) -}}
 {{- if ge $ratio 1.0 -}}
 {{- include "etcdshapes.check.fail" (list (printf "values.resources.%s" $n) $lim.s (printf "has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it" $req.s)) -}}
 {{- end -}}
-{{- include "etcdshapes.check.fail" (list (printf "_cluster.%s" (index $r 2)) (include "etcdshapes.check.formatFloat" (dict "value" $ratio)) (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
+{{- include "etcdshapes.check.fail" (list (printf "_cluster.%s" (index $r 2)) (get $.ratios.given (index $r 1)) (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -796,7 +791,7 @@ replicas or size was set to null. */ -}}
 {{- include "etcdshapes.check.fail" (list "values.replicas" $r (printf "is out of range: must be at most %d (etcd advises at most 7 members)" (int $k.maxReplicas))) -}}
 {{- end -}}
 {{- $_ := set $c "replicas" (int64 $r) -}}
-{{- $q := include "etcdshapes.check.quantity" (dict "field" "values.size" "value" $v.size) | fromJson -}}
+{{- $q := include "etcdshapes.check.quantity" (dict "field" "values.size" "value" $v.size "k" $k) | fromJson -}}
 {{- if le $q.f 0.0 -}}
 {{- include "etcdshapes.check.fail" (list "values.size" $v.size "must be a positive quantity of bytes") -}}
 {{- end -}}
@@ -916,7 +911,6 @@ set on the dict it is given, which holds the tables of [[ .ConstantsFile ]]
   "etcdChartRelease" [[ q .EtcdChartRelease ]]
   "maxClusterName" [[ .MaxClusterName ]]
   "instanceLabel" [[ q .InstanceLabel ]]
-  "cappedQuota" [[ q .CappedQuota ]]
   "affinityType" [[ q .AffinityType ]]
 )
 -}}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/internal/labelselector"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
@@ -37,7 +38,11 @@ type Options struct {
 	// Replicas is the member count; 0 means DefaultReplicas.
 	Replicas int32
 	// Size is the data volume size; zero means DefaultSize. Any quantity
-	// spelling works ("4Gi", "10G", "1Ti", "500000000").
+	// spelling works ("4Gi", "10G", "1Ti", "500000000"). Like every
+	// quantity of the options it must keep the quantity bounds: at most
+	// 64 digits, an exponent within ±99, below 2^63 as a float64 (at
+	// most 9223372036854775295; resource.ParseQuantity itself turns 8Ei
+	// into 2^63-1, which is refused).
 	Size resource.Quantity
 	// StorageClassName of the data volumes; empty omits the field (the
 	// cluster default). Immutable once the EtcdCluster exists.
@@ -169,7 +174,7 @@ func requestsWithinLimits(req corev1.ResourceRequirements, p parsedRatios) error
 				"has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it", q.String())
 			continue
 		}
-		errs.Addf(c.ratio.field, c.ratio.text,
+		errs.Addf(c.ratio.field, c.ratio.given,
 			"must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses", c.name, q.String(), lim.String())
 	}
 	return errs.Err()
@@ -184,12 +189,18 @@ func (o Options) Validate() error {
 }
 
 // QuotaBackendBytes is etcd's --quota-backend-bytes for a data volume:
-// 95% of its size in bytes, rounded like the chart's printf "%.0f".
+// 95% of its size in bytes, rounded like the chart's printf "%.0f". A size
+// beyond the quantity bounds (2^63 bytes or more as a float64, or with more than 64
+// digits or an exponent beyond ±99, see Options.Size) is refused before any
+// arithmetic, so that no size costs more than microseconds.
 func QuotaBackendBytes(size resource.Quantity) (int64, error) {
 	return quotaBackendBytes(size)
 }
 
 func quotaBackendBytes(size resource.Quantity) (int64, error) {
+	if err := quantity.Check("Size", size); err != nil {
+		return 0, err
+	}
 	if size.Sign() <= 0 {
 		return 0, invalid.Errorf("Size", size.String(), "must be a positive quantity of bytes")
 	}

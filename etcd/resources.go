@@ -1,7 +1,9 @@
 package etcd
 
 import (
+	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
 	"sort"
@@ -37,6 +39,8 @@ type Ratios struct {
 // ratio is one parsed allocation ratio.
 type ratio struct {
 	field string
+	// given is the ratio as the caller gave it, which refusals quote.
+	given string
 	// value is the ratio as the chart holds it, a float64; text is the
 	// shortest decimal that rounds to it, the decimal the chart divides by.
 	value float64
@@ -55,7 +59,9 @@ func parseRatio(field, s, def string) (ratio, error) {
 		s = def
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
+	// A number beyond a float64's range is ±Inf with a range error: the
+	// bound below refuses it, as the chart's float conversion does.
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return ratio{}, invalid.Errorf(field, s, "must be a decimal number")
 	}
 	if !(f > 0) || f > 1e15 {
@@ -63,7 +69,7 @@ func parseRatio(field, s, def string) (ratio, error) {
 	}
 	// The chart converts the ratio to a float64 and then to the shortest
 	// decimal that rounds to it; do the same so "0.3" divides as 0.3.
-	r := ratio{field: field, value: f, text: strconv.FormatFloat(f, 'f', -1, 64)}
+	r := ratio{field: field, given: s, value: f, text: strconv.FormatFloat(f, 'f', -1, 64)}
 	if f == math.Trunc(f) && f < 1<<53 {
 		r.whole, r.places = int64(f), terminatingPlaces(int64(f))
 		if r.places < 0 {
@@ -211,6 +217,11 @@ func ValidateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 	if errs := validation.IsQualifiedName(n); len(errs) > 0 {
 		return invalid.Errorf(f, n, "must be a resource name: %s", strings.Join(errs, "; "))
 	}
+	// The bounds come before any arithmetic on q (roundTrips, Cmp, the
+	// division of the requests).
+	if err := quantity.Check(f, q); err != nil {
+		return err
+	}
 	if q.Sign() < 0 {
 		return invalid.Errorf(f, q.String(), "must not be negative")
 	}
@@ -247,7 +258,15 @@ func ValidateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 // positive and a whole number of bytes, and the limit is a whole multiple of
 // it.
 func validateHugePages(field, name string, q resource.Quantity) error {
-	size, err := resource.ParseQuantity(strings.TrimPrefix(name, corev1.ResourceHugePagesPrefix))
+	page := strings.TrimPrefix(name, corev1.ResourceHugePagesPrefix)
+	switch rule := quantity.Rule(page); rule {
+	case "":
+	case quantity.SyntaxRule:
+		return invalid.Errorf(field, name, "must be hugepages-<page size>, e.g. hugepages-2Mi")
+	default:
+		return invalid.Errorf(field, name, "names a page size that %s", rule)
+	}
+	size, err := resource.ParseQuantity(page)
 	if err != nil {
 		return invalid.Errorf(field, name, "must be hugepages-<page size>, e.g. hugepages-2Mi")
 	}

@@ -2,6 +2,7 @@ package etcd
 
 import (
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
@@ -38,9 +39,16 @@ func verticalPodAutoscaler(n naming.Names, p parsedRatios) (*vpav1.VerticalPodAu
 	// The requests half of the sanitiser, on constant limits that need no
 	// validation.
 	bounds := func(cpu, memory string) (corev1.ResourceList, error) {
+		// cpu first, as the chart's checks meet them.
+		// A cpu bound beyond the quantity bounds (a ratio as small as
+		// 1e-19) is no quantity the VPA can hold either.
+		if f := quotient(resource.MustParse(cpu), p.cpu); !(f < 1<<63) {
+			return nil, invalid.Errorf(p.cpu.field, p.cpu.given,
+				"is too small: the VPA's cpu bound %s divided by it is beyond %s, the most a quantity holds", cpu, quantity.Max)
+		}
 		mem, ok := byteRequest(resource.MustParse(memory), p.memory)
 		if !ok {
-			return nil, invalid.Errorf(p.memory.field, p.memory.text,
+			return nil, invalid.Errorf(p.memory.field, p.memory.given,
 				"is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage", memory)
 		}
 		return corev1.ResourceList{

@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"iter"
 	"maps"
@@ -464,11 +465,18 @@ func isMemberCount(v any) string {
 	return ""
 }
 
+// isQuantity: a quantity within the quantity bounds; beyond them (a size
+// of 8Ei, which apimachinery reads as 2^63-1, or of 1e999999999, whose
+// comparison would never end) the object is refused with the bound.
 func isQuantity(v any) string {
-	if _, ok := asQuantity(v); !ok {
+	switch _, rule := quantityOf(v); rule {
+	case "":
+		return ""
+	case quantity.SyntaxRule:
 		return "must be a quantity, e.g. 4Gi"
+	default:
+		return rule
 	}
-	return ""
 }
 
 func isStringList(v any) string {

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
+
 	"k8s.io/apimachinery/pkg/api/resource"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -78,7 +80,18 @@ func sameQuantity(a, b any) bool {
 	return ok && qa.Cmp(qb) == 0
 }
 
+// asQuantity reads a JSON scalar as a quantity; ok is false for one that
+// is no quantity or breaks the quantity bounds (which a live object may:
+// the CRDs' pattern admits "1e999999999"), so that no comparison of live
+// quantities costs more than microseconds.
 func asQuantity(v any) (resource.Quantity, bool) {
+	q, rule := quantityOf(v)
+	return q, rule == ""
+}
+
+// quantityOf is asQuantity with the rule a scalar that is no admitted
+// quantity breaks.
+func quantityOf(v any) (resource.Quantity, string) {
 	var s string
 	switch t := v.(type) {
 	case string:
@@ -86,10 +99,16 @@ func asQuantity(v any) (resource.Quantity, bool) {
 	case int64, float64:
 		s = formatNumber(t)
 	default:
-		return resource.Quantity{}, false
+		return resource.Quantity{}, quantity.SyntaxRule
+	}
+	if rule := quantity.Rule(s); rule != "" {
+		return resource.Quantity{}, rule
 	}
 	q, err := resource.ParseQuantity(s)
-	return q, err == nil
+	if err != nil {
+		return resource.Quantity{}, quantity.SyntaxRule
+	}
+	return q, ""
 }
 
 // pairing maps each element of list to the index of its counterpart in

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -216,7 +218,83 @@ func sizes() []any {
 	for _, f := range []float64{5000000000, 1, 1e9, 4294967296, 1.5e10, 123456789} {
 		out = append(out, f)
 	}
-	return append(out, "10Gb", "", "abc", "1.2.3", "Mi", "-1Gi", "0", "1e", "--1", "1 Gi", "0x10", "1e3Mi", "8Ei", true)
+	return append(out, "10Gb", "", "abc", "1.2.3", "Mi", "-1Gi", "0", "1e", "--1", "1 Gi", "0x10", "1e3Mi", "8Ei", true,
+		// The quantity bounds (2^63-1 in bytes, written out, is left out:
+		// sprig's mulf reads it through a float64's shortest form, as the
+		// upstream chart does, the library exactly).
+		"9223372036854775808", "9.2E", "9.223372036854775E", "7.999999999999999999132638262011596452794037759304046630859375Ei",
+		"7.999999999999999999132638262011596452794037759304046630859376Ei", "1e999999999", "1e-999999999", "1e-99", "1e100", "Ei", "e-10")
+}
+
+// quantityTexts are texts in every form of the quantity grammar around
+// every bound (internal/quantity's): every sign, suffix and exponent form,
+// 2^63-1 and its neighbours in each unit, digitless mantissas, and random
+// texts of the grammar's alphabet.
+func quantityTexts() []string {
+	out := []string{"", ".", "-", "+", "Mi", "Ti", "Pi", "Ei", "-Ei", ".Ei", "e5", "e-9", "e-10", "e-99", "e-100", ".e-10", "E",
+		quantity.Max, "9223372036854775808", "9223372036854775807", "-" + quantity.Max, quantity.Max + ".5", quantity.Max + ".000", "0" + quantity.Max, "00." + quantity.Max + "e19",
+		"9223372036854775807000e-3", "9223372036854775808000e-3", "922337203685477580.7e1", "0.9223372036854775807e19", "0.9223372036854775808e19",
+		"1e9223372036854775807", "1e9223372036854775808", "1e-9223372036854775808", "1e-9223372036854775809", "1e4294967297", "1e999999999", "1e-999999999",
+		"0e999", "0e-999", strings.Repeat("9", 65), "0." + strings.Repeat("0", 62) + "1", "0." + strings.Repeat("0", 61) + "1", strings.Repeat("1", 64)}
+	// Around 2^63 in each binary unit, and its float64's neighbours.
+	for k, suffix := range []string{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"} {
+		m := new(big.Int).Lsh(big.NewInt(1), uint(63-10*(k+1)))
+		less := new(big.Int).Sub(m, big.NewInt(1)).String()
+		out = append(out, m.String()+suffix, less+suffix, less+".9"+suffix, less+".99999999999999999999"+suffix, less+".999999999999999"+suffix, "-"+m.String()+suffix)
+	}
+	out = append(out, "9223372036854775295", "9223372036854775296", "9223372036854774784", "9.223372036854775e18", "9.2233720368547753e18", "-9223372036854775296")
+	for _, sign := range []string{"", "-", "+"} {
+		for _, num := range []string{"1", "1.5", "0.5", "8", "9", "9223372036854775807", "12345678901234567890", ".5", "5."} {
+			for _, suffix := range []string{"", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e9", "E-9", "e+18", "e-99", "e99", "e100", "e-100", "e999999999"} {
+				out = append(out, sign+num+suffix)
+			}
+		}
+	}
+	r := rand.New(rand.NewSource(19))
+	const alphabet = "0000111999..+-eEEiKMGTPnumk"
+	for i := 0; i < 300; i++ {
+		b := make([]byte, 1+r.Intn(24))
+		for j := range b {
+			b[j] = alphabet[r.Intn(len(alphabet))]
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// TestQuantityBoundsTwin: the checks' quantity helper (etcdshapes.check.quantity
+// with try) and quantity.Rule agree on every text: no quantity, the bound
+// it breaks with the same rule, or admitted.
+func TestQuantityBoundsTwin(t *testing.T) { forEachHelm(t, quantityBoundsTwin) }
+
+func quantityBoundsTwin(t *testing.T, h helm) {
+	counts := map[string]int{}
+	for _, s := range quantityTexts() {
+		want := quantity.Rule(s)
+		out, err := probe(t, h, "quantity", map[string]any{"field": "values.size", "value": s, "try": true})
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		var got struct {
+			Bad   bool
+			Bound string
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%q: %v: %s", s, err, out)
+		}
+		rule := got.Bound
+		if got.Bad {
+			rule = quantity.SyntaxRule
+		}
+		if rule != want {
+			t.Fatalf("%q: library %q, checks %q", s, want, rule)
+		}
+		counts[want]++
+	}
+	if len(counts) != 5 {
+		t.Fatalf("not every rule met: %v", counts)
+	}
+	t.Logf("%s: quantity bounds: %v", h.name(), counts)
 }
 
 // TestQuotaTwin: the quota the config computes (and the refusals of the
@@ -231,7 +309,7 @@ func quotaTwin(t *testing.T, h helm) {
 		if f, ok := s.(float64); ok {
 			str = fmt.Sprintf("%.0f", f)
 		}
-		q, perr := resource.ParseQuantity(str)
+		q, perr := quantity.Parse("values.size", str, str)
 		if _, isBool := s.(bool); isBool {
 			perr = fmt.Errorf("not a quantity")
 		}
@@ -265,7 +343,7 @@ func quantityValueTwin(t *testing.T, h helm) {
 		if !ok {
 			continue
 		}
-		q, perr := resource.ParseQuantity(str)
+		q, perr := quantity.Parse("values.size", str, str)
 		if perr != nil {
 			if _, err := probe(t, h, "quantity", map[string]any{"field": "values.size", "value": s}); err == nil {
 				t.Fatalf("quantity %q: the library refuses it (%v), the checks do not", str, perr)

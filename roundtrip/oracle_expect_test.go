@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"regexp"
@@ -70,6 +71,70 @@ func quantityString(v any) (string, bool) {
 		return strconv.FormatFloat(t, 'f', -1, 64), true
 	}
 	return "", false
+}
+
+// quantityGrammar is the Kubernetes quantity grammar (resource.ParseQuantity's).
+var quantityGrammar = regexp.MustCompile(`^([+-]?)([0-9]*\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$`)
+
+// beyondBounds is why a values scalar of the quantity grammar is beyond
+// the README's quantity bounds (class 8): a text longer than 64
+// characters, an exponent beyond ±99, or a value of 2^63 or more once read
+// as a float64 (the nearest float64 of its exact value, computed here with
+// big.Rat, independently of the library). A YAML number (the float64 Helm
+// holds) is held to the last alone, as its spelling is the library's.
+func beyondBounds(v any) (string, bool) {
+	const limit = 1 << 63
+	if f, isNum := v.(float64); isNum {
+		if !(math.Abs(f) < limit) {
+			return "a number of 2^63 or more", true
+		}
+		return "", false
+	}
+	s, isStr := v.(string)
+	m := quantityGrammar.FindStringSubmatch(s)
+	if !isStr || m == nil {
+		return "", false
+	}
+	if len(s) > 64 {
+		return "longer than 64 characters", true
+	}
+	num := strings.TrimSuffix(m[2], ".")
+	if strings.HasPrefix(num, ".") || num == "" {
+		num = "0" + num
+	}
+	mant, ok := new(big.Rat).SetString(m[1] + num)
+	if !ok {
+		return "", false
+	}
+	exp10, exp2 := int64(0), int64(0)
+	switch suffix := m[3]; {
+	case strings.HasSuffix(suffix, "i"):
+		exp2 = 10 * int64(strings.Index("KMGTPE", suffix[:1])+1)
+	case len(suffix) <= 1:
+		exp10 = map[string]int64{"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}[suffix]
+	default:
+		e, err := strconv.ParseInt(strings.TrimPrefix(suffix[1:], "+"), 10, 64)
+		if err != nil || e > 99 || e < -99 {
+			return "an exponent beyond ±99", true
+		}
+		exp10 = e
+	}
+	val := new(big.Rat).Mul(mant, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), uint(exp2))))
+	p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(abs64(exp10)), nil))
+	if exp10 < 0 {
+		p.Inv(p)
+	}
+	if f, _ := val.Mul(val, p).Float64(); !(math.Abs(f) < limit) {
+		return "2^63 or more as a float64", true
+	}
+	return "", false
+}
+
+func abs64(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // quota is SPEC's quotaBackendBytes, size × 0.95 formatted like %.0f,
@@ -539,10 +604,18 @@ func inputFaults(in oracleInput, up []object) faultSet {
 		}
 	}
 	if x, ok := v["size"]; ok && x != nil {
+		// The bounds first: ParseQuantity of a text beyond them may not
+		// end ("1e-999999999").
+		reason, beyond := beyondBounds(x)
 		s, isQ := quantityString(x)
-		q, err := resource.ParseQuantity(s)
+		q, err := resource.Quantity{}, error(nil)
+		if !beyond {
+			q, err = resource.ParseQuantity(s)
+		}
 		max := new(big.Int).SetUint64(1 << 63)
 		switch {
+		case beyond:
+			f.add("values.size", "beyond the quantity bounds: "+reason)
 		case !isQ || err != nil:
 			f.add("values.size", "not a quantity")
 		case q.Sign() <= 0:
@@ -625,6 +698,10 @@ func resourceFaults(f faultSet, v map[string]any, ratios map[string]float64, up 
 			f.add(field, "not a resource name")
 			continue
 		}
+		if reason, beyond := beyondBounds(raw); beyond {
+			f.add(field, "beyond the quantity bounds: "+reason)
+			continue
+		}
 		s, isQ := quantityString(raw)
 		q, err := resource.ParseQuantity(s)
 		if !isQ || err != nil {
@@ -671,6 +748,9 @@ func resourceFaults(f faultSet, v map[string]any, ratios map[string]float64, up 
 	// A byte request of 2^63 or more: the chart's integer conversion of
 	// it is undefined (amd64: a negative request, which the API refuses).
 	for name, def := range map[string]float64{"memory": 1, "ephemeral-storage": 40} {
+		if _, beyond := beyondBounds(res[name]); beyond {
+			continue
+		}
 		s, isQ := quantityString(res[name])
 		q, err := resource.ParseQuantity(s)
 		if !isQ || err != nil {

@@ -429,7 +429,9 @@ func (g *gen) size() any {
 
 func (g *gen) badSize() any {
 	g.note("size", "invalid")
-	return choose[any](g, "10Gb", "1e3Mi", "abc", "", "Mi", "1 Gi", "0", "-1Gi", "-5G", "10E", "20Ei", "100m", "0.5", "1e-3", 1.5, true, "4gi")
+	return choose[any](g, "10Gb", "1e3Mi", "abc", "", "Mi", "1 Gi", "0", "-1Gi", "-5G", "10E", "20Ei", "100m", "0.5", "1e-3", 1.5, true, "4gi",
+		// Beyond the quantity bounds.
+		"8Ei", "1e999999999", "1e-999999999", "9223372036854775808", 9223372036854775808.0)
 }
 
 // cpuSpellings, memorySpellings and storageSpellings are quantities of every
@@ -523,13 +525,13 @@ func (g *gen) badResources() any {
 	case 8:
 		return map[string]any{"cpu": nil, "memory": nil, "hugepages-2Mi": "2Mi"}
 	case 9:
-		return map[string]any{"memory": choose[any](g, "1e21", "2000E", "1e22")}
+		return map[string]any{"memory": choose[any](g, "1e21", "2000E", "1e22", "1e999999999", "8Ei", "1e400")}
 	case 10:
 		return map[string]any{"ephemeral-storage": choose[any](g, "abc", "10Gb", "-1Gi", true)}
 	case 11:
 		return map[string]any{"cpu": "123456789.123456789"}
 	case 12:
-		return map[string]any{"cpu": choose[any](g, "-1", "lots", "1e3m")}
+		return map[string]any{"cpu": choose[any](g, "-1", "lots", "1e3m", "1e-999999999", "1e400")}
 	default:
 		return choose[any](g, "1Gi", []any{"cpu"})
 	}

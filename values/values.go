@@ -13,6 +13,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -321,7 +322,17 @@ func platformValues(raw any) (platform, error) {
 	p.ratios.EphemeralStorage, err = ratioValue("_cluster.ephemeral-storage-allocation-ratio", c["ephemeral-storage-allocation-ratio"])
 	read = !errs.Add(err) && read
 	if read {
-		errs.Add(p.ratios.Validate())
+		// Refusals quote each ratio as written (a number unquoted, as
+		// the file spells it), not as the string it was read into.
+		raw := map[string]any{"Ratios.CPU": c["cpu-allocation-ratio"], "Ratios.Memory": c["memory-allocation-ratio"], "Ratios.EphemeralStorage": c["ephemeral-storage-allocation-ratio"]}
+		errs.AddEach(p.ratios.Validate(), func(e *invalid.Error) *invalid.Error {
+			if v, ok := raw[e.Field]; ok && v != nil {
+				cp := *e
+				cp.Value = v
+				return &cp
+			}
+			return e
+		})
 	}
 	p.storageClassLocal, err = optString("_cluster.etcd-storage-class-local", c["etcd-storage-class-local"])
 	errs.Add(err)
@@ -440,7 +451,12 @@ func scalarString(field string, v any) (string, error) {
 	}
 	if f, ok := valueNumber(v); ok {
 		// Helm holds a number as a float64; the quantity is what its
-		// shortest decimal spells.
+		// shortest decimal spells, as encoding/json (toJson) spells it.
+		if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+			if b, err := json.Marshal(f); err == nil {
+				return string(b), nil
+			}
+		}
 		return strconv.FormatFloat(f, 'f', -1, 64), nil
 	}
 	return "", invalid.Errorf(field, v, "must be a quantity (a string such as \"4Gi\" or a number)")
@@ -450,15 +466,20 @@ func optQuantity(field string, v any) (resource.Quantity, error) {
 	if v == nil {
 		return resource.Quantity{}, nil
 	}
+	if f, ok := valueNumber(v); ok {
+		// A number's range before its spelling: 300 digits are refused
+		// for their value, not for the length of "1e+300".
+		if rule := quantity.Number(f); rule != "" {
+			return resource.Quantity{}, invalid.Errorf(field, v, "%s", rule)
+		}
+	}
 	s, err := scalarString(field, v)
 	if err != nil {
 		return resource.Quantity{}, err
 	}
-	q, err := resource.ParseQuantity(s)
-	if err != nil {
-		return resource.Quantity{}, invalid.Errorf(field, v, "must be a Kubernetes quantity such as 4Gi, 10G or 500000000")
-	}
-	return q, nil
+	// The bounds before ParseQuantity, whose cost grows with the number
+	// a text spells ("1e-999999999" never parses).
+	return quantity.Parse(field, v, s)
 }
 
 func ratioValue(field string, v any) (string, error) {
@@ -474,6 +495,12 @@ func ratioValue(field string, v any) (string, error) {
 	if f, ok := valueNumber(v); ok {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return "", invalid.Errorf(field, v, "must be a number above 0 and at most 1e15")
+		}
+		// A number of a values file as the file spells it, so that a
+		// refusal quotes it as written ("1e-400", not the "0" of its
+		// float64); it reads as the same float64.
+		if n, isNumber := v.(json.Number); isNumber {
+			return string(n), nil
 		}
 		return strconv.FormatFloat(f, 'f', -1, 64), nil
 	}
@@ -536,6 +563,11 @@ func resourceValue(f, k string, raw any) (resource.Quantity, error) {
 		}
 	}
 	spelled := raw
+	if n, ok := valueNumber(raw); ok {
+		if rule := quantity.Number(n); rule != "" {
+			return none, invalid.Errorf(f, raw, "%s", rule)
+		}
+	}
 	if n, ok := valueNumber(raw); ok && chartSpelled[k] {
 		// The chart's sanitiser prints these limits with toString,
 		// Go's %v of the float64 Helm holds: a YAML number 1073741824

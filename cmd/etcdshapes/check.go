@@ -7,6 +7,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -93,7 +94,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	if caller == etcdshapes.CallerEtcd {
 		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`: \"etcd\", the default")
 		fs.StringVar(&cf.version, "etcd-version", "", fmt.Sprintf("the cluster's etcd `X.Y.Z` (the chart's values.version), whose etcdctl runs (default %s)", etcd.DefaultVersion))
-		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load (default %s)", etcd.DefaultSize))
+		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load\n(default %s; at most 64 characters, an exponent within ±99, below 2^63 bytes as a float64)", etcd.DefaultSize))
 		_ = cmd.RegisterFlagCompletionFunc("etcd-version", cobra.NoFileCompletions)
 		_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
 	} else {
@@ -140,9 +141,22 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 		o.Version = f.version
 		if f.size != "" {
 			var sizeErr error
-			if o.Size, err = resource.ParseQuantity(f.size); err != nil {
+			// The quantity bounds before ParseQuantity, whose cost
+			// grows with the number a text spells.
+			rule := quantity.Rule(f.size)
+			if rule == "" {
+				if o.Size, err = resource.ParseQuantity(f.size); err != nil {
+					rule = quantity.SyntaxRule
+				}
+			}
+			switch rule {
+			case "":
+			case quantity.SyntaxRule:
 				sizeErr = invalid.Errorf("--size", f.size, "must be a quantity, e.g. %q", etcd.DefaultSize)
-			} else if o.Size.IsZero() {
+			default:
+				sizeErr = invalid.Errorf("--size", f.size, "%s", rule)
+			}
+			if sizeErr == nil && o.Size.IsZero() {
 				// Zero is the library's "default size"; typed on the
 				// command line it is a bad size, as values.size: 0 is.
 				sizeErr = invalid.Errorf("--size", f.size, "must be a positive quantity of bytes")

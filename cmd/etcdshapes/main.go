@@ -81,7 +81,9 @@ file wins, null deletes a default). Then the --set family is laid over them in H
 order, whatever the order on the command line: every --set-json, then --set,
 --set-string, --set-file and --set-literal, each in the order given, with Helm's own
 syntax and types (--set a.b=1,c[0]=x,d={x,y}; whole numbers become numbers, true and
-false booleans, null deletes a default; --set-string keeps strings).
+false booleans, null deletes a default; --set-string keeps strings). A quantity (size,
+resources) must be at most 64 characters long, with an exponent (e/E) between -99 and 99,
+and below 2^63 (8Ei) as a float64: at most 9223372036854775295.
 `
 	aboutOutput = `Output: multi-document YAML on stdout in Helm's install order; -o json prints one v1
 List (as kubectl get -o json does), which kubectl apply and plan --live read. What render

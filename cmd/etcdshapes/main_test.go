@@ -48,7 +48,7 @@ func cliBadInputs() []cliCase {
 		{"replicas", etcdArgs, "replicas: 0\n", "values.replicas", "0"},
 		{"replicas huge", etcdArgs, "replicas: 100000\n", "values.replicas", "100000"},
 		{"cluster replicas", clusterArgs, "etcd:\n  replicas: 2\n", "etcd.replicas", "2"},
-		{"ratio", etcdArgs, "_cluster:\n  cpu-allocation-ratio: 0\n", "_cluster.cpu-allocation-ratio", `"0"`},
+		{"ratio", etcdArgs, "_cluster:\n  cpu-allocation-ratio: 0\n", "_cluster.cpu-allocation-ratio", "invalid value 0: "},
 		{"ratio below 1", clusterArgs, "_cluster:\n  memory-allocation-ratio: \"0.5\"\n", "_cluster.memory-allocation-ratio", `"0.5"`},
 		{"spread not a string", etcdArgs, "_cluster:\n  scheduling:\n    globalAppTopologySpreadConstraints: [1]\n",
 			"_cluster.scheduling.globalAppTopologySpreadConstraints", "[1]"},

@@ -12,7 +12,7 @@ computes for common input are computed here for any input.
 {{- $v := $root.Values -}}
 {{- if hasKey . "values" }}{{ $v = .values }}{{ end -}}
 {{- $c := dict "replicas" 3 "limits" (dict "cpu" "1000m" "memory" "512Mi" ) "affinity" dict -}}
-{{- $_ := set $c "size" (include "etcdshapes.check.quantity" (dict "field" "values.size" "value" "4Gi") | fromJson) -}}
+{{- $_ := set $c "size" (include "etcdshapes.check.quantity" (dict "field" "values.size" "value" "4Gi" "k" $k) | fromJson) -}}
 {{- if eq .caller "etcd" -}}
 {{- include "etcdshapes.check.etcdValues" (dict "values" $v "k" $k "c" $c) -}}
 {{- else -}}
@@ -43,8 +43,8 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- include "etcdshapes.check.storageClassName" (dict "field" "values.storageClass" "value" ($c.storageClass | default "") "k" $k) -}}
 {{- $_ := set . "resources" "" -}}
 {{- if $c.limits -}}
-{{- $res := include "etcdshapes.check.sanitize" (dict "field" "values.resources" "limits" $c.limits "ratios" $c.ratios) | fromJson -}}
-{{- include "etcdshapes.check.requestsWithinLimits" (dict "resources" $res "ratios" $c.ratios) -}}
+{{- $res := include "etcdshapes.check.sanitize" (dict "field" "values.resources" "limits" $c.limits "ratios" $c.ratios "k" $k) | fromJson -}}
+{{- include "etcdshapes.check.requestsWithinLimits" (dict "resources" $res "ratios" $c.ratios "k" $k) -}}
 {{- $_ := set . "resources" (toYaml $res | trimSuffix "\n") -}}
 {{- end -}}
 {{- if $c.affinity }}{{ include "etcdshapes.check.affinity" (dict "value" $c.affinity "k" $k) }}{{ end -}}
@@ -57,8 +57,8 @@ Longer names keep their start and end and 8 hex digits of SHA-256. */ -}}
 {{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" 63 "keep" 46 "suffix" "-cleanup")) -}}
 {{- /* The VPA's bounds: the requests of the fixed bounds. */ -}}
 {{- $bound := or (eq .caller "etcd") (get .apis "autoscaling.k8s.io/v1/VerticalPodAutoscaler") -}}
-{{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" "250m" "memory" "256Mi") "ratios" $c.ratios "bound" $bound) | fromJson -}}
-{{- $max := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" "5000m" "memory" "8Gi") "ratios" $c.ratios "bound" $bound) | fromJson -}}
+{{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" "250m" "memory" "256Mi") "ratios" $c.ratios "bound" $bound "k" $k) | fromJson -}}
+{{- $max := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" "5000m" "memory" "8Gi") "ratios" $c.ratios "bound" $bound "k" $k) | fromJson -}}
 {{- $_ := merge . (dict "vpaMinCpu" $min.requests.cpu "vpaMinMemory" $min.requests.memory "vpaMaxCpu" $max.requests.cpu "vpaMaxMemory" $max.requests.memory) -}}
 {{- /* The member selector goes on every constraint that has none. */ -}}
 {{- range $s := $c.spread -}}
