@@ -34,78 +34,27 @@ package works
 
 import (
 	"bytes"
-	"errors"
+	"encoding/xml"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/e2e/works/internal/third_party/promtool"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/etcdshapes/etcdshapes/monitoring/victoriametrics/v1beta1"
 	monv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
+	"github.com/prometheus/prometheus/util/junitxml"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apiserver/pkg/storage/names"
 	"sigs.k8s.io/yaml"
 )
-
-// promtoolVersion is the Prometheus release whose promtool runs the rule
-// unit tests.
-const promtoolVersion = "v0.316.0"
-
-var (
-	promtoolOnce sync.Once
-	promtoolPath string
-	promtoolErr  error
-)
-
-// promtool is the path of promtool promtoolVersion: $ETCDSHAPES_PROMTOOL
-// when set, else built from the Go module proxy with go install into the
-// user cache directory (…/etcdshapes/promtool-<version>), where later runs
-// find it; go install only checks it is up to date then.
-func promtool(t testing.TB) string {
-	t.Helper()
-	promtoolOnce.Do(func() {
-		if p := os.Getenv("ETCDSHAPES_PROMTOOL"); p != "" {
-			promtoolPath = p
-			return
-		}
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			promtoolErr = err
-			return
-		}
-		bin := filepath.Join(cache, "etcdshapes", "promtool-"+promtoolVersion)
-		goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goTool); err != nil {
-			goTool = "go"
-		}
-		start := time.Now()
-		cmd := exec.Command(goTool, "install", "github.com/prometheus/prometheus/cmd/promtool@"+promtoolVersion)
-		// GOFLAGS cleared: CI's -mod=readonly is for the module, and
-		// go install pkg@version builds outside it.
-		cmd.Env = append(os.Environ(), "GOBIN="+bin, "GOFLAGS=", "GOWORK=off")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			promtoolErr = fmt.Errorf("go install promtool@%s: %v\n%s", promtoolVersion, err, out)
-			return
-		}
-		promtoolPath = filepath.Join(bin, "promtool")
-		t.Logf("promtool %s ready in %s (%s)", promtoolVersion, time.Since(start).Round(time.Millisecond), promtoolPath)
-	})
-	if promtoolErr != nil {
-		t.Fatal(promtoolErr)
-	}
-	return promtoolPath
-}
 
 // scrapeTarget is one series source: a pod a scrape object scrapes.
 type scrapeTarget struct {
@@ -345,7 +294,11 @@ func (c b4Case) unitTestFile(ruleFile string, evalTime time.Duration) ([]byte, e
 	return yaml.Marshal(f)
 }
 
-// runPromtool runs promtool test rules on the rule file and c's test file.
+// runPromtool runs promtool test rules (Prometheus v0.316.0's runner,
+// copied into internal/third_party/promtool and run in process) on the rule
+// file and c's test file, written to a directory as promtool reads them. It
+// returns the report, every failure promtool's JUnit XML report carries and
+// the test file, and an error when promtool's exit code is not 0.
 func runPromtool(t testing.TB, rules []byte, c b4Case) (string, error) {
 	t.Helper()
 	dir := t.TempDir()
@@ -356,19 +309,40 @@ func runPromtool(t testing.TB, rules []byte, c b4Case) (string, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "test.yaml"), test, 0o600); err != nil {
+	testFile := filepath.Join(dir, "test.yaml")
+	if err := os.WriteFile(testFile, test, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(promtool(t), "test", "rules", "test.yaml")
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
-	var exit *exec.ExitError
-	if err != nil && !errors.As(err, &exit) {
-		t.Fatalf("promtool: %v", err)
+	var junit bytes.Buffer
+	code := promtool.TestRules(&junit, testFile)
+	var report junitxml.JUnitXML
+	if err := xml.Unmarshal(junit.Bytes(), &report); err != nil {
+		t.Fatalf("promtool's JUnit report: %v\n%s", err, junit.Bytes())
 	}
-	return out.String() + "\n--- test.yaml ---\n" + string(test), err
+	var out strings.Builder
+	failures := 0
+	for _, s := range report.Suites {
+		fmt.Fprintf(&out, "%s: %d test groups, %d failures, %d errors\n", filepath.Base(s.Name), s.TestCount, s.FailureCount, s.ErrorCount)
+		for _, tc := range s.Cases {
+			if tc.Error != "" {
+				failures++
+				fmt.Fprintf(&out, "  %s: error: %s\n", tc.Name, tc.Error)
+			}
+			for _, f := range tc.Failures {
+				failures++
+				fmt.Fprintf(&out, "  %s: FAILED:\n%s\n", tc.Name, f)
+			}
+		}
+	}
+	// The exit code and the report agree, and the report is of our file.
+	if len(report.Suites) != 1 || (code == 0) != (failures == 0) {
+		t.Fatalf("promtool exit code %d, %d test suites, %d failures:\n%s", code, len(report.Suites), failures, out.String())
+	}
+	out.WriteString("--- test.yaml ---\n" + string(test))
+	if code != 0 {
+		return out.String(), fmt.Errorf("promtool test rules: exit code %d", code)
+	}
+	return out.String(), nil
 }
 
 // b4 builds the case from the scrape objects: two of the shared etcd's
@@ -427,7 +401,6 @@ func (o scrapeObject) job() string { return o.namespace + "/" + o.name }
 // VMPodScrapes, prometheus-operator's PodMonitors), as rendered and with
 // the shared etcd's scrape selector as it was before B4, which must fail.
 func TestAlertsB4(t *testing.T) {
-	promtool(t)
 	shared, tenant := b4Stacks(t)
 	rule := find[*monv1.PrometheusRule](t, shared)
 	rules := ruleFile(t, rule)

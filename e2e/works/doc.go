@@ -11,10 +11,11 @@
 //     Kamaji, the defrag and check Jobs, the snapshot agent), and a table
 //     of mutated renders shows each check can fail.
 //   - Alerts: the etcd chart's PrometheusRule under promtool v0.316.0's
-//     rule unit tests (promtool test rules), with series labelled as the
-//     rendered VMPodScrape and PodMonitor would scrape etcd-operator's
-//     member pods; and every rule expression and dashboard query parsed by
-//     Prometheus's own parser.
+//     rule unit tests (promtool test rules, its runner copied into
+//     internal/third_party/promtool and run in process), with series
+//     labelled as the rendered VMPodScrape and PodMonitor would scrape
+//     etcd-operator's member pods; and every rule expression and dashboard
+//     query parsed by Prometheus's own parser.
 //
 // The package has no non-test code: it is a module of its own so that the
 // library's go.mod never carries cert-manager's PKI internals, etcd's
