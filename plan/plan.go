@@ -441,12 +441,17 @@ func lessKey(a, b objectKey) bool {
 // where r.Live leaves it unset, deletions are scoped to r's stack and a
 // KamajiControlPlane moving to another DataStore is reported.
 //
-// The modifiers run on the rendered objects, as Modify runs them (every
-// object, uninstall hooks included, all or nothing), before they are
-// planned, so pass the ones you apply with: the plan is then of what
-// apply.Requests sends. It returns the desired objects too, modified:
-// apply them as they are (apply.Requests(desired)), without the modifiers
-// again (a modifier that appends would append twice).
+// The Helm uninstall hooks of the render are set aside before anything
+// else (Result.Skipped names them): they are never planned, never
+// modified and never returned. The modifiers run on copies of the other
+// rendered objects, as apply.Requests runs them (all or nothing; a
+// modifier that would make an object a hook, or a hook no longer one, is
+// refused), before they are planned, so pass the ones you apply with: the
+// plan is then of what apply.Requests sends. It returns the desired
+// objects too, modified and without the hooks: apply them as they are
+// (apply.Requests(desired)), without the modifiers again (a modifier that
+// appends would append twice). To uninstall as helm uninstall does, ask
+// for the hooks explicitly: apply.UninstallHookRequests of a Render.
 func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
 	res, desired, err := forRequest(r, live, mods...)
 	return res, desired, invalid.Safe(err)
@@ -535,23 +540,44 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		}
 		opts = append(opts, func(c *planConfig) { c.scope = scope })
 	}
+	// What is applied is decided before any modifier runs: the uninstall
+	// hooks are set aside as rendered (planned as skipped, never
+	// returned), and the modifiers run on copies of the other objects
+	// only, as apply.Requests runs them (apply refuses a modifier that
+	// would make one of them a hook).
+	planned := slices.Clone(desired)
+	applied := make([]etcdshapes.Object, 0, len(desired))
+	at := make([]int, 0, len(desired))
+	for i, o := range desired {
+		if !etcdshapes.IsUninstallHook(o) {
+			applied = append(applied, o)
+			at = append(at, i)
+		}
+	}
 	if len(mods) > 0 {
 		// On copies, as apply.Requests and Modify do, so that no modifier
 		// writes through to anything the rendered objects share.
-		if desired, err = apply.Modified(desired, mods...); err != nil {
+		if applied, err = apply.Modified(applied, mods...); err != nil {
 			return nil, nil, err
 		}
+		for j, i := range at {
+			planned[i] = applied[j]
+		}
 	}
-	p, err := planIndexed(liveObjs, liveByKey, desired, opts...)
+	p, err := planIndexed(liveObjs, liveByKey, planned, opts...)
 	if err != nil {
 		return nil, nil, err
 	}
 	p.InferredAPIs = inferred
-	return p, desired, nil
+	return p, applied, nil
 }
 
-// String renders the plan as text; see WriteText.
+// String renders the plan as text; see WriteText. A nil Result is
+// "<nil>".
 func (p *Result) String() string {
+	if p == nil {
+		return "<nil>"
+	}
 	var b strings.Builder
 	_ = p.WriteText(&b) // a strings.Builder does not fail
 	return b.String()
