@@ -67,6 +67,10 @@ type Shape struct {
 	// "pre-install"), or "" for a regular object; UninstallHook says
 	// whether it is one that is never applied (IsUninstallHook).
 	Hook string
+	// ClusterScoped says the kind is cluster-scoped (the DataStore): its
+	// objects have no namespace. Every other kind of the table is
+	// namespaced, and its objects always have one.
+	ClusterScoped bool
 
 	addToScheme func(*runtime.Scheme) error
 	build       func(*stackBuild) ([]Object, error)
@@ -112,8 +116,8 @@ var shapes = []Shape{
 			return one(monitoring.WorkloadMonitor(b.names, b.replicas, b.chartVersion))
 		}},
 	{ID: "data-store", Kind: gvk(kamajiv1alpha1.SchemeGroupVersion, "DataStore"), Resource: "datastores", Callers: both,
-		addToScheme: kamajiv1alpha1.AddToScheme,
-		build:       func(b *stackBuild) ([]Object, error) { return one(kamaji.DataStore(b.names)) }},
+		ClusterScoped: true, addToScheme: kamajiv1alpha1.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) { return one(kamaji.DataStore(b.names)) }},
 	{ID: "issuers", Kind: gvk(cmv1.SchemeGroupVersion, "Issuer"), Resource: "issuers", Callers: both,
 		addToScheme: cmv1.AddToScheme,
 		build: func(b *stackBuild) ([]Object, error) {
