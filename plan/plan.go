@@ -2,11 +2,13 @@ package plan
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -149,8 +151,11 @@ func (a InferredAPI) String() string {
 	return invalid.Escape(a.API + ": inferred from live object " + a.From.String())
 }
 
-// AllFindings lists every finding, objects' first.
+// AllFindings lists every finding, objects' first; none for a nil Result.
 func (p *Result) AllFindings() []Finding {
+	if p == nil {
+		return nil
+	}
 	var out []Finding
 	for _, o := range p.Objects {
 		out = append(out, o.Findings...)
@@ -159,8 +164,12 @@ func (p *Result) AllFindings() []Finding {
 }
 
 // SafeToApply reports whether nothing is refused and nothing needs a
-// decision: applying the plan is routine.
+// decision: applying the plan is routine. A nil Result is no plan, and not
+// safe to apply.
 func (p *Result) SafeToApply() bool {
+	if p == nil {
+		return false
+	}
 	for _, f := range p.AllFindings() {
 		if f.Verdict == Refused || f.Verdict == NeedsDecision {
 			return false
@@ -169,8 +178,12 @@ func (p *Result) SafeToApply() bool {
 	return true
 }
 
-// Empty reports whether applying the plan changes nothing.
+// Empty reports whether applying the plan changes nothing. A nil Result
+// is no plan, and not empty.
 func (p *Result) Empty() bool {
+	if p == nil {
+		return false
+	}
 	for _, o := range p.Objects {
 		if o.Action != Unchanged {
 			return false
@@ -179,8 +192,12 @@ func (p *Result) Empty() bool {
 	return len(p.Findings) == 0
 }
 
-// Count returns how many objects the plan gives action.
+// Count returns how many objects the plan gives action; 0 for a nil
+// Result.
 func (p *Result) Count(a Action) int {
+	if p == nil {
+		return 0
+	}
 	n := 0
 	for _, o := range p.Objects {
 		if o.Action == a {
@@ -257,7 +274,10 @@ func Compute(live, desired []etcdshapes.Object, opts ...Option) (*Result, error)
 // planIndexed is Compute of live objects already in the plan's form.
 func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, desired []etcdshapes.Object, opts ...Option) (*Result, error) {
 	var cfg planConfig
-	for _, o := range opts {
+	for i, o := range opts {
+		if o == nil {
+			return nil, invalid.Errorf("opts["+strconv.Itoa(i)+"]", nil, "must be an Option (ForStack, TargetDataStore), not nil")
+		}
 		o(&cfg)
 	}
 	desiredObjs, _, err := indexObjects("desired", desired)
@@ -590,8 +610,15 @@ func (p *Result) String() string {
 // other managers and its findings, each naming the object and the field,
 // then the stack's findings and the verdict. Unchanged objects are
 // counted, and listed only for the fields they keep for other managers.
-// It returns the first error writing to w.
+// It returns the first error writing to w; a nil Result or a nil writer is
+// an error, not a panic.
 func (p *Result) WriteText(out io.Writer) error {
+	switch {
+	case p == nil:
+		return errors.New("plan: WriteText of a nil Result")
+	case isNilWriter(out):
+		return errors.New("plan: WriteText needs a writer, not nil")
+	}
 	w := errwriter.New(out)
 	textf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
@@ -685,6 +712,16 @@ func (p *Result) WriteText(out io.Writer) error {
 		fmt.Fprintln(w, "\nSafe to apply.")
 	}
 	return w.Err()
+}
+
+// isNilWriter reports a nil writer or a typed nil pointer (a nil
+// *bytes.Buffer), which would panic on the first write.
+func isNilWriter(w io.Writer) bool {
+	if w == nil {
+		return true
+	}
+	v := reflect.ValueOf(w)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // unknownOwnership lists the live objects planned without managedFields.
