@@ -1106,7 +1106,8 @@ func etcdRestore() func(*v1alpha2.EtcdCluster) error {
 
 // TestPlanVersionChangesFollowEtcdPolicy: a spec.version change is graded
 // by etcd's upgrade and downgrade policy, not by ordering: patch changes
-// (up or down) and one-minor upgrades are safe; a one-minor downgrade, a
+// (up or down) and one-minor upgrades (from etcd's minimum patch release)
+// are safe; one from below it, a one-minor downgrade, a
 // skipped minor version (up or down), a major change and a live version
 // that is not one need a decision, with etcd's reason.
 func TestPlanVersionChangesFollowEtcdPolicy(t *testing.T) {
@@ -1117,7 +1118,10 @@ func TestPlanVersionChangesFollowEtcdPolicy(t *testing.T) {
 	}{
 		{"3.6.10", plan.Note, "is a patch change within 3.6"},
 		{"3.6.12", plan.Note, "is a patch change within 3.6"},
-		{"3.5.21", plan.Note, "upgrades one minor version, which etcd supports as a rolling upgrade"},
+		{"3.5.32", plan.Note, "upgrades one minor version, which etcd supports as a rolling upgrade"},
+		// Below the 3.5 patch release etcd's 3.6 guide requires.
+		{"3.5.10", plan.NeedsDecision, "upgrades one minor version from 3.5.10, below 3.5.32: etcd's upgrade guide to 3.6 requires every 3.5 member to run 3.5.32 or later first"},
+		{"3.5.31", plan.NeedsDecision, "upgrade to 3.5.32 or later within 3.5 first (a patch change), then to 3.6.11"},
 		{"3.4.30", plan.NeedsDecision, `skips a minor version: etcd upgrades one minor version at a time, and "upgrades that skip a minor version are not supported and will likely fail"`},
 		{"3.0.0", plan.NeedsDecision, "skips a minor version"},
 		{"3.7.0", plan.NeedsDecision, "downgrades one minor version, which etcd supports only after etcdctl downgrade enable 3.6"},

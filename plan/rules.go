@@ -293,9 +293,10 @@ func sizeChange(live, desired any) (Verdict, string, bool) {
 
 // versionChange grades a change of spec.version by etcd's own upgrade
 // and downgrade policy (etcd.VersionChange, which cites it): a patch
-// change and a one-minor upgrade are notes; a one-minor downgrade, a
-// skipped minor version, a major change and a version that is not one
-// need a decision, since etcd-operator's rolling replacement of the
+// change and a one-minor upgrade are notes; a one-minor upgrade from below
+// the patch release etcd's guide requires (3.5.10 -> 3.6.11), a one-minor
+// downgrade, a skipped minor version, a major change and a version that is
+// not one need a decision, since etcd-operator's rolling replacement of the
 // members performs none of them as etcd supports it.
 func versionChange(live, desired any) (Verdict, string) {
 	ls, _ := live.(string)
@@ -307,7 +308,7 @@ func versionChange(live, desired any) (Verdict, string) {
 		return Note, why + rolls
 	case etcd.VersionMinorDowngrade:
 		return NeedsDecision, why + rolls + ", so check that the downgrade is enabled first (or that etcd-operator enables it), and take a snapshot first"
-	case etcd.VersionUnknown:
+	case etcd.VersionUnknown, etcd.VersionBelowMinimum:
 		return NeedsDecision, why + rolls + "; take a snapshot first"
 	default:
 		return NeedsDecision, why + rolls + ": expect the first replaced member to fail and the cluster to run a member short; take a snapshot first"

@@ -149,7 +149,8 @@ func TestPlanCommandSafeUpdate(t *testing.T) {
 }
 
 // The etcd chart's version planned by etcd's upgrade policy: the issue's
-// fleet-wide broken rolls (a skipped minor version, a major change) exit 3
+// fleet-wide broken rolls (a skipped minor version, a major change, a
+// minor upgrade from below the patch release etcd's guide requires) exit 3
 // with etcd's reason; a patch change and a one-minor upgrade exit 0.
 func TestPlanCommandVersionSteps(t *testing.T) {
 	for _, c := range []struct {
@@ -161,7 +162,9 @@ func TestPlanCommandVersionSteps(t *testing.T) {
 		{"3.6.11", "4.0.0", 3, "DECISION spec.version: etcd 3.6.11 -> 4.0.0 changes the major version"},
 		{"3.6.11", "3.4.30", 3, "DECISION spec.version: etcd 3.6.11 -> 3.4.30 downgrades more than one minor version"},
 		{"3.6.11", "3.5.21", 3, "DECISION spec.version: etcd 3.6.11 -> 3.5.21 downgrades one minor version"},
-		{"3.5.21", "3.6.11", 0, "note spec.version: etcd 3.5.21 -> 3.6.11 upgrades one minor version"},
+		{"3.5.32", "3.6.11", 0, "note spec.version: etcd 3.5.32 -> 3.6.11 upgrades one minor version"},
+		{"3.5.10", "3.6.11", 3, "DECISION spec.version: etcd 3.5.10 -> 3.6.11 upgrades one minor version from 3.5.10, below 3.5.32"},
+		{"3.5.10", "3.5.32", 0, "note spec.version: etcd 3.5.10 -> 3.5.32 is a patch change within 3.5"},
 		{"3.6.12", "3.6.11", 0, "note spec.version: etcd 3.6.12 -> 3.6.11 is a patch change within 3.6"},
 	} {
 		t.Run(c.live+"->"+c.desired, func(t *testing.T) {
