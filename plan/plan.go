@@ -334,6 +334,11 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			names, haveNames = &n, true
 		}
 	}
+	for i := range res.Objects {
+		if op := &res.Objects[i]; op.Action == Create {
+			op.Findings = append(op.Findings, collisionFindings(op.ObjectRef, names)...)
+		}
+	}
 	if haveNames {
 		scope := cfg.scope
 		if scope == nil || cfg.names == nil {

@@ -527,6 +527,87 @@ func TestPlanCollidingDataStoreNames(t *testing.T) {
 	}
 }
 
+// The colliding pair's DataStore missing from the live file (the live
+// objects of the namespace, fetched without datastores, or none at all):
+// the plan cannot tell whether the other release's DataStore exists, so
+// creating it is never called safe, for either release, through Compute
+// and ForRequest; the finding names the other release and the command
+// that fetches the DataStore. With the DataStore in the live file the
+// plan decides: the other's is the endpoints decision above, its own
+// (applied before) is unchanged and safe. A release whose DataStore name
+// no other stack can render is safe to create.
+func TestPlanCollidingDataStoreMissingFromLive(t *testing.T) {
+	const ns = "tenant-demo1"
+	b := "kubernetes-" + strings.Repeat("b", 40)
+	nb, err := naming.ForCluster(ns, b)
+	require.NoError(t, err)
+	a := strings.TrimPrefix(nb.DataStore(), ns+".")
+	name := nb.DataStore()
+	withoutDataStore := func(objs []etcdshapes.Object) []etcdshapes.Object {
+		var out []etcdshapes.Object
+		for _, o := range objs {
+			if kindName(o) != "DataStore" {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	liveOf := func(release string) []etcdshapes.Object {
+		objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: release})
+		require.NoError(t, err)
+		y, err := etcdshapes.Marshal(objs)
+		require.NoError(t, err)
+		live, err := plan.ReadObjects(liveFile(t, y, nil))
+		require.NoError(t, err)
+		return live
+	}
+	for _, c := range []struct {
+		name, release, other string
+		live                 []etcdshapes.Object
+	}{
+		{"A against B's stack without its DataStore", a, "a release whose <namespace>.<release> is longer than 63 characters", withoutDataStore(liveOf(b))},
+		{"A against nothing", a, "a release whose <namespace>.<release> is longer than 63 characters", nil},
+		{"B against A's stack without its DataStore", b, `release "` + a + `" in namespace "` + ns + `"`, withoutDataStore(liveOf(a))},
+		{"B against nothing", b, `release "` + a + `" in namespace "` + ns + `"`, nil},
+	} {
+		req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: c.release}
+		desired, err := etcdshapes.Render(req)
+		require.NoError(t, err)
+		for entry, compute := range map[string]func() (*plan.Result, error){
+			"Compute": func() (*plan.Result, error) { return plan.Compute(c.live, desired) },
+			"ForRequest": func() (*plan.Result, error) {
+				p, _, err := plan.ForRequest(req, c.live)
+				return p, err
+			},
+		} {
+			t.Run(c.name+"/"+entry, func(t *testing.T) {
+				p, err := compute()
+				require.NoError(t, err)
+				require.False(t, p.SafeToApply(), "%s", p)
+				ds := objectPlan(t, p, "DataStore", name)
+				require.Equal(t, plan.Create, ds.Action)
+				require.Len(t, ds.Findings, 1, "%s", p)
+				f := ds.Findings[0]
+				assert.Equal(t, plan.NeedsDecision, f.Verdict)
+				assert.Contains(t, f.Message, "cannot decide: the live objects hold no DataStore \""+name+"\"")
+				assert.Contains(t, f.Message, c.other)
+				assert.Contains(t, f.Message, "kubectl get datastores.kamaji.clastix.io "+name+" -o yaml --show-managed-fields")
+				assert.Len(t, findings(p, plan.NeedsDecision), 1, "the one decision: %s", p)
+				assert.Contains(t, p.String(), "DECISION: cannot decide")
+			})
+		}
+	}
+	// Fetched: the release's own DataStore, as applied, decides it.
+	p, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: a}, liveOf(a))
+	require.NoError(t, err)
+	require.True(t, p.SafeToApply(), "%s", p)
+	require.Equal(t, plan.Unchanged, objectPlan(t, p, "DataStore", name).Action)
+	// No other stack can render tenant-demo.kubernetes-demo.
+	p, _, err = plan.ForRequest(scenarioRequest(t, goldentest.Scenario(t, "cluster-demo")), nil)
+	require.NoError(t, err)
+	require.True(t, p.SafeToApply(), "%s", p)
+}
+
 // The cluster's KamajiControlPlane on another datastore while the caller
 // renders the cluster's own: a Kamaji datastore migration.
 func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {

@@ -78,6 +78,35 @@ func createFindings(d *planObject) []Finding {
 	return nil
 }
 
+// collisionFindings are those of creating ref when it is a DataStore whose
+// name another stack can render too (naming.DataStoreCollision; names,
+// when known, is the desired stack's, left out of the stacks named): the
+// DataStore is cluster-scoped and absent from the live objects, so the
+// plan cannot tell whether it exists; if it does, the apply repoints the
+// other stack's control planes. It needs the live DataStore, or a
+// decision that there is none.
+func collisionFindings(ref ObjectRef, names *naming.Names) []Finding {
+	if ref.APIVersion == "" || schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind).GroupKind() != dataStoreKind {
+		return nil
+	}
+	other, ok := "", false
+	if names != nil && names.DataStore() == ref.Name {
+		other, ok = names.DataStoreCollision()
+	} else {
+		other, ok = naming.DataStoreCollision(ref.Name)
+	}
+	if !ok {
+		return nil
+	}
+	return []Finding{{Verdict: NeedsDecision, Object: ref, Message: fmt.Sprintf(
+		"cannot decide: the live objects hold no DataStore %q (it is cluster-scoped: a live file holds it only when kubectl get was asked for datastores), "+
+			"while %s renders the same name (a long <namespace>.<release> is cut and hashed into 63 characters; the scheme is frozen). "+
+			"If it exists, the apply repoints every tenant control plane on it at this etcd, and their data does not move. "+
+			"Fetch it into the live file (kubectl get datastores.kamaji.clastix.io %s -o yaml --show-managed-fields) and plan again, "+
+			"or decide that it does not exist (kubectl answers NotFound)",
+		ref.Name, other, ref.Name)}}
+}
+
 // updateFindings grade the changes of an update of l to after (the
 // object as the API server stores it after the apply of d).
 func updateFindings(d, l *planObject, after map[string]any, changes []FieldChange) []Finding {
