@@ -103,7 +103,14 @@ func gvk(gv schema.GroupVersion, kind string) schema.GroupVersionKind { return g
 var shapes = []Shape{
 	{ID: "etcd-cluster", Kind: gvk(etcdv1alpha2.SchemeGroupVersion, "EtcdCluster"), Resource: "etcdclusters", Callers: both,
 		addToScheme: etcdv1alpha2.AddToScheme,
-		build:       func(b *stackBuild) ([]Object, error) { s, err := b.etcd(); return []Object{s.Cluster}, err }},
+		build: func(b *stackBuild) ([]Object, error) {
+			s, err := b.etcd()
+			if err == nil && b.bootstrap != nil {
+				// The live spec.bootstrap, as it is (LiveState.Bootstrap).
+				s.Cluster.Spec.Bootstrap = b.bootstrap.DeepCopy()
+			}
+			return []Object{s.Cluster}, err
+		}},
 	{ID: "defrag-cron-job", Kind: gvk(batchv1.SchemeGroupVersion, "CronJob"), Resource: "cronjobs", Callers: both,
 		addToScheme: batchv1.AddToScheme,
 		build:       func(b *stackBuild) ([]Object, error) { s, err := b.etcd(); return []Object{s.Defrag}, err }},
@@ -200,6 +207,7 @@ type stackBuild struct {
 	opts         etcd.Options
 	replicas     int32
 	chartVersion string
+	bootstrap    *etcdv1alpha2.BootstrapSpec // the live EtcdCluster's
 
 	shapes     lazy[etcd.Shapes]
 	certs      lazy[pki.PKI]

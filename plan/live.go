@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/printer"
 	"github.com/etcdshapes/etcdshapes/internal/typedjson"
 	"github.com/etcdshapes/etcdshapes/invalid"
@@ -427,7 +428,8 @@ func treeValue(t *yamlemit.Tree, n yamlemit.Node, strs map[string]any) (any, boo
 // LiveStateFromObjects reads a tenant cluster's live state from live
 // objects (see ReadObjects): the storage class of the EtcdCluster
 // "<release>-etcd" (an EtcdCluster without the field yields "", which
-// keeps the field omitted) and the spec.dataStoreName of the
+// keeps the field omitted) and its spec.bootstrap (a restored cluster's,
+// rendered as it is), and the spec.dataStoreName of the
 // KamajiControlPlane "<release>", both in namespace. Objects that are not
 // these two are ignored, so the whole live stack can be passed. Rendering
 // with this state and planning against the same live objects changes
@@ -480,6 +482,11 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (etcdsh
 				sc = s
 			}
 			st.StorageClassName = &sc
+			b, err := bootstrapOf(p)
+			if err != nil {
+				return etcdshapes.LiveState{}, err
+			}
+			st.Bootstrap = b
 		case isKCP:
 			if v, ok := spec["dataStoreName"]; ok && v != nil {
 				s, ok := v.(string)
@@ -494,6 +501,43 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (etcdsh
 		return etcdshapes.LiveState{}, err
 	}
 	return st, nil
+}
+
+// bootstrapOf reads a live EtcdCluster's spec.bootstrap (p finished), nil
+// when it has none. It is decoded as the EtcdCluster type has it; a field
+// the type does not know (a newer CRD) is left out, and the plan then
+// shows it removed.
+func bootstrapOf(p *planObject) (*v1alpha2.BootstrapSpec, error) {
+	v := valueAt(p.tree, dotted("spec.bootstrap"))
+	if v == nil {
+		return nil, nil
+	}
+	field := p.field + ".spec.bootstrap"
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, invalid.Errorf(field, shown(v), "must be a bootstrap spec: %v", err)
+	}
+	out := &v1alpha2.BootstrapSpec{}
+	if err := json.Unmarshal(b, out); err != nil {
+		return nil, invalid.Errorf(field, shown(v), "must be a bootstrap spec (restore.source with s3 or pvc): %v", err)
+	}
+	return out, nil
+}
+
+// liveBootstrapOf is the spec.bootstrap of the live EtcdCluster cluster in
+// namespace (bootstrapOf), nil when there is none: the etcd chart's live
+// state.
+func liveBootstrapOf(namespace, cluster string, live []*planObject) (*v1alpha2.BootstrapSpec, error) {
+	for _, p := range live {
+		if p.key.groupKind() != etcdClusterKind || p.key.namespace != namespace || p.key.name != cluster {
+			continue
+		}
+		if err := p.finish(); err != nil {
+			return nil, err
+		}
+		return bootstrapOf(p)
+	}
+	return nil, nil
 }
 
 // stackScope is every object a stack with these names can render, whatever

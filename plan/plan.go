@@ -463,7 +463,8 @@ func lessKey(a, b objectKey) bool {
 
 // ForRequest renders r against live objects and plans the result: the
 // tenant cluster's live state is read from live (LiveStateFromObjects)
-// where r.Live leaves it unset, deletions are scoped to r's stack and a
+// where r.Live leaves it unset (for the etcd chart, the EtcdCluster's
+// spec.bootstrap, which a restored cluster keeps), deletions are scoped to r's stack and a
 // KamajiControlPlane moving to another DataStore is reported.
 //
 // The Helm uninstall hooks of the render are set aside before anything
@@ -507,6 +508,12 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 			return nil, nil, err
 		}
 		opts, haveNames = append(opts, ForStack(n)), true
+		// The etcd chart's live state is the EtcdCluster's bootstrap.
+		if r.Live.Bootstrap == nil {
+			if r.Live.Bootstrap, err = liveBootstrapOf(r.Namespace, n.Cluster, liveObjs); err != nil {
+				return nil, nil, err
+			}
+		}
 		// The PodMonitor and the dashboard render only where their API
 		// is served: a live one proves it (see the cluster's case).
 		if needsStackScope(etcdshapes.CallerEtcd, r.APIVersions, liveByKey) {
@@ -528,6 +535,9 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		}
 		if r.Live.StorageClassName == nil {
 			r.Live.StorageClassName = st.StorageClassName
+		}
+		if r.Live.Bootstrap == nil {
+			r.Live.Bootstrap = st.Bootstrap
 		}
 		n, err := naming.ForCluster(r.Namespace, r.Release)
 		if err != nil {

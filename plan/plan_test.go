@@ -931,11 +931,6 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 			textChange: "+ spec.bootstrap: {",
 		},
 		{
-			name: "bootstrap removed", path: "spec.bootstrap", change: plan.FieldRemoved, message: bootstrapAddedOrRemoved,
-			live:       func(t *testing.T) []etcdshapes.Object { return liveOf(t, restored("a.db")) },
-			textChange: `- spec.bootstrap.restore.source.s3.key: "a.db"`,
-		},
-		{
 			name: "bootstrap changed", path: "spec.bootstrap.restore.source.s3.key", change: plan.FieldChanged, message: bootstrapChanged,
 			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t, restored("a.db")) }, mods: []apply.Modifier{restored("b.db")},
 			textChange: `~ spec.bootstrap.restore.source.s3.key: "a.db" -> "b.db"`,
@@ -973,6 +968,89 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 			if tc.message != tlsChanged && tc.message != bootstrapChanged {
 				assert.NotContains(t, text, "immutable", "a field added or removed is not a changed value")
 			}
+		})
+	}
+}
+
+// A live EtcdCluster restored from a snapshot keeps spec.bootstrap, which
+// the CRD never lets an apply add, change or remove: the live state holds
+// it (LiveStateFromObjects, and ForRequest for both callers), the render
+// carries it as it is, and so the restored stack planned against itself
+// is empty and safe, with or without the same Restore modifier; another
+// source is still refused, and so are desired objects without it given
+// to Compute, as the API server would refuse them.
+func TestPlanRestoredClusterKeepsItsBootstrap(t *testing.T) {
+	src := func(key string) v1alpha2.SnapshotLocation {
+		return v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
+			Endpoint: "https://s3.example.com", Bucket: "backups", Key: key,
+			CredentialsSecretRef: corev1.LocalObjectReference{Name: "s3-credentials"},
+		}}
+	}
+	restored := func(key string) apply.Modifier { return apply.ForKind(etcd.Restore(src(key))) }
+	for _, name := range []string{"etcd-defaults", "cluster-demo"} {
+		t.Run(name, func(t *testing.T) {
+			s := goldentest.Scenario(t, name)
+			req := scenarioRequest(t, s)
+			objs, err := etcdshapes.Render(req)
+			require.NoError(t, err)
+			require.NoError(t, apply.Modify(objs, restored("a.db")))
+			marshalled, err := etcdshapes.Marshal(objs)
+			require.NoError(t, err)
+			var kcp *unstructured.Unstructured
+			cluster := "etcd"
+			if s.Caller == etcdshapes.CallerCluster {
+				kcp = kamajiControlPlane(s.Namespace, s.Release, s.Namespace+"."+s.Release)
+				cluster = s.Release + "-etcd"
+			}
+			// Applied by FieldManager: it owns spec.bootstrap.
+			live, err := plan.ReadObjects(liveFile(t, marshalled, kcp))
+			require.NoError(t, err)
+			want := &v1alpha2.BootstrapSpec{Restore: &v1alpha2.RestoreSpec{Source: src("a.db")}}
+
+			if s.Caller == etcdshapes.CallerCluster {
+				st, err := plan.LiveStateFromObjects(s.Namespace, s.Release, live)
+				require.NoError(t, err)
+				require.Equal(t, want, st.Bootstrap)
+			}
+			for _, mods := range [][]apply.Modifier{nil, {restored("a.db")}} {
+				p, desired, err := plan.ForRequest(req, live, mods...)
+				require.NoError(t, err)
+				require.True(t, p.Empty(), "%s", p)
+				require.True(t, p.SafeToApply(), "%s", p)
+				var c *v1alpha2.EtcdCluster
+				for _, o := range desired {
+					if e, ok := o.(*v1alpha2.EtcdCluster); ok {
+						c = e
+					}
+				}
+				require.NotNil(t, c)
+				require.Equal(t, cluster, c.Name)
+				require.Equal(t, want, c.Spec.Bootstrap, "the render carries the live bootstrap")
+			}
+			// Another source: refused, as the CRD refuses it.
+			p, _, err := plan.ForRequest(req, live, restored("b.db"))
+			require.NoError(t, err)
+			refused := findings(p, plan.Refused)
+			require.Len(t, refused, 1, "%s", p)
+			assert.Equal(t, "spec.bootstrap.restore.source.s3.key", refused[0].Path)
+			assert.Equal(t, bootstrapChanged, strings.TrimSuffix(refused[0].Message, " (restore into a new cluster)"))
+			// Desired objects without it, as given to Compute: refused.
+			plain, err := etcdshapes.Render(req)
+			require.NoError(t, err)
+			p, err = plan.Compute(live, plain)
+			require.NoError(t, err)
+			refused = findings(p, plan.Refused)
+			require.NotEmpty(t, refused, "%s", p)
+			for _, f := range refused {
+				assert.Equal(t, bootstrapAddedOrRemoved, f.Message)
+			}
+			// The live state given explicitly renders it too.
+			req.Live.Bootstrap = want
+			objs, err = etcdshapes.Render(req)
+			require.NoError(t, err)
+			p, err = plan.Compute(live, objs)
+			require.NoError(t, err)
+			require.True(t, p.SafeToApply(), "%s", p)
 		})
 	}
 }
