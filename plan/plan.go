@@ -84,12 +84,20 @@ type Finding struct {
 	Message string `json:"message"`
 }
 
-// String is "<verdict>: <object> <path>: <message>", escaped with
-// invalid.Escape (a live object's name or field may hold anything).
+// String is "<verdict>: <object> <path>: <message>", or "<verdict>:
+// <message>" for a finding about no object (the stack's, such as nothing
+// live), escaped with invalid.Escape (a live object's name or field may
+// hold anything).
 func (f Finding) String() string {
-	where := f.Object.String()
+	where := ""
+	if f.Object != (ObjectRef{}) {
+		where = f.Object.String()
+	}
 	if f.Path != "" {
-		where += " " + f.Path
+		where = strings.TrimSpace(where + " " + f.Path)
+	}
+	if where == "" {
+		return invalid.Escape(fmt.Sprintf("%s: %s", f.Verdict, f.Message))
 	}
 	return invalid.Escape(fmt.Sprintf("%s: %s: %s", f.Verdict, where, f.Message))
 }
@@ -134,6 +142,14 @@ type Result struct {
 	// with although the request did not list them, because a live object
 	// of the stack proves the API is served (see ForRequest).
 	InferredAPIs []InferredAPI `json:"inferredAPIs,omitempty"`
+	// NothingLive says that no live object is of the stack (none of the
+	// desired objects, none of the objects the stack can render, not the
+	// tenant cluster's KamajiControlPlane): the plan is of a fresh
+	// install, every object a create, and a note in Findings says so. A
+	// live file fetched from the wrong namespace, or not at all, looks the
+	// same: a caller that knows the stack exists refuses such a plan
+	// (the CLI's --expect-existing).
+	NothingLive bool `json:"nothingLive,omitempty"`
 }
 
 // InferredAPI is an optional API (APIVerticalPodAutoscaler, APIVMPodScrape,
@@ -215,6 +231,15 @@ type planConfig struct {
 	dataStore *string
 	// scope is stackScope(*names) when the caller has it already.
 	scope map[objectKey]bool
+	// kcp is the tenant cluster's KamajiControlPlane, when ForRequest
+	// plans one (names may be unknown: a cluster with long names on a
+	// shared datastore).
+	kcp *objectKey
+}
+
+// kcpKey is the key of the KamajiControlPlane of a tenant cluster.
+func kcpKey(namespace, release string) objectKey {
+	return objectKey{group: kamajiControlPlaneKind.Group, kind: kamajiControlPlaneKind.Kind, namespace: namespace, name: release}
 }
 
 // ForStack says which stack the desired objects are, which bounds what the
@@ -320,6 +345,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			op.Findings = updateFindings(d, l, pred.after, pred.changes)
 		}
 		op.Findings = append(op.Findings, ownershipFindings(d, pred)...)
+		op.Findings = append(op.Findings, deletingFindings(l, op.Action)...)
 		if hasVerdict(op.Findings, Refused) {
 			for i := range op.Conflicts {
 				op.Conflicts[i].ForceTakes = false
@@ -339,8 +365,9 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			op.Findings = append(op.Findings, collisionFindings(op.ObjectRef, names)...)
 		}
 	}
+	var scope map[objectKey]bool
 	if haveNames {
-		scope := cfg.scope
+		scope = cfg.scope
 		if scope == nil || cfg.names == nil {
 			var err error
 			if scope, err = stackScope(*names); err != nil {
@@ -366,7 +393,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			}
 		}
 		for _, l := range deletes {
-			res.Objects = append(res.Objects, ObjectPlan{ObjectRef: l.ref, Action: Delete, Findings: deleteFindings(l, rendersStack)})
+			res.Objects = append(res.Objects, ObjectPlan{ObjectRef: l.ref, Action: Delete, Findings: append(deleteFindings(l, rendersStack), deletingFindings(l, Delete)...)})
 		}
 		if names.Caller == naming.PerCluster {
 			target := ""
@@ -389,10 +416,39 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			}
 		}
 	}
+	kcp := cfg.kcp
+	if kcp == nil && names != nil && names.Caller == naming.PerCluster {
+		k := kcpKey(names.Namespace, names.Release)
+		kcp = &k
+	}
+	if res.NothingLive = !anyLive(desiredObjs, liveObjs, liveByKey, kcp, scope); res.NothingLive {
+		res.Findings = append(res.Findings, nothingLive(len(liveObjs)))
+	}
 	if len(res.Objects) == 0 {
 		res.Objects = nil // as without the room made above: "objects": null
 	}
 	return res, nil
+}
+
+// anyLive reports whether a live object is of the desired stack: one of
+// the desired objects (hooks included), one of the stack's scope (nil when
+// the plan knows no stack), or the tenant cluster's KamajiControlPlane
+// (kcp, nil for none).
+func anyLive(desired, live []*planObject, liveByKey map[objectKey]*planObject, kcp *objectKey, scope map[objectKey]bool) bool {
+	for _, d := range desired {
+		if liveByKey[d.key] != nil {
+			return true
+		}
+	}
+	if kcp != nil && liveByKey[*kcp] != nil {
+		return true
+	}
+	for _, l := range live {
+		if scope[l.key] {
+			return true
+		}
+	}
+	return false
 }
 
 // indexObjects converts objects into the plan's form and refuses
@@ -526,6 +582,8 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
 			return nil, nil, err
 		}
+		kcp := kcpKey(r.Namespace, r.Release)
+		opts = append(opts, func(c *planConfig) { c.kcp = &kcp })
 		st, err := liveStateOf(r.Namespace, r.Release, naming.ClusterEtcdName(r.Release), liveObjs)
 		if err != nil {
 			return nil, nil, err
@@ -864,7 +922,7 @@ var verdictMark = map[Verdict]string{Refused: "REFUSED", NeedsDecision: "DECISIO
 
 func writeFinding(w io.Writer, f Finding, withObject bool) {
 	where := f.Path
-	if withObject {
+	if withObject && f.Object != (ObjectRef{}) {
 		where = strings.TrimSpace(f.Object.String() + " " + f.Path)
 	}
 	if where == "" {

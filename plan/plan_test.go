@@ -843,8 +843,9 @@ func TestPlanBootstrapChangeRefused(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, p.SafeToApply())
 	notes := findings(p, plan.Note)
-	require.Len(t, notes, 1)
+	require.Len(t, notes, 2, "the restore's, and nothing live")
 	assert.Equal(t, "spec.bootstrap.restore", notes[0].Path)
+	assert.True(t, p.NothingLive)
 }
 
 // The CRD's messages (x-kubernetes-validations of the etcd-operator

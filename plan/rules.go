@@ -78,6 +78,47 @@ func createFindings(d *planObject) []Finding {
 	return nil
 }
 
+// deletingFindings note a live object that is being deleted (its
+// metadata.deletionTimestamp is set; finalizers hold it): an apply
+// updates it until it is gone, and nothing recreates it until the next
+// apply after that; a delete has nothing left to do.
+func deletingFindings(l *planObject, a Action) []Finding {
+	when := valueAt(l.tree, dotted("metadata.deletionTimestamp"))
+	if when == nil {
+		return nil
+	}
+	msg := "the live object is being deleted (deletionTimestamp " + show(when) + finalizers(l) + "): "
+	switch a {
+	case Delete:
+		msg += "the delete is already under way"
+	default:
+		msg += "the apply " + map[Action]string{Unchanged: "leaves it", Update: "updates it"}[a] +
+			" until it is gone, and nothing recreates it until the next apply; wait for the deletion to finish (or find what holds it), then plan again"
+	}
+	return []Finding{{Verdict: Note, Object: l.ref, Path: "metadata.deletionTimestamp", Message: msg}}
+}
+
+// finalizers lists a live object's finalizers for a message, "" when none.
+func finalizers(l *planObject) string {
+	list, _ := valueAt(l.tree, dotted("metadata.finalizers")).([]any)
+	if len(list) == 0 {
+		return ""
+	}
+	return "; finalizers " + show(list)
+}
+
+// nothingLive is the note of a plan that found nothing of the stack among
+// n live objects (Result.NothingLive).
+func nothingLive(n int) Finding {
+	what := "the live objects are empty"
+	if n > 0 {
+		what = fmt.Sprintf("none of the %d live objects is this stack's", n)
+	}
+	return Finding{Verdict: Note, Message: "nothing live: " + what + ", so every object is a create (a fresh install). " +
+		"If the stack exists, the live objects are not its own: check what fetched them (the namespace, the kinds; kubectl get -n NS -o yaml --show-managed-fields KINDS...); " +
+		"etcdshapes plan --expect-existing refuses such a plan (exit 3)"}
+}
+
 // collisionFindings are those of creating ref when it is a DataStore whose
 // name another stack can render too (naming.DataStoreCollision; names,
 // when known, is the desired stack's, left out of the stacks named): the
@@ -243,7 +284,7 @@ func deleteFindings(l *planObject, rendersStack bool) []Finding {
 // another DataStore than target: applying the chart moves it, and Kamaji
 // migrates the tenant's data.
 func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject) ([]Finding, error) {
-	kcp := live[objectKey{group: kamajiControlPlaneKind.Group, kind: kamajiControlPlaneKind.Kind, namespace: n.Namespace, name: n.Release}]
+	kcp := live[kcpKey(n.Namespace, n.Release)]
 	if kcp == nil {
 		return nil, nil
 	}
