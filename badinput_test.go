@@ -754,7 +754,7 @@ func (c badInput) refused(t *testing.T) (*invalid.Error, error) {
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
 	cases := append(append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...), snapshotBadInputs()...)
-	cases = append(cases, processBadInputs()...)
+	cases = append(append(cases, processBadInputs()...), applyBadInputs()...)
 	require.GreaterOrEqual(t, len(cases), 40)
 	names := map[string]bool{}
 	for _, c := range cases {
