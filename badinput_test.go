@@ -21,6 +21,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
+	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/strvals"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
@@ -342,6 +343,9 @@ func badInputs() []badInput {
 	}, append(badLiveInputs(), quantityBadInputs()...)...)
 }
 
+// firstLine is how an error quotes a live document: its first line, cut.
+func firstLine(doc string) string { return inputlimit.FirstLine([]byte(doc)) }
+
 // liveDoc reads a live file as the plan command does (ReadObjects) and
 // plans the tenant cluster demo stack against it.
 func liveDoc(doc string) func() error {
@@ -438,6 +442,13 @@ func badLiveInputs() []badInput {
 		{"live List item without a name (empty documents count)", liveDoc("---\n---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Secret, metadata: {name: a, namespace: tenant-demo}}\n- {apiVersion: v1, kind: Secret, metadata: {}}\n"), "live[1].items[1].metadata.name", "", "name"},
 		{"live typed List item without a kind", liveDoc("apiVersion: v1\nkind: List\nitems:\n- {metadata: {name: a}}\n"), "live[0].items[0].apiVersion", "", "group/version"},
 		{"live document a string", liveDoc("just text\n"), "live[0]", "just text", "Kubernetes object"},
+		// Duplicate keys: the later value would win silently (a document
+		// appended to a List without ---, a JSON object with a key twice).
+		{"live YAML document appended without ---", liveDoc("apiVersion: v1\nkind: List\nitems: []\napiVersion: kamaji.clastix.io/v1alpha1\nkind: DataStore\nmetadata: {name: d}\n"),
+			"live[0]", "apiVersion: v1 …", `a document appended to a file needs a "---" line before it`},
+		{"live YAML duplicate key nested", liveDoc(secretDoc("name: a\nlabels: {x: a, x: b}\n")), "live[0]", "apiVersion: v1 …", `line 6: key "x" already set in map`},
+		{"live JSON duplicate key", liveDoc(`{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a", "namespace": "tenant-demo", "name": "b"}}`), "live[0]", firstLine(`{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a", "namespace": "tenant-demo", "name": "b"}}`), `must be JSON without a duplicate key: "name" appears twice in one object`},
+		{"live JSON List duplicate item key", liveDoc(`{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Secret", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "tenant-demo"}}]}`), "live[0]", firstLine(`{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Secret", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "tenant-demo"}}]}`), `"kind" appears twice`},
 		// Fields the rules read.
 		{"live replicas a string", liveDoc(etcdClusterDoc("replicas: \"3\"\n")), "live[0].spec.replicas", "3", "whole number"},
 		{"live replicas fractional", liveDoc(etcdClusterDoc("replicas: 1.5\n")), "live[0].spec.replicas", "1.5", "whole number"},

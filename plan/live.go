@@ -76,9 +76,17 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 			if err := inputlimit.CheckIndicators(raw); err != nil {
 				return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
 			}
-			if js, err = yaml.YAMLToJSON(raw); err != nil {
+			// Strict: a key twice in a map is refused, never read as its
+			// last value (a document appended to a List without "---"
+			// would replace the List's apiVersion and kind and vanish).
+			if js, err = yaml.YAMLToJSONStrict(raw); err != nil {
+				if strings.Contains(err.Error(), "already set in map") {
+					return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML without a duplicate key (%v); a document appended to a file needs a \"---\" line before it", err)
+				}
 				return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML: %v", err)
 			}
+		} else if key, dup := duplicateKey(js); dup {
+			return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be JSON without a duplicate key: %s appears twice in one object", invalid.FormatValue(key))
 		}
 		var v any
 		if err := utiljson.Unmarshal(js, &v); err != nil {
@@ -123,6 +131,56 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 			out = append(out, &unstructured.Unstructured{Object: item})
 		}
 	}
+}
+
+// duplicateKey finds a key that appears twice in one object of js, which
+// must be valid JSON (json.Valid), in one pass over its bytes:
+// encoding/json would keep the last value silently. Keys compare as
+// encoding/json reads them (escapes decoded).
+func duplicateKey(js []byte) (string, bool) {
+	// One set of keys per open object; nil for an open array.
+	var open []map[string]struct{}
+	expectKey := false // the next string in the open object is a key
+	for i := 0; i < len(js); i++ {
+		switch c := js[i]; c {
+		case '{':
+			open = append(open, map[string]struct{}{})
+			expectKey = true
+		case '[':
+			open = append(open, nil)
+			expectKey = false
+		case '}', ']':
+			open = open[:len(open)-1]
+			expectKey = false
+		case ',':
+			expectKey = len(open) > 0 && open[len(open)-1] != nil
+		case ':':
+			expectKey = false
+		case '"':
+			end := i + 1
+			escaped := false
+			for ; js[end] != '"'; end++ {
+				if js[end] == '\\' {
+					escaped = true
+					end++
+				}
+			}
+			if expectKey {
+				key := string(js[i+1 : end])
+				if escaped {
+					_ = json.Unmarshal(js[i:end+1], &key) // valid JSON: a valid string
+				}
+				keys := open[len(open)-1]
+				if _, dup := keys[key]; dup {
+					return key, true
+				}
+				keys[key] = struct{}{}
+				expectKey = false
+			}
+			i = end
+		}
+	}
+	return "", false
 }
 
 // planObject is an object in the plan's form: its identity, its
