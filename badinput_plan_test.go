@@ -39,7 +39,7 @@ func applyBadInputs() []badInput {
 		{"modifier removes an uninstall hook's helm.sh/hook", func() error {
 			_, err := apply.Modified([]etcdshapes.Object{stackObject("Job", "kubernetes-demo-etcd-cleanup")}, stripHook)
 			return err
-		}, "objects[0].metadata.annotations.helm.sh/hook", nil, "modifiers[0] must not change Job \"kubernetes-demo-etcd-cleanup\"'s helm.sh/hook annotation (\"post-delete\")"},
+		}, "objects[0].metadata.annotations.helm.sh/hook", nil, "modifiers[0] must not change Job \"kubernetes-demo-etcd-cleanup\"'s helm.sh/hook annotation: it is a Helm uninstall hook"},
 		{"modifier makes the EtcdCluster an uninstall hook", func() error {
 			_, err := apply.Requests([]etcdshapes.Object{stackObject("EtcdCluster", "kubernetes-demo-etcd")}, apply.WithLabels(map[string]string{"a": "b"}), apply.WithAnnotations(map[string]string{"helm.sh/hook": "pre-delete"}))
 			return err

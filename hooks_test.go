@@ -166,36 +166,60 @@ func TestModifiersNeverDecideWhatIsApplied(t *testing.T) {
 	owner := metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "Tenant", Name: "demo", UID: "7c0e"}
 	modifiers := []struct {
 		name string
-		mod  apply.Modifier
+		mod  func(given []etcdshapes.Object) apply.Modifier
 		// hostile: changes whether some object is a hook, so it must be
 		// refused wherever it runs on such an object.
 		hostile bool
 	}{
-		{"WithLabels", apply.WithLabels(map[string]string{"team": "a"}), false},
-		{"WithAnnotations", apply.WithAnnotations(map[string]string{"team": "a"}), false},
-		{"WithOwnerReference", apply.WithOwnerReference(owner), false},
-		{"ForKind EtcdCluster", apply.ForKind(func(c *v1alpha2.EtcdCluster) error {
-			c.Spec.ImagePullSecrets = append(c.Spec.ImagePullSecrets, corev1.LocalObjectReference{Name: "registry"})
-			return nil
-		}), false},
-		{"hook widened to another uninstall event", func(o etcdshapes.Object) error {
-			if a := o.GetAnnotations(); a["helm.sh/hook"] == "post-delete" {
-				a = maps.Clone(a)
-				a["helm.sh/hook"] = "post-delete,pre-delete"
-				o.SetAnnotations(a)
-			}
-			return nil
+		{"WithLabels", func([]etcdshapes.Object) apply.Modifier { return apply.WithLabels(map[string]string{"team": "a"}) }, false},
+		{"WithAnnotations", func([]etcdshapes.Object) apply.Modifier { return apply.WithAnnotations(map[string]string{"team": "a"}) }, false},
+		{"WithOwnerReference", func([]etcdshapes.Object) apply.Modifier { return apply.WithOwnerReference(owner) }, false},
+		{"ForKind EtcdCluster", func([]etcdshapes.Object) apply.Modifier {
+			return apply.ForKind(func(c *v1alpha2.EtcdCluster) error {
+				c.Spec.ImagePullSecrets = append(c.Spec.ImagePullSecrets, corev1.LocalObjectReference{Name: "registry"})
+				return nil
+			})
 		}, false},
-		{"WithAnnotations helm.sh/hook post-delete", apply.WithAnnotations(map[string]string{"helm.sh/hook": "post-delete"}), true},
-		{"ForKind Job without helm.sh/hook", apply.ForKind(func(j *batchv1.Job) error { delete(j.Annotations, "helm.sh/hook"); return nil }), true},
-		{"every annotation replaced", func(o etcdshapes.Object) error { o.SetAnnotations(map[string]string{"team": "a"}); return nil }, true},
-		{"hook rewritten to an install hook", func(o etcdshapes.Object) error {
-			if a := o.GetAnnotations(); a["helm.sh/hook"] != "" {
-				a = maps.Clone(a)
-				a["helm.sh/hook"] = "pre-install"
-				o.SetAnnotations(a)
+		{"hook widened to another uninstall event", func([]etcdshapes.Object) apply.Modifier {
+			return func(o etcdshapes.Object) error {
+				if a := o.GetAnnotations(); a["helm.sh/hook"] == "post-delete" {
+					a = maps.Clone(a)
+					a["helm.sh/hook"] = "post-delete,pre-delete"
+					o.SetAnnotations(a)
+				}
+				return nil
 			}
-			return nil
+		}, false},
+		{"WithAnnotations helm.sh/hook post-delete", func([]etcdshapes.Object) apply.Modifier {
+			return apply.WithAnnotations(map[string]string{"helm.sh/hook": "post-delete"})
+		}, true},
+		{"ForKind Job without helm.sh/hook", func([]etcdshapes.Object) apply.Modifier {
+			return apply.ForKind(func(j *batchv1.Job) error { delete(j.Annotations, "helm.sh/hook"); return nil })
+		}, true},
+		{"every annotation replaced", func([]etcdshapes.Object) apply.Modifier {
+			return func(o etcdshapes.Object) error { o.SetAnnotations(map[string]string{"team": "a"}); return nil }
+		}, true},
+		{"hook rewritten to an install hook", func([]etcdshapes.Object) apply.Modifier {
+			return func(o etcdshapes.Object) error {
+				if a := o.GetAnnotations(); a["helm.sh/hook"] != "" {
+					a = maps.Clone(a)
+					a["helm.sh/hook"] = "pre-install"
+					o.SetAnnotations(a)
+				}
+				return nil
+			}
+		}, true},
+		{"a modifier that edits the objects given, not its copy", func(given []etcdshapes.Object) apply.Modifier {
+			return func(etcdshapes.Object) error {
+				for _, o := range given {
+					if a := o.GetAnnotations(); a["helm.sh/hook"] != "" {
+						a = maps.Clone(a)
+						delete(a, "helm.sh/hook")
+						o.SetAnnotations(a)
+					}
+				}
+				return nil
+			}
 		}, true},
 	}
 	type out struct {
@@ -297,7 +321,7 @@ func TestModifiersNeverDecideWhatIsApplied(t *testing.T) {
 				t.Run(name+"/"+m.name+"/"+e.name, func(t *testing.T) {
 					objs, err := s.Render() // Modify changes its objects
 					require.NoError(t, err)
-					got, err := e.run(t, req, objs, m.mod)
+					got, err := e.run(t, req, objs, m.mod(objs))
 					if err != nil {
 						require.True(t, m.hostile, "a modifier that keeps every object's class is refused: %v", err)
 						assert.Contains(t, err.Error(), "helm.sh/hook", "the refusal names the annotation")
@@ -318,7 +342,7 @@ func TestModifiersNeverDecideWhatIsApplied(t *testing.T) {
 			// The explicit opt-in: the hooks, and nothing else.
 			objs, err := s.Render()
 			require.NoError(t, err)
-			opted, err := apply.UninstallHookRequests(objs, m.mod)
+			opted, err := apply.UninstallHookRequests(objs, m.mod(objs))
 			if err != nil {
 				require.True(t, m.hostile, "%s: %v", m.name, err)
 				refused++

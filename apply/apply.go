@@ -103,15 +103,16 @@ func requests(objs []etcdshapes.Object, hooks bool, mods []Modifier) ([]Request,
 	if err := checkModifiers(mods); err != nil {
 		return nil, err
 	}
+	classes, err := hookClasses(objs)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Request, 0, len(objs))
 	for i, o := range objs {
-		if manifest.IsNil(o) {
-			return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
-		}
-		if etcdshapes.IsUninstallHook(o) != hooks {
+		if classes[i] != hooks {
 			continue
 		}
-		c, err := modifiedCopy(i, o, mods)
+		c, err := modifiedCopy(i, o, classes[i], mods)
 		if err != nil {
 			return nil, err
 		}
@@ -195,9 +196,13 @@ func Modified(objs []etcdshapes.Object, mods ...Modifier) ([]etcdshapes.Object, 
 	if err := checkModifiers(mods); err != nil {
 		return nil, invalid.Safe(err)
 	}
+	classes, err := hookClasses(objs)
+	if err != nil {
+		return nil, invalid.Safe(err)
+	}
 	out := make([]etcdshapes.Object, len(objs))
 	for i, o := range objs {
-		c, err := modifiedCopy(i, o, mods)
+		c, err := modifiedCopy(i, o, classes[i], mods)
 		if err != nil {
 			return nil, invalid.Safe(err)
 		}
@@ -206,12 +211,25 @@ func Modified(objs []etcdshapes.Object, mods ...Modifier) ([]etcdshapes.Object, 
 	return out, nil
 }
 
-// modifiedCopy deep-copies o, which is objects[i] (for the error), into
-// its own pointer type and applies mods to the copy, in order.
-func modifiedCopy(i int, o etcdshapes.Object, mods []Modifier) (etcdshapes.Object, error) {
-	if manifest.IsNil(o) {
-		return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
+// hookClasses says, for every object, whether it is a Helm uninstall hook,
+// read from all of them before any modifier runs (a modifier cannot then
+// change the answer, not even by editing objects it was not given); a nil
+// object is refused.
+func hookClasses(objs []etcdshapes.Object) ([]bool, error) {
+	classes := make([]bool, len(objs))
+	for i, o := range objs {
+		if manifest.IsNil(o) {
+			return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
+		}
+		classes[i] = etcdshapes.IsUninstallHook(o)
 	}
+	return classes, nil
+}
+
+// modifiedCopy deep-copies o, which is objects[i] (for the error) and an
+// uninstall hook or not as hook says (hookClasses), into its own pointer
+// type and applies mods to the copy, in order.
+func modifiedCopy(i int, o etcdshapes.Object, hook bool, mods []Modifier) (etcdshapes.Object, error) {
 	if u, ok := o.(*unstructured.Unstructured); ok {
 		// DeepCopy recurses: a tree that contains itself would overflow
 		// the stack.
@@ -223,7 +241,9 @@ func modifiedCopy(i int, o etcdshapes.Object, mods []Modifier) (etcdshapes.Objec
 	if !ok || reflect.TypeOf(c) != reflect.TypeOf(o) || reflect.TypeOf(o).Kind() != reflect.Pointer {
 		return nil, fmt.Errorf("etcdshapes: %T does not copy to itself", o)
 	}
-	hook := etcdshapes.IsUninstallHook(o)
+	if etcdshapes.IsUninstallHook(o) != hook {
+		return nil, hookChanged(i, -1, o, o, hook)
+	}
 	for j, m := range mods { // not nil: checkModifiers
 		if err := m(c); err != nil {
 			return nil, err
@@ -246,7 +266,9 @@ func checkModifiers(mods []Modifier) error {
 }
 
 // hookChanged is the refusal of modifier j, which made objects[i] (o,
-// now c) an uninstall hook (wasHook false) or no longer one.
+// now c) an uninstall hook (wasHook false) or no longer one; j is -1 when a
+// modifier changed the object given (o itself, not its copy) before its
+// turn.
 func hookChanged(i, j int, o, c etcdshapes.Object, wasHook bool) error {
 	field := fmt.Sprintf("objects[%d].metadata.annotations.%s", i, etcd.HookAnnotation)
 	what := fmt.Sprintf("%s %q", kindOf(o), o.GetName())
@@ -255,11 +277,15 @@ func hookChanged(i, j int, o, c etcdshapes.Object, wasHook bool) error {
 	if !had {
 		value = nil
 	}
-	if wasHook {
-		return invalid.Errorf(field, value, "modifiers[%d] must not change %s's %s annotation (%q): it is a Helm uninstall hook, which runs the stack's cleanup (it deletes the TLS Secrets and, for the etcd chart, the data volumes) and is never applied",
-			j, what, etcd.HookAnnotation, o.GetAnnotations()[etcd.HookAnnotation])
+	who := fmt.Sprintf("modifiers[%d]", j)
+	if j < 0 {
+		who = "a modifier (on the object given, not its copy)"
 	}
-	return invalid.Errorf(field, value, "modifiers[%d] must not make %s a Helm uninstall hook: what is applied is decided before any modifier runs, and an object with that annotation would no longer be planned or applied", j, what)
+	if wasHook {
+		return invalid.Errorf(field, value, "%s must not change %s's %s annotation: it is a Helm uninstall hook, which runs the stack's cleanup (it deletes the TLS Secrets and, for the etcd chart, the data volumes) and is never applied",
+			who, what, etcd.HookAnnotation)
+	}
+	return invalid.Errorf(field, value, "%s must not make %s a Helm uninstall hook: what is applied is decided before any modifier runs, and an object with that annotation would no longer be planned or applied", who, what)
 }
 
 func kindOf(o etcdshapes.Object) string { return o.GetObjectKind().GroupVersionKind().Kind }
