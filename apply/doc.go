@@ -7,6 +7,9 @@
 // uninstalls as helm uninstall does). Modifiers (WithOwnerReference, WithLabels, WithAnnotations,
 // ForKind) are the cross-cutting edits an operator makes to the builders'
 // objects; Requests and Modified apply them to copies, Modify in place.
+// No modifier decides what is applied: whether an object is an uninstall
+// hook is read before any modifier runs, and one that would change it is
+// refused.
 // plan.ForRequest takes the same modifiers, so that a plan is of what
 // Requests sends.
 package apply

@@ -14,10 +14,14 @@
 // take the field). Without managedFields it says so and diffs plainly.
 //
 // Findings say what the API server will refuse (immutable fields, CRD
-// rules), what needs a person's decision (fewer members, a DataStore's
-// endpoints or TLS Secrets, which a colliding DataStore name of another
-// release would change) and what is worth knowing; Result.SafeToApply sums
-// them up. Result.String, WriteText and Finding.String escape what they
+// rules), what needs a person's decision (fewer members, an etcd version
+// step etcd does not support as a rolling one, a DataStore's endpoints or
+// TLS Secrets, which a colliding DataStore name of another release would
+// change, a new DataStore of such a name that the live objects lack) and
+// what is worth knowing (a live object being deleted, nothing of the stack
+// live: Result.NothingLive); Result.SafeToApply sums them up. Helm
+// uninstall hooks are never planned, and a live object of a namespaced
+// kind without a namespace is refused, never guessed at. Result.String, WriteText and Finding.String escape what they
 // quote of the objects (invalid.Escape).
 // ReadObjects reads live objects as kubectl prints them, and
 // LiveStateFromObjects the live state a stack's render needs.

@@ -2,11 +2,13 @@ package plan
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -82,12 +84,20 @@ type Finding struct {
 	Message string `json:"message"`
 }
 
-// String is "<verdict>: <object> <path>: <message>", escaped with
-// invalid.Escape (a live object's name or field may hold anything).
+// String is "<verdict>: <object> <path>: <message>", or "<verdict>:
+// <message>" for a finding about no object (the stack's, such as nothing
+// live), escaped with invalid.Escape (a live object's name or field may
+// hold anything).
 func (f Finding) String() string {
-	where := f.Object.String()
+	where := ""
+	if f.Object != (ObjectRef{}) {
+		where = f.Object.String()
+	}
 	if f.Path != "" {
-		where += " " + f.Path
+		where = strings.TrimSpace(where + " " + f.Path)
+	}
+	if where == "" {
+		return invalid.Escape(fmt.Sprintf("%s: %s", f.Verdict, f.Message))
 	}
 	return invalid.Escape(fmt.Sprintf("%s: %s: %s", f.Verdict, where, f.Message))
 }
@@ -132,6 +142,14 @@ type Result struct {
 	// with although the request did not list them, because a live object
 	// of the stack proves the API is served (see ForRequest).
 	InferredAPIs []InferredAPI `json:"inferredAPIs,omitempty"`
+	// NothingLive says that no live object is of the stack (none of the
+	// desired objects, none of the objects the stack can render, not the
+	// tenant cluster's KamajiControlPlane): the plan is of a fresh
+	// install, every object a create, and a note in Findings says so. A
+	// live file fetched from the wrong namespace, or not at all, looks the
+	// same: a caller that knows the stack exists refuses such a plan
+	// (the CLI's --expect-existing).
+	NothingLive bool `json:"nothingLive,omitempty"`
 }
 
 // InferredAPI is an optional API (APIVerticalPodAutoscaler, APIVMPodScrape,
@@ -149,8 +167,11 @@ func (a InferredAPI) String() string {
 	return invalid.Escape(a.API + ": inferred from live object " + a.From.String())
 }
 
-// AllFindings lists every finding, objects' first.
+// AllFindings lists every finding, objects' first; none for a nil Result.
 func (p *Result) AllFindings() []Finding {
+	if p == nil {
+		return nil
+	}
 	var out []Finding
 	for _, o := range p.Objects {
 		out = append(out, o.Findings...)
@@ -159,8 +180,12 @@ func (p *Result) AllFindings() []Finding {
 }
 
 // SafeToApply reports whether nothing is refused and nothing needs a
-// decision: applying the plan is routine.
+// decision: applying the plan is routine. A nil Result is no plan, and not
+// safe to apply.
 func (p *Result) SafeToApply() bool {
+	if p == nil {
+		return false
+	}
 	for _, f := range p.AllFindings() {
 		if f.Verdict == Refused || f.Verdict == NeedsDecision {
 			return false
@@ -169,8 +194,12 @@ func (p *Result) SafeToApply() bool {
 	return true
 }
 
-// Empty reports whether applying the plan changes nothing.
+// Empty reports whether applying the plan changes nothing. A nil Result
+// is no plan, and not empty.
 func (p *Result) Empty() bool {
+	if p == nil {
+		return false
+	}
 	for _, o := range p.Objects {
 		if o.Action != Unchanged {
 			return false
@@ -179,8 +208,12 @@ func (p *Result) Empty() bool {
 	return len(p.Findings) == 0
 }
 
-// Count returns how many objects the plan gives action.
+// Count returns how many objects the plan gives action; 0 for a nil
+// Result.
 func (p *Result) Count(a Action) int {
+	if p == nil {
+		return 0
+	}
 	n := 0
 	for _, o := range p.Objects {
 		if o.Action == a {
@@ -198,6 +231,15 @@ type planConfig struct {
 	dataStore *string
 	// scope is stackScope(*names) when the caller has it already.
 	scope map[objectKey]bool
+	// kcp is the tenant cluster's KamajiControlPlane, when ForRequest
+	// plans one (names may be unknown: a cluster with long names on a
+	// shared datastore).
+	kcp *objectKey
+}
+
+// kcpKey is the key of the KamajiControlPlane of a tenant cluster.
+func kcpKey(namespace, release string) objectKey {
+	return objectKey{group: kamajiControlPlaneKind.Group, kind: kamajiControlPlaneKind.Kind, namespace: namespace, name: release}
 }
 
 // ForStack says which stack the desired objects are, which bounds what the
@@ -257,7 +299,10 @@ func Compute(live, desired []etcdshapes.Object, opts ...Option) (*Result, error)
 // planIndexed is Compute of live objects already in the plan's form.
 func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, desired []etcdshapes.Object, opts ...Option) (*Result, error) {
 	var cfg planConfig
-	for _, o := range opts {
+	for i, o := range opts {
+		if o == nil {
+			return nil, invalid.Errorf("opts["+strconv.Itoa(i)+"]", nil, "must be an Option (ForStack, TargetDataStore), not nil")
+		}
 		o(&cfg)
 	}
 	desiredObjs, _, err := indexObjects("desired", desired)
@@ -300,6 +345,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			op.Findings = updateFindings(d, l, pred.after, pred.changes)
 		}
 		op.Findings = append(op.Findings, ownershipFindings(d, pred)...)
+		op.Findings = append(op.Findings, deletingFindings(l, op.Action)...)
 		if hasVerdict(op.Findings, Refused) {
 			for i := range op.Conflicts {
 				op.Conflicts[i].ForceTakes = false
@@ -314,8 +360,14 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			names, haveNames = &n, true
 		}
 	}
+	for i := range res.Objects {
+		if op := &res.Objects[i]; op.Action == Create {
+			op.Findings = append(op.Findings, collisionFindings(op.ObjectRef, names)...)
+		}
+	}
+	var scope map[objectKey]bool
 	if haveNames {
-		scope := cfg.scope
+		scope = cfg.scope
 		if scope == nil || cfg.names == nil {
 			var err error
 			if scope, err = stackScope(*names); err != nil {
@@ -341,7 +393,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			}
 		}
 		for _, l := range deletes {
-			res.Objects = append(res.Objects, ObjectPlan{ObjectRef: l.ref, Action: Delete, Findings: deleteFindings(l, rendersStack)})
+			res.Objects = append(res.Objects, ObjectPlan{ObjectRef: l.ref, Action: Delete, Findings: append(deleteFindings(l, rendersStack), deletingFindings(l, Delete)...)})
 		}
 		if names.Caller == naming.PerCluster {
 			target := ""
@@ -364,10 +416,39 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			}
 		}
 	}
+	kcp := cfg.kcp
+	if kcp == nil && names != nil && names.Caller == naming.PerCluster {
+		k := kcpKey(names.Namespace, names.Release)
+		kcp = &k
+	}
+	if res.NothingLive = !anyLive(desiredObjs, liveObjs, liveByKey, kcp, scope); res.NothingLive {
+		res.Findings = append(res.Findings, nothingLive(len(liveObjs)))
+	}
 	if len(res.Objects) == 0 {
 		res.Objects = nil // as without the room made above: "objects": null
 	}
 	return res, nil
+}
+
+// anyLive reports whether a live object is of the desired stack: one of
+// the desired objects (hooks included), one of the stack's scope (nil when
+// the plan knows no stack), or the tenant cluster's KamajiControlPlane
+// (kcp, nil for none).
+func anyLive(desired, live []*planObject, liveByKey map[objectKey]*planObject, kcp *objectKey, scope map[objectKey]bool) bool {
+	for _, d := range desired {
+		if liveByKey[d.key] != nil {
+			return true
+		}
+	}
+	if kcp != nil && liveByKey[*kcp] != nil {
+		return true
+	}
+	for _, l := range live {
+		if scope[l.key] {
+			return true
+		}
+	}
+	return false
 }
 
 // indexObjects converts objects into the plan's form and refuses
@@ -438,15 +519,21 @@ func lessKey(a, b objectKey) bool {
 
 // ForRequest renders r against live objects and plans the result: the
 // tenant cluster's live state is read from live (LiveStateFromObjects)
-// where r.Live leaves it unset, deletions are scoped to r's stack and a
+// where r.Live leaves it unset (for the etcd chart, the EtcdCluster's
+// spec.bootstrap, which a restored cluster keeps), deletions are scoped to r's stack and a
 // KamajiControlPlane moving to another DataStore is reported.
 //
-// The modifiers run on the rendered objects, as Modify runs them (every
-// object, uninstall hooks included, all or nothing), before they are
-// planned, so pass the ones you apply with: the plan is then of what
-// apply.Requests sends. It returns the desired objects too, modified:
-// apply them as they are (apply.Requests(desired)), without the modifiers
-// again (a modifier that appends would append twice).
+// The Helm uninstall hooks of the render are set aside before anything
+// else (Result.Skipped names them): they are never planned, never
+// modified and never returned. The modifiers run on copies of the other
+// rendered objects, as apply.Requests runs them (all or nothing; a
+// modifier that would make an object a hook, or a hook no longer one, is
+// refused), before they are planned, so pass the ones you apply with: the
+// plan is then of what apply.Requests sends. It returns the desired
+// objects too, modified and without the hooks: apply them as they are
+// (apply.Requests(desired)), without the modifiers again (a modifier that
+// appends would append twice). To uninstall as helm uninstall does, ask
+// for the hooks explicitly: apply.UninstallHookRequests of a Render.
 func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
 	res, desired, err := forRequest(r, live, mods...)
 	return res, desired, invalid.Safe(err)
@@ -477,6 +564,12 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 			return nil, nil, err
 		}
 		opts, haveNames = append(opts, ForStack(n)), true
+		// The etcd chart's live state is the EtcdCluster's bootstrap.
+		if r.Live.Bootstrap == nil {
+			if r.Live.Bootstrap, err = liveBootstrapOf(r.Namespace, n.Cluster, liveObjs); err != nil {
+				return nil, nil, err
+			}
+		}
 		// The PodMonitor and the dashboard render only where their API
 		// is served: a live one proves it (see the cluster's case).
 		if needsStackScope(etcdshapes.CallerEtcd, r.APIVersions, liveByKey) {
@@ -489,6 +582,8 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
 			return nil, nil, err
 		}
+		kcp := kcpKey(r.Namespace, r.Release)
+		opts = append(opts, func(c *planConfig) { c.kcp = &kcp })
 		st, err := liveStateOf(r.Namespace, r.Release, naming.ClusterEtcdName(r.Release), liveObjs)
 		if err != nil {
 			return nil, nil, err
@@ -498,6 +593,9 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		}
 		if r.Live.StorageClassName == nil {
 			r.Live.StorageClassName = st.StorageClassName
+		}
+		if r.Live.Bootstrap == nil {
+			r.Live.Bootstrap = st.Bootstrap
 		}
 		n, err := naming.ForCluster(r.Namespace, r.Release)
 		if err != nil {
@@ -535,23 +633,44 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		}
 		opts = append(opts, func(c *planConfig) { c.scope = scope })
 	}
+	// What is applied is decided before any modifier runs: the uninstall
+	// hooks are set aside as rendered (planned as skipped, never
+	// returned), and the modifiers run on copies of the other objects
+	// only, as apply.Requests runs them (apply refuses a modifier that
+	// would make one of them a hook).
+	planned := slices.Clone(desired)
+	applied := make([]etcdshapes.Object, 0, len(desired))
+	at := make([]int, 0, len(desired))
+	for i, o := range desired {
+		if !etcdshapes.IsUninstallHook(o) {
+			applied = append(applied, o)
+			at = append(at, i)
+		}
+	}
 	if len(mods) > 0 {
 		// On copies, as apply.Requests and Modify do, so that no modifier
 		// writes through to anything the rendered objects share.
-		if desired, err = apply.Modified(desired, mods...); err != nil {
+		if applied, err = apply.Modified(applied, mods...); err != nil {
 			return nil, nil, err
 		}
+		for j, i := range at {
+			planned[i] = applied[j]
+		}
 	}
-	p, err := planIndexed(liveObjs, liveByKey, desired, opts...)
+	p, err := planIndexed(liveObjs, liveByKey, planned, opts...)
 	if err != nil {
 		return nil, nil, err
 	}
 	p.InferredAPIs = inferred
-	return p, desired, nil
+	return p, applied, nil
 }
 
-// String renders the plan as text; see WriteText.
+// String renders the plan as text; see WriteText. A nil Result is
+// "<nil>".
 func (p *Result) String() string {
+	if p == nil {
+		return "<nil>"
+	}
 	var b strings.Builder
 	_ = p.WriteText(&b) // a strings.Builder does not fail
 	return b.String()
@@ -564,8 +683,15 @@ func (p *Result) String() string {
 // other managers and its findings, each naming the object and the field,
 // then the stack's findings and the verdict. Unchanged objects are
 // counted, and listed only for the fields they keep for other managers.
-// It returns the first error writing to w.
+// It returns the first error writing to w; a nil Result or a nil writer is
+// an error, not a panic.
 func (p *Result) WriteText(out io.Writer) error {
+	switch {
+	case p == nil:
+		return errors.New("plan: WriteText of a nil Result")
+	case isNilWriter(out):
+		return errors.New("plan: WriteText needs a writer, not nil")
+	}
 	w := errwriter.New(out)
 	textf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
@@ -659,6 +785,16 @@ func (p *Result) WriteText(out io.Writer) error {
 		fmt.Fprintln(w, "\nSafe to apply.")
 	}
 	return w.Err()
+}
+
+// isNilWriter reports a nil writer or a typed nil pointer (a nil
+// *bytes.Buffer), which would panic on the first write.
+func isNilWriter(w io.Writer) bool {
+	if w == nil {
+		return true
+	}
+	v := reflect.ValueOf(w)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // unknownOwnership lists the live objects planned without managedFields.
@@ -786,7 +922,7 @@ var verdictMark = map[Verdict]string{Refused: "REFUSED", NeedsDecision: "DECISIO
 
 func writeFinding(w io.Writer, f Finding, withObject bool) {
 	where := f.Path
-	if withObject {
+	if withObject && f.Object != (ObjectRef{}) {
 		where = strings.TrimSpace(f.Object.String() + " " + f.Path)
 	}
 	if where == "" {

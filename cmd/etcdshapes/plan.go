@@ -12,30 +12,49 @@ import (
 
 const (
 	synopsisPlanEtcd = `  etcdshapes plan etcd    --live FILE --namespace NS [--release etcd] [-f VALUES]... [--chart-version V]
-                          [--output text|json]
+                          [--expect-existing] [--output text|json]
 `
 	synopsisPlanCluster = `  etcdshapes plan cluster --live FILE --namespace NS --release REL [-f VALUES]... [--chart-version V]
                           [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
-                          [--live-storage-class NAME] [--output text|json]
+                          [--live-storage-class NAME] [--expect-existing] [--output text|json]
 `
 	planAbout = `
   Renders the stack as 'etcdshapes render' does and compares it with the live objects:
   what server-side apply would create, update (naming the fields), leave unchanged or
   delete, what the API server will refuse (EtcdCluster spec.tls, storageClassName,
   medium, bootstrap, a shrinking size; DataStore driver; RoleBinding roleRef) and what
-  needs a decision (member count and its quorum, a DataStore's endpoints or the Secrets
-  of its TLS config, which two releases whose DataStore names collide would change, a
+  needs a decision (member count and its quorum, an etcd version change etcd does not
+  support as a rolling one: a skipped minor, a major change, a downgrade, a minor upgrade
+  from below the patch release etcd's upgrade guide requires such as 3.5.10 -> 3.6.11; a
+  DataStore's endpoints or the Secrets of its TLS config, which two releases whose
+  DataStore names collide would change; a new DataStore whose name another release can
+  render while the live file lacks it, since the plan cannot tell whether it exists; a
   tenant cluster moving to another DataStore, deleting the EtcdCluster or the DataStore).
+  Helm's uninstall hooks (the cleanup Job that deletes the PVCs and TLS Secrets) are never
+  planned: the plan lists them as not applied.
 
   --live FILE is what 'kubectl get -o yaml' prints (one object, a List, or several
   documents; "-" reads stdin), e.g.
     kubectl get -n NS -o yaml --show-managed-fields \
       etcdclusters.etcd-operator.cozystack.io,certificates.cert-manager.io,...
-  The live state (the EtcdCluster's storage class, the KamajiControlPlane's datastore)
-  is read from it unless --live-storage-class/--live-datastore say otherwise. With
-  managedFields, fields applied by the "etcdshapes" field manager and no longer
-  rendered show as removed (or as changed to their default, where the API server fills
-  one in). -o json prints the plan as a JSON object.
+  The live state (the EtcdCluster's storage class and spec.bootstrap, which a restored
+  cluster keeps, and the KamajiControlPlane's datastore) is read from it unless
+  --live-storage-class/--live-datastore say otherwise. With managedFields, fields applied
+  by the "etcdshapes" field manager and no longer rendered show as removed (or as changed
+  to their default, where the API server fills one in). -o json prints the plan as a
+  JSON object.
+
+  The DataStore is cluster-scoped: list datastores.kamaji.clastix.io among the kinds
+  (kubectl then fetches every DataStore), or append it by name:
+    { echo ---; kubectl get datastores.kamaji.clastix.io NAME -o yaml --show-managed-fields; } >> FILE
+  An object of a namespaced kind without metadata.namespace (a hand-written or trimmed
+  file) is refused, naming it: the plan does not guess namespaces. An object being
+  deleted (deletionTimestamp) gets a note.
+
+  A live file that holds nothing of the stack (empty, or another namespace's objects)
+  plans a fresh install, with a note saying so. --expect-existing refuses that plan
+  (exit 3): use it wherever the stack is known to exist, so that a failed or misdirected
+  kubectl get never plans a fresh install over a live cluster.
 `
 	planInference = `
   (cluster) A live VPA, VMPodScrape or CiliumNetworkPolicy of the stack proves its API is
@@ -45,8 +64,8 @@ const (
 `
 	planExit = `
   Exit status: 0 safe to apply (or no changes), 3 something is refused or needs a
-  decision, 1 an error (a malformed live file, a plan that cannot be written), 2 a
-  usage error.
+  decision (or, with --expect-existing, nothing of the stack is live), 1 an error (a
+  malformed live file, a plan that cannot be written), 2 a usage error.
 `
 )
 
@@ -64,9 +83,10 @@ func newPlanCmd(e env) *cobra.Command {
 
 func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	var (
-		rf       renderFlags
-		liveFile string
-		output   string
+		rf             renderFlags
+		liveFile       string
+		output         string
+		expectExisting bool
 	)
 	cmd := callerCommand(caller, callerHelp{
 		use:   "etcd --live FILE --namespace NS [--release etcd] [-f VALUES]... [flags]",
@@ -87,6 +107,7 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&liveFile, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (one object, a List or\nseveral documents; -o json too); \"-\" reads stdin; required")
 	fs.StringVarP(&output, "output", "o", "text", "the plan's `FORMAT`: text or json (the plan as a JSON object)")
+	fs.BoolVar(&expectExisting, "expect-existing", false, "the stack exists: exit 3 when the live file holds none of its objects (a failed\nor misdirected kubectl get), rather than plan a fresh install")
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
@@ -104,6 +125,10 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 			}
 		} else if err := p.WriteText(e.stdout); err != nil {
 			return fmt.Errorf("writing the plan: %w", err)
+		}
+		if expectExisting && p.NothingLive {
+			sayf(e.stderr, "--expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote %s (its namespace and kinds)", liveFile)
+			return &exitStatus{exitUnsafe}
 		}
 		if !p.SafeToApply() {
 			return &exitStatus{exitUnsafe}
