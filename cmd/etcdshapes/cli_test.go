@@ -365,13 +365,13 @@ func TestOutputDir(t *testing.T) {
 	require.Equal(t, outside, tree(t, elsewhere))
 }
 
-// TestVersion: --version, -v and version print the module version the
-// build recorded.
+// TestVersion: --version (and -version) and version print the module
+// version the build recorded; -v does not (TestVerbosityFlag).
 func TestVersion(t *testing.T) {
 	want := readBuildVersion().Version
 	require.NotEmpty(t, want)
 	require.Equal(t, "etcdshapes version "+want+"\n", ok(t, "", "--version"))
-	require.Equal(t, "etcdshapes version "+want+"\n", ok(t, "", "-v"))
+	require.Equal(t, "etcdshapes version "+want+"\n", ok(t, "", "-version"))
 	text := ok(t, "", "version")
 	require.True(t, strings.HasPrefix(text, "etcdshapes "+want+"\n  module:   github.com/etcdshapes/etcdshapes "+want+"\n  go:       go"), text)
 	var v buildVersion

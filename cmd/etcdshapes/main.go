@@ -187,7 +187,14 @@ func newRootCmd(e env) *cobra.Command {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	// --version without cobra's -v shorthand: kubectl users read -v as
+	// log verbosity (kubectl -v=6), and etcdshapes has no levels of
+	// logging to offer (it prints its objects and, on stderr, warnings
+	// and errors only), so -v is not a flag at all: a verbosity flag that
+	// changed nothing would mislead, and -v printing the version would
+	// surprise. -v, -v=6 or -vv is a usage error that says so (verbosityHint).
+	root.Flags().Bool("version", false, "print the version the build recorded ('etcdshapes version' prints more)")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{verbosityHint(err)} })
 	root.AddCommand(newRenderCmd(e), newGenCmd(e), newPlanCmd(e), newVersionCmd(e))
 	root.SetHelpCommand(newHelpCmd())
 	root.InitDefaultHelpCmd()
