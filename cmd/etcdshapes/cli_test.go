@@ -510,8 +510,11 @@ func TestGoStyleFlags(t *testing.T) {
 	code, _, stderr := cli(t, "", "render", "etcd", "-n", "tenant-root", "-f", "-release")
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "--values: open -release: no such file or directory")
-	// After "--" nothing is a flag.
+	// After "--" nothing is a flag: "-release" is the release argument.
 	code, _, stderr = cli(t, "", "render", "etcd", "-n", "tenant-root", "--", "-release")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, `release: invalid value "-release"`)
+	code, _, stderr = cli(t, "", "render", "etcd", "-n", "tenant-root", "--", "etcd", "-release")
 	require.Equal(t, 2, code)
 	require.Contains(t, stderr, `unexpected argument "-release"`)
 }

@@ -142,7 +142,8 @@ func callersCommand(e env, cmd *cobra.Command, newCaller func(e env, caller stri
 type callerHelp struct{ use, short, long, example string }
 
 // callerCommand is caller's subcommand (etcd or cluster) with the help
-// of that caller, etcd's or cluster's; it takes no positional argument.
+// of that caller, etcd's or cluster's; it takes no positional argument
+// until registerRelease gives it the release's.
 func callerCommand(caller string, etcd, cluster callerHelp) *cobra.Command {
 	h := cluster
 	if caller == etcdshapes.CallerEtcd {

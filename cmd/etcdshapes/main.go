@@ -2,17 +2,21 @@
 // kubernetes charts from the etcdshapes builders, reading the charts' own
 // values files and Helm's --set flags.
 //
-//	etcdshapes render etcd    --namespace NS [--release etcd] [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
-//	etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
+//	etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
+//	etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
 //	                          [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
 //	                          [--live-storage-class NAME]
-//	etcdshapes render snapshot etcd|cluster --namespace NS [--release REL] (--name NAME | --schedule CRON [--keep N]) DESTINATION
-//	etcdshapes render check etcd|cluster --namespace NS [--release REL] [--load s|m|l|xl] [--datascale]
+//	etcdshapes render snapshot etcd|cluster [RELEASE] --namespace NS (--name NAME | --schedule CRON [--keep N]) DESTINATION
+//	etcdshapes render check etcd|cluster [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale]
 //	etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
 //	etcdshapes gen chart --library [--caller etcd|cluster] --out DIR [--force]
-//	etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]
+//	etcdshapes plan etcd|cluster [RELEASE] --live FILE <render flags> [--output text|json]
 //	etcdshapes version
 //	etcdshapes completion bash|zsh|fish|powershell
+//
+// RELEASE is the Helm release, given as helm template's NAME is or as
+// --release RELEASE (both: the same); the etcd chart's is "etcd", the
+// default, a tenant cluster's is required.
 //
 // The flags are POSIX/GNU style, as kubectl's and helm's (spf13/pflag):
 // -ntenant-demo, -n tenant-demo, --namespace=tenant-demo. Go-style
@@ -40,9 +44,9 @@ import (
 
 // Synopses, shared by the overview and each command's help.
 const (
-	synopsisRenderEtcd = "  etcdshapes render etcd    --namespace NS [--release etcd] [-f VALUES]... [--set KEY=VALUE]...\n" +
+	synopsisRenderEtcd = "  etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]...\n" +
 		"                            [--chart-version V] [-o yaml|json] [--output-dir DIR] [--show-only KIND/NAME]...\n"
-	synopsisRenderCluster = `  etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--set KEY=VALUE]...
+	synopsisRenderCluster = `  etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]...
                             [--chart-version V] [--api-versions GROUP/VERSION/Kind]...
                             [--live-datastore NAME] [--live-storage-class NAME]
                             [-o yaml|json] [--output-dir DIR] [--show-only KIND/NAME]...
@@ -50,9 +54,15 @@ const (
 	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
   etcdshapes gen chart --library --out DIR [--chart-version V] [--force]
 `
-	synopsisPlan = "  etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]\n"
+	synopsisPlan = "  etcdshapes plan etcd|cluster [RELEASE] --live FILE <render flags> [--output text|json]\n"
 	synopsisMore = "  etcdshapes version\n  etcdshapes completion bash|zsh|fish|powershell\n"
 
+	// aboutRelease follows the synopses of the commands that take a
+	// release.
+	aboutRelease = `
+  RELEASE is the Helm release, given as helm template's NAME ('render cluster kubernetes-demo')
+  or as --release RELEASE; given both ways, it must be the same release.
+`
 	aboutRenderEtcd = `  render etcd      the etcd chart: one shared etcd per tenant namespace, named "etcd".
                    Values: version, replicas, size, storageClass, resources (flat map),
                    affinity, and the platform's _cluster map. Unknown keys are refused.
@@ -103,7 +113,7 @@ the first being what the chart prints), 2 usage (` + envIncludeHooks + ` other t
 a full disk) exits 1. What a message quotes of the input is escaped as Go quotes
 strings ("\n", "\x1b", "\u202e"): no control character reaches the terminal.
 `
-	exampleRenderCluster = "  etcdshapes render cluster -ntenant-demo --release kubernetes-demo --set etcd.replicas=1 -o json\n"
+	exampleRenderCluster = "  etcdshapes render cluster kubernetes-demo -n tenant-demo --set etcd.replicas=1 -o json\n"
 	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml --show-only EtcdCluster/etcd\n"
 )
 
@@ -167,7 +177,7 @@ func newRootCmd(e env) *cobra.Command {
 		Short: "Render the etcd objects of Cozystack's charts as typed, validated YAML",
 		Long: `etcdshapes renders the etcd objects of Cozystack's charts as typed, validated YAML.
 
-` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisRenderCheck + synopsisGen + synopsisPlan + synopsisMore + `
+` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisRenderCheck + synopsisGen + synopsisPlan + synopsisMore + aboutRelease + `
 ` + aboutRenderEtcd + aboutRenderCluster + aboutRenderSnapshot + aboutRenderCheck + aboutGen + aboutPlan + `
 ` + aboutValues + `
 ` + aboutOutput,
@@ -248,7 +258,7 @@ func newRenderCmd(e env) *cobra.Command {
 		Short: "Print the objects of one stack",
 		Long: `etcdshapes render prints the objects of one stack.
 
-` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisRenderCheck + `
+` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisRenderCheck + aboutRelease + `
 ` + aboutRenderEtcd + aboutRenderCluster + aboutRenderSnapshot + aboutRenderCheck + `
 ` + aboutValues + `
 ` + aboutOutput,
@@ -263,16 +273,16 @@ func newRenderCmd(e env) *cobra.Command {
 func newRenderCallerCmd(e env, caller string) *cobra.Command {
 	var rf renderFlags
 	cmd := callerCommand(caller, callerHelp{
-		use:   "etcd --namespace NS [--release etcd] [-f VALUES]... [--set KEY=VALUE]... [flags]",
+		use:   "etcd [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: `The etcd chart's stack: one shared etcd per tenant namespace, named "etcd"`,
 		long: "etcdshapes render etcd renders the etcd chart's stack for a tenant namespace.\n\n" +
-			synopsisRenderEtcd + "\n" + aboutRenderEtcd + "\n" + aboutValues + "\n" + aboutOutput,
+			synopsisRenderEtcd + aboutRelease + "\n" + aboutRenderEtcd + "\n" + aboutValues + "\n" + aboutOutput,
 		example: strings.TrimSuffix(exampleRenderEtcd, "\n"),
 	}, callerHelp{
-		use:   "cluster --namespace NS --release REL [-f VALUES]... [--set KEY=VALUE]... [flags]",
+		use:   "cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: `The kubernetes chart's etcd for one tenant cluster, named "<release>-etcd"`,
 		long: "etcdshapes render cluster renders the kubernetes chart's etcd stack for one tenant cluster.\n\n" +
-			synopsisRenderCluster + "\n" + aboutRenderCluster + "\n" + aboutValues + "\n" + aboutOutput,
+			synopsisRenderCluster + aboutRelease + "\n" + aboutRenderCluster + "\n" + aboutValues + "\n" + aboutOutput,
 		example: strings.TrimSuffix(exampleRenderCluster, "\n"),
 	})
 	rf.register(cmd, caller)

@@ -11,10 +11,10 @@ import (
 )
 
 const (
-	synopsisPlanEtcd = `  etcdshapes plan etcd    --live FILE --namespace NS [--release etcd] [-f VALUES]... [--chart-version V]
+	synopsisPlanEtcd = `  etcdshapes plan etcd    [RELEASE] --live FILE --namespace NS [-f VALUES]... [--chart-version V]
                           [--output text|json]
 `
-	synopsisPlanCluster = `  etcdshapes plan cluster --live FILE --namespace NS --release REL [-f VALUES]... [--chart-version V]
+	synopsisPlanCluster = `  etcdshapes plan cluster RELEASE --live FILE --namespace NS [-f VALUES]... [--chart-version V]
                           [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
                           [--live-storage-class NAME] [--output text|json]
 `
@@ -56,7 +56,7 @@ func newPlanCmd(e env) *cobra.Command {
 		Use:   "plan etcd|cluster",
 		Short: "Say what applying a render to a live stack would change, and whether it is safe",
 		Long: "etcdshapes plan says what applying a render to a live stack would change, and whether it is safe.\n\n" +
-			synopsisPlanEtcd + synopsisPlanCluster + planAbout + planInference +
+			synopsisPlanEtcd + synopsisPlanCluster + aboutRelease + planAbout + planInference +
 			"\n  The render flags are those of 'etcdshapes render etcd|cluster'; 'etcdshapes plan etcd --help'\n  and 'etcdshapes plan cluster --help' list them.\n" +
 			planExit,
 	}, newPlanCallerCmd)
@@ -69,19 +69,19 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 		output   string
 	)
 	cmd := callerCommand(caller, callerHelp{
-		use:   "etcd --live FILE --namespace NS [--release etcd] [-f VALUES]... [flags]",
+		use:   "etcd [RELEASE] --live FILE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: "Plan the etcd chart's stack against its live objects",
 		long: "etcdshapes plan etcd says what applying the etcd chart's render to its live stack would change.\n\n" +
-			synopsisPlanEtcd + planAbout + "\n  The render flags are those of 'etcdshapes render etcd'.\n" + planExit,
+			synopsisPlanEtcd + aboutRelease + planAbout + "\n  The render flags are those of 'etcdshapes render etcd'.\n" + planExit,
 		example: "  kubectl get -n tenant-root -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
 			"  etcdshapes plan etcd -n tenant-root -f values.yaml --live live.yaml",
 	}, callerHelp{
-		use:   "cluster --live FILE --namespace NS --release REL [-f VALUES]... [flags]",
+		use:   "cluster RELEASE --live FILE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: "Plan a tenant cluster's etcd stack against its live objects",
 		long: "etcdshapes plan cluster says what applying a tenant cluster's etcd render to its live stack would change.\n\n" +
-			synopsisPlanCluster + planAbout + planInference + "\n  The render flags are those of 'etcdshapes render cluster'.\n" + planExit,
+			synopsisPlanCluster + aboutRelease + planAbout + planInference + "\n  The render flags are those of 'etcdshapes render cluster'.\n" + planExit,
 		example: "  kubectl get -n tenant-demo -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
-			"  etcdshapes plan cluster -n tenant-demo --release kubernetes-demo -f values.yaml --live live.yaml",
+			"  etcdshapes plan cluster kubernetes-demo -n tenant-demo -f values.yaml --live live.yaml",
 	})
 	rf.register(cmd, caller)
 	fs := cmd.Flags()
