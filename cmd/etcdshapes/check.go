@@ -104,7 +104,13 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	_ = cmd.RegisterFlagCompletionFunc("image", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("load", fixedCompletion("s", "m", "l", "xl"))
 	_ = cmd.RegisterFlagCompletionFunc("namespace", cobra.NoFileCompletions)
-	printObjects(cmd, e, false, func() ([]etcdshapes.Object, error) { return checkObjects(caller, &cf) })
+	printObjects(cmd, e, false, func() ([]etcdshapes.Object, error) {
+		objs, err := checkObjects(caller, &cf)
+		if err == nil {
+			warn(e.stderr, releaseWarnings(caller, cf.release))
+		}
+		return objs, err
+	})
 	return cmd
 }
 

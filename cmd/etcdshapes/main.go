@@ -67,8 +67,12 @@ const (
                    Values: version, replicas, size, storageClass, resources (flat map),
                    affinity, and the platform's _cluster map. Unknown keys are refused.
 `
-	aboutRenderCluster = `  render cluster   the kubernetes chart's etcd for one tenant cluster, named
-                   "<release>-etcd". Values: etcd.replicas (1 or 3) and _cluster
+	aboutRenderCluster = `  render cluster   the kubernetes chart's etcd for one tenant cluster, named after its
+                   release: "RELEASE-etcd", e.g. kubernetes-demo-etcd for release
+                   kubernetes-demo. Cozystack names tenant cluster <name>'s release
+                   "kubernetes-<name>"; a RELEASE without that prefix renders as given
+                   ("demo-etcd" for demo), with a warning on stderr.
+                   Values: etcd.replicas (1 or 3) and _cluster
                    (allocation ratios, scheduling.globalAppTopologySpreadConstraints,
                    etcd-storage-class-local, etcd-storage-class-replicated); other keys
                    are ignored, unknown keys under etcd: are refused.
@@ -308,6 +312,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	warn(e.stderr, releaseWarnings(rf.caller, rf.release))
 	warn(e.stderr, rf.apiWarnings(req.APIVersions))
 	if rf.caller == etcdshapes.CallerCluster && len(objs) == 0 {
 		sayf(e.stderr, "the cluster stays on the shared datastore %q; no etcd objects rendered", req.Live.DataStoreName)

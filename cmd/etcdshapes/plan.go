@@ -159,6 +159,7 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr 
 	for _, a := range p.InferredAPIs {
 		apis = append(apis, a.API)
 	}
+	warn(stderr, releaseWarnings(rf.caller, rf.release))
 	warn(stderr, rf.apiWarnings(apis))
 	return p, nil
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -20,7 +23,9 @@ func registerRelease(cmd *cobra.Command, caller string, release *string) {
 		fs.StringVar(release, "release", "", "the Helm release `NAME` (or the RELEASE argument): must be \""+naming.EtcdChartRelease+"\", the default")
 		_ = cmd.RegisterFlagCompletionFunc("release", fixedCompletion(naming.EtcdChartRelease))
 	} else {
-		fs.StringVar(release, "release", "", "the Helm release `NAME` (or the RELEASE argument), \"kubernetes-<name>\"; required")
+		fs.StringVar(release, "release", "", "the kubernetes chart's Helm release `NAME` (or the RELEASE argument); required.\n"+
+			"The objects are named after it, \"NAME-etcd\" (kubernetes-demo-etcd for kubernetes-demo);\n"+
+			"Cozystack names tenant cluster <name>'s release \""+clusterReleasePrefix+"<name>\", another NAME is warned about")
 		_ = cmd.RegisterFlagCompletionFunc("release", cobra.NoFileCompletions)
 	}
 	cmd.Args = releaseArgs(release)
@@ -49,6 +54,25 @@ func releaseArgs(release *string) cobra.PositionalArgs {
 		*release = args[0]
 		return nil
 	}
+}
+
+// clusterReleasePrefix starts the release of every tenant cluster's
+// kubernetes chart in Cozystack: tenant cluster <name> is release
+// kubernetes-<name>, whose etcd is kubernetes-<name>-etcd (SPEC.md's
+// callers, and the upstream kubernetes chart's "<release>-etcd").
+const clusterReleasePrefix = "kubernetes-"
+
+// releaseWarnings warn when a tenant cluster's release is not named as
+// Cozystack names them: 'render cluster demo' renders demo-etcd, where
+// the cluster "demo" of Cozystack is kubernetes-demo-etcd. The release
+// is quoted as errors quote values (bounded, escaped).
+func releaseWarnings(caller, release string) []string {
+	if caller != etcdshapes.CallerCluster || release == "" || strings.HasPrefix(release, clusterReleasePrefix) {
+		return nil
+	}
+	return []string{fmt.Sprintf("release %s does not start with %q, as Cozystack names a tenant cluster's release (cluster %s: %s); the objects are named after the release as given: %s",
+		invalid.FormatValue(release), clusterReleasePrefix, invalid.FormatValue(release), invalid.FormatValue(clusterReleasePrefix+release),
+		invalid.FormatValue(naming.ClusterEtcdName(release)))}
 }
 
 // requireRelease refuses a tenant cluster's command without a release;

@@ -90,3 +90,42 @@ func TestPositionalRelease(t *testing.T) {
 		assert.Contains(t, stderr, "etcdshapes: --release is required for "+name+" (or the release as its argument: "+name+" RELEASE)\n")
 	}
 }
+
+// TestClusterReleaseWarning: every tenant cluster's command warns, once,
+// on stderr, when the release does not start with "kubernetes-", as
+// Cozystack names the kubernetes chart's releases, and renders the
+// release as given ("demo" renders demo-etcd); a kubernetes-<name>
+// release, and the etcd chart's commands, warn about nothing.
+func TestClusterReleaseWarning(t *testing.T) {
+	warning := func(rel string) string {
+		return `etcdshapes: warning: release "` + rel + `" does not start with "kubernetes-", as Cozystack names a tenant cluster's release (cluster "` + rel +
+			`": "kubernetes-` + rel + `"); the objects are named after the release as given: "` + rel + `-etcd"` + "\n"
+	}
+	for name, tc := range releaseCommands {
+		path := strings.Fields(name)
+		cluster := path[len(path)-1] == "cluster"
+		for _, rel := range []string{"demo", "kubernetes", "kube-demo", "k8s-kubernetes-demo", "kubernetes-demo", "kubernetes-a-b"} {
+			t.Run(name+" "+rel, func(t *testing.T) {
+				if !cluster {
+					rel = "etcd"
+				}
+				args := append(append(append([]string{}, path...), rel), tc.args...)
+				code, stdout, stderr := cli(t, "", args...)
+				require.Equal(t, exitOK, code, "%q: %s", args, stderr)
+				n := strings.Count(stderr, "warning: release ")
+				if cluster && !strings.HasPrefix(rel, "kubernetes-") {
+					assert.Equal(t, 1, n, stderr)
+					assert.Contains(t, stderr, warning(rel))
+					assert.Contains(t, stdout, rel+"-etcd")
+				} else {
+					assert.Zero(t, n, stderr)
+				}
+			})
+		}
+		// A release that is refused is not warned about as well.
+		args := append(append(append([]string{}, path...), "Demo"), tc.args...)
+		code, _, stderr := cli(t, "", args...)
+		assert.Equal(t, exitError, code, "%q: %s", args, stderr)
+		assert.NotContains(t, stderr, "warning", "%q", args)
+	}
+}
