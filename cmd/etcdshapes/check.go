@@ -104,7 +104,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	_ = cmd.RegisterFlagCompletionFunc("image", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("load", fixedCompletion("s", "m", "l", "xl"))
 	_ = cmd.RegisterFlagCompletionFunc("namespace", cobra.NoFileCompletions)
-	printObjects(cmd, e, false, func() ([]etcdshapes.Object, error) {
+	printObjects(cmd, e, "", func() ([]etcdshapes.Object, error) {
 		objs, err := checkObjects(caller, &cf)
 		if err == nil {
 			warn(e.stderr, releaseWarnings(caller, cf.release))

@@ -45,11 +45,11 @@ import (
 // Synopses, shared by the overview and each command's help.
 const (
 	synopsisRenderEtcd = "  etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]...\n" +
-		"                            [--chart-version V] [-o yaml|json] [--output-dir DIR] [--show-only KIND/NAME]...\n"
+		"                            [--chart-version V] [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...\n"
 	synopsisRenderCluster = `  etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]...
                             [--chart-version V] [--api-versions GROUP/VERSION/Kind]...
                             [--live-datastore NAME] [--live-storage-class NAME]
-                            [-o yaml|json] [--output-dir DIR] [--show-only KIND/NAME]...
+                            [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...
 `
 	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
   etcdshapes gen chart --library --out DIR [--chart-version V] [--force]
@@ -108,9 +108,11 @@ how many; --include-hooks (or ` + envIncludeHooks + `=1) prints them too, as hel
 does, for golden comparisons and Helm-like diffs, never to apply. --output-dir writes one
 file per object instead (NN-kind-name.yaml|json, NN the object's place in the whole stack),
 never replacing or removing a file it did not write (--force replaces regular files); a
-render with --show-only never removes a file. --show-only KIND/NAME prints only the
-objects it matches (kind or resource name, any case; NAME may be a glob); each must match
-something, an uninstall hook only with --include-hooks.
+render with --show-only never removes a file. --show-only KIND[/NAME] prints only the
+objects it matches (a kind or resource name in any case, as kubectl get reads it; without
+NAME every object of the kind; NAME may be a glob); each must match something, an
+uninstall hook only with --include-hooks, and a KIND the render holds none of is refused
+with the kinds it holds.
 Errors go to stderr with a non-zero exit: 1 bad input (every bad input, one a line,
 the first being what the chart prints), 2 usage (` + envIncludeHooks + ` other than
 1, true, 0, false or empty included); output that cannot be written (a closed pipe,
@@ -118,7 +120,7 @@ a full disk) exits 1. What a message quotes of the input is escaped as Go quotes
 strings ("\n", "\x1b", "\u202e"): no control character reaches the terminal.
 `
 	exampleRenderCluster = "  etcdshapes render cluster kubernetes-demo -n tenant-demo --set etcd.replicas=1 -o json\n"
-	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml --show-only EtcdCluster/etcd\n"
+	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml --show-only EtcdCluster\n"
 )
 
 // env is where a command line reads and writes.
@@ -290,7 +292,7 @@ func newRenderCallerCmd(e env, caller string) *cobra.Command {
 		example: strings.TrimSuffix(exampleRenderCluster, "\n"),
 	})
 	rf.register(cmd, caller)
-	printObjects(cmd, e, true, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
+	printObjects(cmd, e, caller, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
 	return cmd
 }
 

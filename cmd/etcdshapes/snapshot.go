@@ -100,7 +100,7 @@ func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVar(&sf.s3.CredentialsSecretRef.Name, "s3-credentials-secret", "", "the `SECRET` holding the S3 credentials")
 	fs.StringVar(&sf.pvc.ClaimName, "pvc", "", "the PersistentVolumeClaim `CLAIM` to write to")
 	fs.StringVar(&sf.pvc.SubPath, "pvc-subpath", "", "the `DIR` inside the claim")
-	printObjects(cmd, e, false, func() ([]etcdshapes.Object, error) {
+	printObjects(cmd, e, "", func() ([]etcdshapes.Object, error) {
 		objs, err := snapshotObjects(caller, &sf, cmd.Flags())
 		if err == nil {
 			warn(e.stderr, releaseWarnings(caller, sf.release))
