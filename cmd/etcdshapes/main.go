@@ -65,7 +65,9 @@ const (
 `
 	aboutRenderEtcd = `  render etcd      the etcd chart: one shared etcd per tenant namespace, named "etcd".
                    Values: version, replicas, size, storageClass, resources (flat map),
-                   affinity, and the platform's _cluster map. Unknown keys are refused.
+                   affinity, and the platform's _cluster map. Unknown keys are refused;
+                   _cluster keys it does not read are ignored, and one that resembles a
+                   key it reads (cpu_allocation_ratio) is warned about on stderr.
 `
 	aboutRenderCluster = `  render cluster   the kubernetes chart's etcd for one tenant cluster, named after its
                    release: "RELEASE-etcd", e.g. kubernetes-demo-etcd for release
@@ -74,8 +76,11 @@ const (
                    ("demo-etcd" for demo), with a warning on stderr.
                    Values: etcd.replicas (1 or 3) and _cluster
                    (allocation ratios, scheduling.globalAppTopologySpreadConstraints,
-                   etcd-storage-class-local, etcd-storage-class-replicated); other keys
-                   are ignored, unknown keys under etcd: are refused.
+                   etcd-storage-class-local, etcd-storage-class-replicated); unknown keys
+                   under etcd: are refused, other keys are ignored (the chart has many),
+                   and an ignored key that resembles a key read at its level (etcdd,
+                   Etcd, _cluster.cpu_allocation_ratio: the same but for case, "-" and
+                   "_", or a few letters off) is warned about on stderr, one line a key.
 `
 	aboutGen = `  gen chart        writes a Helm chart generated from the builders that renders the same
                    objects from the same values; --library writes only its named templates.
@@ -315,6 +320,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 		return nil, err
 	}
 	warn(e.stderr, releaseWarnings(rf.caller, rf.release))
+	warn(e.stderr, rf.valueWarnings(req.Values))
 	warn(e.stderr, rf.apiWarnings(req.APIVersions))
 	if rf.caller == etcdshapes.CallerCluster && len(objs) == 0 {
 		sayf(e.stderr, "the cluster stays on the shared datastore %q; no etcd objects rendered", req.Live.DataStoreName)

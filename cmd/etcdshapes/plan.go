@@ -160,6 +160,7 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr 
 		apis = append(apis, a.API)
 	}
 	warn(stderr, releaseWarnings(rf.caller, rf.release))
+	warn(stderr, rf.valueWarnings(req.Values))
 	warn(stderr, rf.apiWarnings(apis))
 	return p, nil
 }

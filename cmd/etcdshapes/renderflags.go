@@ -92,6 +92,16 @@ func (r *renderFlags) check(command string) error {
 	return nil
 }
 
+// valueWarnings are the warnings about the values the command renders
+// with: the keys the caller's chart ignores that resemble a key it reads
+// (values.ClusterWarnings, values.EtcdChartWarnings).
+func (r *renderFlags) valueWarnings(vals map[string]any) []string {
+	if r.caller == etcdshapes.CallerCluster {
+		return values.ClusterWarnings(vals)
+	}
+	return values.EtcdChartWarnings(vals)
+}
+
 // stdinUsers names the flags whose value is "-" (stdin), once per use.
 func (r *renderFlags) stdinUsers() []string {
 	var users []string
