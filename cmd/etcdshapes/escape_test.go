@@ -200,6 +200,7 @@ func hostileCommandLines(t testing.TB, h string) [][]string {
 		with(planCluster, "--live", rawLive),
 		with(planCluster, "--live", missing),
 		with(planCluster, "--live", live, "--output", h),
+		with(planCluster, "--live", live, "--field-manager", h),
 		{"version", "-o", h},
 		{"completion", h},
 	}

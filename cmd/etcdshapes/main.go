@@ -10,7 +10,7 @@
 //	etcdshapes render check etcd|cluster [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale]
 //	etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
 //	etcdshapes gen chart --library [--caller etcd|cluster] --out DIR [--force]
-//	etcdshapes plan etcd|cluster [RELEASE] --live FILE <render flags> [--output text|json]
+//	etcdshapes plan etcd|cluster [RELEASE] --live FILE <render flags> [--output text|json] [--field-manager NAME]
 //	etcdshapes version
 //	etcdshapes completion bash|zsh|fish|powershell
 //
@@ -54,7 +54,7 @@ const (
 	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
   etcdshapes gen chart --library --out DIR [--chart-version V] [--force]
 `
-	synopsisPlan = "  etcdshapes plan etcd|cluster [RELEASE] --live FILE <render flags> [--output text|json]\n"
+	synopsisPlan = "  etcdshapes plan etcd|cluster [RELEASE] --live FILE <render flags> [--output text|json] [--field-manager NAME]\n"
 	synopsisMore = "  etcdshapes version\n  etcdshapes completion bash|zsh|fish|powershell\n"
 
 	// aboutRelease follows the synopses of the commands that take a

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"io"
 
@@ -12,11 +13,11 @@ import (
 
 const (
 	synopsisPlanEtcd = `  etcdshapes plan etcd    [RELEASE] --live FILE --namespace NS [-f VALUES]... [--chart-version V]
-                          [--output text|json]
+                          [--output text|json] [--field-manager NAME]
 `
 	synopsisPlanCluster = `  etcdshapes plan cluster RELEASE --live FILE --namespace NS [-f VALUES]... [--chart-version V]
                           [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
-                          [--live-storage-class NAME] [--output text|json]
+                          [--live-storage-class NAME] [--output text|json] [--field-manager NAME]
 `
 	planAbout = `
   Renders the stack as 'etcdshapes render' does and compares it with the live objects:
@@ -33,9 +34,12 @@ const (
       etcdclusters.etcd-operator.cozystack.io,certificates.cert-manager.io,...
   The live state (the EtcdCluster's storage class, the KamajiControlPlane's datastore)
   is read from it unless --live-storage-class/--live-datastore say otherwise. With
-  managedFields, fields applied by the "etcdshapes" field manager and no longer
-  rendered show as removed (or as changed to their default, where the API server fills
-  one in). -o json prints the plan as a JSON object.
+  managedFields, fields applied by the field manager (--field-manager, "etcdshapes" by
+  default) and no longer rendered show as removed (or as changed to their default,
+  where the API server fills one in); every other manager's are kept, and a change of
+  one is a conflict. Plan with the field manager you apply with (kubectl apply
+  --server-side --field-manager NAME, metav1.ApplyOptions.FieldManager). -o json prints
+  the plan as a JSON object.
 `
 	planInference = `
   (cluster) A live VPA, VMPodScrape or CiliumNetworkPolicy of the stack proves its API is
@@ -64,9 +68,10 @@ func newPlanCmd(e env) *cobra.Command {
 
 func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	var (
-		rf       renderFlags
-		liveFile string
-		output   string
+		rf           renderFlags
+		liveFile     string
+		output       string
+		fieldManager string
 	)
 	cmd := callerCommand(caller, callerHelp{
 		use:   "etcd [RELEASE] --live FILE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
@@ -87,10 +92,15 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&liveFile, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (one object, a List or\nseveral documents; -o json too); \"-\" reads stdin; required")
 	fs.StringVarP(&output, "output", "o", "text", "the plan's `FORMAT`: text or json (the plan as a JSON object)")
+	fs.StringVar(&fieldManager, "field-manager", apply.FieldManager,
+		"the field manager `NAME` the objects will be applied as (kubectl apply --server-side\n"+
+			"--field-manager): its fields in the live managedFields are its own, every other manager's\n"+
+			"another's. Checked as the API server checks it: at most 128 bytes, printable, not empty")
+	_ = cmd.RegisterFlagCompletionFunc("field-manager", cobra.NoFileCompletions)
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
-		p, err := planLive(&rf, liveFile, output, e.stdin, e.stderr)
+		p, err := planLive(&rf, liveFile, output, fieldManager, e.stdin, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -118,7 +128,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
 }
 
-func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
+func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
 	if err := rf.check("plan"); err != nil {
 		return nil, err
 	}
@@ -135,6 +145,9 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr 
 	if err := checkStdin(users); err != nil {
 		return nil, err
 	}
+	if err := apply.ValidateFieldManager("--field-manager", fieldManager); err != nil {
+		return nil, err
+	}
 
 	liveData, err := readInput("--live", liveFile, stdin)
 	if err != nil {
@@ -149,7 +162,7 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr 
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := plan.ForRequest(req, live)
+	p, _, err := plan.ForRequestWith(req, live, []plan.Option{plan.AsFieldManager(fieldManager)})
 	if err != nil {
 		return nil, err
 	}
