@@ -226,9 +226,61 @@ func newRootCmd(e env) *cobra.Command {
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			c.RunE = runE(func(*cobra.Command, []string) error { return errNoSubcommand })
+			completionHelp(c)
 		}
 	}
 	return root
+}
+
+// bashCompletionNeed is what the bash script needs, said by 'completion
+// --help' and 'completion bash --help': cobra's bash script (its V2) calls
+// _get_comp_words_by_ref and _filedir, which the bash-completion package
+// defines; a bare bash without it sources the script without a word and
+// then fails at every TAB.
+const bashCompletionNeed = `The bash script needs the bash-completion package loaded in the shell: it calls that
+package's _get_comp_words_by_ref and _filedir (checked with bash-completion 2.11; version 2
+needs bash 4.1 or newer). On a bare bash, 'source <(etcdshapes completion bash)' succeeds
+silently, then every TAB prints "_get_comp_words_by_ref: command not found" and completes
+nothing. 'type _get_comp_words_by_ref' says whether it is loaded; install it with the
+package manager (apt install bash-completion, dnf install bash-completion, brew install
+bash-completion@2 and the line brew prints for ~/.bash_profile) and start a new shell.
+zsh, fish and powershell need nothing beyond their own completion systems.
+`
+
+// completionHelp gives cobra's completion command and its bash
+// subcommand the help that says what the bash script needs.
+func completionHelp(c *cobra.Command) {
+	c.Long = "etcdshapes completion prints the shell completion script of etcdshapes (commands, flags\n" +
+		"and their values) for bash, zsh, fish or powershell on stdout; each shell's help says how\n" +
+		"to load it.\n\n" + bashCompletionNeed
+	for _, sub := range c.Commands() {
+		// The flags exist (-h, --no-descriptions): say so in the usage line.
+		sub.DisableFlagsInUseLine = false
+		if sub.Name() != "bash" {
+			continue
+		}
+		sub.Long = "Generate the autocompletion script for the bash shell.\n\n" + bashCompletionNeed + `
+To load completions in your current shell session:
+
+	source <(etcdshapes completion bash)
+
+To load completions for every new session, execute once:
+
+#### Linux:
+
+	etcdshapes completion bash > /etc/bash_completion.d/etcdshapes
+
+  or, for your user only (bash-completion 2 loads it when first needed):
+
+	etcdshapes completion bash > ~/.local/share/bash-completion/completions/etcdshapes
+
+#### macOS:
+
+	etcdshapes completion bash > $(brew --prefix)/etc/bash_completion.d/etcdshapes
+
+You will need to start a new shell for this setup to take effect.
+`
+	}
 }
 
 // newHelpCmd is 'etcdshapes help [COMMAND]...': the command's help on
