@@ -132,6 +132,14 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 		),
 		"plan.ForStack":        errs(func() error { _, err := plan.Compute(nil, nil, plan.ForStack(naming.Names{})); return err }),
 		"plan.TargetDataStore": runs(func() { _, _ = plan.Compute(nil, nil, plan.TargetDataStore("")) }),
+		"plan.AsFieldManager":  errs(func() error { _, err := plan.Compute(nil, nil, plan.AsFieldManager("\x00")); return err }),
+		"plan.ForRequestWith": errs(
+			func() error { _, _, err := plan.ForRequestWith(etcdshapes.Request{}, nil, nil); return err },
+			func() error {
+				_, _, err := plan.ForRequestWith(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, []etcdshapes.Object{nil}, []plan.Option{nil})
+				return err
+			},
+		),
 		"plan.Result.AllFindings": func(t *testing.T) {
 			require.Nil(t, nilResult.AllFindings())
 		},
@@ -181,9 +189,10 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 		},
 		"apply.ForKind": errs(append(modifierOnNil(apply.ForKind(func(*corev1.Secret) error { return nil })),
 			func() error { return apply.ForKind[*corev1.Secret](nil)(&corev1.Secret{}) })...),
-		"apply.WithLabels":         errs(modifierOnNil(apply.WithLabels(map[string]string{"a": "b"}))...),
-		"apply.WithAnnotations":    errs(modifierOnNil(apply.WithAnnotations(map[string]string{"a": "b"}))...),
-		"apply.WithOwnerReference": errs(modifierOnNil(apply.WithOwnerReference(owner))...),
+		"apply.WithLabels":           errs(modifierOnNil(apply.WithLabels(map[string]string{"a": "b"}))...),
+		"apply.WithAnnotations":      errs(modifierOnNil(apply.WithAnnotations(map[string]string{"a": "b"}))...),
+		"apply.WithOwnerReference":   errs(modifierOnNil(apply.WithOwnerReference(owner))...),
+		"apply.ValidateFieldManager": errs(func() error { return apply.ValidateFieldManager("fieldManager", "") }),
 
 		"etcdshapes.IsKept": func(t *testing.T) {
 			require.False(t, etcdshapes.IsKept(nil))

@@ -14,6 +14,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -25,10 +26,43 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// FieldManager is the field manager etcdshapes applies with. The plan reads
-// the fields it owns from a live object's managedFields to see which
-// fields an apply removes; use it for every apply of these stacks.
+// FieldManager is the field manager etcdshapes applies with, the default.
+// The plan reads the fields it owns from a live object's managedFields to
+// see which fields an apply removes; use it for every apply of these
+// stacks, or plan with your own name (plan.AsFieldManager, checked by
+// ValidateFieldManager) and apply with that one every time.
 const FieldManager = "etcdshapes"
+
+// MaxFieldManagerLength is the longest field manager name, in bytes, the
+// API server accepts (metav1validation.FieldManagerMaxLength).
+const MaxFieldManagerLength = 128
+
+// ValidateFieldManager checks a field manager name as the API server
+// checks an apply's (metav1validation.ValidateFieldManager, which kubectl
+// apply --server-side --field-manager meets): at most 128 bytes, every
+// character printable (unicode.IsPrint: letters, marks, numbers,
+// punctuation, symbols and the ASCII space). It also refuses what the API
+// server would not store as given: an empty name (an apply needs one; the
+// API server refuses it) and bytes that are not UTF-8 (they would come
+// back as U+FFFD, another manager). field names the name in the caller's
+// terms ("fieldManager", "--field-manager"); the refusal is an
+// *invalid.Error quoting the name, bounded and escaped.
+func ValidateFieldManager(field, name string) error {
+	switch {
+	case name == "":
+		return invalid.Errorf(field, name, "must not be empty: a server-side apply needs a field manager")
+	case len(name) > MaxFieldManagerLength:
+		return invalid.Errorf(field, name, "must be at most %d bytes, as the API server accepts (%d given)", MaxFieldManagerLength, len(name))
+	case !utf8.ValidString(name):
+		return invalid.Errorf(field, name, "must be valid UTF-8: the API server would store another name")
+	}
+	for i, r := range name {
+		if !unicode.IsPrint(r) {
+			return invalid.Errorf(field, name, "must hold printable characters only, as the API server requires: %U at byte %d is not", r, i)
+		}
+	}
+	return nil
+}
 
 // Request is one object ready for server-side apply. The body is the
 // object exactly as Marshal prints it (the golden files' bytes, as JSON):

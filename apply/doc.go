@@ -1,5 +1,6 @@
 // Package apply turns a stack into server-side apply requests for
-// FieldManager: Requests gives, for each object in the stack's order, the
+// FieldManager (or a field manager of your own, checked by
+// ValidateFieldManager and planned with plan.AsFieldManager): Requests gives, for each object in the stack's order, the
 // object as unstructured, its API resource, its namespace and name, the
 // apply patch type and body (the object as etcdshapes.Marshal prints it,
 // in JSON), leaving out the Helm uninstall hooks, which must never run on

@@ -9,7 +9,7 @@
 // and Kubernetes' built-in schemas, converted to structured-merge-diff's
 // form; no file is read at run time), and structured-merge-diff's merge
 // with the live managedFields: the fields an apply as apply.FieldManager
-// sets, changes and removes, the fields it leaves to other managers, and
+// (or the manager AsFieldManager names) sets, changes and removes, the fields it leaves to other managers, and
 // the conflicts it meets (naming the other manager and whether force would
 // take the field). Without managedFields it says so and diffs plainly.
 //

@@ -150,6 +150,18 @@ type Result struct {
 	// same: a caller that knows the stack exists refuses such a plan
 	// (the CLI's --expect-existing).
 	NothingLive bool `json:"nothingLive,omitempty"`
+	// FieldManager is the field manager the plan predicts the apply of,
+	// given with AsFieldManager; empty for apply.FieldManager, the
+	// default.
+	FieldManager string `json:"fieldManager,omitempty"`
+}
+
+// fieldManager is the manager the plan is of.
+func (p *Result) fieldManager() string {
+	if p.FieldManager == "" {
+		return apply.FieldManager
+	}
+	return p.FieldManager
 }
 
 // InferredAPI is an optional API (APIVerticalPodAutoscaler, APIVMPodScrape,
@@ -235,11 +247,29 @@ type planConfig struct {
 	// plans one (names may be unknown: a cluster with long names on a
 	// shared datastore).
 	kcp *objectKey
+	// fieldManager is AsFieldManager's name; empty for apply.FieldManager.
+	fieldManager string
 }
 
 // kcpKey is the key of the KamajiControlPlane of a tenant cluster.
 func kcpKey(namespace, release string) objectKey {
 	return objectKey{group: kamajiControlPlaneKind.Group, kind: kamajiControlPlaneKind.Kind, namespace: namespace, name: release}
+}
+
+// AsFieldManager says which field manager the objects will be applied
+// as (metav1.ApplyOptions.FieldManager, controller-runtime's FieldOwner,
+// kubectl apply --server-side --field-manager): the plan reads the
+// fields that manager applied before from the live managedFields, and
+// every other manager's as another's, so that it predicts the removals,
+// the kept fields and the conflicts of that apply. An empty name is
+// apply.FieldManager, the default; any other must pass
+// apply.ValidateFieldManager, or Compute and ForRequestWith refuse it
+// (field "fieldManager"). Plan with the name you apply with: planned as
+// "etcdshapes", an apply as "my-operator" conflicts on every field
+// "etcdshapes" owns, and removes none of the fields "my-operator" applied
+// before and no longer sets.
+func AsFieldManager(name string) Option {
+	return func(c *planConfig) { c.fieldManager = name }
 }
 
 // ForStack says which stack the desired objects are, which bounds what the
@@ -263,7 +293,8 @@ func TargetDataStore(name string) Option {
 
 // Compute compares live objects with the desired ones and says, object by
 // object, what applying the desired objects with server-side apply as
-// FieldManager (with force, as apply.Requests' callers apply) does: create,
+// apply.FieldManager, or AsFieldManager's (with force, as apply.Requests'
+// callers apply), does: create,
 // update (with the fields it sets, changes and removes), leave unchanged,
 // or delete (live objects of the stack it no longer renders; see
 // ForStack). It predicts the apply the way the API server computes it:
@@ -305,12 +336,22 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		}
 		o(&cfg)
 	}
+	manager := apply.FieldManager
+	if cfg.fieldManager != "" {
+		if err := apply.ValidateFieldManager("fieldManager", cfg.fieldManager); err != nil {
+			return nil, err
+		}
+		manager = cfg.fieldManager
+	}
 	desiredObjs, _, err := indexObjects("desired", desired)
 	if err != nil {
 		return nil, err
 	}
 
 	res := &Result{}
+	if manager != apply.FieldManager {
+		res.FieldManager = manager
+	}
 	if len(desiredObjs) > 0 {
 		// One per desired object, and room for a few deletions.
 		res.Objects = make([]ObjectPlan, 0, len(desiredObjs)+4)
@@ -334,7 +375,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		if err := l.check(); err != nil {
 			return nil, err
 		}
-		pred, err := predictApply(l, d)
+		pred, err := predictApply(l, d, manager)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", d.ref, err)
 		}
@@ -535,18 +576,36 @@ func lessKey(a, b objectKey) bool {
 // appends would append twice). To uninstall as helm uninstall does, ask
 // for the hooks explicitly: apply.UninstallHookRequests of a Render.
 func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
-	res, desired, err := forRequest(r, live, mods...)
+	return ForRequestWith(r, live, nil, mods...)
+}
+
+// ForRequestWith is ForRequest with Compute's options: AsFieldManager,
+// to plan the apply of a field manager of your own. ForStack and
+// TargetDataStore are ForRequest's to set, from the request and the live
+// objects, and are refused here.
+func ForRequestWith(r etcdshapes.Request, live []etcdshapes.Object, opts []Option, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
+	res, desired, err := forRequest(r, live, opts, mods...)
 	return res, desired, invalid.Safe(err)
 }
 
-// forRequest is ForRequest, its errors as they come.
-func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
+// forRequest is ForRequestWith, its errors as they come.
+func forRequest(r etcdshapes.Request, live []etcdshapes.Object, given []Option, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
+	var own planConfig
+	for i, o := range given {
+		if o == nil {
+			return nil, nil, invalid.Errorf("opts["+strconv.Itoa(i)+"]", nil, "must be an Option (AsFieldManager), not nil")
+		}
+		o(&own)
+	}
+	if own.names != nil || own.dataStore != nil {
+		return nil, nil, errors.New("plan.ForRequestWith: ForStack and TargetDataStore are set from the request, not given")
+	}
 	liveObjs, liveByKey, err := indexObjects("live", live)
 	if err != nil {
 		return nil, nil, err
 	}
 	var (
-		opts     []Option
+		opts     = append([]Option(nil), given...)
 		inferred []InferredAPI
 		// scope is the stack's objects (stackScope); nil where the
 		// desired render holds them all, which then gives it.
@@ -676,7 +735,8 @@ func (p *Result) String() string {
 	return b.String()
 }
 
-// WriteText renders the plan for a person: a summary line, the optional
+// WriteText renders the plan for a person: a summary line, the field
+// manager when it is not apply.FieldManager, the optional
 // APIs inferred from live objects and the objects whose ownership is not
 // known, then every object that changes with its changed fields (a
 // conflict with another manager said on its field), the fields kept for
@@ -695,6 +755,9 @@ func (p *Result) WriteText(out io.Writer) error {
 	w := errwriter.New(out)
 	textf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
+	if p.FieldManager != "" {
+		textf(w, "\nField manager: %s (the apply this plan is of must use it).\n", p.FieldManager)
+	}
 	if len(p.InferredAPIs) > 0 {
 		fmt.Fprintln(w)
 		for _, a := range p.InferredAPIs {
@@ -721,7 +784,7 @@ func (p *Result) WriteText(out io.Writer) error {
 		for _, c := range o.Changes {
 			suffix := ""
 			if k, ok := conflictAt[c.Path]; ok {
-				suffix = ": " + conflictText(k)
+				suffix = ": " + conflictText(k, p.fieldManager())
 				delete(conflictAt, c.Path)
 			}
 			switch c.Type {
@@ -736,7 +799,7 @@ func (p *Result) WriteText(out io.Writer) error {
 		}
 		for _, c := range o.Conflicts {
 			if _, left := conflictAt[c.Path]; left {
-				textf(w, "    ! %s: %s\n", c.Path, conflictText(c))
+				textf(w, "    ! %s: %s\n", c.Path, conflictText(c, p.fieldManager()))
 			}
 		}
 		for _, k := range o.Kept {
@@ -774,7 +837,7 @@ func (p *Result) WriteText(out io.Writer) error {
 	}
 	if conflicts > 0 {
 		textf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as apply.Requests' callers apply, %s takes %s.\n",
-			conflicts, plural(conflicts, "field changes that is", "fields change that are"), apply.FieldManager, plural(conflicts, "it", "them"))
+			conflicts, plural(conflicts, "field changes that is", "fields change that are"), p.fieldManager(), plural(conflicts, "it", "them"))
 	}
 	switch {
 	case refused+decide > 0:
@@ -823,11 +886,12 @@ func managerList(ms []Manager) string {
 	return strings.Join(names, ", ")
 }
 
-// conflictText says whom a conflict is with and what force does.
-func conflictText(c Conflict) string {
+// conflictText says whom a conflict is with and what force does for
+// field manager manager.
+func conflictText(c Conflict, manager string) string {
 	s := "conflict with " + managerList(c.Managers) + " (an apply without force is refused; "
 	if c.ForceTakes {
-		return s + "with force " + apply.FieldManager + " takes the field)"
+		return s + "with force " + manager + " takes the field)"
 	}
 	return s + "with force too, as the API server refuses the object)"
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"io"
 
@@ -11,12 +12,13 @@ import (
 )
 
 const (
-	synopsisPlanEtcd = `  etcdshapes plan etcd    --live FILE --namespace NS [--release etcd] [-f VALUES]... [--chart-version V]
-                          [--expect-existing] [--output text|json]
+	synopsisPlanEtcd = `  etcdshapes plan etcd    [RELEASE] --live FILE --namespace NS [-f VALUES]... [--chart-version V]
+                          [--expect-existing] [--output text|json] [--field-manager NAME]
 `
-	synopsisPlanCluster = `  etcdshapes plan cluster --live FILE --namespace NS --release REL [-f VALUES]... [--chart-version V]
+	synopsisPlanCluster = `  etcdshapes plan cluster RELEASE --live FILE --namespace NS [-f VALUES]... [--chart-version V]
                           [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
                           [--live-storage-class NAME] [--expect-existing] [--output text|json]
+                          [--field-manager NAME]
 `
 	planAbout = `
   Renders the stack as 'etcdshapes render' does and compares it with the live objects:
@@ -40,9 +42,11 @@ const (
   The live state (the EtcdCluster's storage class and spec.bootstrap, which a restored
   cluster keeps, and the KamajiControlPlane's datastore) is read from it unless
   --live-storage-class/--live-datastore say otherwise. With managedFields, fields applied
-  by the "etcdshapes" field manager and no longer rendered show as removed (or as changed
-  to their default, where the API server fills one in). -o json prints the plan as a
-  JSON object.
+  by the field manager (--field-manager, "etcdshapes" by default) and no longer rendered
+  show as removed (or as changed to their default, where the API server fills one in);
+  every other manager's are kept, and a change of one is a conflict. Plan with the field
+  manager you apply with (kubectl apply --server-side --field-manager NAME,
+  metav1.ApplyOptions.FieldManager). -o json prints the plan as a JSON object.
 
   The DataStore is cluster-scoped: list datastores.kamaji.clastix.io among the kinds
   (kubectl then fetches every DataStore), or append it by name:
@@ -75,7 +79,7 @@ func newPlanCmd(e env) *cobra.Command {
 		Use:   "plan etcd|cluster",
 		Short: "Say what applying a render to a live stack would change, and whether it is safe",
 		Long: "etcdshapes plan says what applying a render to a live stack would change, and whether it is safe.\n\n" +
-			synopsisPlanEtcd + synopsisPlanCluster + planAbout + planInference +
+			synopsisPlanEtcd + synopsisPlanCluster + aboutRelease + planAbout + planInference +
 			"\n  The render flags are those of 'etcdshapes render etcd|cluster'; 'etcdshapes plan etcd --help'\n  and 'etcdshapes plan cluster --help' list them.\n" +
 			planExit,
 	}, newPlanCallerCmd)
@@ -87,31 +91,37 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 		liveFile       string
 		output         string
 		expectExisting bool
+		fieldManager   string
 	)
 	cmd := callerCommand(caller, callerHelp{
-		use:   "etcd --live FILE --namespace NS [--release etcd] [-f VALUES]... [flags]",
+		use:   "etcd [RELEASE] --live FILE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: "Plan the etcd chart's stack against its live objects",
 		long: "etcdshapes plan etcd says what applying the etcd chart's render to its live stack would change.\n\n" +
-			synopsisPlanEtcd + planAbout + "\n  The render flags are those of 'etcdshapes render etcd'.\n" + planExit,
+			synopsisPlanEtcd + aboutRelease + planAbout + "\n  The render flags are those of 'etcdshapes render etcd'.\n" + planExit,
 		example: "  kubectl get -n tenant-root -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
 			"  etcdshapes plan etcd -n tenant-root -f values.yaml --live live.yaml",
 	}, callerHelp{
-		use:   "cluster --live FILE --namespace NS --release REL [-f VALUES]... [flags]",
+		use:   "cluster RELEASE --live FILE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: "Plan a tenant cluster's etcd stack against its live objects",
 		long: "etcdshapes plan cluster says what applying a tenant cluster's etcd render to its live stack would change.\n\n" +
-			synopsisPlanCluster + planAbout + planInference + "\n  The render flags are those of 'etcdshapes render cluster'.\n" + planExit,
+			synopsisPlanCluster + aboutRelease + planAbout + planInference + "\n  The render flags are those of 'etcdshapes render cluster'.\n" + planExit,
 		example: "  kubectl get -n tenant-demo -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
-			"  etcdshapes plan cluster -n tenant-demo --release kubernetes-demo -f values.yaml --live live.yaml",
+			"  etcdshapes plan cluster kubernetes-demo -n tenant-demo -f values.yaml --live live.yaml",
 	})
 	rf.register(cmd, caller)
 	fs := cmd.Flags()
 	fs.StringVar(&liveFile, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (one object, a List or\nseveral documents; -o json too); \"-\" reads stdin; required")
 	fs.StringVarP(&output, "output", "o", "text", "the plan's `FORMAT`: text or json (the plan as a JSON object)")
 	fs.BoolVar(&expectExisting, "expect-existing", false, "the stack exists: exit 3 when the live file holds none of its objects (a failed\nor misdirected kubectl get), rather than plan a fresh install")
+	fs.StringVar(&fieldManager, "field-manager", apply.FieldManager,
+		"the field manager `NAME` the objects will be applied as (kubectl apply --server-side\n"+
+			"--field-manager): its fields in the live managedFields are its own, every other manager's\n"+
+			"another's. Checked as the API server checks it: at most 128 bytes, printable, not empty")
+	_ = cmd.RegisterFlagCompletionFunc("field-manager", cobra.NoFileCompletions)
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
-		p, err := planLive(&rf, liveFile, output, e.stdin, e.stderr)
+		p, err := planLive(&rf, liveFile, output, fieldManager, e.stdin, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -143,7 +153,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
 }
 
-func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
+func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
 	if err := rf.check("plan"); err != nil {
 		return nil, err
 	}
@@ -160,6 +170,9 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr 
 	if err := checkStdin(users); err != nil {
 		return nil, err
 	}
+	if err := apply.ValidateFieldManager("--field-manager", fieldManager); err != nil {
+		return nil, err
+	}
 
 	liveData, err := readInput("--live", liveFile, stdin)
 	if err != nil {
@@ -174,7 +187,7 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr 
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := plan.ForRequest(req, live)
+	p, _, err := plan.ForRequestWith(req, live, []plan.Option{plan.AsFieldManager(fieldManager)})
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +197,8 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr 
 	for _, a := range p.InferredAPIs {
 		apis = append(apis, a.API)
 	}
+	warn(stderr, releaseWarnings(rf.caller, rf.release))
+	warn(stderr, rf.valueWarnings(req.Values))
 	warn(stderr, rf.apiWarnings(apis))
 	return p, nil
 }
