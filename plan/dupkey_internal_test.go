@@ -1,10 +1,16 @@
 package plan
 
-import "testing"
+import (
+	"errors"
+	"testing"
 
-// TestDuplicateKey: a key twice in one object, at any depth, in objects
-// inside arrays, is found; the same key in two objects, a value equal to
-// a key, and keys that differ are not duplicates; escapes are read as
+	"github.com/etcdshapes/etcdshapes/invalid"
+)
+
+// TestDuplicateKey: a JSON document (the decoder's strict mode) with a key
+// twice in one object, at any depth, in objects inside arrays, is refused
+// naming the key; the same key in two objects, a value equal to a key,
+// and keys that differ are not duplicates; escapes are read as
 // encoding/json reads them.
 func TestDuplicateKey(t *testing.T) {
 	for _, c := range []struct {
@@ -25,10 +31,14 @@ func TestDuplicateKey(t *testing.T) {
 		{`{"a": [[{"x": 1}], [{"x": 2}]], "x": 3}`, "", false},
 		{`{}`, "", false},
 		{`{"a": {}, "b": [{}, {}], "c": 1}`, "", false},
+		// The decoder's own escapes, which the YAML parser that places
+		// the keys does not read: named by the decoder's path.
+		{`{"a": {"k\ud83d\ude00": 1, "k\ud83d\ude00": 2}}`, "k\U0001F600", true},
 	} {
-		key, dup := duplicateKey([]byte(c.js))
-		if dup != c.dup || key != c.key {
-			t.Errorf("%s: got %q %v, want %q %v", c.js, key, dup, c.key, c.dup)
+		_, err := readDocument("live[0]", []byte(c.js), 1)
+		var ne *invalid.Error
+		if got := errors.As(err, &ne); got != c.dup || (got && ne.Value != c.key) {
+			t.Errorf("%s: got %v, want %q %v", c.js, err, c.key, c.dup)
 		}
 	}
 }

@@ -26,9 +26,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"sigs.k8s.io/yaml"
 )
 
 // Kinds the plan reads from live objects besides the stack's own.
@@ -48,18 +46,34 @@ var (
 // over values.MaxIndicators (JSON documents, which parse in linear time,
 // are bounded by size alone).
 //
+// A document is read as the API server's strict decoding reads it: a key
+// given twice in one map, at any depth (also through a YAML << merge key,
+// whose keys are otherwise merged), is refused, where a lenient reader
+// keeps the later one; so are two keys that are one JSON key (1 and "1").
+// Two kubectl get outputs appended without a line --- between them are
+// one document holding every top-level key twice, so this is what refuses
+// them. A document holding more than one value (a YAML document after a
+// "..." end marker, two JSON values), and a List with a field beside
+// apiVersion, kind, metadata and items or a kind not ending in "List", are
+// refused too. Keys of different case are different keys.
+//
 // Every field the plan reads is checked: a malformed one (a numeric
 // apiVersion, a name that is not a string, managedFields that are not
 // field sets, a storage size that is not a quantity, ...) is a
 // *invalid.Error naming it by its position, e.g.
 // "live[0].items[3].metadata.managedFields[0].fieldsV1", and quoting
-// the value as given (cut to 80 bytes).
+// the value as given (cut to 80 bytes). A key given twice is named so too
+// ("live[0].metadata.labels.app", the key as the value), with the lines
+// of both, counted from the start of data.
 func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 	if err := inputlimit.CheckSize(data); err != nil {
 		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)
 	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var out []etcdshapes.Object
+	// line is the line of data the next document starts on: the reader
+	// returns a document without the line --- that ends it.
+	line := 1
 	for doc := 0; ; doc++ {
 		raw, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -69,28 +83,11 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 		if err != nil {
 			return nil, invalid.Errorf(field, "", "must be YAML: %v", err)
 		}
-		// A JSON document (kubectl get -o json) is read as JSON: the same
-		// tree, without the YAML parser's cost.
-		js := bytes.TrimSpace(raw)
-		if !bytes.HasPrefix(js, []byte("{")) || !json.Valid(js) {
-			if err := inputlimit.CheckIndicators(raw); err != nil {
-				return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
-			}
-			// Strict: a key twice in a map is refused, never read as its
-			// last value (a document appended to a List without "---"
-			// would replace the List's apiVersion and kind and vanish).
-			if js, err = yaml.YAMLToJSONStrict(raw); err != nil {
-				if strings.Contains(err.Error(), "already set in map") {
-					return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML without a duplicate key (%v); a document appended to a file needs a \"---\" line before it", err)
-				}
-				return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML: %v", err)
-			}
-		} else if key, dup := duplicateKey(js); dup {
-			return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be JSON without a duplicate key: %s appears twice in one object", invalid.FormatValue(key))
-		}
-		var v any
-		if err := utiljson.Unmarshal(js, &v); err != nil {
-			return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML: %v", err)
+		start := line
+		line += bytes.Count(raw, []byte("\n")) + 1
+		v, err := readDocument(field, raw, start)
+		if err != nil {
+			return nil, err
 		}
 		if v == nil {
 			continue
@@ -106,6 +103,9 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 			}
 			out = append(out, &unstructured.Unstructured{Object: m})
 			continue
+		}
+		if err := checkList(field, m); err != nil {
+			return nil, err
 		}
 		list, ok := items.([]any)
 		if !ok && items != nil {
@@ -131,56 +131,6 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 			out = append(out, &unstructured.Unstructured{Object: item})
 		}
 	}
-}
-
-// duplicateKey finds a key that appears twice in one object of js, which
-// must be valid JSON (json.Valid), in one pass over its bytes:
-// encoding/json would keep the last value silently. Keys compare as
-// encoding/json reads them (escapes decoded).
-func duplicateKey(js []byte) (string, bool) {
-	// One set of keys per open object; nil for an open array.
-	var open []map[string]struct{}
-	expectKey := false // the next string in the open object is a key
-	for i := 0; i < len(js); i++ {
-		switch c := js[i]; c {
-		case '{':
-			open = append(open, map[string]struct{}{})
-			expectKey = true
-		case '[':
-			open = append(open, nil)
-			expectKey = false
-		case '}', ']':
-			open = open[:len(open)-1]
-			expectKey = false
-		case ',':
-			expectKey = len(open) > 0 && open[len(open)-1] != nil
-		case ':':
-			expectKey = false
-		case '"':
-			end := i + 1
-			escaped := false
-			for ; js[end] != '"'; end++ {
-				if js[end] == '\\' {
-					escaped = true
-					end++
-				}
-			}
-			if expectKey {
-				key := string(js[i+1 : end])
-				if escaped {
-					_ = json.Unmarshal(js[i:end+1], &key) // valid JSON: a valid string
-				}
-				keys := open[len(open)-1]
-				if _, dup := keys[key]; dup {
-					return key, true
-				}
-				keys[key] = struct{}{}
-				expectKey = false
-			}
-			i = end
-		}
-	}
-	return "", false
 }
 
 // planObject is an object in the plan's form: its identity, its

@@ -180,7 +180,8 @@ func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.R
 	}
 	live, err := plan.ReadObjects(liveData)
 	if err != nil {
-		return nil, err
+		// The refusal names its place in the file; this, the file.
+		return nil, fmt.Errorf("--live %s: %w", liveFile, err)
 	}
 	// Live state flags that are not given are read from the live objects.
 	req, err := rf.request(stdin)

@@ -43,7 +43,7 @@ func TestQuantityBounds(t *testing.T) {
 		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "10E"}, `--size: invalid value "10E"` + rng},
 		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "8Ei"}, `--size: invalid value "8Ei"` + rng},
 		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "1e-999999999"}, `--size: invalid value "1e-999999999"` + expo},
-		{[]string{"plan", "etcd", "-n", "tenant-root", "--live", file("live.yaml", "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\nspec:\n  storage: {size: 8Ei}\n")}, `live[0].spec.storage.size: invalid value "8Ei"` + rng},
+		{[]string{"plan", "etcd", "-n", "tenant-root", "--live", file("live.yaml", "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\nspec:\n  storage: {size: 8Ei}\n")}, "--live " + filepath.Join(dir, "live.yaml") + `: live[0].spec.storage.size: invalid value "8Ei"` + rng},
 	} {
 		code, stdout, stderr := cli(t, "", c.args...)
 		require.Equal(t, 1, code, "%q: %s", c.args, stderr)
