@@ -1,7 +1,10 @@
 package values
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -9,8 +12,8 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
+	"github.com/etcdshapes/etcdshapes/internal/yamljson"
 	yamlv3 "go.yaml.in/yaml/v3"
-	"sigs.k8s.io/yaml"
 )
 
 // Limits of one values document, and of the CLI's values and live files,
@@ -32,7 +35,7 @@ const (
 // so that an error can quote the input instead of its float64 rendering.
 func decodeValues(doc []byte) (map[string]any, error) {
 	var m map[string]any
-	if err := yaml.Unmarshal(doc, &m); err != nil {
+	if err := unmarshalValues(doc, &m); err != nil {
 		return nil, err
 	}
 	// The literal text comes from a second parse that keeps it; the
@@ -47,6 +50,26 @@ func decodeValues(doc []byte) (map[string]any, error) {
 		return nil, nil
 	}
 	return withLiterals(m, node, 0).(map[string]any), nil
+}
+
+// unmarshalValues is sigs.k8s.io/yaml's Unmarshal of doc into m, which is
+// how Helm reads a values file (its first document; a key given twice is
+// the later one), with its messages; but two keys of one map that are one
+// JSON key (1 and "1"), of which Helm keeps either by chance, are a
+// *yamljson.KeyError.
+func unmarshalValues(doc []byte, m *map[string]any) error {
+	js, err := yamljson.ToJSON(doc, yamljson.Options{})
+	if err != nil {
+		var ke *yamljson.KeyError
+		if errors.As(err, &ke) {
+			return ke
+		}
+		return fmt.Errorf("error converting YAML to JSON: %w", err)
+	}
+	if err := json.NewDecoder(bytes.NewReader(js)).Decode(m); err != nil {
+		return fmt.Errorf("error unmarshaling JSON: while decoding JSON: %w", err)
+	}
+	return nil
 }
 
 // maxLiteralDepth bounds the walk; deeper values keep canonical numbers.

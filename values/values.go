@@ -2,6 +2,7 @@ package values
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
@@ -14,11 +15,11 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
+	"github.com/etcdshapes/etcdshapes/internal/yamljson"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
 	kjson "sigs.k8s.io/json"
-	"sigs.k8s.io/yaml"
 )
 
 // Merge parses values documents (YAML or JSON) and merges them in
@@ -32,6 +33,13 @@ import (
 // options readers accept json.Number and every Go number kind alike. A
 // document over MaxBytes, or with more than MaxIndicators YAML
 // indicators (a bound on its nodes), is refused before it is parsed.
+//
+// Keys are read as Helm reads them too: a key given twice in one map (at
+// any depth, in flow style, in JSON, through a << merge key) is the later
+// one, and only a document's first YAML document is read. Two keys of one
+// map that are one JSON key (1 and "1", true and "true"), of which Helm
+// keeps either by chance, are refused. Keys of different case are
+// different keys.
 func Merge(docs ...[]byte) (map[string]any, error) {
 	out := map[string]any{}
 	// Every document is read, so that each bad one is reported.
@@ -44,6 +52,11 @@ func Merge(docs ...[]byte) (map[string]any, error) {
 		}
 		m, err := decodeValues(doc)
 		if err != nil {
+			var ke *yamljson.KeyError
+			if errors.As(err, &ke) {
+				c.Add(keyCollision(field, ke))
+				continue
+			}
 			c.Addf(field, inputlimit.FirstLine(doc), "must be a YAML map of values: %v", err)
 			continue
 		}
@@ -53,6 +66,16 @@ func Merge(docs ...[]byte) (map[string]any, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// keyCollision is the refusal of two keys of one map of the values
+// document field that are one JSON key (1 and "1"): Helm keeps either.
+func keyCollision(field string, ke *yamljson.KeyError) error {
+	where := ke.Where()
+	if where != "" {
+		where = " (" + where + ")"
+	}
+	return invalid.Errorf(ke.Field(field), ke.Key, "is two keys of one map that are one JSON key%s, as 1 and \"1\" are: Helm keeps either, by chance, so the render would change from run to run", where)
 }
 
 // mergeInto lays src over dst, map into map at every depth; the maps of
@@ -371,7 +394,9 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	var holder struct {
 		TopologySpreadConstraints *[]corev1.TopologySpreadConstraint `json:"topologySpreadConstraints"`
 	}
-	js, err := yaml.YAMLToJSONStrict([]byte(s))
+	// Read as the chart's fromYaml reads it: a key given twice is the
+	// later one.
+	js, err := yamljson.ToJSON([]byte(s), yamljson.Options{})
 	if err == nil {
 		err = strictJSON(js, &holder)
 	}
