@@ -270,7 +270,6 @@ func badInputs() []badInput {
 		{"spread not YAML", etcdValues(spread("topologySpreadConstraints: [[[\n")), sf, "topologySpreadConstraints: [[[\n", "YAML"},
 		{"spread unknown field", etcdValues(spread("topologySpreadConstraints:\n- bogus: 1\n")), sf, "topologySpreadConstraints:\n- bogus: 1\n", "unknown field"},
 		{"spread field in the wrong case", etcdValues(spread(strings.Replace(zone, "maxSkew", "maxskew", 1))), sf, strings.Replace(zone, "maxSkew", "maxskew", 1), "unknown field"},
-		{"spread duplicate field", etcdValues(spread(zone + "  maxSkew: 2\n")), sf, zone + "  maxSkew: 2\n", "already set"},
 		{"spread maxSkew 0", clusterValues(spread("topologySpreadConstraints:\n- maxSkew: 0\n  topologyKey: a\n  whenUnsatisfiable: DoNotSchedule\n")), sf + "[0].maxSkew", "0", "at least 1"},
 		{"spread whenUnsatisfiable", etcdValues(spread("topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: a\n  whenUnsatisfiable: Maybe\n")), sf + "[0].whenUnsatisfiable", "Maybe", "DoNotSchedule"},
 		{"spread topologyKey empty", etcdValues(spread("topologySpreadConstraints:\n- maxSkew: 1\n  whenUnsatisfiable: DoNotSchedule\n")), sf + "[0].topologyKey", "", "empty"},
@@ -340,7 +339,7 @@ func badInputs() []badInput {
 		{"caller", render(etcdshapes.Request{Caller: "kubernetes"}), "caller", "kubernetes", `"etcd" or "cluster"`},
 		{"typed spread parser", func() error { _, err := values.ParseSpreadConstraints(42); return err }, sf, "42", "YAML string"},
 		{"typed quota", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("-1")); return err }, "Size", "-1", "positive"},
-	}, append(badLiveInputs(), quantityBadInputs()...)...)
+	}, append(append(badLiveInputs(), quantityBadInputs()...), dupKeyBadInputs()...)...)
 }
 
 // firstLine is how an error quotes a live document: its first line, cut.
