@@ -24,7 +24,8 @@ import (
 
 // strvalsEdgeCases are the --set arguments Helm's syntax has corners for:
 // escapes, lists and indices, {a,b} lists, nulls, numbers, booleans,
-// dotted keys, JSON values, and malformed input.
+// dotted keys, JSON values (a key given twice in one: the later, as Helm
+// reads it), and malformed input.
 var strvalsEdgeCases = []string{
 	"", "a", "a=", "=b", "a=b", "a=b,c=d", "a=b,", ",a=b", "a,b=c", "a=b=c", "a.b=c", "a.b.c=d", "a..b=c", ".a=b", "a.=b",
 	`a\.b=c`, `a=b\,c`, `a\=b=c`, `a=b\`, `a\`, `a\\=b`, `a=\{b,c\}`, `a\[0\]=b`, "a=b c", " a = b ", "a=b\n,c=d",
@@ -34,6 +35,7 @@ var strvalsEdgeCases = []string{
 	"a=null", "a=NULL", "a=Null", "a=true", "a=TRUE", "a=false", "a=1", "a=0", "a=-1", "a=+1", "a=01", "a=00", "a=1.5", "a=1e3",
 	"a=0x10", "a=9223372036854775807", "a=9223372036854775808", "a=-9223372036854775808", "a= 1", "a=1 ",
 	`a={"b":1}`, `a=[1,2]`, `a="s"`, `a=null`, `a=`, `a=1,b=2`, `a={"b":{"c":[1,{"d":null}]}},e=true`, `a=[1,2,b=3`, `a={"b":`,
+	`a={"b":1,"b":2}`, `a={"b":{"c":1},"b":{"d":2}}`, `a=[{"b":1,"b":null}]`, `a={"b":1,"B":2}`,
 	`a=1.0`, `a=1e400`, `a= {"b": 2} ,c=3`, `a[0]={"b":1}`, `a[1]=[1]`, `a.b="x"`, "a=b,c", "a.b[0].c[1].d=e",
 	"etcd.replicas=1", "_cluster.cpu-allocation-ratio=4", `_cluster.scheduling.globalAppTopologySpreadConstraints=x`,
 	strings.Repeat("a.", 30) + "b=c", strings.Repeat("a.", 31) + "b=c",
