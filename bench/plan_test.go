@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // The plan benchmarks plan a stack against its live objects as a real
@@ -38,6 +40,39 @@ func fixtureLive(tb testing.TB) []etcdshapes.Object {
 		tb.Fatal(err)
 	}
 	return live
+}
+
+// BenchmarkReadObjects reads the live fixture as plan --live reads a
+// file: as YAML (kubectl get -o yaml), and as the JSON List kubectl get
+// -o json prints of the same objects, every key checked for being given
+// twice.
+func BenchmarkReadObjects(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "apiserver", "live.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	items := []any{}
+	for _, o := range fixtureLive(b) {
+		items = append(items, o.(*unstructured.Unstructured).Object)
+	}
+	js, err := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, "", "    ")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"yaml", data}, {"json", js}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.data)))
+			loop(b, func() {
+				objs, err := plan.ReadObjects(c.data)
+				if err != nil || len(objs) != len(items) {
+					b.Fatal(err, len(objs))
+				}
+			})
+		})
+	}
 }
 
 // BenchmarkPlan is request → plan against the live stack: render,
