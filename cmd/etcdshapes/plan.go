@@ -36,7 +36,7 @@ const (
   planned: the plan lists them as not applied.
 
   --live FILE is what 'kubectl get -o yaml' prints (one object, a List, or several
-  documents; "-" reads stdin), e.g.
+  documents, each after a line ---; "-" reads stdin), e.g.
     kubectl get -n NS -o yaml --show-managed-fields \
       etcdclusters.etcd-operator.cozystack.io,certificates.cert-manager.io,...
   The live state (the EtcdCluster's storage class and spec.bootstrap, which a restored
@@ -53,7 +53,9 @@ const (
     { echo ---; kubectl get datastores.kamaji.clastix.io NAME -o yaml --show-managed-fields; } >> FILE
   An object of a namespaced kind without metadata.namespace (a hand-written or trimmed
   file) is refused, naming it: the plan does not guess namespaces. An object being
-  deleted (deletionTimestamp) gets a note.
+  deleted (deletionTimestamp) gets a note. A key given twice in one map, at any depth, is
+  refused with both lines, as the API server's strict decoding refuses it: two outputs
+  appended without a line --- between them read as one document with every key twice.
 
   A live file that holds nothing of the stack (empty, or another namespace's objects)
   plans a fresh install, with a note saying so. --expect-existing refuses that plan
