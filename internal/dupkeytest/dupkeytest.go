@@ -9,6 +9,7 @@ import "strings"
 
 // LiveForm is a live file (plan.ReadObjects, plan --live) of the class.
 type LiveForm struct {
+	// Name says what the form is.
 	Name string
 	// Doc is the live file.
 	Doc string
@@ -78,6 +79,7 @@ func indent(s string) string {
 // later one. Refused ones (Field set) are two keys that are one JSON key,
 // which Helm keeps either of by chance.
 type ValuesForm struct {
+	// Name says what the form is.
 	Name string
 	// Doc is the values file; Later the same with only the later keys.
 	Doc, Later string
