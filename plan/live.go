@@ -17,8 +17,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
+	"github.com/etcdshapes/etcdshapes/internal/numpath"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
@@ -28,6 +31,16 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+)
+
+// Limits of one live document (ReadObjects), checked before it is parsed.
+const (
+	// MaxBytes bounds the live data ReadObjects reads: 64 MiB.
+	MaxBytes = inputlimit.MaxLiveBytes
+	// MaxNodes bounds the nodes of one document: 2,500,000 (YAML nodes,
+	// or JSON values), what `kubectl get -o yaml --show-managed-fields`
+	// prints for some 5,000 Pods.
+	MaxNodes = inputlimit.MaxLiveNodes
 )
 
 // Kinds the plan reads from live objects besides the stack's own.
@@ -43,9 +56,19 @@ var (
 // either. Empty documents are skipped. The objects are
 // *unstructured.Unstructured, ready for Compute and LiveStateFromObjects.
 //
-// Data over values.MaxBytes is refused unparsed, and so is a YAML document
-// over values.MaxIndicators (JSON documents, which parse in linear time,
-// are bounded by size alone).
+// Data over MaxBytes (64 MiB) is refused unparsed, and so is a document
+// with more than MaxNodes (2,500,000) nodes, counted in one pass before
+// it is parsed (YAML: scalars, lists and maps, once expanded where aliases
+// repeat a node; JSON: values); docs/performance.md states what a
+// document at the limits costs.
+//
+// A number that a decoder would read as another number (a negative zero,
+// one too close to zero or too large for a float64, more significant
+// digits than a float64 holds: 1e-400 reads as 0, 3.0000000000000000001
+// as 3) is refused, anywhere in a document, naming its field and quoting
+// it as written: the API server never prints one, and the plan would
+// judge the number it reads instead. JSON that is not UTF-8 is refused
+// too (a decoder rewrites such bytes as U+FFFD); YAML's parser refuses it.
 //
 // Every field the plan reads is checked: a malformed one (a numeric
 // apiVersion, a name that is not a string, managedFields that are not
@@ -54,7 +77,7 @@ var (
 // "live[0].items[3].metadata.managedFields[0].fieldsV1", and quoting
 // the value as given (cut to 80 bytes).
 func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
-	if err := inputlimit.CheckSize(data); err != nil {
+	if err := inputlimit.Live.CheckSize(data); err != nil {
 		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)
 	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
@@ -68,16 +91,9 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 		if err != nil {
 			return nil, invalid.Errorf(field, "", "must be YAML: %v", err)
 		}
-		// A JSON document (kubectl get -o json) is read as JSON: the same
-		// tree, without the YAML parser's cost.
-		js := bytes.TrimSpace(raw)
-		if !bytes.HasPrefix(js, []byte("{")) || !json.Valid(js) {
-			if err := inputlimit.CheckIndicators(raw); err != nil {
-				return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
-			}
-			if js, err = yaml.YAMLToJSON(raw); err != nil {
-				return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML: %v", err)
-			}
+		js, err := liveJSON(field, raw)
+		if err != nil {
+			return nil, err
 		}
 		var v any
 		if err := utiljson.Unmarshal(js, &v); err != nil {
@@ -122,6 +138,75 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 			out = append(out, &unstructured.Unstructured{Object: item})
 		}
 	}
+}
+
+// liveJSON checks one live document against the limits and for numbers
+// read as others, and returns it as JSON: a JSON document (kubectl get
+// -o json) as it is, without the YAML parser's cost, a YAML one
+// converted as sigs.k8s.io/yaml converts it.
+func liveJSON(field string, raw []byte) ([]byte, error) {
+	js := bytes.TrimSpace(raw)
+	lossy := false
+	if bytes.HasPrefix(js, []byte("{")) && json.Valid(js) {
+		if i := invalidUTF8(js); i >= 0 {
+			return nil, invalid.Errorf(field, inputlimit.FirstLine(js[i:]), "must be UTF-8: the bytes here are not (a JSON decoder would read each as U+FFFD)")
+		}
+		if err := inputlimit.Live.CheckJSON(js, func(text []byte) {
+			if _, loss, ok := jsonnum.Float(string(text)); ok && loss != jsonnum.Exact {
+				lossy = true
+			}
+		}); err != nil {
+			return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
+		}
+		if lossy {
+			if f := numpath.JSON(js); f != nil {
+				return nil, lossyNumber(field, f)
+			}
+		}
+		return js, nil
+	}
+	st, err := inputlimit.Live.CheckYAML(raw, func(text []byte) {
+		if !lossy {
+			_, _, lossy = numpath.Lossy(string(text))
+		}
+	})
+	if err != nil {
+		return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
+	}
+	if lossy || st.Approximate {
+		if f := numpath.YAML(raw); f != nil {
+			return nil, lossyNumber(field, f)
+		}
+	}
+	if js, err = yaml.YAMLToJSON(raw); err != nil {
+		return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML: %v", err)
+	}
+	return js, nil
+}
+
+// lossyNumber is the refusal of a number a decoder reads as another.
+func lossyNumber(field string, f *numpath.Found) error {
+	at := field
+	if f.Path != "" {
+		if f.Path[0] != '[' {
+			at += "."
+		}
+		at += f.Path
+	}
+	return invalid.Errorf(at, f.Value(), "%s", f.Rule())
+}
+
+// invalidUTF8 is the index of the first byte of b that is not UTF-8, -1
+// when all are.
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 // planObject is an object in the plan's form: its identity, its
