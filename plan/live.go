@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/printer"
 	"github.com/etcdshapes/etcdshapes/internal/typedjson"
@@ -21,8 +22,8 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
-	"github.com/etcdshapes/etcdshapes/internal/numpath"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
+	"github.com/etcdshapes/etcdshapes/internal/numpath"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -80,10 +81,10 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 	if err := inputlimit.Live.CheckSize(data); err != nil {
 		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)
 	}
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	r := newDocReader(data)
 	var out []etcdshapes.Object
 	for doc := 0; ; doc++ {
-		raw, err := r.Read()
+		raw, err := r.read()
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
@@ -138,6 +139,60 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 			out = append(out, &unstructured.Unstructured{Object: item})
 		}
 	}
+}
+
+// docReader splits a live file into YAML documents as apimachinery's
+// YAMLReader does (a line that starts with "---" ends a document; only
+// spaces and a comment may follow it), but as slices of the data instead
+// of copies of every line, so that a file of millions of lines costs no
+// allocation before its limits are checked. Data with a carriage return
+// goes through YAMLReader itself, which drops the one before each line
+// feed.
+type docReader struct {
+	data []byte
+	yaml *utilyaml.YAMLReader
+}
+
+func newDocReader(data []byte) *docReader {
+	if bytes.IndexByte(data, '\r') >= 0 {
+		return &docReader{yaml: utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))}
+	}
+	return &docReader{data: data}
+}
+
+// read returns the next document, io.EOF after the last.
+func (r *docReader) read() ([]byte, error) {
+	if r.yaml != nil {
+		return r.yaml.Read()
+	}
+	for pos := 0; pos < len(r.data); {
+		end := bytes.IndexByte(r.data[pos:], '\n')
+		next := len(r.data)
+		line := r.data[pos:]
+		if end >= 0 {
+			line, next = r.data[pos:pos+end], pos+end+1
+		}
+		if rest, ok := bytes.CutPrefix(line, []byte("---")); ok {
+			if trimmed := bytes.TrimSpace(rest); len(trimmed) > 0 && trimmed[0] != '#' {
+				return nil, fmt.Errorf("invalid Yaml document separator: %s", trimmed)
+			}
+			if pos > 0 {
+				doc := r.data[:pos]
+				r.data = r.data[pos:][len(line):]
+				if len(r.data) > 0 {
+					r.data = r.data[1:] // the separator's line feed
+				}
+				return doc, nil
+			}
+		}
+		pos = next
+	}
+	if len(r.data) == 0 {
+		return nil, io.EOF
+	}
+	doc := r.data
+	r.data = nil
+	return doc, nil
 }
 
 // liveJSON checks one live document against the limits and for numbers
