@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -269,4 +270,32 @@ func jsonDecimal(d string) string {
 		d = "-" + d
 	}
 	return d
+}
+
+// checkNumbers refuses the first number under v (maps in key order, then
+// lists in order) that valueNumber refuses, naming it below field.
+func checkNumbers(field string, v any) error {
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if err := checkNumbers(field+"."+k, t[k]); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, c := range t {
+			if err := checkNumbers(field+"["+strconv.Itoa(i)+"]", c); err != nil {
+				return err
+			}
+		}
+	case json.Number:
+		_, _, err := valueNumber(field, t)
+		return err
+	}
+	return nil
 }

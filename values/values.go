@@ -13,6 +13,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
+	"github.com/etcdshapes/etcdshapes/internal/numpath"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -374,6 +375,18 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	var holder struct {
 		TopologySpreadConstraints *[]corev1.TopologySpreadConstraint `json:"topologySpreadConstraints"`
 	}
+	// The string is YAML that Helm's reader would turn into float64s:
+	// a number it reads as another (maxSkew: 1e-400 is 0) is refused as
+	// written, with its place in the string.
+	if f := numpath.YAML([]byte(s)); f != nil {
+		at := spreadField
+		if p := strings.TrimPrefix(f.Path, "topologySpreadConstraints"); p != f.Path && (p == "" || p[0] == '[') {
+			at += p
+		} else {
+			at += ": " + f.Path
+		}
+		return nil, invalid.Errorf(at, f.Value(), "%s", f.Rule())
+	}
 	js, err := yaml.YAMLToJSONStrict([]byte(s))
 	if err == nil {
 		err = strictJSON(js, &holder)
@@ -657,6 +670,12 @@ func affinityValue(field string, v any) (*corev1.Affinity, error) {
 	}
 	if len(m) == 0 {
 		return nil, nil
+	}
+	// Its numbers go to the API as they are written: one no float64
+	// holds is refused here, where its field can be named, not read as
+	// another number.
+	if err := checkNumbers(field, m); err != nil {
+		return nil, err
 	}
 	raw, err := json.Marshal(m)
 	if err != nil {

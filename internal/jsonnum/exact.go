@@ -31,19 +31,19 @@ const (
 )
 
 // Rule is the refusal of a number with this loss, for an *invalid.Error:
-// reading is the float64 a decoder reads from it.
+// reading is the float64 a reader holds of it (Helm, its charts, a JSON or
+// YAML decoder; the library reproduces their arithmetic).
 func (l Loss) Rule(reading float64) string {
-	const tail = "; write the number with at most 15 significant digits, without a minus sign on zero"
+	const tail = "; write a number a float64 holds as written (at most 15 significant digits, between 1e-307 and 1e308 in size)"
 	switch l {
 	case NegativeZero:
-		return "is a negative zero, which a YAML or JSON decoder reads as 0 or as -0 depending on its spelling" + tail
+		return "is a negative zero, which a float64 keeps apart from 0 only by its sign and a YAML integer not at all; write 0"
 	case Underflow:
-		return "is too close to zero for a float64 (the least is about 4.9e-324): a YAML or JSON decoder reads it as 0" + tail
+		return "is too close to zero for a float64 (the least is about 4.9e-324): it reads as 0" + tail
 	case Overflow:
-		return "is too large for a float64 (the greatest is about 1.8e308): a YAML or JSON decoder reads it as infinity" + tail
+		return "is too large for a float64 (the greatest is about 1.8e308): it reads as infinity" + tail
 	case Digits:
-		return "has more significant digits than a float64 holds: a YAML or JSON decoder reads it as " +
-			strconv.FormatFloat(reading, 'g', -1, 64) + tail
+		return "has more significant digits than a float64 holds: it reads as " + strconv.FormatFloat(reading, 'g', -1, 64) + tail
 	}
 	return ""
 }

@@ -45,7 +45,7 @@ func TestFloat(t *testing.T) {
 			t.Errorf("Float(%q) is a number", s)
 		}
 	}
-	if !strings.Contains(Digits.Rule(3), "reads it as 3;") {
+	if !strings.Contains(Digits.Rule(3), "reads as 3;") {
 		t.Errorf("Digits.Rule(3) = %q", Digits.Rule(3))
 	}
 }
