@@ -1,6 +1,7 @@
 package jsonnum
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -30,20 +31,34 @@ const (
 	Digits
 )
 
+// The rules of the losses, as refusals state them (the generated charts
+// print the same from constants.json).
+const (
+	ruleTail = "; write a number a float64 holds as written (at most 15 significant digits, between 1e-307 and 1e308 in size)"
+	// NegativeZeroRule is the refusal of a negative zero.
+	NegativeZeroRule = "is a negative zero, which a float64 keeps apart from 0 only by its sign and a YAML integer not at all; write 0"
+	// UnderflowRule is the refusal of a number too close to zero.
+	UnderflowRule = "is too close to zero for a float64 (the least is about 4.9e-324): it reads as 0" + ruleTail
+	// OverflowRule is the refusal of a number too large.
+	OverflowRule = "is too large for a float64 (the greatest is about 1.8e308): it reads as infinity" + ruleTail
+	// DigitsRuleFormat is the refusal of a number of too many digits,
+	// for fmt.Sprintf with what it reads as.
+	DigitsRuleFormat = "has more significant digits than a float64 holds: it reads as %s" + ruleTail
+)
+
 // Rule is the refusal of a number with this loss, for an *invalid.Error:
 // reading is the float64 a reader holds of it (Helm, its charts, a JSON or
 // YAML decoder; the library reproduces their arithmetic).
 func (l Loss) Rule(reading float64) string {
-	const tail = "; write a number a float64 holds as written (at most 15 significant digits, between 1e-307 and 1e308 in size)"
 	switch l {
 	case NegativeZero:
-		return "is a negative zero, which a float64 keeps apart from 0 only by its sign and a YAML integer not at all; write 0"
+		return NegativeZeroRule
 	case Underflow:
-		return "is too close to zero for a float64 (the least is about 4.9e-324): it reads as 0" + tail
+		return UnderflowRule
 	case Overflow:
-		return "is too large for a float64 (the greatest is about 1.8e308): it reads as infinity" + tail
+		return OverflowRule
 	case Digits:
-		return "has more significant digits than a float64 holds: it reads as " + strconv.FormatFloat(reading, 'g', -1, 64) + tail
+		return fmt.Sprintf(DigitsRuleFormat, strconv.FormatFloat(reading, 'g', -1, 64))
 	}
 	return ""
 }
