@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
@@ -272,8 +273,10 @@ func jsonDecimal(d string) string {
 	return d
 }
 
-// checkNumbers refuses the first number under v (maps in key order, then
-// lists in order) that valueNumber refuses, naming it below field.
+// checkNumbers refuses, under v (maps in key order, then lists in order),
+// the first number that valueNumber refuses, and the first key or string
+// that is not UTF-8 (encoding/json, which decodes the affinity, would read
+// each such byte as U+FFFD), naming it below field.
 func checkNumbers(field string, v any) error {
 	switch t := v.(type) {
 	case map[string]any:
@@ -283,6 +286,9 @@ func checkNumbers(field string, v any) error {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
+			if !utf8.ValidString(k) {
+				return invalid.Errorf(field+"."+k, k, "must be UTF-8 text: a JSON decoder reads each byte that is not as U+FFFD")
+			}
 			if err := checkNumbers(field+"."+k, t[k]); err != nil {
 				return err
 			}
@@ -292,6 +298,10 @@ func checkNumbers(field string, v any) error {
 			if err := checkNumbers(field+"["+strconv.Itoa(i)+"]", c); err != nil {
 				return err
 			}
+		}
+	case string:
+		if !utf8.ValidString(t) {
+			return invalid.Errorf(field, t, "must be UTF-8 text: a JSON decoder reads each byte that is not as U+FFFD")
 		}
 	case json.Number:
 		_, _, err := valueNumber(field, t)
