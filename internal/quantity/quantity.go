@@ -114,8 +114,6 @@ func Number(f float64) string {
 // 64 decimal digits take at most 213 bits.
 const maxBits = 213
 
-
-
 // Check holds a quantity built in Go (an Options field) to the bounds
 // Parse holds text to: at most MaxLength digits, an exponent (the negated
 // scale of its decimal form) within MaxExponent (a zero's within
