@@ -2,11 +2,17 @@ package etcdshapes_test
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
+	"strings"
+	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/strvals"
+	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
+	"github.com/etcdshapes/etcdshapes/invalid"
 )
 
 // The rules of a number a float64 does not hold as written
@@ -100,4 +106,58 @@ func numbersBadInputs() []badInput {
 		{"number live JSON", liveDoc(`{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a", "generation": 1e-400}}`), "live[0].metadata.generation", n("1e-400"), lossUnder},
 		{"number live JSON list", liveDoc(`{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a"}, "n": [1, 9007199254740993]}]}`), "live[0].items[0].n[1]", n("9007199254740993"), lossDigits},
 	}
+}
+
+// FuzzNumbersAsWritten: whatever number text a values file or a live file
+// holds at a key the library reads, it is refused as written, at that key,
+// exactly when no float64 holds it (what Helm's YAML reader makes of it,
+// yamlnum.Decimal, then jsonnum.Float); a number a float64 holds is never
+// refused for its spelling.
+func FuzzNumbersAsWritten(f *testing.F) {
+	for _, s := range []string{"1e-400", "-0", "-0.0", "3.0000000000000000001", "0x10", "0x7fffffffffffffff", "1_000", "9007199254740993",
+		"1e400", ".5", "+1", "10", "1.5", "123456789012345678", "5e-324", "2e-324", "1e-99999999999999999999", "017", "0b101", "-0b0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 64 || strings.ContainsAny(s, " \t\r\n#:,[]{}&*!|>'\"%@`?") {
+			return // keep it one plain scalar
+		}
+		d, isNumber := yamlnum.Decimal(s)
+		reading, loss, ok := jsonnum.Float(d)
+		lossy := isNumber && ok && loss != jsonnum.Exact
+		// A ratio is a decimal string too: one that YAML reads as a
+		// string is held to the same rule as written.
+		ratioReading, ratioLoss, ratioDecimal := reading, loss, ok
+		if !isNumber {
+			ratioReading, ratioLoss, ratioDecimal = jsonnum.Float(s)
+		}
+		for _, c := range []struct {
+			run   func() error
+			field string
+			ratio bool
+		}{
+			{etcdValues("replicas: " + s), "values.replicas", false},
+			{etcdValues("resources:\n  cpu: " + s), "values.resources.cpu", false},
+			{etcdValues("_cluster:\n  memory-allocation-ratio: " + s), "_cluster.memory-allocation-ratio", true},
+			{clusterValues("etcd:\n  replicas: " + s), "etcd.replicas", false},
+			{liveDoc(etcdClusterDoc("replicas: " + s + "\n")), "live[0].spec.replicas", false},
+		} {
+			err := c.run()
+			var ne *invalid.Error
+			reading, loss, lossy := reading, loss, lossy
+			if c.ratio {
+				reading, loss, lossy = ratioReading, ratioLoss, ratioDecimal && ratioLoss != jsonnum.Exact
+			}
+			refusedAsLossy := errors.As(err, &ne) && ne.Rule == loss.Rule(reading) && loss != jsonnum.Exact
+			if lossy {
+				if !refusedAsLossy || ne.Field != c.field {
+					t.Fatalf("%q at %s: %v; want refused as %v", s, c.field, err, loss)
+				}
+				continue
+			}
+			if err != nil && errors.As(err, &ne) && strings.Contains(ne.Rule, "float64 holds") {
+				t.Fatalf("%q at %s, which a float64 holds: %v", s, c.field, err)
+			}
+		}
+	})
 }
