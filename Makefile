@@ -1,5 +1,9 @@
 # Developer and CI targets of etcdshapes.
 #
+# test-slow: go test ./... with the slow tier added (-tags slow,
+# internal/testtier): every quick test and the measurements that need large
+# inputs. CI runs it; docs/testing.md lists the tiers and what they cost.
+#
 # test-apiserver: every object the library renders must be accepted by a real
 # kube-apiserver (see e2e/doc.go). It builds kube-apiserver and etcd from the
 # Go module proxy into ./bin (pinned by hack/kube-apiserver/go.mod; reused
@@ -21,7 +25,10 @@ KUBE_LDFLAGS := -X k8s.io/component-base/version.gitVersion=$(KUBE_VERSION) \
 	-X k8s.io/component-base/version.gitMinor=37
 PINS := hack/kube-apiserver/go.mod hack/kube-apiserver/go.sum
 
-.PHONY: test-apiserver apiserver-bin test-example-operator test-works-cluster works-cluster-bin
+.PHONY: test-slow test-apiserver apiserver-bin test-example-operator test-works-cluster works-cluster-bin
+test-slow:
+	go test -tags slow ./...
+
 test-apiserver: apiserver-bin
 	cd e2e && go test -c -tags apiserver -o $(BIN)/apiserver.test .
 	KUBEBUILDER_ASSETS=$(BIN) $(BIN)/apiserver.test -test.v -test.timeout=20m

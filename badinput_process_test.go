@@ -81,6 +81,18 @@ func processBadInputs() []badInput {
 		{"label value too long", modify(apply.WithLabels(map[string]string{"team": strings.Repeat("x", 64)})), "labels.team", strings.Repeat("x", 64), "63"},
 		{"label value not a label value", modify(apply.WithLabels(map[string]string{"team": "a b"})), "labels.team", "a b", "alphanumeric"},
 		{"label key not a qualified name", modify(apply.WithLabels(map[string]string{"bad key": "x"})), "labels.bad key", "bad key", "qualified name"},
+		// The API server's rule for a field manager (apimachinery's
+		// ValidateFieldManager), and what it would not store as given.
+		{"field manager empty", func() error { return apply.ValidateFieldManager("fieldManager", "") }, "fieldManager", "", "must not be empty"},
+		{"field manager too long", func() error { return apply.ValidateFieldManager("fieldManager", strings.Repeat("m", 129)) }, "fieldManager", strings.Repeat("m", 129), "at most 128 bytes"},
+		{"field manager not printable", func() error {
+			_, err := plan.Compute(nil, nil, plan.AsFieldManager("a\tb"))
+			return err
+		}, "fieldManager", "a\tb", "printable characters only"},
+		{"field manager not UTF-8", func() error {
+			_, _, err := plan.ForRequestWith(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, nil, []plan.Option{plan.AsFieldManager("a\xffb")})
+			return err
+		}, "fieldManager", "a\xffb", "valid UTF-8"},
 		// Trees a walker could not finish.
 		{"values map containing itself under the ignored _namespace", goValues(map[string]any{"_namespace": self}), "_namespace.a", self, "contains itself"},
 		{"cluster values map containing itself", render(etcdshapes.Request{Values: map[string]any{"etcd": selfMap("x")}}), "etcd.x", selfMap("x"), "contains itself"},

@@ -21,6 +21,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
+	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/strvals"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
@@ -342,6 +343,9 @@ func badInputs() []badInput {
 	}, append(badLiveInputs(), quantityBadInputs()...)...)
 }
 
+// firstLine is how an error quotes a live document: its first line, cut.
+func firstLine(doc string) string { return inputlimit.FirstLine([]byte(doc)) }
+
 // liveDoc reads a live file as the plan command does (ReadObjects) and
 // plans the tenant cluster demo stack against it.
 func liveDoc(doc string) func() error {
@@ -373,9 +377,9 @@ func etcdClusterDoc(spec string) string {
 	return "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: kubernetes-demo-etcd, namespace: tenant-demo}\nspec:\n" + indent(spec, "  ")
 }
 
-// secretDoc is a live Secret with metadata.
+// secretDoc is a live Secret in tenant-demo with metadata.
 func secretDoc(meta string) string {
-	return "apiVersion: v1\nkind: Secret\nmetadata:\n" + indent(meta, "  ")
+	return "apiVersion: v1\nkind: Secret\nmetadata:\n  namespace: tenant-demo\n" + indent(meta, "  ")
 }
 
 // badLiveInputs are live objects (plan) with a malformed field the plan
@@ -399,10 +403,24 @@ func badLiveInputs() []badInput {
 		{"live metadata not a map", liveDoc("apiVersion: v1\nkind: Secret\nmetadata: a\n"), "live[0].metadata", "a", "object"},
 		{"live name a number", liveDoc(secretDoc("name: 7\n")), "live[0].metadata.name", "7", "name"},
 		{"live name a list", liveDoc(secretDoc("name: [a]\n")), "live[0].metadata.name", "[a]", "name"},
-		{"live name missing", liveDoc(secretDoc("namespace: tenant-demo\n")), "live[0].metadata.name", "", "name"},
+		{"live name missing", liveDoc(secretDoc("labels: {}\n")), "live[0].metadata.name", "", "name"},
 		{"live apiVersion too long to quote", liveDoc("apiVersion: " + long + "/v1/x\nkind: Secret\nmetadata: {name: a}\n"), "live[0].apiVersion", long + "/v1/x", "group/version"},
-		{"live namespace a number", liveDoc(secretDoc("name: a\nnamespace: 1\n")), "live[0].metadata.namespace", "1", "string"},
-		{"live namespace long and wide", liveDoc(secretDoc("name: a\nnamespace: [x" + wide + "]\n")), "live[0].metadata.namespace", []any{"x" + wide}, "string"},
+		{"live namespace a number", liveDoc("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: 1}\n"), "live[0].metadata.namespace", "1", "string"},
+		{"live namespace long and wide", liveDoc("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: [x" + wide + "]}\n"), "live[0].metadata.namespace", []any{"x" + wide}, "string"},
+		// The namespace by the kind's scope (every kind: plan's TestPlanNamespaceByScope).
+		{"live namespaced kind without a namespace", liveDoc("apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: kubernetes-demo-etcd-ca}\n"), "live[0].metadata.namespace", "", "is namespaced"},
+		{"live List item without a namespace", liveDoc("apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Secret, metadata: {name: a, namespace: tenant-demo}}\n- {apiVersion: batch/v1, kind: CronJob, metadata: {name: kubernetes-demo-etcd-defrag}}\n"),
+			"live[0].items[1].metadata.namespace", "", "is namespaced"},
+		{"live cluster-scoped kind with a namespace", liveDoc("apiVersion: kamaji.clastix.io/v1alpha1\nkind: DataStore\nmetadata: {name: tenant-demo.kubernetes-demo, namespace: tenant-demo}\n"), "live[0].metadata.namespace", "tenant-demo", "cluster-scoped"},
+		{"live KamajiControlPlane without a namespace", liveDoc("apiVersion: controlplane.cluster.x-k8s.io/v1alpha1\nkind: KamajiControlPlane\nmetadata: {name: kubernetes-demo}\n"), "live[0].metadata.namespace", "", "is namespaced"},
+		{"live state from an object without a namespace", func() error {
+			_, err := plan.LiveStateFromObjects("tenant-demo", "kubernetes-demo", []etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": "etcd-operator.cozystack.io/v1alpha2", "kind": "EtcdCluster", "metadata": map[string]any{"name": "kubernetes-demo-etcd"}})})
+			return err
+		}, "live[0].metadata.namespace", "", "is namespaced"},
+		{"desired namespaced kind without a namespace", func() error {
+			_, err := plan.Compute(nil, []etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": map[string]any{"name": "etcd-headless"}})})
+			return err
+		}, "desired[0].metadata.namespace", "", "is namespaced"},
 		// Labels and annotations.
 		{"live labels a list", liveDoc(secretDoc("name: a\nlabels: [a]\n")), "live[0].metadata.labels", "[a]", "object"},
 		{"live label a number", liveDoc(secretDoc("name: a\nlabels: {app.kubernetes.io/name: 1}\n")), "live[0].metadata.labels.app.kubernetes.io/name", "1", "string"},
@@ -421,9 +439,16 @@ func badLiveInputs() []badInput {
 		// Lists.
 		{"live List items a number", liveDoc("apiVersion: v1\nkind: List\nitems: 5\n"), "live[0].items", "5", "list of objects"},
 		{"live List item a string", liveDoc("apiVersion: v1\nkind: List\nitems: [a]\n"), "live[0].items[0]", "a", "Kubernetes object"},
-		{"live List item without a name (empty documents count)", liveDoc("---\n---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Secret, metadata: {name: a}}\n- {apiVersion: v1, kind: Secret, metadata: {}}\n"), "live[1].items[1].metadata.name", "", "name"},
+		{"live List item without a name (empty documents count)", liveDoc("---\n---\napiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Secret, metadata: {name: a, namespace: tenant-demo}}\n- {apiVersion: v1, kind: Secret, metadata: {}}\n"), "live[1].items[1].metadata.name", "", "name"},
 		{"live typed List item without a kind", liveDoc("apiVersion: v1\nkind: List\nitems:\n- {metadata: {name: a}}\n"), "live[0].items[0].apiVersion", "", "group/version"},
 		{"live document a string", liveDoc("just text\n"), "live[0]", "just text", "Kubernetes object"},
+		// Duplicate keys: the later value would win silently (a document
+		// appended to a List without ---, a JSON object with a key twice).
+		{"live YAML document appended without ---", liveDoc("apiVersion: v1\nkind: List\nitems: []\napiVersion: kamaji.clastix.io/v1alpha1\nkind: DataStore\nmetadata: {name: d}\n"),
+			"live[0]", "apiVersion: v1 …", `a document appended to a file needs a "---" line before it`},
+		{"live YAML duplicate key nested", liveDoc(secretDoc("name: a\nlabels: {x: a, x: b}\n")), "live[0]", "apiVersion: v1 …", `line 6: key "x" already set in map`},
+		{"live JSON duplicate key", liveDoc(`{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a", "namespace": "tenant-demo", "name": "b"}}`), "live[0]", firstLine(`{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a", "namespace": "tenant-demo", "name": "b"}}`), `must be JSON without a duplicate key: "name" appears twice in one object`},
+		{"live JSON List duplicate item key", liveDoc(`{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Secret", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "tenant-demo"}}]}`), "live[0]", firstLine(`{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Secret", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "tenant-demo"}}]}`), `"kind" appears twice`},
 		// Fields the rules read.
 		{"live replicas a string", liveDoc(etcdClusterDoc("replicas: \"3\"\n")), "live[0].spec.replicas", "3", "whole number"},
 		{"live replicas fractional", liveDoc(etcdClusterDoc("replicas: 1.5\n")), "live[0].spec.replicas", "1.5", "whole number"},
@@ -440,7 +465,7 @@ func badLiveInputs() []badInput {
 		{"live KamajiControlPlane datastore a number", liveDoc("apiVersion: controlplane.cluster.x-k8s.io/v1alpha1\nkind: KamajiControlPlane\nmetadata: {name: kubernetes-demo, namespace: tenant-demo}\nspec: {dataStoreName: 1}\n"),
 			"live[0].spec.dataStoreName", "1", "string"},
 		// Objects from a Go caller.
-		{"live object nil", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a"}}), nil), "live[1]", nil, "not nil"},
+		{"live object nil", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a", "namespace": "tenant-demo"}}), nil), "live[1]", nil, "not nil"},
 		{"live typed nil", liveObjs((*unstructured.Unstructured)(nil)), "live[0]", nil, "not nil"},
 		// Values are checked in the objects the plan reads (the stack's;
 		// of other objects only what names them).
@@ -740,7 +765,7 @@ func (c badInput) refused(t *testing.T) (*invalid.Error, error) {
 // field, the value and the rule, and its message says all three.
 func TestBadInputs(t *testing.T) {
 	cases := append(append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...), snapshotBadInputs()...)
-	cases = append(cases, processBadInputs()...)
+	cases = append(append(cases, processBadInputs()...), applyBadInputs()...)
 	cases = append(cases, numbersBadInputs()...)
 	require.GreaterOrEqual(t, len(cases), 40)
 	names := map[string]bool{}

@@ -157,7 +157,11 @@ func WithoutUninstallHooks(objs []Object) []Object {
 }
 
 // IsKept reports Helm's "keep" policy: the object outlives its release
-// (the etcd chart's pre-install Secrets), so a plan never deletes it.
+// (the etcd chart's pre-install Secrets), so a plan never deletes it. A nil
+// object (or a typed nil pointer) is not kept.
 func IsKept(o Object) bool {
+	if manifest.IsNil(o) {
+		return false
+	}
 	return o.GetAnnotations()[etcd.ResourcePolicyAnnotation] == "keep"
 }

@@ -30,7 +30,9 @@ type Request struct {
 	// APIVersions is the served API set (see EtcdChartOptions.APIVersions
 	// and ClusterOptions.APIVersions).
 	APIVersions []string
-	// Live is the live state (CallerCluster only).
+	// Live is the live state: DataStoreName and StorageClassName are a
+	// tenant cluster's (CallerCluster; CallerEtcd ignores them), Bootstrap
+	// is read by both callers.
 	Live LiveState
 }
 
@@ -55,7 +57,8 @@ func Render(r Request) ([]Object, error) {
 		// values key (values.EtcdChartError): withoutRepeats leaves out
 		// the builder's refusals of every field the values reader
 		// refused, so each field is refused once.
-		objs, err := EtcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions})
+		objs, err := EtcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions,
+			Live: LiveState{Bootstrap: r.Live.Bootstrap}})
 		err = asWritten(r.Values, values.EtcdChartError(err))
 		if verr != nil {
 			return nil, withoutRepeats(verr, err)

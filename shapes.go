@@ -67,6 +67,10 @@ type Shape struct {
 	// "pre-install"), or "" for a regular object; UninstallHook says
 	// whether it is one that is never applied (IsUninstallHook).
 	Hook string
+	// ClusterScoped says the kind is cluster-scoped (the DataStore): its
+	// objects have no namespace. Every other kind of the table is
+	// namespaced, and its objects always have one.
+	ClusterScoped bool
 
 	addToScheme func(*runtime.Scheme) error
 	build       func(*stackBuild) ([]Object, error)
@@ -99,7 +103,14 @@ func gvk(gv schema.GroupVersion, kind string) schema.GroupVersionKind { return g
 var shapes = []Shape{
 	{ID: "etcd-cluster", Kind: gvk(etcdv1alpha2.SchemeGroupVersion, "EtcdCluster"), Resource: "etcdclusters", Callers: both,
 		addToScheme: etcdv1alpha2.AddToScheme,
-		build:       func(b *stackBuild) ([]Object, error) { s, err := b.etcd(); return []Object{s.Cluster}, err }},
+		build: func(b *stackBuild) ([]Object, error) {
+			s, err := b.etcd()
+			if err == nil && b.bootstrap != nil {
+				// The live spec.bootstrap, as it is (LiveState.Bootstrap).
+				s.Cluster.Spec.Bootstrap = b.bootstrap.DeepCopy()
+			}
+			return []Object{s.Cluster}, err
+		}},
 	{ID: "defrag-cron-job", Kind: gvk(batchv1.SchemeGroupVersion, "CronJob"), Resource: "cronjobs", Callers: both,
 		addToScheme: batchv1.AddToScheme,
 		build:       func(b *stackBuild) ([]Object, error) { s, err := b.etcd(); return []Object{s.Defrag}, err }},
@@ -112,8 +123,8 @@ var shapes = []Shape{
 			return one(monitoring.WorkloadMonitor(b.names, b.replicas, b.chartVersion))
 		}},
 	{ID: "data-store", Kind: gvk(kamajiv1alpha1.SchemeGroupVersion, "DataStore"), Resource: "datastores", Callers: both,
-		addToScheme: kamajiv1alpha1.AddToScheme,
-		build:       func(b *stackBuild) ([]Object, error) { return one(kamaji.DataStore(b.names)) }},
+		ClusterScoped: true, addToScheme: kamajiv1alpha1.AddToScheme,
+		build: func(b *stackBuild) ([]Object, error) { return one(kamaji.DataStore(b.names)) }},
 	{ID: "issuers", Kind: gvk(cmv1.SchemeGroupVersion, "Issuer"), Resource: "issuers", Callers: both,
 		addToScheme: cmv1.AddToScheme,
 		build: func(b *stackBuild) ([]Object, error) {
@@ -196,6 +207,7 @@ type stackBuild struct {
 	opts         etcd.Options
 	replicas     int32
 	chartVersion string
+	bootstrap    *etcdv1alpha2.BootstrapSpec // the live EtcdCluster's
 
 	shapes     lazy[etcd.Shapes]
 	certs      lazy[pki.PKI]

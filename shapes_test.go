@@ -67,6 +67,7 @@ func TestShapesTableDescribesTheStacks(t *testing.T) {
 			}
 			require.NotNil(t, row, "%s %s %s (hook %q) has no row for %s", gvk, o.GetNamespace(), o.GetName(), hook, st.caller)
 			assert.Equal(t, row.UninstallHook(), etcdshapes.IsUninstallHook(o), "%s %s: the row's UninstallHook", gvk, o.GetName())
+			assert.Equal(t, row.ClusterScoped, o.GetNamespace() == "", "%s %s: the row's ClusterScoped", gvk, o.GetName())
 			rendered[row.ID] = true
 		}
 		for _, s := range etcdshapes.Shapes() {
@@ -79,7 +80,7 @@ func TestShapesTableDescribesTheStacks(t *testing.T) {
 // ETCDSHAPES_CRDS) or the built-in API serves, ResourceFor answers it,
 // and AddToScheme registers each row's kind with its list.
 func TestShapesTableResources(t *testing.T) {
-	plural := map[string]string{}
+	plural, scope := map[string]string{}, map[string]string{}
 	for _, dir := range crdpath.Dirs(os.Getenv(crdpath.EnvVar), ".") {
 		files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 		require.NoError(t, err)
@@ -92,10 +93,12 @@ func TestShapesTableResources(t *testing.T) {
 					Spec struct {
 						Group string
 						Names struct{ Kind, Plural string }
+						Scope string
 					}
 				}
 				if yaml.Unmarshal([]byte(doc), &crd) == nil && crd.Kind == "CustomResourceDefinition" {
 					plural[crd.Spec.Group+"/"+crd.Spec.Names.Kind] = crd.Spec.Names.Plural
+					scope[crd.Spec.Group+"/"+crd.Spec.Names.Kind] = crd.Spec.Scope
 				}
 			}
 		}
@@ -111,10 +114,13 @@ func TestShapesTableResources(t *testing.T) {
 		assert.False(t, ids[row.ID], "ID %s twice", row.ID)
 		ids[row.ID] = true
 		want, ok := plural[row.Kind.Group+"/"+row.Kind.Kind]
+		wantScope := scope[row.Kind.Group+"/"+row.Kind.Kind]
 		if row.Kind.Group == "" || row.Kind.Group == "batch" || row.Kind.Group == "rbac.authorization.k8s.io" {
 			want, ok = builtin[row.Kind.Kind]
+			wantScope = "Namespaced" // every built-in kind of the table
 		}
 		require.True(t, ok, "no CRD or built-in resource for %s (%s)", row.ID, row.Kind)
+		assert.Equal(t, wantScope == "Cluster", row.ClusterScoped, "%s: the CRD's scope is %q", row.ID, wantScope)
 		assert.Equal(t, want, row.Resource, row.ID)
 		assert.Equal(t, want, etcdshapes.ResourceFor(row.Kind).Resource, row.ID)
 		obj, err := s.New(row.Kind)

@@ -2,6 +2,7 @@ package etcdshapes
 
 import (
 	"github.com/etcdshapes/etcdshapes/etcd"
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/manifest"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -32,13 +33,17 @@ type EtcdChartOptions struct {
 	// .Capabilities.APIVersions.Has matches them, and none is refused
 	// (APIVersionWarnings tells the likely mistakes).
 	APIVersions []string
+	// Live is the live state: the etcd chart reads only its Bootstrap
+	// (see LiveState.Bootstrap); DataStoreName and StorageClassName are a
+	// tenant cluster's and must be empty.
+	Live LiveState
 }
 
 // EtcdChart returns every object the etcd chart renders, in install order.
 //
 // Bad input is refused with every refusal (see invalid.List): the names,
-// the chart version, then the etcd's options, in that order. Nothing in
-// APIVersions is refused.
+// the chart version, the live state, then the etcd's options, in that
+// order. Nothing in APIVersions is refused.
 func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 	if o.Release == "" {
 		o.Release = naming.EtcdChartRelease
@@ -51,16 +56,25 @@ func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 		// bad input; without a bad name or input, the build checks them.
 		return nil, invalid.Join(err, opts.Validate())
 	}
-	b := stackBuild{names: n, opts: opts, replicas: replicasOf(opts), chartVersion: o.ChartVersion}
+	b := stackBuild{names: n, opts: opts, replicas: replicasOf(opts), chartVersion: o.ChartVersion, bootstrap: o.Live.Bootstrap}
 	return b.build(CallerEtcd, apis)
 }
 
 // inputs checks the names and the stack's inputs beside the etcd's
 // options, each on its own.
 func (o EtcdChartOptions) inputs() (naming.Names, map[string]bool, error) {
+	var c invalid.Collector
 	n, err := naming.ForEtcdChart(o.Namespace, o.Release)
-	apis, err2 := stackInputs(o.ChartVersion, o.APIVersions)
-	return n, apis, invalid.Join(err, err2)
+	c.Add(err)
+	apis, err := stackInputs(o.ChartVersion, o.APIVersions)
+	c.Add(err)
+	if o.Live.DataStoreName != "" {
+		c.Addf("live.dataStoreName", o.Live.DataStoreName, "must be empty: the etcd chart reads no live DataStore (a tenant cluster's live state)")
+	}
+	if o.Live.StorageClassName != nil {
+		c.Addf("live.storageClassName", *o.Live.StorageClassName, "must be unset: the etcd chart takes its storage class from values.storageClass (the live storage class is a tenant cluster's live state)")
+	}
+	return n, apis, c.Err()
 }
 
 // ClusterOptions are the inputs of a tenant cluster's etcd stack.
@@ -107,6 +121,14 @@ type LiveState struct {
 	// spec.storage.storageClassName; nil when no EtcdCluster exists. The
 	// field is immutable, so a live value (even empty) wins.
 	StorageClassName *string
+	// Bootstrap is the live EtcdCluster's spec.bootstrap, which a cluster
+	// restored from a snapshot keeps (etcd.Restore); nil when there is no
+	// EtcdCluster or it has none. The field is immutable and consulted only
+	// at first bootstrap, and the CRD refuses an apply that adds, changes
+	// or removes it, so a live value is rendered as it is, by both stacks
+	// (the etcd chart reads nothing else of the live state). It is taken as
+	// the API server stored it: not checked again.
+	Bootstrap *etcdv1alpha2.BootstrapSpec
 }
 
 // Cluster returns every object the kubernetes chart renders for its etcd,
@@ -158,7 +180,7 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 		}
 		return []Object{}, nil
 	}
-	b := stackBuild{names: n, opts: opts, replicas: replicas, chartVersion: o.ChartVersion}
+	b := stackBuild{names: n, opts: opts, replicas: replicas, chartVersion: o.ChartVersion, bootstrap: o.Live.Bootstrap}
 	return b.build(CallerCluster, apis)
 }
 

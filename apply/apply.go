@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/typedjson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
@@ -13,6 +14,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -24,10 +26,43 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// FieldManager is the field manager etcdshapes applies with. The plan reads
-// the fields it owns from a live object's managedFields to see which
-// fields an apply removes; use it for every apply of these stacks.
+// FieldManager is the field manager etcdshapes applies with, the default.
+// The plan reads the fields it owns from a live object's managedFields to
+// see which fields an apply removes; use it for every apply of these
+// stacks, or plan with your own name (plan.AsFieldManager, checked by
+// ValidateFieldManager) and apply with that one every time.
 const FieldManager = "etcdshapes"
+
+// MaxFieldManagerLength is the longest field manager name, in bytes, the
+// API server accepts (metav1validation.FieldManagerMaxLength).
+const MaxFieldManagerLength = 128
+
+// ValidateFieldManager checks a field manager name as the API server
+// checks an apply's (metav1validation.ValidateFieldManager, which kubectl
+// apply --server-side --field-manager meets): at most 128 bytes, every
+// character printable (unicode.IsPrint: letters, marks, numbers,
+// punctuation, symbols and the ASCII space). It also refuses what the API
+// server would not store as given: an empty name (an apply needs one; the
+// API server refuses it) and bytes that are not UTF-8 (they would come
+// back as U+FFFD, another manager). field names the name in the caller's
+// terms ("fieldManager", "--field-manager"); the refusal is an
+// *invalid.Error quoting the name, bounded and escaped.
+func ValidateFieldManager(field, name string) error {
+	switch {
+	case name == "":
+		return invalid.Errorf(field, name, "must not be empty: a server-side apply needs a field manager")
+	case len(name) > MaxFieldManagerLength:
+		return invalid.Errorf(field, name, "must be at most %d bytes, as the API server accepts (%d given)", MaxFieldManagerLength, len(name))
+	case !utf8.ValidString(name):
+		return invalid.Errorf(field, name, "must be valid UTF-8: the API server would store another name")
+	}
+	for i, r := range name {
+		if !unicode.IsPrint(r) {
+			return invalid.Errorf(field, name, "must hold printable characters only, as the API server requires: %U at byte %d is not", r, i)
+		}
+	}
+	return nil
+}
 
 // Request is one object ready for server-side apply. The body is the
 // object exactly as Marshal prints it (the golden files' bytes, as JSON):
@@ -95,17 +130,23 @@ func UninstallHookRequests(objs []etcdshapes.Object, mods ...Modifier) ([]Reques
 }
 
 // requests are the apply requests of the objects that are uninstall
-// hooks (hooks) or of those that are not.
+// hooks (hooks) or of those that are not. Each object is classified as
+// given, before any modifier runs: the modifiers run only on the objects
+// chosen, and modifiedCopy refuses one that changes the class.
 func requests(objs []etcdshapes.Object, hooks bool, mods []Modifier) ([]Request, error) {
+	if err := checkModifiers(mods); err != nil {
+		return nil, err
+	}
+	classes, err := hookClasses(objs)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Request, 0, len(objs))
 	for i, o := range objs {
-		if manifest.IsNil(o) {
-			return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
-		}
-		if etcdshapes.IsUninstallHook(o) != hooks {
+		if classes[i] != hooks {
 			continue
 		}
-		c, err := modifiedCopy(i, o, mods)
+		c, err := modifiedCopy(i, o, classes[i], mods)
 		if err != nil {
 			return nil, err
 		}
@@ -158,6 +199,13 @@ func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 // plan.ForRequest and Requests, which run them on copies. Plan with the
 // modifiers you apply with: a plan of the unmodified objects reports what
 // a modifier adds as removed (from managedFields).
+//
+// A modifier never decides what is applied: whether an object is a Helm
+// uninstall hook (etcdshapes.IsUninstallHook) is read before any modifier
+// runs, and a modifier that changes it (removes or rewrites the cleanup
+// Job's helm.sh/hook annotation, or adds helm.sh/hook: post-delete to the
+// EtcdCluster) is refused, by every function that runs modifiers, with the
+// object and the annotation named. A nil Modifier is refused too.
 type Modifier func(etcdshapes.Object) error
 
 // Modify applies modifiers to every object, in place, in order. It is all
@@ -179,9 +227,16 @@ func Modify(objs []etcdshapes.Object, mods ...Modifier) error {
 // is Modified in place). objs, and anything they share with the caller or
 // with each other, are never touched; on an error nothing is returned.
 func Modified(objs []etcdshapes.Object, mods ...Modifier) ([]etcdshapes.Object, error) {
+	if err := checkModifiers(mods); err != nil {
+		return nil, invalid.Safe(err)
+	}
+	classes, err := hookClasses(objs)
+	if err != nil {
+		return nil, invalid.Safe(err)
+	}
 	out := make([]etcdshapes.Object, len(objs))
 	for i, o := range objs {
-		c, err := modifiedCopy(i, o, mods)
+		c, err := modifiedCopy(i, o, classes[i], mods)
 		if err != nil {
 			return nil, invalid.Safe(err)
 		}
@@ -190,12 +245,25 @@ func Modified(objs []etcdshapes.Object, mods ...Modifier) ([]etcdshapes.Object, 
 	return out, nil
 }
 
-// modifiedCopy deep-copies o, which is objects[i] (for the error), into
-// its own pointer type and applies mods to the copy, in order.
-func modifiedCopy(i int, o etcdshapes.Object, mods []Modifier) (etcdshapes.Object, error) {
-	if manifest.IsNil(o) {
-		return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
+// hookClasses says, for every object, whether it is a Helm uninstall hook,
+// read from all of them before any modifier runs (a modifier cannot then
+// change the answer, not even by editing objects it was not given); a nil
+// object is refused.
+func hookClasses(objs []etcdshapes.Object) ([]bool, error) {
+	classes := make([]bool, len(objs))
+	for i, o := range objs {
+		if manifest.IsNil(o) {
+			return nil, fmt.Errorf("etcdshapes: objects[%d] is nil", i)
+		}
+		classes[i] = etcdshapes.IsUninstallHook(o)
 	}
+	return classes, nil
+}
+
+// modifiedCopy deep-copies o, which is objects[i] (for the error) and an
+// uninstall hook or not as hook says (hookClasses), into its own pointer
+// type and applies mods to the copy, in order.
+func modifiedCopy(i int, o etcdshapes.Object, hook bool, mods []Modifier) (etcdshapes.Object, error) {
 	if u, ok := o.(*unstructured.Unstructured); ok {
 		// DeepCopy recurses: a tree that contains itself would overflow
 		// the stack.
@@ -207,26 +275,85 @@ func modifiedCopy(i int, o etcdshapes.Object, mods []Modifier) (etcdshapes.Objec
 	if !ok || reflect.TypeOf(c) != reflect.TypeOf(o) || reflect.TypeOf(o).Kind() != reflect.Pointer {
 		return nil, fmt.Errorf("etcdshapes: %T does not copy to itself", o)
 	}
-	for _, m := range mods {
+	if etcdshapes.IsUninstallHook(o) != hook {
+		return nil, hookChanged(i, -1, o, o, hook)
+	}
+	for j, m := range mods { // not nil: checkModifiers
 		if err := m(c); err != nil {
 			return nil, err
+		}
+		if etcdshapes.IsUninstallHook(c) != hook {
+			return nil, hookChanged(i, j, o, c, hook)
 		}
 	}
 	return c, nil
 }
+
+// checkModifiers refuses a nil modifier before any object is copied.
+func checkModifiers(mods []Modifier) error {
+	for j, m := range mods {
+		if m == nil {
+			return invalid.Errorf(fmt.Sprintf("modifiers[%d]", j), nil, "must be a modifier, not nil")
+		}
+	}
+	return nil
+}
+
+// hookChanged is the refusal of modifier j, which made objects[i] (o,
+// now c) an uninstall hook (wasHook false) or no longer one; j is -1 when a
+// modifier changed the object given (o itself, not its copy) before its
+// turn.
+func hookChanged(i, j int, o, c etcdshapes.Object, wasHook bool) error {
+	field := fmt.Sprintf("objects[%d].metadata.annotations.%s", i, etcd.HookAnnotation)
+	what := fmt.Sprintf("%s %q", kindOf(o), o.GetName())
+	now, had := c.GetAnnotations()[etcd.HookAnnotation]
+	var value any = now
+	if !had {
+		value = nil
+	}
+	who := fmt.Sprintf("modifiers[%d]", j)
+	if j < 0 {
+		who = "a modifier (on the object given, not its copy)"
+	}
+	if wasHook {
+		return invalid.Errorf(field, value, "%s must not change %s's %s annotation: it is a Helm uninstall hook, which runs the stack's cleanup (it deletes the TLS Secrets and, for the etcd chart, the data volumes) and is never applied",
+			who, what, etcd.HookAnnotation)
+	}
+	return invalid.Errorf(field, value, "%s must not make %s a Helm uninstall hook: what is applied is decided before any modifier runs, and an object with that annotation would no longer be planned or applied", who, what)
+}
+
+func kindOf(o etcdshapes.Object) string { return o.GetObjectKind().GroupVersionKind().Kind }
 
 // ForKind turns a typed edit into a Modifier that runs on the objects of
 // type T and skips the others:
 //
 //	apply.ForKind(func(c *v1alpha2.EtcdCluster) error { ...; return nil })
 //	apply.ForKind(etcd.Restore(source))
+//
+// A nil fn is refused when the modifier runs, and so is a nil object, as
+// every modifier of this package refuses one: errors, not panics.
 func ForKind[T etcdshapes.Object](fn func(T) error) Modifier {
 	return func(o etcdshapes.Object) error {
+		if err := notNil(o); err != nil {
+			return err
+		}
 		if t, ok := o.(T); ok {
+			if fn == nil {
+				return invalid.Errorf("ForKind", nil, "needs an edit of %T, not nil", t)
+			}
 			return fn(t)
 		}
 		return nil
 	}
+}
+
+// notNil refuses a nil object (or a typed nil pointer) given to a
+// modifier directly.
+func notNil(o etcdshapes.Object) error {
+	if manifest.IsNil(o) {
+		return invalid.Errorf("object", nil, "must be an object, not nil")
+	}
+	return nil
 }
 
 // WithLabels adds labels to every object's metadata (not to pod
@@ -237,6 +364,9 @@ func ForKind[T etcdshapes.Object](fn func(T) error) Modifier {
 // most 63 characters), each refusal naming its key ("labels.<key>").
 func WithLabels(labels map[string]string) Modifier {
 	return func(o etcdshapes.Object) error {
+		if err := notNil(o); err != nil {
+			return err
+		}
 		merged, err := mergeMeta("labels", o, o.GetLabels(), labels, func(k, v string) error {
 			return labelErrors(k, v)
 		}, nil)
@@ -257,6 +387,9 @@ func WithLabels(labels map[string]string) Modifier {
 // of keys and values together), each refusal naming its key.
 func WithAnnotations(annotations map[string]string) Modifier {
 	return func(o etcdshapes.Object) error {
+		if err := notNil(o); err != nil {
+			return err
+		}
 		merged, err := mergeMeta("annotations", o, o.GetAnnotations(), annotations, func(k, v string) error {
 			if err := fieldErrors("annotation", apivalidation.ValidateAnnotations(map[string]string{k: ""}, field.NewPath("annotations").Key(k))); err != nil {
 				return err
@@ -393,6 +526,9 @@ func WithOwnerReference(ref metav1.OwnerReference) Modifier {
 			return invalid.Errorf("ownerReference.name", ref.Name, "must not be empty")
 		case ref.UID == "":
 			return invalid.Errorf("ownerReference.uid", string(ref.UID), "must not be empty (the owner's metadata.uid)")
+		}
+		if err := notNil(o); err != nil {
+			return err
 		}
 		if o.GetNamespace() == "" {
 			return nil

@@ -1,6 +1,7 @@
 package chartgen
 
 import (
+	"bytes"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -16,6 +17,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -90,8 +92,13 @@ var dashboardSource string
 
 // Chart generates the library chart (Options.Library) or a caller's
 // application chart. Files are sorted by path; the same options always
-// give the same bytes.
-func Chart(o Options) ([]File, error) {
+// give the same bytes. The library chart is generated once per process
+// (its files but Chart.yaml do not depend on the options); every call
+// returns its own copy of the bytes.
+func Chart(o Options) ([]File, error) { return chart(o, cachedLibraryFiles) }
+
+// chart is Chart with the library chart's files of a version from library.
+func chart(o Options, library func(version string) ([]File, error)) ([]File, error) {
 	version := o.Version
 	if version == "" {
 		version = DefaultVersion
@@ -110,12 +117,12 @@ func Chart(o Options) ([]File, error) {
 		if o.Vendor {
 			return nil, invalid.Errorf("vendor", true, "applies to an application chart, not the library chart")
 		}
-		files, err = libraryFiles(version)
+		files, err = library(version)
 	case o.Caller == etcdshapes.CallerEtcd || o.Caller == etcdshapes.CallerCluster:
 		files, err = chartFiles(o.Caller, version)
 		if err == nil && o.Vendor {
 			var lib []File
-			lib, err = libraryFiles(version)
+			lib, err = library(version)
 			for _, f := range lib {
 				files = append(files, File{Path: "charts/" + LibraryName + "/" + f.Path, Data: f.Data})
 			}
@@ -154,8 +161,46 @@ func tplHeader(source string) string {
 	return "{{- /* " + Header + " */ -}}\n"
 }
 
+// generatedLibrary is libraryFiles(DefaultVersion), generated on first use.
+// Generating the library chart costs about a second of CPU (the
+// GrafanaDashboard's model is checked against the builder for every
+// replica count and both sentinel sets, and both callers' stacks are
+// merged line by line); a process that asks for it more than once (gen
+// chart's tests, a program writing several charts) pays that once.
+var generatedLibrary = sync.OnceValues(func() ([]File, error) { return libraryFiles(DefaultVersion) })
+
+// cachedLibraryFiles is libraryFiles(version) from generatedLibrary: only
+// Chart.yaml holds the version. The bytes are copied, so that a caller
+// changing them changes nothing for the next.
+func cachedLibraryFiles(version string) ([]File, error) {
+	files, err := generatedLibrary()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]File, len(files))
+	for i, f := range files {
+		data := bytes.Clone(f.Data)
+		if f.Path == libraryChartFile {
+			data = libraryChart(version)
+		}
+		out[i] = File{Path: f.Path, Data: data}
+	}
+	return out, nil
+}
+
+// libraryChartFile is the library chart's Chart.yaml, the one file of it
+// that holds the version.
+const libraryChartFile = "Chart.yaml"
+
+// libraryChart is the library chart's Chart.yaml.
+func libraryChart(version string) []byte {
+	return []byte(fmt.Sprintf("# %s\napiVersion: v2\nname: %s\ndescription: %s\ntype: library\nversion: %s\n",
+		Header, LibraryName, jsonQuote("The etcd shapes of Cozystack's etcd chart and of a tenant cluster's etcd, generated from the etcdshapes builders: include etcdshapes.stack with the caller."), version))
+}
+
 // libraryFiles are the library chart: the helpers, the checks and the
-// shapes of both callers.
+// shapes of both callers. Each call generates them anew (Chart reuses
+// one generation).
 func libraryFiles(version string) ([]File, error) {
 	k, err := newConstants()
 	if err != nil {
@@ -197,10 +242,8 @@ func libraryFiles(version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	chart := fmt.Sprintf("# %s\napiVersion: v2\nname: %s\ndescription: %s\ntype: library\nversion: %s\n",
-		Header, LibraryName, jsonQuote("The etcd shapes of Cozystack's etcd chart and of a tenant cluster's etcd, generated from the etcdshapes builders: include etcdshapes.stack with the caller."), version)
 	files := []File{
-		{Path: "Chart.yaml", Data: []byte(chart)},
+		{Path: libraryChartFile, Data: libraryChart(version)},
 		{Path: "templates/_etcdshapes.tpl", Data: []byte(tplHeader("common.tpl") + common)},
 		{Path: "files/checks.tpl", Data: []byte(tplHeader("checks.tpl") + checksHeader + checks)},
 		{Path: "files/validate.tpl", Data: []byte(tplHeader("validate.tpl") + validate)},

@@ -95,11 +95,27 @@ func TestCheckedInChartsAreCurrent(t *testing.T) {
 	}
 }
 
+// TestChartIsDeterministicSortedAndMarked: two generations give the same
+// bytes. Chart generates the library chart once per process, so the second
+// is a fresh one (libraryFiles, as the first call of the process made it;
+// one per version, each about a second of CPU): the reused generation is
+// the fresh one with the version in Chart.yaml.
 func TestChartIsDeterministicSortedAndMarked(t *testing.T) {
-	for _, o := range []Options{{Caller: "etcd"}, {Caller: "cluster", Version: "1.2.3"}, {Library: true}, {Caller: "cluster", Vendor: true}} {
+	fresh := map[string][]File{}
+	freshLibrary := func(version string) ([]File, error) {
+		if _, ok := fresh[version]; !ok {
+			files, err := libraryFiles(version)
+			if err != nil {
+				return nil, err
+			}
+			fresh[version] = files
+		}
+		return fresh[version], nil
+	}
+	for _, o := range []Options{{Caller: "etcd"}, {Caller: "cluster", Version: "1.2.3"}, {Library: true}, {Library: true, Version: "1.2.3"}, {Caller: "cluster", Vendor: true}} {
 		a, err := Chart(o)
 		require.NoError(t, err)
-		b, err := Chart(o)
+		b, err := chart(o, freshLibrary)
 		require.NoError(t, err)
 		require.Equal(t, a, b)
 		require.True(t, sort.SliceIsSorted(a, func(i, j int) bool { return a[i].Path < a[j].Path }))
@@ -110,6 +126,29 @@ func TestChartIsDeterministicSortedAndMarked(t *testing.T) {
 			}
 			require.Contains(t, string(head), Header, f.Path)
 		}
+	}
+}
+
+// TestChartReturnsItsOwnBytes: the library chart is generated once per
+// process, and a caller that changes the bytes it got changes nothing for
+// the next caller.
+func TestChartReturnsItsOwnBytes(t *testing.T) {
+	for _, o := range []Options{{Library: true}, {Caller: "etcd", Vendor: true}} {
+		a, err := Chart(o)
+		require.NoError(t, err)
+		var want []File
+		for _, f := range a {
+			want = append(want, File{Path: f.Path, Data: bytes.Clone(f.Data)})
+		}
+		for _, f := range a {
+			for i := range f.Data {
+				f.Data[i] = 'x'
+			}
+		}
+		b, err := Chart(o)
+		require.NoError(t, err)
+		require.Equal(t, want, b)
+		require.NotEqual(t, a, b)
 	}
 }
 

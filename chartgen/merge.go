@@ -88,38 +88,82 @@ func replaceAll(s string, subs [][2]string) string {
 
 // sameLine reports whether a and b are the same YAML line: equal, or one
 // line holding one scalar that only the quoting tells apart.
-func sameLine(a, b unit) bool {
+func sameLine(a, b unit) bool { return formOf(a).same(formOf(b)) }
+
+// form is a unit as sameLine compares it: its text and, for a single line
+// without template actions that YAML reads as a value other than null, its
+// tags, its indent and that value. Merging compares every line of one
+// caller's object with every line of the other's; reading each line's YAML
+// once, not once per pair, is what keeps generation fast.
+type form struct {
+	text   string
+	scalar bool // tags, indent and value hold
+	tags   string
+	indent int
+	value  any
+}
+
+func formOf(u unit) form {
+	f := form{text: u.text}
+	if u.multi || strings.Contains(u.text, "{{") {
+		return f
+	}
+	tags := lineTags.FindString(u.text)
+	rest := u.text[len(tags):]
+	var v any
+	if yaml.Unmarshal([]byte(strings.TrimSpace(rest)), &v) != nil || v == nil {
+		return f
+	}
+	f.scalar, f.tags, f.indent, f.value = true, tags, len(rest)-len(strings.TrimLeft(rest, " ")), v
+	return f
+}
+
+// same is sameLine of the two units: equal text, or the same tags, indent
+// and YAML value.
+func (a form) same(b form) bool {
 	if a.text == b.text {
 		return true
 	}
-	if a.multi || b.multi || strings.Contains(a.text, "{{") || strings.Contains(b.text, "{{") {
-		return false
-	}
 	// Tags must be the same; the rest the same YAML.
-	ta, tb := lineTags.FindString(a.text), lineTags.FindString(b.text)
-	at, bt := a.text[len(ta):], b.text[len(tb):]
-	ia, ib := len(at)-len(strings.TrimLeft(at, " ")), len(bt)-len(strings.TrimLeft(bt, " "))
-	if ta != tb || ia != ib {
-		return false
-	}
-	var x, y any
-	if yaml.Unmarshal([]byte(strings.TrimSpace(at)), &x) != nil || yaml.Unmarshal([]byte(strings.TrimSpace(bt)), &y) != nil {
-		return false
-	}
-	return x != nil && reflect.DeepEqual(x, y)
+	return a.scalar && b.scalar && a.tags == b.tags && a.indent == b.indent && reflect.DeepEqual(a.value, b.value)
 }
 
 // lineTags are the tags at the start of a line.
 var lineTags = regexp.MustCompile(`^(#[A-Z_]+#)*`)
 
-// unify returns the shared line for the etcd chart's line e and a tenant
-// cluster's line c, if there is one.
-func unify(e, c unit, fixedE, fixedC [][2]string) (unit, bool) {
-	if sameLine(unit{text: replaceAll(c.text, fixedE), multi: c.multi}, e) {
-		return c, true
+// unifier answers unify for the lines of two objects, each line's forms
+// computed once.
+type unifier struct {
+	eu, cu []unit
+	// e and c are the lines' forms; cInE is each of c's lines with the
+	// etcd chart's fixed values in, eInC each of e's with a tenant
+	// cluster's.
+	e, c, cInE, eInC []form
+}
+
+func newUnifier(eu, cu []unit, fixedE, fixedC [][2]string) *unifier {
+	u := &unifier{eu: eu, cu: cu}
+	for _, l := range eu {
+		u.e = append(u.e, formOf(l))
+		u.eInC = append(u.eInC, formOf(unit{text: replaceAll(l.text, fixedC), multi: l.multi}))
 	}
-	if sameLine(unit{text: replaceAll(e.text, fixedC), multi: e.multi}, c) {
-		return e, true
+	for _, l := range cu {
+		u.c = append(u.c, formOf(l))
+		u.cInE = append(u.cInE, formOf(unit{text: replaceAll(l.text, fixedE), multi: l.multi}))
+	}
+	return u
+}
+
+// unify returns the shared line for the etcd chart's line i and a tenant
+// cluster's line j, if there is one: the tenant cluster's line when it is
+// the etcd chart's with the etcd chart's fixed values in, else the etcd
+// chart's when it is the tenant cluster's with the tenant cluster's.
+func (u *unifier) unify(i, j int) (unit, bool) {
+	if u.cInE[j].same(u.e[i]) {
+		return u.cu[j], true
+	}
+	if u.eInC[i].same(u.c[j]) {
+		return u.eu[i], true
 	}
 	return unit{}, false
 }
@@ -129,6 +173,7 @@ func unify(e, c unit, fixedE, fixedC [][2]string) (unit, bool) {
 // template block, or a blank line would be trimmed).
 func mergeObject(e, c string, fixedE, fixedC [][2]string) (string, bool) {
 	eu, cu := units(e), units(c)
+	un := newUnifier(eu, cu, fixedE, fixedC)
 	// The longest common sequence of unifiable lines.
 	n, m := len(eu), len(cu)
 	lcs := make([][]int, n+1)
@@ -137,7 +182,7 @@ func mergeObject(e, c string, fixedE, fixedC [][2]string) (string, bool) {
 	}
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
-			if _, ok := unify(eu[i], cu[j], fixedE, fixedC); ok {
+			if _, ok := un.unify(i, j); ok {
 				lcs[i][j] = lcs[i+1][j+1] + 1
 			} else {
 				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
@@ -170,7 +215,7 @@ func mergeObject(e, c string, fixedE, fixedC [][2]string) (string, bool) {
 	i, j := 0, 0
 	for i < n || j < m {
 		if i < n && j < m {
-			if u, ok := unify(eu[i], cu[j], fixedE, fixedC); ok && lcs[i][j] == lcs[i+1][j+1]+1 {
+			if u, ok := un.unify(i, j); ok && lcs[i][j] == lcs[i+1][j+1]+1 {
 				if !flush() {
 					return "", false
 				}

@@ -300,9 +300,9 @@ func TestPlanAgainstServer(t *testing.T) {
 		Release: restoreRelease, Values: upgraded.Values, APIVersions: golden.AllAPIs}, mods: []apply.Modifier{apply.ForKind(etcd.Restore(restoreSrc))}},
 		plan.Note, "spec.bootstrap.restore", &pt.created, "create")
 	step(planCase{name: "etcd chart size grown (values)", req: chartReq("size: 8Gi\n")}, plan.Note, "spec.storage.size", &pt.safe, "safe")
-	step(planCase{name: "etcd chart downgraded 3.6.11 -> 3.5.21", req: chartReq("size: 8Gi\nversion: 3.5.21\n")},
+	step(planCase{name: "etcd chart downgraded 3.6.11 -> 3.5.32", req: chartReq("size: 8Gi\nversion: 3.5.32\n")},
 		plan.NeedsDecision, "spec.version", &pt.decision, "decision")
-	step(planCase{name: "etcd chart upgraded 3.5.21 -> 3.6.11", req: chartReq("size: 8Gi\n")}, plan.Note, "spec.version", &pt.safe, "safe")
+	step(planCase{name: "etcd chart upgraded 3.5.32 -> 3.6.11 (3.5.32: the 3.5 patch release etcd's 3.6 guide requires)", req: chartReq("size: 8Gi\n")}, plan.Note, "spec.version", &pt.safe, "safe")
 
 	// The live KamajiControlPlane, read from the server like the other
 	// live objects (plan only: the library never writes it).

@@ -101,8 +101,15 @@ const (
 	// two patch releases run together: a rolling restart.
 	VersionPatch VersionStep = "patch"
 	// VersionMinorUpgrade: the next minor version, which etcd supports
-	// as a rolling upgrade.
+	// as a rolling upgrade, from a patch release at or above the minimum
+	// etcd's guide for that upgrade names, if it names one (see
+	// UpgradeMinimums).
 	VersionMinorUpgrade VersionStep = "minor upgrade"
+	// VersionBelowMinimum: the next minor version, from a patch release
+	// below the minimum etcd's upgrade guide requires for that step (3.5
+	// below 3.5.32 to 3.6; see UpgradeMinimums): upgrade within the minor
+	// version first.
+	VersionBelowMinimum VersionStep = "minor upgrade below the minimum patch release"
 	// VersionMinorDowngrade: the previous minor version, which etcd
 	// supports only through its downgrade procedure (etcdctl downgrade
 	// enable first).
@@ -119,7 +126,7 @@ const (
 
 // Safe reports whether etcd-operator's rolling replacement of the members,
 // one at a time, performs the step as etcd supports it: a patch change or
-// a minor upgrade.
+// a minor upgrade (from at least the minimum patch release etcd names).
 func (s VersionStep) Safe() bool {
 	return s == VersionSame || s == VersionPatch || s == VersionMinorUpgrade
 }
@@ -144,10 +151,70 @@ const (
 	EtcdDowngradeGuide = "https://etcd.io/docs/v3.6/downgrades/downgrade_3_6/"
 )
 
+// UpgradeMinimum is the oldest patch release of a minor version that etcd's
+// guide for the upgrade to the next minor version allows upgrading from.
+type UpgradeMinimum struct {
+	// To is the minor version upgraded to, "3.6".
+	To string
+	// From is the oldest patch release of the previous minor version to
+	// upgrade from, "3.5.32".
+	From string
+	// Why is etcd's reason, in a clause.
+	Why string
+	// Source is etcd's page that states it.
+	Source string
+}
+
+// upgradeMinimums are etcd's minimum patch releases, one per upgrade guide
+// that names one. The one place they are stated; VersionChange (and so
+// the plan's grading of spec.version) applies them.
+//
+// 3.5 -> 3.6: etcd's "Upgrade etcd from v3.5 to v3.6" guide
+// (https://etcd.io/docs/v3.6/upgrades/upgrade_3_6/, "Upgrade checklists",
+// "Update 3.5"): every 3.5 member must run 3.5.32 or later before the
+// upgrade. The minimum rose with each upgrade blocker etcd fixed in 3.5:
+// 3.5.20 (the "too many learner members" error that fails the upgrade,
+// etcd-io/etcd#19557; website PR #998), 3.5.24 to 3.5.26 (membership
+// data that lets removed "zombie" members rejoin consensus after the
+// upgrade and cost the cluster its quorum, etcd-io/etcd#20793; etcd's
+// blog of December 2025: no safe path to 3.6 but from 3.5.26), and
+// 3.5.32 (etcdutl check v2store reads the WAL too, and
+// --v2-deprecation=write-only-skip-check; website PR #1203, merged
+// August 2026, which states 3.5.32 in the guide).
+//
+// 3.6 -> 3.7: etcd's "Upgrade etcd from v3.6 to v3.7" guide
+// (https://etcd.io/docs/v3.7/upgrades/upgrade_3_7/, a draft when this was
+// written): every 3.6 member must run 3.6.11 or later first, as earlier
+// 3.6 patch releases may not take a rolling upgrade to 3.7.
+var upgradeMinimums = []UpgradeMinimum{
+	{To: "3.6", From: "3.5.32", Source: "https://etcd.io/docs/v3.6/upgrades/upgrade_3_6/",
+		Why: "older 3.5 members fail the upgrade (\"too many learner members\") or let removed members rejoin consensus after it and cost the cluster its quorum"},
+	{To: "3.7", From: "3.6.11", Source: "https://etcd.io/docs/v3.7/upgrades/upgrade_3_7/",
+		Why: "earlier 3.6 patch releases may not take a rolling upgrade to 3.7"},
+}
+
+// UpgradeMinimums lists etcd's minimum patch releases for an upgrade of one
+// minor version, one per upgrade guide that names one, oldest first.
+func UpgradeMinimums() []UpgradeMinimum { return append([]UpgradeMinimum(nil), upgradeMinimums...) }
+
+// upgradeMinimum is the minimum for an upgrade to minor version major.minor
+// (t[0], t[1]), if etcd names one.
+func upgradeMinimum(t version) (UpgradeMinimum, version, bool) {
+	for _, m := range upgradeMinimums {
+		if m.To == t[0]+"."+t[1] {
+			v, _ := parseVersion(m.From) // the table's: valid (TestUpgradeMinimums)
+			return m, v, true
+		}
+	}
+	return UpgradeMinimum{}, version{}, false
+}
+
 // VersionChange says what moving a running cluster from etcd version from
 // to version to is by etcd's upgrade and downgrade policy (see
-// EtcdUpgradePolicy and EtcdDowngradeGuide), and why, in a sentence that
-// names the versions. It is the one statement of that policy: the plan
+// EtcdUpgradePolicy and EtcdDowngradeGuide) and the minimum patch release
+// etcd's guide for a minor upgrade requires (UpgradeMinimums), and why, in
+// a sentence that names the versions. It is the one statement of that
+// policy: the plan
 // grades an EtcdCluster's spec.version change by it. etcd-operator
 // replaces the members one at a time with the new version's image, so a
 // step etcd does not support as a rolling change stops at the first
@@ -171,6 +238,10 @@ func VersionChange(from, to string) (VersionStep, string) {
 	case f[1] == t[1]:
 		return VersionPatch, fmt.Sprintf("etcd %s -> %s is a patch change within %s.%s, which etcd runs side by side (its cluster version is major.minor)", from, to, f[0], f[1])
 	case isNext(f[1], t[1]):
+		if m, min, ok := upgradeMinimum(t); ok && compareNumbers(f[2], min[2]) < 0 {
+			return VersionBelowMinimum, fmt.Sprintf("etcd %s -> %s upgrades one minor version from %s, below %s: etcd's upgrade guide to %s requires every %s.%s member to run %s or later first, as %s (%s); upgrade to %s or later within %s.%s first (a patch change), then to %s",
+				from, to, from, m.From, m.To, f[0], f[1], m.From, m.Why, m.Source, m.From, f[0], f[1], to)
+		}
 		return VersionMinorUpgrade, fmt.Sprintf("etcd %s -> %s upgrades one minor version, which etcd supports as a rolling upgrade; etcd asks that every member run the latest %s.%s patch release first (%s)", from, to, f[0], f[1], EtcdUpgradePolicy)
 	case isNext(t[1], f[1]):
 		return VersionMinorDowngrade, fmt.Sprintf("etcd %s -> %s downgrades one minor version, which etcd supports only after etcdctl downgrade enable %s.%s has run against the cluster: a %s.%s member started before that stops (\"invalid downgrade; server version is lower than determined cluster version\") (%s)", from, to, t[0], t[1], t[0], t[1], EtcdDowngradeGuide)

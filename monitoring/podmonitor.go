@@ -17,11 +17,13 @@ const PodMonitorAPIVersion = "monitoring.coreos.com/v1"
 // app.kubernetes.io/instance=<name>, never app.kubernetes.io/name=etcd,
 // which would also scrape every tenant cluster's etcd in the namespace.
 //
-// Render one of the two, not both: VictoriaMetrics' operator converts
-// PodMonitors into VMPodScrapes by default, so where both APIs are served
-// both would scrape every member. The PodMonitor's name
-// (naming.Names.PodMonitor) differs from the VMPodScrape's so that such a
-// conversion never takes the VMPodScrape over.
+// Where VictoriaMetrics' operator runs, it converts PodMonitors into
+// VMPodScrapes by default, so a PodMonitor beside the VMPodScrape scrapes
+// every member twice. The per-cluster stack renders each only where its
+// API is served; the etcd chart renders its VMPodScrape always, and the
+// PodMonitor too where the PodMonitor's API is served. The PodMonitor's
+// name (naming.Names.PodMonitor) differs from the VMPodScrape's so that
+// such a conversion never takes the VMPodScrape over.
 //
 // Prometheus labels the series job="<namespace>/<name>-pod-monitor",
 // which the PrometheusRule's job=~".*etcd.*" matchers match.

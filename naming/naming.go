@@ -3,6 +3,7 @@ package naming
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
 	"strings"
@@ -340,6 +341,75 @@ func (n Names) DataStore() string {
 		return n.Namespace
 	}
 	return clusterDataStore(n.Namespace, n.Release)
+}
+
+// DataStoreCollision says whether a DataStore name one stack renders can
+// also be another stack's, and whose: the DataStore is cluster-scoped, and
+// the hash scheme of a long "<namespace>.<release>" (frozen; see
+// Names.DataStore) can give a name that another stack renders too.
+//
+//   - A hashed name whose readable part holds the namespace and a release
+//     ("tenant-demo1.kubernetes-bbbb…-3a3d3b82") is that release's plain
+//     name when the release is one a tenant cluster can have (ForCluster);
+//     one cut inside the namespace, without the dot, is the etcd chart's
+//     DataStore of the namespace of that name when it is a tenant
+//     namespace.
+//   - A name of the hashed shape (at most 63 characters, 52 to 54 readable
+//     ones, then "-" and 8 lowercase hex digits), hashed or plain, can be
+//     the hashed name of a longer "<namespace>.<release>" with that
+//     prefix: the hash is 32 bits, which a search can match.
+//
+// other names the other stack in a clause ("release r in namespace n",
+// "the etcd chart in namespace n", "a release whose ... hashes to it");
+// ok is false when no other stack can render the name. Names.DataStoreCollision
+// is the same answer for a stack's own DataStore, that stack left out.
+func DataStoreCollision(name string) (other string, ok bool) {
+	return dataStoreCollision(name, nil)
+}
+
+// DataStoreCollision is DataStoreCollision of n's DataStore name, with
+// n itself left out of the stacks it names.
+func (n Names) DataStoreCollision() (other string, ok bool) {
+	return dataStoreCollision(n.DataStore(), &n)
+}
+
+func dataStoreCollision(name string, self *Names) (string, bool) {
+	readable, hashed := hashedShape(name)
+	if !hashed {
+		return "", false
+	}
+	if ns, rel, dotted := strings.Cut(name, "."); dotted {
+		isSelf := self != nil && self.Caller == PerCluster && self.Namespace == ns && self.Release == rel
+		if n, err := ForCluster(ns, rel); err == nil && n.DataStore() == name && !isSelf {
+			return fmt.Sprintf("release %q in namespace %q (its plain <namespace>.<release>)", rel, ns), true
+		}
+	} else {
+		isSelf := self != nil && self.Caller == EtcdChart && self.Namespace == name
+		if n, err := ForEtcdChart(name, EtcdChartRelease); err == nil && n.DataStore() == name && !isSelf {
+			return fmt.Sprintf("the etcd chart in namespace %q (its namespace)", name), true
+		}
+	}
+	return fmt.Sprintf("a release whose <namespace>.<release> is longer than %d characters, starts with %q and hashes to it", MaxDataStoreName, readable), true
+}
+
+// hashedShape reports whether name has the shape hashTruncate gives a
+// DataStore name (no suffix): a readable part of DataStoreKeep characters,
+// or one or two fewer once a trailing "-" and "." are trimmed, then "-"
+// and HashLength lowercase hex digits; it returns the readable part.
+func hashedShape(name string) (string, bool) {
+	if len(name) > MaxDataStoreName || len(name) < DataStoreKeep-2+1+HashLength {
+		return "", false
+	}
+	readable, sum := name[:len(name)-HashLength-1], name[len(name)-HashLength:]
+	if name[len(readable)] != '-' || len(readable) > DataStoreKeep {
+		return "", false
+	}
+	for i := 0; i < len(sum); i++ {
+		if c := sum[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return "", false
+		}
+	}
+	return readable, true
 }
 
 // DefragCronJob is the defrag CronJob name "<name>-defrag", hashed down to

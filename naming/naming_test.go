@@ -299,3 +299,72 @@ func TestNamesAreDeterministic(t *testing.T) {
 	require.Equal(t, a.DataStore(), b.DataStore())
 	require.Equal(t, a.DefragCronJob(), b.DefragCronJob())
 }
+
+// TestDataStoreCollision: a DataStore name another stack can render too
+// is told, with the other stack when it can be named: a hashed name is the
+// plain name of the release in its readable part (or, cut inside the
+// namespace, the etcd chart's DataStore of that namespace), and any name
+// of the hashed shape can be a longer release's hashed name; a name of
+// neither kind is no one else's.
+func TestDataStoreCollision(t *testing.T) {
+	const ns = "tenant-demo1"
+	b := mustCluster(t, ns, "kubernetes-"+strings.Repeat("b", 40))
+	a := mustCluster(t, ns, strings.TrimPrefix(b.DataStore(), ns+"."))
+	require.Equal(t, a.DataStore(), b.DataStore(), "B's hashed name is A's plain name")
+	for _, n := range []naming.Names{a, b} {
+		other, ok := naming.DataStoreCollision(n.DataStore())
+		require.True(t, ok, n.Release)
+		require.Equal(t, `release "`+a.Release+`" in namespace "`+ns+`" (its plain <namespace>.<release>)`, other)
+	}
+	// Each stack's own DataStore: the other one named, never itself.
+	other, ok := b.DataStoreCollision()
+	require.True(t, ok)
+	require.Equal(t, `release "`+a.Release+`" in namespace "`+ns+`" (its plain <namespace>.<release>)`, other)
+	other, ok = a.DataStoreCollision()
+	require.True(t, ok)
+	require.Equal(t, `a release whose <namespace>.<release> is longer than 63 characters, starts with "`+strings.TrimSuffix(a.DataStore(), a.DataStore()[len(a.DataStore())-9:])+`" and hashes to it`, other)
+
+	// Cut inside a namespace of 54 characters or more: no dot left, and
+	// the name is a tenant namespace's, the etcd chart's DataStore there.
+	long := mustCluster(t, tenant(60), "kubernetes-demo")
+	name := long.DataStore()
+	require.NotContains(t, name, ".")
+	other, ok = naming.DataStoreCollision(name)
+	require.True(t, ok)
+	require.Equal(t, `the etcd chart in namespace "`+name+`" (its namespace)`, other)
+	other, ok = long.DataStoreCollision()
+	require.True(t, ok)
+	require.Equal(t, `the etcd chart in namespace "`+name+`" (its namespace)`, other)
+	chart, err := naming.ForEtcdChart(name, "etcd")
+	require.NoError(t, err)
+	require.Equal(t, name, chart.DataStore())
+	other, ok = chart.DataStoreCollision()
+	require.True(t, ok, "the chart's own: the long release")
+	require.Contains(t, other, "a release whose <namespace>.<release> is longer than 63 characters")
+
+	// A hashed name whose readable release is no tenant cluster's (it
+	// starts with a digit) can still be a longer release's.
+	shaped := ns + "." + strings.Repeat("9", 54-len(ns)-1) + "-0123abcd"
+	other, ok = naming.DataStoreCollision(shaped)
+	require.True(t, ok, shaped)
+	require.Contains(t, other, "a release whose <namespace>.<release> is longer than 63 characters")
+
+	// Names of neither kind.
+	for _, n := range []naming.Names{mustCluster(t, "tenant-demo", "kubernetes-demo"), mustCluster(t, tenant(63), "kubernetes-demo")} {
+		if n.DataStore() == n.Namespace+"."+n.Release {
+			other, ok := n.DataStoreCollision()
+			require.False(t, ok, "%s: %s", n.DataStore(), other)
+		}
+	}
+	for _, name := range []string{
+		"tenant-demo.kubernetes-demo", "tenant-root", "tenant-demo", tenant(63),
+		ns + "." + strings.Repeat("b", 54-len(ns)-1) + "-0123abcg", // not hex
+		ns + "." + strings.Repeat("b", 54-len(ns)-1) + "-0123ABCD", // not lowercase
+		ns + "." + strings.Repeat("b", 54-len(ns)) + "-0123abcd",   // 55 readable
+		ns + "." + strings.Repeat("b", 50-len(ns)-1) + "-0123abcd", // 50 readable
+		ns + "." + strings.Repeat("b", 54-len(ns)-1) + "x0123abcd", // no dash
+	} {
+		other, ok := naming.DataStoreCollision(name)
+		require.False(t, ok, "%s: %s", name, other)
+	}
+}

@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"iter"
@@ -255,8 +256,44 @@ func identity(field string, tree map[string]any) (objectKey, ObjectRef, error) {
 	if err != nil {
 		return objectKey{}, ObjectRef{}, err
 	}
+	if err := checkNamespace(field, schema.GroupKind{Group: group, Kind: kind}, name, ns); err != nil {
+		return objectKey{}, ObjectRef{}, err
+	}
 	return objectKey{group: group, kind: kind, namespace: ns, name: name},
 		ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: ns, Name: name}, nil
+}
+
+// kindScopes says, for every kind the stacks emit (etcdshapes.Shapes)
+// and the KamajiControlPlane the plan reads, whether its objects are
+// namespaced (true) or cluster-scoped (false).
+var kindScopes = func() map[schema.GroupKind]bool {
+	m := map[schema.GroupKind]bool{kamajiControlPlaneKind: true}
+	for _, s := range etcdshapes.Shapes() {
+		m[s.Kind.GroupKind()] = !s.ClusterScoped
+	}
+	return m
+}()
+
+// checkNamespace is the rule of an object's namespace (live or desired):
+// an object of a kind the plan knows has a namespace exactly when the
+// kind is namespaced. An object without one (a hand-written or trimmed
+// live file; kubectl get prints it) is refused, never matched by guess:
+// read as it is it would match nothing, so the plan would create its
+// desired twin and never delete it. Objects of other kinds are taken as
+// they are.
+func checkNamespace(field string, gk schema.GroupKind, name, ns string) error {
+	namespaced, known := kindScopes[gk]
+	switch {
+	case !known:
+		return nil
+	case namespaced && ns == "":
+		return invalid.Errorf(field+".metadata.namespace", ns,
+			"must be set: %s %s is namespaced, and the plan does not guess its namespace (kubectl get -o yaml prints it; add it to a hand-written or trimmed file)", gk.Kind, invalid.FormatValue(name))
+	case !namespaced && ns != "":
+		return invalid.Errorf(field+".metadata.namespace", ns,
+			"must not be set: %s %s is cluster-scoped (kubectl get -o yaml prints no namespace for it)", gk.Kind, invalid.FormatValue(name))
+	}
+	return nil
 }
 
 // The checks below name the field as field+suffix, concatenated only for

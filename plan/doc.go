@@ -9,15 +9,19 @@
 // and Kubernetes' built-in schemas, converted to structured-merge-diff's
 // form; no file is read at run time), and structured-merge-diff's merge
 // with the live managedFields: the fields an apply as apply.FieldManager
-// sets, changes and removes, the fields it leaves to other managers, and
+// (or the manager AsFieldManager names) sets, changes and removes, the fields it leaves to other managers, and
 // the conflicts it meets (naming the other manager and whether force would
 // take the field). Without managedFields it says so and diffs plainly.
 //
 // Findings say what the API server will refuse (immutable fields, CRD
-// rules), what needs a person's decision (fewer members, a DataStore's
-// endpoints or TLS Secrets, which a colliding DataStore name of another
-// release would change) and what is worth knowing; Result.SafeToApply sums
-// them up. Result.String, WriteText and Finding.String escape what they
+// rules), what needs a person's decision (fewer members, an etcd version
+// step etcd does not support as a rolling one, a DataStore's endpoints or
+// TLS Secrets, which a colliding DataStore name of another release would
+// change, a new DataStore of such a name that the live objects lack) and
+// what is worth knowing (a live object being deleted, nothing of the stack
+// live: Result.NothingLive); Result.SafeToApply sums them up. Helm
+// uninstall hooks are never planned, and a live object of a namespaced
+// kind without a namespace is refused, never guessed at. Result.String, WriteText and Finding.String escape what they
 // quote of the objects (invalid.Escape).
 // ReadObjects reads live objects as kubectl prints them, and
 // LiveStateFromObjects the live state a stack's render needs.

@@ -105,3 +105,33 @@ func ExampleForRequest_modifiers() {
 	// DataStore tenant-etcd-operator 0
 	// EtcdCluster tenant-etcd-operator 1
 }
+
+// An operator that applies as its own field manager plans as that
+// manager, and applies with the same name: here the stack it applied
+// before, unchanged, plans empty.
+func ExampleAsFieldManager() {
+	const manager = "my-operator"
+	req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
+	live, err := etcdshapes.Render(req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	result, desired, err := plan.ForRequestWith(req, live, []plan.Option{plan.AsFieldManager(manager)})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("field manager:", result.FieldManager, "empty:", result.Empty())
+	reqs, err := apply.Requests(desired)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Send each request with the same name, e.g.
+	// metav1.ApplyOptions{FieldManager: manager, Force: true}.
+	fmt.Println(len(reqs), "requests, applied as", metav1.ApplyOptions{FieldManager: manager, Force: true}.FieldManager)
+	// Output:
+	// field manager: my-operator empty: true
+	// 12 requests, applied as my-operator
+}

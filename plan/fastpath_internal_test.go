@@ -64,13 +64,13 @@ func TestFastPathAgreesWithTheMerge(t *testing.T) {
 			pt, known, err := smdTypeOf(d.ref.APIVersion, d.ref.Kind)
 			require.NoError(t, err)
 			require.True(t, known)
-			if !fastUnchanged(compiledType(pt), l.tree, d.tree, l.managed.own()) {
+			if !fastUnchanged(compiledType(pt), l.tree, d.tree, l.managed.own(apply.FieldManager)) {
 				slow++
 				continue
 			}
 			fast++
 			p := &prediction{}
-			require.NoError(t, predictMerge(pt, known, l, d, l.tree, p), "%s %s: %s", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), what)
+			require.NoError(t, predictMerge(pt, known, l, d, l.tree, apply.FieldManager, p), "%s %s: %s", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), what)
 			name := fmt.Sprintf("%s %s (%s)", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), what)
 			require.Empty(t, p.changes, name)
 			require.Empty(t, p.conflicts, name)
@@ -298,7 +298,7 @@ func TestMergeKeepsTheLiveOrderOfLongLists(t *testing.T) {
 		require.NoError(t, err)
 		l, err := planForm("live", &unstructured.Unstructured{Object: tree}, true)
 		require.NoError(t, err)
-		p, err := predictApply(l, d)
+		p, err := predictApply(l, d, apply.FieldManager)
 		require.NoError(t, err)
 		after, _, err := unstructured.NestedSlice(p.after, append(pod, "initContainers")...)
 		require.NoError(t, err)

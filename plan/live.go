@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/printer"
 	"github.com/etcdshapes/etcdshapes/internal/typedjson"
 	"github.com/etcdshapes/etcdshapes/invalid"
@@ -60,7 +61,7 @@ var (
 // Data over MaxBytes (64 MiB) is refused unparsed, and so is a document
 // with more than MaxNodes (2,500,000) nodes, counted in one pass before
 // it is parsed (YAML: scalars, lists and maps, once expanded where aliases
-// repeat a node; JSON: values); docs/performance.md states what a
+// repeat a node; JSON: values); docs/limits.md states what a
 // document at the limits costs.
 //
 // A number that a decoder would read as another number (a negative zero,
@@ -218,6 +219,9 @@ func liveJSON(field string, raw []byte) ([]byte, error) {
 				return nil, lossyNumber(field, f)
 			}
 		}
+		if key, dup := duplicateKey(js); dup {
+			return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be JSON without a duplicate key: %s appears twice in one object", invalid.FormatValue(key))
+		}
 		return js, nil
 	}
 	st, err := inputlimit.Live.CheckYAML(raw, func(text []byte) {
@@ -233,7 +237,13 @@ func liveJSON(field string, raw []byte) ([]byte, error) {
 			return nil, lossyNumber(field, f)
 		}
 	}
-	if js, err = yaml.YAMLToJSON(raw); err != nil {
+	// Strict: a key twice in a map is refused, never read as its last
+	// value (a document appended to a List without "---" would replace
+	// the List's apiVersion and kind and vanish).
+	if js, err = yaml.YAMLToJSONStrict(raw); err != nil {
+		if strings.Contains(err.Error(), "already set in map") {
+			return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML without a duplicate key (%v); a document appended to a file needs a \"---\" line before it", err)
+		}
 		return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "must be YAML: %v", err)
 	}
 	return js, nil
@@ -262,6 +272,56 @@ func invalidUTF8(b []byte) int {
 		i += n
 	}
 	return -1
+}
+
+// duplicateKey finds a key that appears twice in one object of js, which
+// must be valid JSON (json.Valid), in one pass over its bytes:
+// encoding/json would keep the last value silently. Keys compare as
+// encoding/json reads them (escapes decoded).
+func duplicateKey(js []byte) (string, bool) {
+	// One set of keys per open object; nil for an open array.
+	var open []map[string]struct{}
+	expectKey := false // the next string in the open object is a key
+	for i := 0; i < len(js); i++ {
+		switch c := js[i]; c {
+		case '{':
+			open = append(open, map[string]struct{}{})
+			expectKey = true
+		case '[':
+			open = append(open, nil)
+			expectKey = false
+		case '}', ']':
+			open = open[:len(open)-1]
+			expectKey = false
+		case ',':
+			expectKey = len(open) > 0 && open[len(open)-1] != nil
+		case ':':
+			expectKey = false
+		case '"':
+			end := i + 1
+			escaped := false
+			for ; js[end] != '"'; end++ {
+				if js[end] == '\\' {
+					escaped = true
+					end++
+				}
+			}
+			if expectKey {
+				key := string(js[i+1 : end])
+				if escaped {
+					_ = json.Unmarshal(js[i:end+1], &key) // valid JSON: a valid string
+				}
+				keys := open[len(open)-1]
+				if _, dup := keys[key]; dup {
+					return key, true
+				}
+				keys[key] = struct{}{}
+				expectKey = false
+			}
+			i = end
+		}
+	}
+	return "", false
 }
 
 // planObject is an object in the plan's form: its identity, its
@@ -567,7 +627,8 @@ func treeValue(t *yamlemit.Tree, n yamlemit.Node, strs map[string]any) (any, boo
 // LiveStateFromObjects reads a tenant cluster's live state from live
 // objects (see ReadObjects): the storage class of the EtcdCluster
 // "<release>-etcd" (an EtcdCluster without the field yields "", which
-// keeps the field omitted) and the spec.dataStoreName of the
+// keeps the field omitted) and its spec.bootstrap (a restored cluster's,
+// rendered as it is), and the spec.dataStoreName of the
 // KamajiControlPlane "<release>", both in namespace. Objects that are not
 // these two are ignored, so the whole live stack can be passed. Rendering
 // with this state and planning against the same live objects changes
@@ -620,6 +681,11 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (etcdsh
 				sc = s
 			}
 			st.StorageClassName = &sc
+			b, err := bootstrapOf(p)
+			if err != nil {
+				return etcdshapes.LiveState{}, err
+			}
+			st.Bootstrap = b
 		case isKCP:
 			if v, ok := spec["dataStoreName"]; ok && v != nil {
 				s, ok := v.(string)
@@ -634,6 +700,43 @@ func liveStateOf(namespace, release, cluster string, live []*planObject) (etcdsh
 		return etcdshapes.LiveState{}, err
 	}
 	return st, nil
+}
+
+// bootstrapOf reads a live EtcdCluster's spec.bootstrap (p finished), nil
+// when it has none. It is decoded as the EtcdCluster type has it; a field
+// the type does not know (a newer CRD) is left out, and the plan then
+// shows it removed.
+func bootstrapOf(p *planObject) (*v1alpha2.BootstrapSpec, error) {
+	v := valueAt(p.tree, dotted("spec.bootstrap"))
+	if v == nil {
+		return nil, nil
+	}
+	field := p.field + ".spec.bootstrap"
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, invalid.Errorf(field, shown(v), "must be a bootstrap spec: %v", err)
+	}
+	out := &v1alpha2.BootstrapSpec{}
+	if err := json.Unmarshal(b, out); err != nil {
+		return nil, invalid.Errorf(field, shown(v), "must be a bootstrap spec (restore.source with s3 or pvc): %v", err)
+	}
+	return out, nil
+}
+
+// liveBootstrapOf is the spec.bootstrap of the live EtcdCluster cluster in
+// namespace (bootstrapOf), nil when there is none: the etcd chart's live
+// state.
+func liveBootstrapOf(namespace, cluster string, live []*planObject) (*v1alpha2.BootstrapSpec, error) {
+	for _, p := range live {
+		if p.key.groupKind() != etcdClusterKind || p.key.namespace != namespace || p.key.name != cluster {
+			continue
+		}
+		if err := p.finish(); err != nil {
+			return nil, err
+		}
+		return bootstrapOf(p)
+	}
+	return nil, nil
 }
 
 // stackScope is every object a stack with these names can render, whatever

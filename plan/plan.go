@@ -2,11 +2,13 @@ package plan
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -82,12 +84,20 @@ type Finding struct {
 	Message string `json:"message"`
 }
 
-// String is "<verdict>: <object> <path>: <message>", escaped with
-// invalid.Escape (a live object's name or field may hold anything).
+// String is "<verdict>: <object> <path>: <message>", or "<verdict>:
+// <message>" for a finding about no object (the stack's, such as nothing
+// live), escaped with invalid.Escape (a live object's name or field may
+// hold anything).
 func (f Finding) String() string {
-	where := f.Object.String()
+	where := ""
+	if f.Object != (ObjectRef{}) {
+		where = f.Object.String()
+	}
 	if f.Path != "" {
-		where += " " + f.Path
+		where = strings.TrimSpace(where + " " + f.Path)
+	}
+	if where == "" {
+		return invalid.Escape(fmt.Sprintf("%s: %s", f.Verdict, f.Message))
 	}
 	return invalid.Escape(fmt.Sprintf("%s: %s: %s", f.Verdict, where, f.Message))
 }
@@ -132,6 +142,26 @@ type Result struct {
 	// with although the request did not list them, because a live object
 	// of the stack proves the API is served (see ForRequest).
 	InferredAPIs []InferredAPI `json:"inferredAPIs,omitempty"`
+	// NothingLive says that no live object is of the stack (none of the
+	// desired objects, none of the objects the stack can render, not the
+	// tenant cluster's KamajiControlPlane): the plan is of a fresh
+	// install, every object a create, and a note in Findings says so. A
+	// live file fetched from the wrong namespace, or not at all, looks the
+	// same: a caller that knows the stack exists refuses such a plan
+	// (the CLI's --expect-existing).
+	NothingLive bool `json:"nothingLive,omitempty"`
+	// FieldManager is the field manager the plan predicts the apply of,
+	// given with AsFieldManager; empty for apply.FieldManager, the
+	// default.
+	FieldManager string `json:"fieldManager,omitempty"`
+}
+
+// fieldManager is the manager the plan is of.
+func (p *Result) fieldManager() string {
+	if p.FieldManager == "" {
+		return apply.FieldManager
+	}
+	return p.FieldManager
 }
 
 // InferredAPI is an optional API (APIVerticalPodAutoscaler, APIVMPodScrape,
@@ -149,8 +179,11 @@ func (a InferredAPI) String() string {
 	return invalid.Escape(a.API + ": inferred from live object " + a.From.String())
 }
 
-// AllFindings lists every finding, objects' first.
+// AllFindings lists every finding, objects' first; none for a nil Result.
 func (p *Result) AllFindings() []Finding {
+	if p == nil {
+		return nil
+	}
 	var out []Finding
 	for _, o := range p.Objects {
 		out = append(out, o.Findings...)
@@ -159,8 +192,12 @@ func (p *Result) AllFindings() []Finding {
 }
 
 // SafeToApply reports whether nothing is refused and nothing needs a
-// decision: applying the plan is routine.
+// decision: applying the plan is routine. A nil Result is no plan, and not
+// safe to apply.
 func (p *Result) SafeToApply() bool {
+	if p == nil {
+		return false
+	}
 	for _, f := range p.AllFindings() {
 		if f.Verdict == Refused || f.Verdict == NeedsDecision {
 			return false
@@ -169,8 +206,12 @@ func (p *Result) SafeToApply() bool {
 	return true
 }
 
-// Empty reports whether applying the plan changes nothing.
+// Empty reports whether applying the plan changes nothing. A nil Result
+// is no plan, and not empty.
 func (p *Result) Empty() bool {
+	if p == nil {
+		return false
+	}
 	for _, o := range p.Objects {
 		if o.Action != Unchanged {
 			return false
@@ -179,8 +220,12 @@ func (p *Result) Empty() bool {
 	return len(p.Findings) == 0
 }
 
-// Count returns how many objects the plan gives action.
+// Count returns how many objects the plan gives action; 0 for a nil
+// Result.
 func (p *Result) Count(a Action) int {
+	if p == nil {
+		return 0
+	}
 	n := 0
 	for _, o := range p.Objects {
 		if o.Action == a {
@@ -198,6 +243,33 @@ type planConfig struct {
 	dataStore *string
 	// scope is stackScope(*names) when the caller has it already.
 	scope map[objectKey]bool
+	// kcp is the tenant cluster's KamajiControlPlane, when ForRequest
+	// plans one (names may be unknown: a cluster with long names on a
+	// shared datastore).
+	kcp *objectKey
+	// fieldManager is AsFieldManager's name; empty for apply.FieldManager.
+	fieldManager string
+}
+
+// kcpKey is the key of the KamajiControlPlane of a tenant cluster.
+func kcpKey(namespace, release string) objectKey {
+	return objectKey{group: kamajiControlPlaneKind.Group, kind: kamajiControlPlaneKind.Kind, namespace: namespace, name: release}
+}
+
+// AsFieldManager says which field manager the objects will be applied
+// as (metav1.ApplyOptions.FieldManager, controller-runtime's FieldOwner,
+// kubectl apply --server-side --field-manager): the plan reads the
+// fields that manager applied before from the live managedFields, and
+// every other manager's as another's, so that it predicts the removals,
+// the kept fields and the conflicts of that apply. An empty name is
+// apply.FieldManager, the default; any other must pass
+// apply.ValidateFieldManager, or Compute and ForRequestWith refuse it
+// (field "fieldManager"). Plan with the name you apply with: planned as
+// "etcdshapes", an apply as "my-operator" conflicts on every field
+// "etcdshapes" owns, and removes none of the fields "my-operator" applied
+// before and no longer sets.
+func AsFieldManager(name string) Option {
+	return func(c *planConfig) { c.fieldManager = name }
 }
 
 // ForStack says which stack the desired objects are, which bounds what the
@@ -221,7 +293,8 @@ func TargetDataStore(name string) Option {
 
 // Compute compares live objects with the desired ones and says, object by
 // object, what applying the desired objects with server-side apply as
-// FieldManager (with force, as apply.Requests' callers apply) does: create,
+// apply.FieldManager, or AsFieldManager's (with force, as apply.Requests'
+// callers apply), does: create,
 // update (with the fields it sets, changes and removes), leave unchanged,
 // or delete (live objects of the stack it no longer renders; see
 // ForStack). It predicts the apply the way the API server computes it:
@@ -257,8 +330,18 @@ func Compute(live, desired []etcdshapes.Object, opts ...Option) (*Result, error)
 // planIndexed is Compute of live objects already in the plan's form.
 func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, desired []etcdshapes.Object, opts ...Option) (*Result, error) {
 	var cfg planConfig
-	for _, o := range opts {
+	for i, o := range opts {
+		if o == nil {
+			return nil, invalid.Errorf("opts["+strconv.Itoa(i)+"]", nil, "must be an Option (ForStack, TargetDataStore), not nil")
+		}
 		o(&cfg)
+	}
+	manager := apply.FieldManager
+	if cfg.fieldManager != "" {
+		if err := apply.ValidateFieldManager("fieldManager", cfg.fieldManager); err != nil {
+			return nil, err
+		}
+		manager = cfg.fieldManager
 	}
 	desiredObjs, _, err := indexObjects("desired", desired)
 	if err != nil {
@@ -266,6 +349,9 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 	}
 
 	res := &Result{}
+	if manager != apply.FieldManager {
+		res.FieldManager = manager
+	}
 	if len(desiredObjs) > 0 {
 		// One per desired object, and room for a few deletions.
 		res.Objects = make([]ObjectPlan, 0, len(desiredObjs)+4)
@@ -289,7 +375,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		if err := l.check(); err != nil {
 			return nil, err
 		}
-		pred, err := predictApply(l, d)
+		pred, err := predictApply(l, d, manager)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", d.ref, err)
 		}
@@ -300,6 +386,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			op.Findings = updateFindings(d, l, pred.after, pred.changes)
 		}
 		op.Findings = append(op.Findings, ownershipFindings(d, pred)...)
+		op.Findings = append(op.Findings, deletingFindings(l, op.Action)...)
 		if hasVerdict(op.Findings, Refused) {
 			for i := range op.Conflicts {
 				op.Conflicts[i].ForceTakes = false
@@ -314,8 +401,14 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			names, haveNames = &n, true
 		}
 	}
+	for i := range res.Objects {
+		if op := &res.Objects[i]; op.Action == Create {
+			op.Findings = append(op.Findings, collisionFindings(op.ObjectRef, names)...)
+		}
+	}
+	var scope map[objectKey]bool
 	if haveNames {
-		scope := cfg.scope
+		scope = cfg.scope
 		if scope == nil || cfg.names == nil {
 			var err error
 			if scope, err = stackScope(*names); err != nil {
@@ -341,7 +434,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			}
 		}
 		for _, l := range deletes {
-			res.Objects = append(res.Objects, ObjectPlan{ObjectRef: l.ref, Action: Delete, Findings: deleteFindings(l, rendersStack)})
+			res.Objects = append(res.Objects, ObjectPlan{ObjectRef: l.ref, Action: Delete, Findings: append(deleteFindings(l, rendersStack), deletingFindings(l, Delete)...)})
 		}
 		if names.Caller == naming.PerCluster {
 			target := ""
@@ -364,10 +457,39 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			}
 		}
 	}
+	kcp := cfg.kcp
+	if kcp == nil && names != nil && names.Caller == naming.PerCluster {
+		k := kcpKey(names.Namespace, names.Release)
+		kcp = &k
+	}
+	if res.NothingLive = !anyLive(desiredObjs, liveObjs, liveByKey, kcp, scope); res.NothingLive {
+		res.Findings = append(res.Findings, nothingLive(len(liveObjs)))
+	}
 	if len(res.Objects) == 0 {
 		res.Objects = nil // as without the room made above: "objects": null
 	}
 	return res, nil
+}
+
+// anyLive reports whether a live object is of the desired stack: one of
+// the desired objects (hooks included), one of the stack's scope (nil when
+// the plan knows no stack), or the tenant cluster's KamajiControlPlane
+// (kcp, nil for none).
+func anyLive(desired, live []*planObject, liveByKey map[objectKey]*planObject, kcp *objectKey, scope map[objectKey]bool) bool {
+	for _, d := range desired {
+		if liveByKey[d.key] != nil {
+			return true
+		}
+	}
+	if kcp != nil && liveByKey[*kcp] != nil {
+		return true
+	}
+	for _, l := range live {
+		if scope[l.key] {
+			return true
+		}
+	}
+	return false
 }
 
 // indexObjects converts objects into the plan's form and refuses
@@ -438,28 +560,52 @@ func lessKey(a, b objectKey) bool {
 
 // ForRequest renders r against live objects and plans the result: the
 // tenant cluster's live state is read from live (LiveStateFromObjects)
-// where r.Live leaves it unset, deletions are scoped to r's stack and a
+// where r.Live leaves it unset (for the etcd chart, the EtcdCluster's
+// spec.bootstrap, which a restored cluster keeps), deletions are scoped to r's stack and a
 // KamajiControlPlane moving to another DataStore is reported.
 //
-// The modifiers run on the rendered objects, as Modify runs them (every
-// object, uninstall hooks included, all or nothing), before they are
-// planned, so pass the ones you apply with: the plan is then of what
-// apply.Requests sends. It returns the desired objects too, modified:
-// apply them as they are (apply.Requests(desired)), without the modifiers
-// again (a modifier that appends would append twice).
+// The Helm uninstall hooks of the render are set aside before anything
+// else (Result.Skipped names them): they are never planned, never
+// modified and never returned. The modifiers run on copies of the other
+// rendered objects, as apply.Requests runs them (all or nothing; a
+// modifier that would make an object a hook, or a hook no longer one, is
+// refused), before they are planned, so pass the ones you apply with: the
+// plan is then of what apply.Requests sends. It returns the desired
+// objects too, modified and without the hooks: apply them as they are
+// (apply.Requests(desired)), without the modifiers again (a modifier that
+// appends would append twice). To uninstall as helm uninstall does, ask
+// for the hooks explicitly: apply.UninstallHookRequests of a Render.
 func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
-	res, desired, err := forRequest(r, live, mods...)
+	return ForRequestWith(r, live, nil, mods...)
+}
+
+// ForRequestWith is ForRequest with Compute's options: AsFieldManager,
+// to plan the apply of a field manager of your own. ForStack and
+// TargetDataStore are ForRequest's to set, from the request and the live
+// objects, and are refused here.
+func ForRequestWith(r etcdshapes.Request, live []etcdshapes.Object, opts []Option, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
+	res, desired, err := forRequest(r, live, opts, mods...)
 	return res, desired, invalid.Safe(err)
 }
 
-// forRequest is ForRequest, its errors as they come.
-func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
+// forRequest is ForRequestWith, its errors as they come.
+func forRequest(r etcdshapes.Request, live []etcdshapes.Object, given []Option, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
+	var own planConfig
+	for i, o := range given {
+		if o == nil {
+			return nil, nil, invalid.Errorf("opts["+strconv.Itoa(i)+"]", nil, "must be an Option (AsFieldManager), not nil")
+		}
+		o(&own)
+	}
+	if own.names != nil || own.dataStore != nil {
+		return nil, nil, errors.New("plan.ForRequestWith: ForStack and TargetDataStore are set from the request, not given")
+	}
 	liveObjs, liveByKey, err := indexObjects("live", live)
 	if err != nil {
 		return nil, nil, err
 	}
 	var (
-		opts     []Option
+		opts     = append([]Option(nil), given...)
 		inferred []InferredAPI
 		// scope is the stack's objects (stackScope); nil where the
 		// desired render holds them all, which then gives it.
@@ -477,6 +623,12 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 			return nil, nil, err
 		}
 		opts, haveNames = append(opts, ForStack(n)), true
+		// The etcd chart's live state is the EtcdCluster's bootstrap.
+		if r.Live.Bootstrap == nil {
+			if r.Live.Bootstrap, err = liveBootstrapOf(r.Namespace, n.Cluster, liveObjs); err != nil {
+				return nil, nil, err
+			}
+		}
 		// The PodMonitor and the dashboard render only where their API
 		// is served: a live one proves it (see the cluster's case).
 		if needsStackScope(etcdshapes.CallerEtcd, r.APIVersions, liveByKey) {
@@ -489,6 +641,8 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
 			return nil, nil, err
 		}
+		kcp := kcpKey(r.Namespace, r.Release)
+		opts = append(opts, func(c *planConfig) { c.kcp = &kcp })
 		st, err := liveStateOf(r.Namespace, r.Release, naming.ClusterEtcdName(r.Release), liveObjs)
 		if err != nil {
 			return nil, nil, err
@@ -498,6 +652,9 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		}
 		if r.Live.StorageClassName == nil {
 			r.Live.StorageClassName = st.StorageClassName
+		}
+		if r.Live.Bootstrap == nil {
+			r.Live.Bootstrap = st.Bootstrap
 		}
 		n, err := naming.ForCluster(r.Namespace, r.Release)
 		if err != nil {
@@ -535,40 +692,72 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 		}
 		opts = append(opts, func(c *planConfig) { c.scope = scope })
 	}
+	// What is applied is decided before any modifier runs: the uninstall
+	// hooks are set aside as rendered (planned as skipped, never
+	// returned), and the modifiers run on copies of the other objects
+	// only, as apply.Requests runs them (apply refuses a modifier that
+	// would make one of them a hook).
+	planned := slices.Clone(desired)
+	applied := make([]etcdshapes.Object, 0, len(desired))
+	at := make([]int, 0, len(desired))
+	for i, o := range desired {
+		if !etcdshapes.IsUninstallHook(o) {
+			applied = append(applied, o)
+			at = append(at, i)
+		}
+	}
 	if len(mods) > 0 {
 		// On copies, as apply.Requests and Modify do, so that no modifier
 		// writes through to anything the rendered objects share.
-		if desired, err = apply.Modified(desired, mods...); err != nil {
+		if applied, err = apply.Modified(applied, mods...); err != nil {
 			return nil, nil, err
 		}
+		for j, i := range at {
+			planned[i] = applied[j]
+		}
 	}
-	p, err := planIndexed(liveObjs, liveByKey, desired, opts...)
+	p, err := planIndexed(liveObjs, liveByKey, planned, opts...)
 	if err != nil {
 		return nil, nil, err
 	}
 	p.InferredAPIs = inferred
-	return p, desired, nil
+	return p, applied, nil
 }
 
-// String renders the plan as text; see WriteText.
+// String renders the plan as text; see WriteText. A nil Result is
+// "<nil>".
 func (p *Result) String() string {
+	if p == nil {
+		return "<nil>"
+	}
 	var b strings.Builder
 	_ = p.WriteText(&b) // a strings.Builder does not fail
 	return b.String()
 }
 
-// WriteText renders the plan for a person: a summary line, the optional
+// WriteText renders the plan for a person: a summary line, the field
+// manager when it is not apply.FieldManager, the optional
 // APIs inferred from live objects and the objects whose ownership is not
 // known, then every object that changes with its changed fields (a
 // conflict with another manager said on its field), the fields kept for
 // other managers and its findings, each naming the object and the field,
 // then the stack's findings and the verdict. Unchanged objects are
 // counted, and listed only for the fields they keep for other managers.
-// It returns the first error writing to w.
+// It returns the first error writing to w; a nil Result or a nil writer is
+// an error, not a panic.
 func (p *Result) WriteText(out io.Writer) error {
+	switch {
+	case p == nil:
+		return errors.New("plan: WriteText of a nil Result")
+	case isNilWriter(out):
+		return errors.New("plan: WriteText needs a writer, not nil")
+	}
 	w := errwriter.New(out)
 	textf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
+	if p.FieldManager != "" {
+		textf(w, "\nField manager: %s (the apply this plan is of must use it).\n", p.FieldManager)
+	}
 	if len(p.InferredAPIs) > 0 {
 		fmt.Fprintln(w)
 		for _, a := range p.InferredAPIs {
@@ -595,7 +784,7 @@ func (p *Result) WriteText(out io.Writer) error {
 		for _, c := range o.Changes {
 			suffix := ""
 			if k, ok := conflictAt[c.Path]; ok {
-				suffix = ": " + conflictText(k)
+				suffix = ": " + conflictText(k, p.fieldManager())
 				delete(conflictAt, c.Path)
 			}
 			switch c.Type {
@@ -610,7 +799,7 @@ func (p *Result) WriteText(out io.Writer) error {
 		}
 		for _, c := range o.Conflicts {
 			if _, left := conflictAt[c.Path]; left {
-				textf(w, "    ! %s: %s\n", c.Path, conflictText(c))
+				textf(w, "    ! %s: %s\n", c.Path, conflictText(c, p.fieldManager()))
 			}
 		}
 		for _, k := range o.Kept {
@@ -648,7 +837,7 @@ func (p *Result) WriteText(out io.Writer) error {
 	}
 	if conflicts > 0 {
 		textf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as apply.Requests' callers apply, %s takes %s.\n",
-			conflicts, plural(conflicts, "field changes that is", "fields change that are"), apply.FieldManager, plural(conflicts, "it", "them"))
+			conflicts, plural(conflicts, "field changes that is", "fields change that are"), p.fieldManager(), plural(conflicts, "it", "them"))
 	}
 	switch {
 	case refused+decide > 0:
@@ -659,6 +848,16 @@ func (p *Result) WriteText(out io.Writer) error {
 		fmt.Fprintln(w, "\nSafe to apply.")
 	}
 	return w.Err()
+}
+
+// isNilWriter reports a nil writer or a typed nil pointer (a nil
+// *bytes.Buffer), which would panic on the first write.
+func isNilWriter(w io.Writer) bool {
+	if w == nil {
+		return true
+	}
+	v := reflect.ValueOf(w)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // unknownOwnership lists the live objects planned without managedFields.
@@ -687,11 +886,12 @@ func managerList(ms []Manager) string {
 	return strings.Join(names, ", ")
 }
 
-// conflictText says whom a conflict is with and what force does.
-func conflictText(c Conflict) string {
+// conflictText says whom a conflict is with and what force does for
+// field manager manager.
+func conflictText(c Conflict, manager string) string {
 	s := "conflict with " + managerList(c.Managers) + " (an apply without force is refused; "
 	if c.ForceTakes {
-		return s + "with force " + apply.FieldManager + " takes the field)"
+		return s + "with force " + manager + " takes the field)"
 	}
 	return s + "with force too, as the API server refuses the object)"
 }
@@ -786,7 +986,7 @@ var verdictMark = map[Verdict]string{Refused: "REFUSED", NeedsDecision: "DECISIO
 
 func writeFinding(w io.Writer, f Finding, withObject bool) {
 	where := f.Path
-	if withObject {
+	if withObject && f.Object != (ObjectRef{}) {
 		where = strings.TrimSpace(f.Object.String() + " " + f.Path)
 	}
 	if where == "" {

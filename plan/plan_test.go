@@ -195,15 +195,22 @@ func TestPlanOfLiveStackAgainstItselfIsEmpty(t *testing.T) {
 			for _, o := range p.Objects {
 				assert.Equal(t, plan.Unchanged, o.Action, "%s", o.ObjectRef)
 			}
-			// Hooks are skipped, everything else is planned.
+			// Hooks are skipped and never returned, everything else is
+			// planned.
+			rendered, err := s.Render() // with the scenario's live state
+			require.NoError(t, err)
 			hooks := 0
-			for _, o := range desired {
+			for _, o := range rendered {
 				if etcdshapes.IsUninstallHook(o) {
 					hooks++
 				}
 			}
+			for _, o := range desired {
+				require.False(t, etcdshapes.IsUninstallHook(o), "%s %s", kindName(o), o.GetName())
+			}
 			assert.Len(t, p.Skipped, hooks)
-			assert.Len(t, p.Objects, len(desired)-hooks)
+			assert.Len(t, desired, len(rendered)-hooks)
+			assert.Len(t, p.Objects, len(desired))
 			if len(desired) > 0 {
 				assert.Contains(t, p.String(), "No changes.")
 			}
@@ -520,6 +527,87 @@ func TestPlanCollidingDataStoreNames(t *testing.T) {
 	}
 }
 
+// The colliding pair's DataStore missing from the live file (the live
+// objects of the namespace, fetched without datastores, or none at all):
+// the plan cannot tell whether the other release's DataStore exists, so
+// creating it is never called safe, for either release, through Compute
+// and ForRequest; the finding names the other release and the command
+// that fetches the DataStore. With the DataStore in the live file the
+// plan decides: the other's is the endpoints decision above, its own
+// (applied before) is unchanged and safe. A release whose DataStore name
+// no other stack can render is safe to create.
+func TestPlanCollidingDataStoreMissingFromLive(t *testing.T) {
+	const ns = "tenant-demo1"
+	b := "kubernetes-" + strings.Repeat("b", 40)
+	nb, err := naming.ForCluster(ns, b)
+	require.NoError(t, err)
+	a := strings.TrimPrefix(nb.DataStore(), ns+".")
+	name := nb.DataStore()
+	withoutDataStore := func(objs []etcdshapes.Object) []etcdshapes.Object {
+		var out []etcdshapes.Object
+		for _, o := range objs {
+			if kindName(o) != "DataStore" {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	liveOf := func(release string) []etcdshapes.Object {
+		objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: release})
+		require.NoError(t, err)
+		y, err := etcdshapes.Marshal(objs)
+		require.NoError(t, err)
+		live, err := plan.ReadObjects(liveFile(t, y, nil))
+		require.NoError(t, err)
+		return live
+	}
+	for _, c := range []struct {
+		name, release, other string
+		live                 []etcdshapes.Object
+	}{
+		{"A against B's stack without its DataStore", a, "a release whose <namespace>.<release> is longer than 63 characters", withoutDataStore(liveOf(b))},
+		{"A against nothing", a, "a release whose <namespace>.<release> is longer than 63 characters", nil},
+		{"B against A's stack without its DataStore", b, `release "` + a + `" in namespace "` + ns + `"`, withoutDataStore(liveOf(a))},
+		{"B against nothing", b, `release "` + a + `" in namespace "` + ns + `"`, nil},
+	} {
+		req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: c.release}
+		desired, err := etcdshapes.Render(req)
+		require.NoError(t, err)
+		for entry, compute := range map[string]func() (*plan.Result, error){
+			"Compute": func() (*plan.Result, error) { return plan.Compute(c.live, desired) },
+			"ForRequest": func() (*plan.Result, error) {
+				p, _, err := plan.ForRequest(req, c.live)
+				return p, err
+			},
+		} {
+			t.Run(c.name+"/"+entry, func(t *testing.T) {
+				p, err := compute()
+				require.NoError(t, err)
+				require.False(t, p.SafeToApply(), "%s", p)
+				ds := objectPlan(t, p, "DataStore", name)
+				require.Equal(t, plan.Create, ds.Action)
+				require.Len(t, ds.Findings, 1, "%s", p)
+				f := ds.Findings[0]
+				assert.Equal(t, plan.NeedsDecision, f.Verdict)
+				assert.Contains(t, f.Message, "cannot decide: the live objects hold no DataStore \""+name+"\"")
+				assert.Contains(t, f.Message, c.other)
+				assert.Contains(t, f.Message, "kubectl get datastores.kamaji.clastix.io "+name+" -o yaml --show-managed-fields")
+				assert.Len(t, findings(p, plan.NeedsDecision), 1, "the one decision: %s", p)
+				assert.Contains(t, p.String(), "DECISION: cannot decide")
+			})
+		}
+	}
+	// Fetched: the release's own DataStore, as applied, decides it.
+	p, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: a}, liveOf(a))
+	require.NoError(t, err)
+	require.True(t, p.SafeToApply(), "%s", p)
+	require.Equal(t, plan.Unchanged, objectPlan(t, p, "DataStore", name).Action)
+	// No other stack can render tenant-demo.kubernetes-demo.
+	p, _, err = plan.ForRequest(scenarioRequest(t, goldentest.Scenario(t, "cluster-demo")), nil)
+	require.NoError(t, err)
+	require.True(t, p.SafeToApply(), "%s", p)
+}
+
 // The cluster's KamajiControlPlane on another datastore while the caller
 // renders the cluster's own: a Kamaji datastore migration.
 func TestPlanDataStoreMoveNeedsDecision(t *testing.T) {
@@ -755,8 +843,9 @@ func TestPlanBootstrapChangeRefused(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, p.SafeToApply())
 	notes := findings(p, plan.Note)
-	require.Len(t, notes, 1)
+	require.Len(t, notes, 2, "the restore's, and nothing live")
 	assert.Equal(t, "spec.bootstrap.restore", notes[0].Path)
+	assert.True(t, p.NothingLive)
 }
 
 // The CRD's messages (x-kubernetes-validations of the etcd-operator
@@ -843,11 +932,6 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 			textChange: "+ spec.bootstrap: {",
 		},
 		{
-			name: "bootstrap removed", path: "spec.bootstrap", change: plan.FieldRemoved, message: bootstrapAddedOrRemoved,
-			live:       func(t *testing.T) []etcdshapes.Object { return liveOf(t, restored("a.db")) },
-			textChange: `- spec.bootstrap.restore.source.s3.key: "a.db"`,
-		},
-		{
 			name: "bootstrap changed", path: "spec.bootstrap.restore.source.s3.key", change: plan.FieldChanged, message: bootstrapChanged,
 			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t, restored("a.db")) }, mods: []apply.Modifier{restored("b.db")},
 			textChange: `~ spec.bootstrap.restore.source.s3.key: "a.db" -> "b.db"`,
@@ -885,6 +969,89 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 			if tc.message != tlsChanged && tc.message != bootstrapChanged {
 				assert.NotContains(t, text, "immutable", "a field added or removed is not a changed value")
 			}
+		})
+	}
+}
+
+// A live EtcdCluster restored from a snapshot keeps spec.bootstrap, which
+// the CRD never lets an apply add, change or remove: the live state holds
+// it (LiveStateFromObjects, and ForRequest for both callers), the render
+// carries it as it is, and so the restored stack planned against itself
+// is empty and safe, with or without the same Restore modifier; another
+// source is still refused, and so are desired objects without it given
+// to Compute, as the API server would refuse them.
+func TestPlanRestoredClusterKeepsItsBootstrap(t *testing.T) {
+	src := func(key string) v1alpha2.SnapshotLocation {
+		return v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
+			Endpoint: "https://s3.example.com", Bucket: "backups", Key: key,
+			CredentialsSecretRef: corev1.LocalObjectReference{Name: "s3-credentials"},
+		}}
+	}
+	restored := func(key string) apply.Modifier { return apply.ForKind(etcd.Restore(src(key))) }
+	for _, name := range []string{"etcd-defaults", "cluster-demo"} {
+		t.Run(name, func(t *testing.T) {
+			s := goldentest.Scenario(t, name)
+			req := scenarioRequest(t, s)
+			objs, err := etcdshapes.Render(req)
+			require.NoError(t, err)
+			require.NoError(t, apply.Modify(objs, restored("a.db")))
+			marshalled, err := etcdshapes.Marshal(objs)
+			require.NoError(t, err)
+			var kcp *unstructured.Unstructured
+			cluster := "etcd"
+			if s.Caller == etcdshapes.CallerCluster {
+				kcp = kamajiControlPlane(s.Namespace, s.Release, s.Namespace+"."+s.Release)
+				cluster = s.Release + "-etcd"
+			}
+			// Applied by FieldManager: it owns spec.bootstrap.
+			live, err := plan.ReadObjects(liveFile(t, marshalled, kcp))
+			require.NoError(t, err)
+			want := &v1alpha2.BootstrapSpec{Restore: &v1alpha2.RestoreSpec{Source: src("a.db")}}
+
+			if s.Caller == etcdshapes.CallerCluster {
+				st, err := plan.LiveStateFromObjects(s.Namespace, s.Release, live)
+				require.NoError(t, err)
+				require.Equal(t, want, st.Bootstrap)
+			}
+			for _, mods := range [][]apply.Modifier{nil, {restored("a.db")}} {
+				p, desired, err := plan.ForRequest(req, live, mods...)
+				require.NoError(t, err)
+				require.True(t, p.Empty(), "%s", p)
+				require.True(t, p.SafeToApply(), "%s", p)
+				var c *v1alpha2.EtcdCluster
+				for _, o := range desired {
+					if e, ok := o.(*v1alpha2.EtcdCluster); ok {
+						c = e
+					}
+				}
+				require.NotNil(t, c)
+				require.Equal(t, cluster, c.Name)
+				require.Equal(t, want, c.Spec.Bootstrap, "the render carries the live bootstrap")
+			}
+			// Another source: refused, as the CRD refuses it.
+			p, _, err := plan.ForRequest(req, live, restored("b.db"))
+			require.NoError(t, err)
+			refused := findings(p, plan.Refused)
+			require.Len(t, refused, 1, "%s", p)
+			assert.Equal(t, "spec.bootstrap.restore.source.s3.key", refused[0].Path)
+			assert.Equal(t, bootstrapChanged, strings.TrimSuffix(refused[0].Message, " (restore into a new cluster)"))
+			// Desired objects without it, as given to Compute: refused.
+			plain, err := etcdshapes.Render(req)
+			require.NoError(t, err)
+			p, err = plan.Compute(live, plain)
+			require.NoError(t, err)
+			refused = findings(p, plan.Refused)
+			require.NotEmpty(t, refused, "%s", p)
+			for _, f := range refused {
+				assert.Equal(t, bootstrapAddedOrRemoved, f.Message)
+			}
+			// The live state given explicitly renders it too.
+			req.Live.Bootstrap = want
+			objs, err = etcdshapes.Render(req)
+			require.NoError(t, err)
+			p, err = plan.Compute(live, objs)
+			require.NoError(t, err)
+			require.True(t, p.SafeToApply(), "%s", p)
 		})
 	}
 }
@@ -1099,7 +1266,8 @@ func etcdRestore() func(*v1alpha2.EtcdCluster) error {
 
 // TestPlanVersionChangesFollowEtcdPolicy: a spec.version change is graded
 // by etcd's upgrade and downgrade policy, not by ordering: patch changes
-// (up or down) and one-minor upgrades are safe; a one-minor downgrade, a
+// (up or down) and one-minor upgrades (from etcd's minimum patch release)
+// are safe; one from below it, a one-minor downgrade, a
 // skipped minor version (up or down), a major change and a live version
 // that is not one need a decision, with etcd's reason.
 func TestPlanVersionChangesFollowEtcdPolicy(t *testing.T) {
@@ -1110,7 +1278,10 @@ func TestPlanVersionChangesFollowEtcdPolicy(t *testing.T) {
 	}{
 		{"3.6.10", plan.Note, "is a patch change within 3.6"},
 		{"3.6.12", plan.Note, "is a patch change within 3.6"},
-		{"3.5.21", plan.Note, "upgrades one minor version, which etcd supports as a rolling upgrade"},
+		{"3.5.32", plan.Note, "upgrades one minor version, which etcd supports as a rolling upgrade"},
+		// Below the 3.5 patch release etcd's 3.6 guide requires.
+		{"3.5.10", plan.NeedsDecision, "upgrades one minor version from 3.5.10, below 3.5.32: etcd's upgrade guide to 3.6 requires every 3.5 member to run 3.5.32 or later first"},
+		{"3.5.31", plan.NeedsDecision, "upgrade to 3.5.32 or later within 3.5 first (a patch change), then to 3.6.11"},
 		{"3.4.30", plan.NeedsDecision, `skips a minor version: etcd upgrades one minor version at a time, and "upgrades that skip a minor version are not supported and will likely fail"`},
 		{"3.0.0", plan.NeedsDecision, "skips a minor version"},
 		{"3.7.0", plan.NeedsDecision, "downgrades one minor version, which etcd supports only after etcdctl downgrade enable 3.6"},

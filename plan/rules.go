@@ -78,6 +78,76 @@ func createFindings(d *planObject) []Finding {
 	return nil
 }
 
+// deletingFindings note a live object that is being deleted (its
+// metadata.deletionTimestamp is set; finalizers hold it): an apply
+// updates it until it is gone, and nothing recreates it until the next
+// apply after that; a delete has nothing left to do.
+func deletingFindings(l *planObject, a Action) []Finding {
+	when := valueAt(l.tree, dotted("metadata.deletionTimestamp"))
+	if when == nil {
+		return nil
+	}
+	msg := "the live object is being deleted (deletionTimestamp " + show(when) + finalizers(l) + "): "
+	switch a {
+	case Delete:
+		msg += "the delete is already under way"
+	default:
+		msg += "the apply " + map[Action]string{Unchanged: "leaves it", Update: "updates it"}[a] +
+			" until it is gone, and nothing recreates it until the next apply; wait for the deletion to finish (or find what holds it), then plan again"
+	}
+	return []Finding{{Verdict: Note, Object: l.ref, Path: "metadata.deletionTimestamp", Message: msg}}
+}
+
+// finalizers lists a live object's finalizers for a message, "" when none.
+func finalizers(l *planObject) string {
+	list, _ := valueAt(l.tree, dotted("metadata.finalizers")).([]any)
+	if len(list) == 0 {
+		return ""
+	}
+	return "; finalizers " + show(list)
+}
+
+// nothingLive is the note of a plan that found nothing of the stack among
+// n live objects (Result.NothingLive).
+func nothingLive(n int) Finding {
+	what := "the live objects are empty"
+	if n > 0 {
+		what = fmt.Sprintf("none of the %d live objects is this stack's", n)
+	}
+	return Finding{Verdict: Note, Message: "nothing live: " + what + ", so every object is a create (a fresh install). " +
+		"If the stack exists, the live objects are not its own: check what fetched them (the namespace, the kinds; kubectl get -n NS -o yaml --show-managed-fields KINDS...); " +
+		"etcdshapes plan --expect-existing refuses such a plan (exit 3)"}
+}
+
+// collisionFindings are those of creating ref when it is a DataStore whose
+// name another stack can render too (naming.DataStoreCollision; names,
+// when known, is the desired stack's, left out of the stacks named): the
+// DataStore is cluster-scoped and absent from the live objects, so the
+// plan cannot tell whether it exists; if it does, the apply repoints the
+// other stack's control planes. It needs the live DataStore, or a
+// decision that there is none.
+func collisionFindings(ref ObjectRef, names *naming.Names) []Finding {
+	if ref.APIVersion == "" || schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind).GroupKind() != dataStoreKind {
+		return nil
+	}
+	other, ok := "", false
+	if names != nil && names.DataStore() == ref.Name {
+		other, ok = names.DataStoreCollision()
+	} else {
+		other, ok = naming.DataStoreCollision(ref.Name)
+	}
+	if !ok {
+		return nil
+	}
+	return []Finding{{Verdict: NeedsDecision, Object: ref, Message: fmt.Sprintf(
+		"cannot decide: the live objects hold no DataStore %q (it is cluster-scoped: a live file holds it only when kubectl get was asked for datastores), "+
+			"while %s renders the same name (a long <namespace>.<release> is cut and hashed into 63 characters; the scheme is frozen). "+
+			"If it exists, the apply repoints every tenant control plane on it at this etcd, and their data does not move. "+
+			"Fetch it into the live file (kubectl get datastores.kamaji.clastix.io %s -o yaml --show-managed-fields) and plan again, "+
+			"or decide that it does not exist (kubectl answers NotFound)",
+		ref.Name, other, ref.Name)}}
+}
+
 // updateFindings grade the changes of an update of l to after (the
 // object as the API server stores it after the apply of d).
 func updateFindings(d, l *planObject, after map[string]any, changes []FieldChange) []Finding {
@@ -214,7 +284,7 @@ func deleteFindings(l *planObject, rendersStack bool) []Finding {
 // another DataStore than target: applying the chart moves it, and Kamaji
 // migrates the tenant's data.
 func dataStoreMove(n naming.Names, target string, live map[objectKey]*planObject) ([]Finding, error) {
-	kcp := live[objectKey{group: kamajiControlPlaneKind.Group, kind: kamajiControlPlaneKind.Kind, namespace: n.Namespace, name: n.Release}]
+	kcp := live[kcpKey(n.Namespace, n.Release)]
 	if kcp == nil {
 		return nil, nil
 	}
@@ -293,9 +363,10 @@ func sizeChange(live, desired any) (Verdict, string, bool) {
 
 // versionChange grades a change of spec.version by etcd's own upgrade
 // and downgrade policy (etcd.VersionChange, which cites it): a patch
-// change and a one-minor upgrade are notes; a one-minor downgrade, a
-// skipped minor version, a major change and a version that is not one
-// need a decision, since etcd-operator's rolling replacement of the
+// change and a one-minor upgrade are notes; a one-minor upgrade from below
+// the patch release etcd's guide requires (3.5.10 -> 3.6.11), a one-minor
+// downgrade, a skipped minor version, a major change and a version that is
+// not one need a decision, since etcd-operator's rolling replacement of the
 // members performs none of them as etcd supports it.
 func versionChange(live, desired any) (Verdict, string) {
 	ls, _ := live.(string)
@@ -307,7 +378,7 @@ func versionChange(live, desired any) (Verdict, string) {
 		return Note, why + rolls
 	case etcd.VersionMinorDowngrade:
 		return NeedsDecision, why + rolls + ", so check that the downgrade is enabled first (or that etcd-operator enables it), and take a snapshot first"
-	case etcd.VersionUnknown:
+	case etcd.VersionUnknown, etcd.VersionBelowMinimum:
 		return NeedsDecision, why + rolls + "; take a snapshot first"
 	default:
 		return NeedsDecision, why + rolls + ": expect the first replaced member to fail and the cluster to run a member short; take a snapshot first"

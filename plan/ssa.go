@@ -3,7 +3,6 @@ package plan
 import (
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/apply"
 	"maps"
 	"reflect"
 	"slices"
@@ -123,8 +122,10 @@ func managerID(m Manager) string {
 	return m.Name + "\x00" + m.Operation + "\x00" + v + "\x00" + m.Subresource
 }
 
-// applyID is FieldManager's key as an applier.
-var applyID = managerID(Manager{Name: apply.FieldManager, Operation: string(metav1.ManagedFieldsOperationApply)})
+// applierID is the key of field manager name as an applier.
+func applierID(name string) string {
+	return managerID(Manager{Name: name, Operation: string(metav1.ManagedFieldsOperationApply)})
+}
 
 // liveManaged is what a live object's managedFields say: each manager's
 // field sets (fieldsV1, as the API server wrote them; entries of one
@@ -142,18 +143,18 @@ type managerEntry struct {
 	fields  []map[string]any
 }
 
-// isApplier reports whether m is FieldManager's applies.
-func (m Manager) isApplier() bool {
-	return m.Name == apply.FieldManager && m.Operation == string(metav1.ManagedFieldsOperationApply) && m.Subresource == ""
+// isApplier reports whether m is the applies of field manager name.
+func (m Manager) isApplier(name string) bool {
+	return m.Name == name && m.Operation == string(metav1.ManagedFieldsOperationApply) && m.Subresource == ""
 }
 
-// own is the field set FieldManager applied last, nil when none.
-func (m *liveManaged) own() []map[string]any {
+// own is the field set field manager name applied last, nil when none.
+func (m *liveManaged) own(name string) []map[string]any {
 	if m == nil {
 		return nil
 	}
 	for _, e := range m.entries {
-		if e.mgr.isApplier() {
+		if e.mgr.isApplier(name) {
 			return e.fields
 		}
 	}
@@ -233,9 +234,9 @@ type prediction struct {
 	refusal string
 }
 
-// predictApply predicts a server-side apply of d onto l as FieldManager,
-// with force.
-func predictApply(l, d *planObject) (*prediction, error) {
+// predictApply predicts a server-side apply of d onto l as field manager
+// manager, with force.
+func predictApply(l, d *planObject, manager string) (*prediction, error) {
 	pt, known, err := smdTypeOf(d.ref.APIVersion, d.ref.Kind)
 	if err != nil {
 		return nil, err
@@ -252,7 +253,7 @@ func predictApply(l, d *planObject) (*prediction, error) {
 	// server's defaults either (they only add fields); numbers compare by
 	// value and anything else it cannot vouch for goes the long way.
 	root := compiledType(pt)
-	own := l.managed.own()
+	own := l.managed.own(manager)
 	if fastUnchanged(root, l.tree, d.tree, own) {
 		p.after = l.tree
 	} else {
@@ -269,11 +270,11 @@ func predictApply(l, d *planObject) (*prediction, error) {
 		}
 		if fastUnchanged(root, live, d.tree, own) {
 			p.after = live
-		} else if err := predictMerge(pt, known, l, d, live, p); err != nil {
+		} else if err := predictMerge(pt, known, l, d, live, manager, p); err != nil {
 			return nil, err
 		}
 	}
-	p.kept = keptFields(root, l.managed, d.tree, p.after)
+	p.kept = keptFields(root, l.managed, manager, d.tree, p.after)
 	return p, nil
 }
 
@@ -304,7 +305,7 @@ func shallowCopy(m map[string]any) map[string]any {
 // server does (structuredMergeManager.Apply), then what the server does
 // after the merge: defaulting, and for built-in kinds the typed round
 // trip (canonical quantities, empty maps and lists dropped).
-func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map[string]any, p *prediction) error {
+func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map[string]any, manager string, p *prediction) error {
 	s := pt.Schema
 	conformed, unknown := conform(s, pt.TypeRef, live)
 	// The live object as the API server stores it: no null a field does
@@ -343,7 +344,7 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 		liveTV = fullTV
 	} else {
 		var trimmed map[string]any
-		trimmed, aside = trimUntouched(compiledType(pt), conformed, d.tree, l.managed.own())
+		trimmed, aside = trimUntouched(compiledType(pt), conformed, d.tree, l.managed.own(manager))
 		if len(aside) > 0 {
 			if liveTV, err = pt.FromUnstructured(trimmed, typed.AllowDuplicates); err != nil {
 				return fmt.Errorf("the live object: %w", err)
@@ -373,6 +374,7 @@ func predictMerge(pt typed.ParseableType, known bool, l, d *planObject, live map
 	if err != nil {
 		return err
 	}
+	applyID := applierID(manager)
 	version := fieldpath.APIVersion(d.ref.APIVersion)
 	conv := &versionConverter{kind: d.ref.Kind, version: d.ref.APIVersion, deduced: pt.TypeRef.NamedType != nil && *pt.TypeRef.NamedType == "__untyped_deduced_"}
 	updater := (&merge.UpdaterBuilder{Converter: conv, ReturnInputOnNoop: true}).BuildUpdater()

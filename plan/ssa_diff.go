@@ -187,7 +187,7 @@ func quantityRespelled(p fieldpath.Path, a, b any) bool {
 // them to those managers. Each is reported where it leaves the desired
 // object (a sidecar container once), with every manager owning it or
 // fields below it. Sorted by path.
-func keptFields(root *cNode, m *liveManaged, config, after map[string]any) []KeptField {
+func keptFields(root *cNode, m *liveManaged, manager string, config, after map[string]any) []KeptField {
 	if m == nil || !m.present {
 		return nil
 	}
@@ -243,7 +243,7 @@ func keptFields(root *cNode, m *liveManaged, config, after map[string]any) []Kep
 		}
 	}
 	for _, e := range m.entries {
-		if e.mgr.isApplier() {
+		if e.mgr.isApplier(manager) {
 			continue
 		}
 		for _, raw := range e.fields {

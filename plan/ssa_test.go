@@ -2,7 +2,10 @@ package plan_test
 
 import (
 	"encoding/json"
+	"errors"
 	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"os"
@@ -66,10 +69,16 @@ func addManaged(t *testing.T, u *unstructured.Unstructured, manager, operation, 
 // ownsToo adds a field set to FieldManager's entry of u.
 func ownsToo(t *testing.T, u *unstructured.Unstructured, path []string, key string) {
 	t.Helper()
+	ownsTooAs(t, u, apply.FieldManager, path, key)
+}
+
+// ownsTooAs adds a field set to manager's entry of u.
+func ownsTooAs(t *testing.T, u *unstructured.Unstructured, manager string, path []string, key string) {
+	t.Helper()
 	entries, _, _ := unstructured.NestedSlice(u.Object, "metadata", "managedFields")
 	for _, e := range entries {
 		em := e.(map[string]any)
-		if em["manager"] != apply.FieldManager {
+		if em["manager"] != manager {
 			continue
 		}
 		node := em["fieldsV1"].(map[string]any)
@@ -252,4 +261,124 @@ func TestPlanRefusesWhatTheSchemaRequires(t *testing.T) {
 	refused := findings(p, plan.Refused)
 	require.Len(t, refused, 1, "%s", p)
 	assert.Contains(t, refused[0].Message, "spec: Required value")
+}
+
+// appliedAs renames FieldManager's entries of every live object to
+// manager's: the stack as an apply by manager left it.
+func appliedAs(t *testing.T, live []etcdshapes.Object, manager string) {
+	t.Helper()
+	for _, o := range live {
+		u := o.(*unstructured.Unstructured)
+		entries, _, _ := unstructured.NestedSlice(u.Object, "metadata", "managedFields")
+		for _, e := range entries {
+			if em := e.(map[string]any); em["manager"] == apply.FieldManager {
+				em["manager"] = manager
+			}
+		}
+		require.NoError(t, unstructured.SetNestedSlice(u.Object, entries, "metadata", "managedFields"))
+	}
+}
+
+// TestPlanAsFieldManager: AsFieldManager plans the apply of another field
+// manager, by both entry points (ForRequestWith and Compute): the fields
+// it applied before are its own (one it no longer sets is removed, not
+// kept), every other manager's, "etcdshapes" included, are another's (a
+// change of one is a conflict its force takes), and the text and JSON
+// name it. The default is apply.FieldManager, for an empty name too.
+func TestPlanAsFieldManager(t *testing.T) {
+	const mine = "my-operator"
+	byRequest := func(t *testing.T, live []etcdshapes.Object, opts ...plan.Option) *plan.Result {
+		t.Helper()
+		p, _, err := plan.ForRequestWith(fixtureChartRequest(), live, opts)
+		require.NoError(t, err)
+		return p
+	}
+	byCompute := func(t *testing.T, live []etcdshapes.Object, opts ...plan.Option) *plan.Result {
+		t.Helper()
+		desired, err := etcdshapes.Render(fixtureChartRequest())
+		require.NoError(t, err)
+		p, err := plan.Compute(live, desired, opts...)
+		require.NoError(t, err)
+		return p
+	}
+	for name, planOf := range map[string]func(*testing.T, []etcdshapes.Object, ...plan.Option) *plan.Result{"ForRequestWith": byRequest, "Compute": byCompute} {
+		t.Run(name, func(t *testing.T) {
+			// The stack as my-operator applied it: nothing to do as
+			// my-operator; as etcdshapes, nothing changes either (the
+			// values are the same), but none of it is its own.
+			live := serverLive(t)
+			appliedAs(t, live, mine)
+			p := planOf(t, live, plan.AsFieldManager(mine))
+			assert.True(t, p.Empty(), "%s", p)
+			assert.Equal(t, mine, p.FieldManager)
+			assert.Contains(t, p.String(), "\nField manager: my-operator (the apply this plan is of must use it).\n")
+
+			// A sidecar my-operator applied and the render leaves out:
+			// removed as my-operator, kept for my-operator as etcdshapes.
+			cj := fixtureObject(t, live, "CronJob", "etcd-defrag")
+			withSidecar(t, cj)
+			ownsTooAs(t, cj, mine, strings.Split(defragPath, "."), sidecarKey)
+			o := objectPlan(t, planOf(t, live, plan.AsFieldManager(mine)), "CronJob", "etcd-defrag")
+			require.Len(t, o.Changes, 1)
+			assert.Equal(t, plan.FieldRemoved, o.Changes[0].Type)
+			assert.Empty(t, o.Kept)
+			for _, def := range [][]plan.Option{nil, {plan.AsFieldManager("")}, {plan.AsFieldManager(apply.FieldManager)}} {
+				p := planOf(t, live, def...)
+				assert.Empty(t, p.FieldManager)
+				o := objectPlan(t, p, "CronJob", "etcd-defrag")
+				assert.Empty(t, o.Changes, "%s", p)
+				require.Len(t, o.Kept, 1, "%s", p)
+				assert.Equal(t, mine, o.Kept[0].Managers[0].Name)
+			}
+
+			// A field etcdshapes applied with another value: as
+			// my-operator, a conflict with etcdshapes that force takes.
+			live = serverLive(t)
+			cj = fixtureObject(t, live, "CronJob", "etcd-defrag")
+			require.NoError(t, unstructured.SetNestedField(cj.Object, "30 * * * *", "spec", "schedule"))
+			p = planOf(t, live, plan.AsFieldManager(mine))
+			o = objectPlan(t, p, "CronJob", "etcd-defrag")
+			require.Len(t, o.Conflicts, 1, "%s", p)
+			assert.Equal(t, apply.FieldManager, o.Conflicts[0].Managers[0].Name)
+			assert.True(t, o.Conflicts[0].ForceTakes)
+			assert.Contains(t, p.String(), "conflict with etcdshapes (an apply without force is refused; with force my-operator takes the field)")
+			assert.Contains(t, p.String(), "with force, as apply.Requests' callers apply, my-operator takes it.")
+			b, err := json.Marshal(p)
+			require.NoError(t, err)
+			assert.Contains(t, string(b), `"fieldManager":"my-operator"`)
+			// As etcdshapes, its own field: a plain change.
+			o = objectPlan(t, planOf(t, live), "CronJob", "etcd-defrag")
+			assert.Empty(t, o.Conflicts)
+			require.Len(t, o.Changes, 1)
+		})
+	}
+}
+
+// TestPlanRefusesBadFieldManager: a name the API server refuses is
+// refused by both entry points under "fieldManager", quoted as given, and
+// ForRequestWith refuses the options it sets itself.
+func TestPlanRefusesBadFieldManager(t *testing.T) {
+	live := serverLive(t)
+	desired, err := etcdshapes.Render(fixtureChartRequest())
+	require.NoError(t, err)
+	for _, name := range []string{"a\nb", strings.Repeat("m", apply.MaxFieldManagerLength+1), "bad\xff", "rtl\u202e", "\x1b]52;c;eA==\a"} {
+		for which, call := range map[string]func() error{
+			"Compute": func() error { _, err := plan.Compute(live, desired, plan.AsFieldManager(name)); return err },
+			"ForRequestWith": func() error {
+				_, _, err := plan.ForRequestWith(fixtureChartRequest(), live, []plan.Option{plan.AsFieldManager(name)})
+				return err
+			},
+		} {
+			err := call()
+			var ne *invalid.Error
+			require.True(t, errors.As(err, &ne), "%s %q: %v", which, name, err)
+			assert.Equal(t, "fieldManager", ne.Field)
+			assert.Equal(t, name, ne.Value)
+			assert.NotContains(t, err.Error(), "\x1b]", "escaped")
+		}
+	}
+	for _, opt := range []plan.Option{plan.ForStack(naming.Names{}), plan.TargetDataStore("x")} {
+		_, _, err := plan.ForRequestWith(fixtureChartRequest(), live, []plan.Option{opt})
+		require.ErrorContains(t, err, "ForStack and TargetDataStore are set from the request")
+	}
 }

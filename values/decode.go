@@ -28,7 +28,7 @@ const (
 	// maps, counted in one pass before parsing, and once expanded where
 	// aliases repeat a node): 250,000, some twenty times the values of a
 	// large umbrella chart. A document at the limit parses within about
-	// a second and 100 MB (docs/performance.md).
+	// a second and 100 MB (docs/limits.md).
 	MaxNodes = inputlimit.MaxValuesNodes
 	// MaxIndicators is MaxNodes.
 	//

@@ -14,14 +14,14 @@ import (
 )
 
 const (
-	synopsisCheckEtcd = `  etcdshapes render check etcd    --namespace NS [--release etcd] [--load s|m|l|xl] [--datascale]
+	synopsisCheckEtcd = `  etcdshapes render check etcd    [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale]
                                   [--etcd-version X.Y.Z] [--size QUANTITY] [--image IMAGE]
 `
-	synopsisCheckCluster = `  etcdshapes render check cluster --namespace NS --release REL [--load s|m|l|xl] [--datascale]
+	synopsisCheckCluster = `  etcdshapes render check cluster RELEASE --namespace NS [--load s|m|l|xl] [--datascale]
                                   [--image IMAGE]
 `
 	// synopsisRenderCheck is the overview's.
-	synopsisRenderCheck = `  etcdshapes render check etcd|cluster --namespace NS [--release REL] [--load s|m|l|xl] [--datascale]
+	synopsisRenderCheck = `  etcdshapes render check etcd|cluster [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale]
 `
 	aboutRenderCheck = `  render check     a Job that runs etcdctl check perf (and check datascale) against the
                    stack's etcd (run 'etcdshapes render check --help').
@@ -66,7 +66,7 @@ func newRenderCheckCmd(e env) *cobra.Command {
 		Use:   "check etcd|cluster",
 		Short: "A Job that checks the etcd's performance with etcdctl check perf",
 		Long: "etcdshapes render check renders a Job that checks a stack's etcd with etcdctl check perf and, optionally, check datascale.\n\n" +
-			synopsisCheckEtcd + synopsisCheckCluster + checkDetails(""),
+			synopsisCheckEtcd + synopsisCheckCluster + aboutRelease + checkDetails(""),
 	}, newRenderCheckCallerCmd)
 }
 
@@ -79,45 +79,47 @@ type checkFlags struct {
 func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	var cf checkFlags
 	cmd := callerCommand(caller, callerHelp{
-		use:   "etcd --namespace NS [--release etcd] [--load s|m|l|xl] [--datascale] [flags]",
+		use:   "etcd [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale] [flags]",
 		short: "Check the etcd chart's etcd with etcdctl check perf",
 		long: "etcdshapes render check etcd renders a Job that checks the etcd chart's etcd with etcdctl.\n\n" +
-			synopsisCheckEtcd + checkDetails(etcdshapes.CallerEtcd),
+			synopsisCheckEtcd + aboutRelease + checkDetails(etcdshapes.CallerEtcd),
 	}, callerHelp{
-		use:   "cluster --namespace NS --release REL [--load s|m|l|xl] [--datascale] [flags]",
+		use:   "cluster RELEASE --namespace NS [--load s|m|l|xl] [--datascale] [flags]",
 		short: "Check a tenant cluster's etcd with etcdctl check perf",
 		long: "etcdshapes render check cluster renders a Job that checks a tenant cluster's etcd with etcdctl.\n\n" +
-			synopsisCheckCluster + checkDetails(etcdshapes.CallerCluster),
+			synopsisCheckCluster + aboutRelease + checkDetails(etcdshapes.CallerCluster),
 	})
 	fs := cmd.Flags()
 	fs.StringVarP(&cf.namespace, "namespace", "n", "", "the stack's tenant namespace `NS` (\"tenant-…\"); required")
 	if caller == etcdshapes.CallerEtcd {
-		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`: \"etcd\", the default")
 		fs.StringVar(&cf.version, "etcd-version", "", fmt.Sprintf("the cluster's etcd `X.Y.Z` (the chart's values.version), whose etcdctl runs (default %s)", etcd.DefaultVersion))
 		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load\n(default %s; at most 64 characters, an exponent within ±99, below 2^63 bytes as a float64)", etcd.DefaultSize))
 		_ = cmd.RegisterFlagCompletionFunc("etcd-version", cobra.NoFileCompletions)
 		_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
-	} else {
-		fs.StringVar(&cf.release, "release", "", "the stack's Helm release `NAME`, \"kubernetes-<name>\"; required")
 	}
+	registerRelease(cmd, caller, &cf.release)
 	fs.StringVar(&cf.load, "load", etcd.DefaultCheckLoad, "etcdctl's workload `MODEL`: s, m, l or xl")
 	fs.BoolVar(&cf.datascale, "datascale", false, "also run etcdctl check datascale after check perf")
 	fs.StringVar(&cf.image, "image", "", "the `IMAGE` whose /usr/local/bin/etcdctl runs, for a registry of your own: a reference\nthe kubelet parses, registry and repository in lowercase (default "+etcd.EtcdImageRepository+":v<the cluster's version>)")
 	_ = cmd.RegisterFlagCompletionFunc("image", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("load", fixedCompletion("s", "m", "l", "xl"))
-	for _, f := range []string{"namespace", "release"} {
-		_ = cmd.RegisterFlagCompletionFunc(f, cobra.NoFileCompletions)
-	}
-	printObjects(cmd, e, false, func() ([]etcdshapes.Object, error) { return checkObjects(caller, &cf) })
+	_ = cmd.RegisterFlagCompletionFunc("namespace", cobra.NoFileCompletions)
+	printObjects(cmd, e, "", func() ([]etcdshapes.Object, error) {
+		objs, err := checkObjects(caller, &cf)
+		if err == nil {
+			warn(e.stderr, releaseWarnings(caller, cf.release))
+		}
+		return objs, err
+	})
 	return cmd
 }
 
 func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
-	switch {
-	case f.namespace == "":
+	if f.namespace == "" {
 		return nil, &usageError{errors.New("--namespace is required")}
-	case caller == etcdshapes.CallerCluster && f.release == "":
-		return nil, &usageError{errors.New("--release is required for render check cluster")}
+	}
+	if err := requireRelease(caller, f.release, "render check cluster"); err != nil {
+		return nil, err
 	}
 	// Every refusal is collected, in the order of the checks
 	// (names, --size as a quantity, then CheckJob's), so that one run

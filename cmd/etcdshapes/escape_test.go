@@ -146,6 +146,8 @@ func hostileCommandLines(t testing.TB, h string) [][]string {
 	live := file("live.json", string(hostileLive(t, s, h)))
 	rawLive := file("raw-live.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: "+h+"}\n")
 	missing := filepath.Join(dir, "missing"+h)
+	b := h[min(1, len(h)):min(2, len(h))] // one byte of h (ESC in hostile)
+	near := file("near.yaml", yamlQuote("etcd"+b)+": {}\n_cluster: {"+yamlQuote("cpu-allocation-rati"+b)+": 1}\n")
 	etcd := []string{"render", "etcd", "-n", "tenant-root"}
 	cluster := []string{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo"}
 	planCluster := []string{"plan", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--chart-version", "0.0.0"}
@@ -174,6 +176,13 @@ func hostileCommandLines(t testing.TB, h string) [][]string {
 		with(etcd, "--output-dir", filepath.Join(dir, "out"+h)),
 		with(etcd, "--"+h),
 		{"render", "cluster", "-n", "tenant-demo", "--release", h},
+		{"render", "cluster", h, "-n", "tenant-demo"},
+		{"render", "cluster", "kubernetes-demo", h, "-n", "tenant-demo"},
+		{"render", "cluster", h, "-n", "tenant-demo", "--release", "kubernetes-demo"},
+		with(cluster, "-f", near), // ignored keys warned about, which resemble read ones but for a byte of h
+		{"render", "snapshot", "cluster", h, "-n", "tenant-demo", "--name", "now", "--pvc", "backups"},
+		{"render", "check", "cluster", "kubernetes-demo", h, "-n", "tenant-demo"},
+		{"plan", "cluster", h, "-n", "tenant-demo", "--live", live},
 		with(cluster, "--live-datastore", h),
 		with(cluster, "--live-storage-class", h),
 		{"render", h},
@@ -191,6 +200,7 @@ func hostileCommandLines(t testing.TB, h string) [][]string {
 		with(planCluster, "--live", rawLive),
 		with(planCluster, "--live", missing),
 		with(planCluster, "--live", live, "--output", h),
+		with(planCluster, "--live", live, "--field-manager", h),
 		{"version", "-o", h},
 		{"completion", h},
 	}

@@ -9,8 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-const genDetails = `Usage:
-` + synopsisGen + `
+const genDetails = synopsisGen + `
   gen chart --caller C writes the caller's application chart (Chart.yaml, values.yaml,
                        values.schema.json, templates/etcd.yaml, ci/) that renders its stack
                        from the charts' values. It depends on the library chart at

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/spf13/cobra"
@@ -38,6 +39,30 @@ func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
+
+// verbosityHint is err, pflag's refusal of an unknown flag, with a second
+// line when the flag is -v: kubectl's verbosity, which etcdshapes does not
+// have, and cobra's shorthand of --version, which etcdshapes does not take.
+func verbosityHint(err error) error {
+	if strings.HasPrefix(err.Error(), "unknown shorthand flag: 'v' in ") {
+		return errors.Join(err, errVerbosity)
+	}
+	return err
+}
+
+// errVerbosity says why -v is no flag, wherever it is given.
+var errVerbosity = errors.New("-v is not a flag of etcdshapes: there is no log verbosity (kubectl's -v) to set; the version is --version or 'etcdshapes version'")
+
+// isVerbosityFlag reports whether a, in place of a subcommand, is -v as
+// kubectl users write it: -v, -v=6, -v6, -vv.
+func isVerbosityFlag(a string) bool {
+	rest, ok := strings.CutPrefix(a, "-v")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimPrefix(rest, "=")
+	return strings.Trim(rest, "v") == "" || strings.Trim(rest, "0123456789") == ""
+}
 
 // runError is an error of a command's work (bad input, I/O): exit 1. Every
 // error a command's RunE returns that is not a *usageError becomes one;
@@ -93,6 +118,8 @@ func parentCommand(cmd *cobra.Command, unknown func(arg string) error) *cobra.Co
 			return errNoSubcommand
 		case isHelp(args[0]):
 			return cmd.Help()
+		case isVerbosityFlag(args[0]):
+			return &usageError{errors.Join(fmt.Errorf("unknown shorthand flag: 'v' in %s", args[0]), errVerbosity)}
 		}
 		return unknown(args[0])
 	})
@@ -115,7 +142,8 @@ func callersCommand(e env, cmd *cobra.Command, newCaller func(e env, caller stri
 type callerHelp struct{ use, short, long, example string }
 
 // callerCommand is caller's subcommand (etcd or cluster) with the help
-// of that caller, etcd's or cluster's; it takes no positional argument.
+// of that caller, etcd's or cluster's; it takes no positional argument
+// until registerRelease gives it the release's.
 func callerCommand(caller string, etcd, cluster callerHelp) *cobra.Command {
 	h := cluster
 	if caller == etcdshapes.CallerEtcd {

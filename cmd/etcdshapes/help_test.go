@@ -18,28 +18,28 @@ func TestHelp(t *testing.T) {
 		not  []string // what another command's usage would show
 	}{
 		{nil, []string{"Usage:", "etcdshapes render etcd ", "etcdshapes gen chart", "etcdshapes plan etcd|cluster",
-			"etcdshapes render snapshot cluster --namespace NS --release REL", "--live-storage-class NAME"}, nil},
+			"etcdshapes render snapshot cluster RELEASE --namespace NS", "--live-storage-class NAME"}, nil},
 		{[]string{"render"}, []string{"etcdshapes render etcd ", "etcdshapes render cluster ",
-			"etcdshapes render snapshot cluster --namespace NS --release REL", "etcdshapes render check etcd|cluster", "--api-versions GROUP/VERSION/Kind", "--set KEY=VALUE",
+			"etcdshapes render snapshot cluster RELEASE --namespace NS", "etcdshapes render check etcd|cluster", "--api-versions GROUP/VERSION/Kind", "--set KEY=VALUE",
 			"Available Commands:"}, []string{"etcdshapes plan", "etcdshapes gen"}},
 		{[]string{"render", "etcd"}, []string{"etcdshapes render etcd ", "--namespace NS", "--chart-version V", "(default 0.0.0)", "(the VPA and VMPodScrape always)"},
 			[]string{"etcdshapes render cluster", "--live-datastore"}},
-		{[]string{"render", "cluster"}, []string{"etcdshapes render cluster --namespace NS --release REL", "--api-versions API", "--live-storage-class NAME"},
+		{[]string{"render", "cluster"}, []string{"etcdshapes render cluster RELEASE --namespace NS", "--api-versions API", "--live-storage-class NAME"},
 			[]string{"etcdshapes render etcd", "--live FILE"}},
 		{[]string{"render", "snapshot"}, []string{"etcdshapes render snapshot etcd ", "etcdshapes render snapshot cluster ", "--schedule", "--s3-endpoint"}, nil},
 		{[]string{"render", "snapshot", "etcd"}, []string{"etcdshapes render snapshot etcd ", "--keep N", "--pvc CLAIM", "(default 7)"},
 			[]string{"etcdshapes render snapshot cluster"}},
-		{[]string{"render", "snapshot", "cluster"}, []string{"etcdshapes render snapshot cluster --namespace NS --release REL --name NAME", "--s3-bucket"},
-			[]string{"etcdshapes render snapshot etcd", "[--release REL]"}},
+		{[]string{"render", "snapshot", "cluster"}, []string{"etcdshapes render snapshot cluster RELEASE --namespace NS --name NAME", "--s3-bucket"},
+			[]string{"etcdshapes render snapshot etcd", "[RELEASE]"}},
 		{[]string{"render", "check"}, []string{"etcdshapes render check etcd ", "etcdshapes render check cluster ", "--datascale", "no ServiceAccount, Role or RoleBinding"}, nil},
 		{[]string{"render", "check", "etcd"}, []string{"etcdshapes render check etcd ", "--load MODEL", "--etcd-version X.Y.Z", "--size QUANTITY", "--image IMAGE", `(default "s")`},
 			[]string{"etcdshapes render check cluster"}},
-		{[]string{"render", "check", "cluster"}, []string{"etcdshapes render check cluster --namespace NS --release REL", "--datascale", "--load MODEL"},
+		{[]string{"render", "check", "cluster"}, []string{"etcdshapes render check cluster RELEASE --namespace NS", "--datascale", "--load MODEL"},
 			[]string{"etcdshapes render check etcd", "--etcd-version", "--size"}},
 		{[]string{"plan"}, []string{"etcdshapes plan etcd ", "etcdshapes plan cluster ", "--live FILE", "Exit status"}, nil},
 		{[]string{"plan", "etcd"}, []string{"etcdshapes plan etcd ", "--live FILE", "--output", "--namespace NS"},
 			[]string{"etcdshapes plan cluster", "--live-datastore NAME"}},
-		{[]string{"plan", "cluster"}, []string{"etcdshapes plan cluster --live FILE --namespace NS --release REL", "--live-datastore NAME", "--output"},
+		{[]string{"plan", "cluster"}, []string{"etcdshapes plan cluster RELEASE --live FILE --namespace NS", "--live-datastore NAME", "--output"},
 			[]string{"etcdshapes plan etcd"}},
 		{[]string{"gen"}, []string{"etcdshapes gen chart --caller etcd|cluster --out DIR", "--library"}, nil},
 		{[]string{"gen", "chart"}, []string{"etcdshapes gen chart --caller etcd|cluster --out DIR", "--library", "--out DIR", "(default 0.0.0)", "--force", ".etcdshapes-generated", "Exit status"}, nil},
@@ -66,7 +66,7 @@ func TestHelp(t *testing.T) {
 	// Help after other flags is still help.
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, run([]string{"render", "cluster", "-n", "tenant-demo", "--help"}, strings.NewReader(""), &stdout, &stderr))
-	assert.Contains(t, stdout.String(), "etcdshapes render cluster --namespace NS --release REL")
+	assert.Contains(t, stdout.String(), "etcdshapes render cluster RELEASE --namespace NS")
 	assert.Empty(t, stderr.String())
 }
 
@@ -85,7 +85,11 @@ func TestUsageErrorsGoToStderr(t *testing.T) {
 		{[]string{"render", "etcd", "-x"}, "unknown shorthand flag: 'x' in -x", "etcdshapes render etcd --help"},
 		{[]string{"render", "etcd", "-n", "tenant-root", "-o", "xml"}, `--output must be yaml or json, not "xml"`, "etcdshapes render etcd --help"},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--force"}, "--force needs --output-dir", "etcdshapes render etcd --help"},
-		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "EtcdCluster"}, `--show-only "EtcdCluster" must be KIND/NAME`, "etcdshapes render etcd --help"},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "EtcdCluster/"}, `--show-only "EtcdCluster/" must be KIND or KIND/NAME`, "etcdshapes render etcd --help"},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "/etcd"}, `--show-only "/etcd" must be KIND or KIND/NAME`, "etcdshapes render etcd --help"},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", ""}, `--show-only "" must be KIND or KIND/NAME`, "etcdshapes render etcd --help"},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "Secret/a/b"}, `--show-only "Secret/a/b" must be KIND or KIND/NAME`, "etcdshapes render etcd --help"},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "[x"}, "syntax error in pattern", "etcdshapes render etcd --help"},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "EtcdCluster/[x"}, "syntax error in pattern", "etcdshapes render etcd --help"},
 		{[]string{"render", "etcd", "-n", "tenant-root", "-f", "-", "--set-file", "a=-"}, `stdin ("-") can be read by one input only, not by -f and --set-file`, "etcdshapes render etcd --help"},
 		{[]string{"version", "extra"}, `unexpected argument "extra"`, "etcdshapes version --help"},

@@ -2,17 +2,21 @@
 // kubernetes charts from the etcdshapes builders, reading the charts' own
 // values files and Helm's --set flags.
 //
-//	etcdshapes render etcd    --namespace NS [--release etcd] [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
-//	etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
+//	etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
+//	etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
 //	                          [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
 //	                          [--live-storage-class NAME]
-//	etcdshapes render snapshot etcd|cluster --namespace NS [--release REL] (--name NAME | --schedule CRON [--keep N]) DESTINATION
-//	etcdshapes render check etcd|cluster --namespace NS [--release REL] [--load s|m|l|xl] [--datascale]
+//	etcdshapes render snapshot etcd|cluster [RELEASE] --namespace NS (--name NAME | --schedule CRON [--keep N]) DESTINATION
+//	etcdshapes render check etcd|cluster [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale]
 //	etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
 //	etcdshapes gen chart --library [--caller etcd|cluster] --out DIR [--force]
-//	etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]
+//	etcdshapes plan etcd|cluster [RELEASE] --live FILE <render flags> [--output text|json] [--field-manager NAME]
 //	etcdshapes version
 //	etcdshapes completion bash|zsh|fish|powershell
+//
+// RELEASE is the Helm release, given as helm template's NAME is or as
+// --release RELEASE (both: the same); the etcd chart's is "etcd", the
+// default, a tenant cluster's is required.
 //
 // The flags are POSIX/GNU style, as kubectl's and helm's (spf13/pflag):
 // -ntenant-demo, -n tenant-demo, --namespace=tenant-demo. Go-style
@@ -40,28 +44,43 @@ import (
 
 // Synopses, shared by the overview and each command's help.
 const (
-	synopsisRenderEtcd = "  etcdshapes render etcd    --namespace NS [--release etcd] [-f VALUES]... [--set KEY=VALUE]...\n" +
-		"                            [--chart-version V] [-o yaml|json] [--output-dir DIR] [--show-only KIND/NAME]...\n"
-	synopsisRenderCluster = `  etcdshapes render cluster --namespace NS --release REL [-f VALUES]... [--set KEY=VALUE]...
+	synopsisRenderEtcd = "  etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]...\n" +
+		"                            [--chart-version V] [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...\n"
+	synopsisRenderCluster = `  etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]...
                             [--chart-version V] [--api-versions GROUP/VERSION/Kind]...
                             [--live-datastore NAME] [--live-storage-class NAME]
-                            [-o yaml|json] [--output-dir DIR] [--show-only KIND/NAME]...
+                            [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...
 `
 	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
   etcdshapes gen chart --library --out DIR [--chart-version V] [--force]
 `
-	synopsisPlan = "  etcdshapes plan etcd|cluster --live FILE <render flags> [--output text|json]\n"
+	synopsisPlan = "  etcdshapes plan etcd|cluster [RELEASE] --live FILE <render flags> [--output text|json] [--field-manager NAME]\n"
 	synopsisMore = "  etcdshapes version\n  etcdshapes completion bash|zsh|fish|powershell\n"
 
+	// aboutRelease follows the synopses of the commands that take a
+	// release.
+	aboutRelease = `
+  RELEASE is the Helm release, given as helm template's NAME ('render cluster kubernetes-demo')
+  or as --release RELEASE; given both ways, it must be the same release.
+`
 	aboutRenderEtcd = `  render etcd      the etcd chart: one shared etcd per tenant namespace, named "etcd".
                    Values: version, replicas, size, storageClass, resources (flat map),
-                   affinity, and the platform's _cluster map. Unknown keys are refused.
+                   affinity, and the platform's _cluster map. Unknown keys are refused;
+                   _cluster keys it does not read are ignored, and one that resembles a
+                   key it reads (cpu_allocation_ratio) is warned about on stderr.
 `
-	aboutRenderCluster = `  render cluster   the kubernetes chart's etcd for one tenant cluster, named
-                   "<release>-etcd". Values: etcd.replicas (1 or 3) and _cluster
+	aboutRenderCluster = `  render cluster   the kubernetes chart's etcd for one tenant cluster, named after its
+                   release: "RELEASE-etcd", e.g. kubernetes-demo-etcd for release
+                   kubernetes-demo. Cozystack names tenant cluster <name>'s release
+                   "kubernetes-<name>"; a RELEASE without that prefix renders as given
+                   ("demo-etcd" for demo), with a warning on stderr.
+                   Values: etcd.replicas (1 or 3) and _cluster
                    (allocation ratios, scheduling.globalAppTopologySpreadConstraints,
-                   etcd-storage-class-local, etcd-storage-class-replicated); other keys
-                   are ignored, unknown keys under etcd: are refused.
+                   etcd-storage-class-local, etcd-storage-class-replicated); unknown keys
+                   under etcd: are refused, other keys are ignored (the chart has many),
+                   and an ignored key that resembles a key read at its level (etcdd,
+                   Etcd, _cluster.cpu_allocation_ratio: the same but for case, "-" and
+                   "_", or a few letters off) is warned about on stderr, one line a key.
 `
 	aboutGen = `  gen chart        writes a Helm chart generated from the builders that renders the same
                    objects from the same values; --library writes only its named templates.
@@ -98,17 +117,19 @@ which and what their cleanup deletes; --include-hooks (or ` + envIncludeHooks + 
 does, for golden comparisons and Helm-like diffs, never to apply. --output-dir writes one
 file per object instead (NN-kind-name.yaml|json, NN the object's place in the whole stack),
 never replacing or removing a file it did not write (--force replaces regular files); a
-render with --show-only never removes a file. --show-only KIND/NAME prints only the
-objects it matches (kind or resource name, any case; NAME may be a glob); each must match
-something, an uninstall hook only with --include-hooks.
+render with --show-only never removes a file. --show-only KIND[/NAME] prints only the
+objects it matches (a kind or resource name in any case, as kubectl get reads it; without
+NAME every object of the kind; NAME may be a glob); each must match something, an
+uninstall hook only with --include-hooks, and a KIND the render holds none of is refused
+with the kinds it holds.
 Errors go to stderr with a non-zero exit: 1 bad input (every bad input, one a line,
 the first being what the chart prints), 2 usage (` + envIncludeHooks + ` other than
 1, true, 0, false or empty included); output that cannot be written (a closed pipe,
 a full disk) exits 1. What a message quotes of the input is escaped as Go quotes
 strings ("\n", "\x1b", "\u202e"): no control character reaches the terminal.
 `
-	exampleRenderCluster = "  etcdshapes render cluster -ntenant-demo --release kubernetes-demo --set etcd.replicas=1 -o json\n"
-	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml --show-only EtcdCluster/etcd\n"
+	exampleRenderCluster = "  etcdshapes render cluster kubernetes-demo -n tenant-demo --set etcd.replicas=1 -o json\n"
+	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml --show-only EtcdCluster\n"
 )
 
 // env is where a command line reads and writes.
@@ -171,7 +192,7 @@ func newRootCmd(e env) *cobra.Command {
 		Short: "Render the etcd objects of Cozystack's charts as typed, validated YAML",
 		Long: `etcdshapes renders the etcd objects of Cozystack's charts as typed, validated YAML.
 
-` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisRenderCheck + synopsisGen + synopsisPlan + synopsisMore + `
+` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisRenderCheck + synopsisGen + synopsisPlan + synopsisMore + aboutRelease + `
 ` + aboutRenderEtcd + aboutRenderCluster + aboutRenderSnapshot + aboutRenderCheck + aboutGen + aboutPlan + `
 ` + aboutValues + `
 ` + aboutOutput,
@@ -191,7 +212,14 @@ func newRootCmd(e env) *cobra.Command {
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	// --version without cobra's -v shorthand: kubectl users read -v as
+	// log verbosity (kubectl -v=6), and etcdshapes has no levels of
+	// logging to offer (it prints its objects and, on stderr, warnings
+	// and errors only), so -v is not a flag at all: a verbosity flag that
+	// changed nothing would mislead, and -v printing the version would
+	// surprise. -v, -v=6 or -vv is a usage error that says so (verbosityHint).
+	root.Flags().Bool("version", false, "print the version the build recorded ('etcdshapes version' prints more)")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{verbosityHint(err)} })
 	root.AddCommand(newRenderCmd(e), newGenCmd(e), newPlanCmd(e), newVersionCmd(e))
 	root.SetHelpCommand(newHelpCmd())
 	root.InitDefaultHelpCmd()
@@ -202,9 +230,61 @@ func newRootCmd(e env) *cobra.Command {
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {
 			c.RunE = runE(func(*cobra.Command, []string) error { return errNoSubcommand })
+			completionHelp(c)
 		}
 	}
 	return root
+}
+
+// bashCompletionNeed is what the bash script needs, said by 'completion
+// --help' and 'completion bash --help': cobra's bash script (its V2) calls
+// _get_comp_words_by_ref and _filedir, which the bash-completion package
+// defines; a bare bash without it sources the script without a word and
+// then fails at every TAB.
+const bashCompletionNeed = `The bash script needs the bash-completion package loaded in the shell: it calls that
+package's _get_comp_words_by_ref and _filedir (checked with bash-completion 2.11; version 2
+needs bash 4.1 or newer). On a bare bash, 'source <(etcdshapes completion bash)' succeeds
+silently, then every TAB prints "_get_comp_words_by_ref: command not found" and completes
+nothing. 'type _get_comp_words_by_ref' says whether it is loaded; install it with the
+package manager (apt install bash-completion, dnf install bash-completion, brew install
+bash-completion@2 and the line brew prints for ~/.bash_profile) and start a new shell.
+zsh, fish and powershell need nothing beyond their own completion systems.
+`
+
+// completionHelp gives cobra's completion command and its bash
+// subcommand the help that says what the bash script needs.
+func completionHelp(c *cobra.Command) {
+	c.Long = "etcdshapes completion prints the shell completion script of etcdshapes (commands, flags\n" +
+		"and their values) for bash, zsh, fish or powershell on stdout; each shell's help says how\n" +
+		"to load it.\n\n" + bashCompletionNeed
+	for _, sub := range c.Commands() {
+		// The flags exist (-h, --no-descriptions): say so in the usage line.
+		sub.DisableFlagsInUseLine = false
+		if sub.Name() != "bash" {
+			continue
+		}
+		sub.Long = "Generate the autocompletion script for the bash shell.\n\n" + bashCompletionNeed + `
+To load completions in your current shell session:
+
+	source <(etcdshapes completion bash)
+
+To load completions for every new session, execute once:
+
+#### Linux:
+
+	etcdshapes completion bash > /etc/bash_completion.d/etcdshapes
+
+  or, for your user only (bash-completion 2 loads it when first needed):
+
+	etcdshapes completion bash > ~/.local/share/bash-completion/completions/etcdshapes
+
+#### macOS:
+
+	etcdshapes completion bash > $(brew --prefix)/etc/bash_completion.d/etcdshapes
+
+You will need to start a new shell for this setup to take effect.
+`
+	}
 }
 
 // newHelpCmd is 'etcdshapes help [COMMAND]...': the command's help on
@@ -245,7 +325,7 @@ func newRenderCmd(e env) *cobra.Command {
 		Short: "Print the objects of one stack",
 		Long: `etcdshapes render prints the objects of one stack.
 
-` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisRenderCheck + `
+` + synopsisRenderEtcd + synopsisRenderCluster + synopsisRenderSnapshot + synopsisRenderCheck + aboutRelease + `
 ` + aboutRenderEtcd + aboutRenderCluster + aboutRenderSnapshot + aboutRenderCheck + `
 ` + aboutValues + `
 ` + aboutOutput,
@@ -260,20 +340,20 @@ func newRenderCmd(e env) *cobra.Command {
 func newRenderCallerCmd(e env, caller string) *cobra.Command {
 	var rf renderFlags
 	cmd := callerCommand(caller, callerHelp{
-		use:   "etcd --namespace NS [--release etcd] [-f VALUES]... [--set KEY=VALUE]... [flags]",
+		use:   "etcd [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: `The etcd chart's stack: one shared etcd per tenant namespace, named "etcd"`,
 		long: "etcdshapes render etcd renders the etcd chart's stack for a tenant namespace.\n\n" +
-			synopsisRenderEtcd + "\n" + aboutRenderEtcd + "\n" + aboutValues + "\n" + aboutOutput,
+			synopsisRenderEtcd + aboutRelease + "\n" + aboutRenderEtcd + "\n" + aboutValues + "\n" + aboutOutput,
 		example: strings.TrimSuffix(exampleRenderEtcd, "\n"),
 	}, callerHelp{
-		use:   "cluster --namespace NS --release REL [-f VALUES]... [--set KEY=VALUE]... [flags]",
+		use:   "cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: `The kubernetes chart's etcd for one tenant cluster, named "<release>-etcd"`,
 		long: "etcdshapes render cluster renders the kubernetes chart's etcd stack for one tenant cluster.\n\n" +
-			synopsisRenderCluster + "\n" + aboutRenderCluster + "\n" + aboutValues + "\n" + aboutOutput,
+			synopsisRenderCluster + aboutRelease + "\n" + aboutRenderCluster + "\n" + aboutValues + "\n" + aboutOutput,
 		example: strings.TrimSuffix(exampleRenderCluster, "\n"),
 	})
 	rf.register(cmd, caller)
-	printObjects(cmd, e, true, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
+	printObjects(cmd, e, caller, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
 	return cmd
 }
 
@@ -295,6 +375,8 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	warn(e.stderr, releaseWarnings(rf.caller, rf.release))
+	warn(e.stderr, rf.valueWarnings(req.Values))
 	warn(e.stderr, rf.apiWarnings(req.APIVersions))
 	if rf.caller == etcdshapes.CallerCluster && len(objs) == 0 {
 		sayf(e.stderr, "the cluster stays on the shared datastore %q; no etcd objects rendered", req.Live.DataStoreName)

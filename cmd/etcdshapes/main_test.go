@@ -121,7 +121,8 @@ func TestCLIUsageErrors(t *testing.T) {
 		{"render", "etcd"},
 		{"render", "cluster", "--namespace", "tenant-demo"},
 		{"render", "etcd", "--namespace", "tenant-root", "--bogus"},
-		{"render", "etcd", "--namespace", "tenant-root", "extra"},
+		{"render", "etcd", "--namespace", "tenant-root", "etcd", "extra"},
+		{"render", "cluster", "kubernetes-a", "--namespace", "tenant-demo", "--release", "kubernetes-b"},
 		{"render", "etcd", "--namespace", "tenant-root", "--live-datastore", "x"},
 		{"render", "cluster", "--namespace", "tenant-demo", "--release", "kubernetes-demo", "--live-datastore", ""},
 	} {

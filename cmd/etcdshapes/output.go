@@ -21,6 +21,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 )
 
@@ -43,7 +44,11 @@ type outputFlags struct {
 	force    bool
 	// hooks: the command renders Helm uninstall hooks, so it has
 	// --include-hooks (render etcd|cluster).
-	hooks        bool
+	hooks bool
+	// stack is the caller whose stack the command renders (render
+	// etcd|cluster), "" for another command's objects: a --show-only kind
+	// of its stack that the render leaves out is told why.
+	stack        string
 	includeHooks bool
 	flags        *pflag.FlagSet
 }
@@ -71,10 +76,11 @@ func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 	fs.BoolVar(&o.force, "force", false,
 		"with --output-dir: replace or remove regular files etcdshapes did not write or that were\nedited since")
 	fs.StringArrayVarP(&o.showOnly, "show-only", "s", nil,
-		"print only the objects `KIND/NAME` matches: KIND a kind or resource, any case, optionally\n"+
-			"with its group (Certificate, certificates.cert-manager.io); NAME a name or glob\n"+
-			"(Certificate/*-ca). Repeat for more; each must match an object (an uninstall hook\n"+
-			"only with --include-hooks)")
+		"print only the objects `KIND[/NAME]` matches: KIND a kind or resource in any case, as kubectl\n"+
+			"get reads it, optionally with its group (EtcdCluster, etcdcluster, certificates.cert-manager.io);\n"+
+			"NAME a name or glob (Certificate/*-ca), every object of the kind without one. Repeat for\n"+
+			"more; each must match an object (an uninstall hook only with --include-hooks), a KIND\n"+
+			"that matches none is refused with the kinds rendered")
 	if hooks {
 		fs.BoolVar(&o.includeHooks, "include-hooks", false,
 			"also print the Helm uninstall hooks (the post-delete cleanup ServiceAccount, Role,\n"+
@@ -89,13 +95,16 @@ func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 	_ = cmd.RegisterFlagCompletionFunc("show-only", cobra.NoFileCompletions)
 }
 
-// printObjects gives cmd the output flags (YAML by default; with
-// --include-hooks when hooks says its objects may hold Helm uninstall
-// hooks) and, as its work, checks them and writes the objects objects
-// returns as they say.
-func printObjects(cmd *cobra.Command, e env, hooks bool, objects func() ([]etcdshapes.Object, error)) {
+// printObjects gives cmd the output flags (YAML by default) and, as its
+// work, checks them and writes the objects objects returns as they say.
+// stack is the caller whose stack the command renders (render
+// etcd|cluster): its objects may hold Helm uninstall hooks, so it has
+// --include-hooks; "" for the commands that print other objects
+// (render snapshot, render check).
+func printObjects(cmd *cobra.Command, e env, stack string, objects func() ([]etcdshapes.Object, error)) {
 	var of outputFlags
-	of.register(cmd, outputYAML, hooks)
+	of.register(cmd, outputYAML, stack != "")
+	of.stack = stack
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
 		if err := of.check(); err != nil {
 			return err
@@ -285,15 +294,19 @@ func objectName(o etcdshapes.Object) string {
 	return o.GetObjectKind().GroupVersionKind().Kind + "/" + o.GetName()
 }
 
-// selector is one --show-only KIND/NAME.
+// selector is one --show-only KIND or KIND/NAME; a bare KIND is
+// KIND/*, every object of the kind.
 type selector struct {
 	arg, kind, group, name string
 }
 
 func parseSelector(s string) (selector, error) {
 	kind, name, ok := strings.Cut(s, "/")
-	if !ok || kind == "" || name == "" || strings.Contains(name, "/") {
-		return selector{}, usagef("--show-only %q must be KIND/NAME, e.g. EtcdCluster/etcd or 'Certificate/*'", s)
+	if !ok {
+		name = "*"
+	}
+	if kind == "" || name == "" || strings.Contains(name, "/") {
+		return selector{}, usagef("--show-only %s must be KIND or KIND/NAME, e.g. EtcdCluster, EtcdCluster/etcd or 'Certificate/*-ca'", invalid.FormatValue(s))
 	}
 	sel := selector{arg: s, kind: strings.ToLower(kind), name: name}
 	sel.kind, sel.group, _ = strings.Cut(sel.kind, ".")
@@ -306,14 +319,20 @@ func parseSelector(s string) (selector, error) {
 }
 
 func (s selector) matches(o etcdshapes.Object) bool {
-	gvk := o.GetObjectKind().GroupVersionKind()
+	name, _ := path.Match(s.name, o.GetName())
+	return name && s.matchesKind(o.GetObjectKind().GroupVersionKind())
+}
+
+// matchesKind reports whether the selector's KIND (and group, if it has
+// one) is gvk's: its kind or its resource, in any case, as kubectl get
+// reads a kind.
+func (s selector) matchesKind(gvk schema.GroupVersionKind) bool {
 	if s.group != "" && s.group != gvk.Group {
 		return false
 	}
 	kind, _ := path.Match(s.kind, strings.ToLower(gvk.Kind))
 	resource, _ := path.Match(s.kind, etcdshapes.ResourceFor(gvk).Resource)
-	name, _ := path.Match(s.name, o.GetName())
-	return (kind || resource) && name
+	return kind || resource
 }
 
 // selectObjects says which objects any --show-only matches (all without
@@ -349,17 +368,44 @@ func (o *outputFlags) selectObjects(objs []etcdshapes.Object) ([]bool, error) {
 		case len(found) == 0 && len(hooks) > 0 && !o.includeHooks:
 			return nil, invalid.Errorf("--show-only", arg, "matches only Helm uninstall hooks (%s), which render leaves out because applying them runs the cleanup: add --include-hooks to print them", strings.Join(hooks, ", "))
 		case len(found) == 0 && len(hooks) == 0:
-			rendered := make([]string, len(objs))
-			for i, obj := range objs {
-				rendered[i] = objectName(obj)
-			}
-			if len(rendered) == 0 {
-				return nil, invalid.Errorf("--show-only", arg, "matches no object: nothing was rendered")
-			}
-			return nil, invalid.Errorf("--show-only", arg, "matches no rendered object; rendered: %s", strings.Join(rendered, ", "))
+			return nil, o.noMatch(sel, objs)
 		}
 	}
 	return keep, nil
+}
+
+// noMatch is the refusal of a selector that matches none of objs: when
+// its KIND is none of their kinds, it lists their kinds (as Kubernetes
+// spells them, sorted) and says why a kind of the stack is left out (an
+// optional API not served); when its NAME is the mismatch, it lists the
+// objects of that kind.
+func (o *outputFlags) noMatch(sel selector, objs []etcdshapes.Object) error {
+	if len(objs) == 0 {
+		return invalid.Errorf("--show-only", sel.arg, "matches no object: nothing was rendered")
+	}
+	var kinds, ofKind []string
+	for _, obj := range objs {
+		gvk := obj.GetObjectKind().GroupVersionKind()
+		if !slices.Contains(kinds, gvk.Kind) {
+			kinds = append(kinds, gvk.Kind)
+		}
+		if sel.matchesKind(gvk) {
+			ofKind = append(ofKind, objectName(obj))
+		}
+	}
+	if len(ofKind) > 0 {
+		return invalid.Errorf("--show-only", sel.arg, "matches no rendered object; rendered of that kind: %s", strings.Join(ofKind, ", "))
+	}
+	slices.Sort(kinds)
+	why := ""
+	for _, sh := range etcdshapes.Shapes() {
+		optional := sh.API != "" && slices.Contains(sh.Callers, o.stack) && !slices.Contains(sh.AlwaysFor, o.stack)
+		if optional && !slices.Contains(kinds, sh.Kind.Kind) && sel.matchesKind(sh.Kind) {
+			why = fmt.Sprintf(" (the %s stack renders %s only where its API is served: --api-versions %s)", o.stack, sh.Kind.Kind, sh.API)
+			break
+		}
+	}
+	return invalid.Errorf("--show-only", sel.arg, "names no kind this render holds%s; its kinds: %s", why, strings.Join(kinds, ", "))
 }
 
 // jsonList prints objs as one v1 List, indented as kubectl prints it; each

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"io"
 
@@ -11,21 +12,28 @@ import (
 )
 
 const (
-	synopsisPlanEtcd = `  etcdshapes plan etcd    --live FILE --namespace NS [--release etcd] [-f VALUES]... [--chart-version V]
-                          [--output text|json]
+	synopsisPlanEtcd = `  etcdshapes plan etcd    [RELEASE] --live FILE --namespace NS [-f VALUES]... [--chart-version V]
+                          [--expect-existing] [--output text|json] [--field-manager NAME]
 `
-	synopsisPlanCluster = `  etcdshapes plan cluster --live FILE --namespace NS --release REL [-f VALUES]... [--chart-version V]
+	synopsisPlanCluster = `  etcdshapes plan cluster RELEASE --live FILE --namespace NS [-f VALUES]... [--chart-version V]
                           [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
-                          [--live-storage-class NAME] [--output text|json]
+                          [--live-storage-class NAME] [--expect-existing] [--output text|json]
+                          [--field-manager NAME]
 `
 	planAbout = `
   Renders the stack as 'etcdshapes render' does and compares it with the live objects:
   what server-side apply would create, update (naming the fields), leave unchanged or
   delete, what the API server will refuse (EtcdCluster spec.tls, storageClassName,
   medium, bootstrap, a shrinking size; DataStore driver; RoleBinding roleRef) and what
-  needs a decision (member count and its quorum, a DataStore's endpoints or the Secrets
-  of its TLS config, which two releases whose DataStore names collide would change, a
+  needs a decision (member count and its quorum, an etcd version change etcd does not
+  support as a rolling one: a skipped minor, a major change, a downgrade, a minor upgrade
+  from below the patch release etcd's upgrade guide requires such as 3.5.10 -> 3.6.11; a
+  DataStore's endpoints or the Secrets of its TLS config, which two releases whose
+  DataStore names collide would change; a new DataStore whose name another release can
+  render while the live file lacks it, since the plan cannot tell whether it exists; a
   tenant cluster moving to another DataStore, deleting the EtcdCluster or the DataStore).
+  Helm's uninstall hooks (the cleanup Job that deletes the PVCs and TLS Secrets) are never
+  planned: the plan lists them as not applied.
 
   --live FILE is what 'kubectl get -o yaml' prints (one object, a List, or several
   documents; "-" reads stdin; at most 64 MiB, and 2,500,000 YAML nodes or JSON values a
@@ -33,11 +41,26 @@ const (
   written, anywhere in it, is refused), e.g.
     kubectl get -n NS -o yaml --show-managed-fields \
       etcdclusters.etcd-operator.cozystack.io,certificates.cert-manager.io,...
-  The live state (the EtcdCluster's storage class, the KamajiControlPlane's datastore)
-  is read from it unless --live-storage-class/--live-datastore say otherwise. With
-  managedFields, fields applied by the "etcdshapes" field manager and no longer
-  rendered show as removed (or as changed to their default, where the API server fills
-  one in). -o json prints the plan as a JSON object.
+  The live state (the EtcdCluster's storage class and spec.bootstrap, which a restored
+  cluster keeps, and the KamajiControlPlane's datastore) is read from it unless
+  --live-storage-class/--live-datastore say otherwise. With managedFields, fields applied
+  by the field manager (--field-manager, "etcdshapes" by default) and no longer rendered
+  show as removed (or as changed to their default, where the API server fills one in);
+  every other manager's are kept, and a change of one is a conflict. Plan with the field
+  manager you apply with (kubectl apply --server-side --field-manager NAME,
+  metav1.ApplyOptions.FieldManager). -o json prints the plan as a JSON object.
+
+  The DataStore is cluster-scoped: list datastores.kamaji.clastix.io among the kinds
+  (kubectl then fetches every DataStore), or append it by name:
+    { echo ---; kubectl get datastores.kamaji.clastix.io NAME -o yaml --show-managed-fields; } >> FILE
+  An object of a namespaced kind without metadata.namespace (a hand-written or trimmed
+  file) is refused, naming it: the plan does not guess namespaces. An object being
+  deleted (deletionTimestamp) gets a note.
+
+  A live file that holds nothing of the stack (empty, or another namespace's objects)
+  plans a fresh install, with a note saying so. --expect-existing refuses that plan
+  (exit 3): use it wherever the stack is known to exist, so that a failed or misdirected
+  kubectl get never plans a fresh install over a live cluster.
 `
 	planInference = `
   (cluster) A live VPA, VMPodScrape or CiliumNetworkPolicy of the stack proves its API is
@@ -47,8 +70,8 @@ const (
 `
 	planExit = `
   Exit status: 0 safe to apply (or no changes), 3 something is refused or needs a
-  decision, 1 an error (a malformed live file, a plan that cannot be written), 2 a
-  usage error.
+  decision (or, with --expect-existing, nothing of the stack is live), 1 an error (a
+  malformed live file, a plan that cannot be written), 2 a usage error.
 `
 )
 
@@ -58,7 +81,7 @@ func newPlanCmd(e env) *cobra.Command {
 		Use:   "plan etcd|cluster",
 		Short: "Say what applying a render to a live stack would change, and whether it is safe",
 		Long: "etcdshapes plan says what applying a render to a live stack would change, and whether it is safe.\n\n" +
-			synopsisPlanEtcd + synopsisPlanCluster + planAbout + planInference +
+			synopsisPlanEtcd + synopsisPlanCluster + aboutRelease + planAbout + planInference +
 			"\n  The render flags are those of 'etcdshapes render etcd|cluster'; 'etcdshapes plan etcd --help'\n  and 'etcdshapes plan cluster --help' list them.\n" +
 			planExit,
 	}, newPlanCallerCmd)
@@ -66,33 +89,41 @@ func newPlanCmd(e env) *cobra.Command {
 
 func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	var (
-		rf       renderFlags
-		liveFile string
-		output   string
+		rf             renderFlags
+		liveFile       string
+		output         string
+		expectExisting bool
+		fieldManager   string
 	)
 	cmd := callerCommand(caller, callerHelp{
-		use:   "etcd --live FILE --namespace NS [--release etcd] [-f VALUES]... [flags]",
+		use:   "etcd [RELEASE] --live FILE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: "Plan the etcd chart's stack against its live objects",
 		long: "etcdshapes plan etcd says what applying the etcd chart's render to its live stack would change.\n\n" +
-			synopsisPlanEtcd + planAbout + "\n  The render flags are those of 'etcdshapes render etcd'.\n" + planExit,
+			synopsisPlanEtcd + aboutRelease + planAbout + "\n  The render flags are those of 'etcdshapes render etcd'.\n" + planExit,
 		example: "  kubectl get -n tenant-root -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
 			"  etcdshapes plan etcd -n tenant-root -f values.yaml --live live.yaml",
 	}, callerHelp{
-		use:   "cluster --live FILE --namespace NS --release REL [-f VALUES]... [flags]",
+		use:   "cluster RELEASE --live FILE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: "Plan a tenant cluster's etcd stack against its live objects",
 		long: "etcdshapes plan cluster says what applying a tenant cluster's etcd render to its live stack would change.\n\n" +
-			synopsisPlanCluster + planAbout + planInference + "\n  The render flags are those of 'etcdshapes render cluster'.\n" + planExit,
+			synopsisPlanCluster + aboutRelease + planAbout + planInference + "\n  The render flags are those of 'etcdshapes render cluster'.\n" + planExit,
 		example: "  kubectl get -n tenant-demo -o yaml --show-managed-fields etcdclusters.etcd-operator.cozystack.io,... > live.yaml\n" +
-			"  etcdshapes plan cluster -n tenant-demo --release kubernetes-demo -f values.yaml --live live.yaml",
+			"  etcdshapes plan cluster kubernetes-demo -n tenant-demo -f values.yaml --live live.yaml",
 	})
 	rf.register(cmd, caller)
 	fs := cmd.Flags()
 	fs.StringVar(&liveFile, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (one object, a List or\nseveral documents; -o json too); \"-\" reads stdin; required")
 	fs.StringVarP(&output, "output", "o", "text", "the plan's `FORMAT`: text or json (the plan as a JSON object)")
+	fs.BoolVar(&expectExisting, "expect-existing", false, "the stack exists: exit 3 when the live file holds none of its objects (a failed\nor misdirected kubectl get), rather than plan a fresh install")
+	fs.StringVar(&fieldManager, "field-manager", apply.FieldManager,
+		"the field manager `NAME` the objects will be applied as (kubectl apply --server-side\n"+
+			"--field-manager): its fields in the live managedFields are its own, every other manager's\n"+
+			"another's. Checked as the API server checks it: at most 128 bytes, printable, not empty")
+	_ = cmd.RegisterFlagCompletionFunc("field-manager", cobra.NoFileCompletions)
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
-		p, err := planLive(&rf, liveFile, output, e.stdin, e.stderr)
+		p, err := planLive(&rf, liveFile, output, fieldManager, e.stdin, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -107,6 +138,10 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 		} else if err := p.WriteText(e.stdout); err != nil {
 			return fmt.Errorf("writing the plan: %w", err)
 		}
+		if expectExisting && p.NothingLive {
+			sayf(e.stderr, "--expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote %s (its namespace and kinds)", liveFile)
+			return &exitStatus{exitUnsafe}
+		}
 		if !p.SafeToApply() {
 			return &exitStatus{exitUnsafe}
 		}
@@ -120,7 +155,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
 }
 
-func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
+func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
 	if err := rf.check("plan"); err != nil {
 		return nil, err
 	}
@@ -137,6 +172,9 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr 
 	if err := checkStdin(users); err != nil {
 		return nil, err
 	}
+	if err := apply.ValidateFieldManager("--field-manager", fieldManager); err != nil {
+		return nil, err
+	}
 
 	liveData, err := readInput("--live", liveFile, stdin)
 	if err != nil {
@@ -151,7 +189,7 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr 
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := plan.ForRequest(req, live)
+	p, _, err := plan.ForRequestWith(req, live, []plan.Option{plan.AsFieldManager(fieldManager)})
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +199,8 @@ func planLive(rf *renderFlags, liveFile, output string, stdin io.Reader, stderr 
 	for _, a := range p.InferredAPIs {
 		apis = append(apis, a.API)
 	}
+	warn(stderr, releaseWarnings(rf.caller, rf.release))
+	warn(stderr, rf.valueWarnings(req.Values))
 	warn(stderr, rf.apiWarnings(apis))
 	return p, nil
 }

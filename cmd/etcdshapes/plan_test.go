@@ -149,7 +149,8 @@ func TestPlanCommandSafeUpdate(t *testing.T) {
 }
 
 // The etcd chart's version planned by etcd's upgrade policy: the issue's
-// fleet-wide broken rolls (a skipped minor version, a major change) exit 3
+// fleet-wide broken rolls (a skipped minor version, a major change, a
+// minor upgrade from below the patch release etcd's guide requires) exit 3
 // with etcd's reason; a patch change and a one-minor upgrade exit 0.
 func TestPlanCommandVersionSteps(t *testing.T) {
 	for _, c := range []struct {
@@ -161,7 +162,9 @@ func TestPlanCommandVersionSteps(t *testing.T) {
 		{"3.6.11", "4.0.0", 3, "DECISION spec.version: etcd 3.6.11 -> 4.0.0 changes the major version"},
 		{"3.6.11", "3.4.30", 3, "DECISION spec.version: etcd 3.6.11 -> 3.4.30 downgrades more than one minor version"},
 		{"3.6.11", "3.5.21", 3, "DECISION spec.version: etcd 3.6.11 -> 3.5.21 downgrades one minor version"},
-		{"3.5.21", "3.6.11", 0, "note spec.version: etcd 3.5.21 -> 3.6.11 upgrades one minor version"},
+		{"3.5.32", "3.6.11", 0, "note spec.version: etcd 3.5.32 -> 3.6.11 upgrades one minor version"},
+		{"3.5.10", "3.6.11", 3, "DECISION spec.version: etcd 3.5.10 -> 3.6.11 upgrades one minor version from 3.5.10, below 3.5.32"},
+		{"3.5.10", "3.5.32", 0, "note spec.version: etcd 3.5.10 -> 3.5.32 is a patch change within 3.5"},
 		{"3.6.12", "3.6.11", 0, "note spec.version: etcd 3.6.12 -> 3.6.11 is a patch change within 3.6"},
 	} {
 		t.Run(c.live+"->"+c.desired, func(t *testing.T) {
@@ -252,7 +255,7 @@ func TestPlanCommandErrorsHaveOnePrefix(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(content), 0o600))
 		return p
 	}
-	secret := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\n"
+	secret := "apiVersion: v1\nkind: Secret\nmetadata:\n  namespace: tenant-demo\n  name: a\n"
 	for _, tc := range []struct {
 		name   string
 		live   string
@@ -266,6 +269,8 @@ func TestPlanCommandErrorsHaveOnePrefix(t *testing.T) {
 		{"replicas a string", file("r.yaml", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: etcd-operator.cozystack.io/v1alpha2\n  kind: EtcdCluster\n  metadata: {name: kubernetes-demo-etcd, namespace: tenant-demo}\n  spec: {replicas: three}\n"), "",
 			`live[0].items[0].spec.replicas: invalid value "three": must be a whole number of members`},
 		{"not YAML", file("y.yaml", "a: [\n"), "", `live[0]: invalid value "a: [": must be YAML`},
+		{"no namespace", file("ns.yaml", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: etcd-operator.cozystack.io/v1alpha2\n  kind: EtcdCluster\n  metadata: {name: kubernetes-demo-etcd}\n"), "",
+			`live[0].items[0].metadata.namespace: invalid value "": must be set: EtcdCluster "kubernetes-demo-etcd" is namespaced, and the plan does not guess its namespace`},
 		{"a directory", dir, "", "--live " + dir + ": read " + dir + ": is a directory"},
 		{"missing", filepath.Join(dir, "none.yaml"), "", "--live: open " + filepath.Join(dir, "none.yaml") + ": no such file or directory"},
 		{"bad values", file("ok.yaml", secret), "etcd: {replicas: 2}\n", `etcd.replicas: invalid value 2: must be 1 or 3`},
@@ -391,4 +396,94 @@ func TestPlanCommandServerDefaultedStacks(t *testing.T) {
 			assert.Empty(t, stderr.String())
 		})
 	}
+}
+
+// A live file that holds nothing of the stack (empty, an empty List, the
+// objects of another namespace: a failed or misdirected kubectl get)
+// plans a fresh install with a note saying so, exit 0; with
+// --expect-existing the plan is printed and refused (exit 3), stderr
+// saying why. A live file of the stack passes --expect-existing, and so
+// does a tenant cluster on a shared datastore, whose KamajiControlPlane is
+// live. -o json carries nothingLive.
+func TestPlanCommandExpectExisting(t *testing.T) {
+	demo := goldentest.Scenario(t, "cluster-demo")
+	other := goldentest.Scenario(t, "etcd-defaults") // tenant-root
+	shared := goldentest.Scenario(t, "cluster-shared")
+	for _, c := range []struct {
+		name     string
+		s        golden.Scenario
+		live     []byte
+		nothing  bool
+		safeCode int
+	}{
+		{"empty file", demo, nil, true, 0},
+		{"comments only", demo, []byte("# kubectl printed nothing\n"), true, 0},
+		{"empty List", demo, []byte("apiVersion: v1\nkind: List\nitems: []\n"), true, 0},
+		{"another namespace's stack", demo, liveList(t, other, nil), true, 0},
+		{"the stack", demo, liveList(t, demo, nil), false, 0},
+		{"a shared datastore's KamajiControlPlane", shared, liveList(t, shared, nil), false, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			live := writeTemp(t, c.live)
+			var stdout, stderr bytes.Buffer
+			code := runPlan(planArgs(t, c.s, live), nil, &stdout, &stderr)
+			require.Equal(t, c.safeCode, code, "%s%s", stdout.String(), stderr.String())
+			require.Equal(t, c.nothing, strings.Contains(stdout.String(), "    note: nothing live: "), stdout.String())
+			require.Empty(t, stderr.String())
+
+			stdout.Reset()
+			code = runPlan(append(planArgs(t, c.s, live), "--expect-existing"), nil, &stdout, &stderr)
+			if !c.nothing {
+				require.Equal(t, 0, code, "%s%s", stdout.String(), stderr.String())
+				require.Empty(t, stderr.String())
+				return
+			}
+			require.Equal(t, 3, code, "%s%s", stdout.String(), stderr.String())
+			require.Contains(t, stdout.String(), "Plan: ", "the plan is printed")
+			require.Equal(t, "etcdshapes: --expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote "+live+" (its namespace and kinds)\n", stderr.String())
+
+			stdout.Reset()
+			stderr.Reset()
+			code = runPlan(append(planArgs(t, c.s, live), "--expect-existing", "-o", "json"), nil, &stdout, &stderr)
+			require.Equal(t, 3, code)
+			var p plan.Result
+			require.NoError(t, json.Unmarshal(stdout.Bytes(), &p))
+			require.True(t, p.NothingLive)
+		})
+	}
+}
+
+// The CLI path of the DataStore collision: a release whose DataStore name
+// another release renders is a decision (exit 3) while the live file
+// lacks the DataStore; appended by name as the help says, the live
+// DataStore decides the plan (its own: exit 0).
+func TestPlanCommandCollidingDataStore(t *testing.T) {
+	const ns = "tenant-demo1"
+	b := "kubernetes-" + strings.Repeat("b", 40)
+	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: b})
+	require.NoError(t, err)
+	var stack, ds []etcdshapes.Object
+	for _, o := range etcdshapes.WithoutUninstallHooks(objs) {
+		if o.GetObjectKind().GroupVersionKind().Kind == "DataStore" {
+			ds = append(ds, o)
+		} else {
+			stack = append(stack, o)
+		}
+	}
+	require.Len(t, ds, 1)
+	stackYAML, err := etcdshapes.Marshal(stack)
+	require.NoError(t, err)
+	dsYAML, err := etcdshapes.Marshal(ds)
+	require.NoError(t, err)
+	s := golden.Scenario{Name: "collide", Caller: etcdshapes.CallerCluster, Namespace: ns, Release: b}
+	var stdout, stderr bytes.Buffer
+	code := runPlan(planArgs(t, s, writeTemp(t, stackYAML)), nil, &stdout, &stderr)
+	require.Equal(t, 3, code, "%s%s", stdout.String(), stderr.String())
+	require.Contains(t, stdout.String(), "+ create DataStore "+ds[0].GetName()+"\n    DECISION: cannot decide: the live objects hold no DataStore")
+	require.Contains(t, stdout.String(), "kubectl get datastores.kamaji.clastix.io "+ds[0].GetName()+" -o yaml --show-managed-fields")
+
+	stdout.Reset()
+	code = runPlan(planArgs(t, s, writeTemp(t, append(append(stackYAML, "---\n"...), dsYAML...))), nil, &stdout, &stderr)
+	require.Equal(t, 0, code, "%s%s", stdout.String(), stderr.String())
+	require.Contains(t, stdout.String(), "No changes.")
 }

@@ -30,11 +30,7 @@ func (r *renderFlags) register(cmd *cobra.Command, caller string) {
 	fs := cmd.Flags()
 	r.flags = fs
 	fs.StringVarP(&r.namespace, "namespace", "n", "", "the tenant namespace `NS` (\"tenant-…\"); required")
-	if caller == etcdshapes.CallerEtcd {
-		fs.StringVar(&r.release, "release", "", "the Helm release `NAME`: must be \"etcd\", the default")
-	} else {
-		fs.StringVar(&r.release, "release", "", "the Helm release `NAME`, \"kubernetes-<name>\"; required")
-	}
+	registerRelease(cmd, caller, &r.release)
 	fs.StringVar(&r.chartVersion, "chart-version", "",
 		"the calling chart's version `V` (SemVer, as Helm checks it), shown by the WorkloadMonitor (default "+monitoring.DefaultChartVersion+")")
 	fs.StringArrayVarP(&r.valueFiles, "values", "f", nil,
@@ -68,11 +64,8 @@ func (r *renderFlags) register(cmd *cobra.Command, caller string) {
 		_ = cmd.RegisterFlagCompletionFunc("live-datastore", cobra.NoFileCompletions)
 		_ = cmd.RegisterFlagCompletionFunc("live-storage-class", cobra.NoFileCompletions)
 	}
-	for _, f := range []string{"namespace", "release", "chart-version", "set", "set-string", "set-json", "set-literal"} {
+	for _, f := range []string{"namespace", "chart-version", "set", "set-string", "set-json", "set-literal"} {
 		_ = cmd.RegisterFlagCompletionFunc(f, cobra.NoFileCompletions)
-	}
-	if caller == etcdshapes.CallerEtcd {
-		_ = cmd.RegisterFlagCompletionFunc("release", fixedCompletion("etcd"))
 	}
 	_ = cmd.MarkFlagFilename("values", "yaml", "yml", "json")
 }
@@ -87,15 +80,26 @@ func fixedCompletion(values ...string) cobra.CompletionFunc {
 // check reports a missing or malformed flag; command names the command in
 // the message ("render", "plan").
 func (r *renderFlags) check(command string) error {
-	switch {
-	case r.namespace == "":
+	if r.namespace == "" {
 		return &usageError{errors.New("--namespace is required")}
-	case r.caller == etcdshapes.CallerCluster && r.release == "":
-		return usagef("--release is required for %s cluster", command)
-	case r.caller == etcdshapes.CallerCluster && r.flags.Changed("live-datastore") && r.liveDataStore == "":
+	}
+	if err := requireRelease(r.caller, r.release, command+" cluster"); err != nil {
+		return err
+	}
+	if r.caller == etcdshapes.CallerCluster && r.flags.Changed("live-datastore") && r.liveDataStore == "" {
 		return &usageError{errors.New("--live-datastore needs a DataStore name")}
 	}
 	return nil
+}
+
+// valueWarnings are the warnings about the values the command renders
+// with: the keys the caller's chart ignores that resemble a key it reads
+// (values.ClusterWarnings, values.EtcdChartWarnings).
+func (r *renderFlags) valueWarnings(vals map[string]any) []string {
+	if r.caller == etcdshapes.CallerCluster {
+		return values.ClusterWarnings(vals)
+	}
+	return values.EtcdChartWarnings(vals)
 }
 
 // stdinUsers names the flags whose value is "-" (stdin), once per use.

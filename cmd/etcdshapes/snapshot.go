@@ -17,20 +17,20 @@ import (
 )
 
 const (
-	synopsisSnapshotEtcd = `  etcdshapes render snapshot etcd    --namespace NS [--release etcd] --name NAME DESTINATION
-  etcdshapes render snapshot etcd    --namespace NS [--release etcd] --schedule CRON [--keep N] DESTINATION
+	synopsisSnapshotEtcd = `  etcdshapes render snapshot etcd    [RELEASE] --namespace NS --name NAME DESTINATION
+  etcdshapes render snapshot etcd    [RELEASE] --namespace NS --schedule CRON [--keep N] DESTINATION
 `
-	synopsisSnapshotCluster = `  etcdshapes render snapshot cluster --namespace NS --release REL --name NAME DESTINATION
-  etcdshapes render snapshot cluster --namespace NS --release REL --schedule CRON [--keep N] DESTINATION
+	synopsisSnapshotCluster = `  etcdshapes render snapshot cluster RELEASE --namespace NS --name NAME DESTINATION
+  etcdshapes render snapshot cluster RELEASE --namespace NS --schedule CRON [--keep N] DESTINATION
 `
 	// synopsisRenderSnapshot is the overview's.
-	synopsisRenderSnapshot = `  etcdshapes render snapshot etcd    --namespace NS [--release etcd]
+	synopsisRenderSnapshot = `  etcdshapes render snapshot etcd    [RELEASE] --namespace NS
                             (--name NAME | --schedule CRON [--keep N]) DESTINATION
-  etcdshapes render snapshot cluster --namespace NS --release REL
+  etcdshapes render snapshot cluster RELEASE --namespace NS
                             (--name NAME | --schedule CRON [--keep N]) DESTINATION
 `
 	snapshotDetails = `
-  DESTINATION is either S3:
+  DESTINATION is flags, either S3:
     --s3-endpoint URL --s3-bucket BUCKET --s3-credentials-secret SECRET
     [--s3-key PREFIX/] [--s3-region REGION] [--s3-force-path-style]
   or a PersistentVolumeClaim:
@@ -63,7 +63,7 @@ func newRenderSnapshotCmd(e env) *cobra.Command {
 		Use:   "snapshot etcd|cluster",
 		Short: "An EtcdSnapshot, or a CronJob taking them on a schedule, to S3 or a PVC",
 		Long: "etcdshapes render snapshot renders what snapshots a stack's etcd: one EtcdSnapshot, or a CronJob taking them on a schedule.\n\n" +
-			synopsisSnapshotEtcd + synopsisSnapshotCluster + snapshotDetails,
+			synopsisSnapshotEtcd + synopsisSnapshotCluster + aboutRelease + snapshotDetails,
 	}, newRenderSnapshotCallerCmd)
 }
 
@@ -78,23 +78,19 @@ type snapshotFlags struct {
 func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
 	var sf snapshotFlags
 	cmd := callerCommand(caller, callerHelp{
-		use:   "etcd --namespace NS [--release etcd] (--name NAME | --schedule CRON [--keep N]) DESTINATION [flags]",
+		use:   "etcd [RELEASE] --namespace NS (--name NAME | --schedule CRON [--keep N]) (--s3-endpoint URL ... | --pvc CLAIM) [flags]",
 		short: "Snapshot the etcd chart's etcd, once or on a schedule",
 		long: "etcdshapes render snapshot etcd renders what snapshots the etcd chart's etcd, once or on a schedule.\n\n" +
-			synopsisSnapshotEtcd + snapshotDetails,
+			synopsisSnapshotEtcd + aboutRelease + snapshotDetails,
 	}, callerHelp{
-		use:   "cluster --namespace NS --release REL (--name NAME | --schedule CRON [--keep N]) DESTINATION [flags]",
+		use:   "cluster RELEASE --namespace NS (--name NAME | --schedule CRON [--keep N]) (--s3-endpoint URL ... | --pvc CLAIM) [flags]",
 		short: "Snapshot a tenant cluster's etcd, once or on a schedule",
 		long: "etcdshapes render snapshot cluster renders what snapshots a tenant cluster's etcd, once or on a schedule.\n\n" +
-			synopsisSnapshotCluster + snapshotDetails,
+			synopsisSnapshotCluster + aboutRelease + snapshotDetails,
 	})
 	fs := cmd.Flags()
 	fs.StringVarP(&sf.namespace, "namespace", "n", "", "the stack's tenant namespace `NS` (\"tenant-…\"); required")
-	if caller == etcdshapes.CallerEtcd {
-		fs.StringVar(&sf.release, "release", "", "the stack's Helm release `NAME`: \"etcd\", the default")
-	} else {
-		fs.StringVar(&sf.release, "release", "", "the stack's Helm release `NAME`, \"kubernetes-<name>\"; required")
-	}
+	registerRelease(cmd, caller, &sf.release)
 	fs.StringVar(&sf.name, "name", "", "one EtcdSnapshot `NAME`")
 	fs.StringVar(&sf.schedule, "schedule", "", "a CronJob taking snapshots on the `CRON` schedule (\"0 3 * * *\", \"@daily\")")
 	fs.Var(&decimalFlag{n: &sf.keep}, "keep", fmt.Sprintf("with --schedule: keep the last `N` snapshots (default %d), N in decimal digits", etcd.DefaultSnapshotKeep))
@@ -106,7 +102,13 @@ func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVar(&sf.s3.CredentialsSecretRef.Name, "s3-credentials-secret", "", "the `SECRET` holding the S3 credentials")
 	fs.StringVar(&sf.pvc.ClaimName, "pvc", "", "the PersistentVolumeClaim `CLAIM` to write to")
 	fs.StringVar(&sf.pvc.SubPath, "pvc-subpath", "", "the `DIR` inside the claim")
-	printObjects(cmd, e, false, func() ([]etcdshapes.Object, error) { return snapshotObjects(caller, &sf, cmd.Flags()) })
+	printObjects(cmd, e, "", func() ([]etcdshapes.Object, error) {
+		objs, err := snapshotObjects(caller, &sf, cmd.Flags())
+		if err == nil {
+			warn(e.stderr, releaseWarnings(caller, sf.release))
+		}
+		return objs, err
+	})
 	return cmd
 }
 
@@ -120,11 +122,13 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 	usesS3 := set("s3-endpoint") || set("s3-bucket") || set("s3-key") || set("s3-region") || set("s3-force-path-style") || set("s3-credentials-secret")
 	usesPVC := set("pvc") || set("pvc-subpath")
 	namespace, release, name, schedule, keep := f.namespace, f.release, f.name, f.schedule, f.keep
-	switch {
-	case namespace == "":
+	if namespace == "" {
 		return nil, &usageError{errors.New("--namespace is required")}
-	case caller == etcdshapes.CallerCluster && release == "":
-		return nil, &usageError{errors.New("--release is required for render snapshot cluster")}
+	}
+	if err := requireRelease(caller, release, "render snapshot cluster"); err != nil {
+		return nil, err
+	}
+	switch {
 	case (name == "") == (schedule == ""):
 		return nil, &usageError{errors.New("give exactly one of --name (one snapshot) or --schedule (a scheduled snapshot)")}
 	case set("keep") && schedule == "":

@@ -27,7 +27,7 @@ func TestRenderSnapshotErrors(t *testing.T) {
 	checkUsage(t, renderSnapshot, []usageCase{
 		{nil, 2, "Usage:"},
 		{[]string{"-h"}, 0, "Usage:"},
-		{[]string{"cluster", "--help"}, 0, "etcdshapes render snapshot cluster --namespace NS --release REL"},
+		{[]string{"cluster", "--help"}, 0, "etcdshapes render snapshot cluster RELEASE --namespace NS"},
 		{[]string{"mysql", "--namespace", "tenant-root"}, 2, `unknown caller "mysql"`},
 		{append([]string{"etcd", "--namespace", "tenant-root"}, pvc...), 2, "exactly one of --name"},
 		{append([]string{"etcd", "--namespace", "tenant-root", "--name", "a", "--schedule", "@daily"}, pvc...), 2, "exactly one of --name"},
@@ -35,7 +35,7 @@ func TestRenderSnapshotErrors(t *testing.T) {
 		{append([]string{"etcd", "--namespace", "tenant-root", "--name", "a", "--s3-bucket", "b"}, pvc...), 2, "exactly one destination"},
 		{append([]string{"etcd", "--namespace", "tenant-root", "--name", "a", "--keep", "3"}, pvc...), 2, "--keep needs --schedule"},
 		{append([]string{"cluster", "--namespace", "tenant-demo", "--name", "a"}, pvc...), 2, "--release is required"},
-		{append([]string{"etcd", "--namespace", "tenant-root", "--name", "a"}, append(pvc, "extra")...), 2, `unexpected argument "extra"`},
+		{append([]string{"etcd", "--namespace", "tenant-root", "--name", "a"}, append(pvc, "etcd", "extra")...), 2, `unexpected argument "extra"`},
 		{append([]string{"etcd", "--namespace", "tenant-root", "--schedule", "@daily", "--keep", "0"}, pvc...), 1, "keep: invalid value 0"},
 		{append([]string{"etcd", "--namespace", "tenant-root", "--schedule", "every day"}, pvc...), 1, `schedule: invalid value "every day"`},
 		{[]string{"etcd", "--namespace", "tenant-root", "--name", "a", "--s3-endpoint", "https://s3", "--s3-bucket", "B", "--s3-credentials-secret", "c"}, 1,

@@ -37,7 +37,7 @@ type Limits struct {
 }
 
 // The limits, and what they cost at worst (BenchmarkWorstCase,
-// docs/performance.md): a document of Nodes one-character nodes, the
+// docs/limits.md): a document of Nodes one-character nodes, the
 // most nodes a parser builds within the limits.
 const (
 	// MaxValuesBytes bounds a values document: 16 MiB, far above any

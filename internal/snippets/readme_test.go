@@ -12,7 +12,7 @@ import (
 // TestREADMESnippetsCompile: every ```go block of the README compiles as
 // written, against the library as it is.
 func TestREADMESnippetsCompile(t *testing.T) {
-	requireSnippetsCompile(t, "README.md", 2, "the README's Go snippets")
+	requireSnippetsCompile(t, "README.md", 1, "the README's Go example")
 }
 
 // requireSnippetsCompile checks that the document at rel, a slash path

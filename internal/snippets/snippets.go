@@ -1,7 +1,8 @@
 // Package snippets compiles the Go snippets of the project's Markdown
 // documents, so that what the README and the docs show compiles as
 // written. It is used by tests only (internal/snippets for README.md,
-// examples/operator for docs/operator.md, which needs controller-runtime).
+// docs/procedures.md and docs/go-api.md; examples/operator for
+// docs/operator.md, which needs controller-runtime).
 //
 // Every ```go block of a document is one snippet. A block that starts
 // with "package" is a whole file. Any other block is a function body,

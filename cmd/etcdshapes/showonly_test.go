@@ -1,0 +1,124 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// kindOf is a document's group, version and kind.
+func kindOf(t *testing.T, doc map[string]any) schema.GroupVersionKind {
+	t.Helper()
+	gv, err := schema.ParseGroupVersion(doc["apiVersion"].(string))
+	require.NoError(t, err)
+	return gv.WithKind(doc["kind"].(string))
+}
+
+// TestShowOnlyKind: --show-only KIND, a bare kind, prints every object of
+// the kind and nothing else, in the render's order, for every kind of
+// both stacks (every optional API served, the uninstall hooks included)
+// and of the snapshot and check commands, in every spelling: the kind as
+// Kubernetes spells it, in lower and upper case, its resource, either
+// with its group, and KIND/*.
+func TestShowOnlyKind(t *testing.T) {
+	apis := strings.Join(append(append([]string{}, golden.AllAPIs...), golden.MonitoringAPIs...), ",")
+	for _, base := range [][]string{
+		{"render", "etcd", "-n", "tenant-root", "-a", apis, "--include-hooks"},
+		{"render", "cluster", "kubernetes-demo", "-n", "tenant-demo", "-a", apis, "--include-hooks"},
+		{"render", "snapshot", "cluster", "kubernetes-demo", "-n", "tenant-demo", "--schedule", "@daily", "--pvc", "backups"},
+		{"render", "check", "etcd", "-n", "tenant-root"},
+	} {
+		all := yamlDocs(t, ok(t, "", base...))
+		var kinds []schema.GroupVersionKind
+		for _, d := range all {
+			if k := kindOf(t, d); !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
+		}
+		require.NotEmpty(t, kinds)
+		for _, k := range kinds {
+			var want []map[string]any
+			for _, d := range all {
+				if kindOf(t, d) == k {
+					want = append(want, d)
+				}
+			}
+			resource := etcdshapes.ResourceFor(k).Resource
+			spellings := []string{k.Kind, strings.ToLower(k.Kind), strings.ToUpper(k.Kind), resource, k.Kind + "/*"}
+			if k.Group != "" {
+				spellings = append(spellings, resource+"."+k.Group, strings.ToLower(k.Kind)+"."+k.Group)
+			}
+			for _, s := range spellings {
+				args := append(append([]string{}, base...), "--show-only", s)
+				t.Run(strings.Join(args, " "), func(t *testing.T) {
+					assert.Equal(t, want, yamlDocs(t, ok(t, "", args...)))
+				})
+			}
+		}
+	}
+}
+
+// TestShowOnlyKindNotRendered: a --show-only KIND the render holds no
+// object of is refused (exit 1, one line, nothing on stdout) with the
+// kinds it holds, sorted, as Kubernetes spells them; a kind the stack
+// renders only where its optional API is served says so and names the
+// API. The class: kinds no command renders, names given as kinds, a kind
+// in another group, and every optional kind of both stacks, unserved.
+func TestShowOnlyKindNotRendered(t *testing.T) {
+	type command struct {
+		args  []string
+		kinds string // the kinds it renders
+	}
+	etcdKinds := "CronJob, DataStore, EtcdCluster, Issuer, Certificate, Job, PrometheusRule, Role, RoleBinding, Secret, Service, ServiceAccount, VMPodScrape, VerticalPodAutoscaler, WorkloadMonitor"
+	clusterKinds := "CronJob, DataStore, EtcdCluster, Issuer, Certificate, Job, Role, RoleBinding, ServiceAccount, WorkloadMonitor"
+	sorted := func(s string) string {
+		l := strings.Split(s, ", ")
+		slices.Sort(l)
+		return strings.Join(l, ", ")
+	}
+	commands := map[string]command{
+		"etcd":     {[]string{"render", "etcd", "-n", "tenant-root"}, sorted(etcdKinds)},
+		"cluster":  {[]string{"render", "cluster", "kubernetes-demo", "-n", "tenant-demo"}, sorted(clusterKinds)},
+		"snapshot": {[]string{"render", "snapshot", "etcd", "-n", "tenant-root", "--name", "now", "--pvc", "backups"}, "EtcdSnapshot"},
+		"check":    {[]string{"render", "check", "cluster", "kubernetes-demo", "-n", "tenant-demo"}, "Job"},
+	}
+	for _, tc := range []struct {
+		command, sel, why string
+	}{
+		{"etcd", "Pod", ""},
+		{"etcd", "Deployment", ""},
+		{"etcd", "etcd", ""}, // a name, not a kind
+		{"etcd", "EtcdCluster.example.com", ""},
+		{"etcd", "etcdclusters.example.com", ""},
+		{"etcd", "CiliumNetworkPolicy", ""}, // the etcd stack never renders it
+		{"cluster", "Secret", ""},
+		{"cluster", "Service", ""},
+		{"cluster", "EtcdSnapshot", ""},
+		{"snapshot", "EtcdCluster", ""},
+		{"snapshot", "CronJob", ""},
+		{"check", "CronJob", ""},
+		{"etcd", "PodMonitor", " (the etcd stack renders PodMonitor only where its API is served: --api-versions " + etcdshapes.APIPodMonitor + ")"},
+		{"etcd", "grafanadashboards", " (the etcd stack renders GrafanaDashboard only where its API is served: --api-versions " + etcdshapes.APIGrafanaDashboard + ")"},
+		{"cluster", "CiliumNetworkPolicy", " (the cluster stack renders CiliumNetworkPolicy only where its API is served: --api-versions " + etcdshapes.APICiliumNetworkPolicy + ")"},
+		{"cluster", "ciliumnetworkpolicies.cilium.io", " (the cluster stack renders CiliumNetworkPolicy only where its API is served: --api-versions " + etcdshapes.APICiliumNetworkPolicy + ")"},
+		{"cluster", "VerticalPodAutoscaler", " (the cluster stack renders VerticalPodAutoscaler only where its API is served: --api-versions " + etcdshapes.APIVerticalPodAutoscaler + ")"},
+		{"cluster", "vmpodscrape", " (the cluster stack renders VMPodScrape only where its API is served: --api-versions " + etcdshapes.APIVMPodScrape + ")"},
+		{"cluster", "PodMonitor", " (the cluster stack renders PodMonitor only where its API is served: --api-versions " + etcdshapes.APIPodMonitor + ")"},
+		{"cluster", "GrafanaDashboard", " (the cluster stack renders GrafanaDashboard only where its API is served: --api-versions " + etcdshapes.APIGrafanaDashboard + ")"},
+	} {
+		c := commands[tc.command]
+		args := append(append([]string{}, c.args...), "--show-only", tc.sel)
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, stdout, stderr := cli(t, "", args...)
+			require.Equal(t, exitError, code, stderr)
+			assert.Empty(t, stdout)
+			assert.Equal(t, `etcdshapes: --show-only: invalid value "`+tc.sel+`": names no kind this render holds`+tc.why+"; its kinds: "+c.kinds+"\n", stderr)
+		})
+	}
+}

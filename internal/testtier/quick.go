@@ -1,0 +1,6 @@
+//go:build !slow
+
+package testtier
+
+// Slow is false: the tests were built without -tags slow.
+const Slow = false
