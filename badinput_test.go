@@ -581,7 +581,7 @@ func quantityBadInputs() []badInput {
 		{"Go check size", func() error {
 			_, err := etcd.CheckJob(mustNames(), etcd.Options{Size: *resource.NewScaledQuantity(10, 18)}, etcd.CheckOptions{})
 			return err
-		}, "Size", "10e18", rng},
+		}, "Size", "10E", rng}, // the quantity as its String gives it
 		{"Go VPA cpu bound", func() error {
 			_, err := etcd.VerticalPodAutoscaler(mustNames(), etcd.Ratios{CPU: "1e-19"})
 			return err
