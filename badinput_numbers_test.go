@@ -10,9 +10,11 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
+	"github.com/etcdshapes/etcdshapes/internal/numpath"
 	"github.com/etcdshapes/etcdshapes/internal/strvals"
 	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
 )
 
 // The rules of a number a float64 does not hold as written
@@ -104,7 +106,7 @@ func numbersBadInputs() []badInput {
 		{"number live key", liveDoc(secretDoc("name: a\nlabels: {1.00000000000000000001: x}\n")), "live[0].metadata.labels.1.00000000000000000001", n("1.00000000000000000001"), lossDigits},
 		{"number live second document", liveDoc(secretDoc("name: a\n") + "---\n" + etcdClusterDoc("replicas: -0.0\n")), "live[1].spec.replicas", n("-0.0"), lossNegZ},
 		{"number live JSON", liveDoc(`{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a", "generation": 1e-400}}`), "live[0].metadata.generation", n("1e-400"), lossUnder},
-		{"number live JSON list", liveDoc(`{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a"}, "n": [1, 9007199254740993]}]}`), "live[0].items[0].n[1]", n("9007199254740993"), lossDigits},
+		{"number live JSON list", liveDoc(`{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a"}, "n": [1, 18446744073709551617]}]}`), "live[0].items[0].n[1]", n("18446744073709551617"), lossDigits},
 	}
 }
 
@@ -148,6 +150,10 @@ func FuzzNumbersAsWritten(f *testing.F) {
 			if c.ratio {
 				reading, loss, lossy = ratioReading, ratioLoss, ratioDecimal && ratioLoss != jsonnum.Exact
 			}
+			if strings.HasPrefix(c.field, "live") {
+				// A live integer that fits an int64 is read as one.
+				reading, loss, lossy = numpath.Lossy(s)
+			}
 			refusedAsLossy := errors.As(err, &ne) && ne.Rule == loss.Rule(reading) && loss != jsonnum.Exact
 			if lossy {
 				if !refusedAsLossy || ne.Field != c.field {
@@ -160,4 +166,25 @@ func FuzzNumbersAsWritten(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLiveIntegersKept: a live integer that fits an int64 is read as one
+// (apimachinery's JSON keeps it), so it is not refused however many digits
+// it has: the API server prints int64 fields so. Beyond an int64 it is a
+// float64 and refused where that loses digits.
+func TestLiveIntegersKept(t *testing.T) {
+	for _, doc := range []string{
+		secretDoc("name: a\n") + "x: [9007199254740993, 9223372036854775807, -9223372036854775808, 0, 123456789012345678]\n",
+		`{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a", "namespace": "tenant-demo", "generation": 9223372036854775807}, "x": [9007199254740993, -1]}`,
+	} {
+		_, err := plan.ReadObjects([]byte(doc))
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+	}
+	_, err := plan.ReadObjects([]byte(secretDoc("name: a\n") + "x: 9223372036854775808\n"))
+	var ne *invalid.Error
+	if !errors.As(err, &ne) || ne.Field != "live[0].x" || !strings.Contains(ne.Rule, lossDigits) {
+		t.Fatalf("2^63, beyond an int64: %v", err)
+	}
 }

@@ -22,7 +22,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
-	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/numpath"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
@@ -64,8 +63,9 @@ var (
 // repeat a node; JSON: values); docs/limits.md states what a
 // document at the limits costs.
 //
-// A number that a decoder would read as another number (a negative zero,
-// one too close to zero or too large for a float64, more significant
+// A number that a decoder would read as another number (a negative zero;
+// but for an integer that fits an int64, which is read as one, a number
+// too close to zero or too large for a float64, or of more significant
 // digits than a float64 holds: 1e-400 reads as 0, 3.0000000000000000001
 // as 3) is refused, anywhere in a document, naming its field and quoting
 // it as written: the API server never prints one, and the plan would
@@ -208,8 +208,8 @@ func liveJSON(field string, raw []byte) ([]byte, error) {
 			return nil, invalid.Errorf(field, inputlimit.FirstLine(js[i:]), "must be UTF-8: the bytes here are not (a JSON decoder would read each as U+FFFD)")
 		}
 		if err := inputlimit.Live.CheckJSON(js, func(text []byte) {
-			if _, loss, ok := jsonnum.Float(string(text)); ok && loss != jsonnum.Exact {
-				lossy = true
+			if !lossy {
+				_, _, lossy = numpath.LossyJSON(string(text))
 			}
 		}); err != nil {
 			return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)

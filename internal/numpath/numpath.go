@@ -1,5 +1,6 @@
 // Package numpath finds, in a YAML or JSON document, the first number a
-// decoder reads as another number (jsonnum.Float: a negative zero, an
+// decoder reads as another number (a negative zero, or, for a number that
+// is not an integer fitting an int64, jsonnum.Float's losses: an
 // underflow to 0, an overflow to infinity, more digits than a float64
 // holds) and the path of the field that holds it, so that a refusal can
 // name the field and quote the number as written. It parses the document
@@ -13,6 +14,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
@@ -45,15 +47,26 @@ func (f *Found) Value() any {
 // Rule is the refusal's rule.
 func (f *Found) Rule() string { return f.Loss.Rule(f.Reading) }
 
-// Lossy reports what a YAML reader (yaml.v2, Helm's) loses of the plain
-// scalar text: ok is false when it reads no number there or reads it
-// exactly.
+// Lossy reports what the decoders of live objects and of typed fields
+// (yaml.v2 through sigs.k8s.io/yaml, then apimachinery's JSON, which
+// keeps an integer that fits an int64 as one) lose of the plain scalar
+// text: ok is false when they read no number there or read it exactly.
 func Lossy(text string) (reading float64, loss jsonnum.Loss, ok bool) {
 	d, isNumber := yamlnum.Decimal(text)
 	if !isNumber {
 		return 0, jsonnum.Exact, false
 	}
-	f, loss, isNumber := jsonnum.Float(d)
+	return LossyJSON(d)
+}
+
+// LossyJSON is Lossy of a number in JSON's grammar (or a decimal
+// yamlnum.Decimal gives): an integer that fits an int64 is exact, but for
+// a negative zero; any other is read as a float64 (jsonnum.Float).
+func LossyJSON(text string) (reading float64, loss jsonnum.Loss, ok bool) {
+	if i, err := strconv.ParseInt(text, 10, 64); err == nil && !(i == 0 && strings.HasPrefix(text, "-")) {
+		return float64(i), jsonnum.Exact, false
+	}
+	f, loss, isNumber := jsonnum.Float(text)
 	return f, loss, isNumber && loss != jsonnum.Exact
 }
 
@@ -180,7 +193,7 @@ func jsonValue(dec *json.Decoder, path string) (*Found, error) {
 			return nil, errEnd
 		}
 	case json.Number:
-		if r, loss, ok := jsonnum.Float(string(t)); ok && loss != jsonnum.Exact {
+		if r, loss, ok := LossyJSON(string(t)); ok {
 			return &Found{Path: path, Text: string(t), Reading: r, Loss: loss}, nil
 		}
 	}
