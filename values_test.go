@@ -2,7 +2,6 @@ package etcdshapes_test
 
 import (
 	"encoding/json"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"strings"
@@ -184,37 +183,6 @@ func TestValuesKeepNumbersAsWritten(t *testing.T) {
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	require.Contains(t, string(b), `"a":1e21`)
-}
-
-// TestValuesSizeLimit: a values document over values.MaxBytes, or with more
-// YAML indicators than values.MaxIndicators, is refused before it is parsed;
-// each class of indicator counts, and a document just under the limits
-// parses.
-func TestValuesSizeLimit(t *testing.T) {
-	_, err := values.Merge(make([]byte, values.MaxBytes+1))
-	require.ErrorContains(t, err, "more than the limit of 16777216")
-	ok := []byte("a: " + strings.Repeat("x", values.MaxBytes-10) + "\n")
-	_, err = values.Merge(ok)
-	require.NoError(t, err)
-	n := values.MaxIndicators
-	for name, doc := range map[string]string{
-		"block list": "a:\n" + strings.Repeat("- 1\n", n/2+1),
-		"flow list":  "a: [" + strings.Repeat("1,", n+1) + "]\n",
-		"flow map":   "a: {" + strings.Repeat("k: 1,", n/2+1) + "}\n",
-		"nesting":    "a: " + strings.Repeat("[", n+1) + "\n",
-		"lines":      strings.Repeat("\n", n+1) + "a: 1\n",
-		"maps":       strings.Repeat("{", n+1),
-	} {
-		_, err := values.Merge([]byte(doc))
-		require.ErrorContains(t, err, "YAML indicators", name)
-		var ne *invalid.Error
-		require.ErrorAs(t, err, &ne, name)
-		require.Equal(t, "values[0]", ne.Field)
-	}
-	under := "a:\n" + strings.Repeat("- 1\n", n/2-10)
-	v, err := values.Merge([]byte(under))
-	require.NoError(t, err)
-	require.Len(t, v["a"], n/2-10)
 }
 
 // TestSharedDataStorePlanWithLongNames: a legacy tenant cluster with a name

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/values"
 	"math"
@@ -281,7 +282,10 @@ func constantsData(k *constants) []byte {
 		"vpaCPU":    "is too small: the VPA's cpu bound %s divided by it is beyond " + quantity.Max + ", the most a quantity holds",
 		"vpaMemory": "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage",
 		"request":   "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)"}
-	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds}, "  ")
+	// The refusals of a number a float64 does not hold as written
+	// (etcdshapes.check.loss), keyed by what it loses.
+	loss := map[string]any{"negz": jsonnum.NegativeZeroRule, "under": jsonnum.UnderflowRule, "over": jsonnum.OverflowRule, "digits": jsonnum.DigitsRuleFormat}
+	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds, "loss": loss}, "  ")
 	return append(js, '\n')
 }
 

@@ -257,7 +257,7 @@ derived; with try {bad} or {bound}. */ -}}
 {{- define "etcdshapes.check.quantity" -}}
 {{- $x := .value }}{{ $s := "" }}{{ $q := .k.quantity }}{{ $rule := "" -}}
 {{- if kindIs "string" $x }}{{ $s = $x -}}
-{{- else if kindIs "float64" $x }}{{ $s = toJson $x -}}
+{{- else if kindIs "float64" $x }}{{ $s = toJson $x }}{{ if eq $s "-0" }}{{ include "etcdshapes.check.fail" (list .field $x .k.loss.negz) }}{{ end -}}
 {{- else if or (kindIs "int64" $x) (kindIs "int" $x) }}{{ $s = printf "%d" $x -}}
 {{- else }}{{ include "etcdshapes.check.fail" (list .field $x "must be a quantity (a string such as \"4Gi\" or a number)") }}{{ end -}}
 {{- $re := "^([+-]?)([0-9]*\\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$" -}}
@@ -309,6 +309,20 @@ written) q (parsed) k; 95% of the size in bytes, printed like "%.0f". */ -}}
 {{- $n -}}
 {{- end -}}
 
+{{- /* etcdshapes.check.loss (jsonnum.Float): list s f; how f loses the decimal s. */ -}}
+{{- define "etcdshapes.check.loss" -}}
+{{- $s := index . 0 }}{{ $f := index . 1 }}{{ $a := include "etcdshapes.check.digits" $s -}}
+{{- if hasPrefix "e" $a }}{{ if hasPrefix "-" $s }}negz{{ end }}{{ else if eq $f 0.0 }}{{ ternary "under" "over" (contains "e-" $a) -}}
+{{- else if ne $a (include "etcdshapes.check.digits" (printf "%v" $f)) }}digits{{ end -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.digits: "DIGITSeN" for 0.DIGITS×10^N; zero is "eN". */ -}}
+{{- define "etcdshapes.check.digits" -}}
+{{- $s := regexReplaceAll "([eE][+-]?)[0-9]{10,}" (trimAll "+-" .) "${1}999999999" }}{{ $m := regexReplaceAll "[eE].*" $s "" -}}
+{{- $d := replace "." "" $m }}{{ $t := regexReplaceAll "^0+" $d "" -}}
+{{- printf "%se%d" (regexReplaceAll "0+$" $t "") (sub (add (atoi (regexReplaceAll "^[^eE]*[eE]?[+]?" $s "")) (len (regexReplaceAll "[.].*" $m "")) (len $t)) (len $d)) -}}
+{{- end -}}
+
 {{- /* etcdshapes.check.ratios (ratioValue in values.go, etcd.Ratios.Validate): dict
 cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. */ -}}
 {{- define "etcdshapes.check.ratios" -}}
@@ -344,6 +358,9 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. */ -}}
 {{- include "etcdshapes.check.fail" (list $field $s "must be a decimal number") -}}
 {{- end -}}
 {{- $f := float64 $s -}}
+{{- if regexMatch "^[+-]?[0-9.]+([eE][+-]?[0-9]+)?$" $s }}{{ with include "etcdshapes.check.loss" (list $s $f) -}}
+{{- include "etcdshapes.check.fail" (list $field $s (replace "%s" (printf "%v" $f) (get $k.loss .))) -}}
+{{- end }}{{ end -}}
 {{- if or (not (gt $f 0.0)) (gt $f 1e15) -}}
 {{- include "etcdshapes.check.fail" (list $field $s "must be a number above 0 and at most 1e15") -}}
 {{- end -}}

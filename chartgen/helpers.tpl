@@ -84,7 +84,7 @@ the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict[[ range .Ratios ]] [[ q .Key ]] [[ .Default ]][[ end ]] -}}
 {{- range $key, $name := dict[[ range .Ratios ]] [[ q .Key ]] [[ q .Value ]][[ end ]] -}}
 {{- $x := index $cl $name -}}
-{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) }}{{ $_ := set $ratios $key (float64 $x) -}}
+{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) (le (len (toString $x)) 15) }}{{ $_ := set $ratios $key (float64 $x) -}}
 {{- else if hasKey $cl $name }}{{ $ok = false }}{{ end -}}
 {{- end -}}
 {{- $replicas := int $r -}}

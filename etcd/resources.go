@@ -3,6 +3,7 @@ package etcd
 import (
 	"errors"
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
@@ -63,6 +64,12 @@ func parseRatio(field, s, def string) (ratio, error) {
 	// bound below refuses it, as the chart's float conversion does.
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return ratio{}, invalid.Errorf(field, s, "must be a decimal number")
+	}
+	// A decimal that the float64 does not hold (3.0000000000000000001
+	// reads as 3, 1e-400 as 0): refused as written, before the bounds
+	// judge the number it reads as.
+	if _, loss, ok := jsonnum.Float(s); ok && loss != jsonnum.Exact {
+		return ratio{}, invalid.Errorf(field, s, "%s", loss.Rule(f))
 	}
 	if !(f > 0) || f > 1e15 {
 		return ratio{}, invalid.Errorf(field, s, "must be a number above 0 and at most 1e15")

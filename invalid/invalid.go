@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"sort"
 	"strconv"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
+	"gopkg.in/inf.v0"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -196,6 +199,16 @@ func (p *printer) value(v any, depth int) {
 	case float32:
 		p.write(formatFloat(float64(t)))
 		return
+	}
+	if text, number, ok := bigText(v); ok {
+		if number {
+			p.write(text)
+		} else {
+			p.value(text, depth) // as the string it prints as
+		}
+		return
+	}
+	switch t := v.(type) {
 	case fmt.Stringer:
 		if nilPointer(v) {
 			p.write("null")
@@ -294,18 +307,129 @@ func (p *printer) value(v any, depth int) {
 		}
 		p.write("]")
 	case reflect.Struct:
-		// Typed API objects: their JSON form, which is what YAML shows.
-		if b, err := json.Marshal(v); err == nil {
+		// A value whose String method is on its pointer (as most are)
+		// prints as that: copied, as the caller's value is not
+		// addressable.
+		if reflect.PointerTo(rv.Type()).Implements(stringerType) {
+			c := reflect.New(rv.Type())
+			c.Elem().Set(rv)
+			p.quoted(c.Interface().(fmt.Stringer).String())
+			return
+		}
+		// Typed API objects: their JSON form, which is what YAML shows,
+		// unless it hides what the value holds (unexported fields print
+		// as {}).
+		if b, err := json.Marshal(v); err == nil && (string(b) != "{}" || rv.IsZero()) {
 			var generic any
 			if json.Unmarshal(b, &generic) == nil {
 				p.value(generic, depth)
 				return
 			}
 		}
-		p.quoted(fmt.Sprintf("%v", v))
+		p.quoted(fmt.Sprintf("%+v", v))
+	case reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		// Its address says nothing and changes from run to run.
+		p.quoted(rv.Type().String())
 	default:
 		p.quoted(fmt.Sprintf("%v", v))
 	}
+}
+
+// maxBigBits bounds the numbers of math/big, inf.Dec and resource.Quantity
+// printed in full: their decimal text costs time in the square of their
+// size, and an exponent of millions of digits costs as much memory; a
+// larger one prints as its size.
+const maxBigBits = 1 << 16
+
+// bigText prints the arbitrary-precision numbers an error may quote as
+// their String methods do, the caller's value or pointer alike: big.Int,
+// big.Float, big.Rat and inf.Dec as numbers (unquoted, as YAML prints a
+// number) where the text is one, resource.Quantity as its canonical string
+// ("1536Mi", as a Kubernetes object holds it). One beyond maxBigBits of
+// digits or exponent prints as its size ("a number of 70000 bits, e-5").
+// ok is false for any other value.
+func bigText(v any) (text string, number, ok bool) {
+	summary := func(bits int, exp int64) string {
+		return "a number of " + strconv.Itoa(bits) + " bits, e" + strconv.FormatInt(exp, 10)
+	}
+	within := func(bits int, exp int64) bool { return bits <= maxBigBits && exp >= -maxBigBits && exp <= maxBigBits }
+	switch t := v.(type) {
+	case big.Int:
+		return bigText(&t)
+	case big.Float:
+		return bigText(&t)
+	case big.Rat:
+		return bigText(&t)
+	case inf.Dec:
+		return bigText(&t)
+	case resource.Quantity:
+		return bigText(&t)
+	case *big.Int:
+		if t == nil {
+			return "null", true, true
+		}
+		if !within(t.BitLen(), 0) {
+			return summary(t.BitLen(), 0), false, true
+		}
+		return t.String(), true, true
+	case *big.Float:
+		if t == nil {
+			return "null", true, true
+		}
+		exp := int64(t.MantExp(nil))
+		if t.IsInf() || !within(int(t.Prec()), exp) {
+			if t.IsInf() {
+				return t.String(), false, true
+			}
+			return summary(int(t.Prec()), exp) + " (binary)", false, true
+		}
+		s := t.Text('g', -1)
+		return s, jsonnum.Is(s), true
+	case *big.Rat:
+		if t == nil {
+			return "null", true, true
+		}
+		if !within(t.Num().BitLen(), 0) || !within(t.Denom().BitLen(), 0) {
+			return summary(t.Num().BitLen(), 0) + " / " + summary(t.Denom().BitLen(), 0), false, true
+		}
+		if t.IsInt() {
+			return t.Num().String(), true, true
+		}
+		return t.String(), false, true
+	case *inf.Dec:
+		if t == nil {
+			return "null", true, true
+		}
+		if !within(t.UnscaledBig().BitLen(), -int64(t.Scale())) {
+			return summary(t.UnscaledBig().BitLen(), -int64(t.Scale())), false, true
+		}
+		s := t.String()
+		return s, jsonnum.Is(s), true
+	case *resource.Quantity:
+		if t == nil {
+			return "null", true, true
+		}
+		c := *t // AsDec and String change what they are called on
+		d := c.AsDec()
+		bits, exp := d.UnscaledBig().BitLen(), -int64(d.Scale())
+		if !within(bits, exp) {
+			return summary(bits, exp), false, true
+		}
+		// Its canonical form, unless that misreads it (an exponent no
+		// suffix spells: 1e-200 prints as "10"); then digits and
+		// exponent.
+		if s := c.String(); len(s) <= maxValueBytes {
+			if back, err := resource.ParseQuantity(s); err == nil && back.Cmp(c) == 0 {
+				return s, false, true
+			}
+		}
+		s := d.UnscaledBig().String()
+		if exp != 0 {
+			s += "e" + strconv.FormatInt(exp, 10)
+		}
+		return s, false, true
+	}
+	return "", false, false
 }
 
 // formatFloat prints a float as YAML does: shortest form, .inf and .nan.

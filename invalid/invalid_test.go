@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"math"
+	"math/big"
 	"runtime"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/stretchr/testify/require"
+	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -151,3 +153,95 @@ func TestAsFieldError(t *testing.T) {
 	var other *json.SyntaxError
 	require.False(t, errors.As(err, &other))
 }
+
+// stringerOnPointer is a value whose String method is on its pointer.
+type stringerOnPointer struct{ n int }
+
+func (s *stringerOnPointer) String() string { return fmt.Sprintf("#%d", s.n) }
+
+// TestFormatValueEveryKind: every kind of value an error can quote, in one
+// table, prints as what it holds: strings and bytes with every byte that
+// is not UTF-8 shown as \xNN (never as U+FFFD), numbers as numbers (a
+// negative zero with its sign), resource.Quantity as its String (as the
+// Go caller holds it) unless that misreads it, big numbers by their String
+// methods whether given as values or pointers (never "{}"), maps and
+// slices with their keys and items so printed, nil as null, and a value
+// with hidden fields as its fields. Each message is one line of printable
+// text.
+func TestFormatValueEveryKind(t *testing.T) {
+	huge := new(big.Int).Lsh(big.NewInt(1), 70000)
+	type exported struct{ A int }
+	type hidden struct{ a int }
+	var nilInt *big.Int
+	var nilQty *resource.Quantity
+	var nilSlice []string
+	for _, c := range []struct {
+		in   any
+		want string
+	}{
+		// Strings and bytes.
+		{"x", `"x"`},
+		{"a\xffb", `"a\xffb"`},
+		{"\xc3", `"\xc3"`},
+		{"é\x80", `"é\x80"`},
+		{"\x1b]52;c;eA==\a", `"\x1b]52;c;eA==\a"`},
+		{[]byte("a\xffb"), `"a\xffb"`},
+		{json.RawMessage("{\"k\xfe\":1}"), `"{\"k\xfe\":1}"`},
+		// Numbers.
+		{3, "3"},
+		{uint8(200), "200"},
+		{-2.5, "-2.5"},
+		{math.Copysign(0, -1), "-0"},
+		{math.NaN(), ".nan"},
+		{json.Number("1e-400"), "1e-400"},
+		{json.Number("-0"), "-0"},
+		{json.Number("0x10"), `"0x10"`},
+		// Quantities, as values and pointers.
+		{resource.MustParse("1.5Gi"), `"1536Mi"`},
+		{ptrTo(resource.MustParse("1.5Gi")), `"1536Mi"`},
+		{resource.MustParse("1e3"), `"1e3"`},
+		{resource.MustParse("8Ei"), `"9223372036854775807"`},
+		{*resource.NewScaledQuantity(1, -200), `"1e-200"`},
+		{*resource.NewScaledQuantity(1, 999999999), `"a number of 1 bits, e999999999"`},
+		{nilQty, "null"},
+		// Big numbers, as values and pointers.
+		{*big.NewInt(12345), "12345"},
+		{big.NewInt(-12345), "-12345"},
+		{*huge, `"a number of 70001 bits, e0"`},
+		{*big.NewFloat(1.5), "1.5"},
+		{big.NewFloat(1e300), "1e+300"},
+		{*big.NewRat(1, 3), `"1/3"`},
+		{big.NewRat(4, 2), "2"},
+		{*inf.NewDec(15, 1), "1.5"},
+		{inf.NewDec(1, -3), "1000"},
+		{*inf.NewDec(1, -1000000), `"a number of 1 bits, e1000000"`},
+		{nilInt, "null"},
+		// Maps and slices, keys and items printed alike.
+		{map[string]any{"k\xff": json.Number("1"), "a": big.NewInt(2)}, `{a: 2, "k\xff": 1}`},
+		{map[int]string{2: "b", 1: "a\xff"}, `{"1": "a\xff", "2": b}`},
+		{[]any{"x\xff", resource.MustParse("2Gi"), nil, -0.0}, `["x\xff", 2Gi, null, 0]`},
+		{[]any{math.Copysign(0, -1)}, "[-0]"},
+		// Nil and what holds nothing.
+		{nil, "null"},
+		{nilSlice, "null"},
+		{[]int{}, "[]"},
+		// Other values.
+		{exported{A: 1}, "{A: 1}"},
+		{hidden{a: 1}, `"{a:1}"`},
+		{hidden{}, "{}"},
+		{stringerOnPointer{n: 7}, `"#7"`},
+		{&stringerOnPointer{n: 7}, `"#7"`},
+		{make(chan int), `"chan int"`},
+		{func() {}, `"func()"`},
+		{errors.New("bad \xff"), `"bad \xff"`},
+	} {
+		got := invalid.FormatValue(c.in)
+		require.Equal(t, c.want, got, "%T %#v", c.in, c.in)
+		msg := (&invalid.Error{Field: "f\xff", Value: c.in, Rule: "r\xfe"}).Error()
+		require.Equal(t, `f\xff: invalid value `+got+`: r\xfe`, msg)
+		require.Equal(t, invalid.Escape(msg), msg, "not printable: %q", msg)
+		require.NotContains(t, msg, "\uFFFD")
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/printer"
@@ -18,15 +19,27 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
+	"github.com/etcdshapes/etcdshapes/internal/numpath"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlemit"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+)
+
+// Limits of one live document (ReadObjects), checked before it is parsed.
+const (
+	// MaxBytes bounds the live data ReadObjects reads: 64 MiB.
+	MaxBytes = inputlimit.MaxLiveBytes
+	// MaxNodes bounds the nodes of one document: 2,500,000 (YAML nodes,
+	// or JSON values), what `kubectl get -o yaml --show-managed-fields`
+	// prints for some 5,000 Pods.
+	MaxNodes = inputlimit.MaxLiveNodes
 )
 
 // Kinds the plan reads from live objects besides the stack's own.
@@ -42,9 +55,20 @@ var (
 // either. Empty documents are skipped. The objects are
 // *unstructured.Unstructured, ready for Compute and LiveStateFromObjects.
 //
-// Data over values.MaxBytes is refused unparsed, and so is a YAML document
-// over values.MaxIndicators (JSON documents, which parse in linear time,
-// are bounded by size alone).
+// Data over MaxBytes (64 MiB) is refused unparsed, and so is a document
+// with more than MaxNodes (2,500,000) nodes, counted in one pass before
+// it is parsed (YAML: scalars, lists and maps, once expanded where aliases
+// repeat a node; JSON: values); docs/limits.md states what a
+// document at the limits costs.
+//
+// A number that a decoder would read as another number (a negative zero;
+// but for an integer that fits an int64, which is read as one, a number
+// too close to zero or too large for a float64, or of more significant
+// digits than a float64 holds: 1e-400 reads as 0, 3.0000000000000000001
+// as 3) is refused, anywhere in a document, naming its field and quoting
+// it as written: the API server never prints one, and the plan would
+// judge the number it reads instead. JSON that is not UTF-8 is refused
+// too (a decoder rewrites such bytes as U+FFFD); YAML's parser refuses it.
 //
 // A document is read as the API server's strict decoding reads it: a key
 // given twice in one map, at any depth (also through a YAML << merge key,
@@ -66,16 +90,16 @@ var (
 // ("live[0].metadata.labels.app", the key as the value), with the lines
 // of both, counted from the start of data.
 func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
-	if err := inputlimit.CheckSize(data); err != nil {
+	if err := inputlimit.Live.CheckSize(data); err != nil {
 		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)
 	}
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	r := newDocReader(data)
 	var out []etcdshapes.Object
 	// line is the line of data the next document starts on: the reader
 	// returns a document without the line --- that ends it.
 	line := 1
 	for doc := 0; ; doc++ {
-		raw, err := r.Read()
+		raw, err := r.read()
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
@@ -131,6 +155,125 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 			out = append(out, &unstructured.Unstructured{Object: item})
 		}
 	}
+}
+
+// docReader splits a live file into YAML documents as apimachinery's
+// YAMLReader does (a line that starts with "---" ends a document; only
+// spaces and a comment may follow it), but as slices of the data instead
+// of copies of every line, so that a file of millions of lines costs no
+// allocation before its limits are checked. Data with a carriage return
+// goes through YAMLReader itself, which drops the one before each line
+// feed.
+type docReader struct {
+	data []byte
+	yaml *utilyaml.YAMLReader
+}
+
+func newDocReader(data []byte) *docReader {
+	if bytes.IndexByte(data, '\r') >= 0 {
+		return &docReader{yaml: utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))}
+	}
+	return &docReader{data: data}
+}
+
+// read returns the next document, io.EOF after the last.
+func (r *docReader) read() ([]byte, error) {
+	if r.yaml != nil {
+		return r.yaml.Read()
+	}
+	for pos := 0; pos < len(r.data); {
+		end := bytes.IndexByte(r.data[pos:], '\n')
+		next := len(r.data)
+		line := r.data[pos:]
+		if end >= 0 {
+			line, next = r.data[pos:pos+end], pos+end+1
+		}
+		if rest, ok := bytes.CutPrefix(line, []byte("---")); ok {
+			if trimmed := bytes.TrimSpace(rest); len(trimmed) > 0 && trimmed[0] != '#' {
+				return nil, fmt.Errorf("invalid Yaml document separator: %s", trimmed)
+			}
+			if pos > 0 {
+				doc := r.data[:pos]
+				r.data = r.data[pos:][len(line):]
+				if len(r.data) > 0 {
+					r.data = r.data[1:] // the separator's line feed
+				}
+				return doc, nil
+			}
+		}
+		pos = next
+	}
+	if len(r.data) == 0 {
+		return nil, io.EOF
+	}
+	doc := r.data
+	r.data = nil
+	return doc, nil
+}
+
+// checkLiveDocument checks one live document against the limits, for
+// numbers a decoder would read as others and, for JSON, for bytes that are
+// not UTF-8, before readDocument parses it.
+func checkLiveDocument(field string, raw []byte) error {
+	js := bytes.TrimSpace(raw)
+	lossy := false
+	if bytes.HasPrefix(js, []byte("{")) && json.Valid(js) {
+		if i := invalidUTF8(js); i >= 0 {
+			return invalid.Errorf(field, inputlimit.FirstLine(js[i:]), "must be UTF-8: the bytes here are not (a JSON decoder would read each as U+FFFD)")
+		}
+		if err := inputlimit.Live.CheckJSON(js, func(text []byte) {
+			if !lossy {
+				_, _, lossy = numpath.LossyJSON(string(text))
+			}
+		}); err != nil {
+			return invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
+		}
+		if lossy {
+			if f := numpath.JSON(js); f != nil {
+				return lossyNumber(field, f)
+			}
+		}
+		return nil
+	}
+	st, err := inputlimit.Live.CheckYAML(raw, func(text []byte) {
+		if !lossy {
+			_, _, lossy = numpath.Lossy(string(text))
+		}
+	})
+	if err != nil {
+		return invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
+	}
+	if lossy || st.Approximate {
+		if f := numpath.YAML(raw); f != nil {
+			return lossyNumber(field, f)
+		}
+	}
+	return nil
+}
+
+// lossyNumber is the refusal of a number a decoder reads as another.
+func lossyNumber(field string, f *numpath.Found) error {
+	at := field
+	if f.Path != "" {
+		if f.Path[0] != '[' {
+			at += "."
+		}
+		at += f.Path
+	}
+	return invalid.Errorf(at, f.Value(), "%s", f.Rule())
+}
+
+// invalidUTF8 is the index of the first byte of b that is not UTF-8, -1
+// when all are.
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 // planObject is an object in the plan's form: its identity, its

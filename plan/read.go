@@ -19,6 +19,9 @@ import (
 // empty document), as the API server's strict decoding reads it (see
 // ReadObjects).
 func readDocument(field string, raw []byte, start int) (any, error) {
+	if err := checkLiveDocument(field, raw); err != nil {
+		return nil, err
+	}
 	var v any
 	// A JSON document (kubectl get -o json) is read as JSON: the same
 	// tree, without the YAML parser's cost.
@@ -36,9 +39,6 @@ func readDocument(field string, raw []byte, start int) (any, error) {
 			return nil, jsonKeyRefusal(field, strict[0])
 		}
 		return v, nil
-	}
-	if err := inputlimit.CheckIndicators(raw); err != nil {
-		return nil, invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
 	}
 	js, err := yamljson.ToJSON(raw, yamljson.Options{Unique: true, OneDocument: true, Line: start})
 	if err != nil {

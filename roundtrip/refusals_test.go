@@ -1,6 +1,7 @@
 package roundtrip
 
 import (
+	"encoding/json"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/values"
 	"math/rand"
@@ -9,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"sigs.k8s.io/yaml"
 )
 
@@ -22,6 +25,12 @@ type refusal struct {
 	// decoder: the message ends in a YAML decoder's detail, which names Go
 	// types the templates do not have; the rest must be the same.
 	decoder bool
+	// lossy: a YAML number no float64 holds as written, which the
+	// library refuses as written and Helm hands the chart as the float64
+	// it reads (1e-400 as 0, 3.0000000000000000001 as 3): the chart
+	// cannot see the spelling, so it renders, or refuses the float64 at
+	// the same field (charts/README.md).
+	lossy bool
 }
 
 func refusals() []refusal {
@@ -32,6 +41,7 @@ func refusals() []refusal {
 		return refusal{name: name, caller: "cluster", namespace: "tenant-demo", release: "kubernetes-demo", values: values}
 	}
 	decoder := func(r refusal) refusal { r.decoder = true; return r }
+	lossy := func(r refusal) refusal { r.lossy = true; return r }
 	at := func(r refusal, ns, rel string) refusal { r.namespace, r.release = ns, rel; return r }
 	str := func(s string) *string { return &s }
 	spread := func(body string) string {
@@ -146,7 +156,7 @@ func refusals() []refusal {
 		e("size-8Ei", `size: 8Ei`),
 		e("size-past-max-in-Ei", `size: 7.999999999999999999132638262011596452794037759304046630859376Ei`),
 		e("size-2^63", `size: "9223372036854775808"`),
-		e("size-2^63-number", `size: 9223372036854775808`),
+		lossy(e("size-2^63-number", `size: 9223372036854775808`)),
 		e("size-tiny-exponent", `size: "1e-999999999"`),
 		e("size-too-long", `size: "0.`+strings.Repeat("0", 63)+`1"`),
 		e("size-digitless-exact-path", `size: Ei`),
@@ -162,11 +172,34 @@ func refusals() []refusal {
 		e("hugepages-page-size-tiny", "resources:\n  hugepages-1e-999999999: 2Mi"),
 		e("extended-tiny-exponent", "resources:\n  example.com/device: \"1e-999999999\""),
 		e("memory-request-past-int64-ratio", "resources:\n  memory: 9E\n_cluster:\n  memory-allocation-ratio: \"0.5\""),
-		e("ratio-below-a-float64", "_cluster:\n  cpu-allocation-ratio: 1e-400"),
+		lossy(e("ratio-below-a-float64", "_cluster:\n  cpu-allocation-ratio: 1e-400")),
 		e("ratio-beyond-a-float64", "_cluster:\n  cpu-allocation-ratio: 1e400"),
 		e("vpa-cpu-bound-past-int64", "resources:\n  cpu: null\n_cluster:\n  cpu-allocation-ratio: 1e-19"),
 		e("vpa-cpu-bound-past-int64-string", "resources:\n  cpu: null\n_cluster:\n  cpu-allocation-ratio: \"1e-19\""),
-		c("ratio-below-a-float64", "_cluster:\n  memory-allocation-ratio: 1e-400"),
+		lossy(c("ratio-below-a-float64", "_cluster:\n  memory-allocation-ratio: 1e-400")),
+		// Numbers no float64 holds as written (jsonnum.Float). Where the
+		// chart sees the spelling (a string ratio, a float64's sign) it
+		// refuses with the library's message; a YAML number's spelling
+		// it cannot see (lossy).
+		e("ratio-string-digits", "_cluster:\n  cpu-allocation-ratio: \"10.000000000000000001\""),
+		e("ratio-string-underflow", "_cluster:\n  memory-allocation-ratio: \"1e-400\""),
+		e("ratio-string-overflow", "_cluster:\n  ephemeral-storage-allocation-ratio: \"1e400\""),
+		e("ratio-string-huge-exponent", "_cluster:\n  cpu-allocation-ratio: \"1e-99999999999999999999\""),
+		e("ratio-string-negative-zero", "_cluster:\n  cpu-allocation-ratio: \"-0\""),
+		c("ratio-string-digits", "_cluster:\n  cpu-allocation-ratio: \"1.00000000000000000001\""),
+		e("ratio-negative-zero", "_cluster:\n  cpu-allocation-ratio: -0.0"),
+		e("cpu-negative-zero", "resources:\n  cpu: -0.0"),
+		e("size-negative-zero", "size: -0.0"),
+		e("extended-negative-zero", "resources:\n  example.com/device: -0.0"),
+		lossy(e("cpu-underflow", "resources:\n  cpu: 1e-400")),
+		lossy(e("memory-digits", "resources:\n  memory: 123456789012345678")),
+		lossy(e("replicas-digits", "replicas: 3.0000000000000000001")),
+		lossy(e("replicas-negative-zero", "replicas: -0")),
+		lossy(e("ratio-digits", "_cluster:\n  memory-allocation-ratio: 1.00000000000000000001")),
+		lossy(c("replicas-digits", "etcd:\n  replicas: 1.0000000000000000001")),
+		lossy(e("spread-skew-underflow", spread("topologySpreadConstraints:\n- maxSkew: 1e-400\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n"))),
+		lossy(e("spread-skew-digits", spread("topologySpreadConstraints:\n- maxSkew: 1.0000000000000000001\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n"))),
+		lossy(e("affinity-weight-digits", "affinity:\n  podAntiAffinity:\n    preferredDuringSchedulingIgnoredDuringExecution:\n    - weight: 50.0000000000000000001\n      podAffinityTerm:\n        topologyKey: zone")),
 		e("hugepages-not-a-multiple", "resources:\n  hugepages-2Mi: 3Mi"),
 		e("hugepages-page-zero", "resources:\n  hugepages-0: 1Gi"),
 		e("hugepages-page-milli", "resources:\n  hugepages-1m: 1Gi"),
@@ -429,7 +462,7 @@ func TestRefusals(t *testing.T) {
 }
 
 func testRefusals(t *testing.T, h helm) {
-	same, decoded := 0, 0
+	same, decoded, lossy := 0, 0, 0
 	for _, r := range refusals() {
 		t.Run(r.caller+"/"+r.name, func(t *testing.T) {
 			in := renderInput{caller: r.caller, release: r.release, namespace: r.namespace, values: []byte(r.values), live: r.live}
@@ -438,6 +471,11 @@ func testRefusals(t *testing.T, h helm) {
 				t.Fatal("the library accepts this input; the case proves nothing")
 			}
 			_, helmErr := helmRender(t, h, in)
+			if r.lossy {
+				checkLossy(t, goErr, helmErr)
+				lossy++
+				return
+			}
 			if helmErr == nil {
 				t.Fatalf("the chart renders what the library refuses with %v", goErr)
 			}
@@ -454,7 +492,37 @@ func testRefusals(t *testing.T, h helm) {
 			same++
 		})
 	}
-	t.Logf("%s: refusals: %d with the library's message or the schema's at its field, %d with it up to a YAML decoder's detail", h.name(), same, decoded)
+	t.Logf("%s: refusals: %d with the library's message or the schema's at its field, %d with it up to a YAML decoder's detail, %d numbers the chart cannot see as written", h.name(), same, decoded, lossy)
+}
+
+// checkLossy: the library refuses a YAML number no float64 holds as
+// written (its rule is a jsonnum.Loss rule, its value the number as
+// written); the chart, handed the float64 Helm reads, renders or refuses
+// at the same field.
+func checkLossy(t *testing.T, goErr, helmErr error) {
+	t.Helper()
+	var ne *invalid.Error
+	if !asNamingError(goErr, &ne) || !isLossRule(ne.Rule) {
+		t.Fatalf("the library does not refuse a number as written: %v", goErr)
+	}
+	if _, ok := ne.Value.(json.Number); !ok {
+		t.Fatalf("the library quotes %T, not the number as written: %v", ne.Value, goErr)
+	}
+	if helmErr != nil && !strings.Contains(helmErr.Error(), ne.Field+": invalid value ") {
+		t.Fatalf("the chart refuses another field:\n  library: %v\n  chart:   %v", goErr, helmErr)
+	}
+}
+
+// isLossRule reports whether rule is the refusal of a number no float64
+// holds as written.
+func isLossRule(rule string) bool {
+	for _, l := range []jsonnum.Loss{jsonnum.NegativeZero, jsonnum.Underflow, jsonnum.Overflow} {
+		if rule == l.Rule(0) {
+			return true
+		}
+	}
+	prefix, _, _ := strings.Cut(jsonnum.DigitsRuleFormat, "%s")
+	return strings.HasPrefix(rule, prefix)
 }
 
 // fullAffinity sets every field of a corev1.Affinity, valid.

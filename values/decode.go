@@ -7,26 +7,38 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sort"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
 	"github.com/etcdshapes/etcdshapes/internal/yamljson"
+	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	yamlv3 "go.yaml.in/yaml/v3"
 )
 
-// Limits of one values document, and of the CLI's values and live files,
-// checked before parsing so that a mistaken /dev/zero, a huge file or a
-// pathological document ends with an error in bounded time and memory.
+// Limits of one values document, checked before parsing so that a
+// mistaken /dev/zero, a huge file or a pathological document ends with an
+// error in bounded time and memory.
 const (
-	// MaxBytes is 16 MiB, far above any real values file or stack.
-	MaxBytes = inputlimit.MaxBytes
-	// MaxIndicators bounds the YAML indicators of a document (line
-	// breaks and "-", ":", ",", "[", "{"), an upper bound on its nodes:
-	// YAML parsing costs far more than a document's size where every node
-	// is one character. 100,000 are fifty times a rendered stack's.
-	MaxIndicators = inputlimit.MaxIndicators
+	// MaxBytes is 16 MiB, far above any real values file.
+	MaxBytes = inputlimit.MaxValuesBytes
+	// MaxNodes bounds the YAML nodes of a document (scalars, lists and
+	// maps, counted in one pass before parsing, and once expanded where
+	// aliases repeat a node): 250,000, some twenty times the values of a
+	// large umbrella chart. A document at the limit parses within about
+	// a second and 100 MB (docs/limits.md).
+	MaxNodes = inputlimit.MaxValuesNodes
+	// MaxIndicators is MaxNodes.
+	//
+	// Deprecated: the bound was once on YAML indicators (line breaks,
+	// "-", ":", ...), which a block scalar or a long string holds many
+	// of; it is on nodes now. Use MaxNodes.
+	MaxIndicators = MaxNodes
 )
 
 // decodeValues reads one values document the way Helm does (sigs.k8s.io/yaml:
@@ -112,9 +124,24 @@ func withLiterals(v any, n *yamlv3.Node, depth int) any {
 		}
 		return t
 	case float64:
-		if n != nil && n.Kind == yamlv3.ScalarNode && jsonnum.Is(n.Value) {
+		if n == nil || n.Kind != yamlv3.ScalarNode {
+			return floatNumber(t)
+		}
+		if jsonnum.Is(n.Value) {
 			if f, err := strconv.ParseFloat(n.Value, 64); err == nil && f == t {
 				return json.Number(n.Value)
+			}
+			return floatNumber(t)
+		}
+		// A YAML 1.1 spelling ("0x10", "1_000", "+1.5"): the canonical
+		// number, unless the float64 does not hold it; then its digits
+		// in JSON's spelling, which the readers refuse as written
+		// ("123_456_789_012_345_678" is 123456789012345678).
+		if n.Style == 0 {
+			if d, ok := yamlnum.Decimal(n.Value); ok {
+				if f, loss, ok := jsonnum.Float(d); ok && f == t && loss != jsonnum.Exact {
+					return json.Number(jsonDecimal(d))
+				}
 			}
 		}
 		return floatNumber(t)
@@ -206,23 +233,102 @@ func normalizeLeaf(v any) any {
 }
 
 // valueNumber reads a values number: a json.Number (as Merge and
-// normalize produce) or a float64 NaN or infinity. ok is false for
-// anything else.
-func valueNumber(v any) (f float64, ok bool) {
+// normalize produce) or a float64 NaN or infinity. isNumber is false for
+// anything else. A json.Number that no float64 holds as it is written
+// (jsonnum.Float: a negative zero, a number too close to zero or too
+// large for a float64, or more significant digits than one holds) is
+// refused, an *invalid.Error naming field and quoting the number as
+// written: Helm reads it as another number (0, an infinity, 3 for
+// 3.0000000000000000001), so that a rule on the value would judge a
+// number the user did not write.
+func valueNumber(field string, v any) (f float64, isNumber bool, err error) {
 	switch t := v.(type) {
 	case json.Number:
-		f, err := strconv.ParseFloat(string(t), 64)
-		if err != nil {
-			// A literal beyond float64's range: ParseFloat returns ±Inf
-			// with a range error, which is the value Helm would hold.
-			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-				return f, true
+		f, loss, ok := jsonnum.Float(string(t))
+		if !ok {
+			// A Go caller's json.Number in another spelling.
+			d, isYAML := yamlnum.Decimal(string(t))
+			if !isYAML {
+				return 0, false, nil
 			}
-			return 0, false
+			if f, loss, ok = jsonnum.Float(d); !ok {
+				return 0, false, nil
+			}
 		}
-		return f, true
+		if loss != jsonnum.Exact {
+			return f, true, invalid.Errorf(field, v, "%s", loss.Rule(f))
+		}
+		return f, true, nil
 	case float64:
-		return t, true
+		return t, true, nil
 	}
-	return 0, false
+	return 0, false, nil
+}
+
+// jsonDecimal spells d, a decimal yamlnum.Decimal gives, in JSON's
+// grammar with the same digits: no '+', a zero before a leading point and
+// after a trailing one ("+.5e3" is "0.5e3", "1." is "1.0").
+func jsonDecimal(d string) string {
+	neg := strings.HasPrefix(d, "-")
+	d = strings.TrimLeft(d, "+-")
+	if strings.HasPrefix(d, ".") {
+		d = "0" + d
+	}
+	if i := strings.IndexAny(d, "eE"); i > 0 && d[i-1] == '.' {
+		d = d[:i] + "0" + d[i:]
+	} else if strings.HasSuffix(d, ".") {
+		d += "0"
+	}
+	// Leading zeros of the integer part ("007") are not JSON.
+	intEnd := strings.IndexAny(d, ".eE")
+	if intEnd < 0 {
+		intEnd = len(d)
+	}
+	if trimmed := strings.TrimLeft(d[:intEnd], "0"); trimmed != d[:intEnd] {
+		if trimmed == "" {
+			trimmed = "0"
+		}
+		d = trimmed + d[intEnd:]
+	}
+	if neg {
+		d = "-" + d
+	}
+	return d
+}
+
+// checkNumbers refuses, under v (maps in key order, then lists in order),
+// the first number that valueNumber refuses, and the first key or string
+// that is not UTF-8 (encoding/json, which decodes the affinity, would read
+// each such byte as U+FFFD), naming it below field.
+func checkNumbers(field string, v any) error {
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if !utf8.ValidString(k) {
+				return invalid.Errorf(field+"."+k, k, "must be UTF-8 text: a JSON decoder reads each byte that is not as U+FFFD")
+			}
+			if err := checkNumbers(field+"."+k, t[k]); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, c := range t {
+			if err := checkNumbers(field+"["+strconv.Itoa(i)+"]", c); err != nil {
+				return err
+			}
+		}
+	case string:
+		if !utf8.ValidString(t) {
+			return invalid.Errorf(field, t, "must be UTF-8 text: a JSON decoder reads each byte that is not as U+FFFD")
+		}
+	case json.Number:
+		_, _, err := valueNumber(field, t)
+		return err
+	}
+	return nil
 }

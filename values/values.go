@@ -14,6 +14,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
+	"github.com/etcdshapes/etcdshapes/internal/numpath"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/internal/yamljson"
 	corev1 "k8s.io/api/core/v1"
@@ -31,8 +32,9 @@ import (
 // come back as json.Number spelled as the document spells them ("1e21",
 // "2147483648"), so that a refusal quotes the input as written; the
 // options readers accept json.Number and every Go number kind alike. A
-// document over MaxBytes, or with more than MaxIndicators YAML
-// indicators (a bound on its nodes), is refused before it is parsed.
+// document over MaxBytes, or with more than MaxNodes YAML nodes (counted
+// before it is parsed, and once expanded where aliases repeat a node), is
+// refused before it is parsed.
 //
 // Keys are read as Helm reads them too: a key given twice in one map (at
 // any depth, in flow style, in JSON, through a << merge key) is the later
@@ -46,7 +48,7 @@ func Merge(docs ...[]byte) (map[string]any, error) {
 	var c invalid.Collector
 	for i, doc := range docs {
 		field := fmt.Sprintf("values[%d]", i)
-		if err := inputlimit.Check(doc); err != nil {
+		if _, err := inputlimit.Values.CheckYAML(doc, nil); err != nil {
 			c.Addf(field, inputlimit.FirstLine(doc), "%v", err)
 			continue
 		}
@@ -285,8 +287,10 @@ func cluster(values map[string]any) (ClusterEtcd, error) {
 	}
 	c.Add(refuseUnknown("etcd.", etcdValues, clusterEtcdKeys, nil))
 	if raw, ok := etcdValues["replicas"]; ok && raw != nil {
-		f, ok := valueNumber(raw)
+		f, ok, err := valueNumber("etcd.replicas", raw)
 		switch {
+		case err != nil:
+			c.Add(err)
 		case !ok:
 			c.Addf("etcd.replicas", raw, "must be a number")
 		case f != 1 && f != 3:
@@ -394,6 +398,18 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	var holder struct {
 		TopologySpreadConstraints *[]corev1.TopologySpreadConstraint `json:"topologySpreadConstraints"`
 	}
+	// The string is YAML that Helm's reader would turn into float64s:
+	// a number it reads as another (maxSkew: 1e-400 is 0) is refused as
+	// written, with its place in the string.
+	if f := numpath.YAML([]byte(s)); f != nil {
+		at := spreadField
+		if p := strings.TrimPrefix(f.Path, "topologySpreadConstraints"); p != f.Path && (p == "" || p[0] == '[') {
+			at += p
+		} else {
+			at += ": " + f.Path
+		}
+		return nil, invalid.Errorf(at, f.Value(), "%s", f.Rule())
+	}
 	// Read as the chart's fromYaml reads it: a key given twice is the
 	// later one.
 	js, err := yamljson.ToJSON([]byte(s), yamljson.Options{})
@@ -449,7 +465,10 @@ func optString(field string, v any) (string, error) {
 // wholeNumber reads a whole number in [min, max]; note completes the rule
 // for a number above max.
 func wholeNumber(field string, v any, min, max int64, note string) (int64, error) {
-	f, ok := valueNumber(v)
+	f, ok, err := valueNumber(field, v)
+	if err != nil {
+		return 0, err
+	}
 	if !ok {
 		return 0, invalid.Errorf(field, v, "must be a number")
 	}
@@ -474,7 +493,11 @@ func scalarString(field string, v any) (string, error) {
 	case string:
 		return t, nil
 	}
-	if f, ok := valueNumber(v); ok {
+	f, ok, err := valueNumber(field, v)
+	if err != nil {
+		return "", err
+	}
+	if ok {
 		// Helm holds a number as a float64; the quantity is what its
 		// shortest decimal spells, as encoding/json (toJson) spells it.
 		if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
@@ -491,7 +514,11 @@ func optQuantity(field string, v any) (resource.Quantity, error) {
 	if v == nil {
 		return resource.Quantity{}, nil
 	}
-	if f, ok := valueNumber(v); ok {
+	f, ok, err := valueNumber(field, v)
+	if err != nil {
+		return resource.Quantity{}, err
+	}
+	if ok {
 		// A number's range before its spelling: 300 digits are refused
 		// for their value, not for the length of "1e+300".
 		if rule := quantity.Number(f); rule != "" {
@@ -517,7 +544,11 @@ func ratioValue(field string, v any) (string, error) {
 		}
 		return t, nil
 	}
-	if f, ok := valueNumber(v); ok {
+	f, ok, err := valueNumber(field, v)
+	if err != nil {
+		return "", err
+	}
+	if ok {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return "", invalid.Errorf(field, v, "must be a number above 0 and at most 1e15")
 		}
@@ -588,12 +619,16 @@ func resourceValue(f, k string, raw any) (resource.Quantity, error) {
 		}
 	}
 	spelled := raw
-	if n, ok := valueNumber(raw); ok {
+	n, isNumber, err := valueNumber(f, raw)
+	if err != nil {
+		return none, err
+	}
+	if isNumber {
 		if rule := quantity.Number(n); rule != "" {
 			return none, invalid.Errorf(f, raw, "%s", rule)
 		}
 	}
-	if n, ok := valueNumber(raw); ok && chartSpelled[k] {
+	if isNumber && chartSpelled[k] {
 		// The chart's sanitiser prints these limits with toString,
 		// Go's %v of the float64 Helm holds: a YAML number 1073741824
 		// becomes "1.073741824e+09", and the API server stores that
@@ -623,7 +658,11 @@ var chartSpelled = map[string]bool{"cpu": true, "memory": true, "ephemeral-stora
 // values.schema.json allows only an integer or a string (values.size and
 // the cpu and memory resources), as Helm refuses such values.
 func schemaWhole(field string, v any) error {
-	if n, ok := valueNumber(v); ok && n != math.Trunc(n) {
+	n, ok, err := valueNumber(field, v)
+	if err != nil {
+		return err
+	}
+	if ok && n != math.Trunc(n) {
 		return invalid.Errorf(field, v, "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)")
 	}
 	return nil
@@ -656,6 +695,12 @@ func affinityValue(field string, v any) (*corev1.Affinity, error) {
 	}
 	if len(m) == 0 {
 		return nil, nil
+	}
+	// Its numbers go to the API as they are written: one no float64
+	// holds is refused here, where its field can be named, not read as
+	// another number.
+	if err := checkNumbers(field, m); err != nil {
+		return nil, err
 	}
 	raw, err := json.Marshal(m)
 	if err != nil {

@@ -253,3 +253,38 @@ func FuzzMessages(f *testing.F) {
 		}
 	})
 }
+
+// TestBytesNotUTF8Shown: a byte that is not UTF-8, in a --set family
+// argument, a values file, a live file (YAML or JSON) or a file name,
+// reaches the message as \xNN, never as U+FFFD (which Helm's parser, a
+// JSON decoder or a conversion to valid UTF-8 would make of it): the
+// message shows what the input holds.
+func TestBytesNotUTF8Shown(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+		return p
+	}
+	for _, c := range []struct {
+		args []string
+		want string // a substring of stderr
+	}{
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "version=3.6.\xff"}, `--set: invalid value "version=3.6.\xff": must be UTF-8 text`},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "a\xfe=1"}, `--set: invalid value "a\xfe=1": must be UTF-8 text`},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set-json", "affinity={\"a\xff\":1}"}, `--set-json: invalid value "affinity={\"a\xff\":1}": must be UTF-8 text`},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set-string", "storageClass=\xc3"}, `--set-string: invalid value "storageClass=\xc3": must be UTF-8 text`},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set-file", "storageClass=" + file("sc.txt", "local\xff")}, `values.storageClass: invalid value "local\xff": `},
+		{[]string{"render", "etcd", "-n", "tenant-root", "-f", file("v.yaml", "a\xffb: 1\n")}, `values[0]: invalid value "a\xffb: 1": must be a YAML map of values`},
+		{[]string{"plan", "etcd", "-n", "tenant-root", "--live", file("l.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: a\xff}\n")}, `live[0]: invalid value "apiVersion: v1 …": must be YAML`},
+		{[]string{"plan", "etcd", "-n", "tenant-root", "--live", file("l.json", `{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "a`+"\xff"+`"}}`)}, `live[0]: invalid value "\xff\"}}": must be UTF-8`},
+		{[]string{"render", "etcd", "-n", "tenant-root", "-f", filepath.Join(dir, "missing-\xff.yaml")}, `missing-\xff.yaml`},
+	} {
+		code, stdout, stderr := cli(t, "", c.args...)
+		require.NotEqual(t, 0, code, "%q", c.args)
+		require.Empty(t, stdout)
+		require.Contains(t, stderr, c.want, "%q", c.args)
+		require.NotContains(t, stderr, "\uFFFD", "%q", c.args)
+		checkPrintable(t, "stderr", stderr, c.args)
+	}
+}

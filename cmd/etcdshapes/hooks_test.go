@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -93,6 +94,7 @@ func TestUninstallHooksOnlyOnRequest(t *testing.T) {
 			}
 		}
 		require.Len(t, hooks, 4, s.Name)
+		deletes := cleanupDeletes(objs)
 		sort.Strings(all)
 		// The directory forms (one fsync a file) for one stack of each
 		// caller: the objects are chosen before the form is.
@@ -143,7 +145,7 @@ func TestUninstallHooksOnlyOnRequest(t *testing.T) {
 					}
 					require.Empty(t, gotHooks, "%s %s: printed objects Helm runs on uninstall", form.name, opt.name)
 					require.Len(t, got, len(all)-len(hooks), "%s %s", form.name, opt.name)
-					require.Equal(t, hooksLeftOut(hooks)+"\n", stderr, "%s %s", form.name, opt.name)
+					require.Equal(t, hooksLeftOut(hooks, deletes)+"\n", stderr, "%s %s", form.name, opt.name)
 				}
 			}
 		})
@@ -212,7 +214,7 @@ func TestShowOnlyUninstallHooks(t *testing.T) {
 		got = append(got, kindName(d))
 	}
 	require.Equal(t, []string{"Role/etcd-dashboard-resources"}, got)
-	require.Equal(t, hooksLeftOut([]string{"Role/etcd-cleanup"})+"\n", stderr)
+	require.Equal(t, hooksLeftOut([]string{"Role/etcd-cleanup"}, etcdDeletes(3))+"\n", stderr)
 	// The pre-install Secrets are no uninstall hooks: helm install creates
 	// them, so render prints them.
 	require.Len(t, yamlDocs(t, ok(t, "", append(etcd, "-s", "Secret/*")...)), 2)
@@ -315,4 +317,64 @@ func requireManifestAgrees(t *testing.T, dir string) {
 func sha256Hex(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+// etcdDeletes is what the etcd chart's cleanup deletes with replicas
+// members, as the stderr line says it.
+func etcdDeletes(replicas int) string {
+	var pvcs []string
+	for i := range replicas {
+		pvcs = append(pvcs, fmt.Sprintf("data-etcd-%d", i))
+	}
+	return "the etcd members' data volumes (PersistentVolumeClaims " + strings.Join(pvcs, ", ") +
+		") and the TLS Secrets etcd-peer-ca-tls, etcd-ca-tls, etcd-server-tls, etcd-peer-tls, etcd-client-tls (the CAs' included)"
+}
+
+// TestHooksLineSaysWhatCleanupDeletes: the line render prints when it
+// leaves the uninstall hooks out says what their cleanup deletes, read
+// from the hooks: for the etcd chart the members' data volumes (one
+// PersistentVolumeClaim a member, whatever the replicas) and the TLS
+// Secrets, for a tenant cluster its TLS Secrets. Each name it gives is
+// one the printed cleanup Role allows deleting and the cleanup Job's
+// script deletes.
+func TestHooksLineSaysWhatCleanupDeletes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"render", "etcd", "-n", "tenant-root"}, etcdDeletes(3)},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "replicas=1"}, etcdDeletes(1)},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "replicas=5", "-o", "json"}, etcdDeletes(5)},
+		{[]string{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo"},
+			"the TLS Secrets kubernetes-demo-etcd-peer-ca-tls, kubernetes-demo-etcd-ca-tls, kubernetes-demo-etcd-server-tls, kubernetes-demo-etcd-peer-tls, kubernetes-demo-etcd-client-tls (the CAs' included)"},
+	} {
+		code, _, stderr := cli(t, "", c.args...)
+		require.Equal(t, 0, code, stderr)
+		require.Contains(t, stderr, "applying them runs the cleanup, which deletes "+c.want+"; --include-hooks prints them\n", "%q", c.args)
+		// The names are the Role's and the Job's.
+		var role, job map[string]any
+		for _, d := range yamlDocs(t, ok(t, "", append(c.args[:len(c.args):len(c.args)], "--include-hooks", "-s", "*/*-cleanup", "-o", "yaml")...)) {
+			switch d["kind"] {
+			case "Role":
+				role = d
+			case "Job":
+				job = d
+			}
+		}
+		require.NotNil(t, role)
+		require.NotNil(t, job)
+		script, err := json.Marshal(job["spec"])
+		require.NoError(t, err)
+		var names []string
+		for _, r := range role["rules"].([]any) {
+			for _, n := range r.(map[string]any)["resourceNames"].([]any) {
+				names = append(names, n.(string))
+			}
+		}
+		require.NotEmpty(t, names)
+		for _, n := range names {
+			require.Contains(t, c.want, n)
+			require.Contains(t, string(script), n)
+		}
+	}
 }

@@ -2,20 +2,25 @@ package main
 
 import (
 	"fmt"
+	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/values"
 	"io"
 	"os"
 )
 
-// readInput reads a values or live file ("-" is stdin) with a size limit
-// of values.MaxBytes (16 MiB), far above any real values file or
-// stack: -f /dev/zero, a 100 MB file or an endless stream ends with an
-// error after reading at most one byte past the limit, in bounded memory.
-// The parsers bound the rest: a YAML document over
-// values.MaxIndicators is refused before it is parsed.
-// flag names the flag for the error ("--values", "--live").
+// readInput reads a values or live file ("-" is stdin) with the size
+// limit of its kind: 16 MiB for a values file (values.MaxBytes), 64 MiB
+// for a live file (plan.MaxBytes), far above any real one. -f /dev/zero,
+// a 100 MB file or an endless stream ends with an error after reading at
+// most one byte past the limit, in bounded memory. The parsers bound the
+// rest: a YAML document over values.MaxNodes or plan.MaxNodes is refused
+// before it is parsed. flag names the flag for the error ("--values",
+// "--live").
 func readInput(flag, path string, stdin io.Reader) ([]byte, error) {
+	limits := inputlimit.Values
+	if flag == "--live" {
+		limits = inputlimit.Live
+	}
 	var r io.Reader
 	if path == "-" {
 		r = stdin
@@ -27,12 +32,12 @@ func readInput(flag, path string, stdin io.Reader) ([]byte, error) {
 		defer f.Close()
 		r = f
 	}
-	b, err := io.ReadAll(io.LimitReader(r, values.MaxBytes+1))
+	b, err := io.ReadAll(io.LimitReader(r, int64(limits.Bytes)+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
 	}
-	if len(b) > values.MaxBytes {
-		return nil, invalid.Errorf(flag, path, "is larger than %d bytes (16 MiB), the limit for a values or live file", values.MaxBytes)
+	if len(b) > limits.Bytes {
+		return nil, invalid.Errorf(flag, path, "is larger than %d bytes (%d MiB), the limit for %s", limits.Bytes, limits.Bytes>>20, limits.What)
 	}
 	return b, nil
 }

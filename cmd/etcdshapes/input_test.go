@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/etcdshapes/etcdshapes/internal/bigyaml"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"io"
 	"os"
@@ -68,7 +70,7 @@ func TestHostileInputFiles(t *testing.T) {
 	require.NoError(t, f.Truncate(100<<20)) // 100 MB, sparse
 	require.NoError(t, f.Close())
 	many := filepath.Join(dir, "many.yaml")
-	require.NoError(t, os.WriteFile(many, []byte("a:\n"+strings.Repeat("- 1\n", values.MaxIndicators)), 0o600))
+	require.NoError(t, os.WriteFile(many, []byte("a:\n"+strings.Repeat("- 1\n", max(values.MaxNodes, plan.MaxNodes))), 0o600))
 
 	sources := map[string]func(t *testing.T) (string, io.Reader){
 		"/dev/zero":    func(*testing.T) (string, io.Reader) { return "/dev/zero", nil },
@@ -120,12 +122,16 @@ func TestHostileInputFiles(t *testing.T) {
 				require.Equal(t, 1, strings.Count(stderr, "etcdshapes:"), stderr)
 				require.Regexp(t, `^etcdshapes: (--values|--live|--set-file|values\[0\]|--live \S+: live\[0\]): invalid value "`, stderr)
 				require.Contains(t, stderr, "limit")
+				limit := values.MaxBytes
+				if cname == "plan --live" {
+					limit = plan.MaxBytes
+				}
 				if e, ok := stdin.(*endless); ok {
-					require.LessOrEqual(t, e.n, int64(values.MaxBytes)+64<<10, "read past the limit")
+					require.LessOrEqual(t, e.n, int64(limit)+64<<10, "read past the limit")
 				}
 				// Allocated while reading: the limit and its buffer's
 				// growth, never the 100 MB or the endless stream.
-				require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(80<<20))
+				require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(3*limit+16<<20))
 			})
 		}
 	}
@@ -177,4 +183,29 @@ func TestWriteErrors(t *testing.T) {
 		require.NoError(t, full.Close())
 	}
 	require.True(t, errors.Is(syscall.ENOSPC, syscall.ENOSPC))
+}
+
+// TestRealisticInputFiles: a large values file as a platform passes one,
+// just under values.MaxNodes, renders, and a live file as kubectl prints a
+// busy namespace (300,000 nodes: managed fields, last-applied annotations,
+// status) plans, through the flags; the limit before nodes (100,000 YAML
+// indicators) refused both.
+func TestRealisticInputFiles(t *testing.T) {
+	dir := t.TempDir()
+	v, err := bigyaml.Values(values.MaxNodes - 500)
+	require.NoError(t, err)
+	live, err := bigyaml.LiveList("tenant-root", 300_000)
+	require.NoError(t, err)
+	vf, lf := filepath.Join(dir, "values.yaml"), filepath.Join(dir, "live.yaml")
+	require.NoError(t, os.WriteFile(vf, v, 0o600))
+	require.NoError(t, os.WriteFile(lf, live, 0o600))
+	code, stdout, stderr := runWithin(t, hangLimit, []string{"render", "etcd", "-n", "tenant-root", "-f", vf}, strings.NewReader(""))
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "kind: EtcdCluster")
+	code, stdout, stderr = runWithin(t, hangLimit, []string{"plan", "etcd", "-n", "tenant-root", "-f", vf, "--live", lf}, strings.NewReader(""))
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "Plan: ")
+	// From stdin too.
+	code, _, stderr = runWithin(t, hangLimit, []string{"plan", "etcd", "-n", "tenant-root", "--live", "-"}, bytes.NewReader(live))
+	require.Equal(t, 0, code, stderr)
 }

@@ -102,14 +102,18 @@ order, whatever the order on the command line: every --set-json, then --set,
 syntax and types (--set a.b=1,c[0]=x,d={x,y}; whole numbers become numbers, true and
 false booleans, null deletes a default; --set-string keeps strings). A quantity (size,
 resources) must be at most 64 characters long, with an exponent (e/E) between -99 and 99,
-and below 2^63 (8Ei) as a float64: at most 9223372036854775295.
+and below 2^63 (8Ei) as a float64: at most 9223372036854775295. A number (or a ratio)
+no float64 holds as written is refused, not read as another: -0, 1e-400 (read as 0),
+3.0000000000000000001 (read as 3); write at most 15 significant digits. A values file
+holds at most 16 MiB and 250,000 YAML nodes (a block scalar or a string is one node);
+an argument of the --set family must be UTF-8.
 `
 	aboutOutput = `Output: multi-document YAML on stdout in Helm's install order; -o json prints one v1
 List (as kubectl get -o json does), which kubectl apply and plan --live read. What render
 prints is what helm install creates: the Helm uninstall hooks (the post-delete cleanup
 ServiceAccount, Role, RoleBinding and Job, whose Job deletes the etcd's TLS Secrets, and
 the etcd chart's data volumes, as soon as it is created) are left out, and stderr says
-how many; --include-hooks (or ` + envIncludeHooks + `=1) prints them too, as helm template
+which and what their cleanup deletes; --include-hooks (or ` + envIncludeHooks + `=1) prints them too, as helm template
 does, for golden comparisons and Helm-like diffs, never to apply. --output-dir writes one
 file per object instead (NN-kind-name.yaml|json, NN the object's place in the whole stack),
 never replacing or removing a file it did not write (--force replaces regular files); a

@@ -18,6 +18,9 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 )
@@ -194,20 +197,96 @@ func (o *outputFlags) write(objs []etcdshapes.Object, stdout, stderr io.Writer) 
 		return err
 	}
 	if len(leftOut) > 0 {
-		fmt.Fprintln(stderr, hooksLeftOut(leftOut))
+		fmt.Fprintln(stderr, hooksLeftOut(leftOut, cleanupDeletes(objs)))
 	}
 	return nil
 }
 
 // hooksLeftOut is the line render prints on stderr when it left out Helm
-// uninstall hooks (named KIND/NAME).
-func hooksLeftOut(names []string) string {
+// uninstall hooks (named KIND/NAME); deletes says what their cleanup
+// deletes (cleanupDeletes).
+func hooksLeftOut(names []string, deletes string) string {
 	noun, them := "hooks", "them"
 	if len(names) == 1 {
 		noun, them = "hook", "it"
 	}
-	return fmt.Sprintf("etcdshapes: left out %d Helm uninstall %s (%s): helm install never creates %s, and applying %s runs the cleanup, which deletes the etcd's Secrets; --include-hooks prints %s",
-		len(names), noun, strings.Join(names, ", "), them, them, them)
+	if deletes == "" {
+		deletes = "what its Role allows"
+	}
+	return invalid.Escape(fmt.Sprintf("etcdshapes: left out %d Helm uninstall %s (%s): helm install never creates %s, and applying %s runs the cleanup, which deletes %s; --include-hooks prints %s",
+		len(names), noun, strings.Join(names, ", "), them, them, deletes, them))
+}
+
+// cleanupDeletes says what the cleanup of objs' uninstall hooks deletes,
+// read from the hooks themselves: every rule of an uninstall hook's Role
+// that grants delete, resource by resource, with the names it is limited
+// to ("the etcd members' data volumes (PersistentVolumeClaims data-etcd-0,
+// data-etcd-1, data-etcd-2) and the TLS Secrets etcd-peer-ca-tls, …"); ""
+// when none does.
+func cleanupDeletes(objs []etcdshapes.Object) string {
+	var parts []string
+	for _, o := range objs {
+		if !etcdshapes.IsUninstallHook(o) {
+			continue
+		}
+		role, ok := asRole(o)
+		if !ok {
+			continue
+		}
+		for _, r := range role.Rules {
+			if !slices.Contains(r.Verbs, "delete") && !slices.Contains(r.Verbs, "*") {
+				continue
+			}
+			for _, res := range r.Resources {
+				parts = append(parts, deletedResource(res, r.ResourceNames))
+			}
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// deletedResource names what a delete rule on res, limited to names (none:
+// every one), deletes.
+func deletedResource(res string, names []string) string {
+	what := map[string]string{
+		"persistentvolumeclaims": "the etcd members' data volumes (PersistentVolumeClaims %s)",
+		"secrets":                "the TLS Secrets %s (the CAs' included)",
+	}[res]
+	if what == "" {
+		what = "the " + res + " %s"
+	}
+	list := "(any)"
+	if len(names) > 0 {
+		list = strings.Join(names, ", ")
+	}
+	if res == "secrets" && !slices.ContainsFunc(names, func(n string) bool { return strings.HasSuffix(n, "-ca-tls") }) {
+		what = "the TLS Secrets %s"
+	}
+	return fmt.Sprintf(what, list)
+}
+
+// asRole reads an object as an rbac/v1 Role, typed or unstructured.
+func asRole(o etcdshapes.Object) (*rbacv1.Role, bool) {
+	switch t := o.(type) {
+	case *rbacv1.Role:
+		return t, true
+	case *unstructured.Unstructured:
+		if t.GroupVersionKind() != rbacv1.SchemeGroupVersion.WithKind("Role") {
+			return nil, false
+		}
+		var r rbacv1.Role
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(t.Object, &r); err != nil {
+			return nil, false
+		}
+		return &r, true
+	}
+	return nil, false
 }
 
 // objectName is KIND/NAME, as --show-only and the messages name objects.

@@ -3,9 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/stretchr/testify/require"
 )
@@ -30,14 +32,14 @@ func TestQuantityBounds(t *testing.T) {
 		want string
 	}{
 		{[]string{"render", "etcd", "-n", "tenant-root", "-f", file("size.yaml", "size: 1e999999999\n")}, `values.size: invalid value "1e999999999"` + expo},
-		{[]string{"render", "etcd", "-n", "tenant-root", "-f", file("size2.yaml", "size: 9223372036854775807\n")}, `values.size: invalid value 9223372036854775807` + rng},
+		{[]string{"render", "etcd", "-n", "tenant-root", "-f", file("size2.yaml", "size: 9223372036854775807\n")}, `values.size: invalid value 9223372036854775807: ` + jsonnum.Digits.Rule(9223372036854775807)},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "resources.memory=1e999999999"}, `values.resources.memory: invalid value "1e999999999"` + expo},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "resources.cpu=1e-999999999"}, `values.resources.cpu: invalid value "1e-999999999"` + expo},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "resources.cpu=1e400"}, `values.resources.cpu: invalid value "1e400"` + expo},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "resources.cpu=2000E"}, `values.resources.cpu: invalid value "2000E"` + rng},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--set-string", "size=8Ei"}, `values.size: invalid value "8Ei"` + rng},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--set-json", `size="1e100000"`}, `values.size: invalid value "1e100000"` + expo},
-		{[]string{"render", "etcd", "-n", "tenant-root", "-f", file("ratio.yaml", "_cluster:\n  cpu-allocation-ratio: 1e-400\n")}, `_cluster.cpu-allocation-ratio: invalid value 1e-400: must be a number above 0 and at most 1e15`},
+		{[]string{"render", "etcd", "-n", "tenant-root", "-f", file("ratio.yaml", "_cluster:\n  cpu-allocation-ratio: 1e-400\n")}, `_cluster.cpu-allocation-ratio: invalid value 1e-400: ` + jsonnum.Underflow.Rule(0)},
 		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "1e999999999"}, `--size: invalid value "1e999999999"` + expo},
 		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "1e100000"}, `--size: invalid value "1e100000"` + expo},
 		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "10E"}, `--size: invalid value "10E"` + rng},
@@ -58,4 +60,58 @@ func TestQuantityBounds(t *testing.T) {
 	out := ok(t, "", "plan", "etcd", "-n", "tenant-root", "--live", file("huge.yaml", live))
 	require.Contains(t, out, `~ spec.resources.limits.memory: "1e999999999" -> "512Mi"`)
 	require.Contains(t, out, `~ spec.resources.requests.cpu: "1e-999999999" -> "100m"`)
+}
+
+// TestNumbersAsWritten: a number no float64 holds as written (a negative
+// zero, one too close to zero or too large for a float64, more
+// significant digits than one holds) is refused through every flag and
+// file that carries one, on one line naming the key and quoting the
+// number as typed, exit status 1; --keep reads decimal digits only.
+func TestNumbersAsWritten(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+		return p
+	}
+	under, digits, negz := jsonnum.Underflow.Rule(0), jsonnum.Digits.Rule(3), jsonnum.NegativeZero.Rule(0)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"render", "etcd", "-n", "tenant-root", "-f", file("cpu.yaml", "resources:\n  cpu: 1e-400\n")}, `values.resources.cpu: invalid value 1e-400: ` + under},
+		{[]string{"render", "etcd", "-n", "tenant-root", "-f", file("replicas.yaml", "replicas: 3.0000000000000000001\n")}, `values.replicas: invalid value 3.0000000000000000001: ` + digits},
+		{[]string{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "-f", file("etcd.yaml", "etcd:\n  replicas: -0.0\n")}, `etcd.replicas: invalid value -0.0: ` + negz},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "replicas=-0"}, `values.replicas: invalid value -0: ` + negz},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set-json", `resources={"cpu":1e-400}`}, `values.resources.cpu: invalid value 1e-400: ` + under},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set-json", `replicas=3.0000000000000000001`}, `values.replicas: invalid value 3.0000000000000000001: ` + digits},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set-string", "_cluster.cpu-allocation-ratio=3.0000000000000000001"}, `_cluster.cpu-allocation-ratio: invalid value "3.0000000000000000001": ` + digits},
+		{[]string{"plan", "etcd", "-n", "tenant-root", "--live", file("live.yaml", "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\nspec:\n  replicas: 3.0000000000000000001\n")},
+			`live[0].spec.replicas: invalid value 3.0000000000000000001: ` + digits},
+		{[]string{"plan", "etcd", "-n", "tenant-root", "--live", file("live.json", `{"apiVersion": "etcd-operator.cozystack.io/v1alpha2", "kind": "EtcdCluster", "metadata": {"name": "etcd", "namespace": "tenant-root"}, "spec": {"replicas": 1e-400}}`)},
+			`live[0].spec.replicas: invalid value 1e-400: ` + under},
+	} {
+		code, stdout, stderr := cli(t, "", c.args...)
+		require.Equal(t, 1, code, "%q: %s", c.args, stderr)
+		require.Empty(t, stdout, "%q", c.args)
+		want := c.want
+		// A live file's errors are prefixed with the flag and the file.
+		if i := slices.Index(c.args, "--live"); i >= 0 {
+			want = "--live " + c.args[i+1] + ": " + want
+		}
+		require.Equal(t, "etcdshapes: "+want+"\n", stderr, "%q", c.args)
+	}
+	snapshot := []string{"render", "snapshot", "etcd", "-n", "tenant-root", "--schedule", "@daily", "--pvc", "backups", "--keep"}
+	for _, keep := range []string{"010", "0x8", "+8", "1_0", "-0", "8.0", "1e1", ""} {
+		code, stdout, stderr := cli(t, "", append(snapshot, keep)...)
+		require.Equal(t, 2, code, "--keep %q: %s", keep, stderr)
+		require.Empty(t, stdout)
+		require.Contains(t, stderr, `invalid argument "`+keep+`" for "--keep" flag: must be a whole number in decimal digits`, "--keep %q", keep)
+	}
+	out := ok(t, "", append(snapshot, "10")...)
+	require.Contains(t, out, "etcd-snapshot-9")
+	require.NotContains(t, out, "etcd-snapshot-10")
+	code, _, stderr := cli(t, "", append(snapshot, "-3")...)
+	require.Equal(t, 1, code)
+	require.Equal(t, "etcdshapes: keep: invalid value -3: must be between 1 and 100\n", stderr)
 }

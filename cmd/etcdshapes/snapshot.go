@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -91,7 +93,7 @@ func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
 	registerRelease(cmd, caller, &sf.release)
 	fs.StringVar(&sf.name, "name", "", "one EtcdSnapshot `NAME`")
 	fs.StringVar(&sf.schedule, "schedule", "", "a CronJob taking snapshots on the `CRON` schedule (\"0 3 * * *\", \"@daily\")")
-	fs.IntVar(&sf.keep, "keep", 0, fmt.Sprintf("with --schedule: keep the last `N` snapshots (default %d)", etcd.DefaultSnapshotKeep))
+	fs.Var(&decimalFlag{n: &sf.keep}, "keep", fmt.Sprintf("with --schedule: keep the last `N` snapshots (default %d), N in decimal digits", etcd.DefaultSnapshotKeep))
 	fs.StringVar(&sf.s3.Endpoint, "s3-endpoint", "", "the S3 endpoint `URL`")
 	fs.StringVar(&sf.s3.Bucket, "s3-bucket", "", "the S3 `BUCKET`")
 	fs.StringVar(&sf.s3.Key, "s3-key", "", "the S3 key `PREFIX/` (ends in \"/\"; the operator appends \"<name>.db\")")
@@ -182,4 +184,33 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 	objs := []etcdshapes.Object{s.ServiceAccount, s.Role, s.RoleBinding, s.CronJob}
 	etcdshapes.Sort(objs)
 	return objs, nil
+}
+
+// decimalFlag is an int flag read as decimal digits only, with an
+// optional minus sign: pflag's IntVar reads a number in any base Go
+// spells ("010" is 8, "0x10" 16, "1_0" 10) and "-0" as 0, so that a
+// --keep 010 kept 8 snapshots. A leading zero, a base prefix, "+", "_" or
+// "-0" is refused as written; the number is what its digits say.
+type decimalFlag struct{ n *int }
+
+func (d *decimalFlag) String() string {
+	if d.n == nil {
+		return "0"
+	}
+	return strconv.Itoa(*d.n)
+}
+
+func (d *decimalFlag) Type() string { return "int" }
+
+func (d *decimalFlag) Set(s string) error {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || strings.Trim(digits, "0123456789") != "" || len(digits) > 1 && digits[0] == '0' || s == "-0" {
+		return errors.New("must be a whole number in decimal digits, without a leading zero, a base prefix or a plus sign")
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("is out of range")
+	}
+	*d.n = n
+	return nil
 }

@@ -1,69 +1,182 @@
 // Package inputlimit bounds what etcdshapes parses: values documents and
 // live objects come from files and streams a user names, and YAML parsing
-// costs time and memory well beyond a document's size (go.yaml.in/yaml/v2,
-// which Helm and sigs.k8s.io/yaml use, took 28 s and 1.2 GB here for 16 MB
-// of one-character list items). Every document is checked before it is
-// parsed.
+// costs time and memory in the number of nodes a document holds, well
+// beyond its size where the nodes are short (go.yaml.in/yaml/v2, which
+// Helm and sigs.k8s.io/yaml use, takes seconds and a gigabyte for a few
+// million one-character list items), and beyond the document itself where
+// aliases repeat a node. Every document is checked before it is parsed:
+// its size, then its nodes as Lex counts them in one pass, then, only when
+// it has aliases, the nodes they expand to (Expanded).
+//
+// The limits are two: values files (a chart's values, far smaller than any
+// live state) and live files (what `kubectl get -o yaml` prints of a busy
+// namespace, managed fields included).
 package inputlimit
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
+
+	yamlv3 "go.yaml.in/yaml/v3"
 )
 
-const (
-	// MaxBytes bounds one document: 16 MiB, far above any chart values
-	// file or live stack.
-	MaxBytes = 16 << 20
-	// MaxIndicators bounds the YAML indicators of one document, counted
-	// without parsing: line breaks and the characters that open or
-	// separate a node ("-", ":", ",", "[", "{"). Every node but a
-	// document's first needs one, so the count bounds the nodes. 100,000
-	// keep the worst document within a few seconds and a few hundred MB of
-	// parsing, and are more than ten times what `kubectl get -o yaml`
-	// prints for a whole stack with managed fields (a rendered stack has
-	// about 2,100).
-	MaxIndicators = 100_000
-)
-
-// Check refuses a document over MaxBytes or MaxIndicators without parsing
-// it. The error says which limit and by how much.
-func Check(doc []byte) error {
-	if err := CheckSize(doc); err != nil {
-		return err
-	}
-	return CheckIndicators(doc)
+// Limits bound one document of a kind of input.
+type Limits struct {
+	// Bytes bounds the document's size.
+	Bytes int
+	// Nodes bounds the nodes parsing builds: scalars, lists, maps and
+	// the empty values of "a:", as Lex counts them, and once expanded
+	// where aliases repeat a node.
+	Nodes int
+	// What names the kind of input in refusals.
+	What string
 }
 
-// CheckSize refuses a document over MaxBytes. It is all a document read as
-// JSON needs: JSON parsing is linear in its size.
-func CheckSize(doc []byte) error {
-	if len(doc) > MaxBytes {
-		return fmt.Errorf("is %d bytes, more than the limit of %d (16 MiB)", len(doc), MaxBytes)
+// The limits, and what they cost at worst (BenchmarkWorstCase,
+// docs/limits.md): a document of Nodes one-character nodes, the
+// most nodes a parser builds within the limits.
+const (
+	// MaxValuesBytes bounds a values document: 16 MiB, far above any
+	// chart values file.
+	MaxValuesBytes = 16 << 20
+	// MaxValuesNodes bounds a values document's nodes: 250,000, some
+	// twenty times the values of a large umbrella chart.
+	MaxValuesNodes = 250_000
+	// MaxLiveBytes bounds a live document: 64 MiB.
+	MaxLiveBytes = 64 << 20
+	// MaxLiveNodes bounds a live document's nodes: 2,500,000, what
+	// `kubectl get -o yaml --show-managed-fields` prints for some 5,000
+	// Pods or 20,000 of the stack's objects (a rendered stack, as the
+	// API server returns it with managed fields, has about 2,300 nodes).
+	MaxLiveNodes = 2_500_000
+)
+
+var (
+	// Values are the limits of a values document (-f, --set-file is a
+	// string and not parsed).
+	Values = Limits{Bytes: MaxValuesBytes, Nodes: MaxValuesNodes, What: "a values file"}
+	// Live are the limits of a live document (plan --live, a List or
+	// one document of a multi-document stream).
+	Live = Limits{Bytes: MaxLiveBytes, Nodes: MaxLiveNodes, What: "a live file"}
+)
+
+// CheckSize refuses a document over l.Bytes.
+func (l Limits) CheckSize(doc []byte) error {
+	if len(doc) > l.Bytes {
+		return fmt.Errorf("is %d bytes, more than the limit of %d (%s) for %s", len(doc), l.Bytes, mib(l.Bytes), l.What)
 	}
 	return nil
 }
 
-// CheckIndicators refuses a document with more than MaxIndicators YAML
-// indicators, before a YAML parser sees it.
-func CheckIndicators(doc []byte) error {
-	n := 0
-	for _, c := range doc {
-		switch c {
-		case '\n', '-', ':', ',', '[', '{':
-			n++
+func mib(n int) string { return fmt.Sprintf("%d MiB", n>>20) }
+
+// CheckYAML refuses a YAML document over l.Bytes or whose nodes, counted
+// by Lex and, when it has aliases, expanded (Expanded), are more than
+// l.Nodes; it returns Lex's Stats. number, when not nil, is LexNumbers'
+// callback.
+func (l Limits) CheckYAML(doc []byte, number func([]byte)) (Stats, error) {
+	if err := l.CheckSize(doc); err != nil {
+		return Stats{}, err
+	}
+	st := LexNumbers(doc, number)
+	if st.Nodes > l.Nodes {
+		return st, fmt.Errorf("has %d YAML nodes (scalars, lists and maps, counted before parsing), more than the limit of %d for %s, which keeps parsing bounded", st.Nodes, l.Nodes, l.What)
+	}
+	if st.Aliases > 0 {
+		if n, err := Expanded(doc, l.Nodes); err != nil {
+			return st, err
+		} else if n > l.Nodes {
+			return st, fmt.Errorf("expands to more than %d YAML nodes through its aliases (*name), the limit for %s, which keeps parsing bounded", l.Nodes, l.What)
 		}
 	}
-	if n > MaxIndicators {
-		return fmt.Errorf("has %d YAML indicators (line breaks and -, :, comma, [, {), more than the limit of %d that keeps parsing bounded", n, MaxIndicators)
+	return st, nil
+}
+
+// CheckJSON refuses a JSON document over l.Bytes or with more than
+// l.Nodes values (LexJSON); number is LexJSON's callback.
+func (l Limits) CheckJSON(doc []byte, number func([]byte)) error {
+	if err := l.CheckSize(doc); err != nil {
+		return err
+	}
+	if n := LexJSON(doc, number); n > l.Nodes {
+		return fmt.Errorf("has %d JSON values (counted before parsing), more than the limit of %d for %s, which keeps parsing bounded", n, l.Nodes, l.What)
 	}
 	return nil
+}
+
+// Expanded counts the nodes of every document of doc once its aliases
+// are expanded, as yaml.v2 decodes them (an alias is a copy of its
+// anchor's node, however often it repeats): yaml.v3 parses doc into nodes
+// without expanding them, and each anchor's expanded size is computed
+// once. It stops counting beyond limit. Its cost is yaml.v3's parse, so
+// it is for documents Lex already bounded. An alias to a node that
+// contains it (which yaml.v2 refuses) is an error.
+func Expanded(doc []byte, limit int) (int, error) {
+	dec := yamlv3.NewDecoder(bytes.NewReader(doc))
+	sizes := map[*yamlv3.Node]int{}
+	total := 0
+	for total <= limit {
+		var n yamlv3.Node
+		if err := dec.Decode(&n); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			// Its aliases cannot be counted: refused rather than
+			// left to a decoder that might read it all the same.
+			return 0, fmt.Errorf("has aliases (*name) and cannot be parsed to count what they expand to: %v", err)
+		}
+		s, err := expandedSize(&n, sizes, limit-total)
+		if err != nil {
+			return 0, err
+		}
+		total += s
+	}
+	return total, nil
+}
+
+// inProgress marks a node whose size is being computed.
+const inProgress = -1
+
+func expandedSize(n *yamlv3.Node, sizes map[*yamlv3.Node]int, limit int) (int, error) {
+	if n.Kind == yamlv3.AliasNode {
+		if n.Alias == nil {
+			return 1, nil
+		}
+		n = n.Alias
+	}
+	switch s, ok := sizes[n]; {
+	case ok && s == inProgress:
+		return 0, fmt.Errorf("has an alias (*%s) inside the node its anchor names, which YAML decoders refuse", n.Anchor)
+	case ok:
+		return s, nil
+	}
+	sizes[n] = inProgress
+	total := 1
+	if n.Kind == yamlv3.DocumentNode {
+		total = 0
+	}
+	for _, c := range n.Content {
+		s, err := expandedSize(c, sizes, limit-total)
+		if err != nil {
+			return 0, err
+		}
+		total += s
+		if total > limit {
+			break // more than enough: the document is refused
+		}
+	}
+	sizes[n] = total
+	return total, nil
 }
 
 // FirstLine is the start of a document for an error: its first line, at
-// most 80 bytes (cut at a character boundary), with " …" when cut.
+// most 80 bytes (cut at a character boundary), with " …" when cut. Bytes
+// that are not UTF-8 are kept, for the message to show them escaped
+// (invalid.FormatValue quotes them as \xff), not as U+FFFD.
 func FirstLine(b []byte) string {
 	if len(b) > 4096 {
 		b = b[:4096]
@@ -80,9 +193,45 @@ func FirstLine(b []byte) string {
 		}
 		s, cut = s[:i], true
 	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
 	if cut {
 		s += " …"
 	}
 	return s
+}
+
+// LexJSON counts the values of a JSON document without parsing it: one
+// for the document and one for each '[', '{', ',' and ':' outside strings
+// (every value but the first follows one; a key counts as a value). It
+// calls number, when not nil, with the text of every number outside
+// strings, in document order. It costs one pass and no allocation. The
+// document need not be valid: what a parser would refuse is counted all
+// the same.
+func LexJSON(doc []byte, number func([]byte)) int {
+	n := 1
+	for i := 0; i < len(doc); i++ {
+		switch c := doc[i]; {
+		case c == '"':
+			for i++; i < len(doc) && doc[i] != '"'; i++ {
+				if doc[i] == '\\' {
+					i++
+				}
+			}
+		case c == '[' || c == '{' || c == ',' || c == ':':
+			n++
+		case c == '-' || c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(doc) && isNumberByte(doc[j]) {
+				j++
+			}
+			if number != nil {
+				number(doc[i:j])
+			}
+			i = j - 1
+		}
+	}
+	return n
+}
+
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
 }

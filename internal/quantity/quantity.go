@@ -119,11 +119,13 @@ const maxBits = 213
 // scale of its decimal form) within MaxExponent (a zero's within
 // MaxExponent+MaxLength), a float64 below 2^63.
 // Its cost is bounded whatever q holds: q is read as its unscaled digits
-// and scale, and computed with only once both are bounded. The refusal
-// quotes q as those digits and its exponent ("1e999999999"), not as
-// q.String(), whose canonical form reads as another number
-// ("10e999999998") and may cost the arithmetic the bound is there to
-// avoid.
+// and scale, and computed with only once both are bounded. A quantity
+// beyond the range is quoted as q.String() prints it, the caller's own
+// form of it ("10E"; "9223372036854775807", which ParseQuantity makes of
+// "8Ei"); one beyond the digits or the exponent bound as its digits and
+// exponent ("1e999999999"), since its canonical form misreads it
+// ("10e999999998", or "10" for 1e-200) and may cost the arithmetic the
+// bound is there to avoid; beyond maxBits it names their number.
 func Check(field string, q resource.Quantity) error {
 	d := q.AsDec() // q is a copy: AsDec changes only it
 	u := d.UnscaledBig()
@@ -144,6 +146,7 @@ func Check(field string, q resource.Quantity) error {
 	if exp != 0 {
 		text += "e" + strconv.FormatInt(exp, 10)
 	}
+
 	// A zero's scale is what its text gave (".00e-98" parses to 0 at a
 	// scale of 100): any an admitted text gives is within MaxExponent plus
 	// MaxLength digits.
@@ -166,6 +169,11 @@ func Check(field string, q resource.Quantity) error {
 		r.Mul(r, p)
 	}
 	if f, _ := r.Float64(); !(math.Abs(f) < limit) {
+		// Within the digits and the exponent bounds, q's String is
+		// cheap; it is quoted where it reads back as q.
+		if s := q.String(); readsAs(s, q) {
+			text = s
+		}
 		return invalid.Errorf(field, text, "%s", RangeRule)
 	}
 	return nil
@@ -248,4 +256,10 @@ func (t scanned) float() float64 {
 		return 0
 	}
 	return f
+}
+
+// readsAs reports whether s, a quantity's canonical text, parses back as q.
+func readsAs(s string, q resource.Quantity) bool {
+	back, err := resource.ParseQuantity(s)
+	return err == nil && back.Cmp(q) == 0
 }

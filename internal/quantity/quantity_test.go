@@ -218,7 +218,7 @@ func TestCheck(t *testing.T) {
 		{"scaled huge", *resource.NewScaledQuantity(1, 999999999), "1e999999999", ExponentRule},
 		{"parsed huge", resource.MustParse("1e100000"), "1e100000", ExponentRule},
 		{"parsed huge, written with ten", resource.MustParse("10e99999"), "10e99999", ExponentRule},
-		{"10e18", *resource.NewScaledQuantity(10, 18), "10e18", RangeRule},
+		{"10e18", *resource.NewScaledQuantity(10, 18), "10E", RangeRule}, // its String, as given
 		{"2^63-1", *resource.NewQuantity(1<<63-1, resource.DecimalSI), MaxInt64, RangeRule},
 		{"scaled tiny", *resource.NewScaledQuantity(5, -999999999), "5e-999999999", ExponentRule},
 		{"decimal tiny", *resource.NewDecimalQuantity(*inf.NewDec(1, 200), resource.DecimalSI), "1e-200", ExponentRule},
@@ -226,12 +226,12 @@ func TestCheck(t *testing.T) {
 		{"zero at the scale of a text", *resource.NewScaledQuantity(0, -100), "", ""},
 		{"2^63", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Lsh(big.NewInt(1), 63), 0), resource.DecimalSI), Limit, RangeRule},
 		{"-2^63", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Lsh(big.NewInt(-1), 63), 0), resource.DecimalSI), "-" + Limit, RangeRule},
-		{"2^63 in milli", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Mul(new(big.Int).Lsh(big.NewInt(1), 63), big.NewInt(1000)), 3), resource.DecimalSI), Limit + "000e-3", RangeRule},
+		{"2^63 in milli", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Mul(new(big.Int).Lsh(big.NewInt(1), 63), big.NewInt(1000)), 3), resource.DecimalSI), Limit, RangeRule},
 		{"many digits", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Exp(big.NewInt(10), big.NewInt(64), nil), 64), resource.DecimalSI), "1" + strings.Repeat("0", 64) + "e-64", DigitsRule},
 		{"many bits", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Lsh(big.NewInt(1), 100000), 100000), resource.DecimalSI), "a number of 100001 bits, e-100000", DigitsRule},
 		{"Max", *resource.NewQuantity(9223372036854775295, resource.BinarySI), "", ""},
 		{"Max in milli", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Mul(big.NewInt(9223372036854775295), big.NewInt(1000)), 3), resource.DecimalSI), "", ""},
-		{"Max+1 in milli", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Mul(big.NewInt(9223372036854775296), big.NewInt(1000)), 3), resource.DecimalSI), "9223372036854775296000e-3", RangeRule},
+		{"Max+1 in milli", *resource.NewDecimalQuantity(*inf.NewDecBig(new(big.Int).Mul(big.NewInt(9223372036854775296), big.NewInt(1000)), 3), resource.DecimalSI), "9223372036854775296", RangeRule},
 		{"capped 8Ei", resource.MustParse("8Ei"), MaxInt64, RangeRule}, // ParseQuantity's cap: the Go caller holds 2^63-1
 		{"zero", resource.Quantity{}, "", ""},
 		{"4Gi", resource.MustParse("4Gi"), "", ""},

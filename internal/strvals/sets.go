@@ -5,6 +5,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Flags name the arguments in errors, as the command spells them.
@@ -75,6 +76,12 @@ func (s Sets) Apply(base map[string]any, readFile ReadFile) error {
 	}
 	for _, g := range groups {
 		for _, a := range g.args {
+			// Helm's parser reads an argument as runes: a byte that is
+			// not UTF-8 becomes U+FFFD in the key or value. Refused with
+			// the argument as typed instead (shown escaped, "\xff").
+			if !utf8.ValidString(a) {
+				return invalid.Errorf(g.flag, a, "must be UTF-8 text: Helm reads each byte that is not as U+FFFD, a key or value the argument does not hold")
+			}
 			if err := g.parse(a, base); err != nil {
 				if readErr != nil {
 					return readErr

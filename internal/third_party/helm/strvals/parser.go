@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -228,7 +229,11 @@ func (t *parser) key(data map[string]interface{}, nestedNameLevel int) (reterr e
 				// discard in t.sc the chars of the decoded json value (the number of those characters is returned by InputOffset).
 				var jsonval interface{}
 				dec := json.NewDecoder(strings.NewReader(t.sc.String()))
+				dec.UseNumber() // etcdshapes: numbers as written
 				if err = dec.Decode(&jsonval); err != nil {
+					return err
+				}
+				if err = float64Range(jsonval); err != nil {
 					return err
 				}
 				set(data, string(k), jsonval)
@@ -360,7 +365,11 @@ func (t *parser) listItem(list []interface{}, i, nestedNameLevel int) ([]interfa
 			// discard in t.sc the chars of the decoded json value (the number of those characters is returned by InputOffset).
 			var jsonval interface{}
 			dec := json.NewDecoder(strings.NewReader(t.sc.String()))
+			dec.UseNumber() // etcdshapes: numbers as written
 			if err = dec.Decode(&jsonval); err != nil {
+				return list, err
+			}
+			if err = float64Range(jsonval); err != nil {
 				return list, err
 			}
 			if list, err = setIndex(list, i, jsonval); err != nil {
@@ -553,9 +562,46 @@ func typedVal(v []rune, st bool) interface{} {
 	// If this value does not start with zero, try parsing it to an int
 	if len(val) != 0 && val[0] != '0' {
 		if iv, err := strconv.ParseInt(val, 10, 64); err == nil {
+			if iv == 0 {
+				// etcdshapes: a negative zero ("-0") as written, which
+				// the values readers refuse: Helm reads it as 0.
+				return json.Number(val)
+			}
 			return iv
 		}
 	}
 
 	return val
+}
+
+// float64Range is etcdshapes' addition: with json.Decoder.UseNumber, a
+// number beyond a float64's range decodes without error; it returns the
+// error Helm's decoder (into float64) gives for the first one, so that an
+// argument Helm refuses is refused alike.
+func float64Range(v interface{}) error {
+	switch t := v.(type) {
+	case json.Number:
+		if _, err := strconv.ParseFloat(string(t), 64); err != nil {
+			var f float64
+			return json.Unmarshal([]byte(t), &f)
+		}
+	case map[string]interface{}:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if err := float64Range(t[k]); err != nil {
+				return err
+			}
+		}
+	case []interface{}:
+		for _, c := range t {
+			if err := float64Range(c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
