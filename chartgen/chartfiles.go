@@ -3,6 +3,7 @@ package chartgen
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -127,7 +128,31 @@ resources:
   memory: %s
 ## Affinity of the members; empty means a soft anti-affinity across nodes.
 affinity: {}
-`, Header, jsonQuote(etcd.DefaultVersion), etcd.MaxReplicas, etcd.DefaultReplicas, etcd.DefaultSize, etcd.DefaultCPU, etcd.DefaultMemory)
+%s`, Header, jsonQuote(etcd.DefaultVersion), etcd.MaxReplicas, etcd.DefaultReplicas, etcd.DefaultSize, etcd.DefaultCPU, etcd.DefaultMemory, authValuesText(""))
+}
+
+// authValuesText is the auth map of a values.yaml, each line after
+// indent: off, as upstream.
+func authValuesText(indent string) string {
+	const text = `## etcd authentication, so that each tenant control plane on this etcd
+## reaches only its own keys (Kamaji grants each a role on its prefix). Off
+## by default, as upstream. Immutable once the etcd exists: choose it at
+## creation (an upgrade that changes it is refused; delete and recreate).
+auth:
+  enabled: false
+  ## A kubernetes.io/basic-auth Secret in this namespace (username root, the
+  ## root password) that you create once, before the etcd; required when
+  ## enabled (docs/operator.md, "etcd authentication").
+  rootCredentialsSecret: ""
+`
+	lines := strings.SplitAfter(text, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l != "" {
+			b.WriteString(indent + l)
+		}
+	}
+	return b.String()
 }
 
 // clusterValues are the kubernetes chart's etcd values; the chart's other
@@ -138,7 +163,7 @@ etcd:
   ## etcd members backing this cluster's control plane: 3 (Raft quorum) or 1
   ## (one member on a replicated StorageClass).
   replicas: %d
-`, Header, etcd.DefaultReplicas)
+%s`, Header, etcd.DefaultReplicas, authValuesText("  "))
 }
 
 // The schemas declare the type of every value the charts read, the types
@@ -215,8 +240,27 @@ func etcdSchema() map[string]any {
 			"additionalProperties", prop("A quantity.", "string", "number", "null"),
 			"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
 		"affinity": with(prop("Affinity of the members (a pod affinity); empty means a soft anti-affinity across nodes.", "object"), "default", map[string]any{}),
+		"auth":     authSchema("object"),
 		"_cluster": platformSchema(),
 	})
+}
+
+// authSchema is the auth map's (values.AuthKeys); types are its own and
+// those of its keys, each with null added for the kubernetes chart's.
+func authSchema(types ...string) map[string]any {
+	null := types[len(types)-1] == "null"
+	or := func(t string) []string {
+		if null {
+			return []string{t, "null"}
+		}
+		return []string{t}
+	}
+	return with(prop("etcd authentication (spec.auth), off by default; immutable once the etcd exists.", types...),
+		"default", map[string]any{"enabled": false, "rootCredentialsSecret": ""},
+		"properties", map[string]any{
+			"enabled":               with(prop("Turn etcd authentication on (a new etcd only).", or("boolean")...), "default", false),
+			"rootCredentialsSecret": with(prop("A kubernetes.io/basic-auth Secret of the namespace (username root, the root password); required when enabled.", or("string")...), "default", ""),
+		})
 }
 
 func clusterSchema() map[string]any {
@@ -224,6 +268,7 @@ func clusterSchema() map[string]any {
 		"etcd": with(prop("Control-plane etcd of this cluster.", "object", "null"),
 			"properties", map[string]any{
 				"replicas": with(int32Prop("etcd members: 1 or 3.", "null"), "default", etcd.DefaultReplicas),
+				"auth":     authSchema("object", "null"),
 			}),
 		"_cluster": platformSchema(),
 	})

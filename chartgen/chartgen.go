@@ -372,9 +372,16 @@ type constants struct {
 	LibraryEtcdChartKeys []string
 	IgnoredKeys          []string
 	ClusterEtcdKeys      []string
-	RootTenant           string
-	MaxClusterName       int
-	MaxRelease           int
+	// AuthKeys are the keys of the auth map (values.AuthKeys).
+	AuthKeys []string
+	// AuthRules are etcd.Auth's refusals (authRules).
+	AuthRules authRules
+	// TLSSecretSuffixes are the stack's TLS Secrets after its etcd name,
+	// in naming.Names.TLSSecrets' order.
+	TLSSecretSuffixes []string
+	RootTenant        string
+	MaxClusterName    int
+	MaxRelease        int
 	// MaxUnhashedName is the longest etcd name none of whose derived
 	// names is hashed.
 	MaxUnhashedName  int
@@ -513,6 +520,7 @@ func newConstants() (*constants, error) {
 		LibraryEtcdChartKeys:   values.EtcdChartKeys(),
 		IgnoredKeys:            ignoredKeys,
 		ClusterEtcdKeys:        values.ClusterEtcdKeys(),
+		AuthKeys:               values.AuthKeys(),
 		RootTenant:             naming.RootTenant,
 		MaxClusterName:         naming.MaxClusterName,
 		MaxRelease:             naming.MaxClusterName - len("-etcd"),
@@ -567,11 +575,21 @@ func newConstants() (*constants, error) {
 	if k.SnapshotSuffix, k.SnapshotKeep, err = snapshotName(); err != nil {
 		return nil, err
 	}
+	if k.AuthRules, err = newAuthRules(); err != nil {
+		return nil, err
+	}
 	fixed, err := naming.ForEtcdChart("tenant-a", naming.EtcdChartRelease)
 	if err != nil {
 		return nil, err
 	}
 	k.EtcdChartDefrag, k.EtcdChartCleanup = fixed.DefragCronJob(), fixed.CleanupJob()
+	for _, name := range fixed.TLSSecrets() {
+		suffix, ok := strings.CutPrefix(name, fixed.Cluster)
+		if !ok {
+			return nil, fmt.Errorf("chartgen: the TLS Secret %q is not named after the etcd %q", name, fixed.Cluster)
+		}
+		k.TLSSecretSuffixes = append(k.TLSSecretSuffixes, suffix)
+	}
 	k.EtcdChartPVC = strings.Replace(fixed.DataPVC(0), "0", "%d", 1)
 	if fmt.Sprintf(k.EtcdChartPVC, 7) != fixed.DataPVC(7) {
 		return nil, fmt.Errorf("chartgen: the etcd chart's PVC names are not %q", k.EtcdChartPVC)
@@ -789,6 +807,59 @@ func decodeTypes(t reflect.Type) (string, map[string]jsonType, error) {
 
 // versionRule is the rule of etcd.ValidateVersion's refusal, which the
 // chart's check prints as the library does.
+// authRules are etcd.Auth's refusals, which the checks print: taken from
+// the builder itself, given an input that breaks each rule. Name is the
+// prefix of the apimachinery messages of a bad Secret name; TLS is a
+// format of the joined TLS Secret names.
+type authRules struct{ Required, Disabled, Name, TLS string }
+
+func newAuthRules() (authRules, error) {
+	var r authRules
+	rule := func(o etcd.Options, n *naming.Names) (string, error) {
+		var err error
+		if n != nil {
+			_, err = etcd.Build(*n, o)
+		} else {
+			err = o.Validate()
+		}
+		var bad *invalid.Error
+		if !errors.As(err, &bad) || bad.Field != "Auth.RootCredentialsSecret" {
+			return "", fmt.Errorf("chartgen: etcd.Auth %+v: want one refusal of Auth.RootCredentialsSecret, got %v", o.Auth, err)
+		}
+		return bad.Rule, nil
+	}
+	var err error
+	if r.Required, err = rule(etcd.Options{Auth: etcd.Auth{Enabled: true}}, nil); err != nil {
+		return r, err
+	}
+	if r.Disabled, err = rule(etcd.Options{Auth: etcd.Auth{RootCredentialsSecret: "root"}}, nil); err != nil {
+		return r, err
+	}
+	const badName = "Bad_Name"
+	name, err := rule(etcd.Options{Auth: etcd.Auth{Enabled: true, RootCredentialsSecret: badName}}, nil)
+	if err != nil {
+		return r, err
+	}
+	var ok bool
+	if r.Name, ok = strings.CutSuffix(name, strings.Join(validation.IsDNS1123Subdomain(badName), "; ")); !ok {
+		return r, fmt.Errorf("chartgen: the refusal of a bad Secret name does not end in apimachinery's messages: %q", name)
+	}
+	n, err := naming.ForEtcdChart("tenant-a", naming.EtcdChartRelease)
+	if err != nil {
+		return r, err
+	}
+	tls, err := rule(etcd.Options{Auth: etcd.Auth{Enabled: true, RootCredentialsSecret: n.ClientSecret()}}, &n)
+	if err != nil {
+		return r, err
+	}
+	list := strings.Join(n.TLSSecrets(), ", ")
+	if strings.Count(tls, list) != 1 || strings.Contains(tls, "%") {
+		return r, fmt.Errorf("chartgen: the refusal of a TLS Secret does not name them once: %q", tls)
+	}
+	r.TLS = strings.Replace(tls, list, "%s", 1)
+	return r, nil
+}
+
 func versionRule() string {
 	var bad *invalid.Error
 	if !errors.As(etcd.ValidateVersion(""), &bad) {

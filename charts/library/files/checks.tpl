@@ -765,6 +765,36 @@ field value k. */ -}}
 {{- end -}}
 {{- end -}}
 
+{{- /* etcdshapes.check.authValues (authValue in values.go): dict field
+value (the auth map, nulls dropped) k c; refuses an unknown key and keeps
+enabled and rootCredentialsSecret on c (auth). Types are
+values.schema.json's. */ -}}
+{{- define "etcdshapes.check.authValues" -}}
+{{- $a := .value | default dict -}}
+{{- range $key := keys $a | sortAlpha -}}
+{{- if not (has $key $.k.authKeys) -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.%s" $.field (ternary "\"\"" $key (eq $key ""))) (get $a $key) (printf "is not a value of this chart (known: %s)" (join ", " $.k.authKeys))) -}}
+{{- end -}}
+{{- end -}}
+{{- $_ := set .c "auth" (dict "field" .field "enabled" (eq (toString $a.enabled) "true") "secret" ($a.rootCredentialsSecret | default "")) -}}
+{{- end -}}
+
+{{- /* etcdshapes.check.auth (etcd.Auth's validate): dict auth (from
+authValues) k; the Secret is named exactly when auth is on, and is a
+Secret name. */ -}}
+{{- define "etcdshapes.check.auth" -}}
+{{- $a := .auth }}{{ $f := printf "%s.rootCredentialsSecret" $a.field -}}
+{{- if and $a.enabled (not $a.secret) -}}
+{{- include "etcdshapes.check.fail" (list $f $a.secret .k.auth.required) -}}
+{{- else if and (not $a.enabled) $a.secret -}}
+{{- include "etcdshapes.check.fail" (list $f $a.secret .k.auth.disabled) -}}
+{{- else if $a.secret -}}
+{{- with include "etcdshapes.check.subdomainErrors" (dict "value" $a.secret "k" .k) -}}
+{{- include "etcdshapes.check.fail" (list $f $a.secret (print $.k.auth.name .)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
 {{- /* etcdshapes.check.etcdValues (EtcdChartOptionsFromValues): dict values
 k c; checks the etcd chart's values in the library's order and keeps on c
 what the later checks need. Types are values.schema.json's. */ -}}
@@ -814,6 +844,7 @@ replicas or size was set to null. */ -}}
 {{- end -}}
 {{- end -}}
 {{- $_ := set $c "affinity" $affinity -}}
+{{- include "etcdshapes.check.authValues" (dict "field" "values.auth" "value" $v.auth "k" $k "c" $c) -}}
 {{- include "etcdshapes.check.platform" (dict "cluster" (index $v "_cluster") "raw" (index .values "_cluster") "k" $k "c" $c) -}}
 {{- end -}}
 
@@ -836,6 +867,7 @@ not the etcd's concern. */ -}}
 {{- end -}}
 {{- $_ := set $c "replicas" (int64 $e.replicas) -}}
 {{- end -}}
+{{- include "etcdshapes.check.authValues" (dict "field" "etcd.auth" "value" $e.auth "k" $k "c" $c) -}}
 {{- $cl := index .values "_cluster" -}}
 {{- if kindIs "map" $cl -}}
 {{- $m := dict -}}
@@ -907,9 +939,11 @@ set on the dict it is given, which holds the tables of files/constants.json
 (the apimachinery messages, the affinity decoder's structs). */ -}}
 {{- define "etcdshapes.check.constants" -}}
 {{- $_ := merge . (dict
-  "etcdChartKeys" (list "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" )
+  "etcdChartKeys" (list "_cluster" "affinity" "auth" "replicas" "resources" "size" "storageClass" "version" )
   "ignoredKeys" (list "_namespace" "backup" "etcdshapes" )
-  "clusterEtcdKeys" (list "replicas" )
+  "clusterEtcdKeys" (list "auth" "replicas" )
+  "authKeys" (list "enabled" "rootCredentialsSecret" )
+  "auth" (dict "required" "must name the root credentials Secret (type kubernetes.io/basic-auth, username root and a password) when auth is enabled: etcd-operator turns auth on only once it reads the root password from it" "disabled" "is set while auth is disabled, which would leave auth off: enable auth too, or leave it empty" "name" "must be a Secret name (DNS-1123 subdomain): " "tls" "must not be one of the stack's TLS Secrets (%s): it must be a kubernetes.io/basic-auth Secret of its own, holding the root password")
   "defaultVersion" "3.6.11"
   "defaultSize" "4Gi"
   "defaultRatios" (dict "cpu" "10" "memory" "1" "ephemeral" "40" )
