@@ -258,8 +258,9 @@ func libraryFiles(version string) ([]File, error) {
 const constantsFile = "files/constants.json"
 
 // constantsData writes the tables of constantsFile: the apimachinery
-// messages (validationMessages) and the affinity decoder's structs
-// (decodeTypes), keys sorted, one entry per line.
+// messages (validationMessages), the affinity decoder's structs
+// (decodeTypes), the quantity bounds' and etcd.Auth's rules, keys sorted,
+// one entry per line.
 func constantsData(k *constants) []byte {
 	messages := map[string]string{}
 	for _, m := range k.Messages {
@@ -281,7 +282,13 @@ func constantsData(k *constants) []byte {
 		"vpaCPU":    "is too small: the VPA's cpu bound %s divided by it is beyond " + quantity.Max + ", the most a quantity holds",
 		"vpaMemory": "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage",
 		"request":   "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)"}
-	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds}, "  ")
+	// etcd.Auth's refusals and the stack's TLS Secrets after the etcd's
+	// name (etcdshapes.check.auth).
+	auth := map[string]any{"keys": k.AuthKeys, "required": k.AuthRules.Required, "disabled": k.AuthRules.Disabled,
+		"name": k.AuthRules.Name, "tls": k.AuthRules.TLS, "tlsSuffixes": k.TLSSecretSuffixes,
+		// spec.auth, a format of the Secret's name as JSON.
+		"spec": "enabled: true\nrootCredentialsSecretRef:\n  name: %s"}
+	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds, "auth": auth}, "  ")
 	return append(js, '\n')
 }
 
@@ -365,13 +372,16 @@ type constants struct {
 	// The etcd chart's fixed names: its defrag CronJob, its cleanup Job
 	// and the format of its members' data PVCs.
 	EtcdChartDefrag, EtcdChartCleanup, EtcdChartPVC string
-	// EtcdChartKeys are the keys the etcd chart reads and ignores, as the
-	// quick tests accept them; LibraryEtcdChartKeys the library's own list,
-	// which its message names.
-	EtcdChartKeys        []string
+	// QuickEtcdChartKeys are the keys the etcd chart reads and ignores
+	// that the quick tests accept: all but auth (values.yaml has no auth,
+	// so a render with one goes through the checks);
+	// LibraryEtcdChartKeys the library's own list, which its message
+	// names. QuickClusterEtcdKeys are ClusterEtcdKeys but auth.
+	QuickEtcdChartKeys   []string
 	LibraryEtcdChartKeys []string
 	IgnoredKeys          []string
 	ClusterEtcdKeys      []string
+	QuickClusterEtcdKeys []string
 	// AuthKeys are the keys of the auth map (values.AuthKeys).
 	AuthKeys []string
 	// AuthRules are etcd.Auth's refusals (authRules).
@@ -594,7 +604,9 @@ func newConstants() (*constants, error) {
 	if fmt.Sprintf(k.EtcdChartPVC, 7) != fixed.DataPVC(7) {
 		return nil, fmt.Errorf("chartgen: the etcd chart's PVC names are not %q", k.EtcdChartPVC)
 	}
-	k.EtcdChartKeys = append(slices.Clone(k.LibraryEtcdChartKeys), ignoredKeys...)
+	isAuth := func(k string) bool { return k == "auth" }
+	k.QuickEtcdChartKeys = append(slices.DeleteFunc(slices.Clone(k.LibraryEtcdChartKeys), isAuth), ignoredKeys...)
+	k.QuickClusterEtcdKeys = slices.DeleteFunc(slices.Clone(k.ClusterEtcdKeys), isAuth)
 	for _, r := range []struct{ key, value, def string }{
 		{"cpu", "cpu-allocation-ratio", etcd.DefaultCPUAllocationRatio},
 		{"memory", "memory-allocation-ratio", etcd.DefaultMemoryAllocationRatio},
@@ -810,7 +822,7 @@ func decodeTypes(t reflect.Type) (string, map[string]jsonType, error) {
 // authRules are etcd.Auth's refusals, which the checks print: taken from
 // the builder itself, given an input that breaks each rule. Name is the
 // prefix of the apimachinery messages of a bad Secret name; TLS is a
-// format of the joined TLS Secret names.
+// format of the etcd's name.
 type authRules struct{ Required, Disabled, Name, TLS string }
 
 func newAuthRules() (authRules, error) {
@@ -856,7 +868,12 @@ func newAuthRules() (authRules, error) {
 	if strings.Count(tls, list) != 1 || strings.Contains(tls, "%") {
 		return r, fmt.Errorf("chartgen: the refusal of a TLS Secret does not name them once: %q", tls)
 	}
-	r.TLS = strings.Replace(tls, list, "%s", 1)
+	// Each name as the etcd's name, the format's one argument, and its
+	// suffix.
+	r.TLS = strings.Replace(tls, list, strings.ReplaceAll(list, n.Cluster+"-", "%[1]s-"), 1)
+	if fmt.Sprintf(r.TLS, n.Cluster) != tls {
+		return r, fmt.Errorf("chartgen: the refusal of a TLS Secret is not a format of the etcd's name: %q", r.TLS)
+	}
 	return r, nil
 }
 

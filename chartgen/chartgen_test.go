@@ -173,8 +173,7 @@ func TestChartFiles(t *testing.T) {
 	require.Equal(t, LibraryRepository, chart.Dependencies[0].Repository)
 	var values map[string]any
 	require.NoError(t, yaml.Unmarshal(byPath["values.yaml"], &values))
-	require.Equal(t, map[string]any{"etcd": map[string]any{"replicas": float64(3),
-		"auth": map[string]any{"enabled": false, "rootCredentialsSecret": ""}}}, values)
+	require.Equal(t, map[string]any{"etcd": map[string]any{"replicas": float64(3)}}, values)
 	require.Contains(t, string(byPath["templates/etcd.yaml"]), `include "etcdshapes.stack" (dict "root" $ "caller" "cluster")`)
 	for p := range byPath {
 		if strings.HasPrefix(p, "ci/") {

@@ -26,9 +26,6 @@ served list is refused: it is the cluster's (or helm template's
 [[- /* The quick test both callers make, written once here: no global
 spread constraints. */]]
 [[- define "spread" ]](eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "")[[ end ]]
-[[- /* And auth off: the quick path renders no spec.auth; any other auth
-map goes through the checks. */]]
-[[- define "authOff" ]](empty (omit $auth[[ range .AuthKeys ]] [[ q . ]][[ end ]])) (not $auth.enabled) (not $auth.rootCredentialsSecret)[[ end ]]
 [[- if .Etcd ]]
 {{- /* Helm deletes a values.yaml default for a null, which the checks
 refuse: an absent version, replicas or size fails the pattern below. */ -}}
@@ -38,7 +35,6 @@ refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- $res := $v.resources | default dict -}}
 {{- $sc := $v.storageClass | default "" -}}
 {{- $r := $v.replicas -}}
-{{- $auth := $v.auth | default dict -}}
 {{- $head := printf "%s;%s;%s" $ns $version $size -}}
 {{- $quick := "" -}}
 {{- range $res }}{{ $quick = printf "%s%v;" $quick . }}{{ end -}}
@@ -49,22 +45,21 @@ would cost a one-pass analysis. The resources as one string, one field
 per value: every field a whole quantity with a unit, and as many fields
 as values. */ -}}
 {{- $ok := and (le (len $ns) [[ .MaxLabel ]]) (eq $rel [[ q .EtcdChartRelease ]]) (empty $v.affinity)
-  (empty (omit $v[[ range .EtcdChartKeys ]] [[ q . ]][[ end ]]))
+  (empty (omit $v[[ range .QuickEtcdChartKeys ]] [[ q . ]][[ end ]]))
   (eq (regexFind [[ q .QuickEtcd ]] $head) $head)
   (or (not $sc) (and (le (len $sc) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $sc)))
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0)
   (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]])) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll [[ q .QuickValue ]] $quick ""))
-  [[ template "spread" . ]] [[ template "authOff" . ]] -}}
+  [[ template "spread" . ]] -}}
 [[- else ]]
 {{- $e := $v.etcd | default dict -}}
-{{- $auth := $e.auth | default dict -}}
 {{- $name := printf "%s-etcd" $rel -}}
 {{- $dataStore := printf "%s.%s" $ns $rel -}}
 {{- /* Names over their limits are hashed (etcdshapes.validate). One
 pattern for the namespace and the release. */ -}}
 {{- $head := printf "%s;%s" $ns $rel -}}
 {{- $ok := and (le (len $rel) [[ .MaxQuickRelease ]]) (le (len $dataStore) [[ .MaxDataStoreName ]]) (eq (regexFind [[ q .QuickCluster ]] $head) $head) -}}
-{{- $ok = and $ok (empty (omit $e[[ range .ClusterEtcdKeys ]] [[ q . ]][[ end ]])) -}}
+{{- $ok = and $ok (empty (omit $e[[ range .QuickClusterEtcdKeys ]] [[ q . ]][[ end ]])) -}}
 {{- /* The live KamajiControlPlane: a cluster on another datastore stays
 there and nothing is rendered (moving it would start a Kamaji datastore
 migration). The live EtcdCluster: spec.storage.storageClassName is
@@ -82,7 +77,7 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- $r := $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = [[ .DefaultReplicas ]].0 }}{{ end -}}
 {{- $ok = and $ok (kindIs "float64" $r) (has $r (list [[ range .ClusterReplicas ]][[ . ]].0 [[ end ]]))
-  [[ template "spread" . ]] [[ template "authOff" . ]] -}}
+  [[ template "spread" . ]] -}}
 [[- end ]]
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}

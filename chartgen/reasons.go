@@ -23,12 +23,6 @@ var reasons = map[string]map[string]string{
 			"into exactly this shape, so rendering certManager here would make the API server reject every " +
 			"reconcile of a migrated cluster. operatorClientSecretRef keeps --client-cert-auth on, so external " +
 			"clients (the Kamaji DataStore) authenticate with the CN=root client certificate.",
-		"spec.auth": "Only with auth enabled (values auth / etcd.auth; off by default, as upstream, which " +
-			"stays certificate-only): etcd-operator creates the root user with the password of the named " +
-			"basic-auth Secret, the caller's, and turns auth on once the cluster converges; client certificates " +
-			"then act as the user of their CN (root for the DataStore and the Jobs, a tenant's own user for its " +
-			"apiserver, which Kamaji's role confines to its prefix). spec.auth is immutable: the API server " +
-			"refuses adding, removing or changing it on an existing cluster (delete and recreate).",
 		"spec.topologySpreadConstraints": "The platform's global constraints (_cluster.scheduling) replace " +
 			"the default hostname spread; each gets a selector on this cluster's members unless it has its own.",
 		"spec.affinity": "Soft anti-affinity by default: spread members across nodes on a best-effort basis " +

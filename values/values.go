@@ -96,13 +96,7 @@ func etcdChartDefaults() map[string]any {
 		"storageClass": "",
 		"resources":    map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory},
 		"affinity":     map[string]any{},
-		"auth":         authDefaults(),
 	}
-}
-
-// authDefaults are the auth map of both charts' values.yaml: off.
-func authDefaults() map[string]any {
-	return map[string]any{"enabled": false, "rootCredentialsSecret": ""}
 }
 
 // The keys the charts' values accept where unknown keys are refused, sorted.
@@ -272,7 +266,7 @@ func cluster(values map[string]any) (ClusterEtcd, error) {
 	if err != nil {
 		return o, err
 	}
-	v := coalesce(map[string]any{"etcd": map[string]any{"replicas": json.Number("3"), "auth": authDefaults()}}, values)
+	v := coalesce(map[string]any{"etcd": map[string]any{"replicas": json.Number("3")}}, values)
 	var c invalid.Collector
 	etcdValues, ok := v["etcd"].(map[string]any)
 	if !ok && v["etcd"] != nil {

@@ -106,7 +106,7 @@ func TestValueKeys(t *testing.T) {
 		}
 	}
 	require.True(t, slices.IsSorted(ClusterEtcdKeys()))
-	clusterDefaults := map[string]any{"replicas": float64(3), "auth": chartDefaults["auth"]}
+	clusterDefaults := map[string]any{"replicas": float64(3)}
 	for _, k := range ClusterEtcdKeys() {
 		_, err := Cluster(map[string]any{"etcd": map[string]any{k: clusterDefaults[k]}})
 		require.NoError(t, err, k)
@@ -116,10 +116,10 @@ func TestValueKeys(t *testing.T) {
 		var ne *invalid.Error
 		require.ErrorAs(t, err, &ne, k+"x")
 	}
-	// The auth map's keys, in both charts: each accepted with its default
-	// and null, a near miss refused under the map's own key.
+	// The auth map's keys, in both charts: each accepted with the value
+	// absence means and null, a near miss refused under the map's key.
 	require.True(t, slices.IsSorted(AuthKeys()))
-	authDefaults := chartDefaults["auth"].(map[string]any)
+	authDefaults := map[string]any{"enabled": false, "rootCredentialsSecret": ""}
 	for _, k := range AuthKeys() {
 		for _, v := range []any{authDefaults[k], nil} {
 			_, err := EtcdChart(map[string]any{"auth": map[string]any{k: v}})
@@ -145,7 +145,6 @@ var chartDefaults = map[string]any{
 	"storageClass": "",
 	"resources":    map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory},
 	"affinity":     map[string]any{},
-	"auth":         map[string]any{"enabled": false, "rootCredentialsSecret": ""},
 }
 
 func etcdClusterOf(t *testing.T, objs []etcdshapes.Object) *v1alpha2.EtcdCluster {

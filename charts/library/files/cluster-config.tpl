@@ -21,14 +21,13 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $cl := index $v "_cluster" | default dict -}}
 {{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" ($root.Capabilities.APIVersions.Has "autoscaling.k8s.io/v1/VerticalPodAutoscaler") "operator.victoriametrics.com/v1beta1/VMPodScrape" ($root.Capabilities.APIVersions.Has "operator.victoriametrics.com/v1beta1/VMPodScrape") "monitoring.coreos.com/v1/PodMonitor" ($root.Capabilities.APIVersions.Has "monitoring.coreos.com/v1/PodMonitor") "grafana.integreatly.org/v1beta1/GrafanaDashboard" ($root.Capabilities.APIVersions.Has "grafana.integreatly.org/v1beta1/GrafanaDashboard") "cilium.io/v2/CiliumNetworkPolicy" ($root.Capabilities.APIVersions.Has "cilium.io/v2/CiliumNetworkPolicy") -}}
 {{- $e := $v.etcd | default dict -}}
-{{- $auth := $e.auth | default dict -}}
 {{- $name := printf "%s-etcd" $rel -}}
 {{- $dataStore := printf "%s.%s" $ns $rel -}}
 {{- /* Names over their limits are hashed (etcdshapes.validate). One
 pattern for the namespace and the release. */ -}}
 {{- $head := printf "%s;%s" $ns $rel -}}
 {{- $ok := and (le (len $rel) 40) (le (len $dataStore) 63) (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;[a-z]([-a-z0-9]*[a-z0-9])?$" $head) $head) -}}
-{{- $ok = and $ok (empty (omit $e "auth" "replicas")) -}}
+{{- $ok = and $ok (empty (omit $e "replicas")) -}}
 {{- /* The live KamajiControlPlane: a cluster on another datastore stays
 there and nothing is rendered (moving it would start a Kamaji datastore
 migration). The live EtcdCluster: spec.storage.storageClassName is
@@ -45,7 +44,7 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- $r := $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = 3.0 }}{{ end -}}
 {{- $ok = and $ok (kindIs "float64" $r) (has $r (list 1.0 3.0 ))
-  (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") (empty (omit $auth "enabled" "rootCredentialsSecret")) (not $auth.enabled) (not $auth.rootCredentialsSecret) -}}
+  (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict "cpu" 10.0 "memory" 1.0 "ephemeral" 40.0 -}}

@@ -28,7 +28,6 @@ refuse: an absent version, replicas or size fails the pattern below. */ -}}
 {{- $res := $v.resources | default dict -}}
 {{- $sc := $v.storageClass | default "" -}}
 {{- $r := $v.replicas -}}
-{{- $auth := $v.auth | default dict -}}
 {{- $head := printf "%s;%s;%s" $ns $version $size -}}
 {{- $quick := "" -}}
 {{- range $res }}{{ $quick = printf "%s%v;" $quick . }}{{ end -}}
@@ -39,12 +38,12 @@ would cost a one-pass analysis. The resources as one string, one field
 per value: every field a whole quantity with a unit, and as many fields
 as values. */ -}}
 {{- $ok := and (le (len $ns) 63) (eq $rel "etcd") (empty $v.affinity)
-  (empty (omit $v "_cluster" "affinity" "auth" "replicas" "resources" "size" "storageClass" "version" "_namespace" "backup" "etcdshapes"))
+  (empty (omit $v "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" "_namespace" "backup" "etcdshapes"))
   (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8});[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" $head) $head)
   (or (not $sc) (and (le (len $sc) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $sc)))
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0)
   (empty (omit $res "cpu" "memory" "ephemeral-storage")) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll "(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?;" $quick ""))
-  (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") (empty (omit $auth "enabled" "rootCredentialsSecret")) (not $auth.enabled) (not $auth.rootCredentialsSecret) -}}
+  (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict "cpu" 10.0 "memory" 1.0 "ephemeral" 40.0 -}}

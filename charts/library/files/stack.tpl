@@ -292,14 +292,6 @@ spec:
 #NO_AFFINITY#              app.kubernetes.io/instance: "__CLUSTER__"
 #NO_AFFINITY#          topologyKey: kubernetes.io/hostname
 #NO_AFFINITY#        weight: 100
-  {{- /* Only with auth enabled (values auth / etcd.auth; off by default, as
-      upstream, which stays certificate-only): etcd-operator creates the root
-      user with the password of the named basic-auth Secret, the caller's, and
-      turns auth on once the cluster converges; client certificates then act as
-      the user of their CN (root for the DataStore and the Jobs, a tenant's own
-      user for its apiserver, which Kamaji's role confines to its prefix).
-      spec.auth is immutable: the API server refuses adding, removing or
-      changing it on an existing cluster (delete and recreate). */}}
 #AUTH#  auth:
 #AUTH#__AUTH__
   options:
