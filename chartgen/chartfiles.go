@@ -148,7 +148,7 @@ func authValuesText(indent string) string {
 ## creation (an upgrade that changes it is refused; delete and recreate).
 ## rootCredentialsSecret names a kubernetes.io/basic-auth Secret of this
 ## namespace (username root, the root password) that you create once,
-## before the etcd (docs/operator.md, "etcd authentication").
+## before the etcd (docs/auth.md of etcdshapes).
 # auth:
 #   enabled: true
 #   rootCredentialsSecret: etcd-root-credentials

@@ -84,7 +84,7 @@ type Options struct {
 // (CN its Kamaji user, signed by the DataStore's CA) reaches only the
 // prefix of the role Kamaji grants it. With auth off (the default) every
 // certificate the DataStore's CA signs reads and writes every tenant's
-// keys. docs/operator.md ("etcd authentication") has the trade-off.
+// keys. docs/auth.md has the trade-off and the proof.
 //
 // The API server refuses spec.auth being added, removed or changed on an
 // existing EtcdCluster (plan says so: delete and recreate the etcd).
@@ -96,7 +96,7 @@ type Auth struct {
 	// type kubernetes.io/basic-auth with username "root" and the root
 	// password, which etcd-operator reads (spec.auth.rootCredentialsSecretRef).
 	// It is the caller's: the library never renders a password (renders are
-	// deterministic); create it once, before the etcd (docs/operator.md
+	// deterministic); create it once, before the etcd (docs/auth.md
 	// shows how). etcd-operator turns auth on only once it can read it.
 	// Required when Enabled; refused when not, and refused when it names one
 	// of the stack's own TLS Secrets.

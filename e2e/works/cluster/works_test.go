@@ -196,6 +196,9 @@ func TestWorks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if st.authOn() != c.auth {
+			t.Fatalf("%s: rendered with etcd.Auth %v, the EtcdCluster's spec.auth is %+v", st.caller, c.auth, st.cluster.Spec.Auth)
+		}
 		t.Run(st.caller, func(t *testing.T) {
 			t.Parallel()
 			runStack(ctx, t, c.id, st, &keyCache{dir: keyDir, next: map[string]int{}})
