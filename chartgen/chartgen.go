@@ -817,8 +817,6 @@ func decodeTypes(t reflect.Type) (string, map[string]jsonType, error) {
 	return root, out, err
 }
 
-// versionRule is the rule of etcd.ValidateVersion's refusal, which the
-// chart's check prints as the library does.
 // authRules are etcd.Auth's refusals, which the checks print: taken from
 // the builder itself, given an input that breaks each rule. Name is the
 // prefix of the apimachinery messages of a bad Secret name; TLS is a
@@ -877,6 +875,8 @@ func newAuthRules() (authRules, error) {
 	return r, nil
 }
 
+// versionRule is the rule of etcd.ValidateVersion's refusal, which the
+// chart's check prints as the library does.
 func versionRule() string {
 	var bad *invalid.Error
 	if !errors.As(etcd.ValidateVersion(""), &bad) {

@@ -22,7 +22,6 @@ var (
 		{"Ratios.Memory", "_cluster.memory-allocation-ratio"},
 		{"Ratios.EphemeralStorage", "_cluster.ephemeral-storage-allocation-ratio"},
 		{"TopologySpreadConstraints", spreadField},
-		{"Auth.Enabled", "values.auth.enabled"},
 		{"Auth.RootCredentialsSecret", "values.auth.rootCredentialsSecret"},
 		// The cleanup hook's replica count is the chart's replicas.
 		{"replicas", "values.replicas"},
@@ -36,7 +35,6 @@ var (
 		{"Ratios.Memory", "_cluster.memory-allocation-ratio"},
 		{"Ratios.EphemeralStorage", "_cluster.ephemeral-storage-allocation-ratio"},
 		{"TopologySpreadConstraints", spreadField},
-		{"Auth.Enabled", "etcd.auth.enabled"},
 		{"Auth.RootCredentialsSecret", "etcd.auth.rootCredentialsSecret"},
 	}
 )

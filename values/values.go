@@ -246,9 +246,10 @@ type ClusterEtcd struct {
 }
 
 // Cluster reads the kubernetes chart's values for its etcd. Only
-// etcd.replicas, etcd.auth and _cluster are read; unknown keys under etcd are refused,
-// other keys are ignored (the chart has many, and the platform passes
-// _namespace). Every bad key is reported, as EtcdChart reports them.
+// etcd.replicas, etcd.auth and _cluster are read; unknown keys under etcd
+// are refused, other keys are ignored (the chart has many, and the
+// platform passes _namespace). Every bad key is reported, as EtcdChart
+// reports them.
 //
 // Beside its refusals it returns what it read, so that a caller can check
 // the stack's other inputs too (Render does): a value refused as it is read
