@@ -233,7 +233,7 @@ func runStack(ctx context.Context, t *testing.T, id string, st *stack, keys *key
 	auth := st.authOn()
 	if auth {
 		// The root credentials Secret spec.auth names is the caller's,
-		// made once before the etcd (docs/operator.md), as here.
+		// made once before the etcd (docs/auth.md), as here.
 		name, err := rootCredentials(st, sec)
 		if err != nil {
 			t.Fatal(err)
