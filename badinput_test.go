@@ -338,7 +338,87 @@ func badInputs() []badInput {
 		{"caller", render(etcdshapes.Request{Caller: "kubernetes"}), "caller", "kubernetes", `"etcd" or "cluster"`},
 		{"typed spread parser", func() error { _, err := values.ParseSpreadConstraints(42); return err }, sf, "42", "YAML string"},
 		{"typed quota", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("-1")); return err }, "Size", "-1", "positive"},
-	}, append(append(badLiveInputs(), quantityBadInputs()...), dupKeyBadInputs()...)...)
+	}, append(append(append(badLiveInputs(), quantityBadInputs()...), dupKeyBadInputs()...), authBadInputs()...)...)
+}
+
+// authBadInputs: etcd authentication's inputs, in every caller's terms
+// (the etcd chart's values.auth, the kubernetes chart's etcd.auth, and
+// the Go options of both stacks), each rule and each type: the root
+// credentials Secret is named exactly when auth is on, is a Secret name,
+// is none of the stack's TLS Secrets, and the values are of their types.
+func authBadInputs() []badInput {
+	type caller struct {
+		field string // the auth map's field
+		doc   func(auth string) func() error
+		typed func(etcd.Auth) func() error
+		names naming.Names
+	}
+	etcdNames, err := naming.ForEtcdChart("tenant-root", "etcd")
+	if err != nil {
+		panic(err)
+	}
+	clusterNames, err := naming.ForCluster("tenant-demo", "kubernetes-demo")
+	if err != nil {
+		panic(err)
+	}
+	callers := []caller{
+		{"values.auth", func(a string) func() error { return etcdValues("auth: " + a) }, func(a etcd.Auth) func() error {
+			return func() error {
+				_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Auth: a}})
+				return err
+			}
+		}, etcdNames},
+		{"etcd.auth", func(a string) func() error { return clusterValues("etcd:\n  auth: " + a) }, func(a etcd.Auth) func() error {
+			return func() error {
+				_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Auth: a})
+				return err
+			}
+		}, clusterNames},
+	}
+	const (
+		required = "when auth is enabled"
+		disabled = "while auth is disabled"
+		name     = "Secret name (DNS-1123 subdomain)"
+		tls      = "the stack's TLS Secrets"
+	)
+	long := strings.Repeat("a", 254)
+	var out []badInput
+	for _, c := range callers {
+		secret := c.field + ".rootCredentialsSecret"
+		out = append(out,
+			badInput{c.field + " on without a Secret", c.doc("{enabled: true}"), secret, "", required},
+			badInput{c.field + " on with an empty Secret", c.doc(`{enabled: true, rootCredentialsSecret: ""}`), secret, "", required},
+			badInput{c.field + " Secret while off", c.doc("{rootCredentialsSecret: root}"), secret, "root", disabled},
+			badInput{c.field + " Secret while explicitly off", c.doc("{enabled: false, rootCredentialsSecret: root}"), secret, "root", disabled},
+			badInput{c.field + " Secret uppercase", c.doc("{enabled: true, rootCredentialsSecret: Root}"), secret, "Root", name},
+			badInput{c.field + " Secret with an underscore", c.doc("{enabled: true, rootCredentialsSecret: etcd_root}"), secret, "etcd_root", name},
+			badInput{c.field + " Secret with a slash", c.doc("{enabled: true, rootCredentialsSecret: a/b}"), secret, "a/b", name},
+			badInput{c.field + " Secret starting with a dash", c.doc("{enabled: true, rootCredentialsSecret: -root}"), secret, "-root", name},
+			badInput{c.field + " Secret over 253 characters", c.doc("{enabled: true, rootCredentialsSecret: " + long + "}"), secret, long, "253"},
+			badInput{c.field + " not a map", c.doc("on"), c.field, "true", "map"},
+			badInput{c.field + " a list", c.doc("[enabled]"), c.field, "[enabled]", "map"},
+			badInput{c.field + " unknown key", c.doc("{enable: true}"), c.field + ".enable", "true", "not a value of this chart"},
+			badInput{c.field + ".enabled a string", c.doc(`{enabled: "true", rootCredentialsSecret: root}`), c.field + ".enabled", "true", "boolean"},
+			badInput{c.field + ".enabled a number", c.doc("{enabled: 1, rootCredentialsSecret: root}"), c.field + ".enabled", "1", "boolean"},
+			badInput{c.field + ".rootCredentialsSecret a number", c.doc("{enabled: true, rootCredentialsSecret: 7}"), secret, "7", "string"},
+			badInput{c.field + ".rootCredentialsSecret a map", c.doc("{enabled: true, rootCredentialsSecret: {name: root}}"), secret, "{name: root}", "string"},
+			badInput{"typed " + c.field + " on without a Secret", c.typed(etcd.Auth{Enabled: true}), "Auth.RootCredentialsSecret", "", required},
+			badInput{"typed " + c.field + " Secret while off", c.typed(etcd.Auth{RootCredentialsSecret: "root"}), "Auth.RootCredentialsSecret", "root", disabled},
+			badInput{"typed " + c.field + " Secret name", c.typed(etcd.Auth{Enabled: true, RootCredentialsSecret: "Root"}), "Auth.RootCredentialsSecret", "Root", name},
+		)
+		// Every TLS Secret of the stack, which holds no password.
+		for _, t := range c.names.TLSSecrets() {
+			out = append(out,
+				badInput{c.field + " Secret " + t, c.doc("{enabled: true, rootCredentialsSecret: " + t + "}"), secret, t, tls},
+				badInput{"typed " + c.field + " Secret " + t, c.typed(etcd.Auth{Enabled: true, RootCredentialsSecret: t}), "Auth.RootCredentialsSecret", t, tls})
+		}
+	}
+	// Checked behind a shared datastore too, where nothing renders.
+	out = append(out, badInput{"etcd.auth behind a shared datastore", func() error {
+		v, _ := values.Merge([]byte("etcd:\n  auth: {enabled: true}\n"))
+		return render(etcdshapes.Request{Values: v, Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}})()
+	}, "etcd.auth.rootCredentialsSecret", "", required})
+	return out
 }
 
 // liveDoc reads a live file as the plan command does (ReadObjects) and

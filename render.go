@@ -77,6 +77,7 @@ func Render(r Request) ([]Object, error) {
 			TopologySpreadConstraints: c.TopologySpreadConstraints,
 			StorageClassLocal:         c.StorageClassLocal,
 			StorageClassReplicated:    c.StorageClassReplicated,
+			Auth:                      c.Auth,
 			APIVersions:               r.APIVersions,
 			Live:                      r.Live,
 		})

@@ -99,6 +99,10 @@ type ClusterOptions struct {
 	// StorageClassReplicated is used for 1 replica (the volume is
 	// replicated underneath).
 	StorageClassReplicated string
+	// Auth turns on etcd authentication for a new etcd (see etcd.Auth);
+	// the zero value leaves it off, as upstream does. Immutable once the
+	// EtcdCluster exists.
+	Auth etcd.Auth
 	// APIVersions is the set of served APIs in Helm's form; the VPA,
 	// VMPodScrape, CiliumNetworkPolicy, PodMonitor and GrafanaDashboard
 	// render only when listed (see the API* constants). Entries match
@@ -153,6 +157,7 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 		Ratios:                    o.Ratios,
 		TopologySpreadConstraints: o.TopologySpreadConstraints,
 		ServiceLabel:              clusterServiceLabel,
+		Auth:                      o.Auth,
 	}
 	var n naming.Names
 	// Checked only when the namespace and release passed the shared

@@ -3,6 +3,7 @@ package chartgen
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -62,7 +63,7 @@ var (
 	etcdCIValues = []File{
 		{Path: "ci/defaults-values.yaml", Data: []byte("# The chart's defaults.\n{}\n")},
 		{Path: "ci/custom-values.yaml", Data: []byte(`# Everything set: five members on a 10Gi class, custom resources and
-# affinity, the platform's ratios and a zone spread.
+# affinity, etcd auth, the platform's ratios and a zone spread.
 version: "3.6.11"
 replicas: 5
 size: 10Gi
@@ -78,6 +79,9 @@ affinity:
         matchLabels:
           app.kubernetes.io/instance: etcd
       topologyKey: kubernetes.io/hostname
+auth:
+  enabled: true
+  rootCredentialsSecret: etcd-root-credentials
 _cluster:
   cpu-allocation-ratio: "4"
   memory-allocation-ratio: 1.5
@@ -91,9 +95,13 @@ _cluster:
 	}
 	clusterCIValues = []File{
 		{Path: "ci/defaults-values.yaml", Data: []byte("# The chart's defaults.\n{}\n")},
-		{Path: "ci/single-values.yaml", Data: []byte(`# One member on the replicated class, the platform's ratios and spread.
+		{Path: "ci/single-values.yaml", Data: []byte(`# One member on the replicated class with etcd auth, the platform's ratios
+# and spread.
 etcd:
   replicas: 1
+  auth:
+    enabled: true
+    rootCredentialsSecret: kubernetes-single-etcd-root-credentials
 _cluster:
   cpu-allocation-ratio: 2
   etcd-storage-class-local: local
@@ -127,7 +135,31 @@ resources:
   memory: %s
 ## Affinity of the members; empty means a soft anti-affinity across nodes.
 affinity: {}
-`, Header, jsonQuote(etcd.DefaultVersion), etcd.MaxReplicas, etcd.DefaultReplicas, etcd.DefaultSize, etcd.DefaultCPU, etcd.DefaultMemory)
+%s`, Header, jsonQuote(etcd.DefaultVersion), etcd.MaxReplicas, etcd.DefaultReplicas, etcd.DefaultSize, etcd.DefaultCPU, etcd.DefaultMemory, authValuesText(""))
+}
+
+// authValuesText documents the auth map in a values.yaml, each line after
+// indent: commented out, since auth is off by default (as upstream) and a
+// render that sets it is checked in full.
+func authValuesText(indent string) string {
+	const text = `## etcd authentication, so that each tenant control plane on this etcd
+## reaches only its own keys (Kamaji grants each a role on its prefix). Off
+## by default, as upstream. Immutable once the etcd exists: choose it at
+## creation (an upgrade that changes it is refused; delete and recreate).
+## rootCredentialsSecret names a kubernetes.io/basic-auth Secret of this
+## namespace (username root, the root password) that you create once,
+## before the etcd (docs/auth.md of etcdshapes).
+# auth:
+#   enabled: true
+#   rootCredentialsSecret: etcd-root-credentials
+`
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l != "" {
+			b.WriteString(indent + l)
+		}
+	}
+	return b.String()
 }
 
 // clusterValues are the kubernetes chart's etcd values; the chart's other
@@ -138,7 +170,7 @@ etcd:
   ## etcd members backing this cluster's control plane: 3 (Raft quorum) or 1
   ## (one member on a replicated StorageClass).
   replicas: %d
-`, Header, etcd.DefaultReplicas)
+%s`, Header, etcd.DefaultReplicas, authValuesText("  "))
 }
 
 // The schemas declare the type of every value the charts read, the types
@@ -215,8 +247,20 @@ func etcdSchema() map[string]any {
 			"additionalProperties", prop("A quantity.", "string", "number", "null"),
 			"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
 		"affinity": with(prop("Affinity of the members (a pod affinity); empty means a soft anti-affinity across nodes.", "object"), "default", map[string]any{}),
+		"auth":     authSchema(),
 		"_cluster": platformSchema(),
 	})
+}
+
+// authSchema is the auth map's (values.AuthKeys), off when absent; a
+// null reads as absent, as the library reads it (values.yaml has no auth
+// default for Helm to drop a null over).
+func authSchema() map[string]any {
+	return with(prop("etcd authentication (spec.auth), off by default; immutable once the etcd exists.", "object", "null"),
+		"properties", map[string]any{
+			"enabled":               with(prop("Turn etcd authentication on (a new etcd only).", "boolean", "null"), "default", false),
+			"rootCredentialsSecret": with(prop("A kubernetes.io/basic-auth Secret of the namespace (username root, the root password); required when enabled.", "string", "null"), "default", ""),
+		})
 }
 
 func clusterSchema() map[string]any {
@@ -224,6 +268,7 @@ func clusterSchema() map[string]any {
 		"etcd": with(prop("Control-plane etcd of this cluster.", "object", "null"),
 			"properties", map[string]any{
 				"replicas": with(int32Prop("etcd members: 1 or 3.", "null"), "default", etcd.DefaultReplicas),
+				"auth":     authSchema(),
 			}),
 		"_cluster": platformSchema(),
 	})

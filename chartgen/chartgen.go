@@ -259,8 +259,9 @@ func libraryFiles(version string) ([]File, error) {
 const constantsFile = "files/constants.json"
 
 // constantsData writes the tables of constantsFile: the apimachinery
-// messages (validationMessages) and the affinity decoder's structs
-// (decodeTypes), keys sorted, one entry per line.
+// messages (validationMessages), the affinity decoder's structs
+// (decodeTypes), the quantity bounds' and etcd.Auth's rules, keys sorted,
+// one entry per line.
 func constantsData(k *constants) []byte {
 	messages := map[string]string{}
 	for _, m := range k.Messages {
@@ -285,7 +286,13 @@ func constantsData(k *constants) []byte {
 	// The refusals of a number a float64 does not hold as written
 	// (etcdshapes.check.loss), keyed by what it loses.
 	loss := map[string]any{"negz": jsonnum.NegativeZeroRule, "under": jsonnum.UnderflowRule, "over": jsonnum.OverflowRule, "digits": jsonnum.DigitsRuleFormat}
-	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds, "loss": loss}, "  ")
+	// etcd.Auth's refusals and the stack's TLS Secrets after the etcd's
+	// name (etcdshapes.check.auth).
+	auth := map[string]any{"keys": k.AuthKeys, "required": k.AuthRules.Required, "disabled": k.AuthRules.Disabled,
+		"name": k.AuthRules.Name, "tls": k.AuthRules.TLS, "tlsSuffixes": k.TLSSecretSuffixes,
+		// spec.auth, a format of the Secret's name as JSON.
+		"spec": "enabled: true\nrootCredentialsSecretRef:\n  name: %s"}
+	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds, "loss": loss, "auth": auth}, "  ")
 	return append(js, '\n')
 }
 
@@ -369,16 +376,26 @@ type constants struct {
 	// The etcd chart's fixed names: its defrag CronJob, its cleanup Job
 	// and the format of its members' data PVCs.
 	EtcdChartDefrag, EtcdChartCleanup, EtcdChartPVC string
-	// EtcdChartKeys are the keys the etcd chart reads and ignores, as the
-	// quick tests accept them; LibraryEtcdChartKeys the library's own list,
-	// which its message names.
-	EtcdChartKeys        []string
+	// QuickEtcdChartKeys are the keys the etcd chart reads and ignores
+	// that the quick tests accept: all but auth (values.yaml has no auth,
+	// so a render with one goes through the checks);
+	// LibraryEtcdChartKeys the library's own list, which its message
+	// names. QuickClusterEtcdKeys are ClusterEtcdKeys but auth.
+	QuickEtcdChartKeys   []string
 	LibraryEtcdChartKeys []string
 	IgnoredKeys          []string
 	ClusterEtcdKeys      []string
-	RootTenant           string
-	MaxClusterName       int
-	MaxRelease           int
+	QuickClusterEtcdKeys []string
+	// AuthKeys are the keys of the auth map (values.AuthKeys).
+	AuthKeys []string
+	// AuthRules are etcd.Auth's refusals (authRules).
+	AuthRules authRules
+	// TLSSecretSuffixes are the stack's TLS Secrets after its etcd name,
+	// in naming.Names.TLSSecrets' order.
+	TLSSecretSuffixes []string
+	RootTenant        string
+	MaxClusterName    int
+	MaxRelease        int
 	// MaxUnhashedName is the longest etcd name none of whose derived
 	// names is hashed.
 	MaxUnhashedName  int
@@ -517,6 +534,7 @@ func newConstants() (*constants, error) {
 		LibraryEtcdChartKeys:   values.EtcdChartKeys(),
 		IgnoredKeys:            ignoredKeys,
 		ClusterEtcdKeys:        values.ClusterEtcdKeys(),
+		AuthKeys:               values.AuthKeys(),
 		RootTenant:             naming.RootTenant,
 		MaxClusterName:         naming.MaxClusterName,
 		MaxRelease:             naming.MaxClusterName - len("-etcd"),
@@ -571,16 +589,28 @@ func newConstants() (*constants, error) {
 	if k.SnapshotSuffix, k.SnapshotKeep, err = snapshotName(); err != nil {
 		return nil, err
 	}
+	if k.AuthRules, err = newAuthRules(); err != nil {
+		return nil, err
+	}
 	fixed, err := naming.ForEtcdChart("tenant-a", naming.EtcdChartRelease)
 	if err != nil {
 		return nil, err
 	}
 	k.EtcdChartDefrag, k.EtcdChartCleanup = fixed.DefragCronJob(), fixed.CleanupJob()
+	for _, name := range fixed.TLSSecrets() {
+		suffix, ok := strings.CutPrefix(name, fixed.Cluster)
+		if !ok {
+			return nil, fmt.Errorf("chartgen: the TLS Secret %q is not named after the etcd %q", name, fixed.Cluster)
+		}
+		k.TLSSecretSuffixes = append(k.TLSSecretSuffixes, suffix)
+	}
 	k.EtcdChartPVC = strings.Replace(fixed.DataPVC(0), "0", "%d", 1)
 	if fmt.Sprintf(k.EtcdChartPVC, 7) != fixed.DataPVC(7) {
 		return nil, fmt.Errorf("chartgen: the etcd chart's PVC names are not %q", k.EtcdChartPVC)
 	}
-	k.EtcdChartKeys = append(slices.Clone(k.LibraryEtcdChartKeys), ignoredKeys...)
+	isAuth := func(k string) bool { return k == "auth" }
+	k.QuickEtcdChartKeys = append(slices.DeleteFunc(slices.Clone(k.LibraryEtcdChartKeys), isAuth), ignoredKeys...)
+	k.QuickClusterEtcdKeys = slices.DeleteFunc(slices.Clone(k.ClusterEtcdKeys), isAuth)
 	for _, r := range []struct{ key, value, def string }{
 		{"cpu", "cpu-allocation-ratio", etcd.DefaultCPUAllocationRatio},
 		{"memory", "memory-allocation-ratio", etcd.DefaultMemoryAllocationRatio},
@@ -789,6 +819,64 @@ func decodeTypes(t reflect.Type) (string, map[string]jsonType, error) {
 	}
 	root, err := add(t)
 	return root, out, err
+}
+
+// authRules are etcd.Auth's refusals, which the checks print: taken from
+// the builder itself, given an input that breaks each rule. Name is the
+// prefix of the apimachinery messages of a bad Secret name; TLS is a
+// format of the etcd's name.
+type authRules struct{ Required, Disabled, Name, TLS string }
+
+func newAuthRules() (authRules, error) {
+	var r authRules
+	rule := func(o etcd.Options, n *naming.Names) (string, error) {
+		var err error
+		if n != nil {
+			_, err = etcd.Build(*n, o)
+		} else {
+			err = o.Validate()
+		}
+		var bad *invalid.Error
+		if !errors.As(err, &bad) || bad.Field != "Auth.RootCredentialsSecret" {
+			return "", fmt.Errorf("chartgen: etcd.Auth %+v: want one refusal of Auth.RootCredentialsSecret, got %v", o.Auth, err)
+		}
+		return bad.Rule, nil
+	}
+	var err error
+	if r.Required, err = rule(etcd.Options{Auth: etcd.Auth{Enabled: true}}, nil); err != nil {
+		return r, err
+	}
+	if r.Disabled, err = rule(etcd.Options{Auth: etcd.Auth{RootCredentialsSecret: "root"}}, nil); err != nil {
+		return r, err
+	}
+	const badName = "Bad_Name"
+	name, err := rule(etcd.Options{Auth: etcd.Auth{Enabled: true, RootCredentialsSecret: badName}}, nil)
+	if err != nil {
+		return r, err
+	}
+	var ok bool
+	if r.Name, ok = strings.CutSuffix(name, strings.Join(validation.IsDNS1123Subdomain(badName), "; ")); !ok {
+		return r, fmt.Errorf("chartgen: the refusal of a bad Secret name does not end in apimachinery's messages: %q", name)
+	}
+	n, err := naming.ForEtcdChart("tenant-a", naming.EtcdChartRelease)
+	if err != nil {
+		return r, err
+	}
+	tls, err := rule(etcd.Options{Auth: etcd.Auth{Enabled: true, RootCredentialsSecret: n.ClientSecret()}}, &n)
+	if err != nil {
+		return r, err
+	}
+	list := strings.Join(n.TLSSecrets(), ", ")
+	if strings.Count(tls, list) != 1 || strings.Contains(tls, "%") {
+		return r, fmt.Errorf("chartgen: the refusal of a TLS Secret does not name them once: %q", tls)
+	}
+	// Each name as the etcd's name, the format's one argument, and its
+	// suffix.
+	r.TLS = strings.Replace(tls, list, strings.ReplaceAll(list, n.Cluster+"-", "%[1]s-"), 1)
+	if fmt.Sprintf(r.TLS, n.Cluster) != tls {
+		return r, fmt.Errorf("chartgen: the refusal of a TLS Secret is not a format of the etcd's name: %q", r.TLS)
+	}
+	return r, nil
 }
 
 // versionRule is the rule of etcd.ValidateVersion's refusal, which the

@@ -45,7 +45,7 @@ would cost a one-pass analysis. The resources as one string, one field
 per value: every field a whole quantity with a unit, and as many fields
 as values. */ -}}
 {{- $ok := and (le (len $ns) [[ .MaxLabel ]]) (eq $rel [[ q .EtcdChartRelease ]]) (empty $v.affinity)
-  (empty (omit $v[[ range .EtcdChartKeys ]] [[ q . ]][[ end ]]))
+  (empty (omit $v[[ range .QuickEtcdChartKeys ]] [[ q . ]][[ end ]]))
   (eq (regexFind [[ q .QuickEtcd ]] $head) $head)
   (or (not $sc) (and (le (len $sc) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $sc)))
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0)
@@ -59,7 +59,7 @@ as values. */ -}}
 pattern for the namespace and the release. */ -}}
 {{- $head := printf "%s;%s" $ns $rel -}}
 {{- $ok := and (le (len $rel) [[ .MaxQuickRelease ]]) (le (len $dataStore) [[ .MaxDataStoreName ]]) (eq (regexFind [[ q .QuickCluster ]] $head) $head) -}}
-{{- $ok = and $ok (empty (omit $e[[ range .ClusterEtcdKeys ]] [[ q . ]][[ end ]])) -}}
+{{- $ok = and $ok (empty (omit $e[[ range .QuickClusterEtcdKeys ]] [[ q . ]][[ end ]])) -}}
 {{- /* The live KamajiControlPlane: a cluster on another datastore stays
 there and nothing is rendered (moving it would start a Kamaji datastore
 migration). The live EtcdCluster: spec.storage.storageClassName is
@@ -109,6 +109,7 @@ namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */
   "storageClass" $sc
   "spread" ""
   "affinity" ""
+  "auth" ""
   "apis" $apis
 [[- if .Etcd ]]
   "cluster" [[ q .EtcdChartName ]]

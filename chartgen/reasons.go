@@ -22,8 +22,7 @@ var reasons = map[string]map[string]string{
 			"spec.tls is immutable (CRD rule self.tls == oldSelf.tls) and etcd-migrate adopts legacy clusters " +
 			"into exactly this shape, so rendering certManager here would make the API server reject every " +
 			"reconcile of a migrated cluster. operatorClientSecretRef keeps --client-cert-auth on, so external " +
-			"clients (the Kamaji DataStore) authenticate with the CN=root client certificate; no spec.auth, " +
-			"Cozystack stays certificate-only.",
+			"clients (the Kamaji DataStore) authenticate with the CN=root client certificate.",
 		"spec.topologySpreadConstraints": "The platform's global constraints (_cluster.scheduling) replace " +
 			"the default hostname spread; each gets a selector on this cluster's members unless it has its own.",
 		"spec.affinity": "Soft anti-affinity by default: spread members across nodes on a best-effort basis " +

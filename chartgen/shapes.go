@@ -30,6 +30,10 @@ type sentinel struct {
 	size         string
 	replicas     map[string]int32 // by caller
 	ratios       etcd.Ratios
+	// authSecret is the root credentials Secret: the sentinels render
+	// auth on, so that spec.auth is in the shapes (its block holds the
+	// config's text, empty when auth is off).
+	authSecret string
 }
 
 // sentinelMarker is in every sentinel name; none may survive generation.
@@ -53,6 +57,7 @@ var sentinels = [2]sentinel{
 		size:         "7777Mi",
 		replicas:     map[string]int32{etcdshapes.CallerEtcd: 3, etcdshapes.CallerCluster: 3},
 		ratios:       etcd.Ratios{CPU: "10", Memory: "1", EphemeralStorage: "40"},
+		authSecret:   "zzsentinel-root-credentials-a",
 	},
 	{
 		namespace:    "tenant-zzsentinelnsbb",
@@ -63,6 +68,7 @@ var sentinels = [2]sentinel{
 		size:         "3333Mi",
 		replicas:     map[string]int32{etcdshapes.CallerEtcd: 5, etcdshapes.CallerCluster: 1},
 		ratios:       etcd.Ratios{CPU: "3", Memory: "1.5", EphemeralStorage: "7"},
+		authSecret:   "zzsentinel-root-b",
 	},
 }
 
@@ -117,6 +123,7 @@ func (s sentinel) render(caller string, apis []string, live etcdshapes.LiveState
 				Size:             size,
 				StorageClassName: s.storageClass,
 				Ratios:           s.ratios,
+				Auth:             s.auth(),
 			},
 		})
 	case etcdshapes.CallerCluster:
@@ -130,11 +137,16 @@ func (s sentinel) render(caller string, apis []string, live etcdshapes.LiveState
 			Ratios:                 s.ratios,
 			StorageClassLocal:      s.storageClass,
 			StorageClassReplicated: s.storageClass,
+			Auth:                   s.auth(),
 			APIVersions:            apis,
 			Live:                   live,
 		})
 	}
 	return nil, fmt.Errorf("chartgen: unknown caller %q", caller)
+}
+
+func (s sentinel) auth() etcd.Auth {
+	return etcd.Auth{Enabled: true, RootCredentialsSecret: s.authSecret}
 }
 
 // substitutions are the sentinel texts of one run and the placeholders
@@ -282,6 +294,7 @@ func rules(caller, shape string) map[string]rule {
 			"spec.resources":                 {mode: optionalBlock, token: tokenFor("resources")},
 			"spec.topologySpreadConstraints": {mode: blockOrDefault, token: tokenFor("spread")},
 			"spec.affinity":                  {mode: blockOrDefault, token: tokenFor("affinity")},
+			"spec.auth":                      {mode: optionalBlock, token: tokenFor("auth")},
 		}
 	case "workloadMonitor":
 		return map[string]rule{

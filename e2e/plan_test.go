@@ -208,6 +208,12 @@ func TestPlanAgainstServer(t *testing.T) {
 			c.Spec.Auth = &etcdv1alpha2.AuthSpec{Enabled: true, RootCredentialsSecretRef: &corev1.LocalObjectReference{Name: "root"}}
 			return nil
 		})}}, "spec.auth", "spec.auth cannot be added to or removed"},
+		// Auth turned on through the charts' values, on both callers'
+		// live etcds: the CRD's has(self.auth) == has(oldSelf.auth).
+		{planCase{name: "auth turned on (etcd.auth values)", req: clusterReq("etcd: {auth: {enabled: true, rootCredentialsSecret: plan-root}}\n")},
+			"spec.auth", "spec.auth cannot be added to or removed"},
+		{planCase{name: "etcd chart auth turned on (auth values)", req: chartReq("auth: {enabled: true, rootCredentialsSecret: etcd-root}\n")},
+			"spec.auth", "spec.auth cannot be added to or removed"},
 		{planCase{name: "DataStore driver changed", req: clusterReq(), mods: []apply.Modifier{apply.ForKind(func(d *kamajiv1alpha1.DataStore) error {
 			d.Spec.Driver = kamajiv1alpha1.DriverPostgreSQL
 			return nil

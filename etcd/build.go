@@ -47,9 +47,13 @@ func Build(n naming.Names, o Options) (Shapes, error) {
 // same first error.
 func resolveFor(n naming.Names, o Options) (resolved, error) {
 	var errs invalid.Collector
-	errs.Add(n.Validate())
+	namesOK := !errs.Add(n.Validate())
 	r, err := o.resolve()
 	errs.Add(err)
+	if namesOK && r.Auth.validate() == nil {
+		// A rule of the options against the names, once both are valid.
+		errs.Add(r.Auth.validateNames(n))
+	}
 	return r, errs.Err()
 }
 

@@ -56,6 +56,9 @@ func cluster(n naming.Names, r resolved) *v1alpha2.EtcdCluster {
 			Affinity:                  affinity(n, r.Affinity),
 		},
 	}
+	if r.Auth.Enabled {
+		c.Spec.Auth = &v1alpha2.AuthSpec{Enabled: true, RootCredentialsSecretRef: &corev1.LocalObjectReference{Name: r.Auth.RootCredentialsSecret}}
+	}
 	if r.ServiceLabel != "" {
 		c.Spec.AdditionalMetadata = &v1alpha2.AdditionalMetadata{Labels: map[string]string{ServiceLabelKey: r.ServiceLabel}}
 	}

@@ -2,12 +2,14 @@ package etcd
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/internal/labelselector"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"gopkg.in/inf.v0"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -64,6 +66,80 @@ type Options struct {
 	// ("etcd" for the etcd chart, "kubernetes-etcd" per cluster); empty
 	// omits additionalMetadata.
 	ServiceLabel string
+	// Auth turns on etcd's own authentication (spec.auth); the zero
+	// value leaves it off and renders no spec.auth, as upstream does.
+	// spec.auth is immutable: choose it when the etcd is created.
+	Auth Auth
+}
+
+// Auth is the EtcdCluster's spec.auth: etcd authentication, which gives
+// each tenant control plane on a shared etcd only its own key prefix.
+//
+// With auth on, etcd-operator creates etcd's root user with the password
+// of RootCredentialsSecret and runs "auth enable" once the cluster has
+// converged. From then on a client certificate authenticates as the etcd
+// user of its common name: the stack's client certificate is CN root, so
+// the Kamaji DataStore, the defrag CronJob and the check Job act as root
+// and nothing of theirs changes, while each tenant apiserver's certificate
+// (CN its Kamaji user, signed by the DataStore's CA) reaches only the
+// prefix of the role Kamaji grants it. With auth off (the default) every
+// certificate the DataStore's CA signs reads and writes every tenant's
+// keys. docs/auth.md has the trade-off and the proof.
+//
+// The API server refuses spec.auth being added, removed or changed on an
+// existing EtcdCluster (plan says so: delete and recreate the etcd).
+type Auth struct {
+	// Enabled renders spec.auth with enabled: true. It needs
+	// RootCredentialsSecret.
+	Enabled bool
+	// RootCredentialsSecret names the Secret, in the etcd's namespace, of
+	// type kubernetes.io/basic-auth with username "root" and the root
+	// password, which etcd-operator reads (spec.auth.rootCredentialsSecretRef).
+	// It is the caller's: the library never renders a password (renders are
+	// deterministic); create it once, before the etcd (docs/auth.md
+	// shows how). etcd-operator turns auth on only once it can read it.
+	// Required when Enabled; refused when not, and refused when it names one
+	// of the stack's own TLS Secrets.
+	RootCredentialsSecret string
+}
+
+// RootCredentialsType is the type of the root credentials Secret
+// (Auth.RootCredentialsSecret), and RootUser its username: etcd-operator
+// reads the password key and provisions etcd's user "root".
+const (
+	RootCredentialsType = corev1.SecretTypeBasicAuth
+	RootUser            = "root"
+)
+
+// validate checks the auth options on their own: the Secret is named
+// exactly when auth is on, and is a Secret name.
+func (a Auth) validate() error {
+	const field = "Auth.RootCredentialsSecret"
+	switch {
+	case a.Enabled && a.RootCredentialsSecret == "":
+		return invalid.Errorf(field, a.RootCredentialsSecret, "must name the root credentials Secret (type %s, username %s and a password) when auth is enabled: etcd-operator turns auth on only once it reads the root password from it", RootCredentialsType, RootUser)
+	case !a.Enabled && a.RootCredentialsSecret != "":
+		return invalid.Errorf(field, a.RootCredentialsSecret, "is set while auth is disabled, which would leave auth off: enable auth too, or leave it empty")
+	case a.RootCredentialsSecret != "":
+		if errs := validation.IsDNS1123Subdomain(a.RootCredentialsSecret); len(errs) > 0 {
+			return invalid.Errorf(field, a.RootCredentialsSecret, "must be a Secret name (DNS-1123 subdomain): %s", strings.Join(errs, "; "))
+		}
+	}
+	return nil
+}
+
+// validateNames refuses a root credentials Secret that is one of the
+// stack's TLS Secrets (the client certificate's, say): etcd-operator would
+// find no password there and never turn auth on.
+func (a Auth) validateNames(n naming.Names) error {
+	if a.RootCredentialsSecret == "" {
+		return nil
+	}
+	if slices.Contains(n.TLSSecrets(), a.RootCredentialsSecret) {
+		return invalid.Errorf("Auth.RootCredentialsSecret", a.RootCredentialsSecret,
+			"must not be one of the stack's TLS Secrets (%s): it must be a %s Secret of its own, holding the root password", strings.Join(n.TLSSecrets(), ", "), RootCredentialsType)
+	}
+	return nil
 }
 
 // ValidateSpreadConstraints checks the platform's spread constraints with
@@ -152,6 +228,7 @@ func (o Options) resolve() (resolved, error) {
 	if r.Affinity != nil {
 		c.Add(invalid.FromFieldErrors(validateAffinity(r.Affinity, k8sfield.NewPath("Affinity"))))
 	}
+	c.Add(r.Auth.validate())
 	return r, c.Err()
 }
 

@@ -194,5 +194,9 @@ _cluster:
 		etcdCase("etcd-maxns", "tenant-"+"abcdefghijklmnopqrstuvwxyz-abcdefghijklmnopqrstuvwxyz-ab", "{}"),
 		// Live state.
 		ownDS, liveSC, liveEmptySC,
+		// etcd authentication on (spec.auth with the caller's root
+		// credentials Secret): the tenants on a shared etcd isolated.
+		etcdCase("etcd-auth", "tenant-root", "auth:\n  enabled: true\n  rootCredentialsSecret: etcd-root-credentials\n"),
+		clusterCase("cluster-auth", "tenant-demo", "kubernetes-demo", "etcd:\n  auth:\n    enabled: true\n    rootCredentialsSecret: kubernetes-demo-etcd-root-credentials\n", AllAPIs),
 	}
 }

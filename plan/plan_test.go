@@ -858,6 +858,7 @@ const (
 	bootstrapAddedOrRemoved  = "spec.bootstrap cannot be added to or removed from an existing cluster; it is consulted only at first bootstrap"
 	bootstrapChanged         = "spec.bootstrap is immutable post-create; it is consulted only at first bootstrap"
 	authAddedOrRemoved       = "spec.auth cannot be added to or removed from an existing cluster; delete and recreate"
+	authChanged              = "spec.auth is immutable post-create; delete and recreate the cluster to change auth configuration"
 	classAddedOrRemoved      = "spec.storage.storageClassName cannot be added to or removed from an existing cluster; delete and recreate"
 	classChanged             = "spec.storage.storageClassName is immutable post-create"
 	etcdClusterOfClusterDemo = "EtcdCluster tenant-demo/kubernetes-demo-etcd"
@@ -878,9 +879,18 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 	// liveOf is the live file of the stack rendered with mods, as applied
 	// by FieldManager (managedFields included), so that what desired no
 	// longer sets is removed.
-	liveOf := func(t *testing.T, mods ...apply.Modifier) []etcdshapes.Object {
+	// withAuth is the request with etcd.auth on with the Secret named, or
+	// (secret "") as it is, auth off.
+	withAuth := func(secret string) etcdshapes.Request {
+		r := req
+		if secret != "" {
+			r.Values = map[string]any{"etcd": map[string]any{"auth": map[string]any{"enabled": true, "rootCredentialsSecret": secret}}}
+		}
+		return r
+	}
+	liveOfRequest := func(t *testing.T, r etcdshapes.Request, mods ...apply.Modifier) []etcdshapes.Object {
 		t.Helper()
-		objs, err := etcdshapes.Render(req)
+		objs, err := etcdshapes.Render(r)
 		require.NoError(t, err)
 		require.NoError(t, apply.Modify(objs, mods...))
 		marshalled, err := etcdshapes.Marshal(objs)
@@ -888,6 +898,13 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 		live, err := plan.ReadObjects(liveFile(t, marshalled, kamajiControlPlane(s.Namespace, s.Release, "tenant-demo.kubernetes-demo")))
 		require.NoError(t, err)
 		return live
+	}
+	liveOf := func(t *testing.T, mods ...apply.Modifier) []etcdshapes.Object {
+		t.Helper()
+		return liveOfRequest(t, req, mods...)
+	}
+	liveWithAuth := func(secret string) func(t *testing.T) []etcdshapes.Object {
+		return func(t *testing.T) []etcdshapes.Object { return liveOfRequest(t, withAuth(secret)) }
 	}
 	editLive := func(edit func(c *unstructured.Unstructured)) func(t *testing.T) []etcdshapes.Object {
 		return func(t *testing.T) []etcdshapes.Object {
@@ -897,9 +914,11 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		name       string
-		live       func(t *testing.T) []etcdshapes.Object
-		mods       []apply.Modifier
+		name string
+		live func(t *testing.T) []etcdshapes.Object
+		mods []apply.Modifier
+		// desired is the request planned; empty means req.
+		desired    string
 		path       string
 		change     plan.ChangeType
 		message    string
@@ -945,9 +964,38 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 			})},
 			textChange: "+ spec.auth: {",
 		},
+		// etcd.auth turned on, off or pointed at another Secret on a live
+		// cluster, through the values: refused, the etcd must be
+		// recreated.
+		{
+			name: "auth turned on (values)", path: "spec.auth", change: plan.FieldAdded, message: authAddedOrRemoved,
+			live: func(t *testing.T) []etcdshapes.Object { return liveOf(t) }, desired: "etcd-root",
+			textChange: `+ spec.auth: {"enabled":true,"rootCredentialsSecretRef":{"name":"etcd-root"}}`,
+		},
+		{
+			name: "auth turned off (values)", path: "spec.auth", change: plan.FieldRemoved, message: authAddedOrRemoved,
+			live: liveWithAuth("etcd-root"), textChange: "- spec.auth.enabled: true",
+		},
+		{
+			name: "auth Secret changed (values)", path: "spec.auth.rootCredentialsSecretRef", change: plan.FieldChanged, message: authChanged,
+			live: liveWithAuth("etcd-root"), desired: "etcd-root-2",
+			textChange: `~ spec.auth.rootCredentialsSecretRef: {"name":"etcd-root"} -> {"name":"etcd-root-2"}`,
+		},
+		{
+			// A live cluster created with auth present but disabled:
+			// enabling it changes the value of spec.auth.
+			name: "auth enabled in place", path: "spec.auth.enabled", change: plan.FieldChanged, message: authChanged,
+			live: func(t *testing.T) []etcdshapes.Object {
+				live := liveOfRequest(t, withAuth("etcd-root"))
+				c := liveObject(t, live, "EtcdCluster", "kubernetes-demo-etcd")
+				require.NoError(t, unstructured.SetNestedField(c.Object, false, "spec", "auth", "enabled"))
+				return live
+			},
+			desired: "etcd-root", textChange: "~ spec.auth.enabled: false -> true",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, _, err := plan.ForRequest(req, tc.live(t), tc.mods...)
+			p, _, err := plan.ForRequest(withAuth(tc.desired), tc.live(t), tc.mods...)
 			require.NoError(t, err)
 			o := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
 			require.NotEmpty(t, o.Changes, "%s", p)
@@ -966,7 +1014,10 @@ func TestPlanRefusedAddedRemovedOrChanged(t *testing.T) {
 			text := p.String()
 			assert.Contains(t, text, tc.textChange)
 			assert.Contains(t, text, "REFUSED "+refused[0].Path+": "+refused[0].Message)
-			if tc.message != tlsChanged && tc.message != bootstrapChanged {
+			if strings.HasPrefix(tc.path, "spec.auth") {
+				assert.Contains(t, refused[0].Message, "delete and recreate", "spec.auth is chosen at creation")
+			}
+			if tc.message != tlsChanged && tc.message != bootstrapChanged && tc.message != authChanged {
 				assert.NotContains(t, text, "immutable", "a field added or removed is not a changed value")
 			}
 		})

@@ -362,6 +362,7 @@ var typeRules = []string{
 	"must be a number",
 	"must be a whole number",
 	"must be a map",
+	"must be a boolean",
 	"must be a quantity (",
 	"must be a flat map of resource names to quantities",
 	"a flat map of resources is expected",

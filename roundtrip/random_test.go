@@ -181,6 +181,19 @@ func randomValues(t *testing.T, h helm) {
 				in.live.StorageClassName = &sc
 			}
 		}
+		// etcd auth on in a quarter of the cases, drawn from a source of
+		// its own so that the other draws stay what they were.
+		if ar := rand.New(rand.NewSource(int64(i))); ar.Intn(4) == 0 {
+			auth := map[string]any{"enabled": true, "rootCredentialsSecret": pick(ar, "etcd-root", "root.credentials", "123", "x")}
+			if in.caller == "etcd" {
+				values["auth"] = auth
+			} else if e, ok := values["etcd"].(map[string]any); ok {
+				e["auth"] = auth
+			} else {
+				values["etcd"] = map[string]any{"auth": auth}
+			}
+			counts["auth"]++
+		}
 		raw, err := yaml.Marshal(values)
 		if err != nil {
 			t.Fatal(err)
@@ -196,5 +209,5 @@ func randomValues(t *testing.T, h helm) {
 			counts[in.caller]++
 		})
 	}
-	t.Logf("%s: random inputs round-tripped: etcd %d, cluster %d", h.name(), counts["etcd"], counts["cluster"])
+	t.Logf("%s: random inputs round-tripped: etcd %d, cluster %d (%d with auth on)", h.name(), counts["etcd"], counts["cluster"], counts["auth"])
 }

@@ -243,6 +243,30 @@ func refusals() []refusal {
 		at(c("namespace", `{}`), "kube-system", "kubernetes-demo"),
 		at(c("namespace-prefixed", `{}`), "xtenant-demo", "kubernetes-demo"),
 		at(c("namespace-two-tenants", `{}`), "tenant-x;tenant-demo", "kubernetes-demo"),
+		// etcd authentication: the root credentials Secret is named
+		// exactly when auth is on, a Secret name, none of the stack's TLS
+		// Secrets; the auth map's keys.
+		e("auth-no-secret", "auth:\n  enabled: true"),
+		e("auth-secret-while-off", "auth:\n  rootCredentialsSecret: root"),
+		e("auth-secret-uppercase", "auth:\n  enabled: true\n  rootCredentialsSecret: Root"),
+		e("auth-secret-too-long", "auth:\n  enabled: true\n  rootCredentialsSecret: "+strings.Repeat("a", 254)),
+		e("auth-secret-client-tls", "auth:\n  enabled: true\n  rootCredentialsSecret: etcd-client-tls"),
+		e("auth-secret-peer-ca-tls", "auth:\n  enabled: true\n  rootCredentialsSecret: etcd-peer-ca-tls"),
+		e("auth-unknown-key", "auth:\n  enable: true"),
+		e("auth-unknown-key-empty", "auth:\n  \"\": 1"),
+		e("auth-after-affinity", "auth:\n  enabled: true\naffinity:\n  nodeAffinityX: {}"),
+		e("auth-before-ratios", "auth:\n  enabled: true\n_cluster:\n  cpu-allocation-ratio: 0"),
+		c("auth-no-secret", "etcd:\n  auth:\n    enabled: true"),
+		c("auth-secret-while-off", "etcd:\n  auth:\n    enabled: false\n    rootCredentialsSecret: root"),
+		c("auth-secret-dots-dashes", "etcd:\n  auth:\n    enabled: true\n    rootCredentialsSecret: a..b"),
+		c("auth-secret-server-tls", "etcd:\n  auth:\n    enabled: true\n    rootCredentialsSecret: kubernetes-demo-etcd-server-tls"),
+		c("auth-unknown-key", "etcd:\n  auth:\n    secret: x"),
+		c("auth-after-replicas", "etcd:\n  replicas: 2\n  auth:\n    enabled: true"),
+		func() refusal {
+			r := c("auth-behind-shared-datastore", "etcd:\n  auth:\n    enabled: true")
+			r.live = etcdshapes.LiveState{DataStoreName: "tenant-root"}
+			return r
+		}(),
 	}
 	out = append(out, wrongTypes()...)
 	r := at(out[len(out)-1], "tenant-demo", "kubernetes-demo")
@@ -275,6 +299,7 @@ var (
 	notWholeQuantity = append([]string{"fraction"}, notQuantity...)
 	notRatio         = []string{"empty-string", "true", "false", "empty-list", "list", "empty-map", "map"}
 	notMap           = []string{"string", "empty-string", "numeric-string", "whole-number", "zero", "fraction", "true", "false", "empty-list", "list"}
+	notBool          = []string{"string", "empty-string", "numeric-string", "whole-number", "zero", "fraction", "empty-list", "list", "empty-map", "map"}
 )
 
 // wrongTypes: every key the charts read, with a value of every type the
@@ -304,6 +329,9 @@ func wrongTypes() []refusal {
 			wrong []string
 		}{
 			{"affinity", notMap},
+			{"auth", notMap},
+			{"auth.enabled", notBool},
+			{"auth.rootCredentialsSecret", notString},
 			{"replicas", notInt32},
 			{"resources", notMap},
 			{"resources.cpu", notWholeQuantity},
@@ -319,6 +347,9 @@ func wrongTypes() []refusal {
 		}{
 			{"etcd", notMap},
 			{"etcd.replicas", notInt32},
+			{"etcd.auth", notMap},
+			{"etcd.auth.enabled", notBool},
+			{"etcd.auth.rootCredentialsSecret", notString},
 		}, platform...),
 	}
 	var out []refusal
@@ -397,6 +428,13 @@ func TestNullValues(t *testing.T) {
 		{"cluster", "etcd:\n  size: null"},
 		{"cluster", "etcd:\n  replicas: null\n  size: null"},
 		{"cluster", "_cluster:\n  etcd-storage-class-local: null\n  scheduling: null"},
+		// No values.yaml default of auth: Helm hands the templates these
+		// nulls, which read as auth off.
+		{"etcd", "auth: null"},
+		{"etcd", "auth:\n  enabled: null\n  rootCredentialsSecret: null"},
+		{"etcd", "auth:\n  enabled: true\n  rootCredentialsSecret: etcd-root\n  foo: null"},
+		{"cluster", "etcd:\n  auth: null"},
+		{"cluster", "etcd:\n  auth:\n    enabled: null"},
 	} {
 		in := renderInput{caller: c.caller, namespace: "tenant-root", release: "etcd", values: []byte(c.values)}
 		if c.caller == "cluster" {

@@ -22,6 +22,7 @@ var (
 		{"Ratios.Memory", "_cluster.memory-allocation-ratio"},
 		{"Ratios.EphemeralStorage", "_cluster.ephemeral-storage-allocation-ratio"},
 		{"TopologySpreadConstraints", spreadField},
+		{"Auth.RootCredentialsSecret", "values.auth.rootCredentialsSecret"},
 		// The cleanup hook's replica count is the chart's replicas.
 		{"replicas", "values.replicas"},
 	}
@@ -34,6 +35,7 @@ var (
 		{"Ratios.Memory", "_cluster.memory-allocation-ratio"},
 		{"Ratios.EphemeralStorage", "_cluster.ephemeral-storage-allocation-ratio"},
 		{"TopologySpreadConstraints", spreadField},
+		{"Auth.RootCredentialsSecret", "etcd.auth.rootCredentialsSecret"},
 	}
 )
 

@@ -126,8 +126,11 @@ func etcdChartDefaults() map[string]any {
 
 // The keys the charts' values accept where unknown keys are refused, sorted.
 var (
-	etcdChartKeys   = []string{"_cluster", "affinity", "replicas", "resources", "size", "storageClass", "version"}
-	clusterEtcdKeys = []string{"replicas"}
+	etcdChartKeys   = []string{"_cluster", "affinity", "auth", "replicas", "resources", "size", "storageClass", "version"}
+	clusterEtcdKeys = []string{"auth", "replicas"}
+	// authKeys are the keys of auth (the etcd chart) and etcd.auth (the
+	// kubernetes chart).
+	authKeys = []string{"enabled", "rootCredentialsSecret"}
 	// etcdChartIgnoredKeys are top-level keys the etcd chart accepts with
 	// any content and does not read: the platform's _namespace map (passed
 	// to every application) and the backup map older chart versions had
@@ -150,6 +153,10 @@ func EtcdChartIgnoredKeys() []string { return slices.Clone(etcdChartIgnoredKeys)
 // ClusterEtcdKeys lists the keys under the kubernetes chart's etcd:,
 // sorted; Cluster refuses any other there.
 func ClusterEtcdKeys() []string { return slices.Clone(clusterEtcdKeys) }
+
+// AuthKeys lists the keys of the auth map (auth in the etcd chart,
+// etcd.auth in the kubernetes chart), sorted; any other is refused.
+func AuthKeys() []string { return slices.Clone(authKeys) }
 
 // valuesMap normalises a caller's values (see normalizeValues) into a fresh map.
 // Values built in Go may be any graph: one that contains itself (under
@@ -231,6 +238,8 @@ func etcdChart(values map[string]any) (etcd.Options, error) {
 	c.Add(err)
 	e.Affinity, err = affinityValue("values.affinity", v["affinity"])
 	c.Add(err)
+	e.Auth, err = authValue("values.auth", v["auth"])
+	c.Add(err)
 	c.Add(refuseNullRatios(values["_cluster"]))
 	pl, err := platformValues(v["_cluster"])
 	c.Add(err)
@@ -256,12 +265,16 @@ type ClusterEtcd struct {
 	// StorageClassReplicated is _cluster.etcd-storage-class-replicated, the
 	// storage class of a 1-member etcd (the volume itself is replicated).
 	StorageClassReplicated string
+	// Auth is etcd.auth: enabled and rootCredentialsSecret (see
+	// etcd.Auth); off when not given.
+	Auth etcd.Auth
 }
 
 // Cluster reads the kubernetes chart's values for its etcd. Only
-// etcd.replicas and _cluster are read; unknown keys under etcd are refused,
-// other keys are ignored (the chart has many, and the platform passes
-// _namespace). Every bad key is reported, as EtcdChart reports them.
+// etcd.replicas, etcd.auth and _cluster are read; unknown keys under etcd
+// are refused, other keys are ignored (the chart has many, and the
+// platform passes _namespace). Every bad key is reported, as EtcdChart
+// reports them.
 //
 // Beside its refusals it returns what it read, so that a caller can check
 // the stack's other inputs too (Render does): a value refused as it is read
@@ -299,6 +312,8 @@ func cluster(values map[string]any) (ClusterEtcd, error) {
 			o.Replicas = int32(f)
 		}
 	}
+	o.Auth, err = authValue("etcd.auth", etcdValues["auth"])
+	c.Add(err)
 	c.Add(refuseNullRatios(values["_cluster"]))
 	pl, err := platformValues(v["_cluster"])
 	c.Add(err)
@@ -449,6 +464,33 @@ func refuseUnknown(prefix string, m map[string]any, known, ignored []string) err
 		errs.Addf(f, m[k], "is not a value of this chart (known: %s)", strings.Join(known, ", "))
 	}
 	return errs.Err()
+}
+
+// authValue reads an auth map (values.auth, etcd.auth): enabled, a
+// boolean, and rootCredentialsSecret, a string; null or absent means off.
+// The builder checks the Secret's name (etcd.Auth).
+func authValue(field string, v any) (etcd.Auth, error) {
+	var a etcd.Auth
+	if v == nil {
+		return a, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return a, invalid.Errorf(field, v, "must be a map")
+	}
+	var c invalid.Collector
+	c.Add(refuseUnknown(field+".", m, authKeys, nil))
+	switch t := m["enabled"].(type) {
+	case nil:
+	case bool:
+		a.Enabled = t
+	default:
+		c.Addf(field+".enabled", t, "must be a boolean")
+	}
+	var err error
+	a.RootCredentialsSecret, err = optString(field+".rootCredentialsSecret", m["rootCredentialsSecret"])
+	c.Add(err)
+	return a, c.Err()
 }
 
 func optString(field string, v any) (string, error) {

@@ -106,12 +106,34 @@ func TestValueKeys(t *testing.T) {
 		}
 	}
 	require.True(t, slices.IsSorted(ClusterEtcdKeys()))
+	clusterDefaults := map[string]any{"replicas": float64(3)}
 	for _, k := range ClusterEtcdKeys() {
-		_, err := Cluster(map[string]any{"etcd": map[string]any{k: float64(3)}})
+		_, err := Cluster(map[string]any{"etcd": map[string]any{k: clusterDefaults[k]}})
+		require.NoError(t, err, k)
+		_, err = Cluster(map[string]any{"etcd": map[string]any{k: nil}})
 		require.NoError(t, err, k)
 		_, err = Cluster(map[string]any{"etcd": map[string]any{k + "x": 1}})
 		var ne *invalid.Error
 		require.ErrorAs(t, err, &ne, k+"x")
+	}
+	// The auth map's keys, in both charts: each accepted with the value
+	// absence means and null, a near miss refused under the map's key.
+	require.True(t, slices.IsSorted(AuthKeys()))
+	authDefaults := map[string]any{"enabled": false, "rootCredentialsSecret": ""}
+	for _, k := range AuthKeys() {
+		for _, v := range []any{authDefaults[k], nil} {
+			_, err := EtcdChart(map[string]any{"auth": map[string]any{k: v}})
+			require.NoError(t, err, k)
+			_, err = Cluster(map[string]any{"etcd": map[string]any{"auth": map[string]any{k: v}}})
+			require.NoError(t, err, k)
+		}
+		var ne *invalid.Error
+		_, err := EtcdChart(map[string]any{"auth": map[string]any{k + "x": 1}})
+		require.ErrorAs(t, err, &ne, k+"x")
+		require.Equal(t, "values.auth."+k+"x", ne.Field)
+		_, err = Cluster(map[string]any{"etcd": map[string]any{"auth": map[string]any{k + "x": 1}}})
+		require.ErrorAs(t, err, &ne, k+"x")
+		require.Equal(t, "etcd.auth."+k+"x", ne.Field)
 	}
 }
 

@@ -65,7 +65,9 @@ const (
 `
 	aboutRenderEtcd = `  render etcd      the etcd chart: one shared etcd per tenant namespace, named "etcd".
                    Values: version, replicas, size, storageClass, resources (flat map),
-                   affinity, and the platform's _cluster map. Unknown keys are refused;
+                   affinity, auth (enabled, rootCredentialsSecret: etcd authentication,
+                   off by default, for a new etcd only; docs/auth.md), and the
+                   platform's _cluster map. Unknown keys are refused;
                    _cluster keys it does not read are ignored, and one that resembles a
                    key it reads (cpu_allocation_ratio) is warned about on stderr.
 `
@@ -74,7 +76,8 @@ const (
                    kubernetes-demo. Cozystack names tenant cluster <name>'s release
                    "kubernetes-<name>"; a RELEASE without that prefix renders as given
                    ("demo-etcd" for demo), with a warning on stderr.
-                   Values: etcd.replicas (1 or 3) and _cluster
+                   Values: etcd.replicas (1 or 3), etcd.auth (as the etcd chart's auth)
+                   and _cluster
                    (allocation ratios, scheduling.globalAppTopologySpreadConstraints,
                    etcd-storage-class-local, etcd-storage-class-replicated); unknown keys
                    under etcd: are refused, other keys are ignored (the chart has many),

@@ -109,6 +109,42 @@ func TestPlanCommandRefusesTLSChange(t *testing.T) {
 	assert.Contains(t, out, "Not safe to apply")
 }
 
+// etcd auth turned on, or pointed at another Secret, on a live etcd, for
+// both callers, through the values: exit 3, the API server would refuse
+// it, and the plan says to recreate the etcd. (Turning it off is a removal,
+// which a plan finds from the live managedFields: plan's own tests.)
+func TestPlanCommandRefusesAuthChange(t *testing.T) {
+	otherSecret := func(u *unstructured.Unstructured) {
+		if u.GetKind() == "EtcdCluster" {
+			require.NoError(t, unstructured.SetNestedField(u.Object, "other-root", "spec", "auth", "rootCredentialsSecretRef", "name"))
+		}
+	}
+	for _, c := range []struct {
+		live, desired string
+		edit          func(*unstructured.Unstructured)
+		change, rule  string
+	}{
+		{"etcd-defaults", "etcd-auth", nil, "+ spec.auth: {", "spec.auth cannot be added to or removed from an existing cluster; delete and recreate"},
+		{"cluster-demo", "cluster-auth", nil, "+ spec.auth: {", "spec.auth cannot be added to or removed from an existing cluster; delete and recreate"},
+		{"etcd-auth", "etcd-auth", otherSecret, `~ spec.auth.rootCredentialsSecretRef: {"name":"other-root"} -> {"name":"etcd-root-credentials"}`,
+			"spec.auth is immutable post-create; delete and recreate the cluster to change auth configuration"},
+		{"cluster-auth", "cluster-auth", otherSecret, `~ spec.auth.rootCredentialsSecretRef: {"name":"other-root"} -> {"name":"kubernetes-demo-etcd-root-credentials"}`,
+			"spec.auth is immutable post-create; delete and recreate the cluster to change auth configuration"},
+	} {
+		t.Run(c.live+"->"+c.desired, func(t *testing.T) {
+			live, desired := goldentest.Scenario(t, c.live), goldentest.Scenario(t, c.desired)
+			var stdout, stderr bytes.Buffer
+			code := runPlan(planArgs(t, desired, "-"), bytes.NewReader(liveList(t, live, c.edit)), &stdout, &stderr)
+			assert.Equal(t, 3, code, "%s%s", stdout.String(), stderr.String())
+			out := stdout.String()
+			assert.Contains(t, out, c.change)
+			assert.Contains(t, out, "REFUSED spec.auth")
+			assert.Contains(t, out, c.rule)
+			assert.Contains(t, out, "Not safe to apply")
+		})
+	}
+}
+
 // Two releases of tenant-demo1 render one DataStore name (the second's
 // <namespace>.<release> is cut and hashed into the first's plain name):
 // rendering the first against the second's live stack exits 3 and says

@@ -782,17 +782,27 @@ field value k. */ -}}
 {{- end -}}
 {{- end -}}
 
+{{- /* (refuseUnknown in values.go) dict prefix m known [ignored] */ -}}
+{{- define "etcdshapes.check.unknown" -}}
+{{- range $key := keys .m | sortAlpha }}{{ if not (or (has $key $.known) (has $key $.ignored)) -}}
+{{- include "etcdshapes.check.fail" (list (print $.prefix (ternary "\"\"" $key (eq $key ""))) (get $.m $key) (printf "is not a value of this chart (known: %s)" (join ", " $.known))) -}}
+{{- end }}{{ end -}}
+{{- end -}}
+
+{{- /* (authValue in values.go) dict field (with a final ".") value k c */ -}}
+{{- define "etcdshapes.check.authValues" -}}
+{{- $a := .value | default dict -}}
+{{- include "etcdshapes.check.unknown" (dict "prefix" .field "m" $a "known" .k.auth.keys) -}}
+{{- $_ := set .c "auth" (dict "field" (print .field "rootCredentialsSecret") "on" ($a.enabled | default false) "secret" ($a.rootCredentialsSecret | default "")) -}}
+{{- end -}}
+
 {{- /* etcdshapes.check.etcdValues (EtcdChartOptionsFromValues): dict values
 k c; checks the etcd chart's values in the library's order and keeps on c
 what the later checks need. Types are values.schema.json's. */ -}}
 {{- define "etcdshapes.check.etcdValues" -}}
 {{- $k := .k -}}
 {{- $c := .c -}}
-{{- range $key := keys .values | sortAlpha -}}
-{{- if not (or (has $key $k.etcdChartKeys) (has $key $k.ignoredKeys)) -}}
-{{- include "etcdshapes.check.fail" (list (ternary "\"\"" $key (eq $key "")) (get $.values $key) (printf "is not a value of this chart (known: %s)" (join ", " $k.etcdChartKeys))) -}}
-{{- end -}}
-{{- end -}}
+{{- include "etcdshapes.check.unknown" (dict "prefix" "" "m" .values "known" $k.etcdChartKeys "ignored" $k.ignoredKeys) -}}
 {{- /* Helm deletes a values.yaml default for a null: an absent version,
 replicas or size was set to null. */ -}}
 {{- range list (list "version" $k.defaultVersion) (list "replicas" "3") (list "size" $k.defaultSize) -}}
@@ -831,6 +841,7 @@ replicas or size was set to null. */ -}}
 {{- end -}}
 {{- end -}}
 {{- $_ := set $c "affinity" $affinity -}}
+{{- include "etcdshapes.check.authValues" (dict "field" "values.auth." "value" $v.auth "k" $k "c" $c) -}}
 {{- include "etcdshapes.check.platform" (dict "cluster" (index $v "_cluster") "raw" (index .values "_cluster") "k" $k "c" $c) -}}
 {{- end -}}
 
@@ -842,17 +853,14 @@ not the etcd's concern. */ -}}
 {{- $c := .c -}}
 {{- $e := dict -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" (.values.etcd | default dict) "out" $e) -}}
-{{- range $key := keys $e | sortAlpha -}}
-{{- if not (has $key $k.clusterEtcdKeys) -}}
-{{- include "etcdshapes.check.fail" (list (printf "etcd.%s" (ternary "\"\"" $key (eq $key ""))) (get $e $key) (printf "is not a value of this chart (known: %s)" (join ", " $k.clusterEtcdKeys))) -}}
-{{- end -}}
-{{- end -}}
+{{- include "etcdshapes.check.unknown" (dict "prefix" "etcd." "m" $e "known" $k.clusterEtcdKeys) -}}
 {{- if hasKey $e "replicas" -}}
 {{- if not (has (float64 $e.replicas) (list 1.0 3.0)) -}}
 {{- include "etcdshapes.check.fail" (list "etcd.replicas" $e.replicas "must be 1 or 3") -}}
 {{- end -}}
 {{- $_ := set $c "replicas" (int64 $e.replicas) -}}
 {{- end -}}
+{{- include "etcdshapes.check.authValues" (dict "field" "etcd.auth." "value" $e.auth "k" $k "c" $c) -}}
 {{- $cl := index .values "_cluster" -}}
 {{- if kindIs "map" $cl -}}
 {{- $m := dict -}}
@@ -924,9 +932,9 @@ set on the dict it is given, which holds the tables of files/constants.json
 (the apimachinery messages, the affinity decoder's structs). */ -}}
 {{- define "etcdshapes.check.constants" -}}
 {{- $_ := merge . (dict
-  "etcdChartKeys" (list "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" )
+  "etcdChartKeys" (list "_cluster" "affinity" "auth" "replicas" "resources" "size" "storageClass" "version" )
   "ignoredKeys" (list "_namespace" "backup" "etcdshapes" )
-  "clusterEtcdKeys" (list "replicas" )
+  "clusterEtcdKeys" (list "auth" "replicas" )
   "defaultVersion" "3.6.11"
   "defaultSize" "4Gi"
   "defaultRatios" (dict "cpu" "10" "memory" "1" "ephemeral" "40" )

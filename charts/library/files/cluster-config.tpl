@@ -64,6 +64,7 @@ the float conversion reads is one the library reads alike. */ -}}
   "storageClass" $sc
   "spread" ""
   "affinity" ""
+  "auth" ""
   "apis" $apis
   "cluster" $name
   "defragCronJob" (printf "%s-defrag" $name)

@@ -72,6 +72,7 @@ namespace, shortest first, then tenant-root unless it is the namespace. */ -}}
   "storageClass" $sc
   "spread" ""
   "affinity" ""
+  "auth" ""
   "apis" $apis
   "cluster" "etcd"
   "defragCronJob" "etcd-defrag"

@@ -292,6 +292,8 @@ spec:
 #NO_AFFINITY#              app.kubernetes.io/instance: "__CLUSTER__"
 #NO_AFFINITY#          topologyKey: kubernetes.io/hostname
 #NO_AFFINITY#        weight: 100
+#AUTH#  auth:
+#AUTH#__AUTH__
   options:
     autoCompactionMode: periodic
     autoCompactionRetention: "5m"
@@ -322,8 +324,7 @@ spec:
       shape, so rendering certManager here would make the API server reject
       every reconcile of a migrated cluster. operatorClientSecretRef keeps
       --client-cert-auth on, so external clients (the Kamaji DataStore)
-      authenticate with the CN=root client certificate; no spec.auth, Cozystack
-      stays certificate-only. */}}
+      authenticate with the CN=root client certificate. */}}
   tls:
     client:
       operatorClientSecretRef:

@@ -48,8 +48,13 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- $_ := set . "resources" (toYaml $res | trimSuffix "\n") -}}
 {{- end -}}
 {{- if $c.affinity }}{{ include "etcdshapes.check.affinity" (dict "value" $c.affinity "k" $k) }}{{ end -}}
+{{- $a := $c.auth }}{{ $r := $k.auth -}}
+{{- if ne $a.on (ne $a.secret "") }}{{ include "etcdshapes.check.fail" (list $a.field $a.secret (ternary $r.required $r.disabled $a.on)) }}{{ end -}}
+{{- with and $a.secret (include "etcdshapes.check.subdomainErrors" (dict "value" $a.secret "k" $k)) }}{{ include "etcdshapes.check.fail" (list $a.field $a.secret (print $r.name .)) }}{{ end -}}
 {{- if .render -}}
 {{- if ne .caller "etcd" }}{{ include "etcdshapes.check.names" (dict "caller" .caller "release" .release "full" true "k" $k) }}{{ end -}}
+{{- if has (trimPrefix .cluster $a.secret) $r.tlsSuffixes }}{{ include "etcdshapes.check.fail" (list $a.field $a.secret (printf $r.tls .cluster)) }}{{ end -}}
+{{- if $a.on }}{{ $_ := set . "auth" (printf $r.spec (toJson $a.secret)) }}{{ end -}}
 {{- /* Length limits: the DataStore's name is copied into a label by Kamaji
 (63), a CronJob's is 52 and a Job's 63 (copied into a label).
 Longer names keep their start and end and 8 hex digits of SHA-256. */ -}}

@@ -42,9 +42,10 @@ the files a render runs. */ -}}
   | replace "__QUOTA__" .quota
   | replace "__RELEASE__" .release
   | replace "__REPLICAS__" .replicas -}}
-{{- $off := list (ternary "C" "E" (eq .caller "etcd")) (ternary "AFFINITY" "NO_AFFINITY" (empty .affinity)) (ternary "RESOURCES" "-" (empty .resources)) (ternary "SPREAD" "NO_SPREAD" (empty .spread)) (ternary "STORAGE_CLASS" "-" (empty .storageClass)) -}}
+{{- $off := list (ternary "C" "E" (eq .caller "etcd")) (ternary "AFFINITY" "NO_AFFINITY" (empty .affinity)) (ternary "AUTH" "-" (empty .auth)) (ternary "RESOURCES" "-" (empty .resources)) (ternary "SPREAD" "NO_SPREAD" (empty .spread)) (ternary "STORAGE_CLASS" "-" (empty .storageClass)) -}}
 {{- regexReplaceAll "\n(#[A-Z_]+#)+" (regexReplaceAll (printf "\n(#[A-Z_]+#)*#(%s)#[^\n]*" (join "|" $off)) $t "") "\n"
   | replace "\n__AFFINITY__" (print "\n" (indent 4 .affinity))
+  | replace "\n__AUTH__" (print "\n" (indent 4 .auth))
   | replace "\n__PVCS__" (print "\n" (indent 2 .pvcs))
   | replace "\n__RESOURCES__" (print "\n" (indent 4 .resources))
   | replace "\n__SPREAD__" (print "\n" (indent 4 .spread)) -}}

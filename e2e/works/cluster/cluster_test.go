@@ -147,7 +147,11 @@ func (l *lab) waitDNS(ctx context.Context) error {
 // server Secret's ca.crt as trusted CA when an operator client Secret is
 // set (ClientMTLS), peer mTLS from spec.tls.peer.secretRef; optionFlags
 // from spec.options; URLs from peerURL and clientURL on the cluster's
-// headless Service.
+// headless Service. spec.auth adds nothing here: buildPod reads none of it;
+// the operator turns auth on over the client API once the cluster has
+// converged (reconcileAuth), and --client-cert-auth, which spec.auth
+// requires (the CRD: spec.auth.enabled needs spec.tls.client), makes a
+// client certificate's CN its etcd user.
 func memberCommand(c *v1alpha2.EtcdCluster, name, initialCluster, token string, bootstrap bool) []string {
 	state := "new"
 	if !bootstrap {
@@ -325,6 +329,14 @@ func (l *lab) operatorEnv(sec secrets, endpoints []string) ([]string, error) {
 	}
 	if l.auth != "" {
 		env = append(env, "OP_USER=root", "OP_PASSWORD="+l.auth)
+	}
+	if l.st.authOn() {
+		// The root credentials Secret, which reconcileAuth reads.
+		password, err := rootPassword(l.st, sec)
+		if err != nil {
+			return nil, err
+		}
+		env = append(env, "OP_ROOT_PASSWORD="+password)
 	}
 	return env, nil
 }

@@ -37,30 +37,50 @@ type stack struct {
 
 // renderEtcdChart and renderCluster render the two callers on defaults, as
 // "etcdshapes render etcd|cluster" and "etcdshapes render check … --datascale"
-// do.
-func renderEtcdChart() (*stack, error) {
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
-	if err != nil {
-		return nil, err
-	}
+// do; with auth, etcd authentication on (etcd.Auth) with the root
+// credentials Secret "<cluster>-root-credentials", as a caller passes it
+// (values auth / etcd.auth).
+func renderEtcdChart(auth bool) (*stack, error) {
 	n, err := naming.ForEtcdChart("tenant-root", "etcd")
 	if err != nil {
 		return nil, err
 	}
-	return newStack("etcd chart", n, objs, etcd.Options{})
-}
-
-func renderCluster() (*stack, error) {
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	o := etcd.Options{Auth: authOf(n, auth)}
+	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: o})
 	if err != nil {
 		return nil, err
 	}
+	return newStack(callerName("etcd chart", auth), n, objs, o)
+}
+
+func renderCluster(auth bool) (*stack, error) {
 	n, err := naming.ForCluster("tenant-demo", "kubernetes-demo")
 	if err != nil {
 		return nil, err
 	}
-	return newStack("per-cluster", n, objs, etcd.Options{})
+	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Auth: authOf(n, auth)})
+	if err != nil {
+		return nil, err
+	}
+	return newStack(callerName("per-cluster", auth), n, objs, etcd.Options{})
 }
+
+func authOf(n naming.Names, on bool) etcd.Auth {
+	if !on {
+		return etcd.Auth{}
+	}
+	return etcd.Auth{Enabled: true, RootCredentialsSecret: n.Cluster + "-root-credentials"}
+}
+
+func callerName(caller string, auth bool) string {
+	if auth {
+		return caller + ", auth on"
+	}
+	return caller
+}
+
+// authOn reports whether the rendered EtcdCluster asks for etcd auth.
+func (s *stack) authOn() bool { return s.cluster.Spec.Auth != nil && s.cluster.Spec.Auth.Enabled }
 
 func newStack(caller string, n naming.Names, objs []etcdshapes.Object, o etcd.Options) (*stack, error) {
 	s := &stack{caller: caller, namespace: n.Namespace, names: n, issuers: map[string]*cmv1.Issuer{}}

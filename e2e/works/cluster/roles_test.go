@@ -255,6 +255,12 @@ func operatorStep(c *clientv3.Client, args []string) error {
 		_, err = c.MemberRemove(rctx, id)
 		return err
 	case "auth-enable":
+		// reconcileAuth: root's password is the root credentials
+		// Secret's (readRootPassword; OP_ROOT_PASSWORD here).
+		password := os.Getenv("OP_ROOT_PASSWORD")
+		if password == "" {
+			return errors.New("auth-enable: no root credentials Secret (spec.auth.rootCredentialsSecretRef)")
+		}
 		actx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		defer cancel()
 		st, err := c.AuthStatus(actx)
@@ -264,7 +270,7 @@ func operatorStep(c *clientv3.Client, args []string) error {
 		if st.Enabled {
 			return nil
 		}
-		if _, err := c.UserAdd(actx, "root", args[1]); err != nil && !strings.Contains(err.Error(), "user name already exists") {
+		if _, err := c.UserAdd(actx, "root", password); err != nil && !strings.Contains(err.Error(), "user name already exists") {
 			return err
 		}
 		if _, err := c.UserGrantRole(actx, "root", "root"); err != nil {
@@ -417,7 +423,11 @@ func kamajiStep(args []string) error {
 				return fmt.Errorf("grant privileges: %w", err)
 			}
 			perm := clientv3.PermissionType(authpb.READWRITE)
-			if _, err := c.RoleGrantPermission(ctx, schema, key, clientv3.GetPrefixRangeEnd(key), perm); err != nil {
+			end := clientv3.GetPrefixRangeEnd(key)
+			if os.Getenv("KAMAJI_OLDER_RANGE") != "" {
+				end = olderKamajiRangeEnd
+			}
+			if _, err := c.RoleGrantPermission(ctx, schema, key, end, perm); err != nil {
 				return fmt.Errorf("grant privileges: %w", err)
 			}
 			if _, err := c.UserGrantRole(ctx, user, schema); err != nil {
@@ -451,6 +461,14 @@ func kamajiStep(args []string) error {
 	}
 	return fmt.Errorf("kamaji: unknown step %q", step)
 }
+
+// olderKamajiRangeEnd is the range end of the role an older Kamaji grants
+// (internal/datastore/etcd.go @09ce38f489cccca72ab728a259bc8fb2cf6e4770,
+// rangeEnd = "\\0", meant as etcd's "every key from the key on"): the
+// two characters backslash and zero, so the role covers every key from
+// /<schema>/ up to "\\", which is every other tenant's /<schema>/ that
+// sorts above it. The pinned commit grants clientv3.GetPrefixRangeEnd.
+const olderKamajiRangeEnd = "\\0"
 
 // kamajiTenantCertificate writes the datastore-certificate Secret's keys:
 // ca.crt, server.crt, server.key.
