@@ -1,17 +1,26 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
+
+	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/values"
-	"io"
-	"os"
 )
+
+// fifoWait bounds the wait for a FIFO's writer (inputlimit.FIFOWait; tests
+// shorten it).
+var fifoWait = inputlimit.FIFOWait
 
 // readInput reads a values or live file ("-" is stdin) with a size limit
 // of values.MaxBytes (16 MiB), far above any real values file or
 // stack: -f /dev/zero, a 100 MB file or an endless stream ends with an
 // error after reading at most one byte past the limit, in bounded memory.
+// A FIFO is opened without waiting for a writer and refused when none
+// opens it within fifoWait (inputlimit.Open), so that no input waits
+// without end for a writer that never comes.
 // The parsers bound the rest: a YAML document over
 // values.MaxIndicators is refused before it is parsed.
 // flag names the flag for the error ("--values", "--live").
@@ -20,7 +29,11 @@ func readInput(flag, path string, stdin io.Reader) ([]byte, error) {
 	if path == "-" {
 		r = stdin
 	} else {
-		f, err := os.Open(path)
+		f, err := inputlimit.Open(path, fifoWait)
+		var noWriter *inputlimit.NoWriterError
+		if errors.As(err, &noWriter) {
+			return nil, invalid.Errorf(flag, path, "%v", noWriter)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", flag, err)
 		}
