@@ -15,9 +15,12 @@ import (
 // for a writer, which open(2) would do without end, and is then waited
 // for until a process opens it for writing, at most wait; after that it is
 // read like a pipe, to its writer's end. A FIFO without a writer after
-// wait is a *NoWriterError. Every other file (a regular
-// file, a device, an anonymous pipe as /dev/fd/N of a shell's process
-// substitution) is read as os.Open reads it.
+// wait is a *NoWriterError. An anonymous pipe (/dev/fd/N, as a shell's
+// process substitution gives) is a FIFO whose writer is there from the
+// start, or has been (on Linux its end is seen at once; elsewhere an empty
+// one whose writer has gone waits, as a FIFO whose writer came and went
+// without writing does). Every other file (a regular file, a device) is
+// read as os.Open reads it.
 func Open(path string, wait time.Duration) (io.ReadCloser, error) {
 	var fd int
 	var err error
