@@ -13,8 +13,13 @@ const FIFOWait = 10 * time.Second
 
 // NoWriterError is Open's error for a FIFO that no process opened for
 // writing within Wait. Its text is a rule, to follow the path it refuses.
-type NoWriterError struct{ Wait time.Duration }
+type NoWriterError struct {
+	// Wait is how long Open waited.
+	Wait time.Duration
+}
 
+// Error says what the FIFO is and what to do, as a rule to follow its
+// path: "is a FIFO that no process opened for writing within 10s: ...".
 func (e *NoWriterError) Error() string {
 	return fmt.Sprintf("is a FIFO that no process opened for writing within %s: start its writer first, or give a pipe or a file", e.Wait)
 }
