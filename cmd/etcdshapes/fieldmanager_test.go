@@ -47,7 +47,8 @@ func TestPlanFieldManager(t *testing.T) {
 // TestPlanRefusesBadFieldManager: a --field-manager the API server would
 // refuse, or not store as given, is bad input (exit 1, one line naming
 // the flag and quoting the name escaped, nothing on stdout) for both
-// callers: empty, too long, not printable, not UTF-8.
+// callers: too long, not printable, not UTF-8. An empty one is a usage
+// error, as every flag's empty value is (TestEmptyFlagValues).
 func TestPlanRefusesBadFieldManager(t *testing.T) {
 	live := writeTemp(t, []byte(""))
 	for _, base := range [][]string{
@@ -55,7 +56,6 @@ func TestPlanRefusesBadFieldManager(t *testing.T) {
 		{"plan", "cluster", "kubernetes-demo", "-n", "tenant-demo", "--live", live},
 	} {
 		for _, tc := range []struct{ name, want string }{
-			{"", `--field-manager: invalid value "": must not be empty`},
 			{strings.Repeat("m", 129), `: must be at most 128 bytes, as the API server accepts (129 given)`},
 			{"a\nb", `--field-manager: invalid value "a\nb": must hold printable characters only, as the API server requires: U+000A at byte 1 is not`},
 			{"rtl\u202e", `--field-manager: invalid value "rtl\u202e": must hold printable characters only`},

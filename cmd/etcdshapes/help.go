@@ -83,9 +83,13 @@ func (e *exitStatus) Error() string { return fmt.Sprintf("exit status %d", e.cod
 var errNoSubcommand = errors.New("a subcommand is required")
 
 // runE wraps a command's work so that its errors are classified: usage
-// errors stay usage errors, exit statuses stay, anything else exits 1.
+// errors stay usage errors, exit statuses stay, anything else exits 1. A
+// flag given an empty value is refused first (emptyFlagError).
 func runE(f func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
+		if err := emptyFlagError(cmd); err != nil {
+			return err
+		}
 		err := f(cmd, args)
 		var ue *usageError
 		var es *exitStatus

@@ -87,7 +87,7 @@ func TestUsageErrorsGoToStderr(t *testing.T) {
 		{[]string{"render", "etcd", "-n", "tenant-root", "--force"}, "--force needs --output-dir", "etcdshapes render etcd --help"},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "EtcdCluster/"}, `--show-only "EtcdCluster/" must be KIND or KIND/NAME`, "etcdshapes render etcd --help"},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "/etcd"}, `--show-only "/etcd" must be KIND or KIND/NAME`, "etcdshapes render etcd --help"},
-		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", ""}, `--show-only "" must be KIND or KIND/NAME`, "etcdshapes render etcd --help"},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", ""}, `--show-only is empty, where KIND[/NAME] is expected`, "etcdshapes render etcd --help"},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "Secret/a/b"}, `--show-only "Secret/a/b" must be KIND or KIND/NAME`, "etcdshapes render etcd --help"},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "[x"}, "syntax error in pattern", "etcdshapes render etcd --help"},
 		{[]string{"render", "etcd", "-n", "tenant-root", "--show-only", "EtcdCluster/[x"}, "syntax error in pattern", "etcdshapes render etcd --help"},

@@ -1,21 +1,28 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
+
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"io"
-	"os"
 )
+
+// fifoWait bounds the wait for a FIFO's writer (inputlimit.FIFOWait; tests
+// shorten it).
+var fifoWait = inputlimit.FIFOWait
 
 // readInput reads a values or live file ("-" is stdin) with the size
 // limit of its kind: 16 MiB for a values file (values.MaxBytes), 64 MiB
 // for a live file (plan.MaxBytes), far above any real one. -f /dev/zero,
 // a 100 MB file or an endless stream ends with an error after reading at
-// most one byte past the limit, in bounded memory. The parsers bound the
-// rest: a YAML document over values.MaxNodes or plan.MaxNodes is refused
-// before it is parsed. flag names the flag for the error ("--values",
-// "--live").
+// most one byte past the limit, in bounded memory. A FIFO is opened
+// without waiting for a writer and refused when none opens it within
+// fifoWait (inputlimit.Open), so that no input waits without end for a
+// writer that never comes. The parsers bound the rest: a YAML document
+// over values.MaxNodes or plan.MaxNodes is refused before it is parsed.
+// flag names the flag for the error ("--values", "--live").
 func readInput(flag, path string, stdin io.Reader) ([]byte, error) {
 	limits := inputlimit.Values
 	if flag == "--live" {
@@ -25,7 +32,11 @@ func readInput(flag, path string, stdin io.Reader) ([]byte, error) {
 	if path == "-" {
 		r = stdin
 	} else {
-		f, err := os.Open(path)
+		f, err := inputlimit.Open(path, fifoWait)
+		var noWriter *inputlimit.NoWriterError
+		if errors.As(err, &noWriter) {
+			return nil, invalid.Errorf(flag, path, "%v", noWriter)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", flag, err)
 		}

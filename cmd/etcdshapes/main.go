@@ -148,7 +148,7 @@ func main() {
 // command is the process: run on the process's streams, with SIGPIPE
 // ignored. Go's runtime otherwise kills a process whose write to stdout
 // or stderr finds the pipe closed (exit 141 in a shell, with nothing
-// said), as in 'etcdshapes render ... | head -c1'; ignored, the write
+// said), as in 'etcdshapes render ... | true' once true has exited; ignored, the write
 // fails with EPIPE like any other write, and the command exits 1.
 func command(args []string) int {
 	signal.Ignore(syscall.SIGPIPE)
@@ -236,6 +236,7 @@ func newRootCmd(e env) *cobra.Command {
 			completionHelp(c)
 		}
 	}
+	refuseEmptyFlags(root)
 	return root
 }
 

@@ -61,6 +61,7 @@ func (r *renderFlags) register(cmd *cobra.Command, caller string) {
 			"spec.dataStoreName of the live KamajiControlPlane, a DataStore `NAME`. If it names another\ndatastore, the cluster stays there and nothing is rendered.")
 		fs.StringVar(&r.liveStorageClass, "live-storage-class", "",
 			"spec.storage.storageClassName of the live EtcdCluster, a StorageClass `NAME`; it is\nimmutable, so it wins over the _cluster classes (pass \"\" for a live cluster without one)")
+		allowEmpty(cmd, "live-storage-class", "a live EtcdCluster without a storage class")
 		_ = cmd.RegisterFlagCompletionFunc("live-datastore", cobra.NoFileCompletions)
 		_ = cmd.RegisterFlagCompletionFunc("live-storage-class", cobra.NoFileCompletions)
 	}
