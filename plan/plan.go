@@ -343,7 +343,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		}
 		manager = cfg.fieldManager
 	}
-	desiredObjs, _, err := indexObjects("desired", desired)
+	desiredObjs, desiredByKey, err := indexObjects("desired", desired)
 	if err != nil {
 		return nil, err
 	}
@@ -456,6 +456,23 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 				res.Findings = append(res.Findings, f...)
 			}
 		}
+		res.Findings = append(res.Findings, otherNamespaces(*names, scope, liveObjs)...)
+	}
+	// A create in a live stack: the object is new, or the live file lacks
+	// it (missingFindings).
+	if stack := liveStack(liveObjs, desiredByKey, scope); len(stack) > 0 {
+		for i := range res.Objects {
+			op := &res.Objects[i]
+			if op.Action != Create {
+				continue
+			}
+			d := desiredByKey[refKey(op.ObjectRef)]
+			f, err := missingFindings(d, stack, liveObjs, res)
+			if err != nil {
+				return nil, err
+			}
+			op.Findings = append(op.Findings, f...)
+		}
 	}
 	kcp := cfg.kcp
 	if kcp == nil && names != nil && names.Caller == naming.PerCluster {
@@ -469,6 +486,15 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		res.Objects = nil // as without the room made above: "objects": null
 	}
 	return res, nil
+}
+
+// refKey is the key of the object ref names.
+func refKey(r ObjectRef) objectKey {
+	group, _, _ := strings.Cut(r.APIVersion, "/")
+	if !strings.Contains(r.APIVersion, "/") {
+		group = ""
+	}
+	return objectKey{group: group, kind: r.Kind, namespace: r.Namespace, name: r.Name}
 }
 
 // anyLive reports whether a live object is of the desired stack: one of
