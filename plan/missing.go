@@ -248,7 +248,8 @@ func otherNamespaces(n naming.Names, scope map[objectKey]bool, live []*planObjec
 		return nil
 	}
 	return []Finding{{Verdict: Note, Message: fmt.Sprintf("%d live %s of the stack's kinds %s in other namespaces than %s (%s): "+
-		"the plan compares the stack in %s only, and leaves them alone; if the stack's own objects are among them, "+
-		"the live file was fetched from another namespace or edited (kubectl get -n %s ...)",
-		len(all), plural(len(all), "object", "objects"), plural(len(all), "is", "are"), n.Namespace, refList(all, 5), n.Namespace, n.Namespace)}}
+		"the plan compares the stack in %s only, and leaves %s alone; an object of the stack there means a live file "+
+		"fetched from another namespace, or edited (kubectl get -n %s ...)",
+		len(all), plural(len(all), "object", "objects"), plural(len(all), "is", "are"), n.Namespace, refList(all, 5), n.Namespace,
+		plural(len(all), "it", "them"), n.Namespace)}}
 }
