@@ -357,6 +357,9 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		res.Objects = make([]ObjectPlan, 0, len(desiredObjs)+4)
 	}
 	var stackDesired []*planObject
+	// creates are the desired objects planned as creates, by their index
+	// in res.Objects.
+	var creates map[int]*planObject
 	for _, d := range desiredObjs {
 		if etcdshapes.IsUninstallHook(d.obj) {
 			res.Skipped = append(res.Skipped, d.ref)
@@ -368,6 +371,10 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		if l == nil {
 			op.Action = Create
 			op.Findings = createFindings(d)
+			if creates == nil {
+				creates = map[int]*planObject{}
+			}
+			creates[len(res.Objects)] = d
 			res.Objects = append(res.Objects, op)
 			continue
 		}
@@ -462,11 +469,11 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 	// it (missingFindings).
 	if stack := liveStack(liveObjs, desiredByKey, scope); len(stack) > 0 {
 		for i := range res.Objects {
-			op := &res.Objects[i]
-			if op.Action != Create {
+			d, ok := creates[i]
+			if !ok {
 				continue
 			}
-			d := desiredByKey[refKey(op.ObjectRef)]
+			op := &res.Objects[i]
 			f, err := missingFindings(d, stack, liveObjs, res)
 			if err != nil {
 				return nil, err
@@ -486,15 +493,6 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		res.Objects = nil // as without the room made above: "objects": null
 	}
 	return res, nil
-}
-
-// refKey is the key of the object ref names.
-func refKey(r ObjectRef) objectKey {
-	group, _, _ := strings.Cut(r.APIVersion, "/")
-	if !strings.Contains(r.APIVersion, "/") {
-		group = ""
-	}
-	return objectKey{group: group, kind: r.Kind, namespace: r.Namespace, name: r.Name}
 }
 
 // anyLive reports whether a live object is of the desired stack: one of
