@@ -126,6 +126,11 @@ func missingFindings(d *planObject, stack, live []*planObject, res *Result) ([]F
 	if err != nil {
 		return nil, err
 	}
+	if gk == etcdClusterKind && valueAt(d.tree, dotted("spec.bootstrap.restore.source")) != nil {
+		// The restore procedure: the cluster deleted, recreated from a
+		// snapshot (docs/procedures.md).
+		what.creates = "a new etcd, bootstrapped from the snapshot: what was written after it is not in it (the restore, if that is what you mean)"
+	}
 	return []Finding{{Verdict: NeedsDecision, Object: d.ref, Message: "missing from the live objects: " + seen + ", but not this " + d.ref.Kind +
 		". Either the live file lacks it (a kubectl get that skipped its kind: RBAC Forbidden, the kind left out of the list, a failure whose exit status was ignored; " +
 		"a hand-edited file; the object in another namespace), and what the apply changes on it is not known (" + what.hides + "); " +

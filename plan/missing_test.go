@@ -8,11 +8,15 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/etcdshapes/etcdshapes/internal/goldentest"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
@@ -307,4 +311,24 @@ func TestPlanOneLiveObjectIsAStack(t *testing.T) {
 			})
 		}
 	}
+}
+
+// The restore procedure (docs/procedures.md): the EtcdCluster deleted,
+// the rest of the stack live, the cluster planned again with a restore
+// source. Its create is the restore's decision, and says so.
+func TestPlanMissingEtcdClusterRestored(t *testing.T) {
+	s := goldentest.Scenario(t, "cluster-demo")
+	live := slices.DeleteFunc(scenarioObjects(t, s), func(o etcdshapes.Object) bool {
+		return o.GetObjectKind().GroupVersionKind().Kind == "EtcdCluster"
+	})
+	src := v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{Endpoint: "https://s3.example.com", Bucket: "backups", Key: "kubernetes-demo-etcd-snapshot-0.db",
+		CredentialsSecretRef: corev1.LocalObjectReference{Name: "s3-credentials"}}}
+	p, _, err := plan.ForRequest(scenarioRequest(t, s), live, apply.ForKind(etcd.Restore(src)))
+	require.NoError(t, err)
+	op := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	require.Equal(t, plan.Create, op.Action)
+	require.False(t, p.SafeToApply())
+	require.True(t, slices.ContainsFunc(op.Findings, func(f plan.Finding) bool {
+		return f.Verdict == plan.NeedsDecision && strings.Contains(f.Message, "or it is gone, and the apply creates a new etcd, bootstrapped from the snapshot")
+	}), "%s", p)
 }
