@@ -53,7 +53,10 @@ var (
 // field sets, a storage size that is not a quantity, ...) is a
 // *invalid.Error naming it by its position, e.g.
 // "live[0].items[3].metadata.managedFields[0].fieldsV1", and quoting
-// the value as given (cut to 80 bytes).
+// the value as given (cut to 80 bytes). So is the apiVersion or kind of an
+// object of a kind the stacks emit (or a KamajiControlPlane) spelled with
+// another case or with whitespace around it ("etcdcluster", "EtcdCluster
+// "), which kubectl never prints: read as it is, it would match nothing.
 func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 	if err := inputlimit.CheckSize(data); err != nil {
 		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)

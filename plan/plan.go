@@ -314,7 +314,11 @@ func TargetDataStore(name string) Option {
 // apply with modifiers, plan the modified objects (Modify them first, or
 // use ForRequest, which takes the modifiers). Findings flag what the API
 // server will refuse and what needs a decision; Result.SafeToApply
-// sums them up.
+// sums them up. A desired object to create while other objects of its
+// stack are live is graded by what it is: an EtcdCluster, a DataStore, an
+// Issuer or a Certificate needs a decision (the live objects lack it, or
+// the stack lost it), any other object gets a note (see
+// docs/operator.md, "A partly live stack").
 //
 // Its errors' messages are safe to print (invalid.Safe): what a live
 // object holds is escaped.

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -14,21 +15,12 @@ var knownKinds = func() []schema.GroupKind {
 	out := []schema.GroupKind{kamajiControlPlaneKind}
 	for _, s := range etcdshapes.Shapes() {
 		gk := s.Kind.GroupKind()
-		if !containsKind(out, gk) {
+		if !slices.Contains(out, gk) {
 			out = append(out, gk)
 		}
 	}
 	return out
 }()
-
-func containsKind(l []schema.GroupKind, gk schema.GroupKind) bool {
-	for _, k := range l {
-		if k == gk {
-			return true
-		}
-	}
-	return false
-}
 
 // checkSpelling is the rule of an object's apiVersion and kind (live or
 // desired): an object of a kind the plan knows (knownKinds) is spelled as
