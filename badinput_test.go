@@ -482,6 +482,20 @@ func badLiveInputs() []badInput {
 		{"live apiVersion too long to quote", liveDoc("apiVersion: " + long + "/v1/x\nkind: Secret\nmetadata: {name: a}\n"), "live[0].apiVersion", long + "/v1/x", "group/version"},
 		{"live namespace a number", liveDoc("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: 1}\n"), "live[0].metadata.namespace", "1", "string"},
 		{"live namespace long and wide", liveDoc("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: [x" + wide + "]}\n"), "live[0].metadata.namespace", []any{"x" + wide}, "string"},
+		// A stack kind spelled as the API server never prints it (every
+		// kind and spelling: plan's TestPlanRefusesMisspelledStackKinds).
+		{"live kind lower case", liveDoc("apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: etcdcluster\nmetadata: {name: kubernetes-demo-etcd, namespace: tenant-demo}\n"),
+			"live[0].kind", "etcdcluster", `must be "EtcdCluster", as the API server prints it: EtcdCluster "kubernetes-demo-etcd" in namespace "tenant-demo"`},
+		{"live kind trailing space", liveDoc("apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: 'EtcdCluster '\nmetadata: {name: kubernetes-demo-etcd, namespace: tenant-demo}\n"),
+			"live[0].kind", "EtcdCluster ", `must be "EtcdCluster", as the API server prints it`},
+		{"live apiVersion trailing space", liveDoc("apiVersion: 'etcd-operator.cozystack.io/v1alpha2 '\nkind: EtcdCluster\nmetadata: {name: kubernetes-demo-etcd, namespace: tenant-demo}\n"),
+			"live[0].apiVersion", "etcd-operator.cozystack.io/v1alpha2 ", `must be "etcd-operator.cozystack.io/v1alpha2", as the API server prints it`},
+		{"live apiVersion group upper case", liveDoc("apiVersion: Cert-Manager.io/v1\nkind: Certificate\nmetadata: {name: kubernetes-demo-etcd-ca, namespace: tenant-demo}\n"),
+			"live[0].apiVersion", "Cert-Manager.io/v1", `must be "cert-manager.io/v1", as the API server prints it: Certificate "kubernetes-demo-etcd-ca"`},
+		{"live core kind upper case in a JSON List", liveDoc(`{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "SECRET", "metadata": {"name": "etcd-ca-tls", "namespace": "tenant-root"}}]}`),
+			"live[0].items[0].kind", "SECRET", `must be "Secret", as the API server prints it`},
+		{"live DataStore version with a tab (Go)", liveObjs(unstructuredObj(map[string]any{"apiVersion": "kamaji.clastix.io/v1alpha1\t", "kind": "DataStore", "metadata": map[string]any{"name": "tenant-demo.kubernetes-demo"}})),
+			"live[0].apiVersion", "kamaji.clastix.io/v1alpha1\t", `must be "kamaji.clastix.io/v1alpha1", as the API server prints it: DataStore "tenant-demo.kubernetes-demo" spelled`},
 		// The namespace by the kind's scope (every kind: plan's TestPlanNamespaceByScope).
 		{"live namespaced kind without a namespace", liveDoc("apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: kubernetes-demo-etcd-ca}\n"), "live[0].metadata.namespace", "", "is namespaced"},
 		{"live List item without a namespace", liveDoc("apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Secret, metadata: {name: a, namespace: tenant-demo}}\n- {apiVersion: batch/v1, kind: CronJob, metadata: {name: kubernetes-demo-etcd-defrag}}\n"),

@@ -256,6 +256,9 @@ func identity(field string, tree map[string]any) (objectKey, ObjectRef, error) {
 	if err != nil {
 		return objectKey{}, ObjectRef{}, err
 	}
+	if err := checkSpelling(field, apiVersion, group, version, kind, name, ns); err != nil {
+		return objectKey{}, ObjectRef{}, err
+	}
 	if err := checkNamespace(field, schema.GroupKind{Group: group, Kind: kind}, name, ns); err != nil {
 		return objectKey{}, ObjectRef{}, err
 	}

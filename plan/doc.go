@@ -17,11 +17,16 @@
 // rules), what needs a person's decision (fewer members, an etcd version
 // step etcd does not support as a rolling one, a DataStore's endpoints or
 // TLS Secrets, which a colliding DataStore name of another release would
-// change, a new DataStore of such a name that the live objects lack) and
-// what is worth knowing (a live object being deleted, nothing of the stack
-// live: Result.NothingLive); Result.SafeToApply sums them up. Helm
-// uninstall hooks are never planned, and a live object of a namespaced
-// kind without a namespace is refused, never guessed at. Result.String, WriteText and Finding.String escape what they
+// change, a new DataStore of such a name that the live objects lack, an
+// EtcdCluster, DataStore, Issuer or Certificate to create while the rest
+// of the stack is live: the live objects lack it, or the stack lost it)
+// and what is worth knowing (a live object being deleted, nothing of the
+// stack live: Result.NothingLive, any other object to create in a live
+// stack, objects of the stack's kinds in other namespaces);
+// Result.SafeToApply sums them up. Helm uninstall hooks are never planned,
+// and a live object of a namespaced kind without a namespace, or of a
+// stack kind spelled with another case or whitespace around it, is
+// refused, never guessed at. Result.String, WriteText and Finding.String escape what they
 // quote of the objects (invalid.Escape).
 // ReadObjects reads live objects as kubectl prints them, and
 // LiveStateFromObjects the live state a stack's render needs.

@@ -89,6 +89,10 @@ var (
 // the value as given (cut to 80 bytes). A key given twice is named so too
 // ("live[0].metadata.labels.app", the key as the value), with the lines
 // of both, counted from the start of data.
+// So is the apiVersion or kind of an object of a kind the stacks emit (or
+// a KamajiControlPlane) spelled with another case or with whitespace
+// around it ("etcdcluster", "EtcdCluster "), which kubectl never prints:
+// read as it is, it would match nothing.
 func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 	if err := inputlimit.Live.CheckSize(data); err != nil {
 		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)

@@ -314,7 +314,11 @@ func TargetDataStore(name string) Option {
 // apply with modifiers, plan the modified objects (Modify them first, or
 // use ForRequest, which takes the modifiers). Findings flag what the API
 // server will refuse and what needs a decision; Result.SafeToApply
-// sums them up.
+// sums them up. A desired object to create while other objects of its
+// stack are live is graded by what it is: an EtcdCluster, a DataStore, an
+// Issuer or a Certificate needs a decision (the live objects lack it, or
+// the stack lost it), any other object gets a note (see
+// docs/operator.md, "A partly live stack").
 //
 // Its errors' messages are safe to print (invalid.Safe): what a live
 // object holds is escaped.
@@ -343,7 +347,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		}
 		manager = cfg.fieldManager
 	}
-	desiredObjs, _, err := indexObjects("desired", desired)
+	desiredObjs, desiredByKey, err := indexObjects("desired", desired)
 	if err != nil {
 		return nil, err
 	}
@@ -357,6 +361,9 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		res.Objects = make([]ObjectPlan, 0, len(desiredObjs)+4)
 	}
 	var stackDesired []*planObject
+	// creates are the desired objects planned as creates, by their index
+	// in res.Objects.
+	var creates map[int]*planObject
 	for _, d := range desiredObjs {
 		if etcdshapes.IsUninstallHook(d.obj) {
 			res.Skipped = append(res.Skipped, d.ref)
@@ -368,6 +375,10 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		if l == nil {
 			op.Action = Create
 			op.Findings = createFindings(d)
+			if creates == nil {
+				creates = map[int]*planObject{}
+			}
+			creates[len(res.Objects)] = d
 			res.Objects = append(res.Objects, op)
 			continue
 		}
@@ -455,6 +466,23 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 				}
 				res.Findings = append(res.Findings, f...)
 			}
+		}
+		res.Findings = append(res.Findings, otherNamespaces(*names, scope, liveObjs)...)
+	}
+	// A create in a live stack: the object is new, or the live file lacks
+	// it (missingFindings).
+	if stack := liveStack(liveObjs, desiredByKey, scope); len(stack) > 0 {
+		for i := range res.Objects {
+			d, ok := creates[i]
+			if !ok {
+				continue
+			}
+			op := &res.Objects[i]
+			f, err := missingFindings(d, stack, liveObjs, res)
+			if err != nil {
+				return nil, err
+			}
+			op.Findings = append(op.Findings, f...)
 		}
 	}
 	kcp := cfg.kcp

@@ -31,7 +31,9 @@ const (
   DataStore's endpoints or the Secrets of its TLS config, which two releases whose
   DataStore names collide would change; a new DataStore whose name another release can
   render while the live file lacks it, since the plan cannot tell whether it exists; a
-  tenant cluster moving to another DataStore, deleting the EtcdCluster or the DataStore).
+  tenant cluster moving to another DataStore, deleting the EtcdCluster or the DataStore;
+  creating an EtcdCluster, a DataStore, an Issuer or a Certificate while the rest of the
+  stack is live: the live file lacks it, or the stack lost it).
   Helm's uninstall hooks (the cleanup Job that deletes the PVCs and TLS Secrets) are never
   planned: the plan lists them as not applied.
 
@@ -54,10 +56,19 @@ const (
   (kubectl then fetches every DataStore), or append it by name:
     { echo ---; kubectl get datastores.kamaji.clastix.io NAME -o yaml --show-managed-fields; } >> FILE
   An object of a namespaced kind without metadata.namespace (a hand-written or trimmed
-  file) is refused, naming it: the plan does not guess namespaces. An object being
-  deleted (deletionTimestamp) gets a note. A key given twice in one map, at any depth, is
-  refused with both lines, as the API server's strict decoding refuses it: two outputs
-  appended without a line --- between them read as one document with every key twice.
+  file) is refused, naming it: the plan does not guess namespaces; so is an object of a
+  stack kind whose kind or apiVersion is spelled with another case or with whitespace
+  around it ("etcdcluster", "EtcdCluster "), which kubectl never prints. An object being
+  deleted (deletionTimestamp) gets a note, and so do objects of the stack's kinds in
+  other namespaces than NS. A key given twice in one map, at any depth, is refused with
+  both lines, as the API server's strict decoding refuses it: two outputs appended
+  without a line --- between them read as one document with every key twice.
+
+  A live file that holds some of the stack but not an object it renders (a kubectl get
+  that dropped one kind: RBAC Forbidden, a kind left out, an ignored failure) plans that
+  object as a create, with the kubectl get that fetches it: a decision (exit 3) for the
+  EtcdCluster, the DataStore, the Issuers and Certificates (and one of the etcd chart's
+  two Secrets while the other is live), a note for any other kind (an API newly served).
 
   A live file that holds nothing of the stack (empty, or another namespace's objects)
   plans a fresh install, with a note saying so. --expect-existing refuses that plan

@@ -529,3 +529,95 @@ func TestPlanCommandCollidingDataStore(t *testing.T) {
 	require.Equal(t, 0, code, "%s%s", stdout.String(), stderr.String())
 	require.Contains(t, stdout.String(), "No changes.")
 }
+
+// liveEncodings are the four shapes of a live file kubectl and scripts
+// write, of the same objects: YAML and JSON, one List or one document
+// per object.
+func liveEncodings(t *testing.T, items []any) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	list := map[string]any{"apiVersion": "v1", "kind": "List", "items": items}
+	y, err := yaml.Marshal(list)
+	require.NoError(t, err)
+	out["yaml List"] = y
+	j, err := json.Marshal(list)
+	require.NoError(t, err)
+	out["json List"] = j
+	var yd, jd []byte
+	for _, it := range items {
+		b, err := yaml.Marshal(it)
+		require.NoError(t, err)
+		yd = append(append(yd, "---\n"...), b...)
+		b, err = json.MarshalIndent(it, "", "  ")
+		require.NoError(t, err)
+		jd = append(append(jd, "---\n"...), append(b, '\n')...)
+	}
+	out["yaml documents"], out["json documents"] = yd, jd
+	return out
+}
+
+// The finding's class through the command, for every shape of both
+// callers: one object removed from a live render (a kubectl get that
+// dropped one kind), in every shape of live file, planned with the member
+// count changed and --expect-existing. A missing EtcdCluster, DataStore,
+// Issuer, Certificate or kept Secret is a decision naming the object and
+// the kubectl get that fetches it: exit 3, never "Safe to apply". Any
+// other kind missing is a note, and the plan of the values as they are
+// stays safe (exit 0).
+func TestPlanCommandMissingLiveObject(t *testing.T) {
+	for _, name := range []string{"etcd-monitoring-apis", "cluster-monitoring-apis"} {
+		s := goldentest.Scenario(t, name)
+		var live map[string]any
+		require.NoError(t, yaml.Unmarshal(liveList(t, s, nil), &live))
+		items := live["items"].([]any)
+		set := "replicas=1"
+		if s.Caller == etcdshapes.CallerCluster {
+			set = "etcd.replicas=3" // the scenario has 1
+		}
+		for i, it := range items {
+			u := &unstructured.Unstructured{Object: it.(map[string]any)}
+			kind := u.GetKind()
+			if kind == "KamajiControlPlane" || etcdshapes.IsUninstallHook(u) {
+				continue
+			}
+			rest := append(append([]any(nil), items[:i]...), items[i+1:]...)
+			identity := map[string]bool{"EtcdCluster": true, "DataStore": true, "Issuer": true, "Certificate": true, "Secret": true}[kind]
+			ref := kind + " " + u.GetName()
+			if ns := u.GetNamespace(); ns != "" {
+				ref = kind + " " + ns + "/" + u.GetName()
+			}
+			for enc, data := range liveEncodings(t, rest) {
+				t.Run(s.Name+"/"+kind+"/"+u.GetName()+"/"+enc, func(t *testing.T) {
+					file := writeTemp(t, data)
+					var stdout, stderr bytes.Buffer
+					code := runPlan(append(planArgs(t, s, file), "--set", set, "--expect-existing"), nil, &stdout, &stderr)
+					out := stdout.String()
+					require.Equal(t, 3, code, "%s%s", out, stderr.String())
+					require.NotContains(t, out, "Safe to apply")
+					require.Contains(t, out, "\n+ create "+ref+"\n")
+					if identity {
+						require.Contains(t, out, "DECISION: missing from the live objects: ", out)
+						require.Contains(t, out, "but not this "+kind+". Either the live file lacks it")
+						require.Contains(t, out, "kubectl get ")
+						require.Contains(t, out, " "+u.GetName()+" -o yaml --show-managed-fields")
+						if kind == "EtcdCluster" {
+							require.Contains(t, out, "The live WorkloadMonitor "+u.GetNamespace()+"/"+u.GetName()+" counts ")
+							require.Contains(t, out, " where the render has ")
+						}
+					} else {
+						require.Contains(t, out, "note: not among the live objects: ")
+					}
+					stdout.Reset()
+					code = runPlan(append(planArgs(t, s, file), "--expect-existing"), nil, &stdout, &stderr)
+					if identity {
+						require.Equal(t, 3, code, "%s", stdout.String())
+						require.Contains(t, stdout.String(), "Not safe to apply")
+					} else {
+						require.Equal(t, 0, code, "%s", stdout.String())
+						require.Contains(t, stdout.String(), "Safe to apply.")
+					}
+				})
+			}
+		}
+	}
+}
