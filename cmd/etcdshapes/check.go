@@ -108,7 +108,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	for _, f := range []string{"namespace", "release"} {
 		_ = cmd.RegisterFlagCompletionFunc(f, cobra.NoFileCompletions)
 	}
-	printObjects(cmd, e, false, func() ([]etcdshapes.Object, error) { return checkObjects(caller, &cf) })
+	printObjects(cmd, e, false, func() string { return stackName(caller, cf.namespace, cf.release) }, func() ([]etcdshapes.Object, error) { return checkObjects(caller, &cf) })
 	return cmd
 }
 

@@ -104,7 +104,7 @@ func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVar(&sf.s3.CredentialsSecretRef.Name, "s3-credentials-secret", "", "the `SECRET` holding the S3 credentials")
 	fs.StringVar(&sf.pvc.ClaimName, "pvc", "", "the PersistentVolumeClaim `CLAIM` to write to")
 	fs.StringVar(&sf.pvc.SubPath, "pvc-subpath", "", "the `DIR` inside the claim")
-	printObjects(cmd, e, false, func() ([]etcdshapes.Object, error) { return snapshotObjects(caller, &sf, cmd.Flags()) })
+	printObjects(cmd, e, false, func() string { return stackName(caller, sf.namespace, sf.release) }, func() ([]etcdshapes.Object, error) { return snapshotObjects(caller, &sf, cmd.Flags()) })
 	return cmd
 }
 

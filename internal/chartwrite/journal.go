@@ -60,6 +60,29 @@ func (w *writer) step(name string, n int) error {
 	return TestHook(w.ctx, name)
 }
 
+// ErrUnfinished is wrapped by the error of a Write that failed after its
+// commit point: the directory holds part of the new set until the next
+// Write into it finishes the rest (the error says so). Every other error
+// of a Write leaves the directory as it was.
+var ErrUnfinished = errors.New("unfinished")
+
+// unfinished is err, from after the commit point: it says the next run
+// finishes the Write, and wraps ErrUnfinished.
+func (w *writer) unfinished(err error) error {
+	return &unfinishedError{err: err, dir: w.dir}
+}
+
+type unfinishedError struct {
+	err error
+	dir string
+}
+
+func (e *unfinishedError) Error() string {
+	return fmt.Sprintf("%v; the write had passed its commit point: the next etcdshapes run into %s finishes it", e.err, e.dir)
+}
+
+func (e *unfinishedError) Unwrap() []error { return []error{e.err, ErrUnfinished} }
+
 // staged is one file a Write puts in place through a temporary file.
 type staged struct {
 	path string
@@ -255,10 +278,9 @@ func (w *writer) rollBack(j journal) error {
 // the journal in place.
 func (w *writer) finish(j journal, writes []staged, removes []removal) ([]Note, error) {
 	var left []Note
-	const after = "; the write had passed its commit point: the next etcdshapes run into %s finishes it"
 	for i, jw := range j.Writes {
 		if err := w.step("rename", i+1); err != nil {
-			return left, fmt.Errorf("%s: %w"+after, w.full(jw.Path), err, w.dir)
+			return left, w.unfinished(fmt.Errorf("%s: %w", w.full(jw.Path), err))
 		}
 		fi, err := w.root.Lstat(jw.Temp)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -272,7 +294,7 @@ func (w *writer) finish(j journal, writes []staged, removes []removal) ([]Note, 
 			err = errors.New("is not the regular file etcdshapes staged")
 		}
 		if err != nil {
-			return left, fmt.Errorf("%s: %w"+after, w.full(jw.Temp), unwrapPath(err), w.dir)
+			return left, w.unfinished(fmt.Errorf("%s: %w", w.full(jw.Temp), unwrapPath(err)))
 		}
 		// The last look before the rename: what is there now must still
 		// be nothing or a regular file, below real directories.
@@ -282,7 +304,7 @@ func (w *writer) finish(j journal, writes []staged, removes []removal) ([]Note, 
 			continue
 		}
 		if err := w.root.Rename(jw.Temp, jw.Path); err != nil {
-			return left, fmt.Errorf("%s: %w"+after, w.full(jw.Path), unwrapPath(err), w.dir)
+			return left, w.unfinished(fmt.Errorf("%s: %w", w.full(jw.Path), unwrapPath(err)))
 		}
 		if writes != nil {
 			writes[i].done = true
@@ -290,7 +312,7 @@ func (w *writer) finish(j journal, writes []staged, removes []removal) ([]Note, 
 	}
 	for i, jr := range j.Removes {
 		if err := w.step("remove", i+1); err != nil {
-			return left, fmt.Errorf("%s: %w"+after, w.full(jr.Path), err, w.dir)
+			return left, w.unfinished(fmt.Errorf("%s: %w", w.full(jr.Path), err))
 		}
 		fi, err := w.root.Lstat(jr.Path)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -300,7 +322,7 @@ func (w *writer) finish(j journal, writes []staged, removes []removal) ([]Note, 
 			continue
 		}
 		if err != nil {
-			return left, fmt.Errorf("%s: %w"+after, w.full(jr.Path), unwrapPath(err), w.dir)
+			return left, w.unfinished(fmt.Errorf("%s: %w", w.full(jr.Path), unwrapPath(err)))
 		}
 		if why := w.cannotReplace(jr.Path); why != "" || !fi.Mode().IsRegular() {
 			if why == "" {
@@ -318,17 +340,17 @@ func (w *writer) finish(j journal, writes []staged, removes []removal) ([]Note, 
 			}
 		}
 		if err := w.root.Remove(jr.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return left, fmt.Errorf("%s: %w"+after, w.full(jr.Path), unwrapPath(err), w.dir)
+			return left, w.unfinished(fmt.Errorf("%s: %w", w.full(jr.Path), unwrapPath(err)))
 		}
 		if removes != nil {
 			removes[i].done = true
 		}
 	}
 	if err := w.step("journal done", 0); err != nil {
-		return left, fmt.Errorf("%s: %w"+after, w.full(journalName), err, w.dir)
+		return left, w.unfinished(fmt.Errorf("%s: %w", w.full(journalName), err))
 	}
 	if err := w.removeJournal(); err != nil {
-		return left, fmt.Errorf("%w"+after, err, w.dir)
+		return left, w.unfinished(err)
 	}
 	w.syncDir(".")
 	return left, nil
