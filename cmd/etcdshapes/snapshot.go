@@ -169,7 +169,7 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 	}
 	if set("keep") && keep == 0 {
 		// 0 is the library's "default"; typed, it is a bad --keep.
-		c.Addf("keep", keep, "must be between 1 and %d", naming.MaxSnapshotKeep)
+		c.Addf("keep", keep, "%s", naming.KeepRule)
 	}
 	s, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: schedule, Keep: keep, Destination: dest})
 	if err := builderErr(err); err != nil {
