@@ -37,9 +37,9 @@ func TestEveryErrorOneALine(t *testing.T) {
 // field that is no flag is kept.
 func TestCheckFlagOne(t *testing.T) {
 	for field, want := range map[string]string{"Version": "--etcd-version", "Size": "--size", "Load": "--load", "Image": "--image", "namespace": "namespace"} {
-		require.Equal(t, want, checkFlagOne(invalid.Errorf(field, "x", "r")).Field, field)
+		require.Equal(t, want, renamed(invalid.Errorf(field, "x", "r"), checkFlagOf).Field, field)
 	}
-	require.Nil(t, checkFlagOne(nil))
+	require.Nil(t, renamed(nil, checkFlagOf))
 }
 
 // lines splits stderr into its lines.
