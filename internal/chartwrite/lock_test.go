@@ -3,8 +3,8 @@ package chartwrite
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
