@@ -62,8 +62,10 @@ func signalExit(s os.Signal) int {
 // and the command exits 128+N; one they reach after it finishes, is
 // reported, and the command exits 128+N as well. field names the
 // directory's flag in messages ("output-dir", "out"). Refused files are
-// reported on stderr (exit 1), an earlier run's recovery too.
-func writeDirectory(field, dir string, files []chartwrite.File, o chartwrite.Options, detail string, stdout, stderr io.Writer) error {
+// reported on stderr (exit 1), an earlier run's recovery too. detail, when
+// set, adds to the summary of a write that succeeded (it may cost: gen's
+// template sizes render the chart again).
+func writeDirectory(field, dir string, files []chartwrite.File, o chartwrite.Options, detail func() string, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)
@@ -121,7 +123,11 @@ func writeDirectory(field, dir string, files []chartwrite.File, o chartwrite.Opt
 		}
 		return &exitStatus{exitError}
 	}
-	if err := reportWritten(dir, res, detail, stdout, stderr); err != nil {
+	d := ""
+	if detail != nil {
+		d = detail()
+	}
+	if err := reportWritten(dir, res, d, stdout, stderr); err != nil {
 		return err
 	}
 	if signalled {

@@ -111,11 +111,13 @@ type Existing struct {
 // before its commit point: it changed nothing, and removed whatever it had
 // staged.
 type InterruptedError struct {
+	// Dir is the directory the Write was asked to write.
 	Dir string
 	// Cause is the context's cause (context.Cause), e.g. the signal.
 	Cause error
 }
 
+// Error says the Write was interrupted and changed nothing.
 func (e *InterruptedError) Error() string {
 	return fmt.Sprintf("interrupted (%v) before anything was written to %s; nothing changed there", e.Cause, e.Dir)
 }
