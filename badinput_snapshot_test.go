@@ -68,6 +68,30 @@ func snapshotBadInputs() []badInput {
 		{"snapshot endpoint NEL", endpoint("https://s3\u0085.example.com"), ep, "https://s3\u0085.example.com", "printable ASCII"},
 		// Schedules the CronJob controller accepts and never runs.
 		{"schedule February 30", schedule("0 3 30 2 *"), sch, "0 3 30 2 *", "never fires"},
+		// A ring of one never takes a second snapshot: it keeps its
+		// only completed one, the last good backup.
+		{"schedule keeping one snapshot", func() error {
+			_, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Keep: 1, Destination: s3(func(*v1alpha2.S3Location) {})})
+			return err
+		}, "keep", "1", "must be between 2 and 100 (the ring always keeps its newest completed snapshot"},
+		// Nothing to restore from: no snapshot of the cluster completed.
+		{"restore from a snapshot that never completed", func() error {
+			s, err := etcd.Snapshot(n, "x", s3(func(*v1alpha2.S3Location) {}))
+			if err != nil {
+				return err
+			}
+			s.Status = &v1alpha2.EtcdSnapshotStatus{Phase: v1alpha2.SnapshotPhaseFailed}
+			_, err = etcd.SnapshotSource(s)
+			return err
+		}, "snapshot.status.phase", "Failed", "must be Complete to restore from"},
+		{"the newest snapshot when none completed", func() error {
+			s, err := etcd.Snapshot(n, "x", s3(func(*v1alpha2.S3Location) {}))
+			if err != nil {
+				return err
+			}
+			_, err = etcd.NewestSnapshot(n, []v1alpha2.EtcdSnapshot{*s})
+			return err
+		}, "snapshots", "1 snapshot", "that completed (1 no phase yet)"},
 		{"schedule April 31", schedule("0 0 31 4 *"), sch, "0 0 31 4 *", "never fires"},
 		{"schedule 31st of short months", schedule("0 0 31 2,4,6,9,11 *"), sch, "0 0 31 2,4,6,9,11 *", "never fires"},
 		{"schedule CRON_TZ", schedule("CRON_TZ=UTC 0 3 * * *"), sch, "CRON_TZ=UTC 0 3 * * *", "cannot use TZ or CRON_TZ"},

@@ -716,9 +716,13 @@ func genBadInputs(base string) []badInput {
 	}
 	withOld := append(append([]chartwrite.File{}, files...), chartwrite.File{Path: "templates/old.yaml", Data: []byte("old\n")})
 	elsewhere := filepath.Join(base, "elsewhere")
+	var writeWith func(name string, files []chartwrite.File, o chartwrite.Options, setup func(dir string) (out string, err error)) func() error
 	// write runs Write of files into base/name (or the out setup returns),
 	// after setup prepared the directory.
 	write := func(name string, files []chartwrite.File, force bool, setup func(dir string) (out string, err error)) func() error {
+		return writeWith(name, files, chartwrite.Options{Force: force}, setup)
+	}
+	writeWith = func(name string, files []chartwrite.File, o chartwrite.Options, setup func(dir string) (out string, err error)) func() error {
 		return func() error {
 			dir := filepath.Join(base, name)
 			if err := os.RemoveAll(dir); err != nil {
@@ -733,7 +737,7 @@ func genBadInputs(base string) []badInput {
 			if err != nil {
 				return err
 			}
-			_, err = chartwrite.Write(out, files, chartwrite.Options{Force: force})
+			_, err = chartwrite.Write(out, files, o)
 			return err
 		}
 	}
@@ -819,6 +823,20 @@ func genBadInputs(base string) []badInput {
 			}
 			return dir, os.Truncate(p, 64<<30) // sparse: reading it would take minutes
 		}), "out", in("manifest-large", mani), fmt.Sprintf("is larger than %d bytes", chartwrite.MaxManifestSize)},
+		{"gen: into a directory another command wrote (its manifest's owner)", writeWith("other-owner", files, chartwrite.Options{Force: true, Owner: "gen chart"}, func(dir string) (string, error) {
+			_, err := chartwrite.Write(dir, files, chartwrite.Options{Owner: "render etcd tenant-root/etcd"})
+			return dir, err
+		}), "out", in("other-owner", mani), "records the files of 'etcdshapes render etcd tenant-root/etcd', not of 'etcdshapes gen chart'"},
+		{"gen: into a directory from before owners that another command wrote", writeWith("legacy-owner", files, chartwrite.Options{Force: true, Owner: "gen chart", Adopts: func([]string) bool { return false }}, written(files, func(string) error { return nil })),
+			"out", in("legacy-owner", mani), "was written by an earlier etcdshapes for another command than 'etcdshapes gen chart'"},
+		{"gen: an owner the manifest cannot hold", writeWith("bad-owner", files, chartwrite.Options{Owner: "gen\nchart"}, func(dir string) (string, error) { return dir, nil }),
+			"owner", "gen\nchart", "no control character"},
+		{"gen: a journal it cannot have written", write("bad-journal", files, true, func(dir string) (string, error) {
+			return dir, put(filepath.Join(dir, ".etcdshapes-tmp-journal"), `{"version":1,"state":"commit","writes":[],"removes":[{"path":"../elsewhere/x"}]}`)
+		}), "out", in("bad-journal", ".etcdshapes-tmp-journal"), "etcdshapes cannot have written it"},
+		{"gen: the journal is a FIFO", write("fifo-journal", files, true, func(dir string) (string, error) {
+			return dir, hostilefs.Mkfifo(filepath.Join(dir, ".etcdshapes-tmp-journal"))
+		}), "out", in("fifo-journal", ".etcdshapes-tmp-journal"), "is a FIFO (named pipe), not the journal etcdshapes writes"},
 		{"gen: path outside the directory", write("path-escape", []chartwrite.File{{Path: "../x"}}, true, func(dir string) (string, error) { return dir, nil }),
 			"files[0].path", "../x", "must be a clean relative"},
 		{"gen: path twice", write("path-twice", []chartwrite.File{{Path: "a"}, {Path: "a"}}, true, func(dir string) (string, error) { return dir, nil }),

@@ -2,11 +2,13 @@ package etcd_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 var backups = v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
@@ -63,20 +65,42 @@ func ExampleScheduledSnapshots() {
 	// schedule: invalid value "0 25 * * *": hour field "25": end of range (25) above maximum (23): 25
 }
 
-// Restoring a new cluster from slot 1 of the schedule above.
+// Restoring a new cluster from the last good backup of the schedule
+// above: the newest snapshot that completed, read from the live
+// EtcdSnapshots (client.List, or kubectl get etcdsnapshots -o yaml),
+// whatever its slot. Slot 0 is not the newest: the ring reuses its slots
+// in turn, and the newest may have failed.
 func ExampleRestore() {
 	n, _ := naming.ForCluster("tenant-demo", "kubernetes-demo")
-	c, _ := etcd.Cluster(n, etcd.Options{})
-	src, err := etcd.SnapshotFile(backups, n.SnapshotSlot(1))
+	day := func(d int, slot int, phase string) v1alpha2.EtcdSnapshot {
+		s, _ := etcd.Snapshot(n, n.SnapshotSlot(slot), backups)
+		s.CreationTimestamp = metav1.Date(2026, 12, d, 3, 0, 0, 0, time.UTC)
+		s.Status = &v1alpha2.EtcdSnapshotStatus{Phase: phase}
+		return *s
+	}
+	live := []v1alpha2.EtcdSnapshot{
+		day(4, 0, v1alpha2.SnapshotPhaseFailed), // the ring came round to slot 0 again
+		day(2, 1, v1alpha2.SnapshotPhaseComplete),
+		day(3, 2, v1alpha2.SnapshotPhaseComplete),
+	}
+	snap, err := etcd.NewestSnapshot(n, live)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	src, err := etcd.SnapshotSource(snap)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, _ := etcd.Cluster(n, etcd.Options{})
 	if err := etcd.Restore(src)(c); err != nil {
 		fmt.Println(err)
 		return
 	}
+	fmt.Println(snap.Name, snap.CreationTimestamp.Format(time.DateOnly))
 	fmt.Println(c.Spec.Bootstrap.Restore.Source.S3.Key)
 	// Output:
-	// tenant-demo/kubernetes-demo-etcd-snapshot-1.db
+	// kubernetes-demo-etcd-snapshot-2 2026-12-03
+	// tenant-demo/kubernetes-demo-etcd-snapshot-2.db
 }

@@ -98,6 +98,102 @@ func SnapshotFile(dest v1alpha2.SnapshotLocation, name string) (v1alpha2.Snapsho
 	return out, nil
 }
 
+// SnapshotSucceeded reports whether etcd-operator took and stored the
+// snapshot: its phase is v1alpha2.SnapshotPhaseComplete (the only phase
+// whose Ready condition is True) and it is not being deleted. A nil
+// snapshot has not succeeded.
+func SnapshotSucceeded(s *v1alpha2.EtcdSnapshot) bool {
+	return s != nil && s.Status != nil && s.Status.Phase == v1alpha2.SnapshotPhaseComplete && s.DeletionTimestamp == nil
+}
+
+// NewestSnapshot names, among the live EtcdSnapshots snaps (a List the API
+// server returned, or `kubectl get etcdsnapshots -o yaml` read into one),
+// the newest of the cluster n names that succeeded (SnapshotSucceeded):
+// the last good backup, the one to restore from (SnapshotSource), and the
+// one a schedule's ring never deletes. Snapshots of other clusters (by
+// spec.clusterRef.name) or other namespaces are ignored; a snapshot
+// without a namespace is taken as n's. Newest is by
+// metadata.creationTimestamp, and between two created in the same second,
+// the greater name. A schedule's slot 0 is not the newest: the ring reuses
+// its slots in turn.
+//
+// With none, it returns an error (field "snapshots") that says how many
+// snapshots of the cluster there are in each phase.
+func NewestSnapshot(n naming.Names, snaps []v1alpha2.EtcdSnapshot) (*v1alpha2.EtcdSnapshot, error) {
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
+	var newest *v1alpha2.EtcdSnapshot
+	phases := map[string]int{}
+	var order []string
+	for i := range snaps {
+		s := &snaps[i]
+		if s.Spec.ClusterRef.Name != n.Cluster || (s.Namespace != "" && s.Namespace != n.Namespace) {
+			continue
+		}
+		phase := "no phase yet"
+		if s.Status != nil && s.Status.Phase != "" {
+			phase = s.Status.Phase
+		}
+		if s.DeletionTimestamp != nil {
+			phase = "being deleted"
+		}
+		if phases[phase] == 0 {
+			order = append(order, phase)
+		}
+		phases[phase]++
+		if !SnapshotSucceeded(s) {
+			continue
+		}
+		if newest == nil || newest.CreationTimestamp.Before(&s.CreationTimestamp) ||
+			(newest.CreationTimestamp.Equal(&s.CreationTimestamp) && s.Name > newest.Name) {
+			newest = s
+		}
+	}
+	if newest != nil {
+		return newest, nil
+	}
+	listed := fmt.Sprintf("%d snapshots", len(snaps))
+	if len(snaps) == 1 {
+		listed = "1 snapshot"
+	}
+	if len(order) == 0 {
+		return nil, invalid.Errorf("snapshots", listed, "hold no EtcdSnapshot of cluster %s/%s", n.Namespace, n.Cluster)
+	}
+	counts := make([]string, len(order))
+	for i, p := range order {
+		counts[i] = fmt.Sprintf("%d %s", phases[p], p)
+	}
+	return nil, invalid.Errorf("snapshots", listed, "hold no EtcdSnapshot of cluster %s/%s that completed (%s): there is nothing to restore from",
+		n.Namespace, n.Cluster, strings.Join(counts, ", "))
+}
+
+// SnapshotSource is the file a snapshot that succeeded wrote, in the form
+// bootstrap.restore.source takes (Restore): SnapshotFile of its
+// spec.destination and its name. A snapshot that has not succeeded is
+// refused (field "snapshot.status.phase"): its file may be missing or
+// partial.
+//
+//	snap, err := etcd.NewestSnapshot(n, list.Items)
+//	src, err := etcd.SnapshotSource(snap)
+func SnapshotSource(s *v1alpha2.EtcdSnapshot) (v1alpha2.SnapshotLocation, error) {
+	switch {
+	case s == nil:
+		return v1alpha2.SnapshotLocation{}, invalid.Errorf("snapshot", nil, "must be an EtcdSnapshot, not nil")
+	case !SnapshotSucceeded(s):
+		phase := ""
+		if s.Status != nil {
+			phase = s.Status.Phase
+		}
+		why := "must be " + v1alpha2.SnapshotPhaseComplete + " to restore from (the snapshot's file is written and whole only then)"
+		if s.DeletionTimestamp != nil {
+			why = "belongs to a snapshot being deleted: restore from another"
+		}
+		return v1alpha2.SnapshotLocation{}, invalid.Errorf("snapshot.status.phase", phase, "%s", why)
+	}
+	return SnapshotFile(s.Spec.Destination, s.Name)
+}
+
 // Restore returns a modifier that seeds a new EtcdCluster from the snapshot
 // file at src (see SnapshotFile): spec.bootstrap.restore.source. The
 // operator consults it only at first bootstrap, and the CRD refuses adding,

@@ -34,18 +34,29 @@ const (
 // is a constant, so the CronJob changes only when its inputs (environment)
 // do. The ring is SNAPSHOT_RING, slot 0 first. The first free slot is
 // used; when every slot holds a snapshot, the oldest (by creation time) is
-// deleted and its name reused, which keeps the last N. Reusing names is
-// what lets the Role grant get and delete on exactly the ring's names
-// (RBAC cannot scope delete by label, and cannot scope create by name at
-// all), and it bounds storage: the file "<slot>.db" is overwritten in
-// place even where the operator leaves a deleted snapshot's file behind.
-// The manifest is SNAPSHOT_HEAD, the slot name, SNAPSHOT_TAIL (JSON).
+// deleted and its name reused, which keeps the last N, except that the
+// newest snapshot that completed (phase Complete: the last good backup) is
+// never deleted, however old: when the snapshots after it failed, the
+// oldest other one goes (keep is at least naming.MinSnapshotKeep, so there
+// always is one). Reusing names is what lets the Role grant get and delete
+// on exactly the ring's names (RBAC cannot scope delete by label, and
+// cannot scope create by name at all), and it bounds storage: the file
+// "<slot>.db" is overwritten in place even where the operator leaves a
+// deleted snapshot's file behind. kubectl get prints each snapshot as
+// "<name>:<phase>", oldest first (snapshotListing; a snapshot the operator
+// has not reconciled yet has no phase). The manifest is SNAPSHOT_HEAD, the
+// slot name, SNAPSHOT_TAIL (JSON).
 const snapshotScript = `set -euf
 res=etcdsnapshots.etcd-operator.cozystack.io
-existing=$(kubectl get "$res" $SNAPSHOT_RING --namespace="$NAMESPACE" --ignore-not-found --sort-by=.metadata.creationTimestamp --output=name)
+existing=$(kubectl get "$res" $SNAPSHOT_RING --namespace="$NAMESPACE" --ignore-not-found --sort-by=.metadata.creationTimestamp --output='` + snapshotListing + `')
 taken=""
-for ref in $existing; do
-  taken="$taken ${ref##*/}"
+good=""
+for entry in $existing; do
+  name=${entry%%:*}
+  taken="$taken $name"
+  if [ "${entry#*:}" = ` + v1alpha2.SnapshotPhaseComplete + ` ]; then
+    good=$name
+  fi
 done
 slot=""
 for name in $SNAPSHOT_RING; do
@@ -55,14 +66,28 @@ for name in $SNAPSHOT_RING; do
   esac
 done
 if [ -z "$slot" ]; then
-  set -- $taken
-  slot=$1
-  echo "Deleting the oldest snapshot $slot (keeping $#)"
+  for name in $taken; do
+    if [ "$name" != "$good" ]; then
+      slot=$name
+      break
+    fi
+  done
+  if [ -n "$good" ]; then
+    echo "Deleting the oldest snapshot $slot, keeping $good, the newest that completed"
+  else
+    echo "Deleting the oldest snapshot $slot (none completed)"
+  fi
   kubectl delete "$res" "$slot" --namespace="$NAMESPACE" --wait=true --timeout=` + snapshotTimeout + `
 fi
 echo "Creating EtcdSnapshot $slot"
 printf '%s%s%s' "$SNAPSHOT_HEAD" "$slot" "$SNAPSHOT_TAIL" | kubectl create --namespace="$NAMESPACE" --filename=-
 `
+
+// snapshotListing is the kubectl output format the snapshot script lists
+// the ring with: one line "<name>:<phase>" per snapshot (kubectl's
+// jsonpath printer leaves a missing phase empty). Names are DNS labels
+// and phases single words, so the shell splits the lines on whitespace.
+const snapshotListing = `jsonpath={range .items[*]}{.metadata.name}{":"}{.status.phase}{"\n"}{end}`
 
 // SnapshotScheduleOptions describe a scheduled snapshot.
 type SnapshotScheduleOptions struct {
@@ -71,9 +96,11 @@ type SnapshotScheduleOptions struct {
 	// in the kube-controller-manager's time zone, as ValidateSchedule
 	// checks it: one that fires.
 	Schedule string
-	// Keep is how many snapshots the schedule keeps (1 to
-	// naming.MaxSnapshotKeep); 0 means DefaultSnapshotKeep. Lowering it
-	// leaves the snapshots in the slots above; delete them by hand.
+	// Keep is how many snapshots the schedule keeps (naming.MinSnapshotKeep
+	// to naming.MaxSnapshotKeep; the ring never deletes its newest
+	// completed snapshot, so it needs a second slot); 0 means
+	// DefaultSnapshotKeep. Lowering it leaves the snapshots in the slots
+	// above; delete them by hand.
 	Keep int
 	// Destination is where every snapshot goes (see
 	// ValidateSnapshotDestination). Slot i's file is
@@ -94,7 +121,8 @@ type SnapshotSchedule struct {
 	// RoleBinding binds Role to ServiceAccount.
 	RoleBinding *rbacv1.RoleBinding
 	// CronJob runs on the schedule, deletes the oldest slot's snapshot when the
-	// ring is full and creates the next one.
+	// ring is full (never the newest that completed) and creates the next
+	// one.
 	CronJob *batchv1.CronJob
 	// Slots are the ring's EtcdSnapshot names, slot 0 first.
 	Slots []string

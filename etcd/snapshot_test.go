@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -22,7 +23,9 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.yaml from the builders")
@@ -384,5 +387,86 @@ func TestSnapshotPathRules(t *testing.T) {
 			}
 			require.EqualError(t, v.err, v.want, "%q", c.path)
 		}
+	}
+}
+
+// TestNewestSnapshot (B3): the snapshot to restore from is the newest of
+// the cluster's that completed, whatever else the live list holds: newer
+// ones that failed, are pending, running or have no status yet, newer
+// ones being deleted, newer complete ones of another cluster or
+// namespace, ties within a second (the greater name, for a result that
+// does not depend on the list's order), a schedule's ring whose slot 0 is
+// not the newest. Without one, the error names the phases it found.
+func TestNewestSnapshot(t *testing.T) {
+	n := clusterNames(t, "kubernetes-demo")
+	other := clusterNames(t, "kubernetes-other")
+	at := func(n naming.Names, name string, day, sec int, phase string) v1alpha2.EtcdSnapshot {
+		s, err := etcd.Snapshot(n, name, s3Dest("daily/"))
+		require.NoError(t, err)
+		s.CreationTimestamp = metav1.Date(2026, 12, day, 3, 0, sec, 0, time.UTC)
+		if phase != "" {
+			s.Status = &v1alpha2.EtcdSnapshotStatus{Phase: phase}
+		}
+		return *s
+	}
+	deleting := func(s v1alpha2.EtcdSnapshot) v1alpha2.EtcdSnapshot {
+		now := metav1.Date(2026, 12, 9, 0, 0, 0, 0, time.UTC)
+		s.DeletionTimestamp = &now
+		return s
+	}
+	elsewhere := func(s v1alpha2.EtcdSnapshot) v1alpha2.EtcdSnapshot { s.Namespace = "tenant-other"; return s }
+	noNamespace := func(s v1alpha2.EtcdSnapshot) v1alpha2.EtcdSnapshot { s.Namespace = ""; return s }
+	good := at(n, "good", 1, 0, v1alpha2.SnapshotPhaseComplete)
+	for _, c := range []struct {
+		name string
+		live []v1alpha2.EtcdSnapshot
+		want string
+	}{
+		{"newer ones failed", []v1alpha2.EtcdSnapshot{at(n, "f2", 3, 0, v1alpha2.SnapshotPhaseFailed), good, at(n, "f1", 2, 0, v1alpha2.SnapshotPhaseFailed)}, "good"},
+		{"newer ones pending, started, without status", []v1alpha2.EtcdSnapshot{good, at(n, "p", 2, 0, v1alpha2.SnapshotPhasePending), at(n, "s", 3, 0, v1alpha2.SnapshotPhaseStarted), at(n, "none", 4, 0, "")}, "good"},
+		{"a newer one being deleted", []v1alpha2.EtcdSnapshot{deleting(at(n, "going", 2, 0, v1alpha2.SnapshotPhaseComplete)), good}, "good"},
+		{"a newer one of another cluster", []v1alpha2.EtcdSnapshot{at(other, "theirs", 2, 0, v1alpha2.SnapshotPhaseComplete), good}, "good"},
+		{"a newer one in another namespace", []v1alpha2.EtcdSnapshot{elsewhere(at(n, "there", 2, 0, v1alpha2.SnapshotPhaseComplete)), good}, "good"},
+		{"the newest of several complete", []v1alpha2.EtcdSnapshot{good, at(n, "later", 1, 1, v1alpha2.SnapshotPhaseComplete), at(n, "earlier", 0, 59, v1alpha2.SnapshotPhaseComplete)}, "later"},
+		{"a tie within a second, either order", []v1alpha2.EtcdSnapshot{at(n, "b", 2, 0, v1alpha2.SnapshotPhaseComplete), at(n, "a", 2, 0, v1alpha2.SnapshotPhaseComplete)}, "b"},
+		{"a tie within a second, the other order", []v1alpha2.EtcdSnapshot{at(n, "a", 2, 0, v1alpha2.SnapshotPhaseComplete), at(n, "b", 2, 0, v1alpha2.SnapshotPhaseComplete)}, "b"},
+		{"a ring whose slot 0 came round and failed", []v1alpha2.EtcdSnapshot{at(n, n.SnapshotSlot(0), 4, 0, v1alpha2.SnapshotPhaseFailed), at(n, n.SnapshotSlot(1), 2, 0, v1alpha2.SnapshotPhaseComplete), at(n, n.SnapshotSlot(2), 3, 0, v1alpha2.SnapshotPhaseComplete)}, n.SnapshotSlot(2)},
+		{"without a namespace: the cluster's", []v1alpha2.EtcdSnapshot{noNamespace(at(n, "bare", 2, 0, v1alpha2.SnapshotPhaseComplete)), good}, "bare"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := etcd.NewestSnapshot(n, c.live)
+			require.NoError(t, err)
+			require.Equal(t, c.want, got.Name)
+			src, err := etcd.SnapshotSource(got)
+			require.NoError(t, err)
+			require.Equal(t, "daily/"+c.want+".db", src.S3.Key)
+		})
+	}
+	for _, c := range []struct {
+		name string
+		live []v1alpha2.EtcdSnapshot
+		rule string
+	}{
+		{"none", nil, "hold no EtcdSnapshot of cluster tenant-demo/kubernetes-demo-etcd"},
+		{"only other clusters'", []v1alpha2.EtcdSnapshot{at(other, "theirs", 2, 0, v1alpha2.SnapshotPhaseComplete)}, "hold no EtcdSnapshot of cluster tenant-demo/kubernetes-demo-etcd"},
+		{"none completed", []v1alpha2.EtcdSnapshot{at(n, "f", 2, 0, v1alpha2.SnapshotPhaseFailed), at(n, "f2", 3, 0, v1alpha2.SnapshotPhaseFailed), at(n, "p", 3, 0, ""), deleting(at(n, "d", 1, 0, v1alpha2.SnapshotPhaseComplete))},
+			"that completed (2 Failed, 1 no phase yet, 1 being deleted): there is nothing to restore from"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := etcd.NewestSnapshot(n, c.live)
+			assertField(t, err, "snapshots")
+			require.ErrorContains(t, err, c.rule)
+		})
+	}
+	// Bad names are refused, not searched.
+	_, err := etcd.NewestSnapshot(naming.Names{}, []v1alpha2.EtcdSnapshot{good})
+	require.Error(t, err)
+	// SnapshotSource refuses what has not succeeded.
+	for _, s := range []*v1alpha2.EtcdSnapshot{nil, ptr.To(at(n, "f", 2, 0, v1alpha2.SnapshotPhaseFailed)), ptr.To(at(n, "none", 2, 0, "")), ptr.To(deleting(good))} {
+		_, err := etcd.SnapshotSource(s)
+		require.Error(t, err)
+		var ne *invalid.Error
+		require.ErrorAs(t, err, &ne)
+		require.Contains(t, []string{"snapshot", "snapshot.status.phase"}, ne.Field)
 	}
 }

@@ -13,6 +13,11 @@ const (
 	// kept snapshot is a name in the schedule's Role, and the slot number
 	// is at most two digits, which keeps every slot name a DNS-1123 label.
 	MaxSnapshotKeep = 100
+	// MinSnapshotKeep is the fewest snapshots a schedule keeps: its ring
+	// never gives up the newest snapshot that completed (the last good
+	// backup) for a new one, so a ring of one would take a single
+	// snapshot and then never another.
+	MinSnapshotKeep = 2
 	// MaxSnapshotName bounds an EtcdSnapshot name. The name becomes the
 	// file name of the snapshot ("<name>.db") and etcd-operator derives
 	// objects and label values from it, so it is held to a DNS-1123 label.
@@ -24,6 +29,11 @@ const (
 	snapshotScheduleKeep = 34
 	snapshotSuffix       = "-snapshot"
 )
+
+// KeepRule is the rule a schedule's keep must follow, as its refusals
+// state it.
+var KeepRule = "must be between " + strconv.Itoa(MinSnapshotKeep) + " and " + strconv.Itoa(MaxSnapshotKeep) +
+	" (the ring always keeps its newest completed snapshot, the last good backup, so it needs a second slot for the next one)"
 
 // SnapshotSchedule is the name of the scheduled-snapshot CronJob and of its
 // ServiceAccount, Role and RoleBinding: "<name>-snapshot", hashed down to
@@ -41,10 +51,10 @@ func (n Names) SnapshotSlot(i int) string {
 }
 
 // SnapshotSlots lists the names of slots 0 to keep-1; keep must be between
-// 1 and MaxSnapshotKeep.
+// MinSnapshotKeep and MaxSnapshotKeep.
 func (n Names) SnapshotSlots(keep int) ([]string, error) {
-	if keep < 1 || keep > MaxSnapshotKeep {
-		return nil, invalid.Errorf("keep", keep, "must be between 1 and %d", MaxSnapshotKeep)
+	if keep < MinSnapshotKeep || keep > MaxSnapshotKeep {
+		return nil, invalid.Errorf("keep", keep, "%s", KeepRule)
 	}
 	out := make([]string, keep)
 	for i := range out {

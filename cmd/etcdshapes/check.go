@@ -3,7 +3,15 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"maps"
+	"strconv"
+	"strings"
+
+	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -15,10 +23,10 @@ import (
 
 const (
 	synopsisCheckEtcd = `  etcdshapes render check etcd    [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale]
-                                  [--etcd-version X.Y.Z] [--size QUANTITY] [--image IMAGE]
+                                  [--etcd-version X.Y.Z] [--size QUANTITY] [--live FILE] [--image IMAGE]
 `
 	synopsisCheckCluster = `  etcdshapes render check cluster RELEASE --namespace NS [--load s|m|l|xl] [--datascale]
-                                  [--image IMAGE]
+                                  [--live FILE] [--image IMAGE]
 `
 	// synopsisRenderCheck is the overview's.
 	synopsisRenderCheck = `  etcdshapes render check etcd|cluster [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale]
@@ -57,8 +65,15 @@ func checkDetails(caller string) string {
 		note = "  A tenant cluster's etcd has the kubernetes chart's fixed version and size; for the\n" +
 			"  etcd chart, pass its values.version and values.size as --etcd-version and --size.\n"
 	}
-	return fmt.Sprintf(checkDetailsFormat, note)
+	return fmt.Sprintf(checkDetailsFormat, note+checkLiveNote)
 }
+
+// checkLiveNote is the help's word on --live.
+const checkLiveNote = `  --live FILE (what 'kubectl get -o yaml' prints; "-" reads stdin) reads the live
+  EtcdCluster of the stack: its spec.storage.size bounds the load and its spec.version
+  picks etcdctl, over the flags and their defaults, since they are what the check runs
+  against; stderr warns when they differ from what the flags (or their defaults) say.
+`
 
 // newRenderCheckCmd is 'etcdshapes render check' and its two callers.
 func newRenderCheckCmd(e env) *cobra.Command {
@@ -72,8 +87,8 @@ func newRenderCheckCmd(e env) *cobra.Command {
 
 // checkFlags are the flags of render check etcd|cluster.
 type checkFlags struct {
-	namespace, release, load, version, size, image string
-	datascale                                      bool
+	namespace, release, load, version, size, image, live string
+	datascale                                            bool
 }
 
 func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
@@ -98,14 +113,18 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 		_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
 	}
 	registerRelease(cmd, caller, &cf.release)
+	fs.StringVar(&cf.live, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (\"-\" reads stdin): the stack's\n"+
+		"EtcdCluster's spec.storage.size and spec.version are what the check runs against, and win\n"+
+		"over the flags and their defaults (a warning on stderr says when they differ)")
+	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	fs.StringVar(&cf.load, "load", etcd.DefaultCheckLoad, "etcdctl's workload `MODEL`: s, m, l or xl")
 	fs.BoolVar(&cf.datascale, "datascale", false, "also run etcdctl check datascale after check perf")
 	fs.StringVar(&cf.image, "image", "", "the `IMAGE` whose /usr/local/bin/etcdctl runs, for a registry of your own: a reference\nthe kubelet parses, registry and repository in lowercase (default "+etcd.EtcdImageRepository+":v<the cluster's version>)")
 	_ = cmd.RegisterFlagCompletionFunc("image", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("load", fixedCompletion("s", "m", "l", "xl"))
 	_ = cmd.RegisterFlagCompletionFunc("namespace", cobra.NoFileCompletions)
-	printObjects(cmd, e, "", func() ([]etcdshapes.Object, error) {
-		objs, err := checkObjects(caller, &cf)
+	printObjects(cmd, e, "", func() string { return stackName(caller, cf.namespace, cf.release) }, func() ([]etcdshapes.Object, error) {
+		objs, err := checkObjects(caller, &cf, e.stdin, e.stderr)
 		if err == nil {
 			warn(e.stderr, releaseWarnings(caller, cf.release))
 		}
@@ -114,7 +133,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	return cmd
 }
 
-func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
+func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Writer) ([]etcdshapes.Object, error) {
 	if f.namespace == "" {
 		return nil, &usageError{errors.New("--namespace is required")}
 	}
@@ -171,12 +190,52 @@ func checkObjects(caller string, f *checkFlags) ([]etcdshapes.Object, error) {
 		n, err = naming.ForCluster(f.namespace, f.release)
 		skip["names"] = c.Add(err)
 	}
+	// flagOf names the flag (or the live field) that set each option.
+	flagOf := maps.Clone(checkFlagOf)
+	if f.live != "" && !skip["names"] {
+		live, err := liveClusterOf(f.live, stdin, n)
+		if !c.Add(err) {
+			var warnings []string
+			if !skip["Size"] && live.size != nil {
+				given := o.Size
+				what := "--size " + f.size
+				if f.size == "" {
+					given, what = resource.MustParse(etcd.DefaultSize), "the default size "+etcd.DefaultSize
+					if caller == etcdshapes.CallerCluster {
+						what = "the kubernetes chart's size " + etcd.DefaultSize
+					}
+				}
+				if given.Cmp(*live.size) != 0 {
+					warnings = append(warnings, fmt.Sprintf("the live %s has spec.storage.size %s, not %s: the check's quota guard uses the live size", live.ref, live.size.String(), what))
+				}
+				o.Size = *live.size
+				flagOf["Size"] = "live: spec.storage.size"
+			}
+			if live.version != "" {
+				given, what := f.version, "--etcd-version "+f.version
+				if f.version == "" {
+					given, what = etcd.DefaultVersion, "the default version "+etcd.DefaultVersion
+					if caller == etcdshapes.CallerCluster {
+						what = "the kubernetes chart's version " + etcd.DefaultVersion
+					}
+				}
+				if given != live.version {
+					warnings = append(warnings, fmt.Sprintf("the live %s has spec.version %s, not %s: the check runs etcdctl of the live version", live.ref, live.version, what))
+				}
+				o.Version = live.version
+				flagOf["Version"] = "live: spec.version"
+			}
+			for _, w := range warnings {
+				sayf(stderr, "warning: %s", w)
+			}
+		}
+	}
 	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image})
 	c.AddEach(err, func(e *invalid.Error) *invalid.Error {
 		if skip[e.Field] {
 			return nil
 		}
-		return checkFlagOne(e)
+		return renamed(e, flagOf)
 	})
 	if err := c.Err(); err != nil {
 		return nil, err
@@ -200,17 +259,94 @@ var checkFlagOf = map[string]string{
 	"Image":   "--image",
 }
 
-// checkFlagOne is e with its field named by the flag that set it; a field
-// that is no flag is kept.
-func checkFlagOne(e *invalid.Error) *invalid.Error {
+// renamed is e with its field named as flagOf names it (the flag that set
+// it, or the live field); a field flagOf does not name is kept.
+func renamed(e *invalid.Error, flagOf map[string]string) *invalid.Error {
 	if e == nil {
 		return e
 	}
-	flag, ok := checkFlagOf[e.Field]
+	flag, ok := flagOf[e.Field]
 	if !ok {
 		return e
 	}
 	c := *e
 	c.Field = flag
 	return &c
+}
+
+// liveCluster is what render check reads of the stack's live EtcdCluster.
+type liveCluster struct {
+	ref     string             // "EtcdCluster NS/NAME", for messages
+	size    *resource.Quantity // spec.storage.size; nil when absent
+	version string             // spec.version; "" when absent
+}
+
+// liveClusterOf reads the live objects at path (plan reads them alike:
+// every field it reads checked, a quantity through the bounds) and the
+// stack's EtcdCluster among them: its size and version, each only where
+// set. A file without the EtcdCluster is refused, naming what it holds.
+func liveClusterOf(path string, stdin io.Reader, n naming.Names) (liveCluster, error) {
+	data, err := readInput("--live", path, stdin)
+	if err != nil {
+		return liveCluster{}, err
+	}
+	objs, err := plan.ReadObjects(data)
+	if err != nil {
+		return liveCluster{}, err
+	}
+	gk := v1alpha2.SchemeGroupVersion.WithKind("EtcdCluster").GroupKind()
+	ref := "EtcdCluster " + n.Namespace + "/" + n.Cluster
+	var clusters []string
+	for _, o := range objs {
+		if o.GetObjectKind().GroupVersionKind().GroupKind() != gk {
+			continue
+		}
+		clusters = append(clusters, o.GetNamespace()+"/"+o.GetName())
+		if o.GetName() != n.Cluster || (o.GetNamespace() != "" && o.GetNamespace() != n.Namespace) {
+			continue
+		}
+		u, ok := o.(*unstructured.Unstructured)
+		if !ok {
+			break
+		}
+		out := liveCluster{ref: ref}
+		if v, found, _ := unstructured.NestedFieldNoCopy(u.Object, "spec", "storage", "size"); found && v != nil {
+			q, rule := liveQuantity(v)
+			if rule != "" {
+				return liveCluster{}, invalid.Errorf("live: spec.storage.size", v, "%s", rule)
+			}
+			out.size = &q
+		}
+		out.version, _, _ = unstructured.NestedString(u.Object, "spec", "version")
+		return out, nil
+	}
+	found := "none"
+	if len(clusters) > 0 {
+		found = strings.Join(clusters, ", ")
+	}
+	return liveCluster{}, invalid.Errorf("--live", path, "holds no %s (EtcdClusters: %s): pass what 'kubectl get -n %s -o yaml etcdclusters.%s %s' prints", ref, found, n.Namespace, v1alpha2.GroupName, n.Cluster)
+}
+
+// liveQuantity reads a live quantity as the plan does: a string, or a
+// JSON number, through the bounds before it is parsed.
+func liveQuantity(v any) (resource.Quantity, string) {
+	var s string
+	switch t := v.(type) {
+	case string:
+		s = t
+	case int64:
+		s = strconv.FormatInt(t, 10)
+	case float64:
+		s = strconv.FormatFloat(t, 'f', -1, 64)
+	default:
+		return resource.Quantity{}, quantity.SyntaxRule
+	}
+	if rule := quantity.Rule(s); rule != "" {
+		return resource.Quantity{}, rule
+	}
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return resource.Quantity{}, quantity.SyntaxRule
+	}
+	return q, ""
 }

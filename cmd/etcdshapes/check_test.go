@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,4 +68,90 @@ func TestRenderCheckErrors(t *testing.T) {
 		{[]string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--image", "a:b:c"}, 1, `--image: invalid value "a:b:c": must be a container image reference as the kubelet parses it`},
 		{[]string{"etcd", "-n", "tenant-root", "--image", "-etcd"}, 1, `--image: invalid value "-etcd": must be a container image reference as the kubelet parses it`},
 	})
+}
+
+// TestRenderCheckUsesTheLiveCluster: with --live, the quota guard bounds
+// the load by the live EtcdCluster's spec.storage.size and the check runs
+// the etcdctl of its spec.version, whatever --size and --etcd-version (or
+// their defaults, or the kubernetes chart's fixed ones) say: a live
+// cluster smaller than the flag refuses a load the flag would allow, a
+// larger one allows a load the flag would refuse; stderr warns when they
+// differ (the same quantity spelled otherwise does not), for both stacks,
+// the size as a string or a JSON number, the file from stdin too. A live
+// file without the stack's EtcdCluster is refused, naming what it holds;
+// a live cluster without a size leaves the flag's.
+func TestRenderCheckUsesTheLiveCluster(t *testing.T) {
+	dir := t.TempDir()
+	liveEtcd := func(name, size, version string) string {
+		p := filepath.Join(dir, name)
+		doc := "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata:\n  name: etcd\n  namespace: tenant-root\nspec:\n"
+		if version != "" {
+			doc += "  version: " + version + "\n"
+		}
+		if size != "" {
+			doc += "  storage:\n    size: " + size + "\n"
+		}
+		require.NoError(t, os.WriteFile(p, []byte(doc), 0o644))
+		return p
+	}
+	small, large := liveEtcd("small.yaml", "1Gi", "3.6.11"), liveEtcd("large.yaml", "8589934592", "3.6.11")
+	same := liveEtcd("same.yaml", "4294967296", "3.6.11")
+	older := liveEtcd("older.yaml", "", "3.6.10")
+	clusterLive := filepath.Join(dir, "cluster.json")
+	require.NoError(t, os.WriteFile(clusterLive, []byte(`{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"etcd-operator.cozystack.io/v1alpha2","kind":"EtcdCluster","metadata":{"name":"kubernetes-demo-etcd","namespace":"tenant-demo"},"spec":{"version":"3.6.11","storage":{"size":1073741824}}}]}`), 0o644))
+	etcdArgs := []string{"etcd", "-n", "tenant-root"}
+	clusterArgs := []string{"cluster", "-n", "tenant-demo", "--release", "kubernetes-demo"}
+	with := func(base []string, more ...string) []string { return append(append([]string{}, base...), more...) }
+	refusedL := func(size string) string {
+		return `--load: invalid value "l": etcdctl check perf would write about 624.0 MB, more than half of the cluster's quota of 1020054733 bytes (size ` + size + `): filling the quota stops every write; use a smaller load or a larger size`
+	}
+	for _, c := range []struct {
+		name   string
+		args   []string
+		stdin  string
+		code   int
+		stderr []string // each line, in order, without "etcdshapes: "
+		quiet  bool
+		image  string
+	}{
+		{name: "the default size, a smaller live cluster", args: with(etcdArgs, "--load", "l", "--live", small), code: 1,
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has spec.storage.size 1Gi, not the default size 4Gi: the check's quota guard uses the live size", refusedL("1Gi")}},
+		{name: "--size larger than the live cluster", args: with(etcdArgs, "--load", "l", "--size", "4Gi", "--live", small), code: 1,
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has spec.storage.size 1Gi, not --size 4Gi: the check's quota guard uses the live size", refusedL("1Gi")}},
+		{name: "--size smaller than the live cluster", args: with(etcdArgs, "--load", "l", "--size", "1Gi", "--live", large), code: 0,
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has spec.storage.size 8589934592, not --size 1Gi: the check's quota guard uses the live size"}},
+		{name: "the same size spelled otherwise", args: with(etcdArgs, "--load", "l", "--size", "4Gi", "--live", same), code: 0, quiet: true},
+		{name: "the default size, the same live size", args: with(etcdArgs, "--live", same), code: 0, quiet: true},
+		{name: "a live cluster without a size, another version", args: with(etcdArgs, "--size", "1Gi", "--load", "l", "--live", older), code: 1,
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has spec.version 3.6.10, not the default version 3.6.11: the check runs etcdctl of the live version", refusedL("1Gi")}},
+		{name: "--etcd-version other than the live one", args: with(etcdArgs, "--etcd-version", "3.6.11", "--live", older), code: 0, image: "gcr.io/etcd-development/etcd:v3.6.10",
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has spec.version 3.6.10, not --etcd-version 3.6.11: the check runs etcdctl of the live version"}},
+		{name: "a tenant cluster, the size a JSON number", args: with(clusterArgs, "--load", "l", "--live", clusterLive), code: 1,
+			stderr: []string{"warning: the live EtcdCluster tenant-demo/kubernetes-demo-etcd has spec.storage.size 1073741824, not the kubernetes chart's size 4Gi: the check's quota guard uses the live size", refusedL("1073741824")}},
+		{name: "from stdin", args: with(etcdArgs, "--load", "l", "--live", "-"), stdin: "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\nspec: {version: 3.6.11, storage: {size: 1Gi}}\n", code: 1,
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has spec.storage.size 1Gi, not the default size 4Gi: the check's quota guard uses the live size", refusedL("1Gi")}},
+		{name: "another stack's live file", args: with(clusterArgs, "--live", small), code: 1,
+			stderr: []string{`--live: invalid value "` + small + `": holds no EtcdCluster tenant-demo/kubernetes-demo-etcd (EtcdClusters: tenant-root/etcd): pass what 'kubectl get -n tenant-demo -o yaml etcdclusters.etcd-operator.cozystack.io kubernetes-demo-etcd' prints`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(append([]string{"render", "check"}, c.args...), strings.NewReader(c.stdin), &stdout, &stderr)
+			require.Equal(t, c.code, code, stderr.String())
+			if c.quiet {
+				require.Empty(t, stderr.String())
+			} else {
+				var want strings.Builder
+				for _, l := range c.stderr {
+					want.WriteString("etcdshapes: " + l + "\n")
+				}
+				require.Equal(t, want.String(), stderr.String())
+			}
+			if c.image != "" {
+				require.Contains(t, stdout.String(), "image: "+c.image+"\n")
+			}
+		})
+	}
+	// Without --live the flag decides, as before: the same load passes.
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, renderCheck(with(etcdArgs, "--load", "l"), &stdout, &stderr), stderr.String())
 }

@@ -37,9 +37,9 @@ func TestEveryErrorOneALine(t *testing.T) {
 // field that is no flag is kept.
 func TestCheckFlagOne(t *testing.T) {
 	for field, want := range map[string]string{"Version": "--etcd-version", "Size": "--size", "Load": "--load", "Image": "--image", "namespace": "namespace"} {
-		require.Equal(t, want, checkFlagOne(invalid.Errorf(field, "x", "r")).Field, field)
+		require.Equal(t, want, renamed(invalid.Errorf(field, "x", "r"), checkFlagOf).Field, field)
 	}
-	require.Nil(t, checkFlagOne(nil))
+	require.Nil(t, renamed(nil, checkFlagOf))
 }
 
 // lines splits stderr into its lines.
@@ -91,7 +91,7 @@ func TestRenderSnapshotEveryFlag(t *testing.T) {
 	require.Equal(t, 1, code, stderr)
 	require.Equal(t, []string{
 		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
-		`etcdshapes: keep: invalid value 0: must be between 1 and 100`,
+		`etcdshapes: keep: invalid value 0: must be between 2 and 100 (the ring always keeps its newest completed snapshot, the last good backup, so it needs a second slot for the next one)`,
 		`etcdshapes: schedule: invalid value "0 24 * * *": hour field "24": end of range (24) above maximum (23): 24`,
 		`etcdshapes: destination.s3.endpoint: invalid value "minio:9000": must be an http or https URL, e.g. "https://s3.amazonaws.com" or "http://minio.tenant-root.svc:9000"`,
 	}, lines(stderr))

@@ -62,10 +62,12 @@ func inputFlags() []inputFlag {
 // command needs to read it (and, for plan, an empty live file).
 func (f inputFlag) args(t *testing.T, path, emptyLive string) []string {
 	base := map[string][]string{
-		"render etcd":    {"-n", "tenant-root"},
-		"render cluster": {"kubernetes-demo", "-n", "tenant-demo"},
-		"plan etcd":      {"-n", "tenant-root"},
-		"plan cluster":   {"kubernetes-demo", "-n", "tenant-demo"},
+		"render etcd":          {"-n", "tenant-root"},
+		"render cluster":       {"kubernetes-demo", "-n", "tenant-demo"},
+		"plan etcd":            {"-n", "tenant-root"},
+		"plan cluster":         {"kubernetes-demo", "-n", "tenant-demo"},
+		"render check etcd":    {"-n", "tenant-root"},
+		"render check cluster": {"kubernetes-demo", "-n", "tenant-demo"},
 	}
 	cmd := strings.Join(f.cmdArgs, " ")
 	b, ok := base[cmd]
@@ -86,6 +88,13 @@ func (f inputFlag) errFlag() string { return "--" + f.flag.Name }
 // content is what a writer writes for the flag: a document it reads.
 func (f inputFlag) content() string {
 	switch {
+	case f.flag.Name == "live" && f.cmdArgs[1] == "check":
+		// render check reads the stack's live EtcdCluster.
+		ns, name := "tenant-root", "etcd"
+		if f.cmdArgs[2] == "cluster" {
+			ns, name = "tenant-demo", "kubernetes-demo-etcd"
+		}
+		return "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: " + name + ", namespace: " + ns + "}\nspec: {version: 3.6.11, storage: {size: 10Gi}}\n"
 	case f.flag.Name == "live":
 		return "apiVersion: v1\nkind: List\nitems: []\n"
 	case f.cmdArgs[1] == "cluster":
@@ -268,6 +277,13 @@ func TestFIFOInputs(t *testing.T) {
 					case <-time.After(time.Until(deadline)):
 						t.Fatalf("no end within %s", hangLimit)
 					}
+				}
+				if j.r.name == "writer that writes nothing" && j.f.flag.Name == "live" && j.f.cmdArgs[1] == "check" {
+					// render check needs the stack's EtcdCluster in the
+					// file: read to its end, an empty one is refused so.
+					require.Equal(t, exitError, res.code, res.stderr)
+					assert.Contains(t, res.stderr, "holds no EtcdCluster")
+					return
 				}
 				require.Equal(t, j.r.code, res.code, res.stderr)
 				assert.GreaterOrEqual(t, res.took, j.r.minTime)

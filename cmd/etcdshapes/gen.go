@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
@@ -42,13 +41,24 @@ const genDetails = synopsisGen + `
   It does not walk DIR: only the files it generates and those its manifest
   lists are looked at, each read with a size limit. Running it twice changes
   nothing the second time ("wrote 0 files").
+  The manifest also records that gen wrote DIR ("# owner: etcdshapes gen
+  chart"): a DIR render --output-dir wrote is refused, even with --force (each
+  would remove the other's files as stale), and render refuses gen's.
+  The files change as a whole: gen stages every new file as a temporary file
+  under a journal (DIR/.etcdshapes-tmp-journal), then renames them into place.
+  An error (a full disk) or SIGINT, SIGTERM or SIGHUP before that commit
+  point leaves DIR exactly as it was, temporary files removed (exit 1, or
+  128+N for a signal); after it, gen finishes first. A run that was killed
+  (SIGKILL, a crash) is undone or finished by the next run into DIR, which
+  says so.
   Two runs into one DIR at once (gen, or render --output-dir) take turns: each
   holds a lock file, DIR/` + chartwrite.LockName + `, while it writes and removes it
   after, so the manifest always agrees with the files. A run waits at most
   30 seconds for another, then exits 1 naming the lock, having written nothing.
   A symbolic link, FIFO, directory or file with content in its place is refused.
 
-Exit status: 0 written, 1 bad input or a refused file (nothing written), 2 usage.
+Exit status: 0 written, 1 bad input, a refused file or a failed write (nothing
+written), 2 usage, 128+N stopped by signal N (SIGINT 130, SIGTERM 143).
 `
 
 // newGenCmd is 'etcdshapes gen' and its one target, chart.
@@ -91,33 +101,28 @@ func newGenCmd(e env) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		res, err := writeChart(out, files, force)
-		if err != nil {
-			var refused *chartwrite.RefusedError
-			if errors.As(err, &refused) {
-				sayErr(e.stderr, err)
-				sayf(e.stderr, "nothing was written to %s", out)
-				return &exitStatus{exitError}
-			}
-			return err
-		}
-		return reportWritten(out, res, templateSize(o, files), e.stdout, e.stderr)
+		// One owner for every chart: a chart's files are all generated,
+		// so a directory may change from one chart to another (its
+		// files removed as stale), but never from or to a render's
+		// objects.
+		return writeDirectory("out", out, chartFiles(files), chartwrite.Options{Force: force, Marker: chartgen.Header, Owner: "gen chart", Adopts: adoptsChart},
+			func() string { return templateSize(o, files) }, e.stdout, e.stderr)
 	})
 	gen.AddCommand(chart)
 	return gen
 }
 
-// writeChart writes the generated files into dir with chartwrite: only
+// chartFiles are the generated files as chartwrite writes them: only
 // files gen wrote (its manifest says which) are ever replaced or removed.
 // Files carrying chartgen.Header in a directory without a manifest came
 // from an etcdshapes that kept none; they are refused like any other file
-// (the message says so) unless force.
-func writeChart(dir string, files []chartgen.File, force bool) (chartwrite.Result, error) {
+// (the message says so) unless --force.
+func chartFiles(files []chartgen.File) []chartwrite.File {
 	w := make([]chartwrite.File, len(files))
 	for i, f := range files {
 		w[i] = chartwrite.File{Path: f.Path, Data: f.Data}
 	}
-	return chartwrite.Write(dir, w, chartwrite.Options{Force: force, Marker: chartgen.Header, LockWait: lockWait})
+	return w
 }
 
 // templateSize is gen chart's report of the template text it wrote, and

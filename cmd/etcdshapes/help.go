@@ -21,7 +21,10 @@ import (
 //     its help on stderr and exits 2;
 //   - any other error (bad input, a file that cannot be read or written)
 //     prints it on stderr and exits 1;
-//   - plan exits 3 when the change is not safe to apply.
+//   - plan exits 3 when the change is not safe to apply, render
+//     --output-dir when it would remove objects holding state;
+//   - a directory write (render --output-dir, gen chart) that SIGINT,
+//     SIGTERM or SIGHUP stopped exits 128+N, as a shell reports it.
 const (
 	exitOK     = 0
 	exitError  = 1

@@ -291,11 +291,15 @@ func TestFilteredOutputDirNeverRemoves(t *testing.T) {
 }
 
 // requireManifestAgrees: the directory's manifest lists exactly its other
-// files, each with its content's SHA-256, and no lock file is left.
+// files, each with its content's SHA-256, and no lock file, temporary file
+// or journal is left.
 func requireManifestAgrees(t *testing.T, dir string) {
 	t.Helper()
 	got := files(t, dir)
 	require.NotContains(t, got, chartwrite.LockName)
+	for name := range got {
+		require.False(t, strings.HasPrefix(filepath.Base(name), ".etcdshapes-tmp-"), "left behind in %s: %s", dir, name)
+	}
 	manifest := got[chartwrite.ManifestName]
 	delete(got, chartwrite.ManifestName)
 	listed := map[string]string{}

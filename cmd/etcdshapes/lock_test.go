@@ -50,7 +50,8 @@ func TestHeldLockFailsClearly(t *testing.T) {
 		if args[0] == "render" {
 			field = "output-dir"
 		}
-		require.Equal(t, "etcdshapes: "+field+": invalid value \""+lock+"\": is locked by another process, most likely another etcdshapes writing "+dir+" (waited 200ms): run again when it is done\n", stderr)
+		require.Equal(t, "etcdshapes: "+field+": invalid value \""+lock+"\": is locked by another process, most likely another etcdshapes writing "+dir+" (waited 200ms): run again when it is done\n"+
+			"etcdshapes: nothing was written to "+dir+"\n", stderr)
 		require.Equal(t, before, tree(t, dir))
 		// Released: the next run writes, and removes the lock file
 		// (render's, which costs less than gen's).

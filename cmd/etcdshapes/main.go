@@ -26,7 +26,8 @@
 //
 // Render output is multi-document YAML on stdout (-o json: one v1 List);
 // errors go to stderr with a non-zero exit: 1 bad input, 2 usage, 3 a plan
-// that is not safe to apply.
+// that is not safe to apply or an --output-dir render that would remove
+// objects holding state, 128+N a directory write stopped by signal N.
 package main
 
 import (
@@ -119,14 +120,20 @@ the etcd chart's data volumes, as soon as it is created) are left out, and stder
 which and what their cleanup deletes; --include-hooks (or ` + envIncludeHooks + `=1) prints them too, as helm template
 does, for golden comparisons and Helm-like diffs, never to apply. --output-dir writes one
 file per object instead (NN-kind-name.yaml|json, NN the object's place in the whole stack),
-never replacing or removing a file it did not write (--force replaces regular files); a
-render with --show-only never removes a file. --show-only KIND[/NAME] prints only the
+never replacing or removing a file it did not write (--force replaces regular files), nor
+writing into a directory another command or stack wrote; a render with --show-only never
+removes a file, and one without it removes the file of an object that holds state (an
+EtcdCluster, DataStore, EtcdSnapshot, CA Certificate, Issuer or Secret) only with
+--prune-unsafe (else exit 3, naming the files). The files change as a whole: an error,
+SIGINT or SIGTERM leaves the old set, a killed run is undone or finished by the next one
+(exit 128+N after a signal). --show-only KIND[/NAME] prints only the
 objects it matches (a kind or resource name in any case, as kubectl get reads it; without
 NAME every object of the kind; NAME may be a glob); each must match something, an
 uninstall hook only with --include-hooks, and a KIND the render holds none of is refused
 with the kinds it holds.
 Errors go to stderr with a non-zero exit: 1 bad input (every bad input, one a line,
-the first being what the chart prints), 2 usage (` + envIncludeHooks + ` other than
+the first being what the chart prints), 3 an --output-dir render that would remove
+objects holding state, 2 usage (` + envIncludeHooks + ` other than
 1, true, 0, false or empty included); output that cannot be written (a closed pipe,
 a full disk) exits 1. What a message quotes of the input is escaped as Go quotes
 strings ("\n", "\x1b", "\u202e"): no control character reaches the terminal.
@@ -357,7 +364,7 @@ func newRenderCallerCmd(e env, caller string) *cobra.Command {
 		example: strings.TrimSuffix(exampleRenderCluster, "\n"),
 	})
 	rf.register(cmd, caller)
-	printObjects(cmd, e, caller, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
+	printObjects(cmd, e, caller, func() string { return stackName(caller, rf.namespace, rf.release) }, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
 	return cmd
 }
 

@@ -38,10 +38,14 @@ const (
 // outputFlags say how render prints its objects: the format, a directory
 // instead of stdout, which objects, and whether the Helm uninstall hooks.
 type outputFlags struct {
-	format   string
-	dir      string
-	showOnly []string
-	force    bool
+	format      string
+	dir         string
+	showOnly    []string
+	force       bool
+	pruneUnsafe bool
+	// owner names the command and stack whose files --output-dir holds
+	// (chartwrite.Options.Owner), known once the flags are read.
+	owner func() string
 	// hooks: the command renders Helm uninstall hooks, so it has
 	// --include-hooks (render etcd|cluster).
 	hooks bool
@@ -67,14 +71,25 @@ func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 		"write one file per object into `DIR` (created if missing) instead of stdout, as\n"+
 			"helm template --output-dir: NN-kind-name.yaml (or .json), NN the object's place in the\n"+
 			"whole stack (Helm's install order, hooks included), so a file keeps its name whatever\n"+
-			"--show-only or --include-hooks select. It records what it wrote in DIR/"+chartwrite.ManifestName+"\n"+
-			"and never replaces or removes another file, follows a symbolic link or opens a FIFO. A\n"+
-			"render without --show-only removes the files it wrote earlier for objects it no longer\n"+
-			"prints (uninstall hooks an --include-hooks run wrote included); a render with --show-only\n"+
-			"never removes a file. Two runs into one DIR at once take turns (a lock file,\n"+
-			"DIR/"+chartwrite.LockName+", while one writes); a run waits at most "+chartwrite.DefaultLockWait.String()+", then fails")
+			"--show-only or --include-hooks select. It records what it wrote, and for which command\n"+
+			"and stack, in DIR/"+chartwrite.ManifestName+", and never replaces or removes another file,\n"+
+			"follows a symbolic link or opens a FIFO; a DIR another command or stack wrote (gen chart,\n"+
+			"another namespace, a snapshot) is refused, even with --force. A render without --show-only\n"+
+			"removes the files it wrote earlier for objects it no longer prints (uninstall hooks an\n"+
+			"--include-hooks run wrote included), but a file whose object holds state (an EtcdCluster,\n"+
+			"DataStore, EtcdSnapshot, CA Certificate, Issuer or Secret) only with --prune-unsafe: without\n"+
+			"it the render exits 3 naming them; a render with --show-only never removes a file. The\n"+
+			"files change as a whole: an error, SIGINT or SIGTERM leaves the old set (or, past the\n"+
+			"commit point, the new one), and a run killed midway is undone or finished by the next.\n"+
+			"Two runs into one DIR at once take turns (a lock file, DIR/"+chartwrite.LockName+", while\n"+
+			"one writes); a run waits at most "+chartwrite.DefaultLockWait.String()+", then fails")
 	fs.BoolVar(&o.force, "force", false,
 		"with --output-dir: replace or remove regular files etcdshapes did not write or that were\nedited since")
+	fs.BoolVar(&o.pruneUnsafe, "prune-unsafe", false,
+		"with --output-dir: also remove (or replace) the files of objects that hold state and that\n"+
+			"this render no longer prints (an EtcdCluster, DataStore, EtcdSnapshot, CA Certificate,\n"+
+			"Issuer or Secret, e.g. a tenant cluster moving to a shared datastore): a GitOps tool that\n"+
+			"prunes then deletes them")
 	fs.StringArrayVarP(&o.showOnly, "show-only", "s", nil,
 		"print only the objects `KIND[/NAME]` matches: KIND a kind or resource in any case, as kubectl\n"+
 			"get reads it, optionally with its group (EtcdCluster, etcdcluster, certificates.cert-manager.io);\n"+
@@ -100,11 +115,14 @@ func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 // stack is the caller whose stack the command renders (render
 // etcd|cluster): its objects may hold Helm uninstall hooks, so it has
 // --include-hooks; "" for the commands that print other objects
-// (render snapshot, render check).
-func printObjects(cmd *cobra.Command, e env, stack string, objects func() ([]etcdshapes.Object, error)) {
+// (render snapshot, render check). name names the stack the objects
+// belong to, "NAMESPACE/RELEASE", once objects has checked the flags:
+// with the command's path it is the owner --output-dir records.
+func printObjects(cmd *cobra.Command, e env, stack string, name func() string, objects func() ([]etcdshapes.Object, error)) {
 	var of outputFlags
 	of.register(cmd, outputYAML, stack != "")
 	of.stack = stack
+	of.owner = func() string { return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ") + " " + name() }
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
 		if err := of.check(); err != nil {
 			return err
@@ -125,6 +143,9 @@ func (o *outputFlags) check() error {
 	}
 	if o.force && o.dir == "" {
 		return usagef("--force needs --output-dir")
+	}
+	if o.pruneUnsafe && o.dir == "" {
+		return usagef("--prune-unsafe needs --output-dir")
 	}
 	for _, s := range o.showOnly {
 		if _, err := parseSelector(s); err != nil {
@@ -182,6 +203,11 @@ func (o *outputFlags) write(objs []etcdshapes.Object, stdout, stderr io.Writer) 
 	}
 	if o.dir != "" {
 		err = o.writeDir(out, places, len(objs), filtered, stdout, stderr)
+		var es *exitStatus
+		if errors.As(err, &es) && es.code != exitError && es.code != exitUnsafe {
+			// Stopped by a signal: the hooks' note would only follow it.
+			return err
+		}
 	} else {
 		var b []byte
 		if o.format == outputJSON {
@@ -442,7 +468,8 @@ func objectJSON(obj etcdshapes.Object) ([]byte, error) {
 
 // writeDir writes one file per object into the output directory through
 // chartwrite: only files it wrote before (its manifest says which) are
-// replaced, and removed only by a render that is not filtered. Each file
+// replaced, and removed only by a render that is not filtered; one whose
+// object holds state and leaves the directory only with --prune-unsafe. Each file
 // is numbered by its object's place in the whole stack of total objects,
 // so that it keeps its name whatever --show-only and --include-hooks
 // select (a filtered render replaces the very file a whole one wrote).
@@ -470,24 +497,11 @@ func (o *outputFlags) writeDir(objs []etcdshapes.Object, places []int, total int
 		kind := strings.ToLower(obj.GetObjectKind().GroupVersionKind().Kind)
 		files[i] = chartwrite.File{Path: fmt.Sprintf("%0*d-%s-%s.%s", width, places[i], kind, obj.GetName(), o.format), Data: data}
 	}
-	res, err := chartwrite.Write(o.dir, files, chartwrite.Options{Force: o.force, Partial: filtered, LockWait: lockWait})
-	if err != nil {
-		var refused *chartwrite.RefusedError
-		if errors.As(err, &refused) {
-			for _, r := range refused.Refusals {
-				r.Field = "output-dir"
-			}
-			sayErr(stderr, err)
-			sayf(stderr, "nothing was written to %s", o.dir)
-			return &exitStatus{exitError}
-		}
-		var ne *invalid.Error
-		if errors.As(err, &ne) && ne.Field == chartwrite.Field {
-			ne.Field = "output-dir"
-		}
-		return err
+	opts := chartwrite.Options{Force: o.force, Partial: filtered, Owner: o.owner(), Adopts: adoptsRender}
+	if !o.pruneUnsafe {
+		opts.Approve = approvePrune(objs)
 	}
-	return reportWritten(o.dir, res, "", stdout, stderr)
+	return writeDirectory("output-dir", o.dir, files, opts, nil, stdout, stderr)
 }
 
 func indentJSON(b []byte) ([]byte, error) {

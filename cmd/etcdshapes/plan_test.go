@@ -413,6 +413,7 @@ const runAsCommand = "ETCDSHAPES_TEST_RUN_AS_COMMAND"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(runAsCommand) != "" {
+		asChild()
 		os.Exit(command(os.Args[1:]))
 	}
 	os.Exit(m.Run())

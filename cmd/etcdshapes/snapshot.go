@@ -102,7 +102,7 @@ func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVar(&sf.s3.CredentialsSecretRef.Name, "s3-credentials-secret", "", "the `SECRET` holding the S3 credentials")
 	fs.StringVar(&sf.pvc.ClaimName, "pvc", "", "the PersistentVolumeClaim `CLAIM` to write to")
 	fs.StringVar(&sf.pvc.SubPath, "pvc-subpath", "", "the `DIR` inside the claim")
-	printObjects(cmd, e, "", func() ([]etcdshapes.Object, error) {
+	printObjects(cmd, e, "", func() string { return stackName(caller, sf.namespace, sf.release) }, func() ([]etcdshapes.Object, error) {
 		objs, err := snapshotObjects(caller, &sf, cmd.Flags())
 		if err == nil {
 			warn(e.stderr, releaseWarnings(caller, sf.release))
@@ -175,7 +175,7 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 	}
 	if set("keep") && keep == 0 {
 		// 0 is the library's "default"; typed, it is a bad --keep.
-		c.Addf("keep", keep, "must be between 1 and %d", naming.MaxSnapshotKeep)
+		c.Addf("keep", keep, "%s", naming.KeepRule)
 	}
 	s, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: schedule, Keep: keep, Destination: dest})
 	if err := builderErr(err); err != nil {

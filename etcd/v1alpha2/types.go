@@ -329,9 +329,25 @@ type EtcdSnapshotSpec struct {
 	Destination SnapshotLocation `json:"destination"`
 }
 
+// The phases of an EtcdSnapshot, as etcd-operator writes them
+// (api/v1alpha2/etcdsnapshot_types.go, EtcdSnapshotStatusPhase).
+const (
+	// SnapshotPhasePending: before the snapshot Job is created.
+	SnapshotPhasePending = "Pending"
+	// SnapshotPhaseStarted: the snapshot Job runs.
+	SnapshotPhaseStarted = "Started"
+	// SnapshotPhaseComplete: the snapshot was taken and stored; the only
+	// phase whose Ready condition is True, and the only one with an
+	// Artifact.
+	SnapshotPhaseComplete = "Complete"
+	// SnapshotPhaseFailed: the snapshot failed.
+	SnapshotPhaseFailed = "Failed"
+)
+
 // EtcdSnapshotStatus is the observed state of an EtcdSnapshot.
 type EtcdSnapshotStatus struct {
-	// Phase is the high-level lifecycle phase of the snapshot.
+	// Phase is the high-level lifecycle phase of the snapshot (the
+	// SnapshotPhase constants).
 	Phase string `json:"phase,omitempty"`
 	// Conditions are the latest observations of the snapshot's state.
 	Conditions []metav1.Condition `json:"conditions,omitempty"`

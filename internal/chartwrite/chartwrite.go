@@ -2,9 +2,8 @@ package chartwrite
 
 import (
 	"bytes"
-	"crypto/rand"
+	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
@@ -70,7 +69,61 @@ type Options struct {
 	// directory to finish (LockName); zero means DefaultLockWait. Past it
 	// Write changes nothing and returns an error naming the lock file.
 	LockWait time.Duration
+	// Owner names the command whose files the directory holds, as the
+	// user would type it after "etcdshapes " ("render etcd
+	// tenant-root/etcd", "gen chart --library"); the manifest records it
+	// ("# owner: etcdshapes ..."). A manifest that records another owner
+	// is refused, even with Force: the two commands' files would each be
+	// stale to the other, and each run would remove the other's. At most
+	// 200 bytes without control characters.
+	Owner string
+	// Adopts says, for a manifest from before owners were recorded (no
+	// owner's line), whether its listed paths (sorted) can be this
+	// owner's files; one it does not adopt is refused as Owner's
+	// mismatch is. nil adopts every such manifest.
+	Adopts func(paths []string) bool
+	// Approve, when set, is shown what Write is about to replace and
+	// remove once every path passed its checks and before anything
+	// changes; an error from it is returned as it is, and nothing
+	// changes. It is not called when nothing would be replaced or removed.
+	Approve func(Plan) error
 }
+
+// Plan is what a Write is about to replace and remove, for
+// Options.Approve. Paths are sorted.
+type Plan struct {
+	// Replaced are the existing files a Write replaces, with their
+	// current content.
+	Replaced []Existing
+	// Removed are the stale files it removes, with their content.
+	Removed []Existing
+}
+
+// Existing is a file as a Write found it.
+type Existing struct {
+	Path string // relative to the directory
+	// Data is its content; nil when it is larger than MaxFileSize (only
+	// Force replaces or removes such a file).
+	Data []byte
+}
+
+// InterruptedError is returned by a WriteContext whose context was done
+// before its commit point: it changed nothing, and removed whatever it had
+// staged.
+type InterruptedError struct {
+	// Dir is the directory the Write was asked to write.
+	Dir string
+	// Cause is the context's cause (context.Cause), e.g. the signal.
+	Cause error
+}
+
+// Error says the Write was interrupted and changed nothing.
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("interrupted (%v) before anything was written to %s; nothing changed there", e.Cause, e.Dir)
+}
+
+// Unwrap returns the cause.
+func (e *InterruptedError) Unwrap() error { return e.Cause }
 
 // Result says what Write did. Paths are relative to the directory, sorted.
 type Result struct {
@@ -83,6 +136,10 @@ type Result struct {
 	Left []Note
 	// ManifestCreated is true when the directory had no manifest before.
 	ManifestCreated bool
+	// Recovered says what Write did first about an earlier Write into the
+	// directory that was killed (or lost its machine) midway: "" when
+	// there was none (see the package documentation, "All or nothing").
+	Recovered string
 }
 
 // Note is a path Write left alone, and why.
@@ -121,9 +178,23 @@ func (e *RefusedError) Unwrap() []error {
 }
 
 // Write writes files into dir (created if missing) as the package
-// documentation describes, then records them in dir's manifest.
+// documentation describes, then records them in dir's manifest. It is
+// WriteContext without a context.
 func Write(dir string, files []File, o Options) (Result, error) {
+	return WriteContext(context.Background(), dir, files, o)
+}
+
+// WriteContext is Write, stopped by ctx: cancelled while it waits for the
+// lock, reads or stages the files, it removes what it staged and returns
+// an *InterruptedError, having changed nothing; cancelled after its commit
+// point, it finishes (renames and removals, which take no new space) and
+// returns what it did. ctx is how a command stops a Write on SIGINT or
+// SIGTERM without leaving a temporary file or half a set of files.
+func WriteContext(ctx context.Context, dir string, files []File, o Options) (Result, error) {
 	if err := checkFiles(files); err != nil {
+		return Result{}, err
+	}
+	if err := checkOwner(o.Owner); err != nil {
 		return Result{}, err
 	}
 	root, err := openOut(dir)
@@ -131,19 +202,26 @@ func Write(dir string, files []File, o Options) (Result, error) {
 		return Result{}, err
 	}
 	defer root.Close()
-	w := &writer{dir: dir, root: root, o: o, dirs: map[string]*problem{}}
+	w := &writer{dir: dir, root: root, o: o, dirs: map[string]*problem{}, ctx: ctx}
 	l, err := w.lock()
 	if err != nil {
 		return Result{}, err
 	}
 	defer l.unlock()
-	return w.write(files)
+	recovered, err := w.recover()
+	if err != nil {
+		return Result{}, err
+	}
+	res, err := w.write(files)
+	res.Recovered = recovered
+	return res, err
 }
 
 type writer struct {
 	dir  string
 	root *os.Root
 	o    Options
+	ctx  context.Context
 	// ours are the paths generated now or listed in the manifest: a
 	// Chart.yaml among them does not make its directory another chart.
 	ours map[string]bool
@@ -159,11 +237,18 @@ type existing struct {
 }
 
 func (w *writer) write(files []File) (Result, error) {
-	manifest, listed, err := w.readManifest()
+	m, err := w.readManifest()
 	if err != nil {
 		return Result{}, err
 	}
-	haveManifest := manifest != nil
+	if e := w.otherOwner(m); e != nil {
+		return Result{}, &RefusedError{Dir: w.dir, Refusals: []*invalid.Error{e}}
+	}
+	if err := w.interrupted(); err != nil {
+		return Result{}, err
+	}
+	listed := m.listed
+	haveManifest := m.data != nil
 	w.ours = map[string]bool{}
 	generated := map[string]bool{}
 	for _, f := range files {
@@ -176,8 +261,8 @@ func (w *writer) write(files []File) (Result, error) {
 
 	var res Result
 	var refusals []*invalid.Error
-	var writes []File
-	var modes []fs.FileMode
+	var writes []staged
+	var plan Plan
 	sorted := append([]File(nil), files...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
 	refused := map[string]bool{}
@@ -198,7 +283,7 @@ func (w *writer) write(files []File) (Result, error) {
 			continue
 		}
 		if ex.info == nil {
-			writes, modes = append(writes, f), append(modes, 0o644)
+			writes = append(writes, staged{path: f.Path, data: f.Data, perm: 0o644})
 			continue
 		}
 		if !ex.tooLarge && bytes.Equal(ex.data, f.Data) {
@@ -207,13 +292,14 @@ func (w *writer) write(files []File) (Result, error) {
 		}
 		sum, ok := listed[f.Path]
 		if (ok && !ex.tooLarge && sha256.Sum256(ex.data) == sum) || w.o.Force {
-			writes, modes = append(writes, f), append(modes, ex.info.Mode().Perm())
+			writes = append(writes, staged{path: f.Path, data: f.Data, perm: ex.info.Mode().Perm()})
+			plan.Replaced = append(plan.Replaced, Existing{Path: f.Path, Data: ex.data})
 			continue
 		}
 		refuse(w.notOurs(f.Path, ex, ok, haveManifest, false))
 	}
 
-	var removes []string
+	var removes []removal
 	stale := make([]string, 0, len(listed))
 	for p := range listed {
 		if !generated[p] {
@@ -248,7 +334,13 @@ func (w *writer) write(files []File) (Result, error) {
 		case ex.info == nil:
 			// Already gone: forget it.
 		case (!ex.tooLarge && sha256.Sum256(ex.data) == listed[rel]) || w.o.Force:
-			removes = append(removes, rel)
+			r := removal{path: rel}
+			if !ex.tooLarge {
+				r.sum = sha256.Sum256(ex.data)
+				r.known = true
+			}
+			removes = append(removes, r)
+			plan.Removed = append(plan.Removed, Existing{Path: rel, Data: ex.data})
 		default:
 			refuse(w.notOurs(rel, ex, true, true, true))
 		}
@@ -257,26 +349,94 @@ func (w *writer) write(files []File) (Result, error) {
 		return Result{}, &RefusedError{Dir: w.dir, Refusals: refusals}
 	}
 
-	for i, f := range writes {
-		if err := w.replace(f.Path, f.Data, modes[i]); err != nil {
-			return res, err
-		}
-		res.Written = append(res.Written, f.Path)
+	next := formatManifest(w.o.Owner, sorted, kept)
+	manifestChanged := !bytes.Equal(next, m.data)
+	if len(writes) == 0 && len(removes) == 0 && !manifestChanged {
+		res.ManifestCreated = false
+		return res, nil
 	}
-	for _, rel := range removes {
-		if err := w.remove(rel); err != nil {
-			return res, err
+	if w.o.Approve != nil && (len(plan.Replaced) > 0 || len(plan.Removed) > 0) {
+		if err := w.o.Approve(plan); err != nil {
+			return Result{}, err
 		}
-		res.Removed = append(res.Removed, rel)
 	}
-	next := formatManifest(sorted, kept)
-	if !bytes.Equal(next, manifest) {
-		if err := w.replace(ManifestName, next, 0o644); err != nil {
-			return res, err
+	if manifestChanged {
+		writes = append(writes, staged{path: ManifestName, data: next, perm: 0o644})
+	}
+	left, err := w.commit(writes, removes)
+	res.Left = append(res.Left, left...)
+	for _, s := range writes {
+		if s.path != ManifestName && s.done {
+			res.Written = append(res.Written, s.path)
 		}
+	}
+	for _, r := range removes {
+		if r.done {
+			res.Removed = append(res.Removed, r.path)
+		}
+	}
+	if err != nil {
+		return res, err
 	}
 	res.ManifestCreated = !haveManifest
 	return res, nil
+}
+
+// otherOwner refuses a manifest that records another command's files (see
+// Options.Owner), or one from before owners were recorded that
+// Options.Adopts does not take for this command's.
+func (w *writer) otherOwner(m manifest) *invalid.Error {
+	const never = "etcdshapes never writes into another command's directory, even with --force: write into a directory of its own, or empty this one first"
+	switch {
+	case m.data == nil:
+		return nil
+	case m.hasOwner && m.owner != w.o.Owner:
+		return invalid.Errorf(Field, w.full(ManifestName), "records the files of 'etcdshapes %s', not of 'etcdshapes %s': this run would remove them as stale, and the other would remove this run's; %s",
+			bounded(m.owner), w.o.Owner, never)
+	case !m.hasOwner && w.o.Adopts != nil:
+		paths := make([]string, 0, len(m.listed))
+		for p := range m.listed {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		if w.o.Adopts(paths) {
+			return nil
+		}
+		return invalid.Errorf(Field, w.full(ManifestName), "was written by an earlier etcdshapes for another command than 'etcdshapes %s' (it records no owner, and lists %s): this run would remove those files as stale; %s",
+			w.o.Owner, listSome(paths), never)
+	}
+	return nil
+}
+
+// listSome names the first few paths, for a message.
+func listSome(paths []string) string {
+	const most = 3
+	switch {
+	case len(paths) == 0:
+		return "no file"
+	case len(paths) <= most:
+		return strings.Join(paths, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(paths[:most], ", "), len(paths)-most)
+}
+
+// checkOwner refuses an owner the manifest's line cannot hold.
+func checkOwner(owner string) error {
+	switch {
+	case len(owner) > maxOwnerLen:
+		return invalid.Errorf("owner", owner, "must be at most %d bytes", maxOwnerLen)
+	case strings.ContainsFunc(owner, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return invalid.Errorf("owner", owner, "must hold no control character")
+	}
+	return nil
+}
+
+// interrupted is the error of a Write whose context is done, or nil.
+func (w *writer) interrupted() error {
+	if w.ctx.Err() == nil {
+		return nil
+	}
+	return &InterruptedError{Dir: w.dir, Cause: context.Cause(w.ctx)}
 }
 
 // full is rel as a path the user can find: dir joined with rel.
@@ -479,66 +639,6 @@ func kind(m fs.FileMode) string {
 	default:
 		return "not a regular file (" + m.Type().String() + ")"
 	}
-}
-
-// replace writes data to rel through a temporary file in the same
-// directory renamed over it, creating the parent directories.
-func (w *writer) replace(rel string, data []byte, perm fs.FileMode) error {
-	d := path.Dir(rel)
-	if d != "." {
-		if err := w.root.MkdirAll(d, 0o755); err != nil {
-			return fmt.Errorf("%s: %w", w.full(d), err)
-		}
-	}
-	var rnd [8]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return err
-	}
-	tmp := path.Join(d, tempPrefix+hex.EncodeToString(rnd[:]))
-	f, err := w.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("%s: %w", w.full(rel), err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		// The last look before the rename: what is there now must still
-		// be nothing or a regular file.
-		if fi, lerr := w.root.Lstat(rel); lerr == nil && !fi.Mode().IsRegular() {
-			err = invalid.Errorf(Field, w.full(rel), "became %s while etcdshapes was writing; it was left alone", kind(fi.Mode()))
-		}
-	}
-	if err == nil {
-		err = w.root.Rename(tmp, rel)
-	}
-	if err != nil {
-		_ = w.root.Remove(tmp)
-		var ne *invalid.Error
-		if errors.As(err, &ne) {
-			return err
-		}
-		return fmt.Errorf("%s: %w", w.full(rel), err)
-	}
-	return nil
-}
-
-// remove removes rel, a regular file inspect found.
-func (w *writer) remove(rel string) error {
-	if fi, err := w.root.Lstat(rel); err == nil && !fi.Mode().IsRegular() {
-		return invalid.Errorf(Field, w.full(rel), "became %s while etcdshapes was writing; it was left alone", kind(fi.Mode()))
-	}
-	if err := w.root.Remove(rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: %w", w.full(rel), err)
-	}
-	return nil
 }
 
 // openOut opens dir as the root of every operation, creating it when it

@@ -140,7 +140,7 @@ func TestReplacesAndRemovesOnlyItsOwnUnchangedFiles(t *testing.T) {
 	m := readFile(t, filepath.Join(dir, ManifestName))
 	require.NotContains(t, m, "old.yaml")
 	require.NotContains(t, m, "gone.yaml")
-	require.Equal(t, string(formatManifest(gen("2"), nil)), m)
+	require.Equal(t, string(formatManifest("", gen("2"), nil)), m)
 }
 
 func TestRefusesFilesItDidNotWrite(t *testing.T) {
@@ -560,7 +560,7 @@ func TestAHardLinkElsewhereKeepsItsContent(t *testing.T) {
 }
 
 func TestManifestIsSha256sumFormat(t *testing.T) {
-	m := formatManifest(gen("1"), nil)
+	m := formatManifest("", gen("1"), nil)
 	var entries int
 	for _, line := range strings.Split(strings.TrimSuffix(string(m), "\n"), "\n") {
 		if strings.HasPrefix(line, "#") {
@@ -577,7 +577,7 @@ func TestManifestIsSha256sumFormat(t *testing.T) {
 		}
 	}
 	require.Equal(t, 4, entries)
-	require.True(t, bytes.HasPrefix(m, []byte("# Written by etcdshapes gen")))
+	require.True(t, bytes.HasPrefix(m, []byte("# Written by etcdshapes:")))
 	// No temporary file is left behind.
 	dir := t.TempDir()
 	_, err := write(t, dir, gen("1"), Options{})

@@ -26,6 +26,19 @@
 // Write never reads the directory beyond those paths: it does not walk the
 // tree, so no other file is read, replaced or removed.
 //
+// # One command per directory
+//
+// The manifest also records which command's files it lists, Options.Owner
+// ("# owner: etcdshapes render etcd tenant-root/etcd", "# owner: etcdshapes
+// gen chart --caller etcd"). Each command's files are stale to any other
+// (a chart's files are no render's objects, one stack's objects no other
+// stack's), so a Write whose owner is not the recorded one would remove
+// them all, and the other command, run again, would remove its files in
+// turn. Such a Write is refused, even with Force, with an error naming
+// both commands, before anything changes. A manifest from before owners
+// were recorded is adopted unless Options.Adopts says its paths are
+// another command's; the next Write records its owner.
+//
 // A partial Write (Options.Partial: a filtered render, which writes some
 // of a tree's files) removes nothing: a file the manifest lists and the
 // Write does not carry stays, and stays listed with the hash it was
@@ -76,12 +89,40 @@
 // field "out", the path, the rule and how to proceed) and has written
 // nothing. A directory or manifest it cannot use, and a file list it cannot
 // write (a path that is not clean and relative, a duplicate, a reserved
-// name), are a single *invalid.Error, also before any change. Each file is written to a temporary file in its own directory and
-// renamed over the target, so a reader never sees half a file and a hard
-// link elsewhere keeps its content. The manifest is written last; a run
-// interrupted before it leaves files the next run adopts because their
-// content is what it writes. Directories are created as needed and never
-// removed.
+// name), are a single *invalid.Error, also before any change.
+// Options.Approve, when set, sees what is about to be replaced and removed,
+// with its content, and may still stop it.
+//
+// Then the set of files changes as a whole. Write first writes a journal
+// (".etcdshapes-tmp-journal") listing the temporary files it will stage and
+// the directories it will create, then stages every new file, the
+// manifest included, as a complete, synced temporary file in its own
+// directory (".etcdshapes-tmp-<run>-<n>"). Its commit point is the journal
+// rewritten (atomically, by a rename) as "commit": it then renames each
+// temporary file over its target (a reader never sees half a file, and a
+// hard link elsewhere keeps its content), removes the stale files, and
+// removes the journal. So a Write that stops for any reason leaves the old
+// set of files or the new one:
+//
+//   - an error before the commit point (a full disk, a file it cannot
+//     create, a failed sync) or a cancelled context (WriteContext: the
+//     CLI's SIGINT or SIGTERM) removes what it staged and the directories
+//     it created, and the directory is exactly as before (an interruption
+//     is an *InterruptedError); a cancel after it is ignored, and the
+//     Write finishes: renames and removals need no new space and take
+//     little time;
+//   - a Write that dies (SIGKILL, a crash, a power cut) leaves the journal,
+//     and the next Write into the directory, before anything else, undoes
+//     it (before its commit point: the temporary files and new directories
+//     are removed) or finishes it (after: the rest renamed and removed, a
+//     stale file only while it still has the content it was found with),
+//     and says which in Result.Recovered; an error after the commit point
+//     leaves the journal for the next Write the same way.
+//
+// A journal Write cannot have written (entries outside the directory,
+// temporary files not named as it names them, not its JSON, not a regular
+// file) is refused without being acted on. Directories a Write keeps are
+// never removed.
 //
 // Reads are bounded: the manifest by MaxManifestSize, any other file by
 // MaxFileSize (a larger file is "not its own"); generated files above

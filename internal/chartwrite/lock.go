@@ -83,7 +83,13 @@ func (w *writer) lock() (*dirLock, error) {
 		if !time.Now().Before(deadline) {
 			return nil, invalid.Errorf(Field, w.full(LockName), "is locked by another process, most likely another etcdshapes writing %s (waited %s): run again when it is done", w.dir, wait)
 		}
-		time.Sleep(min(poll, time.Until(deadline)+time.Millisecond))
+		t := time.NewTimer(min(poll, time.Until(deadline)+time.Millisecond))
+		select {
+		case <-t.C:
+		case <-w.ctx.Done():
+			t.Stop()
+			return nil, w.interrupted()
+		}
 		poll = min(2*poll, lockPoll)
 	}
 }

@@ -1,8 +1,10 @@
 package chartwrite
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -152,6 +154,31 @@ func TestHeldLockIsBounded(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, string(gen("2")[0].Data), readFile(t, filepath.Join(dir, "Chart.yaml")))
 	requireManifestAgrees(t, dir)
+}
+
+// TestLockWaitIsInterrupted: a Write waiting for another's lock stops as
+// soon as its context is cancelled (the CLI's SIGINT or SIGTERM), with an
+// *InterruptedError and nothing changed, not after LockWait.
+func TestLockWaitIsInterrupted(t *testing.T) {
+	if !haveLock {
+		t.Skip("no flock on this platform")
+	}
+	dir := t.TempDir()
+	_, err := write(t, dir, gen("1"), Options{})
+	require.NoError(t, err)
+	release := holdLock(t, dir)
+	defer release()
+	before := snapshot(t, dir)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("signal: interrupt")
+	time.AfterFunc(100*time.Millisecond, func() { cancel(stop) })
+	began := time.Now()
+	within(t, func() { _, err = WriteContext(ctx, dir, gen("2"), Options{LockWait: time.Minute}) })
+	var ie *InterruptedError
+	require.ErrorAs(t, err, &ie)
+	require.ErrorIs(t, err, stop)
+	require.Less(t, time.Since(began), 10*time.Second)
+	require.Equal(t, before, snapshot(t, dir))
 }
 
 // TestLockFileThatIsNotALock: at LockName, a symbolic link, a FIFO, a
