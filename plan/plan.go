@@ -743,6 +743,10 @@ func (p *Result) String() string {
 // other managers and its findings, each naming the object and the field,
 // then the stack's findings and the verdict. Unchanged objects are
 // counted, and listed only for the fields they keep for other managers.
+// A value too long for a line is shortened, a changed one to the window
+// of each side where the two differ (the common start and end elided as
+// "…"), so that two sides that differ never print alike; the JSON form
+// (the Result itself) has every value whole.
 // It returns the first error writing to w; a nil Result or a nil writer is
 // an error, not a panic.
 func (p *Result) WriteText(out io.Writer) error {
@@ -793,7 +797,8 @@ func (p *Result) WriteText(out io.Writer) error {
 			case FieldRemoved:
 				textf(w, "    - %s: %s%s\n", c.Path, show(c.Live), suffix)
 			default:
-				textf(w, "    ~ %s: %s -> %s%s\n", c.Path, show(c.Live), show(c.Desired), suffix)
+				l, d := showPair(c.Live, c.Desired)
+				textf(w, "    ~ %s: %s -> %s%s\n", c.Path, l, d, suffix)
 				writeListElements(w, c)
 			}
 		}
@@ -899,7 +904,9 @@ func conflictText(c Conflict, manager string) string {
 // writeListElements shows a changed list of objects, which an apply
 // replaces whole (an atomic list), element by element: an element equal
 // to one of the other side's is unchanged (moved at most), the others
-// are paired by name where they have one, by their order otherwise.
+// are paired by name where they have one, by their order otherwise; a
+// changed pair too long for a line is shown down to the fields that
+// differ (diffLines).
 func writeListElements(w io.Writer, c FieldChange) {
 	ll, lok := c.Live.([]any)
 	dl, dok := c.Desired.([]any)
@@ -939,7 +946,7 @@ func writeListElements(w io.Writer, c FieldChange) {
 			textf(w, "        + [%d]: %s\n", j, show(dl[j]))
 		} else {
 			paired[i] = true
-			textf(w, "        ~ [%d]: %s -> %s\n", j, show(ll[restL[i]]), show(dl[j]))
+			writeDiffLines(w, "        ", diffLines(fmt.Sprintf("[%d]", j), ll[restL[i]], dl[j]))
 		}
 		lines++
 	}
@@ -1011,22 +1018,6 @@ func textf(w io.Writer, format string, args ...any) {
 		}
 	}
 	fmt.Fprintf(w, format, args...)
-}
-
-// show prints a value as compact JSON, shortened for one line.
-func show(v any) string {
-	if v == nil {
-		return "<none>"
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	const max = 100
-	if s := string(b); len(s) > max {
-		return s[:max-3] + "..."
-	}
-	return string(b)
 }
 
 // withInferred is listed with the optional APIs that gate caller's shapes
