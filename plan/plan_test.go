@@ -9,6 +9,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -383,9 +384,15 @@ func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
 
 	p = planSize("20Gi")
 	assert.True(t, p.SafeToApply(), "%s", p)
-	notes := findings(p, plan.Note)
-	require.NotEmpty(t, notes)
-	assert.Contains(t, notes[0].Message, "10Gi -> 20Gi")
+	var paths []string
+	for _, n := range findings(p, plan.Note) {
+		paths = append(paths, n.Path)
+		if n.Path == "spec.storage.size" {
+			assert.Contains(t, n.Message, "10Gi -> 20Gi")
+		}
+	}
+	// The backend quota follows the size.
+	assert.Equal(t, []string{"spec.options", "spec.storage.size"}, paths, "%s", p)
 }
 
 func TestPlanStorageClassChangeRefused(t *testing.T) {
@@ -1309,6 +1316,93 @@ func TestPlanVersionChangesFollowEtcdPolicy(t *testing.T) {
 			}
 			assert.Contains(t, got[0].Message, c.message)
 			assert.Equal(t, c.verdict == plan.Note, p.SafeToApply(), "%s", p)
+		})
+	}
+}
+
+// TestPlanMemberFieldChangesNoted: every change of an EtcdCluster field
+// that shapes its members (the etcd container's resources, affinity,
+// topology spread, image pull Secrets, etcd flags, the metadata of the
+// members' objects, the version) gets a note saying that etcd-operator
+// gives it only to the members it creates from now on and rolls no
+// running member, one per field however many of its leaves change;
+// other changes (the volume size, the member count) get none of these.
+func TestPlanMemberFieldChangesNoted(t *testing.T) {
+	s := goldentest.Scenario(t, "cluster-demo")
+	for _, c := range []struct {
+		name string
+		edit func(*v1alpha2.EtcdCluster)
+		want []string // the member-field notes, by path
+	}{
+		{"resources", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.Resources.Limits[corev1.ResourceMemory] = resource.MustParse("1Gi")
+			c.Spec.Resources.Requests[corev1.ResourceCPU] = resource.MustParse("300m")
+		}, []string{"spec.resources"}},
+		{"affinity", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].Weight = 50
+		}, []string{"spec.affinity"}},
+		{"required anti-affinity instead of preferred", func(c *v1alpha2.EtcdCluster) {
+			pref := c.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution
+			c.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = []corev1.PodAffinityTerm{pref[0].PodAffinityTerm}
+			c.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = nil
+		}, []string{"spec.affinity"}},
+		{"topology spread", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.TopologySpreadConstraints[0].TopologyKey = "topology.kubernetes.io/zone"
+		}, []string{"spec.topologySpreadConstraints"}},
+		{"another topology spread constraint", func(c *v1alpha2.EtcdCluster) {
+			zone := *c.Spec.TopologySpreadConstraints[0].DeepCopy()
+			zone.TopologyKey = "topology.kubernetes.io/zone"
+			c.Spec.TopologySpreadConstraints = append(c.Spec.TopologySpreadConstraints, zone)
+		}, []string{"spec.topologySpreadConstraints"}},
+		{"image pull Secrets", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.ImagePullSecrets = []corev1.LocalObjectReference{{Name: "mirror-credentials"}}
+		}, []string{"spec.imagePullSecrets"}},
+		{"etcd flags", func(c *v1alpha2.EtcdCluster) {
+			n := int64(5000)
+			c.Spec.Options.SnapshotCount = &n
+			c.Spec.Options.AutoCompactionRetention = "1h"
+		}, []string{"spec.options"}},
+		{"member metadata", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.AdditionalMetadata.Annotations = map[string]string{"backup.example.com/include": "true"}
+		}, []string{"spec.additionalMetadata"}},
+		{"version", func(c *v1alpha2.EtcdCluster) { c.Spec.Version = "3.6.12" }, []string{"spec.version"}},
+		{"resources, spread and flags at once", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.Resources.Limits[corev1.ResourceCPU] = resource.MustParse("2")
+			c.Spec.TopologySpreadConstraints[0].MaxSkew = 2
+			n := int64(1 << 30)
+			c.Spec.Options.QuotaBackendBytes = &n
+		}, []string{"spec.options", "spec.resources", "spec.topologySpreadConstraints"}},
+		{"volume size (no member field)", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.Storage.Size = resource.MustParse("8Gi")
+		}, nil},
+		{"member count (no member field)", func(c *v1alpha2.EtcdCluster) {
+			five := int32(5)
+			c.Spec.Replicas = &five
+		}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, _, err := plan.ForRequest(scenarioRequest(t, s), scenarioObjects(t, s), apply.ForKind(func(cl *v1alpha2.EtcdCluster) error {
+				c.edit(cl)
+				return nil
+			}))
+			require.NoError(t, err)
+			cl := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+			require.Equal(t, plan.Update, cl.Action, "%s", p)
+			var got []string
+			for _, f := range cl.Findings {
+				if !strings.Contains(f.Message, "does not roll the running") && !strings.Contains(f.Message, "no member rolls") {
+					continue
+				}
+				assert.Equal(t, plan.Note, f.Verdict, f.Message)
+				assert.Contains(t, f.Message, "only", f.Message)
+				got = append(got, f.Path)
+			}
+			sort.Strings(got)
+			assert.Equal(t, c.want, got, "%s", p)
+			for _, f := range cl.Findings {
+				assert.NotContains(t, f.Message, "rolls every member", f.Message)
+				assert.NotContains(t, f.Message, "replaces the members", f.Message)
+			}
 		})
 	}
 }
