@@ -146,6 +146,7 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 		"plan.Result.SafeToApply": func(t *testing.T) { require.False(t, nilResult.SafeToApply()) },
 		"plan.Result.Empty":       func(t *testing.T) { require.False(t, nilResult.Empty()) },
 		"plan.Result.Count":       func(t *testing.T) { require.Zero(t, nilResult.Count(plan.Create)) },
+		"plan.Result.Counts":      func(t *testing.T) { require.Zero(t, nilResult.Counts()) },
 		"plan.Result.String":      func(t *testing.T) { require.Equal(t, "<nil>", nilResult.String()) },
 		"plan.Result.WriteText": errs(
 			func() error { return nilResult.WriteText(&bytes.Buffer{}) },

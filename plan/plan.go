@@ -235,6 +235,56 @@ func (p *Result) Count(a Action) int {
 	return n
 }
 
+// Counts sum a plan up: how many objects it creates, updates, deletes and
+// leaves unchanged, how many findings it has of each verdict, and how
+// many fields it changes that other managers own (conflicts).
+type Counts struct {
+	Create        int `json:"create"`
+	Update        int `json:"update"`
+	Delete        int `json:"delete"`
+	Unchanged     int `json:"unchanged"`
+	Refused       int `json:"refused"`
+	NeedsDecision int `json:"needsDecision"`
+	Notes         int `json:"notes"`
+	Conflicts     int `json:"conflicts"`
+}
+
+// Counts counts the plan; all zero for a nil Result.
+func (p *Result) Counts() Counts {
+	if p == nil {
+		return Counts{}
+	}
+	c := Counts{Create: p.Count(Create), Update: p.Count(Update), Delete: p.Count(Delete), Unchanged: p.Count(Unchanged)}
+	for _, f := range p.AllFindings() {
+		switch f.Verdict {
+		case Refused:
+			c.Refused++
+		case NeedsDecision:
+			c.NeedsDecision++
+		case Note:
+			c.Notes++
+		}
+	}
+	for _, o := range p.Objects {
+		c.Conflicts += len(o.Conflicts)
+	}
+	return c
+}
+
+// MarshalJSON is the Result's JSON form with its verdict first:
+// "safeToApply" (SafeToApply), "empty" (Empty) and "counts" (Counts),
+// which a script reads instead of relying on an exit status alone, then
+// the fields of Result. Decoding the form into a Result ignores the three.
+func (p Result) MarshalJSON() ([]byte, error) {
+	type fields Result // Result's fields without this method
+	return json.Marshal(struct {
+		SafeToApply bool   `json:"safeToApply"`
+		Empty       bool   `json:"empty"`
+		Counts      Counts `json:"counts"`
+		fields
+	}{p.SafeToApply(), p.Empty(), p.Counts(), fields(p)})
+}
+
 // Option adjusts Compute.
 type Option func(*planConfig)
 
@@ -827,19 +877,8 @@ func (p *Result) WriteText(out io.Writer) error {
 		}
 		textf(w, "\nNot applied (Helm uninstall hooks): %s\n", strings.Join(names, ", "))
 	}
-	refused, decide := 0, 0
-	for _, f := range p.AllFindings() {
-		switch f.Verdict {
-		case Refused:
-			refused++
-		case NeedsDecision:
-			decide++
-		}
-	}
-	conflicts := 0
-	for _, o := range p.Objects {
-		conflicts += len(o.Conflicts)
-	}
+	counts := p.Counts()
+	refused, decide, conflicts := counts.Refused, counts.NeedsDecision, counts.Conflicts
 	if conflicts > 0 {
 		textf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as apply.Requests' callers apply, %s takes %s.\n",
 			conflicts, plural(conflicts, "field changes that is", "fields change that are"), p.fieldManager(), plural(conflicts, "it", "them"))
