@@ -357,7 +357,10 @@ func TargetDataStore(name string) Option {
 // conflict (ObjectPlan.Conflicts). Without managedFields it merges only,
 // and says so (ObjectPlan.Ownership). The result is defaulted as the
 // server defaults it, so server-set fields and defaults are never
-// changes; a quantity respelled with the same value is no change.
+// changes; a quantity respelled with the same value is no change of a
+// built-in kind (the server stores it canonical) and a noted change of a
+// custom resource (the server stores the spelling it is sent, and bumps
+// the object's generation).
 //
 // Objects may be typed (the builders', or from a client) or unstructured
 // (ReadObjects). The desired objects are planned as they are: when you

@@ -67,13 +67,9 @@ func serverize(t *testing.T, u *unstructured.Unstructured) {
 		if r, ok, _ := unstructured.NestedInt64(u.Object, "spec", "replicas"); ok {
 			set(float64(r), "spec", "replicas")
 		}
-		// The chart's spelling of a canonical quantity ("100m" as "0.1").
-		if cpu, ok, _ := unstructured.NestedString(u.Object, "spec", "resources", "requests", "cpu"); ok && cpu == "100m" {
-			set("0.1", "spec", "resources", "requests", "cpu")
-		}
-		if mem, ok, _ := unstructured.NestedString(u.Object, "spec", "resources", "requests", "memory"); ok && mem == "536870912" {
-			set("512Mi", "spec", "resources", "requests", "memory")
-		}
+		// Quantities as etcdshapes applied them: the API server stores a
+		// custom resource's spelling as it is sent (another spelling, a
+		// Helm install's, is a change: TestPlanQuantityRespelled).
 		set(map[string]any{"readyMembers": int64(3), "clusterID": "abc", "conditions": []any{}}, "status")
 	case "CronJob":
 		set(false, "spec", "suspend")
@@ -180,8 +176,8 @@ func scenarioRequest(t *testing.T, s golden.Scenario) etcdshapes.Request {
 
 // The plan of a live stack against itself is empty for every golden
 // scenario: server fields, defaults, managedFields, status and respelled
-// quantities and numbers are not changes, and the live state read from the
-// live objects renders the same stack.
+// numbers are not changes, and the live state read from the live objects
+// renders the same stack.
 func TestPlanOfLiveStackAgainstItselfIsEmpty(t *testing.T) {
 	for _, s := range golden.All() {
 		t.Run(s.Name, func(t *testing.T) {
@@ -379,8 +375,7 @@ func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
 	assert.Equal(t, "spec.storage.size", refused[0].Path)
 	assert.Contains(t, refused[0].Message, "cannot be shrunk (10Gi -> 4Gi)")
 
-	// The same size spelled in bytes is no change at all.
-	assert.True(t, planSize("10737418240").Empty())
+	// The same size spelled in bytes: TestPlanQuantityRespelled.
 
 	p = planSize("20Gi")
 	assert.True(t, p.SafeToApply(), "%s", p)
@@ -1405,4 +1400,120 @@ func TestPlanMemberFieldChangesNoted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPlanQuantityRespelled: a quantity of a custom resource (the
+// EtcdCluster's resources and volume size, the VPA's bounds) that the
+// live object spells another way than the render, with the same value
+// (a Helm install's "0.1" for "100m", bytes for "10Gi"), is a change: the
+// API server stores a custom resource as it is sent, so the apply writes
+// the object and bumps its generation. The plan names the field and both
+// spellings in a note, and nothing else (no member-field note). A
+// built-in kind's quantity is stored canonical, so there the respelling
+// is no change.
+func TestPlanQuantityRespelled(t *testing.T) {
+	// planCluster: cluster-demo, rendered with every optional API.
+	for _, c := range []struct {
+		kind, name string
+		path       []string
+		live       any
+		change     string // the FieldChange's path; empty for none
+	}{
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "resources", "requests", "cpu"}, "0.1", "spec.resources.requests.cpu"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "resources", "limits", "cpu"}, "1000m", "spec.resources.limits.cpu"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "resources", "requests", "memory"}, "512Mi", "spec.resources.requests.memory"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "resources", "limits", "memory"}, int64(536870912), "spec.resources.limits.memory"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "storage", "size"}, "4294967296", "spec.storage.size"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "storage", "size"}, int64(4294967296), "spec.storage.size"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "storage", "size"}, "4096Mi", "spec.storage.size"},
+		// Inside an atomic list, replaced whole.
+		{"VerticalPodAutoscaler", "kubernetes-demo-etcd", []string{"spec", "resourcePolicy", "containerPolicies"}, nil, "spec.resourcePolicy.containerPolicies"},
+		// A built-in kind: the API server prints the canonical form.
+		{"CronJob", "kubernetes-demo-etcd-defrag", nil, nil, ""},
+	} {
+		t.Run(fmt.Sprintf("%s %s %v", c.kind, strings.Join(c.path, "."), c.live), func(t *testing.T) {
+			var before any
+			p := planCluster(t, func(objs []etcdshapes.Object) {
+				u := liveObject(t, objs, c.kind, c.name)
+				switch c.kind {
+				case "VerticalPodAutoscaler":
+					policies, _, _ := unstructured.NestedSlice(u.Object, c.path...)
+					min := policies[0].(map[string]any)["minAllowed"].(map[string]any)
+					before = min["cpu"]
+					min["cpu"] = "0.025"
+					require.NoError(t, unstructured.SetNestedSlice(u.Object, policies, c.path...))
+				case "CronJob":
+					pod := []string{"spec", "jobTemplate", "spec", "template", "spec", "containers"}
+					containers, _, _ := unstructured.NestedSlice(u.Object, pod...)
+					res := containers[0].(map[string]any)["resources"].(map[string]any)
+					res["requests"].(map[string]any)["cpu"] = "0.2"
+					require.NoError(t, unstructured.SetNestedSlice(u.Object, containers, pod...))
+				default:
+					before, _, _ = unstructured.NestedFieldNoCopy(u.Object, c.path...)
+					require.NoError(t, unstructured.SetNestedField(u.Object, c.live, c.path...))
+				}
+			})
+			o := objectPlan(t, p, c.kind, c.name)
+			require.True(t, p.SafeToApply(), "%s", p)
+			if c.change == "" {
+				assert.Equal(t, plan.Unchanged, o.Action, "%s", p)
+				assert.True(t, p.Empty(), "%s", p)
+				return
+			}
+			require.Equal(t, plan.Update, o.Action, "%s", p)
+			require.Len(t, o.Changes, 1, "%s", p)
+			ch := o.Changes[0]
+			assert.Equal(t, c.change, ch.Path)
+			assert.Equal(t, plan.FieldChanged, ch.Type)
+			require.Len(t, o.Findings, 1, "%s", p)
+			f := o.Findings[0]
+			assert.Equal(t, plan.Note, f.Verdict)
+			assert.Equal(t, c.change, f.Path)
+			assert.Contains(t, f.Message, "metadata.generation goes up by one")
+			assert.False(t, p.Empty())
+			if c.kind == "VerticalPodAutoscaler" {
+				assert.Contains(t, f.Message, `the same quantity spelled another way ([0].minAllowed.cpu "0.025" -> "25m")`)
+				assert.Contains(t, f.Message, "its controller reads the same value")
+				assert.Equal(t, "25m", before)
+				return
+			}
+			assert.Equal(t, before, ch.Desired, "the render's spelling")
+			liveJSON, err := json.Marshal(ch.Live)
+			require.NoError(t, err)
+			desiredJSON, err := json.Marshal(ch.Desired)
+			require.NoError(t, err)
+			assert.Contains(t, f.Message, "the same quantity spelled another way ("+string(liveJSON)+" -> "+string(desiredJSON)+")")
+			assert.Contains(t, f.Message, "etcd-operator compares quantities by value, so it adopts no new target and no member changes")
+			assert.Contains(t, p.String(), "    ~ "+c.change+": "+string(liveJSON)+" -> "+string(desiredJSON)+"\n")
+		})
+	}
+}
+
+// TestPlanQuantityRespelledWithRealChanges: a respelled quantity next to
+// a real change keeps its note, and the real change gets its own (the
+// EtcdCluster's resources); an atomic list whose elements change besides
+// a respelling gets no respelling note.
+func TestPlanQuantityRespelledWithRealChanges(t *testing.T) {
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		u := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
+		require.NoError(t, unstructured.SetNestedField(u.Object, "0.1", "spec", "resources", "requests", "cpu"))
+		require.NoError(t, unstructured.SetNestedField(u.Object, "1Gi", "spec", "resources", "limits", "memory"))
+		v := liveObject(t, objs, "VerticalPodAutoscaler", "kubernetes-demo-etcd")
+		path := []string{"spec", "resourcePolicy", "containerPolicies"}
+		policies, _, _ := unstructured.NestedSlice(v.Object, path...)
+		policies[0].(map[string]any)["minAllowed"].(map[string]any)["cpu"] = "0.025"
+		policies[0].(map[string]any)["maxAllowed"].(map[string]any)["cpu"] = "2"
+		require.NoError(t, unstructured.SetNestedSlice(v.Object, policies, path...))
+	})
+	c := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	var paths []string
+	for _, f := range c.Findings {
+		paths = append(paths, f.Path)
+	}
+	assert.Equal(t, []string{"spec.resources.requests.cpu", "spec.resources"}, paths, "%s", p)
+	assert.Contains(t, c.Findings[0].Message, `("0.1" -> "100m")`)
+
+	v := objectPlan(t, p, "VerticalPodAutoscaler", "kubernetes-demo-etcd")
+	assert.Equal(t, plan.Update, v.Action)
+	assert.Empty(t, v.Findings, "%s", p)
 }

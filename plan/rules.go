@@ -156,6 +156,17 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 		out = append(out, Finding{Verdict: v, Object: d.ref, Path: path, Message: msg})
 	}
 	gk := d.key.groupKind()
+	// A quantity respelled is no other change: it has its note, and the
+	// rules below grade the rest.
+	graded := make([]FieldChange, 0, len(changes))
+	for _, c := range changes {
+		if qs, ok := quantitiesRespelled(c); ok {
+			add(Note, c.Path, respelling(gk, qs))
+			continue
+		}
+		graded = append(graded, c)
+	}
+	changes = graded
 	for _, r := range immutableRules {
 		if r.kind != gk {
 			continue
@@ -208,6 +219,30 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 		}
 	}
 	return dedupe(out)
+}
+
+// respelling is the note of a quantity of a custom resource whose
+// spelling the apply changes, its value the same ("0.1" -> "100m", a Helm
+// install's spelling against etcdshapes' canonical one).
+// apiextensions-apiserver stores a custom resource as it is sent (a
+// quantity is an int-or-string value to it, never normalised), so the
+// apply writes the object, and the strategy of custom resources bumps
+// metadata.generation for any change outside metadata
+// (customResourceStrategy.PrepareForUpdate). etcd-operator compares the
+// spec it adopted with quantities by value (specEqualsObserved:
+// Quantity.Cmp, equality.Semantic), so it adopts nothing.
+func respelling(gk schema.GroupKind, qs []respelledQuantity) string {
+	spellings := make([]string, len(qs))
+	for i, q := range qs {
+		spellings[i] = strings.TrimPrefix(q.at+" ", " ") + show(q.live) + " -> " + show(q.spelt)
+	}
+	msg := fmt.Sprintf("the same %s spelled another way (%s): the API server stores a custom resource as it is sent, "+
+		"so the apply writes the object: a new resourceVersion, and metadata.generation goes up by one",
+		plural(len(qs), "quantity", "quantities"), strings.Join(spellings, ", "))
+	if gk == etcdClusterKind {
+		return msg + "; etcd-operator compares quantities by value, so it adopts no new target and no member changes"
+	}
+	return msg + "; its controller reads the same value"
 }
 
 // memberFields are the EtcdCluster's fields that shape its members (their
