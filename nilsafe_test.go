@@ -156,7 +156,7 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 			require.NoError(t, err)
 			require.JSONEq(t, `{"safeToApply":true,"empty":true,"counts":{"create":0,"update":0,"delete":0,"unchanged":0,"refused":0,"needsDecision":0,"notes":0,"conflicts":0},"objects":null}`, string(b))
 		},
-		"plan.Result.String":      func(t *testing.T) { require.Equal(t, "<nil>", nilResult.String()) },
+		"plan.Result.String": func(t *testing.T) { require.Equal(t, "<nil>", nilResult.String()) },
 		"plan.Result.WriteText": errs(
 			func() error { return nilResult.WriteText(&bytes.Buffer{}) },
 			func() error { return (&plan.Result{}).WriteText(nil) },
