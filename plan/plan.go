@@ -239,14 +239,22 @@ func (p *Result) Count(a Action) int {
 // leaves unchanged, how many findings it has of each verdict, and how
 // many fields it changes that other managers own (conflicts).
 type Counts struct {
-	Create        int `json:"create"`
-	Update        int `json:"update"`
-	Delete        int `json:"delete"`
-	Unchanged     int `json:"unchanged"`
-	Refused       int `json:"refused"`
+	// Create is the number of objects created.
+	Create int `json:"create"`
+	// Update is the number of objects updated.
+	Update int `json:"update"`
+	// Delete is the number of objects deleted.
+	Delete int `json:"delete"`
+	// Unchanged is the number of objects the apply leaves as they are.
+	Unchanged int `json:"unchanged"`
+	// Refused is the number of findings the API server refuses.
+	Refused int `json:"refused"`
+	// NeedsDecision is the number of findings a person must decide.
 	NeedsDecision int `json:"needsDecision"`
-	Notes         int `json:"notes"`
-	Conflicts     int `json:"conflicts"`
+	// Notes is the number of notes.
+	Notes int `json:"notes"`
+	// Conflicts is the number of changed fields other managers own.
+	Conflicts int `json:"conflicts"`
 }
 
 // Counts counts the plan; all zero for a nil Result.
