@@ -2,6 +2,7 @@ package etcdshapes_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -146,7 +147,16 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 		"plan.Result.SafeToApply": func(t *testing.T) { require.False(t, nilResult.SafeToApply()) },
 		"plan.Result.Empty":       func(t *testing.T) { require.False(t, nilResult.Empty()) },
 		"plan.Result.Count":       func(t *testing.T) { require.Zero(t, nilResult.Count(plan.Create)) },
-		"plan.Result.String":      func(t *testing.T) { require.Equal(t, "<nil>", nilResult.String()) },
+		"plan.Result.Counts":      func(t *testing.T) { require.Zero(t, nilResult.Counts()) },
+		"plan.Result.MarshalJSON": func(t *testing.T) {
+			b, err := json.Marshal(nilResult)
+			require.NoError(t, err)
+			require.Equal(t, "null", string(b))
+			b, err = plan.Result{}.MarshalJSON()
+			require.NoError(t, err)
+			require.JSONEq(t, `{"safeToApply":true,"empty":true,"counts":{"create":0,"update":0,"delete":0,"unchanged":0,"refused":0,"needsDecision":0,"notes":0,"conflicts":0},"objects":null}`, string(b))
+		},
+		"plan.Result.String": func(t *testing.T) { require.Equal(t, "<nil>", nilResult.String()) },
 		"plan.Result.WriteText": errs(
 			func() error { return nilResult.WriteText(&bytes.Buffer{}) },
 			func() error { return (&plan.Result{}).WriteText(nil) },

@@ -124,9 +124,11 @@ const (
 	VersionUnknown VersionStep = "unknown"
 )
 
-// Safe reports whether etcd-operator's rolling replacement of the members,
-// one at a time, performs the step as etcd supports it: a patch change or
-// a minor upgrade (from at least the minimum patch release etcd names).
+// Safe reports whether etcd supports the step with members of both
+// versions running together, as they do while etcd-operator gives the new
+// version to the members it creates (it rolls no running member): a patch
+// change or a minor upgrade (from at least the minimum patch release etcd
+// names).
 func (s VersionStep) Safe() bool {
 	return s == VersionSame || s == VersionPatch || s == VersionMinorUpgrade
 }
@@ -215,10 +217,11 @@ func upgradeMinimum(t version) (UpgradeMinimum, version, bool) {
 // etcd's guide for a minor upgrade requires (UpgradeMinimums), and why, in
 // a sentence that names the versions. It is the one statement of that
 // policy: the plan
-// grades an EtcdCluster's spec.version change by it. etcd-operator
-// replaces the members one at a time with the new version's image, so a
-// step etcd does not support as a rolling change stops at the first
-// member.
+// grades an EtcdCluster's spec.version change by it. etcd-operator gives
+// the new version's image to the members it creates from then on (a
+// scale-up, a replacement) and rolls no running member, so members of both
+// versions run together, and a step etcd does not support as a rolling
+// change fails at the first new member.
 func VersionChange(from, to string) (VersionStep, string) {
 	f, fok := parseVersion(from)
 	t, tok := parseVersion(to)

@@ -97,7 +97,7 @@ func ExampleForRequest_modifiers() {
 	//
 	// ~ update EtcdCluster tenant-demo/kubernetes-demo-etcd
 	//     ~ spec.resources.requests.cpu: "100m" -> "200m"
-	//     note spec.resources.requests.cpu: etcd-operator rolls every member, one at a time, to change resources
+	//     note spec.resources: etcd-operator gives the new resources (the etcd container's requests and limits) only to the members it creates from now on (a scale-up, a replacement): it does not roll the running members, which keep theirs until each is replaced
 	//
 	// Not applied (Helm uninstall hooks): ServiceAccount tenant-demo/kubernetes-demo-etcd-cleanup, Role tenant-demo/kubernetes-demo-etcd-cleanup, RoleBinding tenant-demo/kubernetes-demo-etcd-cleanup, Job tenant-demo/kubernetes-demo-etcd-cleanup
 	//

@@ -235,6 +235,64 @@ func (p *Result) Count(a Action) int {
 	return n
 }
 
+// Counts sum a plan up: how many objects it creates, updates, deletes and
+// leaves unchanged, how many findings it has of each verdict, and how
+// many fields it changes that other managers own (conflicts).
+type Counts struct {
+	// Create is the number of objects created.
+	Create int `json:"create"`
+	// Update is the number of objects updated.
+	Update int `json:"update"`
+	// Delete is the number of objects deleted.
+	Delete int `json:"delete"`
+	// Unchanged is the number of objects the apply leaves as they are.
+	Unchanged int `json:"unchanged"`
+	// Refused is the number of findings the API server refuses.
+	Refused int `json:"refused"`
+	// NeedsDecision is the number of findings a person must decide.
+	NeedsDecision int `json:"needsDecision"`
+	// Notes is the number of notes.
+	Notes int `json:"notes"`
+	// Conflicts is the number of changed fields other managers own.
+	Conflicts int `json:"conflicts"`
+}
+
+// Counts counts the plan; all zero for a nil Result.
+func (p *Result) Counts() Counts {
+	if p == nil {
+		return Counts{}
+	}
+	c := Counts{Create: p.Count(Create), Update: p.Count(Update), Delete: p.Count(Delete), Unchanged: p.Count(Unchanged)}
+	for _, f := range p.AllFindings() {
+		switch f.Verdict {
+		case Refused:
+			c.Refused++
+		case NeedsDecision:
+			c.NeedsDecision++
+		case Note:
+			c.Notes++
+		}
+	}
+	for _, o := range p.Objects {
+		c.Conflicts += len(o.Conflicts)
+	}
+	return c
+}
+
+// MarshalJSON is the Result's JSON form with its verdict first:
+// "safeToApply" (SafeToApply), "empty" (Empty) and "counts" (Counts),
+// which a script reads instead of relying on an exit status alone, then
+// the fields of Result. Decoding the form into a Result ignores the three.
+func (p Result) MarshalJSON() ([]byte, error) {
+	type fields Result // Result's fields without this method
+	return json.Marshal(struct {
+		SafeToApply bool   `json:"safeToApply"`
+		Empty       bool   `json:"empty"`
+		Counts      Counts `json:"counts"`
+		fields
+	}{p.SafeToApply(), p.Empty(), p.Counts(), fields(p)})
+}
+
 // Option adjusts Compute.
 type Option func(*planConfig)
 
@@ -307,7 +365,10 @@ func TargetDataStore(name string) Option {
 // conflict (ObjectPlan.Conflicts). Without managedFields it merges only,
 // and says so (ObjectPlan.Ownership). The result is defaulted as the
 // server defaults it, so server-set fields and defaults are never
-// changes; a quantity respelled with the same value is no change.
+// changes; a quantity respelled with the same value is no change of a
+// built-in kind (the server stores it canonical) and a noted change of a
+// custom resource (the server stores the spelling it is sent, and bumps
+// the object's generation).
 //
 // Objects may be typed (the builders', or from a client) or unstructured
 // (ReadObjects). The desired objects are planned as they are: when you
@@ -771,6 +832,10 @@ func (p *Result) String() string {
 // other managers and its findings, each naming the object and the field,
 // then the stack's findings and the verdict. Unchanged objects are
 // counted, and listed only for the fields they keep for other managers.
+// A value too long for a line is shortened, a changed one to the window
+// of each side where the two differ (the common start and end elided as
+// "…"), so that two sides that differ never print alike; the JSON form
+// (the Result itself) has every value whole.
 // It returns the first error writing to w; a nil Result or a nil writer is
 // an error, not a panic.
 func (p *Result) WriteText(out io.Writer) error {
@@ -821,7 +886,8 @@ func (p *Result) WriteText(out io.Writer) error {
 			case FieldRemoved:
 				textf(w, "    - %s: %s%s\n", c.Path, show(c.Live), suffix)
 			default:
-				textf(w, "    ~ %s: %s -> %s%s\n", c.Path, show(c.Live), show(c.Desired), suffix)
+				l, d := showPair(c.Live, c.Desired)
+				textf(w, "    ~ %s: %s -> %s%s\n", c.Path, l, d, suffix)
 				writeListElements(w, c)
 			}
 		}
@@ -850,19 +916,8 @@ func (p *Result) WriteText(out io.Writer) error {
 		}
 		textf(w, "\nNot applied (Helm uninstall hooks): %s\n", strings.Join(names, ", "))
 	}
-	refused, decide := 0, 0
-	for _, f := range p.AllFindings() {
-		switch f.Verdict {
-		case Refused:
-			refused++
-		case NeedsDecision:
-			decide++
-		}
-	}
-	conflicts := 0
-	for _, o := range p.Objects {
-		conflicts += len(o.Conflicts)
-	}
+	counts := p.Counts()
+	refused, decide, conflicts := counts.Refused, counts.NeedsDecision, counts.Conflicts
 	if conflicts > 0 {
 		textf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as apply.Requests' callers apply, %s takes %s.\n",
 			conflicts, plural(conflicts, "field changes that is", "fields change that are"), p.fieldManager(), plural(conflicts, "it", "them"))
@@ -927,7 +982,9 @@ func conflictText(c Conflict, manager string) string {
 // writeListElements shows a changed list of objects, which an apply
 // replaces whole (an atomic list), element by element: an element equal
 // to one of the other side's is unchanged (moved at most), the others
-// are paired by name where they have one, by their order otherwise.
+// are paired by name where they have one, by their order otherwise; a
+// changed pair too long for a line is shown down to the fields that
+// differ (diffLines).
 func writeListElements(w io.Writer, c FieldChange) {
 	ll, lok := c.Live.([]any)
 	dl, dok := c.Desired.([]any)
@@ -967,7 +1024,7 @@ func writeListElements(w io.Writer, c FieldChange) {
 			textf(w, "        + [%d]: %s\n", j, show(dl[j]))
 		} else {
 			paired[i] = true
-			textf(w, "        ~ [%d]: %s -> %s\n", j, show(ll[restL[i]]), show(dl[j]))
+			writeDiffLines(w, "        ", diffLines(fmt.Sprintf("[%d]", j), ll[restL[i]], dl[j]))
 		}
 		lines++
 	}
@@ -1039,22 +1096,6 @@ func textf(w io.Writer, format string, args ...any) {
 		}
 	}
 	fmt.Fprintf(w, format, args...)
-}
-
-// show prints a value as compact JSON, shortened for one line.
-func show(v any) string {
-	if v == nil {
-		return "<none>"
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	const max = 100
-	if s := string(b); len(s) > max {
-		return s[:max-3] + "..."
-	}
-	return string(b)
 }
 
 // withInferred is listed with the optional APIs that gate caller's shapes

@@ -9,6 +9,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -66,13 +67,9 @@ func serverize(t *testing.T, u *unstructured.Unstructured) {
 		if r, ok, _ := unstructured.NestedInt64(u.Object, "spec", "replicas"); ok {
 			set(float64(r), "spec", "replicas")
 		}
-		// The chart's spelling of a canonical quantity ("100m" as "0.1").
-		if cpu, ok, _ := unstructured.NestedString(u.Object, "spec", "resources", "requests", "cpu"); ok && cpu == "100m" {
-			set("0.1", "spec", "resources", "requests", "cpu")
-		}
-		if mem, ok, _ := unstructured.NestedString(u.Object, "spec", "resources", "requests", "memory"); ok && mem == "536870912" {
-			set("512Mi", "spec", "resources", "requests", "memory")
-		}
+		// Quantities as etcdshapes applied them: the API server stores a
+		// custom resource's spelling as it is sent (another spelling, a
+		// Helm install's, is a change: TestPlanQuantityRespelled).
 		set(map[string]any{"readyMembers": int64(3), "clusterID": "abc", "conditions": []any{}}, "status")
 	case "CronJob":
 		set(false, "spec", "suspend")
@@ -179,8 +176,8 @@ func scenarioRequest(t *testing.T, s golden.Scenario) etcdshapes.Request {
 
 // The plan of a live stack against itself is empty for every golden
 // scenario: server fields, defaults, managedFields, status and respelled
-// quantities and numbers are not changes, and the live state read from the
-// live objects renders the same stack.
+// numbers are not changes, and the live state read from the live objects
+// renders the same stack.
 func TestPlanOfLiveStackAgainstItselfIsEmpty(t *testing.T) {
 	for _, s := range golden.All() {
 		t.Run(s.Name, func(t *testing.T) {
@@ -378,14 +375,19 @@ func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
 	assert.Equal(t, "spec.storage.size", refused[0].Path)
 	assert.Contains(t, refused[0].Message, "cannot be shrunk (10Gi -> 4Gi)")
 
-	// The same size spelled in bytes is no change at all.
-	assert.True(t, planSize("10737418240").Empty())
+	// The same size spelled in bytes: TestPlanQuantityRespelled.
 
 	p = planSize("20Gi")
 	assert.True(t, p.SafeToApply(), "%s", p)
-	notes := findings(p, plan.Note)
-	require.NotEmpty(t, notes)
-	assert.Contains(t, notes[0].Message, "10Gi -> 20Gi")
+	var paths []string
+	for _, n := range findings(p, plan.Note) {
+		paths = append(paths, n.Path)
+		if n.Path == "spec.storage.size" {
+			assert.Contains(t, n.Message, "10Gi -> 20Gi")
+		}
+	}
+	// The backend quota follows the size.
+	assert.Equal(t, []string{"spec.options", "spec.storage.size"}, paths, "%s", p)
 }
 
 func TestPlanStorageClassChangeRefused(t *testing.T) {
@@ -1362,4 +1364,207 @@ func TestPlanVersionChangesFollowEtcdPolicy(t *testing.T) {
 			assert.Equal(t, c.verdict == plan.Note, p.SafeToApply(), "%s", p)
 		})
 	}
+}
+
+// TestPlanMemberFieldChangesNoted: every change of an EtcdCluster field
+// that shapes its members (the etcd container's resources, affinity,
+// topology spread, image pull Secrets, etcd flags, the metadata of the
+// members' objects, the version) gets a note saying that etcd-operator
+// gives it only to the members it creates from now on and rolls no
+// running member, one per field however many of its leaves change;
+// other changes (the volume size, the member count) get none of these.
+func TestPlanMemberFieldChangesNoted(t *testing.T) {
+	s := goldentest.Scenario(t, "cluster-demo")
+	for _, c := range []struct {
+		name string
+		edit func(*v1alpha2.EtcdCluster)
+		want []string // the member-field notes, by path
+	}{
+		{"resources", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.Resources.Limits[corev1.ResourceMemory] = resource.MustParse("1Gi")
+			c.Spec.Resources.Requests[corev1.ResourceCPU] = resource.MustParse("300m")
+		}, []string{"spec.resources"}},
+		{"affinity", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].Weight = 50
+		}, []string{"spec.affinity"}},
+		{"required anti-affinity instead of preferred", func(c *v1alpha2.EtcdCluster) {
+			pref := c.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution
+			c.Spec.Affinity.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution = []corev1.PodAffinityTerm{pref[0].PodAffinityTerm}
+			c.Spec.Affinity.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution = nil
+		}, []string{"spec.affinity"}},
+		{"topology spread", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.TopologySpreadConstraints[0].TopologyKey = "topology.kubernetes.io/zone"
+		}, []string{"spec.topologySpreadConstraints"}},
+		{"another topology spread constraint", func(c *v1alpha2.EtcdCluster) {
+			zone := *c.Spec.TopologySpreadConstraints[0].DeepCopy()
+			zone.TopologyKey = "topology.kubernetes.io/zone"
+			c.Spec.TopologySpreadConstraints = append(c.Spec.TopologySpreadConstraints, zone)
+		}, []string{"spec.topologySpreadConstraints"}},
+		{"image pull Secrets", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.ImagePullSecrets = []corev1.LocalObjectReference{{Name: "mirror-credentials"}}
+		}, []string{"spec.imagePullSecrets"}},
+		{"etcd flags", func(c *v1alpha2.EtcdCluster) {
+			n := int64(5000)
+			c.Spec.Options.SnapshotCount = &n
+			c.Spec.Options.AutoCompactionRetention = "1h"
+		}, []string{"spec.options"}},
+		{"member metadata", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.AdditionalMetadata.Annotations = map[string]string{"backup.example.com/include": "true"}
+		}, []string{"spec.additionalMetadata"}},
+		{"version", func(c *v1alpha2.EtcdCluster) { c.Spec.Version = "3.6.12" }, []string{"spec.version"}},
+		{"resources, spread and flags at once", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.Resources.Limits[corev1.ResourceCPU] = resource.MustParse("2")
+			c.Spec.TopologySpreadConstraints[0].MaxSkew = 2
+			n := int64(1 << 30)
+			c.Spec.Options.QuotaBackendBytes = &n
+		}, []string{"spec.options", "spec.resources", "spec.topologySpreadConstraints"}},
+		{"volume size (no member field)", func(c *v1alpha2.EtcdCluster) {
+			c.Spec.Storage.Size = resource.MustParse("8Gi")
+		}, nil},
+		{"member count (no member field)", func(c *v1alpha2.EtcdCluster) {
+			five := int32(5)
+			c.Spec.Replicas = &five
+		}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, _, err := plan.ForRequest(scenarioRequest(t, s), scenarioObjects(t, s), apply.ForKind(func(cl *v1alpha2.EtcdCluster) error {
+				c.edit(cl)
+				return nil
+			}))
+			require.NoError(t, err)
+			cl := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+			require.Equal(t, plan.Update, cl.Action, "%s", p)
+			var got []string
+			for _, f := range cl.Findings {
+				if !strings.Contains(f.Message, "does not roll the running") && !strings.Contains(f.Message, "no member rolls") {
+					continue
+				}
+				assert.Equal(t, plan.Note, f.Verdict, f.Message)
+				assert.Contains(t, f.Message, "only", f.Message)
+				got = append(got, f.Path)
+			}
+			sort.Strings(got)
+			assert.Equal(t, c.want, got, "%s", p)
+			for _, f := range cl.Findings {
+				assert.NotContains(t, f.Message, "rolls every member", f.Message)
+				assert.NotContains(t, f.Message, "replaces the members", f.Message)
+			}
+		})
+	}
+}
+
+// TestPlanQuantityRespelled: a quantity of a custom resource (the
+// EtcdCluster's resources and volume size, the VPA's bounds) that the
+// live object spells another way than the render, with the same value
+// (a Helm install's "0.1" for "100m", bytes for "10Gi"), is a change: the
+// API server stores a custom resource as it is sent, so the apply writes
+// the object and bumps its generation. The plan names the field and both
+// spellings in a note, and nothing else (no member-field note). A
+// built-in kind's quantity is stored canonical, so there the respelling
+// is no change.
+func TestPlanQuantityRespelled(t *testing.T) {
+	// planCluster: cluster-demo, rendered with every optional API.
+	for _, c := range []struct {
+		kind, name string
+		path       []string
+		live       any
+		change     string // the FieldChange's path; empty for none
+	}{
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "resources", "requests", "cpu"}, "0.1", "spec.resources.requests.cpu"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "resources", "limits", "cpu"}, "1000m", "spec.resources.limits.cpu"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "resources", "requests", "memory"}, "512Mi", "spec.resources.requests.memory"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "resources", "limits", "memory"}, int64(536870912), "spec.resources.limits.memory"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "storage", "size"}, "4294967296", "spec.storage.size"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "storage", "size"}, int64(4294967296), "spec.storage.size"},
+		{"EtcdCluster", "kubernetes-demo-etcd", []string{"spec", "storage", "size"}, "4096Mi", "spec.storage.size"},
+		// Inside an atomic list, replaced whole.
+		{"VerticalPodAutoscaler", "kubernetes-demo-etcd", []string{"spec", "resourcePolicy", "containerPolicies"}, nil, "spec.resourcePolicy.containerPolicies"},
+		// A built-in kind: the API server prints the canonical form.
+		{"CronJob", "kubernetes-demo-etcd-defrag", nil, nil, ""},
+	} {
+		t.Run(fmt.Sprintf("%s %s %v", c.kind, strings.Join(c.path, "."), c.live), func(t *testing.T) {
+			var before any
+			p := planCluster(t, func(objs []etcdshapes.Object) {
+				u := liveObject(t, objs, c.kind, c.name)
+				switch c.kind {
+				case "VerticalPodAutoscaler":
+					policies, _, _ := unstructured.NestedSlice(u.Object, c.path...)
+					min := policies[0].(map[string]any)["minAllowed"].(map[string]any)
+					before = min["cpu"]
+					min["cpu"] = "0.025"
+					require.NoError(t, unstructured.SetNestedSlice(u.Object, policies, c.path...))
+				case "CronJob":
+					pod := []string{"spec", "jobTemplate", "spec", "template", "spec", "containers"}
+					containers, _, _ := unstructured.NestedSlice(u.Object, pod...)
+					res := containers[0].(map[string]any)["resources"].(map[string]any)
+					res["requests"].(map[string]any)["cpu"] = "0.2"
+					require.NoError(t, unstructured.SetNestedSlice(u.Object, containers, pod...))
+				default:
+					before, _, _ = unstructured.NestedFieldNoCopy(u.Object, c.path...)
+					require.NoError(t, unstructured.SetNestedField(u.Object, c.live, c.path...))
+				}
+			})
+			o := objectPlan(t, p, c.kind, c.name)
+			require.True(t, p.SafeToApply(), "%s", p)
+			if c.change == "" {
+				assert.Equal(t, plan.Unchanged, o.Action, "%s", p)
+				assert.True(t, p.Empty(), "%s", p)
+				return
+			}
+			require.Equal(t, plan.Update, o.Action, "%s", p)
+			require.Len(t, o.Changes, 1, "%s", p)
+			ch := o.Changes[0]
+			assert.Equal(t, c.change, ch.Path)
+			assert.Equal(t, plan.FieldChanged, ch.Type)
+			require.Len(t, o.Findings, 1, "%s", p)
+			f := o.Findings[0]
+			assert.Equal(t, plan.Note, f.Verdict)
+			assert.Equal(t, c.change, f.Path)
+			assert.Contains(t, f.Message, "metadata.generation goes up by one")
+			assert.False(t, p.Empty())
+			if c.kind == "VerticalPodAutoscaler" {
+				assert.Contains(t, f.Message, `the same quantity spelled another way ([0].minAllowed.cpu "0.025" -> "25m")`)
+				assert.Contains(t, f.Message, "its controller reads the same value")
+				assert.Equal(t, "25m", before)
+				return
+			}
+			assert.Equal(t, before, ch.Desired, "the render's spelling")
+			liveJSON, err := json.Marshal(ch.Live)
+			require.NoError(t, err)
+			desiredJSON, err := json.Marshal(ch.Desired)
+			require.NoError(t, err)
+			assert.Contains(t, f.Message, "the same quantity spelled another way ("+string(liveJSON)+" -> "+string(desiredJSON)+")")
+			assert.Contains(t, f.Message, "etcd-operator compares quantities by value, so it adopts no new target and no member changes")
+			assert.Contains(t, p.String(), "    ~ "+c.change+": "+string(liveJSON)+" -> "+string(desiredJSON)+"\n")
+		})
+	}
+}
+
+// TestPlanQuantityRespelledWithRealChanges: a respelled quantity next to
+// a real change keeps its note, and the real change gets its own (the
+// EtcdCluster's resources); an atomic list whose elements change besides
+// a respelling gets no respelling note.
+func TestPlanQuantityRespelledWithRealChanges(t *testing.T) {
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		u := liveObject(t, objs, "EtcdCluster", "kubernetes-demo-etcd")
+		require.NoError(t, unstructured.SetNestedField(u.Object, "0.1", "spec", "resources", "requests", "cpu"))
+		require.NoError(t, unstructured.SetNestedField(u.Object, "1Gi", "spec", "resources", "limits", "memory"))
+		v := liveObject(t, objs, "VerticalPodAutoscaler", "kubernetes-demo-etcd")
+		path := []string{"spec", "resourcePolicy", "containerPolicies"}
+		policies, _, _ := unstructured.NestedSlice(v.Object, path...)
+		policies[0].(map[string]any)["minAllowed"].(map[string]any)["cpu"] = "0.025"
+		policies[0].(map[string]any)["maxAllowed"].(map[string]any)["cpu"] = "2"
+		require.NoError(t, unstructured.SetNestedSlice(v.Object, policies, path...))
+	})
+	c := objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	var paths []string
+	for _, f := range c.Findings {
+		paths = append(paths, f.Path)
+	}
+	assert.Equal(t, []string{"spec.resources.requests.cpu", "spec.resources"}, paths, "%s", p)
+	assert.Contains(t, c.Findings[0].Message, `("0.1" -> "100m")`)
+
+	v := objectPlan(t, p, "VerticalPodAutoscaler", "kubernetes-demo-etcd")
+	assert.Equal(t, plan.Update, v.Action)
+	assert.Empty(t, v.Findings, "%s", p)
 }

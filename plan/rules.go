@@ -156,6 +156,17 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 		out = append(out, Finding{Verdict: v, Object: d.ref, Path: path, Message: msg})
 	}
 	gk := d.key.groupKind()
+	// A quantity respelled is no other change: it has its note, and the
+	// rules below grade the rest.
+	graded := make([]FieldChange, 0, len(changes))
+	for _, c := range changes {
+		if qs, ok := quantitiesRespelled(c); ok {
+			add(Note, c.Path, respelling(gk, qs))
+			continue
+		}
+		graded = append(graded, c)
+	}
+	changes = graded
 	for _, r := range immutableRules {
 		if r.kind != gk {
 			continue
@@ -180,8 +191,11 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 			case covers(c, "spec.version", l.tree, after):
 				v, msg := versionChange(valueAt(l.tree, dotted("spec.version")), valueAt(after, dotted("spec.version")))
 				add(v, "spec.version", msg)
-			case covers(c, "spec.resources", l.tree, after):
-				add(Note, c.Path, "etcd-operator rolls every member, one at a time, to change resources")
+			}
+			for _, f := range memberFields {
+				if covers(c, f.field, l.tree, after) {
+					add(Note, f.field, f.message)
+				}
 			}
 		}
 	case dataStoreKind:
@@ -205,6 +219,55 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 		}
 	}
 	return dedupe(out)
+}
+
+// respelling is the note of a quantity of a custom resource whose
+// spelling the apply changes, its value the same ("0.1" -> "100m", a Helm
+// install's spelling against etcdshapes' canonical one).
+// apiextensions-apiserver stores a custom resource as it is sent (a
+// quantity is an int-or-string value to it, never normalised), so the
+// apply writes the object, and the strategy of custom resources bumps
+// metadata.generation for any change outside metadata
+// (customResourceStrategy.PrepareForUpdate). etcd-operator compares the
+// spec it adopted with quantities by value (specEqualsObserved:
+// Quantity.Cmp, equality.Semantic), so it adopts nothing.
+func respelling(gk schema.GroupKind, qs []respelledQuantity) string {
+	spellings := make([]string, len(qs))
+	for i, q := range qs {
+		spellings[i] = strings.TrimPrefix(q.at+" ", " ") + show(q.live) + " -> " + show(q.spelt)
+	}
+	msg := fmt.Sprintf("the same %s spelled another way (%s): the API server stores a custom resource as it is sent, "+
+		"so the apply writes the object: a new resourceVersion, and metadata.generation goes up by one",
+		plural(len(qs), "quantity", "quantities"), strings.Join(spellings, ", "))
+	if gk == etcdClusterKind {
+		return msg + "; etcd-operator compares quantities by value, so it adopts no new target and no member changes"
+	}
+	return msg + "; its controller reads the same value"
+}
+
+// memberFields are the EtcdCluster's fields that shape its members (their
+// Pods, and the objects etcd-operator creates for each) other than
+// spec.version, which versionChange grades: etcd-operator copies them onto
+// a member when it creates one and never re-templates a running member
+// (the CRD's descriptions of these fields; etcd-operator's
+// docs/concepts.md, "Pod scheduling and additional metadata" and "etcd
+// tuning options"; EtcdMemberSpec: "existing members are not re-templated
+// when the cluster spec changes"), so a change rolls nothing.
+var memberFields = []struct{ field, message string }{
+	{"spec.resources", onNewMembers("resources (the etcd container's requests and limits)")},
+	{"spec.affinity", onNewMembers("affinity")},
+	{"spec.topologySpreadConstraints", onNewMembers("topology spread constraints")},
+	{"spec.imagePullSecrets", onNewMembers("image pull Secrets")},
+	{"spec.options", onNewMembers("etcd flags (spec.options: the backend quota, compaction, the snapshot count)")},
+	{"spec.additionalMetadata", "etcd-operator stamps the new labels and annotations only on the objects it creates from now on " +
+		"(the Pods, PVCs, Services, PodDisruptionBudget and EtcdMembers of new members): the existing ones keep theirs, and no member rolls"},
+}
+
+// onNewMembers is the note of a change of a member field that etcd-operator
+// applies to new members only.
+func onNewMembers(what string) string {
+	return "etcd-operator gives the new " + what + " only to the members it creates from now on (a scale-up, a replacement): " +
+		"it does not roll the running members, which keep theirs until each is replaced"
 }
 
 // otherEtcd says, for a DataStore whose live endpoints share none with
@@ -366,22 +429,27 @@ func sizeChange(live, desired any) (Verdict, string, bool) {
 // change and a one-minor upgrade are notes; a one-minor upgrade from below
 // the patch release etcd's guide requires (3.5.10 -> 3.6.11), a one-minor
 // downgrade, a skipped minor version, a major change and a version that is
-// not one need a decision, since etcd-operator's rolling replacement of the
-// members performs none of them as etcd supports it.
+// not one need a decision, since the members etcd-operator creates with
+// the new version join a cluster of the old one, which etcd supports for
+// none of them. etcd-operator gives the version only to the members it
+// creates from now on and rolls no running member (its docs/meet_v1alpha2.md:
+// "spec.version applies only to newly created members"; EtcdMemberSpec
+// copies the version at creation).
 func versionChange(live, desired any) (Verdict, string) {
 	ls, _ := live.(string)
 	ds, _ := desired.(string)
 	step, why := etcd.VersionChange(ls, ds)
-	const rolls = "; etcd-operator replaces the members one at a time with the new version"
+	const rolls = "; etcd-operator gives the new version only to the members it creates from now on (a scale-up, a replacement) and does not roll the running ones, " +
+		"so the cluster runs both versions until every member is replaced"
 	switch step {
 	case etcd.VersionPatch, etcd.VersionMinorUpgrade, etcd.VersionSame:
 		return Note, why + rolls
 	case etcd.VersionMinorDowngrade:
-		return NeedsDecision, why + rolls + ", so check that the downgrade is enabled first (or that etcd-operator enables it), and take a snapshot first"
+		return NeedsDecision, why + rolls + "; check that the downgrade is enabled first (or that etcd-operator enables it), and take a snapshot first"
 	case etcd.VersionUnknown, etcd.VersionBelowMinimum:
 		return NeedsDecision, why + rolls + "; take a snapshot first"
 	default:
-		return NeedsDecision, why + rolls + ": expect the first replaced member to fail and the cluster to run a member short; take a snapshot first"
+		return NeedsDecision, why + rolls + ": expect the first member created with it to fail to join, and a replaced member's place to stay empty; take a snapshot first"
 	}
 }
 

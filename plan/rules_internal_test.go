@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,7 +21,7 @@ import (
 // addedOrRemoved message, word for word.
 func TestImmutableRulesSpeakTheCRDs(t *testing.T) {
 	if len(crdcheck.Dirs()) == 0 {
-		t.Skip("ETCDSHAPES_CRDS is not set")
+		t.Skip(crdpath.SkipMessage)
 	}
 	crds := map[schema.GroupKind]string{
 		etcdClusterKind: "etcd-operator.cozystack.io_etcdclusters.yaml",

@@ -86,9 +86,10 @@ func (k *lookup) get(p fieldpath.Path) (any, bool) {
 // where it starts (an added container once, not each of its fields), a
 // removed one as the apply removes it (an element whole, the fields of a
 // map one by one), a changed value at its leaf; server fields (metadata other
-// than labels, annotations and owner references; status) are left out,
-// and a quantity respelled with the same value is no change. Sorted by
-// path.
+// than labels, annotations and owner references; status) are left out.
+// A quantity of a custom resource respelled with the same value is a
+// change: the API server stores the new spelling (see quantityRespelled).
+// Sorted by path.
 func changesOf(root *cNode, live, after map[string]any, cmp *typed.Comparison, own *fieldpath.Set) []FieldChange {
 	lk, ak := newLookup(root, live), newLookup(root, after)
 	seen := map[string]bool{}
@@ -145,9 +146,6 @@ func changesOf(root *cNode, live, after map[string]any, cmp *typed.Comparison, o
 		}
 		lv, _ := lk.get(p)
 		av, _ := ak.get(p)
-		if quantityRespelled(p, lv, av) {
-			return
-		}
 		add(FieldChange{Path: pathString(p), PathElements: pathElements(p), Type: FieldChanged, Live: lv, Desired: av})
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -168,18 +166,81 @@ func iterateLeaves(s *fieldpath.Set, prefix fieldpath.Path, fn func(fieldpath.Pa
 	})
 }
 
-// quantityRespelled reports a quantity field whose two spellings are the
-// same quantity ("0.1" and "100m"): a custom resource keeps the spelling
-// it is sent, and the value is what its controller reads.
-func quantityRespelled(p fieldpath.Path, a, b any) bool {
-	key, parent := "", ""
-	if n := len(p); n > 0 && p[n-1].FieldName != nil {
-		key = *p[n-1].FieldName
-		if n > 1 && p[n-2].FieldName != nil {
-			parent = *p[n-2].FieldName
-		}
+// respelledQuantity is a quantity a change spells another way: where it
+// is below the changed field (empty for the field itself) and both
+// spellings.
+type respelledQuantity struct {
+	at          string
+	live, spelt any
+}
+
+// quantitiesRespelled reports a change of a custom resource whose two
+// sides differ only in the spelling of quantities of the same value ("0.1"
+// and "100m"), which it lists: a quantity field, or an atomic list or map
+// holding quantities (the VPA's containerPolicies). The API server stores
+// a custom resource as it is sent (its quantities are int-or-string
+// values to apiextensions-apiserver), so the apply rewrites them; a
+// built-in kind's Go round trip prints the canonical form on both sides
+// (roundTrip), so it never has such a change.
+func quantitiesRespelled(c FieldChange) ([]respelledQuantity, bool) {
+	n := len(c.PathElements)
+	if c.Type != FieldChanged || n == 0 {
+		return nil, false
 	}
-	return isQuantityField(key, parent) && sameQuantity(a, b)
+	key, _ := strings.CutPrefix(c.PathElements[n-1], "f:")
+	parent := ""
+	if n > 1 {
+		parent, _ = strings.CutPrefix(c.PathElements[n-2], "f:")
+	}
+	var out []respelledQuantity
+	if !onlyRespelled(key, parent, "", c.Live, c.Desired, &out) || len(out) == 0 {
+		return nil, false
+	}
+	return out, true
+}
+
+// onlyRespelled walks l and d (the value of field key of a map that is
+// field parent's value, at label below the change) and reports whether
+// they differ at most in quantities' spellings, appending those to out.
+func onlyRespelled(key, parent, label string, l, d any, out *[]respelledQuantity) bool {
+	switch lt := l.(type) {
+	case map[string]any:
+		dt, ok := d.(map[string]any)
+		if !ok || len(lt) != len(dt) {
+			return false
+		}
+		keys := make([]string, 0, len(lt))
+		for k := range lt {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			dv, ok := dt[k]
+			if !ok || !onlyRespelled(k, key, label+"."+k, lt[k], dv, out) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		dt, ok := d.([]any)
+		if !ok || len(lt) != len(dt) {
+			return false
+		}
+		for i := range lt {
+			if !onlyRespelled("", "", fmt.Sprintf("%s[%d]", label, i), lt[i], dt[i], out) {
+				return false
+			}
+		}
+		return true
+	}
+	if canonicalJSON(l) == canonicalJSON(d) {
+		return true
+	}
+	if isQuantityField(key, parent) && sameQuantity(l, d) {
+		*out = append(*out, respelledQuantity{at: label, live: l, spelt: d})
+		return true
+	}
+	return false
 }
 
 // keptFields are the fields of the object after the apply that other

@@ -404,25 +404,42 @@ func (o *outputFlags) selectObjects(objs []etcdshapes.Object) ([]bool, error) {
 // its KIND is none of their kinds, it lists their kinds (as Kubernetes
 // spells them, sorted) and says why a kind of the stack is left out (an
 // optional API not served); when its NAME is the mismatch, it lists the
-// objects of that kind.
+// objects of that kind. Without --include-hooks the Helm uninstall hooks
+// are not what the render prints: their kinds and objects are listed
+// apart, as what --include-hooks adds.
 func (o *outputFlags) noMatch(sel selector, objs []etcdshapes.Object) error {
 	if len(objs) == 0 {
 		return invalid.Errorf("--show-only", sel.arg, "matches no object: nothing was rendered")
 	}
-	var kinds, ofKind []string
+	var kinds, hookKinds, ofKind, hooksOfKind []string
 	for _, obj := range objs {
 		gvk := obj.GetObjectKind().GroupVersionKind()
-		if !slices.Contains(kinds, gvk.Kind) {
-			kinds = append(kinds, gvk.Kind)
+		k, of := &kinds, &ofKind
+		if !o.includeHooks && etcdshapes.IsUninstallHook(obj) {
+			k, of = &hookKinds, &hooksOfKind
+		}
+		if !slices.Contains(*k, gvk.Kind) {
+			*k = append(*k, gvk.Kind)
 		}
 		if sel.matchesKind(gvk) {
-			ofKind = append(ofKind, objectName(obj))
+			*of = append(*of, objectName(obj))
 		}
 	}
-	if len(ofKind) > 0 {
-		return invalid.Errorf("--show-only", sel.arg, "matches no rendered object; rendered of that kind: %s", strings.Join(ofKind, ", "))
+	hooks := func(what []string) string {
+		if len(what) == 0 {
+			return ""
+		}
+		return "; its Helm uninstall hooks, which render leaves out without --include-hooks: " + strings.Join(what, ", ")
+	}
+	if len(ofKind)+len(hooksOfKind) > 0 {
+		rendered := "rendered of that kind: " + strings.Join(ofKind, ", ")
+		if len(ofKind) == 0 {
+			rendered = "the render holds none of that kind"
+		}
+		return invalid.Errorf("--show-only", sel.arg, "matches no rendered object; %s%s", rendered, hooks(hooksOfKind))
 	}
 	slices.Sort(kinds)
+	slices.Sort(hookKinds)
 	why := ""
 	for _, sh := range etcdshapes.Shapes() {
 		optional := sh.API != "" && slices.Contains(sh.Callers, o.stack) && !slices.Contains(sh.AlwaysFor, o.stack)
@@ -431,7 +448,7 @@ func (o *outputFlags) noMatch(sel selector, objs []etcdshapes.Object) error {
 			break
 		}
 	}
-	return invalid.Errorf("--show-only", sel.arg, "names no kind this render holds%s; its kinds: %s", why, strings.Join(kinds, ", "))
+	return invalid.Errorf("--show-only", sel.arg, "names no kind this render holds%s; its kinds: %s%s", why, strings.Join(kinds, ", "), hooks(hookKinds))
 }
 
 // jsonList prints objs as one v1 List, indented as kubectl prints it; each

@@ -50,7 +50,9 @@ const (
   show as removed (or as changed to their default, where the API server fills one in);
   every other manager's are kept, and a change of one is a conflict. Plan with the field
   manager you apply with (kubectl apply --server-side --field-manager NAME,
-  metav1.ApplyOptions.FieldManager). -o json prints the plan as a JSON object.
+  metav1.ApplyOptions.FieldManager). -o json prints the plan as a JSON object, led by its
+  verdict: "safeToApply", "empty" and "counts" (create, update, delete, unchanged, refused,
+  needsDecision, notes, conflicts).
 
   The DataStore is cluster-scoped: list datastores.kamaji.clastix.io among the kinds
   (kubectl then fetches every DataStore), or append it by name:

@@ -622,3 +622,78 @@ func TestPlanCommandMissingLiveObject(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanCommandJSONVerdict: plan -o json carries the verdict at the top
+// level (safeToApply, empty and counts), and it agrees with the exit
+// status and with the text form's summary and verdict lines, for a plan
+// with no changes, a safe update, a decision, a refusal and a fresh
+// install.
+func TestPlanCommandJSONVerdict(t *testing.T) {
+	s := goldentest.Scenario(t, "etcd-defaults")
+	cluster := func(edit func(u *unstructured.Unstructured)) func(u *unstructured.Unstructured) {
+		return func(u *unstructured.Unstructured) {
+			if u.GetKind() == "EtcdCluster" {
+				edit(u)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		live    []byte
+		code    int
+		verdict string
+	}{
+		{"no changes", liveList(t, s, nil), 0, "No changes."},
+		{"a patch version change", liveList(t, s, cluster(func(u *unstructured.Unstructured) {
+			require.NoError(t, unstructured.SetNestedField(u.Object, "3.6.10", "spec", "version"))
+		})), 0, "Safe to apply."},
+		{"a member-count change", liveList(t, s, cluster(func(u *unstructured.Unstructured) {
+			require.NoError(t, unstructured.SetNestedField(u.Object, int64(5), "spec", "replicas"))
+		})), 3, "Not safe to apply: 0 refused by the API server, 1 need a decision."},
+		{"a shrinking volume", liveList(t, s, cluster(func(u *unstructured.Unstructured) {
+			require.NoError(t, unstructured.SetNestedField(u.Object, "100Gi", "spec", "storage", "size"))
+		})), 3, "Not safe to apply: 1 refused by the API server, 0 need a decision."},
+		{"nothing live", []byte{}, 0, "Safe to apply."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			live := writeTemp(t, c.live)
+			var text, stderr bytes.Buffer
+			code := runPlan(planArgs(t, s, live), nil, &text, &stderr)
+			require.Equal(t, c.code, code, "%s%s", text.String(), stderr.String())
+			require.Contains(t, text.String(), "\n"+c.verdict+"\n")
+
+			var js bytes.Buffer
+			require.Equal(t, c.code, runPlan(append(planArgs(t, s, live), "-o", "json"), nil, &js, &stderr), stderr.String())
+			var top map[string]json.RawMessage
+			require.NoError(t, json.Unmarshal(js.Bytes(), &top))
+			var got struct {
+				SafeToApply *bool        `json:"safeToApply"`
+				Empty       *bool        `json:"empty"`
+				Counts      *plan.Counts `json:"counts"`
+			}
+			require.NoError(t, json.Unmarshal(js.Bytes(), &got))
+			require.NotNil(t, got.SafeToApply, "no safeToApply in %s", js.String())
+			require.NotNil(t, got.Empty, "no empty in %s", js.String())
+			require.NotNil(t, got.Counts, "no counts in %s", js.String())
+			assert.Equal(t, c.code == 0, *got.SafeToApply)
+			assert.Equal(t, c.verdict == "No changes.", *got.Empty)
+			n := got.Counts
+			assert.Contains(t, text.String(), fmt.Sprintf("Plan: %d to create, %d to update, %d to delete, %d unchanged.\n", n.Create, n.Update, n.Delete, n.Unchanged))
+			if !*got.SafeToApply {
+				assert.Contains(t, text.String(), fmt.Sprintf("Not safe to apply: %d refused by the API server, %d need a decision.", n.Refused, n.NeedsDecision))
+			} else {
+				assert.Zero(t, n.Refused+n.NeedsDecision)
+			}
+			assert.Equal(t, strings.Count(text.String(), "    note"), n.Notes, text.String())
+			// The rest of the form decodes into a Result, which agrees.
+			var p plan.Result
+			require.NoError(t, json.Unmarshal(js.Bytes(), &p))
+			assert.Equal(t, *got.SafeToApply, p.SafeToApply())
+			assert.Equal(t, *got.Empty, p.Empty())
+			assert.Equal(t, *n, p.Counts())
+			for _, k := range []string{"safeToApply", "empty", "counts", "objects"} {
+				assert.Contains(t, top, k)
+			}
+		})
+	}
+}

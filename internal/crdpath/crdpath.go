@@ -14,6 +14,8 @@
 package crdpath
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -37,4 +39,19 @@ func Dirs(value, root string) []string {
 		out = append(out, d)
 	}
 	return out
+}
+
+// SkipMessage is what a test that needs the CRDs says when EnvVar is not
+// set (docs/testing.md quotes it).
+const SkipMessage = EnvVar + " is not set: it lists the directories of the CRDs to validate against (docs/testing.md)"
+
+// Partial is the failure of a check of generated code or tables against
+// the CRDs in dirs (the directories EnvVar lists) when the CRDs of
+// missing (kinds, such as "monitoring.coreos.com/v1/PodMonitor") are not
+// among them: the list is short, and regenerating from it would drop
+// them.
+func Partial(dirs, missing []string) string {
+	return fmt.Sprintf("%s lists %q, which lacks the CRDs of %s: it must list every CRD directory (CI: ../shared/crds%c../shared/crds-planned). "+
+		"Add the directories that hold them and run the tests again; do not run go generate ./plan from this list, which would write the generated code without them",
+		EnvVar, dirs, strings.Join(missing, ", "), os.PathListSeparator)
 }

@@ -234,7 +234,7 @@ func ForTest(tb testing.TB) *Checker {
 	tb.Helper()
 	c, ok, err := FromEnv()
 	if !ok {
-		tb.Skipf("%s is not set: it lists the directories of the CRDs to validate against (docs/testing.md)", EnvVar)
+		tb.Skip(crdpath.SkipMessage)
 	}
 	if err != nil {
 		tb.Fatal(err)
