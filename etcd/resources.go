@@ -225,8 +225,10 @@ func ValidateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 		return invalid.Errorf(f, n, "must be a resource name: %s", strings.Join(errs, "; "))
 	}
 	// The bounds come before any arithmetic on q (roundTrips, Cmp, the
-	// division of the requests).
-	if err := quantity.Check(f, q); err != nil {
+	// division of the requests), and the charts' rules with them: the
+	// requests divide q as the charts' float64 arithmetic does, which is
+	// exact only for a value it holds exactly.
+	if err := quantity.ChartCheck(f, q); err != nil {
 		return err
 	}
 	if q.Sign() < 0 {
@@ -266,7 +268,7 @@ func ValidateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 // it.
 func validateHugePages(field, name string, q resource.Quantity) error {
 	page := strings.TrimPrefix(name, corev1.ResourceHugePagesPrefix)
-	switch rule := quantity.Rule(page); rule {
+	switch rule := quantity.ChartRule(page); rule {
 	case "":
 	case quantity.SyntaxRule:
 		return invalid.Errorf(field, name, "must be hugepages-<page size>, e.g. hugepages-2Mi")
