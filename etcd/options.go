@@ -34,6 +34,8 @@ const (
 	// 128,000,000 bytes: the rest holds the database, the raft snapshots
 	// and the filesystem's own structures. Its quota is 255013683 bytes.
 	MinSize = "256Mi"
+	// MinSizeBytes is MinSize in bytes.
+	MinSizeBytes = 256 << 20
 	// MaxReplicas bounds the member count. etcd advises at most 7 members;
 	// the bound keeps the cleanup hook, which names one PVC per member,
 	// and its Role small.
@@ -44,7 +46,7 @@ const (
 const MinSizeRule = "must be at least " + MinSize + " (etcd.MinSize): etcd preallocates 128,000,000 bytes of write-ahead log on the data volume before it stores a key (two segments of 64,000,000), so a smaller volume never runs"
 
 // minSize is MinSize as a quantity.
-var minSize = resource.MustParse(MinSize)
+var minSize = *resource.NewQuantity(MinSizeBytes, resource.BinarySI)
 
 // Options are what a caller varies about one etcd. The zero value means the
 // documented defaults.
