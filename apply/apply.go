@@ -23,6 +23,7 @@ import (
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -517,15 +518,8 @@ func mergeMeta(fieldName string, o etcdshapes.Object, have, add map[string]strin
 // controller reference is refused.
 func WithOwnerReference(ref metav1.OwnerReference) Modifier {
 	return func(o etcdshapes.Object) error {
-		switch {
-		case ref.APIVersion == "":
-			return invalid.Errorf("ownerReference.apiVersion", ref.APIVersion, "must not be empty")
-		case ref.Kind == "":
-			return invalid.Errorf("ownerReference.kind", ref.Kind, "must not be empty")
-		case ref.Name == "":
-			return invalid.Errorf("ownerReference.name", ref.Name, "must not be empty")
-		case ref.UID == "":
-			return invalid.Errorf("ownerReference.uid", string(ref.UID), "must not be empty (the owner's metadata.uid)")
+		if err := validateOwnerReference(ref); err != nil {
+			return err
 		}
 		if err := notNil(o); err != nil {
 			return err
@@ -548,3 +542,42 @@ func WithOwnerReference(ref metav1.OwnerReference) Modifier {
 }
 
 func isController(r metav1.OwnerReference) bool { return r.Controller != nil && *r.Controller }
+
+// The bounds of an owner reference's names: what an owner the API server
+// holds can have. A reference that names no object that can exist leaves
+// the stack's objects without any owner present, which the garbage
+// collector deletes.
+const (
+	// MaxOwnerUID: the API server gives every object a UUID as its
+	// metadata.uid, 36 characters.
+	MaxOwnerUID = 36
+)
+
+// validateOwnerReference checks ref's fields as names of an object the
+// API server can hold, each rule after the one before: apiVersion a
+// group/version (a DNS-1123 subdomain of at most 253 characters, a
+// version that is a DNS-1035 label of at most 63, as a CRD's), kind one
+// whose lower case is a DNS-1035 label (a CRD's kind), name a DNS-1123
+// subdomain (metadata.name, at most 253), uid at most MaxOwnerUID.
+func validateOwnerReference(ref metav1.OwnerReference) error {
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	switch {
+	case ref.APIVersion == "":
+		return invalid.Errorf("ownerReference.apiVersion", ref.APIVersion, "must not be empty")
+	case err != nil || gv.Version == "" || (gv.Group != "" && len(validation.IsDNS1123Subdomain(gv.Group)) > 0) || len(validation.IsDNS1035Label(gv.Version)) > 0:
+		return invalid.Errorf("ownerReference.apiVersion", ref.APIVersion, "must be an API version: a version (a DNS-1035 label, e.g. v1) after a group (a DNS-1123 subdomain) and a /, as the owner's apiVersion")
+	case ref.Kind == "":
+		return invalid.Errorf("ownerReference.kind", ref.Kind, "must not be empty")
+	case len(validation.IsDNS1035Label(strings.ToLower(ref.Kind))) > 0:
+		return invalid.Errorf("ownerReference.kind", ref.Kind, "must be a kind: one whose lower case is a DNS-1035 label of at most 63 characters, as an API's kinds are")
+	case ref.Name == "":
+		return invalid.Errorf("ownerReference.name", ref.Name, "must not be empty")
+	case len(validation.IsDNS1123Subdomain(ref.Name)) > 0:
+		return invalid.Errorf("ownerReference.name", ref.Name, "must be an object name (a DNS-1123 subdomain of at most 253 characters)")
+	case ref.UID == "":
+		return invalid.Errorf("ownerReference.uid", string(ref.UID), "must not be empty (the owner's metadata.uid)")
+	case len(ref.UID) > MaxOwnerUID:
+		return invalid.Errorf("ownerReference.uid", string(ref.UID), "must be at most %d characters: the owner's metadata.uid, a UUID the API server gives", MaxOwnerUID)
+	}
+	return nil
+}

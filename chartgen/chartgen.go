@@ -295,7 +295,9 @@ func constantsData(k *constants) []byte {
 		"name": k.AuthRules.Name, "tls": k.AuthRules.TLS, "tlsSuffixes": k.TLSSecretSuffixes,
 		// spec.auth, a format of the Secret's name as JSON.
 		"spec": "enabled: true\nrootCredentialsSecretRef:\n  name: %s"}
-	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds, "loss": loss, "auth": auth}, "  ")
+	// The length bounds of the values' free-form strings.
+	limits := map[string]any{"ratio": etcd.RatioLengthRule, "spread": values.SpreadLengthRule}
+	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds, "loss": loss, "auth": auth, "limits": limits}, "  ")
 	return append(js, '\n')
 }
 
@@ -417,10 +419,13 @@ type constants struct {
 	// digits of the greatest exponent; their rules are constants.json's.
 	QuantityMaxLength, QuantityExponentDigits                                       int
 	QuantitySyntaxRule, QuantityRangeRule, QuantityLengthRule, QuantityExponentRule string
-	// MinSizeBytes is etcd.MinSize in bytes (its rule is constants.json's).
-	MinSizeBytes int64
-	DefaultQuota string
-	LibraryName                                                                     string
+	// MinSizeBytes is etcd.MinSize in bytes; MaxRatioLength and
+	// MaxSpreadLength bound a ratio's and the spread constraints' text
+	// (their rules are constants.json's).
+	MinSizeBytes                    int64
+	MaxRatioLength, MaxSpreadLength int
+	DefaultQuota                    string
+	LibraryName                     string
 	// NoLibraryMessage is the refusal of a chart that lacks the library
 	// chart as a dependency.
 	NoLibraryMessage string
@@ -564,6 +569,8 @@ func newConstants() (*constants, error) {
 		QuantityLengthRule:     quantity.LengthRule,
 		QuantityExponentRule:   quantity.ExponentRule,
 		MinSizeBytes:           etcd.MinSizeBytes,
+		MaxRatioLength:         etcd.MaxRatioLength,
+		MaxSpreadLength:        values.MaxSpreadConstraintsLength,
 		EtcdCluster:            apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
 		// The live object whose spec.dataStoreName the per-cluster chart
 		// reads with lookup.

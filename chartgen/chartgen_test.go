@@ -481,7 +481,12 @@ func TestQuickPatterns(t *testing.T) {
 	require.NoError(t, naming.ValidateTenantNamespace("namespace", "tenant-"+strings.Repeat("a", validation.DNS1123LabelMaxLength-len("tenant-"))))
 	_, err := naming.ForCluster("tenant-a", strings.Repeat("a", naming.MaxClusterName-len("-etcd")))
 	require.NoError(t, err)
-	require.NoError(t, etcd.Options{Size: resource.MustParse("999999Ti")}.Validate())
+	for _, size := range []string{"9999Gi", "9999G", "999999Mi", "300Mi", "99Ti", "1G"} {
+		require.NoError(t, etcd.Options{Size: resource.MustParse(size)}.Validate(), size)
+	}
+	for _, q := range []string{"999999", "999999Mi", "99999Gi", "999999G"} {
+		require.NoError(t, etcd.Options{Resources: corev1.ResourceList{"cpu": resource.MustParse(q), "memory": resource.MustParse(q)}}.Validate(), q)
+	}
 	_ = etcdshapes.CallerEtcd
 }
 
@@ -562,8 +567,8 @@ func TestQuickHeads(t *testing.T) {
 
 	tenant := "tenant-" + strings.Repeat("a", k.MaxLabel-len("tenant-"))
 	for _, c := range []struct{ ns, version, size string }{
-		{"tenant-a", "3.5.0", "4Gi"}, {"tenant-root", "3.6.10", "1"}, {"tenant-a-0-b", "10.20.30", "999999Ti"},
-		{tenant, "0.0.0", "1k"},
+		{"tenant-a", "3.5.0", "4Gi"}, {"tenant-root", "3.6.10", "1G"}, {"tenant-a-0-b", "10.20.30", "99Ti"},
+		{tenant, "0.0.0", "300Mi"}, {"tenant-a", "3.5.0", "999999Mi"}, {"tenant-a", "3.5.0", "9999Gi"}, {"tenant-a", "3.5.0", "1T"},
 	} {
 		require.True(t, h.etcd(c.ns, c.version, c.size), "%q", c)
 	}
@@ -572,6 +577,8 @@ func TestQuickHeads(t *testing.T) {
 		{"xtenant-a", "3.5.0", "4Gi"}, {"-tenant-a", "3.5.0", "4Gi"}, {" tenant-a", "3.5.0", "4Gi"}, {"\ntenant-a", "3.5.0", "4Gi"},
 		{"tenant-a", "3.5.0", "4Gi\n"}, {"tenant-a", "3.5.0", "4Gix"}, {"tenant-a", "3.5.0", "4Gi "}, {"tenant-a", "3.5.0", "4Gi;"},
 		{"tenant-a", "3.5.0", "4Pi"}, {"tenant-a", "3.5.0", "1000000"}, {"tenant-a", "3.5.0", "4Gi;4Gi"},
+		// Below etcd.MinSize, or of more than 15 digits in bytes.
+		{"tenant-a", "3.5.0", "1"}, {"tenant-a", "3.5.0", "1k"}, {"tenant-a", "3.5.0", "255Mi"}, {"tenant-a", "3.5.0", "10000Gi"}, {"tenant-a", "3.5.0", "100Ti"}, {"tenant-a", "3.5.0", "999999Ti"},
 		// At the ends of the fields.
 		{"tenant-", "3.5.0", "4Gi"}, {"tenant-a-", "3.5.0", "4Gi"}, {"tenant-a\n", "3.5.0", "4Gi"}, {"Tenant-a", "3.5.0", "4Gi"},
 		{"tenant-a", "v3.5.0", "4Gi"}, {"tenant-a", "3.5.0-rc.1", "4Gi"}, {"tenant-a", "3.5", "4Gi"}, {"tenant-a", "3.5.0.1", "4Gi"},

@@ -338,6 +338,7 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. */ -}}
 {{- if kindIs "invalid" $x -}}
 {{- $_ := set $raw (index . 0) "" -}}
 {{- else if and (kindIs "string" $x) (ne $x "") -}}
+{{- if gt (len $x) [[ .MaxRatioLength ]] }}{{ include "etcdshapes.check.fail" (list $field $x $k.limits.ratio) }}{{ end -}}
 {{- $_ := set $raw (index . 0) $x -}}
 {{- else if kindIs "float64" $x -}}
 {{- $_ := set $raw (index . 0) (include "etcdshapes.check.formatFloat" (dict "value" $x)) -}}
@@ -575,6 +576,7 @@ options.go): dict value path k. */ -}}
 {{- else if ne (len ($r.values | default list)) 1 -}}
 {{- include "etcdshapes.check.fail" (list (print $rp ".values") "" "must have exactly one value") -}}
 {{- end -}}
+{{- range $j, $v := $r.values | default list }}{{ include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j) "value" (toString $v) "msgs" (include "etcdshapes.check.subdomainErrors" (dict "value" (toString $v) "k" $.k))) }}{{ end -}}
 {{- end -}}
 {{- end -}}
 
@@ -658,6 +660,7 @@ dict value k; JSON list of the global constraints as given, empty for none. */ -
 {{- else if eq $x "" -}}
 {{- /* Only "" is none: upstream renders anything else as constraints. */ -}}
 {{- toJson list -}}
+{{- else if gt (len $x) [[ .MaxSpreadLength ]] }}{{ include "etcdshapes.check.fail" (list $field $x .k.limits.spread) -}}
 {{- else -}}
 {{- $doc := fromYaml $x -}}
 {{- if hasKey $doc "Error" -}}

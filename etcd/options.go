@@ -500,6 +500,16 @@ func validateNodeSelectorTerm(t corev1.NodeSelectorTerm, p *k8sfield.Path) k8sfi
 		} else if len(r.Values) != 1 {
 			errs = append(errs, k8sfield.Required(rp.Child("values"), "must have exactly one value"))
 		}
+		// The values of metadata.name are node names: the API server's
+		// ValidateNodeName, a DNS-1123 subdomain (at most 253).
+		for j, v := range r.Values {
+			if r.Key != "metadata.name" {
+				break
+			}
+			for _, msg := range validation.IsDNS1123Subdomain(v) {
+				errs = append(errs, k8sfield.Invalid(rp.Child("values").Index(j), v, msg))
+			}
+		}
 	}
 	return errs
 }

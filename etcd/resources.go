@@ -24,9 +24,20 @@ const (
 	DefaultEphemeralStorageAllocationRatio = "40"
 )
 
+// MaxRatioLength bounds an allocation ratio's text, in bytes: a ratio is
+// a number the charts read as a float64 (strconv.ParseFloat, which takes
+// any length), and every float64 is written exactly in at most 24
+// characters ("-2.2250738585072014e-308"); 64 is a quantity's bound
+// (internal/quantity.MaxLength), as a ratio divides quantities.
+const MaxRatioLength = 64
+
+// RatioLengthRule is the refusal of a ratio longer than MaxRatioLength.
+const RatioLengthRule = "is longer than 64 characters, the most a ratio takes (every float64 is written exactly in at most 24)"
+
 // Ratios are the platform's overcommit ratios: a container's request is its
 // limit divided by the ratio. They are decimal strings, as the platform
-// configuration carries them ("4", "1.5"); empty means the default.
+// configuration carries them ("4", "1.5"), of at most MaxRatioLength
+// characters; empty means the default.
 type Ratios struct {
 	// CPU is the CPU ratio; empty means DefaultCPUAllocationRatio.
 	CPU string
@@ -58,6 +69,9 @@ type ratio struct {
 func parseRatio(field, s, def string) (ratio, error) {
 	if s == "" {
 		s = def
+	}
+	if len(s) > MaxRatioLength {
+		return ratio{}, invalid.Errorf(field, s, "%s", RatioLengthRule)
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	// A number beyond a float64's range is ±Inf with a range error: the

@@ -394,6 +394,21 @@ func platformValues(raw any) (platform, error) {
 
 const spreadField = "_cluster.scheduling.globalAppTopologySpreadConstraints"
 
+// MaxSpreadConstraintsLength bounds the YAML string of the platform's
+// global spread constraints, in bytes, checked before it is parsed (the
+// charts parse it with fromYaml at every render). No consumer limits it
+// below the 1 MiB of the Secret Helm keeps a release's values in; 32 KiB
+// holds some 150 constraints of the longest form the API server takes
+// (topologyKey and selector keys of 317 characters, a few match
+// expressions), where the API server's one constraint per topologyKey and
+// whenUnsatisfiable leaves a real list a handful long (Cozystack's own is
+// 160 bytes).
+const MaxSpreadConstraintsLength = 32 << 10
+
+// SpreadLengthRule is the refusal of constraints longer than
+// MaxSpreadConstraintsLength.
+const SpreadLengthRule = "is longer than 32768 bytes (32 KiB), the most the global spread constraints take"
+
 // ParseSpreadConstraints reads the platform's global spread constraints: a
 // YAML string holding a "topologySpreadConstraints:" list. nil or "" means
 // none. Unknown fields are refused.
@@ -409,6 +424,9 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 		// Only the empty string means none: the chart renders anything
 		// else as constraints (whitespace alone as broken YAML).
 		return nil, nil
+	}
+	if len(s) > MaxSpreadConstraintsLength {
+		return nil, invalid.Errorf(spreadField, s, "%s", SpreadLengthRule)
 	}
 	var holder struct {
 		TopologySpreadConstraints *[]corev1.TopologySpreadConstraint `json:"topologySpreadConstraints"`
@@ -584,6 +602,11 @@ func ratioValue(field string, v any) (string, error) {
 		if t == "" {
 			return "", invalid.Errorf(field, v, "must be a number above 0")
 		}
+		if len(t) > etcd.MaxRatioLength {
+			// As it is read, as the chart reads it: before any of
+			// the ratios is parsed.
+			return "", invalid.Errorf(field, v, "%s", etcd.RatioLengthRule)
+		}
 		return t, nil
 	}
 	f, ok, err := valueNumber(field, v)
@@ -598,6 +621,12 @@ func ratioValue(field string, v any) (string, error) {
 		// refusal quotes it as written ("1e-400", not the "0" of its
 		// float64); it reads as the same float64.
 		if n, isNumber := v.(json.Number); isNumber {
+			if len(n) > etcd.MaxRatioLength {
+				// A long spelling of a number a float64 holds
+				// exactly ("1.000…0"): the chart sees only the
+				// float64, so its shortest form stands for it.
+				return strconv.FormatFloat(f, 'g', -1, 64), nil
+			}
 			return string(n), nil
 		}
 		return strconv.FormatFloat(f, 'f', -1, 64), nil
