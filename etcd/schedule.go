@@ -27,7 +27,8 @@ var cronFields = []struct {
 // spelling of 391 characters at most (each field listing every value it
 // allows, once: minutes 0-59 take 169, hours 61, days of the month 83,
 // months by name 47, days of the week by name 27, and four spaces), so
-// 1024 refuses only a schedule that repeats itself.
+// 1024, over two and a half times that, leaves room for any padding a
+// hand-written schedule has.
 const MaxScheduleLength = 1024
 
 // scheduleReference is where the check that a schedule fires starts: a
@@ -64,7 +65,7 @@ func ValidateSchedule(field, s string) (err error) {
 	case s == "":
 		return invalid.Errorf(field, s, "must not be empty (e.g. \"0 3 * * *\" or \"@daily\")")
 	case len(s) > MaxScheduleLength:
-		return invalid.Errorf(field, s, "is longer than %d bytes: a schedule that lists each of its values once takes at most 391", MaxScheduleLength)
+		return invalid.Errorf(field, s, "is longer than %d bytes: every schedule has a spelling of at most 391 (each field listing each of its values once)", MaxScheduleLength)
 	case strings.IndexFunc(s, func(r rune) bool { return r < ' ' || r > '~' }) >= 0:
 		return invalid.Errorf(field, s, "must be printable ASCII, its fields separated by spaces (e.g. \"0 3 * * *\")")
 	case strings.Contains(s, "TZ"):
