@@ -398,11 +398,9 @@ const spreadField = "_cluster.scheduling.globalAppTopologySpreadConstraints"
 // global spread constraints, in bytes, checked before it is parsed (the
 // charts parse it with fromYaml at every render). No consumer limits it
 // below the 1 MiB of the Secret Helm keeps a release's values in; 32 KiB
-// holds some 150 constraints of the longest form the API server takes
-// (topologyKey and selector keys of 317 characters, a few match
-// expressions), where the API server's one constraint per topologyKey and
-// whenUnsatisfiable leaves a real list a handful long (Cozystack's own is
-// 160 bytes).
+// holds over 300 constraints of the common form (90 bytes: a skew, a zone
+// key, a policy), where the API server's one constraint per topologyKey
+// and whenUnsatisfiable leaves a real list a handful long.
 const MaxSpreadConstraintsLength = 32 << 10
 
 // SpreadLengthRule is the refusal of constraints longer than

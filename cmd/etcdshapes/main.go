@@ -106,8 +106,12 @@ order, whatever the order on the command line: every --set-json, then --set,
 syntax and types (--set a.b=1,c[0]=x,d={x,y}; whole numbers become numbers, true and
 false booleans, null deletes a default; --set-string keeps strings). A quantity (size,
 resources) must be at most 64 characters long, with an exponent (e/E) between -99 and 99,
-and below 2^63 (8Ei) as a float64: at most 9223372036854775295. A number (or a ratio)
-no float64 holds as written is refused, not read as another: -0, 1e-400 (read as 0),
+below 2^63 (8Ei) as a float64, and one the charts' float64 arithmetic holds exactly: at
+most 15 significant digits in its number and in its value (999999Gi is 16), a whole
+number of nano-units (not 1.5n), a float64 from 2^53 on. The size is at least 256Mi
+(etcd's write-ahead log takes 128 MB before a key is stored). A ratio is at most 64
+characters, the spread constraints' string 32 KiB. A number (or a ratio) no float64
+holds as written is refused, not read as another: -0, 1e-400 (read as 0),
 3.0000000000000000001 (read as 3); write at most 15 significant digits. A values file
 holds at most 16 MiB and 250,000 YAML nodes (a block scalar or a string is one node);
 an argument of the --set family must be UTF-8.
