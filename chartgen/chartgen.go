@@ -482,9 +482,9 @@ const (
 	// etcd.VersionPattern with at most nine digits a number: well within
 	// etcd.MaxVersionLength, which the full check tests.
 	versionPattern = `^(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$`
-	// Up to 999999Ti: a quota well within an int64.
-	// At least etcd.MinSize, within quantity.ChartRule (at most 15
-	// significant digits in the value too: 99Ti is 108851651149824).
+	// At least etcd.MinSize (300Mi, 1G, 1Gi, 1T), within quantity.ChartRule
+	// (at most 15 significant digits in the value too: 99Ti is
+	// 108851651149824), a quota well within an int64.
 	quickSize = `^([1-9][0-9]{0,3}Gi?|([3-9][0-9]{2}|[1-9][0-9]{3,5})Mi|[1-9][0-9]?Ti?)$`
 	// Up to six digits, five in Gi: values of at most 15 significant
 	// digits (quantity.ChartRule), far from the quantity code's limits.
