@@ -138,7 +138,7 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
-		p, err := planLive(&rf, liveFile, output, fieldManager, e.stdin, e.stderr)
+		p, err := planLive(&rf, liveFile, output, fieldManager, expectExisting, e.stdin, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -155,8 +155,9 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 		}
 		if expectExisting && p.NothingLive {
 			sayf(e.stderr, "--expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote %s (its namespace and kinds)", liveFile)
-			return &exitStatus{exitUnsafe}
 		}
+		// The plan's own verdict, the one its text and JSON print
+		// (Result.Summary): --expect-existing is a decision in it.
 		if !p.SafeToApply() {
 			return &exitStatus{exitUnsafe}
 		}
@@ -170,7 +171,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
 }
 
-func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
+func planLive(rf *renderFlags, liveFile, output, fieldManager string, expectExisting bool, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
 	if err := rf.check("plan"); err != nil {
 		return nil, err
 	}
@@ -205,7 +206,11 @@ func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.R
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := plan.ForRequestWith(req, live, []plan.Option{plan.AsFieldManager(fieldManager)})
+	opts := []plan.Option{plan.AsFieldManager(fieldManager)}
+	if expectExisting {
+		opts = append(opts, plan.ExpectExisting())
+	}
+	p, _, err := plan.ForRequestWith(req, live, opts)
 	if err != nil {
 		return nil, err
 	}
