@@ -94,7 +94,7 @@ func TestUnknownOwnershipIsNeverWeaker(t *testing.T) {
 		value any
 		path  []string
 	}{
-		"EtcdCluster spec.tls": {map[string]any{"serverIssuerRef": map[string]any{"name": "other-issuer"}}, []string{"spec", "tls", "client", "certManager"}},
+		"EtcdCluster spec.tls":                      {map[string]any{"serverIssuerRef": map[string]any{"name": "other-issuer"}}, []string{"spec", "tls", "client", "certManager"}},
 		"EtcdCluster spec.storage.storageClassName": {"local", []string{"spec", "storage", "storageClassName"}},
 		"EtcdCluster spec.storage.medium":           {"Memory", []string{"spec", "storage", "medium"}},
 		"EtcdCluster spec.bootstrap": {map[string]any{"restore": map[string]any{"source": map[string]any{
