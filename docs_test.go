@@ -13,6 +13,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 	"github.com/etcdshapes/etcdshapes/internal/doccheck"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"github.com/etcdshapes/etcdshapes/values"
@@ -236,6 +237,49 @@ func TestDocsApplyAsThePlanPredicts(t *testing.T) {
 		}
 	}
 	require.Greater(t, commands, 5, "the check found too few kubectl apply commands to be reading them")
+}
+
+// TestCRDSourcesTable: docs/testing.md's table of the CRDs is
+// crdpath.Sources, row for row, so that what the tools that read the CRDs
+// ask for (crdpath.Check) and what the document tells a contributor to
+// fetch are one list; and the list is every custom kind the library
+// emits: the table of shapes' and the EtcdSnapshot.
+func TestCRDSourcesTable(t *testing.T) {
+	d := readMarkdown(t, filepath.Join("docs", "testing.md"))
+	var rows []string
+	for _, l := range d.prose {
+		if strings.HasPrefix(l.text, "| `") && strings.Contains(l.text, "github.com/") {
+			rows = append(rows, l.text)
+		}
+	}
+	var want []string
+	kinds := map[string]bool{}
+	for _, s := range crdpath.Sources {
+		ks := make([]string, len(s.Kinds))
+		for i, k := range s.Kinds {
+			ks[i] = "`" + k + "`"
+			kinds[s.Group+"/"+k] = true
+		}
+		fs := make([]string, len(s.Files))
+		for i, f := range s.Files {
+			file, note, _ := strings.Cut(f, " (")
+			fs[i] = "`" + file + "`"
+			if note != "" {
+				fs[i] += " (" + note
+			}
+		}
+		want = append(want, fmt.Sprintf("| `%s` | %s | %s | %s | %s |", s.Group, strings.Join(ks, ", "), s.Project, strings.Join(fs, ", "), s.Version))
+	}
+	assert.Equal(t, want, rows, "docs/testing.md's table of the CRDs and internal/crdpath.Sources")
+	emitted := map[string]bool{"etcd-operator.cozystack.io/EtcdSnapshot": true}
+	for _, s := range etcdshapes.Shapes() {
+		switch s.Kind.Group {
+		case "", "batch", "rbac.authorization.k8s.io":
+		default:
+			emitted[s.Kind.Group+"/"+s.Kind.Kind] = true
+		}
+	}
+	assert.Equal(t, emitted, kinds, "crdpath.Sources lists every custom kind the library emits")
 }
 
 // TestDocsCheckFails: the checks see what they must see, and only that.
