@@ -1,7 +1,7 @@
 # Developer and CI targets of etcdshapes.
 #
 # test-slow: go test ./... with the slow tier added (-tags slow,
-# internal/testtier): every quick test and the measurements that need large
+# internal/testsupport/testtier): every quick test and the measurements that need large
 # inputs. CI runs it; docs/testing.md lists the tiers and what they cost.
 #
 # test-apiserver: every object the library renders must be accepted by a real

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"

@@ -1,8 +1,8 @@
 package etcdshapes
 
 import (
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/manifest"
 	"github.com/etcdshapes/etcdshapes/naming"

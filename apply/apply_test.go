@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/printer"
 	"github.com/etcdshapes/etcdshapes/internal/typedjson"
 	"github.com/etcdshapes/etcdshapes/invalid"

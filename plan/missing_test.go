@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/internal/goldentest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"
