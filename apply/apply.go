@@ -159,6 +159,10 @@ func requests(objs []etcdshapes.Object, hooks bool, mods []Modifier) ([]Request,
 	return out, nil
 }
 
+// kinds gives typed objects read without apiVersion and kind (as
+// controller-runtime reads them) theirs, from the library's scheme.
+var kinds = typedjson.NewKinds(etcdshapes.AddToScheme)
+
 func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 	var body []byte
 	if u, ok := o.(*unstructured.Unstructured); ok {
@@ -168,7 +172,7 @@ func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 		}
 		body = b
 	} else {
-		b, err := typedjson.Of(field, o)
+		b, err := kinds.Of(field, o)
 		if err != nil {
 			return Request{}, err
 		}
