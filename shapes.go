@@ -26,20 +26,6 @@ import (
 	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
 )
 
-// The optional APIs of the stacks, spelled as Helm's
-// .Capabilities.APIVersions.Has (and `helm template --api-versions`) spell
-// them. The per-cluster stack renders the VPA, the VMPodScrape and the
-// CiliumNetworkPolicy only where their API is served (the etcd chart
-// renders its VPA and VMPodScrape always, as upstream does); both stacks
-// render the PodMonitor and the GrafanaDashboard only where theirs is.
-const (
-	APIVerticalPodAutoscaler = "autoscaling.k8s.io/v1/VerticalPodAutoscaler"
-	APIVMPodScrape           = "operator.victoriametrics.com/v1beta1/VMPodScrape"
-	APICiliumNetworkPolicy   = "cilium.io/v2/CiliumNetworkPolicy"
-	APIPodMonitor            = "monitoring.coreos.com/v1/PodMonitor"
-	APIGrafanaDashboard      = "grafana.integreatly.org/v1beta1/GrafanaDashboard"
-)
-
 // Shape is one row of the table of shapes: the objects of one kind that one
 // builder makes, declared once. The stacks build from the table; the
 // scheme (AddToScheme), ResourceFor, the optional APIs (OptionalAPIs), the
@@ -264,19 +250,6 @@ func (b *stackBuild) build(caller string, served map[string]bool) ([]Object, err
 	return objs, nil
 }
 
-// OptionalAPIsOf lists the optional APIs that decide whether caller's
-// stack renders a shape (those of its AlwaysFor shapes left out), in the
-// table's order.
-func OptionalAPIsOf(caller string) []string {
-	var out []string
-	for _, s := range shapes {
-		if s.API != "" && slices.Contains(s.Callers, caller) && !slices.Contains(s.AlwaysFor, caller) && !slices.Contains(out, s.API) {
-			out = append(out, s.API)
-		}
-	}
-	return out
-}
-
 // resourceOf is the table's resource of each kind.
 var resourceOf = func() map[string]string {
 	m := make(map[string]string, len(shapes))
@@ -284,17 +257,6 @@ var resourceOf = func() map[string]string {
 		m[s.Kind.Kind] = s.Resource
 	}
 	return m
-}()
-
-// optionalAPIs are the table's optional APIs, in its order.
-var optionalAPIs = func() []string {
-	var out []string
-	for _, s := range shapes {
-		if s.API != "" && !slices.Contains(out, s.API) {
-			out = append(out, s.API)
-		}
-	}
-	return out
 }()
 
 // ResourceFor is the API resource of a kind: the table's (Shapes) for
