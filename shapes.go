@@ -2,7 +2,6 @@ package etcdshapes
 
 import (
 	"slices"
-	"strings"
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	ciliumv2 "github.com/etcdshapes/etcdshapes/apis/cilium/v2"
@@ -250,32 +249,22 @@ func (b *stackBuild) build(caller string, served map[string]bool) ([]Object, err
 	return objs, nil
 }
 
-// resourceOf is the table's resource of each kind.
-var resourceOf = func() map[string]string {
-	m := make(map[string]string, len(shapes))
+// resourceOf is the table's resource of each group and kind.
+var resourceOf = func() map[schema.GroupKind]string {
+	m := make(map[schema.GroupKind]string, len(shapes))
 	for _, s := range shapes {
-		m[s.Kind.Kind] = s.Resource
+		m[s.Kind.GroupKind()] = s.Resource
 	}
 	return m
 }()
 
-// ResourceFor is the API resource of a kind: the table's (Shapes) for
-// every kind the library builds, otherwise kubectl's English plural guess
-// (use a RESTMapper for other kinds).
-func ResourceFor(gvk schema.GroupVersionKind) schema.GroupVersionResource {
-	gvr := gvk.GroupVersion().WithResource("")
-	if r, ok := resourceOf[gvk.Kind]; ok {
-		gvr.Resource = r
-		return gvr
-	}
-	k := strings.ToLower(gvk.Kind)
-	switch {
-	case strings.HasSuffix(k, "s"), strings.HasSuffix(k, "x"), strings.HasSuffix(k, "ch"), strings.HasSuffix(k, "sh"):
-		gvr.Resource = k + "es"
-	case strings.HasSuffix(k, "y") && len(k) > 1 && !strings.ContainsAny(k[len(k)-2:len(k)-1], "aeiou"):
-		gvr.Resource = k[:len(k)-1] + "ies"
-	default:
-		gvr.Resource = k + "s"
-	}
-	return gvr
+// ResourceFor is the API resource of a kind the library builds: the
+// table's (Shapes), in gvk's group and version, matched by group and kind.
+// For any other kind ok is false and the resource is empty: a resource is
+// not derivable from a kind's name (Endpoints is "endpoints", PodMetrics
+// "pods"), so ask the API server's discovery (a RESTMapper) for it.
+func ResourceFor(gvk schema.GroupVersionKind) (gvr schema.GroupVersionResource, ok bool) {
+	gvr = gvk.GroupVersion().WithResource("")
+	gvr.Resource, ok = resourceOf[gvk.GroupKind()]
+	return gvr, ok
 }

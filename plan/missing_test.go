@@ -132,7 +132,9 @@ func checkMissing(t *testing.T, p *plan.Result, s golden.Scenario, u *unstructur
 		}
 	}
 	gvk := u.GroupVersionKind()
-	resource := etcdshapes.ResourceFor(gvk).Resource
+	gvr, ok := etcdshapes.ResourceFor(gvk)
+	require.True(t, ok, "%s is a kind of the table of shapes", gvk)
+	resource := gvr.Resource
 	if gvk.Group != "" {
 		resource += "." + gvk.Group
 	}
