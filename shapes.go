@@ -28,8 +28,9 @@ import (
 // Shape is one row of the table of shapes: the objects of one kind that one
 // builder makes, declared once. The stacks build from the table; the
 // scheme (AddToScheme), ResourceFor, the optional APIs (OptionalAPIs), the
-// plan and the apply requests read it. Adding a shape is a row here, its
-// builder, its golden files and its chart templates.
+// plan and the apply requests read it. Adding a shape takes more than its
+// row (its builder, types, CRD, the plan's tables, the charts' rules, the
+// goldens): docs/architecture.md lists every step.
 type Shape struct {
 	// ID names the shape, e.g. "etcd-cluster", "cleanup-job".
 	ID string
