@@ -13,8 +13,8 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
-	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
-	"github.com/etcdshapes/etcdshapes/internal/testtier"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/hostilefs"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/stretchr/testify/require"
 )
 

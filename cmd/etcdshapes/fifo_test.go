@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
-	"github.com/etcdshapes/etcdshapes/internal/testtier"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"

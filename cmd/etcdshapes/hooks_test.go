@@ -14,7 +14,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
-	"github.com/etcdshapes/etcdshapes/internal/testtier"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/stretchr/testify/require"
 )
 

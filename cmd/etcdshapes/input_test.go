@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etcdshapes/etcdshapes/internal/bigyaml"
-	"github.com/etcdshapes/etcdshapes/internal/testtier"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/bigyaml"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/internal/goldentest"
-	"github.com/etcdshapes/etcdshapes/internal/testtier"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
