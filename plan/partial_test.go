@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/internal/partialtest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/partialtest"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/internal/partialtest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/partialtest"
 	"github.com/stretchr/testify/require"
 )
 

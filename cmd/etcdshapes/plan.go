@@ -46,14 +46,23 @@ const (
       etcdclusters.etcd-operator.cozystack.io,certificates.cert-manager.io,...
   The live state (the EtcdCluster's storage class and spec.bootstrap, which a restored
   cluster keeps, and the KamajiControlPlane's datastore) is read from it unless
-  --live-storage-class/--live-datastore say otherwise. With managedFields, fields applied
-  by the field manager (--field-manager, "etcdshapes" by default) and no longer rendered
-  show as removed (or as changed to their default, where the API server fills one in);
-  every other manager's are kept, and a change of one is a conflict. Plan with the field
-  manager you apply with (kubectl apply --server-side --field-manager NAME,
-  metav1.ApplyOptions.FieldManager). -o json prints the plan as a JSON object, led by its
-  verdict: "safeToApply", "empty" and "counts" (create, update, delete, unchanged, refused,
-  needsDecision, notes, conflicts).
+  --live-storage-class/--live-datastore say otherwise. The plan is of a server-side apply
+  as the field manager (--field-manager, "etcdshapes" by default), with force: apply the
+  render so, and only so (a client-side apply, or kubectl's default manager "kubectl",
+  removes and keeps other fields than the plan shows), and plan with the manager you apply
+  with (metav1.ApplyOptions.FieldManager in Go); the plan's text prints the command:
+    etcdshapes render ... | kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -
+  With managedFields, fields applied by the field manager and no longer rendered show as
+  removed (or as changed to their default, where the API server fills one in); every other
+  manager's are kept, and a change of one is a conflict, which force takes. A live stack
+  none of whose fields the manager owns (applied under another name) is said, and the
+  verdict is qualified. Without managedFields (kubectl get without --show-managed-fields, a
+  saved render) ownership is unknown: a live immutable or member-shaping field the render
+  leaves out is a decision (the apply removes it if the manager owns it), and the verdict
+  is qualified. -o json prints the plan as a JSON object, led by its verdict: "safeToApply",
+  "empty", "verdict" (the text's last line), "counts" (create, update, delete, unchanged,
+  refused, needsDecision, notes, conflicts) and "fieldManager"; "nothingLive" and
+  "missingCore" say that the live file holds nothing of the stack, or lacks its core.
 
   The DataStore is cluster-scoped: list datastores.kamaji.clastix.io among the kinds
   (kubectl then fetches every DataStore), or append it by name:
@@ -90,9 +99,11 @@ const (
 `
 	planExit = `
   Exit status: 0 safe to apply (or no changes), 3 something is refused or needs a
-  decision (or, with --expect-existing, the live file lacks the stack's EtcdCluster or
-  DataStore), 1 an error (a malformed live file, a plan that cannot be written), 2 a
-  usage error.
+  decision (with --expect-existing, a live file without the stack's EtcdCluster or
+  DataStore is one), 1 an error (a malformed live file, a plan that cannot be written),
+  2 a usage error. The status is the verdict the plan prints last (and -o json's
+  "safeToApply"): 0 for "Safe to apply" and "No changes", 3 for "Not safe to apply"; an
+  error prints no plan.
 `
 )
 
@@ -137,9 +148,10 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVarP(&output, "output", "o", "text", "the plan's `FORMAT`: text or json (the plan as a JSON object)")
 	fs.BoolVar(&expectExisting, "expect-existing", false, "the stack exists: exit 3 when the live file lacks its EtcdCluster or DataStore (a\nfailed, partial or misdirected kubectl get), rather than plan a fresh install")
 	fs.StringVar(&fieldManager, "field-manager", apply.FieldManager,
-		"the field manager `NAME` the objects will be applied as (kubectl apply --server-side\n"+
-			"--field-manager): its fields in the live managedFields are its own, every other manager's\n"+
-			"another's. Checked as the API server checks it: at most 128 bytes, printable, not empty")
+		"the field manager `NAME` the objects will be applied as, with force:\n"+
+			"kubectl apply --server-side --field-manager NAME --force-conflicts\n"+
+			"Its fields in the live managedFields are its own, every other manager's another's.\n"+
+			"Checked as the API server checks it: at most 128 bytes, printable, not empty")
 	_ = cmd.RegisterFlagCompletionFunc("field-manager", cobra.NoFileCompletions)
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))

@@ -17,10 +17,10 @@ import (
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	"github.com/etcdshapes/etcdshapes"
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
+	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/apis/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
-	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -55,7 +55,11 @@ func runTests(m *testing.M) int {
 	// ETCDSHAPES_CRDS lists directories like PATH.
 	crds := crdpath.Dirs(os.Getenv(crdpath.EnvVar), "")
 	if len(crds) == 0 || os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		fmt.Fprintln(os.Stderr, "example operator: set KUBEBUILDER_ASSETS (kube-apiserver and etcd) and ETCDSHAPES_CRDS; run `make test-example-operator`")
+		fmt.Fprintln(os.Stderr, "example operator: set KUBEBUILDER_ASSETS (kube-apiserver and etcd) and ETCDSHAPES_CRDS; run `make test-example-operator`. "+crdpath.What)
+		return 1
+	}
+	if err := crdpath.Check(crds, true); err != nil {
+		fmt.Fprintln(os.Stderr, "example operator:", err)
 		return 1
 	}
 	s, err := Scheme()

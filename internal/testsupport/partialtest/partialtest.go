@@ -13,8 +13,8 @@ import (
 	"slices"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"sigs.k8s.io/yaml"
 )
