@@ -175,7 +175,7 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 		case expectExisting && p.NothingLive:
 			sayf(e.stderr, "--expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote %s (its namespace and kinds)", liveFile)
 		case expectExisting && len(p.MissingCore) > 0:
-			sayf(e.stderr, "--expect-existing: the live file is partial: it lacks the stack's %s; fetch what it lacks into %s and plan again (the plan names the kubectl get of each)", refsText(p.MissingCore), liveFile)
+			sayf(e.stderr, "--expect-existing: the live file is partial: it lacks the stack's %s; fetch %s into the live file and plan again (the plan names the kubectl get of each)", refsText(p.MissingCore), plural(len(p.MissingCore), "it", "them"))
 		}
 		// The plan's own verdict, the one its text and JSON print
 		// (Result.Summary): --expect-existing is a decision in it.
@@ -254,4 +254,12 @@ func refsText(refs []plan.ObjectRef) string {
 		out[i] = r.String()
 	}
 	return strings.Join(out, " and ")
+}
+
+// plural is one for a count of 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
