@@ -88,17 +88,7 @@ func (l liveness) partial() bool { return len(l.evidence) > 0 && len(l.missingCo
 func stackLiveness(live, desired []*planObject, desiredByKey map[objectKey]*planObject, liveByKey map[objectKey]*planObject,
 	names *naming.Names, scope map[objectKey]bool, kcp *objectKey) (liveness, error) {
 	var out liveness
-	// The DataStore names the stack's control planes name: the desired
-	// ones, and the stack's own.
-	var dataStores []string
-	for _, d := range desired {
-		if d.key.groupKind() == dataStoreKind {
-			dataStores = append(dataStores, d.key.name)
-		}
-	}
-	if names != nil {
-		dataStores = append(dataStores, names.DataStore())
-	}
+	refs := newStackRefs(desired, names)
 	for _, l := range live {
 		if d := desiredByKey[l.key]; d != nil {
 			if l.key.groupKind() == dataStoreKind && !sharesEndpoint(l.tree, d.tree) {
@@ -112,7 +102,7 @@ func stackLiveness(live, desired []*planObject, desiredByKey map[objectKey]*plan
 			out.evidence = append(out.evidence, witness{obj: l})
 			continue
 		}
-		why, err := refersTo(l, names, dataStores)
+		why, err := refs.refersTo(l)
 		if err != nil {
 			return liveness{}, err
 		}
@@ -131,6 +121,43 @@ func stackLiveness(live, desired []*planObject, desiredByKey map[objectKey]*plan
 	return out, nil
 }
 
+// stackRefs are the names by which an object refers to a stack, made
+// once per plan (a live file may hold thousands of unrelated objects).
+type stackRefs struct {
+	// dataStores are the DataStore names the stack's control planes name:
+	// the desired ones, and the stack's own.
+	dataStores []string
+	// names are the stack's, nil when the plan knows no stack; the rest
+	// are derived from them.
+	names                                        *naming.Names
+	tlsSecrets                                   []string
+	client, schedule, check, cleanup, cleanupJob string
+}
+
+func newStackRefs(desired []*planObject, names *naming.Names) stackRefs {
+	var r stackRefs
+	for _, d := range desired {
+		if d.key.groupKind() == dataStoreKind {
+			r.dataStores = append(r.dataStores, d.key.name)
+		}
+	}
+	if names != nil {
+		n := *names
+		r.dataStores = append(r.dataStores, n.DataStore())
+		r.names, r.tlsSecrets = names, n.TLSSecrets()
+		r.client, r.schedule, r.check, r.cleanup, r.cleanupJob = n.ClientService(), n.SnapshotSchedule(), n.CheckJob(), n.Cleanup(), n.CleanupJob()
+	}
+	return r
+}
+
+// Paths refersTo reads.
+var (
+	kcpDataStorePath  = dotted("spec.dataStoreName")
+	tcpDataStorePath  = dotted("spec.dataStore")
+	snapshotOfPath    = dotted("spec.clusterRef.name")
+	metadataLabelPath = dotted("metadata.labels")
+)
+
 // refersTo says how a live object that is not the stack's own refers to
 // the stack's etcd or DataStore, "" when it does not. Every kind that
 // does, named by what names the stack (TestPartlyLiveStackIsNeverSafe
@@ -138,9 +165,9 @@ func stackLiveness(live, desired []*planObject, desiredByKey map[objectKey]*plan
 //
 //   - a KamajiControlPlane (spec.dataStoreName) or a TenantControlPlane
 //     (spec.dataStore), in any namespace, on one of the stack's
-//     DataStores (dataStores): a control plane runs on it;
+//     DataStores: a control plane runs on it;
 //
-// and in the stack's namespace, with the stack's names (names):
+// and in the stack's namespace, with the stack's names:
 //
 //   - a Secret of the stack's certificates (naming.Names.TLSSecrets:
 //     cert-manager writes them, the CA's key included);
@@ -157,51 +184,51 @@ func stackLiveness(live, desired []*planObject, desiredByKey map[objectKey]*plan
 //     (naming.Names.CheckJob), and the stack's uninstall hooks
 //     (naming.Names.Cleanup, CleanupJob) where the desired objects leave
 //     them out.
-func refersTo(l *planObject, names *naming.Names, dataStores []string) (string, error) {
+func (r stackRefs) refersTo(l *planObject) (string, error) {
 	gk := l.key.groupKind()
 	switch gk {
 	case kamajiControlPlaneKind, tenantControlPlaneKind:
-		path := "spec.dataStoreName"
+		path, field := kcpDataStorePath, "spec.dataStoreName"
 		if gk == tenantControlPlaneKind {
-			path = "spec.dataStore"
+			path, field = tcpDataStorePath, "spec.dataStore"
 		}
 		// The field's type is checked (ruleFields) before it is read.
 		if err := l.check(); err != nil {
 			return "", err
 		}
-		if ds, _ := valueAt(l.tree, dotted(path)).(string); ds != "" && containsString(dataStores, ds) {
-			return fmt.Sprintf("its %s names the stack's DataStore %s, so a control plane runs on it", path, ds), nil
+		if ds, _ := valueAt(l.tree, path).(string); ds != "" && containsString(r.dataStores, ds) {
+			return fmt.Sprintf("its %s names the stack's DataStore %s, so a control plane runs on it", field, ds), nil
 		}
 		return "", nil
 	}
-	if names == nil || l.key.namespace != names.Namespace {
+	if r.names == nil || l.key.namespace != r.names.Namespace {
 		return "", nil
 	}
-	n, name := names, l.key.name
+	cluster, name := r.names.Cluster, l.key.name
 	switch {
-	case gk == secretKind && containsString(n.TLSSecrets(), name):
+	case gk == secretKind && containsString(r.tlsSecrets, name):
 		return "a TLS Secret of the stack's certificates", nil
-	case gk == pvcKind && isDataPVC(n.Cluster, name):
+	case gk == pvcKind && isDataPVC(cluster, name):
 		return "a member's data volume", nil
-	case gk == serviceKind && (name == n.Cluster || name == n.ClientService()):
-		return "a Service etcd-operator makes for EtcdCluster " + n.Cluster, nil
+	case gk == serviceKind && (name == cluster || name == r.client):
+		return "a Service etcd-operator makes for EtcdCluster " + cluster, nil
 	case gk == etcdSnapshotKind:
 		if err := l.check(); err != nil {
 			return "", err
 		}
-		if c, _ := valueAt(l.tree, dotted("spec.clusterRef.name")).(string); c == n.Cluster {
-			return "a snapshot of EtcdCluster " + n.Cluster, nil
+		if c, _ := valueAt(l.tree, snapshotOfPath).(string); c == cluster {
+			return "a snapshot of EtcdCluster " + cluster, nil
 		}
-	case (gk == cronJobKind || gk == serviceAcctKind || gk == roleKind || gk == roleBindingKind) && name == n.SnapshotSchedule():
-		return "the snapshot schedule of EtcdCluster " + n.Cluster, nil
-	case gk == jobKind && name == n.CheckJob():
-		return "the performance check of EtcdCluster " + n.Cluster, nil
-	case (gk == serviceAcctKind || gk == roleKind || gk == roleBindingKind) && name == n.Cleanup(), gk == jobKind && name == n.CleanupJob():
+	case (gk == cronJobKind || gk == serviceAcctKind || gk == roleKind || gk == roleBindingKind) && name == r.schedule:
+		return "the snapshot schedule of EtcdCluster " + cluster, nil
+	case gk == jobKind && name == r.check:
+		return "the performance check of EtcdCluster " + cluster, nil
+	case (gk == serviceAcctKind || gk == roleKind || gk == roleBindingKind) && name == r.cleanup, gk == jobKind && name == r.cleanupJob:
 		return "of the stack's uninstall hook", nil
 	}
-	if labels, _ := valueAt(l.tree, dotted("metadata.labels")).(map[string]any); labels != nil {
-		if v, _ := labels[etcd.InstanceLabel].(string); v == n.Cluster {
-			return "labeled " + etcd.InstanceLabel + ": " + n.Cluster, nil
+	if labels, _ := valueAt(l.tree, metadataLabelPath).(map[string]any); labels != nil {
+		if v, _ := labels[etcd.InstanceLabel].(string); v == cluster {
+			return "labeled " + etcd.InstanceLabel + ": " + cluster, nil
 		}
 	}
 	return "", nil
