@@ -129,9 +129,11 @@ type stackRefs struct {
 	dataStores []string
 	// names are the stack's, nil when the plan knows no stack; the rest
 	// are derived from them.
-	names                                        *naming.Names
-	tlsSecrets                                   []string
-	client, schedule, check, cleanup, cleanupJob string
+	names                                                *naming.Names
+	tlsSecrets                                           []string
+	client, schedule, check, cleanup, cleanupJob, defrag string
+	// endpoint is the etcd's client endpoint, as a DataStore names it.
+	endpoint string
 }
 
 func newStackRefs(desired []*planObject, names *naming.Names) stackRefs {
@@ -146,6 +148,7 @@ func newStackRefs(desired []*planObject, names *naming.Names) stackRefs {
 		r.dataStores = append(r.dataStores, n.DataStore())
 		r.names, r.tlsSecrets = names, n.TLSSecrets()
 		r.client, r.schedule, r.check, r.cleanup, r.cleanupJob = n.ClientService(), n.SnapshotSchedule(), n.CheckJob(), n.Cleanup(), n.CleanupJob()
+		r.defrag, r.endpoint = n.DefragCronJob(), n.ClientEndpoint()
 	}
 	return r
 }
@@ -156,7 +159,16 @@ var (
 	tcpDataStorePath  = dotted("spec.dataStore")
 	snapshotOfPath    = dotted("spec.clusterRef.name")
 	metadataLabelPath = dotted("metadata.labels")
+	ownerRefsPath     = dotted("metadata.ownerReferences")
+	endpointsPath     = dotted("spec.endpoints")
 )
+
+// clusterLabels are the labels whose value names the EtcdCluster of the
+// object that carries them: etcd-operator's on what it makes for the
+// cluster (member Pods, PVCs, Services, the PodDisruptionBudget,
+// EtcdMembers; the network policy selects the members by the second),
+// and the defrag and snapshot Jobs' Pods' leave to reach the members.
+var clusterLabels = []string{etcd.InstanceLabel, etcd.OperatorClusterKey, etcd.AllowToEtcdClusterLabel}
 
 // refersTo says how a live object that is not the stack's own refers to
 // the stack's etcd or DataStore, "" when it does not. Every kind that
@@ -166,16 +178,22 @@ var (
 //   - a KamajiControlPlane (spec.dataStoreName) or a TenantControlPlane
 //     (spec.dataStore), in any namespace, on one of the stack's
 //     DataStores: a control plane runs on it;
+//   - a DataStore of another name whose spec.endpoints name the etcd's
+//     Service (<cluster>.<ns>.svc:2379);
 //
 // and in the stack's namespace, with the stack's names:
 //
 //   - a Secret of the stack's certificates (naming.Names.TLSSecrets:
 //     cert-manager writes them, the CA's key included);
 //   - a PersistentVolumeClaim of a member's data, data-<cluster>-<i>;
-//   - an object labeled app.kubernetes.io/instance: <cluster>: what
-//     etcd-operator creates for the cluster (member Pods, PVCs,
-//     Services, the PodDisruptionBudget, EtcdMembers), and the
-//     scheduled EtcdSnapshots;
+//   - an object labeled app.kubernetes.io/instance,
+//     etcd-operator.cozystack.io/cluster or
+//     policy.cozystack.io/allow-to-etcd-cluster: <cluster>
+//     (clusterLabels: what etcd-operator creates for the cluster, member
+//     Pods, PVCs, Services, the PodDisruptionBudget, EtcdMembers; the
+//     scheduled EtcdSnapshots; the Pods of the defrag and snapshot Jobs),
+//     or owned by the EtcdCluster or by the defrag or snapshot CronJob
+//     (their Jobs);
 //   - the Services etcd-operator names after the cluster, <cluster> (the
 //     DataStore's endpoint) and <cluster>-client;
 //   - an EtcdSnapshot of the cluster (spec.clusterRef.name);
@@ -198,6 +216,18 @@ func (r stackRefs) refersTo(l *planObject) (string, error) {
 		}
 		if ds, _ := valueAt(l.tree, path).(string); ds != "" && containsString(r.dataStores, ds) {
 			return fmt.Sprintf("its %s names the stack's DataStore %s, so a control plane runs on it", field, ds), nil
+		}
+		return "", nil
+	case dataStoreKind:
+		// Another DataStore (the stack's own is desired or in scope)
+		// that points at the stack's etcd.
+		if r.names != nil {
+			eps, _ := valueAt(l.tree, endpointsPath).([]any)
+			for _, e := range eps {
+				if e == r.endpoint {
+					return "its spec.endpoints name the etcd's Service " + r.endpoint, nil
+				}
+			}
 		}
 		return "", nil
 	}
@@ -227,8 +257,19 @@ func (r stackRefs) refersTo(l *planObject) (string, error) {
 		return "of the stack's uninstall hook", nil
 	}
 	if labels, _ := valueAt(l.tree, metadataLabelPath).(map[string]any); labels != nil {
-		if v, _ := labels[etcd.InstanceLabel].(string); v == cluster {
-			return "labeled " + etcd.InstanceLabel + ": " + cluster, nil
+		for _, k := range clusterLabels {
+			if v, _ := labels[k].(string); v == cluster {
+				return "labeled " + k + ": " + cluster, nil
+			}
+		}
+	}
+	owners, _ := valueAt(l.tree, ownerRefsPath).([]any)
+	for _, o := range owners {
+		ref, _ := o.(map[string]any)
+		kind, _ := ref["kind"].(string)
+		owner, _ := ref["name"].(string)
+		if kind == "EtcdCluster" && owner == cluster || kind == "CronJob" && (owner == r.defrag || owner == r.schedule) {
+			return "owned by " + kind + " " + owner, nil
 		}
 	}
 	return "", nil

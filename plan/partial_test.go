@@ -65,7 +65,7 @@ func TestPartlyLiveStackIsNeverSafe(t *testing.T) {
 				require.True(t, alone[sh.Kind.Kind], "%s: no case holds a %s alone (shape %s)", s.Caller, sh.Kind.Kind, sh.ID)
 			}
 		}
-		for _, k := range []string{"KamajiControlPlane", "TenantControlPlane", "Secret", "PersistentVolumeClaim", "Pod", "EtcdMember",
+		for _, k := range []string{"KamajiControlPlane", "TenantControlPlane", "DataStore", "Secret", "PersistentVolumeClaim", "Pod", "EtcdMember",
 			"PodDisruptionBudget", "Service", "EtcdSnapshot", "CronJob", "ServiceAccount", "Role", "RoleBinding", "Job"} {
 			require.True(t, slices.ContainsFunc(s.Referrers, func(o partialtest.Object) bool { return o.Kind == k }), "%s: no referrer of kind %s", s.Caller, k)
 		}

@@ -235,6 +235,21 @@ func referrers(n naming.Names) ([]Object, error) {
 			"metadata": meta(n.Cluster+"-abcde", instance)}},
 		{Kind: "PodDisruptionBudget", Name: n.Cluster, Tree: map[string]any{"apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
 			"metadata": meta(n.Cluster, instance)}},
+		// A member Pod with the operator's cluster label only, a defrag
+		// Job's Pod (its leave to reach the members), a Job of the defrag
+		// CronJob (owned by it, unlabeled), a PVC owned by the EtcdCluster.
+		{Kind: "Pod", Name: n.Cluster + "-fghij", Tree: map[string]any{"apiVersion": "v1", "kind": "Pod",
+			"metadata": meta(n.Cluster+"-fghij", map[string]any{etcd.OperatorClusterKey: n.Cluster})}},
+		{Kind: "Pod", Name: n.DefragCronJob() + "-29000000-abcde", Tree: map[string]any{"apiVersion": "v1", "kind": "Pod",
+			"metadata": meta(n.DefragCronJob()+"-29000000-abcde", map[string]any{etcd.AllowToEtcdClusterLabel: n.Cluster})}},
+		{Kind: "Job", Name: n.DefragCronJob() + "-29000000", Tree: map[string]any{"apiVersion": "batch/v1", "kind": "Job",
+			"metadata": ownedBy(meta(n.DefragCronJob()+"-29000000", nil), "batch/v1", "CronJob", n.DefragCronJob())}},
+		{Kind: "PersistentVolumeClaim", Name: "data-member-0", Tree: map[string]any{"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+			"metadata": ownedBy(meta("data-member-0", nil), "etcd-operator.cozystack.io/v1alpha2", "EtcdCluster", n.Cluster)}},
+		// A DataStore of another name on the stack's etcd.
+		{Kind: "DataStore", Name: "another-datastore", Tree: map[string]any{"apiVersion": "kamaji.clastix.io/v1alpha1", "kind": "DataStore",
+			"metadata": map[string]any{"name": "another-datastore", "uid": "uid-another-datastore"},
+			"spec":     map[string]any{"driver": "etcd", "endpoints": []any{n.ClientEndpoint()}}}},
 		{Kind: "Service", Name: n.Cluster, Tree: map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": meta(n.Cluster, nil)}},
 		{Kind: "Service", Name: n.ClientService(), Tree: map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": meta(n.ClientService(), nil)}},
 	}
@@ -273,6 +288,12 @@ func referrers(n naming.Names) ([]Object, error) {
 		out[i].Refers = true
 	}
 	return out, nil
+}
+
+// ownedBy is meta with an owner reference to kind name.
+func ownedBy(meta map[string]any, apiVersion, kind, name string) map[string]any {
+	meta["ownerReferences"] = []any{map[string]any{"apiVersion": apiVersion, "kind": kind, "name": name, "uid": "uid-" + name, "controller": true}}
+	return meta
 }
 
 func kcp(ns, name, dataStore string) map[string]any {
