@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/partialtest"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"
@@ -98,4 +99,25 @@ func checkPartial(t *testing.T, c partialtest.Case, p *plan.Result, expect bool)
 		return f.Verdict == plan.NeedsDecision && strings.HasPrefix(f.Message, "the live file is partial: the stack is expected to exist")
 	})
 	require.Equal(t, expect, partial, "%s", p)
+}
+
+// A tenant cluster that stays on a shared DataStore renders no core:
+// ExpectExisting needs only its KamajiControlPlane live, and refuses a
+// live file without it.
+func TestExpectExistingOnASharedDataStore(t *testing.T) {
+	s := goldentest.Scenario(t, "cluster-shared")
+	req := scenarioRequest(t, s)
+	ds, err := goldentest.DataStore(s)
+	require.NoError(t, err)
+	kcp := kamajiControlPlane(s.Namespace, s.Release, ds)
+	p, _, err := plan.ForRequestWith(req, []etcdshapes.Object{kcp}, []plan.Option{plan.ExpectExisting()})
+	require.NoError(t, err)
+	require.True(t, p.SafeToApply(), "%s", p)
+	require.Empty(t, p.MissingCore)
+	require.False(t, p.NothingLive)
+	req.Live.DataStoreName = ds // as the KamajiControlPlane would have said
+	p, _, err = plan.ForRequestWith(req, nil, []plan.Option{plan.ExpectExisting()})
+	require.NoError(t, err)
+	require.False(t, p.SafeToApply(), "%s", p)
+	require.True(t, p.NothingLive)
 }
