@@ -188,7 +188,8 @@ func TestWriteErrors(t *testing.T) {
 // TestRealisticInputFiles: a large values file as a platform passes one,
 // just under values.MaxNodes, renders, and a live file as kubectl prints a
 // busy namespace (300,000 nodes: managed fields, last-applied annotations,
-// status) plans, through the flags; the limit before nodes (100,000 YAML
+// status: the etcd's member Pods, without its EtcdCluster, so the plan is
+// of a partial live file) plans, through the flags; the limit before nodes (100,000 YAML
 // indicators) refused both.
 func TestRealisticInputFiles(t *testing.T) {
 	dir := t.TempDir()
@@ -202,10 +203,14 @@ func TestRealisticInputFiles(t *testing.T) {
 	code, stdout, stderr := runWithin(t, hangLimit, []string{"render", "etcd", "-n", "tenant-root", "-f", vf}, strings.NewReader(""))
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, "kind: EtcdCluster")
+	// The namespace's Pods are the etcd's members (labeled
+	// app.kubernetes.io/instance: etcd), and its EtcdCluster is not in the
+	// file: a partial live file, which plans but is never safe (exit 3).
 	code, stdout, stderr = runWithin(t, hangLimit, []string{"plan", "etcd", "-n", "tenant-root", "-f", vf, "--live", lf}, strings.NewReader(""))
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, exitUnsafe, code, stderr)
 	require.Contains(t, stdout, "Plan: ")
+	require.Contains(t, stdout, "DECISION: missing from the live objects: the live file is partial")
 	// From stdin too.
 	code, _, stderr = runWithin(t, hangLimit, []string{"plan", "etcd", "-n", "tenant-root", "--live", "-"}, bytes.NewReader(live))
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, exitUnsafe, code, stderr)
 }
