@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 )
 
 // TestUpToDate fails when the plan package's zz_generated.smdschema.go
@@ -14,6 +16,7 @@ import (
 // give, saying the command that regenerates it (regenerateCommand).
 func TestUpToDate(t *testing.T) {
 	root := filepath.Join("..", "..")
+	checkCRDs(t, root)
 	dirs := crdDirs(root)
 	want, err := Source(dirs, "plan")
 	if err != nil {
@@ -50,6 +53,7 @@ func TestRegenerateCommandIsTheGenerateLine(t *testing.T) {
 
 // Every built-in kind and every CRD's served version has its type.
 func TestKinds(t *testing.T) {
+	checkCRDs(t, filepath.Join("..", ".."))
 	src, err := Source(crdDirs(filepath.Join("..", "..")), "plan")
 	if err != nil {
 		t.Fatal(err)
@@ -58,5 +62,19 @@ func TestKinds(t *testing.T) {
 		if !bytes.Contains(src, []byte(k)) {
 			t.Errorf("no %s in the generated file", k)
 		}
+	}
+}
+
+// checkCRDs skips a test that needs the CRDs when ETCDSHAPES_CRDS is unset
+// and the directories CI uses are not beside the repository, and fails
+// it, saying what the variable must hold, when the list is wrong.
+func checkCRDs(t *testing.T, root string) {
+	t.Helper()
+	dirs, fromEnv := crdpath.Resolve(root)
+	if err := crdpath.Check(dirs, fromEnv); err != nil {
+		if !fromEnv {
+			t.Skip(err)
+		}
+		t.Fatal(err)
 	}
 }
