@@ -152,9 +152,9 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 			"kubectl apply --server-side --field-manager NAME --force-conflicts\n"+
 			"Its fields in the live managedFields are its own, every other manager's another's.\n"+
 			"Checked as the API server checks it: at most 128 bytes, printable, not empty")
-	_ = cmd.RegisterFlagCompletionFunc("field-manager", cobra.NoFileCompletions)
+	completeFlag(cmd, "field-manager")
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
+	completeFlag(cmd, "output", "text", "json")
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
 		p, err := planLive(&rf, liveFile, output, fieldManager, expectExisting, e.stdin, e.stderr)
 		if err != nil {
