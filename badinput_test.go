@@ -590,6 +590,17 @@ func badLiveInputs() []badInput {
 		{"live DataStore driver a number", liveDoc("apiVersion: kamaji.clastix.io/v1alpha1\nkind: DataStore\nmetadata: {name: d}\nspec: {driver: 1}\n"), "live[0].spec.driver", "1", "string"},
 		{"live KamajiControlPlane datastore a number", liveDoc("apiVersion: controlplane.cluster.x-k8s.io/v1alpha1\nkind: KamajiControlPlane\nmetadata: {name: kubernetes-demo, namespace: tenant-demo}\nspec: {dataStoreName: 1}\n"),
 			"live[0].spec.dataStoreName", "1", "string"},
+		// What says that an object refers to a stack (a partial live file).
+		{"live TenantControlPlane datastore a list", liveDoc("apiVersion: kamaji.clastix.io/v1alpha1\nkind: TenantControlPlane\nmetadata: {name: tcp, namespace: tenant-demo}\nspec: {dataStore: [a]}\n"),
+			"live[0].spec.dataStore", "[a]", "string"},
+		{"live EtcdSnapshot cluster a number", liveDoc("apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdSnapshot\nmetadata: {name: s, namespace: tenant-demo}\nspec: {clusterRef: {name: 1}}\n"),
+			"live[0].spec.clusterRef.name", "1", "string"},
+		{"live TenantControlPlane datastore a number (Go)", func() error {
+			_, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"},
+				[]etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": "kamaji.clastix.io/v1alpha1", "kind": "TenantControlPlane",
+					"metadata": map[string]any{"name": "tcp", "namespace": "tenant-demo"}, "spec": map[string]any{"dataStore": int64(5)}})})
+			return err
+		}, "live[0].spec.dataStore", "5", "string"},
 		// Objects from a Go caller.
 		{"live object nil", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a", "namespace": "tenant-demo"}}), nil), "live[1]", nil, "not nil"},
 		{"live typed nil", liveObjs((*unstructured.Unstructured)(nil)), "live[0]", nil, "not nil"},

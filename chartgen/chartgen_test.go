@@ -18,6 +18,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -344,20 +345,28 @@ func TestEmitterRoundTrips(t *testing.T) {
 
 // TestGenerationNoticesUncoveredInputs drops one rule at a time: the field it
 // covered then depends on the sentinel inputs, and generation must fail
-// instead of freezing one input's value into the templates.
+// instead of freezing one input's value into the templates. The quick tier
+// drops a rule of each kind of value (a number, a map, a list, a string),
+// the slow tier every rule listed.
 func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 	defer func() { shapeRules = rules }()
-	for _, c := range []struct{ caller, shape, path string }{
-		{"etcd", "etcdCluster", "spec.replicas"},
-		{"etcd", "etcdCluster", "spec.resources"},
-		{"etcd", "cleanupRole", "rules[0].resourceNames"},
-		{"etcd", "workloadMonitor", "spec.minReplicas"},
-		{"cluster", "verticalPodAutoscaler", "spec.resourcePolicy.containerPolicies[0].minAllowed.cpu"},
-		{"cluster", "defragCronJob", "metadata.name"},
-		{"cluster", "cleanupJob", "metadata.name"},
-		{"cluster", "dataStore", "metadata.name"},
-		{"cluster", "etcdCluster", "spec.replicas"},
+	for _, c := range []struct {
+		caller, shape, path string
+		quick               bool
+	}{
+		{"etcd", "etcdCluster", "spec.replicas", true},
+		{"etcd", "etcdCluster", "spec.resources", true},
+		{"etcd", "cleanupRole", "rules[0].resourceNames", true},
+		{"etcd", "workloadMonitor", "spec.minReplicas", false},
+		{"cluster", "verticalPodAutoscaler", "spec.resourcePolicy.containerPolicies[0].minAllowed.cpu", false},
+		{"cluster", "defragCronJob", "metadata.name", true},
+		{"cluster", "cleanupJob", "metadata.name", false},
+		{"cluster", "dataStore", "metadata.name", false},
+		{"cluster", "etcdCluster", "spec.replicas", false},
 	} {
+		if !c.quick && !testtier.Slow {
+			continue // the slow tier's, below
+		}
 		shapeRules = func(caller, shape string) map[string]rule {
 			r := rules(caller, shape)
 			if caller == c.caller && shape == c.shape {
@@ -371,6 +380,7 @@ func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 	shapeRules = rules
 	_, err := libraryFiles(DefaultVersion)
 	require.NoError(t, err)
+	testtier.SkipUnlessSlow(t, "the other rules dropped one at a time")
 }
 
 // TestSchemasDeclareTypes: values.schema.json declares the type of every

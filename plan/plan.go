@@ -150,6 +150,15 @@ type Result struct {
 	// same: a caller that knows the stack exists refuses such a plan
 	// (the CLI's --expect-existing).
 	NothingLive bool `json:"nothingLive,omitempty"`
+	// MissingCore are the stack's stateful core objects (its EtcdCluster,
+	// its DataStore) that the desired objects hold and the live objects
+	// lack, while something of the stack or referring to it is live (not
+	// NothingLive): the live file is partial (a kubectl get that failed
+	// or skipped a kind), or the stack lost them. Each create of one
+	// needs a decision where the live objects prove the stack exists, and
+	// with ExpectExisting the plan needs one whenever MissingCore is not
+	// empty. See docs/operator.md, "A partly live stack".
+	MissingCore []ObjectRef `json:"missingCore,omitempty"`
 	// FieldManager is the field manager the plan predicts the apply of,
 	// given with AsFieldManager; empty for apply.FieldManager, the
 	// default. The text and the JSON form name it either way: the apply
@@ -421,11 +430,18 @@ func AsFieldManager(name string) Option {
 	return func(c *planConfig) { c.fieldManager = name }
 }
 
-// ExpectExisting says that the stack exists: a plan that finds nothing
-// of it among the live objects (Result.NothingLive: a failed or
-// misdirected kubectl get looks the same as a fresh install) needs a
-// decision, so SafeToApply is false, rather than getting a note. The
-// CLI's plan --expect-existing.
+// ExpectExisting says that the stack exists: a plan whose live objects
+// lack its stateful core, the EtcdCluster and the DataStore the desired
+// objects hold, needs a decision, so SafeToApply is false. That is a plan
+// that finds nothing of the stack among the live objects
+// (Result.NothingLive: a failed or misdirected kubectl get looks the same
+// as a fresh install), which then gets a decision rather than a note, and
+// a plan of a partial live file (Result.MissingCore: the live objects
+// hold some of the stack, or objects that refer to it, such as a
+// KamajiControlPlane on its DataStore, but not its core), whatever else
+// is live. A desired stack without a core (a tenant cluster that stays on
+// a shared datastore renders nothing) needs only something of it live.
+// The CLI's plan --expect-existing.
 func ExpectExisting() Option {
 	return func(c *planConfig) { c.expectExisting = true }
 }
@@ -475,11 +491,13 @@ func TargetDataStore(name string) Option {
 // apply with modifiers, plan the modified objects (Modify them first, or
 // use ForRequest, which takes the modifiers). Findings flag what the API
 // server will refuse and what needs a decision; Result.SafeToApply
-// sums them up. A desired object to create while other objects of its
-// stack are live is graded by what it is: an EtcdCluster, a DataStore, an
-// Issuer or a Certificate needs a decision (the live objects lack it, or
-// the stack lost it), any other object gets a note (see
-// docs/operator.md, "A partly live stack").
+// sums them up. A desired object to create while live objects of its
+// stack, or objects that refer to it (a control plane on its DataStore,
+// its TLS Secrets, its members' volumes, its snapshots: see
+// Result.MissingCore), are live is graded by what it is: an EtcdCluster,
+// a DataStore, an Issuer or a Certificate needs a decision (the live
+// file is partial, or the stack lost it), any other object gets a note
+// (see docs/operator.md, "A partly live stack").
 //
 // Its errors' messages are safe to print (invalid.Safe): what a live
 // object holds is escaped.
@@ -647,29 +665,42 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		}
 		res.Findings = append(res.Findings, otherNamespaces(*names, scope, liveObjs)...)
 	}
+	kcp := cfg.kcp
+	if kcp == nil && names != nil && names.Caller == naming.PerCluster {
+		k := kcpKey(names.Namespace, names.Release)
+		kcp = &k
+	}
+	// Whether the stack is live, and wholly: one answer for every rule
+	// that asks (stackLiveness).
+	lv, err := stackLiveness(liveObjs, desiredObjs, desiredByKey, liveByKey, names, scope, kcp)
+	if err != nil {
+		return nil, err
+	}
 	// A create in a live stack: the object is new, or the live file lacks
 	// it (missingFindings).
-	if stack := liveStack(liveObjs, desiredByKey, scope); len(stack) > 0 {
+	if len(lv.evidence) > 0 {
 		for i := range res.Objects {
 			d, ok := creates[i]
 			if !ok {
 				continue
 			}
 			op := &res.Objects[i]
-			f, err := missingFindings(d, stack, liveObjs, res)
+			f, err := missingFindings(d, lv.evidence, liveObjs, res)
 			if err != nil {
 				return nil, err
 			}
 			op.Findings = append(op.Findings, f...)
 		}
 	}
-	kcp := cfg.kcp
-	if kcp == nil && names != nil && names.Caller == naming.PerCluster {
-		k := kcpKey(names.Namespace, names.Release)
-		kcp = &k
-	}
-	if res.NothingLive = !anyLive(desiredObjs, liveObjs, liveByKey, kcp, scope); res.NothingLive {
+	if res.NothingLive = lv.nothingLive(); res.NothingLive {
 		res.Findings = append(res.Findings, nothingLive(len(liveObjs), cfg.expectExisting))
+	} else {
+		for _, d := range lv.missingCore {
+			res.MissingCore = append(res.MissingCore, d.ref)
+		}
+	}
+	if cfg.expectExisting {
+		res.Findings = append(res.Findings, expectExistingFindings(lv)...)
 	}
 	if !ownApplied {
 		res.OtherOwners = otherOwners(withManaged, owners)
@@ -678,27 +709,6 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		res.Objects = nil // as without the room made above: "objects": null
 	}
 	return res, nil
-}
-
-// anyLive reports whether a live object is of the desired stack: one of
-// the desired objects (hooks included), one of the stack's scope (nil when
-// the plan knows no stack), or the tenant cluster's KamajiControlPlane
-// (kcp, nil for none).
-func anyLive(desired, live []*planObject, liveByKey map[objectKey]*planObject, kcp *objectKey, scope map[objectKey]bool) bool {
-	for _, d := range desired {
-		if liveByKey[d.key] != nil {
-			return true
-		}
-	}
-	if kcp != nil && liveByKey[*kcp] != nil {
-		return true
-	}
-	for _, l := range live {
-		if scope[l.key] {
-			return true
-		}
-	}
-	return false
 }
 
 // indexObjects converts objects into the plan's form and refuses

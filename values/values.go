@@ -700,10 +700,14 @@ func resourceValue(f, k string, raw any) (resource.Quantity, error) {
 	if isNumber && chartSpelled[k] {
 		// The chart's sanitiser prints these limits with toString,
 		// Go's %v of the float64 Helm holds: a YAML number 1073741824
-		// becomes "1.073741824e+09", and the API server stores that
-		// spelling (a spelling of the same amount that parses to
-		// another canonical form, such as "1073741824", is another
-		// stored quantity: it rolls members).
+		// becomes "1.073741824e+09", and the API server stores a custom
+		// resource's quantity as written. Another spelling of the same
+		// amount ("1073741824") is the same value, but the first apply
+		// over a Helm install would rewrite the field (a new
+		// resourceVersion, metadata.generation + 1, which plan notes as
+		// a respelling); no member changes either way: etcd-operator
+		// compares quantities by value and gives spec changes to new
+		// members only (docs/operator.md).
 		spelled = fmt.Sprint(n)
 	}
 	q, err := optQuantity(f, spelled)

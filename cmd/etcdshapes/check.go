@@ -109,8 +109,8 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	if caller == etcdshapes.CallerEtcd {
 		fs.StringVar(&cf.version, "etcd-version", "", fmt.Sprintf("the cluster's etcd `X.Y.Z` (the chart's values.version), whose etcdctl runs (default %s)", etcd.DefaultVersion))
 		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load\n(default %s; at least %s; at most 15 significant digits and 64 characters, whole nano-units)", etcd.DefaultSize, etcd.MinSize))
-		_ = cmd.RegisterFlagCompletionFunc("etcd-version", cobra.NoFileCompletions)
-		_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
+		completeFlag(cmd, "etcd-version")
+		completeFlag(cmd, "size")
 	}
 	registerRelease(cmd, caller, &cf.release)
 	fs.StringVar(&cf.live, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (\"-\" reads stdin): the stack's\n"+
@@ -120,9 +120,9 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVar(&cf.load, "load", etcd.DefaultCheckLoad, "etcdctl's workload `MODEL`: s, m, l or xl")
 	fs.BoolVar(&cf.datascale, "datascale", false, "also run etcdctl check datascale after check perf")
 	fs.StringVar(&cf.image, "image", "", "the `IMAGE` whose /usr/local/bin/etcdctl runs, for a registry of your own: a reference\nthe kubelet parses, registry and repository in lowercase (default "+etcd.EtcdImageRepository+":v<the cluster's version>)")
-	_ = cmd.RegisterFlagCompletionFunc("image", cobra.NoFileCompletions)
-	_ = cmd.RegisterFlagCompletionFunc("load", fixedCompletion("s", "m", "l", "xl"))
-	_ = cmd.RegisterFlagCompletionFunc("namespace", cobra.NoFileCompletions)
+	completeFlag(cmd, "image")
+	completeFlag(cmd, "load", "s", "m", "l", "xl")
+	completeFlag(cmd, "namespace")
 	printObjects(cmd, e, "", func() string { return stackName(caller, cf.namespace, cf.release) }, func() ([]etcdshapes.Object, error) {
 		objs, err := checkObjects(caller, &cf, e.stdin, e.stderr)
 		if err == nil {

@@ -199,6 +199,9 @@ func runOn(args []string, stdin io.Reader, out *errwriter.Writer, stderr io.Writ
 // error, unreported.
 func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) (*cobra.Command, error) {
 	root := newRootCmd(env{stdin, stdout, stderr})
+	if isCompletionRequest(args) {
+		registerCompletions(root)
+	}
 	root.SetArgs(normalizeArgs(root, args))
 	return root.ExecuteC()
 }

@@ -113,9 +113,9 @@ func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 				"and stderr says how many. "+envIncludeHooks+"=1 (or true) in the environment does\n"+
 				"the same, for tools that cannot pass the flag; 0, false or empty is the default")
 	}
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(outputYAML, outputJSON))
+	completeFlag(cmd, "output", outputYAML, outputJSON)
 	_ = cmd.MarkFlagDirname("output-dir")
-	_ = cmd.RegisterFlagCompletionFunc("show-only", cobra.NoFileCompletions)
+	completeFlag(cmd, "show-only")
 }
 
 // printObjects gives cmd the output flags (YAML by default) and, as its

@@ -443,7 +443,11 @@ func TestRefusesUnsafePlan(t *testing.T) {
 
 // TestSharedDataStore: a tenant cluster whose live KamajiControlPlane
 // names a shared DataStore renders no etcd; once it names the cluster's
-// own DataStore, the stack is created.
+// own DataStore, which does not exist, the stack is created after a
+// person's decision: a control plane on the stack's DataStore is evidence
+// that the stack exists, so its missing EtcdCluster and DataStore are a
+// partial live stack (plan's TestPartlyLiveStackIsNeverSafe), never
+// created unasked.
 func TestSharedDataStore(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t)
@@ -466,6 +470,16 @@ func TestSharedDataStore(t *testing.T) {
 	if err := setKCP(ctx, ns, release, n.DataStore()); err != nil {
 		t.Fatal(err)
 	}
+	got, evs = h.reconcile(cm)
+	h.expect(got, evs, DecisionNeeded, "Warning DecisionNeeded")
+	token := got.Annotations[DecisionAnnotation]
+	if token == "" || !strings.Contains(got.Annotations[PlanAnnotation], "the live file is partial, or the stack lost it") {
+		t.Fatalf("no decision token or no partial-stack decision in the plan:\n%s", got.Annotations[PlanAnnotation])
+	}
+	if err := k.Get(ctx, types.NamespacedName{Namespace: ns, Name: n.Cluster}, &etcdv1alpha2.EtcdCluster{}); !apierrors.IsNotFound(err) {
+		t.Errorf("an EtcdCluster was created before the decision (err %v)", err)
+	}
+	edit(t, cm, func(cm *corev1.ConfigMap) { cm.Annotations[ApproveAnnotation] = token })
 	got, evs = h.reconcile(cm)
 	h.expect(got, evs, Applied, "Normal Applied")
 	checkCluster(t, liveCluster(t, n), "", 3)

@@ -4,19 +4,21 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 )
 
 // TestUpToDate fails when the plan package's zz_generated.smdschema.go
-// is not what the CRDs ($ETCDSHAPES_CRDS, ../shared/crds beside the
-// repository) and client-go's schema give: run go generate in the
-// repository root.
+// is not what the CRDs ($ETCDSHAPES_CRDS, else ../shared/crds and
+// ../shared/crds-planned beside the repository) and client-go's schema
+// give, saying the command that regenerates it (regenerateCommand).
 func TestUpToDate(t *testing.T) {
 	root := filepath.Join("..", "..")
 	checkCRDs(t, root)
-	want, err := Source(crdDirs(root), "plan")
+	dirs := crdDirs(root)
+	want, err := Source(dirs, "plan")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +27,27 @@ func TestUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("plan/zz_generated.smdschema.go is stale: run go generate ./plan")
+		t.Fatalf("plan/zz_generated.smdschema.go is stale for the CRDs in %s: regenerate it from the repository root with\n\t%s\n"+
+			"(with ETCDSHAPES_CRDS as here) and read the diff", strings.Join(dirs, string(os.PathListSeparator)), regenerateCommand)
+	}
+}
+
+// regenerateCommand writes plan/zz_generated.smdschema.go, run from the
+// repository root: what plan/doc.go's go:generate line runs, without the
+// CRD defaults that go generate ./plan writes too.
+const regenerateCommand = "go run -C internal/schemagen . -out ../../plan/zz_generated.smdschema.go"
+
+// TestRegenerateCommandIsTheGenerateLine: the command the failure names is
+// plan/doc.go's go:generate line, run from the repository root.
+func TestRegenerateCommandIsTheGenerateLine(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "plan", "doc.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// From plan/, -C ../internal/schemagen; from the root, -C internal/schemagen.
+	line := "//go:generate " + strings.Replace(regenerateCommand, "-C internal/", "-C ../internal/", 1) + "\n"
+	if !bytes.Contains(doc, []byte(line)) {
+		t.Fatalf("plan/doc.go has no line %q", line)
 	}
 }
 
