@@ -225,7 +225,7 @@ func libraryFiles(version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	callers, fill, err := shapesFiles(configs)
+	callers, err := shapesFiles(configs)
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,6 @@ func libraryFiles(version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.Fill = fill
 	common, err := fold("common.tpl", commonSource, k)
 	if err != nil {
 		return nil, err
@@ -248,7 +247,7 @@ func libraryFiles(version string) ([]File, error) {
 		{Path: "files/checks.tpl", Data: []byte(tplHeader("checks.tpl") + checksHeader + checks)},
 		{Path: "files/validate.tpl", Data: []byte(tplHeader("validate.tpl") + validate)},
 		{Path: dashboardFile, Data: dashboard},
-		{Path: dashboardTplFile, Data: []byte(tplHeader("dashboard.tpl") + dashboardTpl)},
+		{Path: dashboardTplFile, Data: []byte(tplHeader("dashboard.tpl") + "{{- define " + jsonQuote(dashboardDefine) + " -}}\n" + dashboardTpl + "{{- end -}}\n")},
 		{Path: constantsFile, Data: constantsData(k)},
 	}
 	return append(files, callers...), nil
@@ -427,8 +426,6 @@ type constants struct {
 	VPAMinCPUQuantity, VPAMinMemoryQuantity, VPAMaxCPUQuantity, VPAMaxMemoryQuantity string
 	// VPAAPI is the API whose VerticalPodAutoscaler the checks bound.
 	VPAAPI string
-	// Fill is the pipeline that replaces the stacks' placeholders.
-	Fill string
 	// The dashboard's file (dashboard.go), its separator and marker, and
 	// its API.
 	DashboardFile, DashboardSplit, DashboardUp, DashboardAPI string
