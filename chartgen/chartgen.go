@@ -484,6 +484,10 @@ const (
 	labelPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 )
 
+// clusterReplicas are the replicas a tenant cluster's etcd may have (the
+// library's "must be 1 or 3").
+var clusterReplicas = []int32{1, 3}
+
 // quickResources are the resources whose requests the quick path derives.
 var quickResources = []string{"cpu", "memory", "ephemeral-storage"}
 
@@ -520,7 +524,7 @@ func newConstants() (*constants, error) {
 		NoLibraryMessage:       fmt.Sprintf("etcdshapes: the %s library chart is not a dependency of this chart (named %q, fetched by helm dependency build): its templates run files of that chart", LibraryName, LibraryName),
 		CallerEtcd:             etcdshapes.CallerEtcd,
 		CallerCluster:          etcdshapes.CallerCluster,
-		ClusterReplicas:        []int32{1, 3},
+		ClusterReplicas:        clusterReplicas,
 		DefaultVersion:         etcd.DefaultVersion,
 		DefaultReplicas:        etcd.DefaultReplicas,
 		MaxReplicas:            etcd.MaxReplicas,
