@@ -190,7 +190,7 @@ func TestChartFiles(t *testing.T) {
 		libPath[f.Path] = f.Data
 	}
 	require.Equal(t, []string{"Chart.yaml", "files/checks.tpl", "files/constants.json", "files/etcd-prometheus-rule.yaml", "files/grafana-dashboard.json", "files/validate.tpl",
-		"templates/_etcdshapes.tpl", "templates/_etcdshapes_cluster.tpl", "templates/_etcdshapes_dashboard.tpl", "templates/_etcdshapes_etcd.tpl", "templates/_etcdshapes_objects.tpl"}, paths)
+		"templates/_etcdshapes.tpl", "templates/_etcdshapes_cluster.tpl", "templates/_etcdshapes_config.tpl", "templates/_etcdshapes_dashboard.tpl", "templates/_etcdshapes_etcd.tpl", "templates/_etcdshapes_objects.tpl"}, paths)
 	require.NoError(t, yaml.Unmarshal(libPath["Chart.yaml"], &chart))
 	require.Equal(t, "library", chart.Type)
 	require.Equal(t, "1.2.3", chart.Version)
@@ -561,9 +561,9 @@ func (h quickHeads) cluster(ns, rel string) bool {
 	return len(rel) <= h.k.MaxQuickRelease && len(ns+"."+rel) <= h.k.MaxDataStoreName && regexFind(h.k.QuickCluster, head) == head
 }
 
-// configTexts is the library chart's config file of each caller, by
-// caller; it fails when one is missing, so that a test of their text
-// cannot pass on no text.
+// configTexts is the library chart's config (one define for both
+// callers), by caller; it fails when it is missing, so that a test of its
+// text cannot pass on no text.
 func configTexts(t *testing.T) map[string]string {
 	t.Helper()
 	files, err := Chart(Options{Library: true})
@@ -571,11 +571,11 @@ func configTexts(t *testing.T) map[string]string {
 	out := map[string]string{}
 	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
 		for _, f := range files {
-			if f.Path == callerFile(caller) {
+			if f.Path == configFile {
 				out[caller] = string(f.Data)
 			}
 		}
-		require.NotEmpty(t, out[caller], "no %s in the library chart", callerFile(caller))
+		require.NotEmpty(t, out[caller], "no %s in the library chart", configFile)
 	}
 	return out
 }
@@ -598,7 +598,7 @@ func TestQuickHeads(t *testing.T) {
 			`(eq (regexFind ` + templateQuote(k.QuickEtcd) + ` $head) $head)`,
 		},
 		etcdshapes.CallerCluster: {
-			`{{- $dataStore := printf "%s.%s" $ns $rel -}}`,
+			`{{- $dataStore = printf "%s.%s" $ns $rel -}}`,
 			`{{- $head := printf "%s;%s" $ns $rel -}}`,
 			fmt.Sprintf(`(le (len $rel) %d) (le (len $dataStore) %d)`, k.MaxQuickRelease, k.MaxDataStoreName),
 			`(eq (regexFind ` + templateQuote(k.QuickCluster) + ` $head) $head)`,

@@ -482,10 +482,9 @@ func objectMap(o etcdshapes.Object) (map[string]any, error) {
 	return plainjson.DecodeMap(j)
 }
 
-// The defines of the stacks: a caller's config (helpers.tpl) and its own
-// objects, and the objects both callers render.
-func configName(caller string) string { return "etcdshapes." + caller + ".config" }
-func stackName(caller string) string  { return "etcdshapes." + caller + ".objects" }
+// The defines of the stacks: a caller's own objects, and the objects both
+// callers render.
+func stackName(caller string) string { return "etcdshapes." + caller + ".objects" }
 
 const sharedStackName = "etcdshapes.objects"
 
@@ -653,16 +652,16 @@ const (
 	sharedStackAbout = `etcdshapes.objects: the objects both callers render, as the builders
 render them, with an action where a value depends on the input and, where
 the two differ, the lines of each in an if block ($.etcdChart); $ is the
-config (etcdshapes.<caller>.config).`
+config (etcdshapes.config).`
 	ownStackAbout = `%s: the objects only the %s renders, as the builders
 render them, with an action where a value depends on the input; $ is the
-config (%s).`
+config (etcdshapes.config).`
 )
 
 // libraryStacks writes both callers' stacks from one sentinel set: the
 // template of the objects both render, each caller's template (its config
 // and its own objects) and the objects kept apart as files.
-func libraryStacks(s sentinel, configs map[string]string) ([]File, error) {
+func libraryStacks(s sentinel) ([]File, error) {
 	texts := map[string]stackText{}
 	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
 		st, err := renderStack(caller, s)
@@ -681,12 +680,9 @@ func libraryStacks(s sentinel, configs map[string]string) ([]File, error) {
 	}
 	out := []File{{Path: stackFile, Data: []byte(tplHeader("") + stackDefine(sharedStackName, shared, sharedStackAbout))}}
 	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
-		ownText := stackDefine(stackName(caller), own[caller], fmt.Sprintf(ownStackAbout, stackName(caller), callerTitle[caller], configName(caller)))
+		ownText := stackDefine(stackName(caller), own[caller], fmt.Sprintf(ownStackAbout, stackName(caller), callerTitle[caller]))
 		out = append(out, texts[caller].objects...)
-		// The config runs once per dict: etcdshapes.config may have
-		// filled it before the stack.
-		config := "{{- define " + jsonQuote(configName(caller)) + " -}}\n{{- if not (hasKey . \"render\") -}}\n" + configs[caller] + "{{- end -}}\n{{- end -}}\n"
-		out = append(out, File{Path: callerFile(caller), Data: []byte(tplHeader("helpers.tpl") + config + ownText)})
+		out = append(out, File{Path: callerFile(caller), Data: []byte(tplHeader("") + ownText)})
 	}
 	return out, nil
 }
@@ -697,10 +693,10 @@ var callerTitle = map[string]string{etcdshapes.CallerEtcd: "etcd chart", etcdsha
 // shapesFiles writes the stacks from the first sentinel set, after
 // checking that the second set writes the same text: a field that depends
 // on an input the templates do not compute makes the two differ.
-func shapesFiles(configs map[string]string) ([]File, error) {
+func shapesFiles() ([]File, error) {
 	var runs [2][]File
 	for i, s := range sentinels {
-		files, err := libraryStacks(s, configs)
+		files, err := libraryStacks(s)
 		if err != nil {
 			return nil, err
 		}

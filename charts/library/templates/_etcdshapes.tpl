@@ -23,24 +23,17 @@ The dict holds root (the chart's $), caller ("etcd" or "cluster"), values
 (optional; default root.Values) and checks (optional; true runs every
 check even for input the quick tests vouch for).
 */ -}}
-{{- /* etcdshapes.stack: dict root caller; the caller's stack: its config
-(etcdshapes.<caller>.config), its own objects (etcdshapes.<caller>.objects,
+{{- /* etcdshapes.stack: dict root caller; the caller's stack: the config
+(etcdshapes.config), the caller's own objects (etcdshapes.<caller>.objects,
 which a render prints first: the etcd chart's are built-in kinds Helm
 installs first, the per-cluster CiliumNetworkPolicy sorts before most
 shared custom kinds, so Helm's sort of the manifests compares less) and
 the objects both callers render (etcdshapes.objects), each the YAML the
 builders render with actions where it depends on the input. */ -}}
 {{- define "etcdshapes.stack" -}}
-{{- if eq .caller "etcd" }}{{ template "etcdshapes.etcd.config" . }}{{ template "etcdshapes.etcd.objects" . -}}
-{{- else if eq .caller "cluster" }}{{ template "etcdshapes.cluster.config" . }}{{ template "etcdshapes.cluster.objects" . -}}
-{{- else }}{{ fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) "etcd" "cluster") }}{{ end -}}
+{{- template "etcdshapes.config" . -}}
+{{- if .etcdChart }}{{ template "etcdshapes.etcd.objects" . }}{{ else }}{{ template "etcdshapes.cluster.objects" . }}{{ end -}}
 {{- template "etcdshapes.objects" . -}}
-{{- end -}}
-
-{{- define "etcdshapes.config" -}}
-{{- if eq .caller "etcd" }}{{ template "etcdshapes.etcd.config" . -}}
-{{- else if eq .caller "cluster" }}{{ template "etcdshapes.cluster.config" . -}}
-{{- else }}{{ fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) "etcd" "cluster") }}{{ end -}}
 {{- end -}}
 
 {{- /* etcdshapes.run: dict c files; runs files of this library chart, one

@@ -3,7 +3,7 @@
 etcdshapes.objects: the objects both callers render, as the builders
 render them, with an action where a value depends on the input and, where
 the two differ, the lines of each in an if block ($.etcdChart); $ is the
-config (etcdshapes.<caller>.config).
+config (etcdshapes.config).
 */ -}}
 {{- define "etcdshapes.objects" }}
 {{- if $.render }}
