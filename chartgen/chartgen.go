@@ -444,10 +444,12 @@ type constants struct {
 	// NoLibraryMessage is the refusal of a chart that lacks the library
 	// chart as a dependency.
 	NoLibraryMessage string
-	VPAMinCPU        string
-	VPAMinMemory     string
-	VPAMaxCPU        string
-	VPAMaxMemory     string
+	// NoLibraryMessage1 and 2 are its halves, a line each.
+	NoLibraryMessage1, NoLibraryMessage2 string
+	VPAMinCPU                            string
+	VPAMinMemory                         string
+	VPAMaxCPU                            string
+	VPAMaxMemory                         string
 	// The same bounds as quantities.
 	VPAMinCPUQuantity, VPAMinMemoryQuantity, VPAMaxCPUQuantity, VPAMaxMemoryQuantity string
 	// VPAAPI is the API whose VerticalPodAutoscaler the checks bound.
@@ -613,6 +615,8 @@ func newConstants() (*constants, error) {
 		MaxDashboardUID:          naming.MaxDashboardUID,
 		DashboardUIDKeep:         naming.DashboardUIDKeep,
 	}
+	half := strings.Index(k.NoLibraryMessage, " (named")
+	k.NoLibraryMessage1, k.NoLibraryMessage2 = k.NoLibraryMessage[:half], k.NoLibraryMessage[half:]
 	if k.SnapshotSuffix, k.SnapshotKeep, err = snapshotName(); err != nil {
 		return nil, err
 	}

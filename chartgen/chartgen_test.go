@@ -292,6 +292,30 @@ func TestFinishedYAML(t *testing.T) {
 	}
 }
 
+// TestLineLength: no line of the library chart's templates is over 160
+// characters but the content of a YAML block scalar, which is the
+// builders' data (the etcd chart's cleanup script).
+func TestLineLength(t *testing.T) {
+	for path, text := range libraryText(t) {
+		if !strings.HasPrefix(path, "templates/") {
+			continue
+		}
+		block := -1 // the indentation of the block scalar being read
+		for i, l := range strings.Split(text, "\n") {
+			indent := len(l) - len(strings.TrimLeft(l, " "))
+			if block >= 0 && strings.TrimSpace(l) != "" && indent <= block {
+				block = -1
+			}
+			if len(l) > 160 && block < 0 {
+				t.Errorf("%s:%d: %d characters: %.80s...", path, i+1, len(l), l)
+			}
+			if blockHeader.MatchString(l) {
+				block = indent
+			}
+		}
+	}
+}
+
 // TestIfBlocks: the if blocks of a tagged text print, for every setting
 // of its tags' fields, exactly the lines whose tags are all on, as the
 // callers' views (view) were checked.
@@ -595,7 +619,7 @@ func TestQuickHeads(t *testing.T) {
 		etcdshapes.CallerEtcd: {
 			`{{- $head := printf "%s;%s;%s" $ns $version $size -}}`,
 			fmt.Sprintf(`(le (len $ns) %d)`, k.MaxLabel),
-			`(eq (regexFind ` + templateQuote(k.QuickEtcd) + ` $head) $head)`,
+			"(eq (regexFind\n    " + templateQuote(k.QuickEtcd) + " $head) $head)",
 		},
 		etcdshapes.CallerCluster: {
 			`{{- $dataStore = printf "%s.%s" $ns $rel -}}`,

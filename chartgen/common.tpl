@@ -45,7 +45,8 @@ that depend on it, not to its defines. */ -}}
 {{- define "etcdshapes.run" -}}
 {{- $lib := index (.c.root.Subcharts | default dict) [[ q .LibraryName ]] -}}
 {{- if not $lib -}}
-{{- fail [[ q .NoLibraryMessage ]] -}}
+{{- fail (print [[ q .NoLibraryMessage1 ]]
+  [[ q .NoLibraryMessage2 ]]) -}}
 {{- end -}}
 {{- $text := list -}}
 {{- range .files }}{{ $text = append $text ($lib.Files.Get .) }}{{ end -}}

@@ -25,7 +25,8 @@ upstream charts ask, matches an entry whole (Helm's VersionSet.Has is
 string equality), as the library does (servedAPIs). Nothing in the
 served list is refused: it is the cluster's (or helm template's
 --api-versions), and a refusal would stop every render there. */]]
-{{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ .Expr ]][[ end ]] -}}
+{{- $apis := dict[[ range .APIGroups ]]
+  [[ q .API ]] [[ .Expr ]][[ end ]] -}}
 {{- /* Both callers' quick test: no global spread constraints. */ -}}
 {{- $ok := eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "" -}}
 {{- $version := [[ q .DefaultVersion ]] }}{{ $size := [[ q .DefaultSize ]] }}{{ $res := dict [[ range .DefaultResources ]][[ q .Name ]] [[ q .Value ]] [[ end ]] -}}
@@ -49,10 +50,13 @@ resources as one string, one field per value: every field a whole
 quantity with a unit, and as many fields as values. */ -}}
 {{- $ok = and $ok (le (len $ns) [[ .MaxLabel ]]) (eq $rel [[ q .EtcdChartRelease ]]) (empty $v.affinity)
   (empty (omit $v[[ range .QuickEtcdChartKeys ]] [[ q . ]][[ end ]]))
-  (eq (regexFind [[ q .QuickEtcd ]] $head) $head)
+  (eq (regexFind
+    [[ q .QuickEtcd ]] $head) $head)
   (or (not $sc) (and (le (len $sc) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $sc)))
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0)
-  (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]])) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll [[ q .QuickValue ]] $quick "")) -}}
+  (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]]))
+  (eq (len (splitList ";" $quick)) (add1 (len $res)))
+  (not (regexReplaceAll [[ q .QuickValue ]] $quick "")) -}}
 {{- else -}}
 {{- $e := $v.etcd | default dict -}}
 {{- $name = printf "%s-etcd" $rel -}}
@@ -75,7 +79,9 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- $ec := lookup [[ q .EtcdCluster.APIVersion ]] [[ q .EtcdCluster.Kind ]] $ns $name -}}
 {{- if $ec }}{{ $sc = dig "spec" "storage" "storageClassName" "" $ec }}{{ end -}}
 [[- /* Each name matched whole by LabelPattern's anchors (see labelPattern). */]]
-{{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $x))) }}{{ end -}}
+{{- range $x := list $sc $liveDS $local $replicated -}}
+{{- $ok = and $ok (or (not $x) (and (le (len $x) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $x))) -}}
+{{- end -}}
 {{- $r = $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = [[ .DefaultReplicas ]].0 }}{{ end -}}
 {{- $ok = and $ok (kindIs "float64" $r) (has $r (list [[ range .ClusterReplicas ]][[ . ]].0 [[ end ]])) -}}
@@ -85,7 +91,9 @@ the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict[[ range .Ratios ]] [[ q .Key ]] [[ .Default ]][[ end ]] -}}
 {{- range $key, $rn := dict[[ range .Ratios ]] [[ q .Key ]] [[ q .Value ]][[ end ]] -}}
 {{- $x := index $cl $rn -}}
-{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) (le (len (toString $x)) 15) }}{{ $_ := set $ratios $key (float64 $x) -}}
+{{- if not (kindIs "invalid" $x) -}}
+{{- $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) (le (len (toString $x)) 15) -}}
+{{- $_ := set $ratios $key (float64 $x) -}}
 {{- else if hasKey $cl $rn }}{{ $ok = false }}{{ end -}}
 {{- end -}}
 {{- $replicas := int $r -}}

@@ -46,7 +46,8 @@ that depend on it, not to its defines. */ -}}
 {{- define "etcdshapes.run" -}}
 {{- $lib := index (.c.root.Subcharts | default dict) "etcdshapes" -}}
 {{- if not $lib -}}
-{{- fail "etcdshapes: the etcdshapes library chart is not a dependency of this chart (named \"etcdshapes\", fetched by helm dependency build): its templates run files of that chart" -}}
+{{- fail (print "etcdshapes: the etcdshapes library chart is not a dependency of this chart"
+  " (named \"etcdshapes\", fetched by helm dependency build): its templates run files of that chart") -}}
 {{- end -}}
 {{- $text := list -}}
 {{- range .files }}{{ $text = append $text ($lib.Files.Get .) }}{{ end -}}

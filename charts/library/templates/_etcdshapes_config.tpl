@@ -26,7 +26,12 @@ Helm checks first.
 {{- $rel := $root.Release.Name -}}
 {{- $cl := index $v "_cluster" | default dict -}}
 {{- $etcd := eq .caller "etcd" -}}
-{{- $apis := dict "autoscaling.k8s.io/v1/VerticalPodAutoscaler" (or $etcd ($root.Capabilities.APIVersions.Has "autoscaling.k8s.io/v1/VerticalPodAutoscaler")) "operator.victoriametrics.com/v1beta1/VMPodScrape" (or $etcd ($root.Capabilities.APIVersions.Has "operator.victoriametrics.com/v1beta1/VMPodScrape")) "monitoring.coreos.com/v1/PodMonitor" ($root.Capabilities.APIVersions.Has "monitoring.coreos.com/v1/PodMonitor") "grafana.integreatly.org/v1beta1/GrafanaDashboard" ($root.Capabilities.APIVersions.Has "grafana.integreatly.org/v1beta1/GrafanaDashboard") "cilium.io/v2/CiliumNetworkPolicy" ($root.Capabilities.APIVersions.Has "cilium.io/v2/CiliumNetworkPolicy") -}}
+{{- $apis := dict
+  "autoscaling.k8s.io/v1/VerticalPodAutoscaler" (or $etcd ($root.Capabilities.APIVersions.Has "autoscaling.k8s.io/v1/VerticalPodAutoscaler"))
+  "operator.victoriametrics.com/v1beta1/VMPodScrape" (or $etcd ($root.Capabilities.APIVersions.Has "operator.victoriametrics.com/v1beta1/VMPodScrape"))
+  "monitoring.coreos.com/v1/PodMonitor" ($root.Capabilities.APIVersions.Has "monitoring.coreos.com/v1/PodMonitor")
+  "grafana.integreatly.org/v1beta1/GrafanaDashboard" ($root.Capabilities.APIVersions.Has "grafana.integreatly.org/v1beta1/GrafanaDashboard")
+  "cilium.io/v2/CiliumNetworkPolicy" ($root.Capabilities.APIVersions.Has "cilium.io/v2/CiliumNetworkPolicy") -}}
 {{- /* Both callers' quick test: no global spread constraints. */ -}}
 {{- $ok := eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "" -}}
 {{- $version := "3.6.11" }}{{ $size := "4Gi" }}{{ $res := dict "cpu" "1000m" "memory" "512Mi"  -}}
@@ -50,10 +55,13 @@ resources as one string, one field per value: every field a whole
 quantity with a unit, and as many fields as values. */ -}}
 {{- $ok = and $ok (le (len $ns) 63) (eq $rel "etcd") (empty $v.affinity)
   (empty (omit $v "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" "_namespace" "backup" "etcdshapes"))
-  (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8});[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" $head) $head)
+  (eq (regexFind
+    "tenant-[a-z0-9]+(-[a-z0-9]+)*;(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8});[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" $head) $head)
   (or (not $sc) (and (le (len $sc) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $sc)))
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0)
-  (empty (omit $res "cpu" "memory" "ephemeral-storage")) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll "(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?;" $quick "")) -}}
+  (empty (omit $res "cpu" "memory" "ephemeral-storage"))
+  (eq (len (splitList ";" $quick)) (add1 (len $res)))
+  (not (regexReplaceAll "(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?;" $quick "")) -}}
 {{- else -}}
 {{- $e := $v.etcd | default dict -}}
 {{- $name = printf "%s-etcd" $rel -}}
@@ -75,7 +83,9 @@ immutable, so its class wins, even an empty one. */ -}}
 {{- $sc = ternary $replicated $local (eq (toString $e.replicas) "1") -}}
 {{- $ec := lookup "etcd-operator.cozystack.io/v1alpha2" "EtcdCluster" $ns $name -}}
 {{- if $ec }}{{ $sc = dig "spec" "storage" "storageClassName" "" $ec }}{{ end -}}
-{{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $x))) }}{{ end -}}
+{{- range $x := list $sc $liveDS $local $replicated -}}
+{{- $ok = and $ok (or (not $x) (and (le (len $x) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $x))) -}}
+{{- end -}}
 {{- $r = $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = 3.0 }}{{ end -}}
 {{- $ok = and $ok (kindIs "float64" $r) (has $r (list 1.0 3.0 )) -}}
@@ -85,7 +95,9 @@ the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict "cpu" 10.0 "memory" 1.0 "ephemeral" 40.0 -}}
 {{- range $key, $rn := dict "cpu" "cpu-allocation-ratio" "memory" "memory-allocation-ratio" "ephemeral" "ephemeral-storage-allocation-ratio" -}}
 {{- $x := index $cl $rn -}}
-{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) (le (len (toString $x)) 15) }}{{ $_ := set $ratios $key (float64 $x) -}}
+{{- if not (kindIs "invalid" $x) -}}
+{{- $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) (le (len (toString $x)) 15) -}}
+{{- $_ := set $ratios $key (float64 $x) -}}
 {{- else if hasKey $cl $rn }}{{ $ok = false }}{{ end -}}
 {{- end -}}
 {{- $replicas := int $r -}}
