@@ -249,7 +249,7 @@ func TestPrometheusTemplatesStayLiteral(t *testing.T) {
 	rule := l["files/etcd-prometheus-rule.yaml"]
 	require.Contains(t, rule, "kind: PrometheusRule")
 	require.Contains(t, rule, `'{{ $labels.job }}'`)
-	require.Contains(t, l[callerFile("etcd")], `include "etcdshapes.file" (dict "c" $ "name" "files/etcd-prometheus-rule.yaml")`)
+	require.Contains(t, l[callerFile("etcd")], `include "etcdshapes.file" (dict "c" . "name" "files/etcd-prometheus-rule.yaml")`)
 }
 
 // TestReasonsAreWritten: every reason is a template comment in the shapes,
@@ -286,7 +286,11 @@ func TestFinishedYAML(t *testing.T) {
 		require.Empty(t, tag.FindAllString(text, -1), f)
 		require.NotContains(t, text, "tpl (", f)
 	}
-	require.Contains(t, l[stackFile], `"{{ $.cluster }}.{{ $.namespace }}.svc:2379"`)
+	require.Contains(t, l[stackFile], `"{{ .cluster }}.{{ .namespace }}.svc:2379"`)
+	// Dot, not $, outside the tenants' range (see emit.go).
+	for _, f := range []string{stackFile, callerFile("etcd"), callerFile("cluster")} {
+		require.NotContains(t, l[f], "$.", f)
+	}
 	for _, k := range []string{"storageClass", "vpaMinCpu", "chartVersion", "pvcNames", "dataStore"} {
 		require.Equal(t, k, keyFor(tokenFor(k)))
 	}

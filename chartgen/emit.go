@@ -13,15 +13,19 @@ import (
 )
 
 // The stacks are written as the YAML the builders render, with an action
-// only where the output depends on the input: a value is `{{ $.cluster }}`
+// only where the output depends on the input: a value is `{{ .cluster }}`
 // (a field of the config dict), a multi-line value (resources, spread
 // constraints, affinity) an action indenting the config's text to its
 // field. While an object is written, a line that only some renders hold
 // starts with a tag such as #STORAGE_CLASS# at column 0 (the other caller's
 // lines, an optional field's); the merge of both callers' objects (merge.go)
 // compares lines with their tags, and ifBlocks then turns each run of
-// tagged lines into an if block ({{- if $.storageClass }}), so no tag, no
-// placeholder and no regular expression is left for the render.
+// tagged lines into an if block ({{- if .storageClass }}), so no tag, no
+// placeholder and no regular expression is left for the render. A config
+// field is written with dot ({{ .cluster }}), not $ ({{ $.cluster }}):
+// Helm parses every template at every render, and text/template parses
+// $.cluster into a variable and a field chain, some 16 allocations where
+// .cluster takes 9; only inside a range, where dot is the item, is it $.
 
 // ruleMode says how a value-dependent field of a shape is written.
 type ruleMode int
@@ -100,13 +104,15 @@ type emitter struct {
 	delims *bool
 	// acted is set when an action or a comment is written (shared too).
 	acted *bool
+	// inRange is set inside a range, where the config is $, not dot.
+	inRange bool
 }
 
 // sub is an emitter for a part of the same object: it shares everything
 // but the output lines.
 func (e *emitter) sub() *emitter {
 	return &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants,
-		reasons: e.reasons, said: e.said, tags: e.tags, delims: e.delims, acted: e.acted}
+		reasons: e.reasons, said: e.said, tags: e.tags, delims: e.delims, acted: e.acted, inRange: e.inRange}
 }
 
 // data notes a string of the objects' data, which may hold template
@@ -184,11 +190,14 @@ func (e *emitter) mapBody(m map[string]any, indent int, path string) error {
 
 // tokenText is how the stacks write a config field's value: an action
 // printing it.
-func tokenText(key string) string { return "{{ $." + key + " }}" }
+func tokenText(key string) string { return "{{ ." + key + " }}" }
 
 // token writes a value of the config, the action of its token's field.
 func (e *emitter) token(t string) string {
 	e.act()
+	if e.inRange {
+		return "{{ $." + keyFor(t) + " }}"
+	}
 	return tokenText(keyFor(t))
 }
 
@@ -202,7 +211,7 @@ func (e *emitter) block(token string, indent int, tag string) {
 // blockAction prints the config field of token indented by indent: the
 // field's text has no final newline, and the action stands on its own line.
 func blockAction(token string, indent int) string {
-	return fmt.Sprintf("{{ indent %d $.%s }}", indent, keyFor(token))
+	return fmt.Sprintf("{{ indent %d .%s }}", indent, keyFor(token))
 }
 
 // tagged writes lines with tag at column 0; template comments stay as
@@ -299,8 +308,15 @@ func (e *emitter) tenantRange(key string, v any, indent int, path string) error 
 	for i, t := range e.tenants {
 		sub := e.sub()
 		sub.local = []subst{{from: t, to: "$t"}}
+		sub.inRange = true
 		if err := sub.listItems(items[i*per:(i+1)*per], indent, path); err != nil {
 			return err
+		}
+		for _, l := range sub.lines {
+			if strings.HasPrefix(l, "#") {
+				// ifBlocks writes conditions on dot, which a range changes.
+				return fmt.Errorf("%s: a per-tenant item has a line of one caller or one optional field", path)
+			}
 		}
 		if i == 0 {
 			body = sub.lines
@@ -311,7 +327,7 @@ func (e *emitter) tenantRange(key string, v any, indent int, path string) error 
 		}
 	}
 	e.add(indent, key+":")
-	e.action(indent, "range $t := $.tenants")
+	e.action(indent, "range $t := .tenants")
 	e.lines = append(e.lines, body...)
 	e.action(indent, "end")
 	return nil

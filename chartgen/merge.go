@@ -276,7 +276,7 @@ func sameText(view, own string, fixed [][2]string) error {
 // untagged template comment between two runs of the same tags stays in
 // their block. The actions trim the line ends before them, so a render
 // prints exactly the lines of its tags, as the stacks were checked
-// (view).
+// (view). Dot is the config in every block: none is inside a range.
 func ifBlocks(text string) string {
 	lines := strings.Split(text, "\n")
 	tags := make([]string, len(lines))
@@ -364,20 +364,20 @@ func tagNames(tags string) []string {
 
 // tagCondition is the config expression under which the lines of the tags
 // render: E the etcd chart, C a tenant cluster, an optional field's tag
-// the field set (#STORAGE_CLASS#: $.storageClass), NO_ and the tag it
+// the field set (#STORAGE_CLASS#: .storageClass), NO_ and the tag it
 // unset.
 func tagCondition(tags string) string {
 	var conds []string
 	for _, t := range tagNames(tags) {
 		switch {
 		case t == "E":
-			conds = append(conds, "$.etcdChart")
+			conds = append(conds, ".etcdChart")
 		case t == "C":
-			conds = append(conds, "(not $.etcdChart)")
+			conds = append(conds, "(not .etcdChart)")
 		case strings.HasPrefix(t, "NO_"):
-			conds = append(conds, "(not $."+keyFor("__"+strings.TrimPrefix(t, "NO_")+"__")+")")
+			conds = append(conds, "(not ."+keyFor("__"+strings.TrimPrefix(t, "NO_")+"__")+")")
 		default:
-			conds = append(conds, "$."+keyFor("__"+t+"__"))
+			conds = append(conds, "."+keyFor("__"+t+"__"))
 		}
 	}
 	if len(conds) == 1 {

@@ -321,7 +321,7 @@ func rules(caller, shape string) map[string]rule {
 		// (dashboardFile), filled by the define dashboardDefine, which
 		// also sets the dashboard's names on the config for the fields
 		// after it.
-		return map[string]rule{"spec.json": {mode: textBlock, token: fmt.Sprintf("include %q $", dashboardDefine)}}
+		return map[string]rule{"spec.json": {mode: textBlock, token: fmt.Sprintf("include %q .", dashboardDefine)}}
 	}
 	return nil
 }
@@ -404,7 +404,7 @@ func alwaysAPIs(caller string) []string {
 
 // apiGate is the config expression that says whether an optional API is
 // served (or, for the APIs of alwaysAPIs, rendered regardless).
-func apiGate(api string) string { return fmt.Sprintf("(index $.apis %q)", api) }
+func apiGate(api string) string { return fmt.Sprintf("(index .apis %q)", api) }
 
 // shapeGates finds the condition of every optional object by rendering the
 // stack without the optional APIs and with each one alone: an object that
@@ -562,7 +562,7 @@ func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText,
 			}
 			name := objectFile(st.caller, o.id)
 			out.objects = append(out.objects, File{Path: name, Data: []byte("# " + Header + "\n" + body + "\n")})
-			body = fmt.Sprintf("{{ include \"etcdshapes.file\" (dict \"c\" $ \"name\" %q) | trimSuffix \"\\n\" }}", name)
+			body = fmt.Sprintf("{{ include \"etcdshapes.file\" (dict \"c\" . \"name\" %q) | trimSuffix \"\\n\" }}", name)
 		}
 		if strings.Contains(body, "`") {
 			return out, fmt.Errorf("chartgen: the %s %s holds a backtick; the stacks are written as raw strings", st.caller, o.id)
@@ -576,7 +576,7 @@ func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText,
 // config's render is true, their tagged lines as if blocks (ifBlocks).
 func stackDefine(name string, objs []objText, about string) string {
 	var b strings.Builder
-	b.WriteString("{{- /*\n" + about + "\n*/ -}}\n{{- define " + jsonQuote(name) + " }}\n{{- if $.render }}\n")
+	b.WriteString("{{- /*\n" + about + "\n*/ -}}\n{{- define " + jsonQuote(name) + " }}\n{{- if .render }}\n")
 	for _, o := range objs {
 		if len(o.gates) > 0 {
 			cond := o.gates[0]
@@ -651,11 +651,11 @@ func callerFile(caller string) string { return "templates/_etcdshapes_" + caller
 const (
 	sharedStackAbout = `etcdshapes.objects: the objects both callers render, as the builders
 render them, with an action where a value depends on the input and, where
-the two differ, the lines of each in an if block ($.etcdChart); $ is the
+the two differ, the lines of each in an if block (.etcdChart); dot is the
 config (etcdshapes.config).`
 	ownStackAbout = `%s: the objects only the %s renders, as the builders
-render them, with an action where a value depends on the input; $ is the
-config (etcdshapes.config).`
+render them, with an action where a value depends on the input; dot is
+the config (etcdshapes.config).`
 )
 
 // libraryStacks writes both callers' stacks from one sentinel set: the

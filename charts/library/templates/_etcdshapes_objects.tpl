@@ -2,18 +2,18 @@
 {{- /*
 etcdshapes.objects: the objects both callers render, as the builders
 render them, with an action where a value depends on the input and, where
-the two differ, the lines of each in an if block ($.etcdChart); $ is the
+the two differ, the lines of each in an if block (.etcdChart); dot is the
 config (etcdshapes.config).
 */ -}}
 {{- define "etcdshapes.objects" }}
-{{- if $.render }}
+{{- if .render }}
 ---
 apiVersion: batch/v1
 kind: CronJob
 metadata:
   {{- /* A CronJob name is limited to 52 characters: longer <name>-defrag names
       are hashed (the upstream template rendered a name the API server refuses). */}}
-  name: "{{ $.defragCronJob }}"
+  name: "{{ .defragCronJob }}"
 spec:
   concurrencyPolicy: Forbid
   failedJobsHistoryLimit: 1
@@ -22,10 +22,10 @@ spec:
       activeDeadlineSeconds: 1800
       backoffLimit: 2
       template:
-        {{- if not $.etcdChart }}
+        {{- if not .etcdChart }}
         metadata:
           labels:
-            policy.cozystack.io/allow-to-etcd-cluster: "{{ $.cluster }}"
+            policy.cozystack.io/allow-to-etcd-cluster: "{{ .cluster }}"
         {{- end }}
         spec:
           containers:
@@ -36,13 +36,13 @@ spec:
                 is the cluster's own quota: etcd-defrag assumes 2 GiB otherwise,
                 and its dbQuotaUsage rule misfires on any larger volume. */}}
             args:
-            - "--endpoints=https://{{ $.cluster }}.{{ $.namespace }}.svc:2379"
+            - "--endpoints=https://{{ .cluster }}.{{ .namespace }}.svc:2379"
             - "--cacert=/etc/etcd/pki/client/cert/ca.crt"
             - "--cert=/etc/etcd/pki/client/cert/tls.crt"
             - "--key=/etc/etcd/pki/client/cert/tls.key"
             - "--cluster"
             - "--compaction=false"
-            - "--etcd-storage-quota-bytes={{ $.quota }}"
+            - "--etcd-storage-quota-bytes={{ .quota }}"
             - "--defrag-rule"
             - "dbQuotaUsage > 0.8 || dbSize - dbSizeInUse > 200*1024*1024"
             image: "ghcr.io/ahrtr/etcd-defrag:v0.13.0"
@@ -73,7 +73,7 @@ spec:
           volumes:
           - name: client-certificate
             secret:
-              secretName: "{{ $.cluster }}-client-tls"
+              secretName: "{{ .cluster }}-client-tls"
   schedule: "0 * * * *"
   startingDeadlineSeconds: 300
   successfulJobsHistoryLimit: 3
@@ -81,25 +81,25 @@ spec:
 apiVersion: cert-manager.io/v1
 kind: Certificate
 metadata:
-  name: "{{ $.cluster }}-ca"
+  name: "{{ .cluster }}-ca"
 spec:
-  commonName: "{{ $.cluster }}-ca"
+  commonName: "{{ .cluster }}-ca"
   duration: "87600h"
   isCA: true
   issuerRef:
     group: cert-manager.io
     kind: Issuer
-    name: "{{ $.cluster }}-selfsigning-issuer"
+    name: "{{ .cluster }}-selfsigning-issuer"
   privateKey:
     algorithm: RSA
     rotationPolicy: Never
     size: 4096
-  secretName: "{{ $.cluster }}-ca-tls"
+  secretName: "{{ .cluster }}-ca-tls"
   subject:
     organizationalUnits:
-    - "{{ $.release }}"
+    - "{{ .release }}"
     organizations:
-    - "{{ $.namespace }}"
+    - "{{ .namespace }}"
   usages:
   - signing
   - "key encipherment"
@@ -108,24 +108,24 @@ spec:
 apiVersion: cert-manager.io/v1
 kind: Certificate
 metadata:
-  name: "{{ $.cluster }}-client"
+  name: "{{ .cluster }}-client"
 spec:
   {{- /* CN root makes the operator and the Kamaji DataStore the etcd root user
       under --client-cert-auth. */}}
   commonName: root
   issuerRef:
     kind: Issuer
-    name: "{{ $.cluster }}-issuer"
+    name: "{{ .cluster }}-issuer"
   privateKey:
     algorithm: RSA
     rotationPolicy: Always
     size: 4096
-  secretName: "{{ $.cluster }}-client-tls"
+  secretName: "{{ .cluster }}-client-tls"
   subject:
     organizationalUnits:
-    - "{{ $.release }}"
+    - "{{ .release }}"
     organizations:
-    - "{{ $.namespace }}"
+    - "{{ .namespace }}"
   usages:
   - signing
   - "key encipherment"
@@ -134,37 +134,37 @@ spec:
 apiVersion: cert-manager.io/v1
 kind: Certificate
 metadata:
-  name: "{{ $.cluster }}-peer"
+  name: "{{ .cluster }}-peer"
 spec:
-  commonName: "{{ $.cluster }}-peer"
+  commonName: "{{ .cluster }}-peer"
   {{- /* Wildcards for the same reason as the server certificate's: members come
       and go under random names. */}}
   dnsNames:
-  - "{{ $.cluster }}"
-  - "{{ $.cluster }}.{{ $.namespace }}.svc"
-  - "*.{{ $.cluster }}.{{ $.namespace }}.svc"
-  {{- if $.etcdChart }}
-  - "*.etcd-headless.{{ $.namespace }}.svc"
+  - "{{ .cluster }}"
+  - "{{ .cluster }}.{{ .namespace }}.svc"
+  - "*.{{ .cluster }}.{{ .namespace }}.svc"
+  {{- if .etcdChart }}
+  - "*.etcd-headless.{{ .namespace }}.svc"
   {{- end }}
-  - "{{ $.cluster }}-client"
-  - "{{ $.cluster }}-client.{{ $.namespace }}.svc"
+  - "{{ .cluster }}-client"
+  - "{{ .cluster }}-client.{{ .namespace }}.svc"
   - localhost
   ipAddresses:
   - "127.0.0.1"
   isCA: false
   issuerRef:
     kind: Issuer
-    name: "{{ $.cluster }}-peer-issuer"
+    name: "{{ .cluster }}-peer-issuer"
   privateKey:
     algorithm: RSA
     rotationPolicy: Always
     size: 4096
-  secretName: "{{ $.cluster }}-peer-tls"
+  secretName: "{{ .cluster }}-peer-tls"
   subject:
     organizationalUnits:
-    - "{{ $.release }}"
+    - "{{ .release }}"
     organizations:
-    - "{{ $.namespace }}"
+    - "{{ .namespace }}"
   usages:
   - "server auth"
   - "client auth"
@@ -174,25 +174,25 @@ spec:
 apiVersion: cert-manager.io/v1
 kind: Certificate
 metadata:
-  name: "{{ $.cluster }}-peer-ca"
+  name: "{{ .cluster }}-peer-ca"
 spec:
-  commonName: "{{ $.cluster }}-peer-ca"
+  commonName: "{{ .cluster }}-peer-ca"
   duration: "87600h"
   isCA: true
   issuerRef:
     group: cert-manager.io
     kind: Issuer
-    name: "{{ $.cluster }}-selfsigning-issuer"
+    name: "{{ .cluster }}-selfsigning-issuer"
   privateKey:
     algorithm: RSA
     rotationPolicy: Never
     size: 4096
-  secretName: "{{ $.cluster }}-peer-ca-tls"
+  secretName: "{{ .cluster }}-peer-ca-tls"
   subject:
     organizationalUnits:
-    - "{{ $.release }}"
+    - "{{ .release }}"
     organizations:
-    - "{{ $.namespace }}"
+    - "{{ .namespace }}"
   usages:
   - signing
   - "key encipherment"
@@ -201,40 +201,40 @@ spec:
 apiVersion: cert-manager.io/v1
 kind: Certificate
 metadata:
-  name: "{{ $.cluster }}-server"
+  name: "{{ .cluster }}-server"
 spec:
-  commonName: "{{ $.cluster }}-server"
+  commonName: "{{ .cluster }}-server"
   {{- /* Wildcards, not an enumeration of members: etcd-operator brings members
       up, replacements included, under random names in its own domain
       (<member>.<name>.<ns>.svc), and a member left out of every SAN would fail
       TLS verification forever. The etcd chart keeps the legacy *.etcd-headless
       wildcard so adopted members validate during the transition. */}}
   dnsNames:
-  - "{{ $.cluster }}"
-  - "{{ $.cluster }}.{{ $.namespace }}.svc"
-  - "*.{{ $.cluster }}.{{ $.namespace }}.svc"
-  {{- if $.etcdChart }}
-  - "*.etcd-headless.{{ $.namespace }}.svc"
+  - "{{ .cluster }}"
+  - "{{ .cluster }}.{{ .namespace }}.svc"
+  - "*.{{ .cluster }}.{{ .namespace }}.svc"
+  {{- if .etcdChart }}
+  - "*.etcd-headless.{{ .namespace }}.svc"
   {{- end }}
-  - "{{ $.cluster }}-client"
-  - "{{ $.cluster }}-client.{{ $.namespace }}.svc"
+  - "{{ .cluster }}-client"
+  - "{{ .cluster }}-client.{{ .namespace }}.svc"
   - localhost
   ipAddresses:
   - "127.0.0.1"
   isCA: false
   issuerRef:
     kind: Issuer
-    name: "{{ $.cluster }}-issuer"
+    name: "{{ .cluster }}-issuer"
   privateKey:
     algorithm: RSA
     rotationPolicy: Always
     size: 4096
-  secretName: "{{ $.cluster }}-server-tls"
+  secretName: "{{ .cluster }}-server-tls"
   subject:
     organizationalUnits:
-    - "{{ $.release }}"
+    - "{{ .release }}"
     organizations:
-    - "{{ $.namespace }}"
+    - "{{ .namespace }}"
   usages:
   - "client auth"
   - "server auth"
@@ -246,43 +246,43 @@ kind: DataStore
 metadata:
   {{- /* Cluster-scoped, so it carries the namespace; Kamaji copies it into a
       label, so a name over 63 characters is hashed. */}}
-  name: "{{ $.dataStore }}"
+  name: "{{ .dataStore }}"
 spec:
   driver: etcd
   endpoints:
-  - "{{ $.cluster }}.{{ $.namespace }}.svc:2379"
+  - "{{ .cluster }}.{{ .namespace }}.svc:2379"
   tlsConfig:
     certificateAuthority:
       certificate:
         secretReference:
           keyPath: tls.crt
-          name: "{{ $.cluster }}-ca-tls"
-          namespace: "{{ $.namespace }}"
+          name: "{{ .cluster }}-ca-tls"
+          namespace: "{{ .namespace }}"
       privateKey:
         secretReference:
           keyPath: tls.key
-          name: "{{ $.cluster }}-ca-tls"
-          namespace: "{{ $.namespace }}"
+          name: "{{ .cluster }}-ca-tls"
+          namespace: "{{ .namespace }}"
     clientCertificate:
       certificate:
         secretReference:
           keyPath: tls.crt
-          name: "{{ $.cluster }}-client-tls"
-          namespace: "{{ $.namespace }}"
+          name: "{{ .cluster }}-client-tls"
+          namespace: "{{ .namespace }}"
       privateKey:
         secretReference:
           keyPath: tls.key
-          name: "{{ $.cluster }}-client-tls"
-          namespace: "{{ $.namespace }}"
+          name: "{{ .cluster }}-client-tls"
+          namespace: "{{ .namespace }}"
 ---
 apiVersion: etcd-operator.cozystack.io/v1alpha2
 kind: EtcdCluster
 metadata:
-  name: "{{ $.cluster }}"
+  name: "{{ .cluster }}"
 spec:
   additionalMetadata:
     labels:
-      {{- if $.etcdChart }}
+      {{- if .etcdChart }}
       cozystack.io/service: etcd
       {{- else }}
       cozystack.io/service: kubernetes-etcd
@@ -293,21 +293,21 @@ spec:
       Pending when replicas exceed the schedulable nodes or node-local storage
       pins a member to a node. values.affinity overrides it. */}}
   affinity:
-    {{- if $.affinity }}
-{{ indent 4 $.affinity }}
+    {{- if .affinity }}
+{{ indent 4 .affinity }}
     {{- else }}
     podAntiAffinity:
       preferredDuringSchedulingIgnoredDuringExecution:
       - podAffinityTerm:
           labelSelector:
             matchLabels:
-              app.kubernetes.io/instance: "{{ $.cluster }}"
+              app.kubernetes.io/instance: "{{ .cluster }}"
           topologyKey: kubernetes.io/hostname
         weight: 100
     {{- end }}
-  {{- if $.auth }}
+  {{- if .auth }}
   auth:
-{{ indent 4 $.auth }}
+{{ indent 4 .auth }}
   {{- end }}
   options:
     autoCompactionMode: periodic
@@ -316,25 +316,25 @@ spec:
         writes at the quota, which must come before the volume itself is full.
         The helpers compute it for every quantity unit (the upstream template
         knew only Ki, Mi and Gi). */}}
-    quotaBackendBytes: {{ $.quota }}
+    quotaBackendBytes: {{ .quota }}
     snapshotCount: 10000
-  replicas: {{ $.replicas }}
+  replicas: {{ .replicas }}
   {{- /* Requests derive from the limits and the platform's allocation ratios
       with the upstream sanitiser's arithmetic (decimal division, then a
       float64), so that the quantities stored are the upstream chart's and
       moving a release to these templates rolls no member. */}}
-  {{- if $.resources }}
+  {{- if .resources }}
   resources:
-{{ indent 4 $.resources }}
+{{ indent 4 .resources }}
   {{- end }}
   storage:
-    size: "{{ $.size }}"
+    size: "{{ .size }}"
     {{- /* spec.storage.storageClassName is immutable: for a tenant cluster, the
         class of the live EtcdCluster (read with lookup) wins over
         _cluster.etcd-storage-class-*, even an empty one, so an upgrade never
         changes it. */}}
-    {{- if $.storageClass }}
-    storageClassName: "{{ $.storageClass }}"
+    {{- if .storageClass }}
+    storageClassName: "{{ .storageClass }}"
     {{- end }}
   {{- /* TLS uses secretRef mode: the Certificates of this stack issue the
       server, operator-client and peer certificates and the EtcdCluster only
@@ -347,87 +347,87 @@ spec:
   tls:
     client:
       operatorClientSecretRef:
-        name: "{{ $.cluster }}-client-tls"
+        name: "{{ .cluster }}-client-tls"
       serverSecretRef:
-        name: "{{ $.cluster }}-server-tls"
+        name: "{{ .cluster }}-server-tls"
     peer:
       secretRef:
-        name: "{{ $.cluster }}-peer-tls"
+        name: "{{ .cluster }}-peer-tls"
   {{- /* The platform's global constraints (_cluster.scheduling) replace the
       default hostname spread; each gets a selector on this cluster's members
       unless it has its own. */}}
   topologySpreadConstraints:
-  {{- if $.spread }}
-{{ indent 4 $.spread }}
+  {{- if .spread }}
+{{ indent 4 .spread }}
   {{- else }}
   - labelSelector:
       matchLabels:
-        app.kubernetes.io/instance: "{{ $.cluster }}"
+        app.kubernetes.io/instance: "{{ .cluster }}"
     maxSkew: 1
     topologyKey: kubernetes.io/hostname
     whenUnsatisfiable: ScheduleAnyway
   {{- end }}
-  version: "{{ $.version }}"
-{{- if (index $.apis "grafana.integreatly.org/v1beta1/GrafanaDashboard") }}
+  version: "{{ .version }}"
+{{- if (index .apis "grafana.integreatly.org/v1beta1/GrafanaDashboard") }}
 ---
 apiVersion: grafana.integreatly.org/v1beta1
 kind: GrafanaDashboard
 metadata:
-  name: "{{ $.cluster }}-grafana-dashboard"
+  name: "{{ .cluster }}-grafana-dashboard"
 spec:
   instanceSelector:
     matchLabels:
       dashboards: grafana
   json: |-
-{{ include "etcdshapes.dashboard" $ | indent 4 }}
-  uid: "{{ $.dashboardUid }}"
+{{ include "etcdshapes.dashboard" . | indent 4 }}
+  uid: "{{ .dashboardUid }}"
 {{- end }}
 ---
 apiVersion: cert-manager.io/v1
 kind: Issuer
 metadata:
-  name: "{{ $.cluster }}-issuer"
+  name: "{{ .cluster }}-issuer"
 spec:
   ca:
-    secretName: "{{ $.cluster }}-ca-tls"
+    secretName: "{{ .cluster }}-ca-tls"
 ---
 apiVersion: cert-manager.io/v1
 kind: Issuer
 metadata:
-  name: "{{ $.cluster }}-peer-issuer"
+  name: "{{ .cluster }}-peer-issuer"
 spec:
   ca:
-    secretName: "{{ $.cluster }}-peer-ca-tls"
+    secretName: "{{ .cluster }}-peer-ca-tls"
 ---
 apiVersion: cert-manager.io/v1
 kind: Issuer
 metadata:
-  name: "{{ $.cluster }}-selfsigning-issuer"
+  name: "{{ .cluster }}-selfsigning-issuer"
 spec:
   selfSigned: {}
-{{- if (index $.apis "monitoring.coreos.com/v1/PodMonitor") }}
+{{- if (index .apis "monitoring.coreos.com/v1/PodMonitor") }}
 ---
 apiVersion: monitoring.coreos.com/v1
 kind: PodMonitor
 metadata:
-  name: "{{ $.cluster }}-pod-monitor"
+  name: "{{ .cluster }}-pod-monitor"
 spec:
   namespaceSelector:
     matchNames:
-    - "{{ $.namespace }}"
+    - "{{ .namespace }}"
   podMetricsEndpoints:
   - port: metrics
     scheme: http
   selector:
     matchLabels:
-      app.kubernetes.io/instance: "{{ $.cluster }}"
+      app.kubernetes.io/instance: "{{ .cluster }}"
 {{- end }}
-{{- if (index $.apis "operator.victoriametrics.com/v1beta1/VMPodScrape") }}
+{{- if (index .apis "operator.victoriametrics.com/v1beta1/VMPodScrape") }}
 ---
 apiVersion: operator.victoriametrics.com/v1beta1
 kind: VMPodScrape
 metadata:
-  name: "{{ $.cluster }}-pod-scrape"
+  name: "{{ .cluster }}-pod-scrape"
 spec:
   podMetricsEndpoints:
   - port: metrics
@@ -437,32 +437,32 @@ spec:
       tenant cluster's etcd in the namespace twice. */}}
   selector:
     matchLabels:
-      app.kubernetes.io/instance: "{{ $.cluster }}"
+      app.kubernetes.io/instance: "{{ .cluster }}"
 {{- end }}
-{{- if (index $.apis "autoscaling.k8s.io/v1/VerticalPodAutoscaler") }}
+{{- if (index .apis "autoscaling.k8s.io/v1/VerticalPodAutoscaler") }}
 ---
 apiVersion: autoscaling.k8s.io/v1
 kind: VerticalPodAutoscaler
 metadata:
-  name: "{{ $.cluster }}"
+  name: "{{ .cluster }}"
 spec:
   resourcePolicy:
     containerPolicies:
     - containerName: etcd
       maxAllowed:
-        cpu: "{{ $.vpaMaxCpu }}"
-        memory: "{{ $.vpaMaxMemory }}"
+        cpu: "{{ .vpaMaxCpu }}"
+        memory: "{{ .vpaMaxMemory }}"
       {{- /* The requests the sanitiser derives from 250m / 256Mi with the
           platform's ratios (maxAllowed: from 5000m / 8Gi). */}}
       minAllowed:
-        cpu: "{{ $.vpaMinCpu }}"
-        memory: "{{ $.vpaMinMemory }}"
+        cpu: "{{ .vpaMinCpu }}"
+        memory: "{{ .vpaMinMemory }}"
   {{- /* etcd-operator manages member Pods directly (no StatefulSet); the
       EtcdCluster exposes a /scale subresource with status.selector for the VPA. */}}
   targetRef:
     apiVersion: etcd-operator.cozystack.io/v1alpha2
     kind: EtcdCluster
-    name: "{{ $.cluster }}"
+    name: "{{ .cluster }}"
   updatePolicy:
     {{- /* Initial, not Auto: Auto evicts running members to apply new
         recommendations, which is disruptive to quorum. Initial sets requests
@@ -474,17 +474,17 @@ spec:
 apiVersion: cozystack.io/v1alpha1
 kind: WorkloadMonitor
 metadata:
-  name: "{{ $.cluster }}"
+  name: "{{ .cluster }}"
 spec:
   kind: etcd
-  minReplicas: {{ $.minReplicas }}
-  replicas: {{ $.replicas }}
+  minReplicas: {{ .minReplicas }}
+  replicas: {{ .replicas }}
   selector:
-    app.kubernetes.io/instance: "{{ $.cluster }}"
+    app.kubernetes.io/instance: "{{ .cluster }}"
     app.kubernetes.io/managed-by: etcd-operator
     app.kubernetes.io/name: etcd
   type: etcd
-  version: "{{ $.chartVersion }}"
+  version: "{{ .chartVersion }}"
 ---
 apiVersion: v1
 kind: ServiceAccount
@@ -493,11 +493,11 @@ metadata:
     helm.sh/hook: post-delete
     helm.sh/hook-delete-policy: "before-hook-creation,hook-succeeded"
     helm.sh/hook-weight: "0"
-  {{- if $.etcdChart }}
+  {{- if .etcdChart }}
   labels:
     app.kubernetes.io/instance: etcd
   {{- end }}
-  name: "{{ $.cluster }}-cleanup"
+  name: "{{ .cluster }}-cleanup"
 ---
 apiVersion: rbac.authorization.k8s.io/v1
 kind: Role
@@ -506,17 +506,17 @@ metadata:
     helm.sh/hook: post-delete
     helm.sh/hook-delete-policy: "before-hook-creation,hook-succeeded"
     helm.sh/hook-weight: "5"
-  {{- if $.etcdChart }}
+  {{- if .etcdChart }}
   labels:
     app.kubernetes.io/instance: etcd
   {{- end }}
-  name: "{{ $.cluster }}-cleanup"
+  name: "{{ .cluster }}-cleanup"
 rules:
 - apiGroups:
   - ""
   resourceNames:
-  {{- if $.etcdChart }}
-{{ indent 2 $.pvcs }}
+  {{- if .etcdChart }}
+{{ indent 2 .pvcs }}
   resources:
   - persistentvolumeclaims
   verbs:
@@ -526,11 +526,11 @@ rules:
   - ""
   resourceNames:
   {{- end }}
-  - "{{ $.cluster }}-peer-ca-tls"
-  - "{{ $.cluster }}-ca-tls"
-  - "{{ $.cluster }}-server-tls"
-  - "{{ $.cluster }}-peer-tls"
-  - "{{ $.cluster }}-client-tls"
+  - "{{ .cluster }}-peer-ca-tls"
+  - "{{ .cluster }}-ca-tls"
+  - "{{ .cluster }}-server-tls"
+  - "{{ .cluster }}-peer-tls"
+  - "{{ .cluster }}-client-tls"
   resources:
   - secrets
   verbs:
@@ -544,19 +544,19 @@ metadata:
     helm.sh/hook: post-delete
     helm.sh/hook-delete-policy: "before-hook-creation,hook-succeeded"
     helm.sh/hook-weight: "5"
-  {{- if $.etcdChart }}
+  {{- if .etcdChart }}
   labels:
     app.kubernetes.io/instance: etcd
   {{- end }}
-  name: "{{ $.cluster }}-cleanup"
+  name: "{{ .cluster }}-cleanup"
 roleRef:
   apiGroup: rbac.authorization.k8s.io
   kind: Role
-  name: "{{ $.cluster }}-cleanup"
+  name: "{{ .cluster }}-cleanup"
 subjects:
 - kind: ServiceAccount
-  name: "{{ $.cluster }}-cleanup"
-  namespace: "{{ $.namespace }}"
+  name: "{{ .cluster }}-cleanup"
+  namespace: "{{ .namespace }}"
 ---
 apiVersion: batch/v1
 kind: Job
@@ -565,21 +565,21 @@ metadata:
     helm.sh/hook: post-delete
     helm.sh/hook-delete-policy: "before-hook-creation,hook-succeeded"
     helm.sh/hook-weight: "10"
-  {{- if $.etcdChart }}
+  {{- if .etcdChart }}
   labels:
     app.kubernetes.io/instance: etcd
   {{- end }}
   {{- /* The API server copies a Job's name into its Pods'
       batch.kubernetes.io/job-name label (63 characters): longer <name>-cleanup
       names are hashed. */}}
-  name: "{{ $.cleanupJob }}"
+  name: "{{ .cleanupJob }}"
 spec:
   activeDeadlineSeconds: 120
   backoffLimit: 3
   template:
     metadata:
       labels:
-        {{- if $.etcdChart }}
+        {{- if .etcdChart }}
         app.kubernetes.io/instance: etcd
         {{- end }}
         policy.cozystack.io/allow-to-apiserver: "true"
@@ -591,7 +591,7 @@ spec:
             deletes the legacy data-etcd-<i> PVCs, which etcd-operator does not
             garbage-collect. The Role grants delete on exactly these names. */}}
         command:
-        {{- if $.etcdChart }}
+        {{- if .etcdChart }}
         - /bin/sh
         - "-c"
         - |
@@ -602,7 +602,7 @@ spec:
           # deletion, so we delete them here by name (safe: no sibling
           # workload shares the data-etcd-* prefix in a tenant namespace).
           echo "Deleting orphaned etcd data PVCs for etcd..."
-          kubectl delete pvc -n {{ $.namespace }} {{ $.pvcNames }} --ignore-not-found --wait=false \
+          kubectl delete pvc -n {{ .namespace }} {{ .pvcNames }} --ignore-not-found --wait=false \
             || echo "WARNING: etcd PVC cleanup failed for etcd; orphaned PVCs may remain" >&2
           # etcd-ca-tls / etcd-client-tls are pre-install "keep" secrets
           # this chart owns; etcd-peer-ca-tls / etcd-server-tls /
@@ -610,21 +610,21 @@ spec:
           # reference. None are reclaimed by the uninstall, so delete them
           # by name.
           echo "Deleting orphaned etcd TLS secrets for etcd..."
-          kubectl delete secret -n {{ $.namespace }} etcd-peer-ca-tls etcd-ca-tls etcd-server-tls etcd-peer-tls etcd-client-tls --ignore-not-found --wait=false \
+          kubectl delete secret -n {{ .namespace }} etcd-peer-ca-tls etcd-ca-tls etcd-server-tls etcd-peer-tls etcd-client-tls --ignore-not-found --wait=false \
             || echo "WARNING: etcd secret cleanup failed for etcd; orphaned secrets may remain" >&2
           echo "etcd cleanup complete."
         {{- else }}
         - kubectl
-        - "--namespace={{ $.namespace }}"
+        - "--namespace={{ .namespace }}"
         - delete
         - secret
         - "--ignore-not-found"
         - "--wait=false"
-        - "{{ $.cluster }}-peer-ca-tls"
-        - "{{ $.cluster }}-ca-tls"
-        - "{{ $.cluster }}-server-tls"
-        - "{{ $.cluster }}-peer-tls"
-        - "{{ $.cluster }}-client-tls"
+        - "{{ .cluster }}-peer-ca-tls"
+        - "{{ .cluster }}-ca-tls"
+        - "{{ .cluster }}-server-tls"
+        - "{{ .cluster }}-peer-tls"
+        - "{{ .cluster }}-client-tls"
         {{- end }}
         env:
         - name: HOME
@@ -649,7 +649,7 @@ spec:
           name: tmp
       restartPolicy: Never
       securityContext:
-        {{- if $.etcdChart }}
+        {{- if .etcdChart }}
         fsGroup: 65534
         {{- end }}
         runAsGroup: 65534
@@ -657,7 +657,7 @@ spec:
         runAsUser: 65534
         seccompProfile:
           type: RuntimeDefault
-      serviceAccountName: "{{ $.cluster }}-cleanup"
+      serviceAccountName: "{{ .cluster }}-cleanup"
       volumes:
       - emptyDir: {}
         name: tmp
