@@ -87,8 +87,11 @@ func ValidateFieldManager(field, name string) error {
 type Request struct {
 	// Object is the object to apply.
 	Object *unstructured.Unstructured
-	// Resource is the object's API resource (for dynamic clients); see
-	// ResourceFor.
+	// Resource is the object's API resource (for dynamic clients), from
+	// etcdshapes.ResourceFor: its group and version always, its resource
+	// empty for a kind outside the table of shapes (an object a caller
+	// adds), whose resource only the API server's discovery knows (a
+	// RESTMapper).
 	Resource schema.GroupVersionResource
 	// Namespace is the object's namespace; empty for a cluster-scoped
 	// object (the DataStore).
@@ -159,6 +162,10 @@ func requests(objs []etcdshapes.Object, hooks bool, mods []Modifier) ([]Request,
 	return out, nil
 }
 
+// kinds gives typed objects read without apiVersion and kind (as
+// controller-runtime reads them) theirs, from the library's scheme.
+var kinds = typedjson.NewKinds(etcdshapes.AddToScheme)
+
 func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 	var body []byte
 	if u, ok := o.(*unstructured.Unstructured); ok {
@@ -168,7 +175,7 @@ func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 		}
 		body = b
 	} else {
-		b, err := typedjson.Of(field, o)
+		b, err := kinds.Of(field, o)
 		if err != nil {
 			return Request{}, err
 		}
@@ -183,9 +190,12 @@ func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 	if gvk.Kind == "" || gvk.Version == "" || u.GetName() == "" {
 		return Request{}, fmt.Errorf("etcdshapes: %T %q needs apiVersion, kind and metadata.name to be applied", o, o.GetName())
 	}
+	// ok is false for a kind outside the table: its resource stays empty
+	// (see Request.Resource) rather than a guess.
+	gvr, _ := etcdshapes.ResourceFor(gvk)
 	return Request{
 		Object:    u,
-		Resource:  etcdshapes.ResourceFor(gvk),
+		Resource:  gvr,
 		Namespace: u.GetNamespace(),
 		Name:      u.GetName(),
 		PatchType: types.ApplyPatchType,

@@ -6,9 +6,9 @@ import (
 
 	"k8s.io/utils/ptr"
 
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
-	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"

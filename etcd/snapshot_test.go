@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
-	"github.com/etcdshapes/etcdshapes/internal/goldenfile"
-	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldenfile"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testdata/crdcheck"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

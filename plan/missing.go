@@ -207,10 +207,16 @@ func refList(l []*planObject, n int) string {
 }
 
 // fetchCommand is the kubectl command that prints the live object ref
-// names, as the live file needs it.
+// names, as the live file needs it. A kind outside the table of shapes
+// (a modifier's own object) is named by its kind in lower case, which
+// kubectl resolves through discovery as it resolves a resource.
 func fetchCommand(ref ObjectRef) string {
 	gvk := schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind)
-	resource := etcdshapes.ResourceFor(gvk).Resource
+	gvr, ok := etcdshapes.ResourceFor(gvk)
+	resource := gvr.Resource
+	if !ok {
+		resource = strings.ToLower(gvk.Kind)
+	}
 	if gvk.Group != "" {
 		resource += "." + gvk.Group
 	}

@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/internal/goldentest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"
@@ -132,7 +132,9 @@ func checkMissing(t *testing.T, p *plan.Result, s golden.Scenario, u *unstructur
 		}
 	}
 	gvk := u.GroupVersionKind()
-	resource := etcdshapes.ResourceFor(gvk).Resource
+	gvr, ok := etcdshapes.ResourceFor(gvk)
+	require.True(t, ok, "%s is a kind of the table of shapes", gvk)
+	resource := gvr.Resource
 	if gvk.Group != "" {
 		resource += "." + gvk.Group
 	}

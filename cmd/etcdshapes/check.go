@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"

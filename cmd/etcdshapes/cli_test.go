@@ -19,7 +19,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
-	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/hostilefs"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"

@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
-	"github.com/etcdshapes/etcdshapes/internal/bigyaml"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/bigyaml"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"io"

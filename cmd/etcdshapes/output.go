@@ -357,8 +357,9 @@ func (s selector) matchesKind(gvk schema.GroupVersionKind) bool {
 		return false
 	}
 	kind, _ := path.Match(s.kind, strings.ToLower(gvk.Kind))
-	resource, _ := path.Match(s.kind, etcdshapes.ResourceFor(gvk).Resource)
-	return kind || resource
+	gvr, known := etcdshapes.ResourceFor(gvk)
+	resource, _ := path.Match(s.kind, gvr.Resource)
+	return kind || known && resource
 }
 
 // selectObjects says which objects any --show-only matches (all without

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/internal/goldentest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

@@ -15,10 +15,10 @@ import (
 	"syscall"
 
 	"github.com/etcdshapes/etcdshapes"
-	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
+	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/apis/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"

@@ -17,10 +17,10 @@ import (
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	"github.com/etcdshapes/etcdshapes"
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
+	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/apis/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
-	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"

@@ -57,8 +57,8 @@ import (
 )
 
 // builtinKinds are the built-in kinds the library emits (the stacks, their
-// Helm hooks and the snapshot schedules). The root package's
-// TestSchemaCoversEveryKind fails when a builder emits a kind that is
+// Helm hooks and the snapshot schedules). The plan package's
+// TestSchemaCoversEveryKind fails when a kind of the table of shapes is
 // neither here nor a CRD.
 var builtinKinds = []schema.GroupVersionKind{
 	{Group: "batch", Version: "v1", Kind: "CronJob"},

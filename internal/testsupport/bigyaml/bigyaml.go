@@ -23,7 +23,7 @@ import (
 // root is the repository's root directory.
 func root() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // fixtureItems are the objects of testdata/apiserver/live.yaml: the etcd
