@@ -481,8 +481,8 @@ func (e *emitter) scalar(v any, indent int) (inline string, block []string, err 
 }
 
 // substituted writes a one-line string that holds sentinel text as a
-// double-quoted YAML string with placeholders (or a range variable's
-// expression) in place of the sentinels; ok is false when it holds none.
+// double-quoted YAML string with the config fields' actions (or a range
+// variable's) in place of the sentinels; ok is false when it holds none.
 // The substituted values are validated names and numbers, which need no
 // escaping inside double quotes.
 func (e *emitter) substituted(s string) (string, bool) {

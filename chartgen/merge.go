@@ -12,20 +12,22 @@ import (
 )
 
 // Both callers render mostly the same objects: the per-cluster etcd's
-// names are placeholders where the etcd chart's are the constant "etcd",
-// and a few lines differ (the etcd chart's quota and version are values,
-// a tenant cluster's are fixed; a tenant cluster's members carry the
-// network policy's label). The library chart keeps one copy of every such
-// object (files/stack.tpl), the lines of one caller only tagged #E# (the
-// etcd chart) or #C# (a tenant cluster), and each caller's own objects in
-// its own file. Two lines are one line of the shared copy when the line of
-// one caller, with that caller's placeholders replaced by the values the
-// other caller's config gives them, is the other's line (a YAML scalar may
-// differ in quoting only). Generation then checks that each caller's view
-// of the shared copy is its own text in that sense, line for line.
+// names are actions ({{ .cluster }}) where the etcd chart's are the
+// constant "etcd", and a few lines differ (the etcd chart's quota and
+// version are values, a tenant cluster's are fixed; a tenant cluster's
+// members carry the network policy's label). The library chart keeps one
+// copy of every such object (etcdshapes.objects), the lines of one caller
+// only tagged #E# (the etcd chart) or #C# (a tenant cluster) while it is
+// merged and checked, then in if blocks (ifBlocks), and each caller's own
+// objects in its own define. Two lines are one line of the shared copy
+// when the line of one caller, with that caller's actions replaced by the
+// values the other caller's config gives them, is the other's line (a
+// YAML scalar may differ in quoting only). Generation then checks that
+// each caller's view of the shared copy is its own text in that sense,
+// line for line.
 
-// fixedValues are, per caller, the values of the placeholders and actions
-// the other caller writes where this caller writes a constant: the etcd
+// fixedValues are, per caller, the values of the actions the other caller
+// writes where this caller writes a constant: the etcd
 // chart is always named etcd, a tenant cluster's etcd has a fixed version,
 // size and quota. The caller's config gives these fields these values.
 func fixedValues(caller string) ([][2]string, error) {

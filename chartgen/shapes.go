@@ -148,9 +148,9 @@ func (s sentinel) auth() etcd.Auth {
 	return etcd.Auth{Enabled: true, RootCredentialsSecret: s.authSecret}
 }
 
-// substitutions are the sentinel texts of one run and the placeholders
-// of the config fields (see the etcdshapes.config helper) that compute
-// them, longest first.
+// substitutions are the sentinel texts of one run and the tokens of the
+// config fields (see the etcdshapes.config helper) that compute them,
+// longest first; the stacks write each token as its field's action.
 func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) {
 	quota, err := s.quota()
 	if err != nil {
@@ -175,8 +175,9 @@ func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) 
 	return subs, nil
 }
 
-// tokenFor is the placeholder of a config field: "storageClass" is
-// __STORAGE_CLASS__.
+// tokenFor is the token of a config field, which names it while the
+// stacks are generated (never in a chart: emit writes its action, and the
+// dashboard's model its placeholder): "storageClass" is __STORAGE_CLASS__.
 func tokenFor(key string) string {
 	var b strings.Builder
 	b.WriteString("__")
