@@ -32,7 +32,10 @@ type EtcdChartOptions struct {
 	Live LiveState
 }
 
-// EtcdChart returns every object the etcd chart renders, in install order.
+// EtcdChart returns every object the etcd chart renders, in the order helm
+// template prints them (Sort: Helm's install order of kinds, the hooks
+// last, the pre-install Secrets among them, which helm install creates
+// first).
 //
 // Bad input is refused with every refusal (see invalid.List): the names,
 // the chart version, the live state, then the etcd's options, in that
@@ -108,7 +111,8 @@ type ClusterOptions struct {
 }
 
 // Cluster returns every object the kubernetes chart renders for its etcd,
-// in install order; none when the cluster stays on a shared datastore.
+// in the order helm template prints them (Sort); none when the cluster
+// stays on a shared datastore.
 //
 // Every input is validated either way, so that a bad input never hides
 // behind a shared datastore, except the rules of the names a rendered stack

@@ -128,7 +128,10 @@ func start() (*envtest.Environment, error) {
 	// ETCDSHAPES_CRDS lists directories like PATH (internal/crdpath).
 	crds := crdpath.Dirs(os.Getenv(crdpath.EnvVar), "")
 	if len(crds) == 0 {
-		return nil, errors.New("ETCDSHAPES_CRDS is not set; it lists the directories of the CRDs (../shared/crds:../shared/crds-planned)")
+		return nil, errors.New(crdpath.EnvVar + " is not set. " + crdpath.What)
+	}
+	if err := crdpath.Check(crds, true); err != nil {
+		return nil, err
 	}
 	for i, d := range crds {
 		abs, err := filepath.Abs(d)

@@ -106,7 +106,7 @@ func newGenCmd(e env) *cobra.Command {
 		// files removed as stale), but never from or to a render's
 		// objects.
 		return writeDirectory("out", out, chartFiles(files), chartwrite.Options{Force: force, Marker: chartgen.Header, Owner: "gen chart", Adopts: adoptsChart},
-			func() string { return templateSize(o, files) }, e.stdout, e.stderr)
+			func() string { return templateSize(o, files) }, nil, e.stdout, e.stderr)
 	})
 	gen.AddCommand(chart)
 	return gen

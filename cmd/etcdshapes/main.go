@@ -112,7 +112,8 @@ no float64 holds as written is refused, not read as another: -0, 1e-400 (read as
 holds at most 16 MiB and 250,000 YAML nodes (a block scalar or a string is one node);
 an argument of the --set family must be UTF-8.
 `
-	aboutOutput = `Output: multi-document YAML on stdout in Helm's install order; -o json prints one v1
+	aboutOutput = `Output: multi-document YAML on stdout in helm template's order (Helm's install order of
+kinds, then the hooks, which helm install runs at their events); -o json prints one v1
 List (as kubectl get -o json does), which kubectl apply and plan --live read. What render
 prints is what helm install creates: the Helm uninstall hooks (the post-delete cleanup
 ServiceAccount, Role, RoleBinding and Job, whose Job deletes the etcd's TLS Secrets, and
@@ -123,8 +124,10 @@ file per object instead (NN-kind-name.yaml|json, NN the object's place in the wh
 never replacing or removing a file it did not write (--force replaces regular files), nor
 writing into a directory another command or stack wrote; a render with --show-only never
 removes a file, and one without it removes the file of an object that holds state (an
-EtcdCluster, DataStore, EtcdSnapshot, CA Certificate, Issuer or Secret) only with
---prune-unsafe (else exit 3, naming the files). The files change as a whole: an error,
+EtcdCluster, DataStore, EtcdSnapshot, CA Certificate, Issuer or Secret) or of a kind an
+API gates (network policy, VPA, scrape, dashboard: a forgotten --api-versions) only with
+--prune-unsafe (else exit 3, naming the files and the API); the summary names each file
+removed and what became of its objects. The files change as a whole: an error,
 SIGINT or SIGTERM leaves the old set, a killed run is undone or finished by the next one
 (exit 128+N after a signal). --show-only KIND[/NAME] prints only the
 objects it matches (a kind or resource name in any case, as kubectl get reads it; without
@@ -133,7 +136,7 @@ uninstall hook only with --include-hooks, and a KIND the render holds none of is
 with the kinds it holds.
 Errors go to stderr with a non-zero exit: 1 bad input (every bad input, one a line,
 the first being what the chart prints), 3 an --output-dir render that would remove
-objects holding state, 2 usage (` + envIncludeHooks + ` other than
+objects holding state or of a kind an API gates (without --prune-unsafe), 2 usage (` + envIncludeHooks + ` other than
 1, true, 0, false or empty included); output that cannot be written (a closed pipe,
 a full disk) exits 1. What a message quotes of the input is escaped as Go quotes
 strings ("\n", "\x1b", "\u202e"): no control character reaches the terminal.
@@ -364,7 +367,8 @@ func newRenderCallerCmd(e env, caller string) *cobra.Command {
 		example: strings.TrimSuffix(exampleRenderCluster, "\n"),
 	})
 	rf.register(cmd, caller)
-	printObjects(cmd, e, caller, func() string { return stackName(caller, rf.namespace, rf.release) }, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
+	of := printObjects(cmd, e, caller, func() string { return stackName(caller, rf.namespace, rf.release) }, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
+	of.served = func() []string { return rf.served }
 	return cmd
 }
 
@@ -386,6 +390,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	rf.served = req.APIVersions
 	warn(e.stderr, releaseWarnings(rf.caller, rf.release))
 	warn(e.stderr, rf.valueWarnings(req.Values))
 	warn(e.stderr, rf.apiWarnings(req.APIVersions))

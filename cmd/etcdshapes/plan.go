@@ -45,14 +45,22 @@ const (
       etcdclusters.etcd-operator.cozystack.io,certificates.cert-manager.io,...
   The live state (the EtcdCluster's storage class and spec.bootstrap, which a restored
   cluster keeps, and the KamajiControlPlane's datastore) is read from it unless
-  --live-storage-class/--live-datastore say otherwise. With managedFields, fields applied
-  by the field manager (--field-manager, "etcdshapes" by default) and no longer rendered
-  show as removed (or as changed to their default, where the API server fills one in);
-  every other manager's are kept, and a change of one is a conflict. Plan with the field
-  manager you apply with (kubectl apply --server-side --field-manager NAME,
-  metav1.ApplyOptions.FieldManager). -o json prints the plan as a JSON object, led by its
-  verdict: "safeToApply", "empty" and "counts" (create, update, delete, unchanged, refused,
-  needsDecision, notes, conflicts).
+  --live-storage-class/--live-datastore say otherwise. The plan is of a server-side apply
+  as the field manager (--field-manager, "etcdshapes" by default), with force: apply the
+  render so, and only so (a client-side apply, or kubectl's default manager "kubectl",
+  removes and keeps other fields than the plan shows), and plan with the manager you apply
+  with (metav1.ApplyOptions.FieldManager in Go); the plan's text prints the command:
+    etcdshapes render ... | kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -
+  With managedFields, fields applied by the field manager and no longer rendered show as
+  removed (or as changed to their default, where the API server fills one in); every other
+  manager's are kept, and a change of one is a conflict, which force takes. A live stack
+  none of whose fields the manager owns (applied under another name) is said, and the
+  verdict is qualified. Without managedFields (kubectl get without --show-managed-fields, a
+  saved render) ownership is unknown: a live immutable or member-shaping field the render
+  leaves out is a decision (the apply removes it if the manager owns it), and the verdict
+  is qualified. -o json prints the plan as a JSON object, led by its verdict: "safeToApply",
+  "empty", "verdict" (the text's last line), "counts" (create, update, delete, unchanged,
+  refused, needsDecision, notes, conflicts) and "fieldManager".
 
   The DataStore is cluster-scoped: list datastores.kamaji.clastix.io among the kinds
   (kubectl then fetches every DataStore), or append it by name:
@@ -85,8 +93,10 @@ const (
 `
 	planExit = `
   Exit status: 0 safe to apply (or no changes), 3 something is refused or needs a
-  decision (or, with --expect-existing, nothing of the stack is live), 1 an error (a
-  malformed live file, a plan that cannot be written), 2 a usage error.
+  decision (with --expect-existing, nothing of the stack live is one), 1 an error (a
+  malformed live file, a plan that cannot be written), 2 a usage error. The status is
+  the verdict the plan prints last (and -o json's "safeToApply"): 0 for "Safe to apply"
+  and "No changes", 3 for "Not safe to apply"; an error prints no plan.
 `
 )
 
@@ -131,14 +141,15 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVarP(&output, "output", "o", "text", "the plan's `FORMAT`: text or json (the plan as a JSON object)")
 	fs.BoolVar(&expectExisting, "expect-existing", false, "the stack exists: exit 3 when the live file holds none of its objects (a failed\nor misdirected kubectl get), rather than plan a fresh install")
 	fs.StringVar(&fieldManager, "field-manager", apply.FieldManager,
-		"the field manager `NAME` the objects will be applied as (kubectl apply --server-side\n"+
-			"--field-manager): its fields in the live managedFields are its own, every other manager's\n"+
-			"another's. Checked as the API server checks it: at most 128 bytes, printable, not empty")
+		"the field manager `NAME` the objects will be applied as, with force:\n"+
+			"kubectl apply --server-side --field-manager NAME --force-conflicts\n"+
+			"Its fields in the live managedFields are its own, every other manager's another's.\n"+
+			"Checked as the API server checks it: at most 128 bytes, printable, not empty")
 	_ = cmd.RegisterFlagCompletionFunc("field-manager", cobra.NoFileCompletions)
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
-		p, err := planLive(&rf, liveFile, output, fieldManager, e.stdin, e.stderr)
+		p, err := planLive(&rf, liveFile, output, fieldManager, expectExisting, e.stdin, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -155,8 +166,9 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 		}
 		if expectExisting && p.NothingLive {
 			sayf(e.stderr, "--expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote %s (its namespace and kinds)", liveFile)
-			return &exitStatus{exitUnsafe}
 		}
+		// The plan's own verdict, the one its text and JSON print
+		// (Result.Summary): --expect-existing is a decision in it.
 		if !p.SafeToApply() {
 			return &exitStatus{exitUnsafe}
 		}
@@ -170,7 +182,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
 }
 
-func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
+func planLive(rf *renderFlags, liveFile, output, fieldManager string, expectExisting bool, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
 	if err := rf.check("plan"); err != nil {
 		return nil, err
 	}
@@ -205,7 +217,11 @@ func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.R
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := plan.ForRequestWith(req, live, []plan.Option{plan.AsFieldManager(fieldManager)})
+	opts := []plan.Option{plan.AsFieldManager(fieldManager)}
+	if expectExisting {
+		opts = append(opts, plan.ExpectExisting())
+	}
+	p, _, err := plan.ForRequestWith(req, live, opts)
 	if err != nil {
 		return nil, err
 	}

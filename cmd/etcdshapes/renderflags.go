@@ -23,6 +23,9 @@ type renderFlags struct {
 	sets                             strvals.Sets
 	liveDataStore, liveStorageClass  string
 	flags                            *pflag.FlagSet
+	// served are the APIs the render listed (Request.APIVersions), once
+	// it rendered.
+	served []string
 }
 
 func (r *renderFlags) register(cmd *cobra.Command, caller string) {

@@ -55,7 +55,11 @@ func runTests(m *testing.M) int {
 	// ETCDSHAPES_CRDS lists directories like PATH.
 	crds := crdpath.Dirs(os.Getenv(crdpath.EnvVar), "")
 	if len(crds) == 0 || os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		fmt.Fprintln(os.Stderr, "example operator: set KUBEBUILDER_ASSETS (kube-apiserver and etcd) and ETCDSHAPES_CRDS; run `make test-example-operator`")
+		fmt.Fprintln(os.Stderr, "example operator: set KUBEBUILDER_ASSETS (kube-apiserver and etcd) and ETCDSHAPES_CRDS; run `make test-example-operator`. "+crdpath.What)
+		return 1
+	}
+	if err := crdpath.Check(crds, true); err != nil {
+		fmt.Fprintln(os.Stderr, "example operator:", err)
 		return 1
 	}
 	s, err := Scheme()

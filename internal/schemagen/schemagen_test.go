@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 )
 
 // TestUpToDate fails when the plan package's zz_generated.smdschema.go
@@ -13,6 +15,7 @@ import (
 // repository root.
 func TestUpToDate(t *testing.T) {
 	root := filepath.Join("..", "..")
+	checkCRDs(t, root)
 	want, err := Source(crdDirs(root), "plan")
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +31,7 @@ func TestUpToDate(t *testing.T) {
 
 // Every built-in kind and every CRD's served version has its type.
 func TestKinds(t *testing.T) {
+	checkCRDs(t, filepath.Join("..", ".."))
 	src, err := Source(crdDirs(filepath.Join("..", "..")), "plan")
 	if err != nil {
 		t.Fatal(err)
@@ -36,5 +40,19 @@ func TestKinds(t *testing.T) {
 		if !bytes.Contains(src, []byte(k)) {
 			t.Errorf("no %s in the generated file", k)
 		}
+	}
+}
+
+// checkCRDs skips a test that needs the CRDs when ETCDSHAPES_CRDS is unset
+// and the directories CI uses are not beside the repository, and fails
+// it, saying what the variable must hold, when the list is wrong.
+func checkCRDs(t *testing.T, root string) {
+	t.Helper()
+	dirs, fromEnv := crdpath.Resolve(root)
+	if err := crdpath.Check(dirs, fromEnv); err != nil {
+		if !fromEnv {
+			t.Skip(err)
+		}
+		t.Fatal(err)
 	}
 }
