@@ -309,7 +309,7 @@ common values never pay for parsing them.
 // of a Go template, run at generation time, so that the chart reads each
 // constant where it is used instead of parsing a table at every render.
 func fold(name, source string, k *constants) (string, error) {
-	t, err := template.New(name).Delims("[[", "]]").Option("missingkey=error").Funcs(template.FuncMap{"q": templateQuote}).Parse(source)
+	t, err := template.New(name).Delims("[[", "]]").Option("missingkey=error").Funcs(template.FuncMap{"q": templateQuote, "qparts": templateQuoteParts}).Parse(source)
 	if err != nil {
 		return "", fmt.Errorf("chartgen: %s: %w", name, err)
 	}
@@ -325,6 +325,18 @@ func fold(name, source string, k *constants) (string, error) {
 // can sit in a raw string.
 func templateQuote(s string) string {
 	return strings.ReplaceAll(jsonQuote(s), "`", `\x60`)
+}
+
+// templateQuoteParts quotes s cut after each ";" as the arguments of a
+// print, one per line at the given indent, so that a long pattern made of
+// parts keeps the template's lines within the length a reader reviews
+// (TestLineLength); print joins them back into s.
+func templateQuoteParts(s, indent string) string {
+	parts := strings.SplitAfter(s, ";")
+	for i, p := range parts {
+		parts[i] = templateQuote(p)
+	}
+	return strings.Join(parts, "\n"+indent)
 }
 
 // kv is one entry of a folded table.

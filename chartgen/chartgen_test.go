@@ -640,7 +640,7 @@ func TestQuickHeads(t *testing.T) {
 		etcdshapes.CallerEtcd: {
 			`{{- $head := printf "%s;%s;%s" $ns $version $size -}}`,
 			fmt.Sprintf(`(le (len $ns) %d)`, k.MaxLabel),
-			"(eq (regexFind\n    " + templateQuote(k.QuickEtcd) + " $head) $head)",
+			"(eq (regexFind (print\n    " + templateQuoteParts(k.QuickEtcd, "    ") + ") $head) $head)",
 		},
 		etcdshapes.CallerCluster: {
 			`{{- $dataStore = printf "%s.%s" $ns $rel -}}`,

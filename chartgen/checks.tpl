@@ -289,7 +289,8 @@ takes numbers through a float64's shortest form, which rounds 2^60). */ -}}
 {{- $big := ge (mulf $f $f) 0x1p126 }}{{ $ns := mulf $f 1e9 -}}
 {{- if not (or $bad .derived) -}}
 {{- $d := regexReplaceAll "^0+|0+$" (regexReplaceAll "[^0-9]" $num "") "" }}{{ $n := atoi $d }}{{ $r := 1e15 -}}
-{{- if $factors }}{{ range until 21 }}{{ if and (not (mod $n 5)) (lt $r (mulf 1e15 (first $factors))) }}{{ $n = div $n 5 }}{{ $r = mulf $r 2 }}{{ end }}{{ end }}{{ end -}}
+{{- if $factors }}{{ range until 21 }}{{ if and (not (mod $n 5)) (lt $r (mulf 1e15 (first $factors))) -}}
+{{ $n = div $n 5 }}{{ $r = mulf $r 2 }}{{ end }}{{ end }}{{ end -}}
 {{- if and $big (kindIs "float64" $x) }}{{ $rule = $q.rangeRule -}}
 {{- else if gt (len $s) (int [[ .QuantityMaxLength ]]) }}{{ $rule = $q.lengthRule -}}
 {{- else if regexMatch "^[eE][+-]?0*[1-9][0-9]{[[ .QuantityExponentDigits ]]}" $suffix }}{{ $rule = $q.exponentRule -}}
@@ -596,7 +597,8 @@ options.go): dict value path k. */ -}}
 {{- else if ne (len ($r.values | default list)) 1 -}}
 {{- include "etcdshapes.check.fail" (list (print $rp ".values") "" "must have exactly one value") -}}
 {{- end -}}
-{{- range $j, $v := $r.values | default list }}{{ include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j) "value" (toString $v) "msgs" (include "etcdshapes.check.subdomainErrors" (dict "value" (toString $v) "k" $.k))) }}{{ end -}}
+{{- range $j, $v := $r.values | default list }}{{ include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j)
+  "value" (toString $v) "msgs" (include "etcdshapes.check.subdomainErrors" (dict "value" (toString $v) "k" $.k))) }}{{ end -}}
 {{- end -}}
 {{- end -}}
 

@@ -50,8 +50,8 @@ resources as one string, one field per value: every field a whole
 quantity with a unit, and as many fields as values. */ -}}
 {{- $ok = and $ok (le (len $ns) [[ .MaxLabel ]]) (eq $rel [[ q .EtcdChartRelease ]]) (empty $v.affinity)
   (empty (omit $v[[ range .QuickEtcdChartKeys ]] [[ q . ]][[ end ]]))
-  (eq (regexFind
-    [[ q .QuickEtcd ]] $head) $head)
+  (eq (regexFind (print
+    [[ qparts .QuickEtcd "    " ]]) $head) $head)
   (or (not $sc) (and (le (len $sc) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $sc)))
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0)
   (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]]))
