@@ -692,6 +692,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			op.Findings = append(op.Findings, f...)
 		}
 	}
+	res.Findings = append(res.Findings, deletingWitnesses(lv.evidence)...)
 	if res.NothingLive = lv.nothingLive(); res.NothingLive {
 		res.Findings = append(res.Findings, nothingLive(len(liveObjs), cfg.expectExisting))
 	} else {
