@@ -194,3 +194,22 @@ func TestPlanNothingLive(t *testing.T) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// TestDuplicateNamesTheFirst: an object given twice, to Compute or in a
+// live file (ReadObjects, which names places in the file: a List's items),
+// is refused naming both places, on either side of the plan.
+func TestDuplicateNamesTheFirst(t *testing.T) {
+	obj := func(apiVersion string) etcdshapes.Object {
+		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": apiVersion, "kind": "EtcdCluster",
+			"metadata": map[string]any{"name": "etcd", "namespace": "tenant-root"}}}
+	}
+	other := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": "a", "namespace": "tenant-root"}}}
+	objs := []etcdshapes.Object{obj("etcd-operator.cozystack.io/v1alpha2"), other, obj("etcd-operator.cozystack.io/v1alpha1")}
+	_, err := plan.Compute(objs, nil)
+	require.EqualError(t, err, `live[2]: invalid value "EtcdCluster tenant-root/etcd": must not appear twice (first at live[0])`)
+	_, err = plan.Compute(nil, objs)
+	require.EqualError(t, err, `desired[2]: invalid value "EtcdCluster tenant-root/etcd": must not appear twice (first at desired[0])`)
+	doc := "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\n"
+	_, err = plan.ReadObjects([]byte("apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSuffix(doc, "\n"), "\n", "\n  ") + "\n---\n" + doc))
+	require.EqualError(t, err, `live[1]: invalid value "EtcdCluster tenant-root/etcd": must not appear twice (first at live[0].items[0])`)
+}

@@ -734,8 +734,8 @@ func indexObjects(side string, objs []etcdshapes.Object) ([]*planObject, map[obj
 				return nil, nil, err
 			}
 		}
-		if _, dup := byKey[p.key]; dup {
-			return nil, nil, invalid.Errorf(field, p.ref.String(), "must not appear twice")
+		if first, dup := byKey[p.key]; dup {
+			return nil, nil, invalid.Errorf(field, p.ref.String(), "must not appear twice (first at %s)", first.field)
 		}
 		byKey[p.key] = p
 		out = append(out, p)
