@@ -10,7 +10,6 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/plan"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -288,11 +287,7 @@ type liveCluster struct {
 // stack's EtcdCluster among them: its size and version, each only where
 // set. A file without the EtcdCluster is refused, naming what it holds.
 func liveClusterOf(path string, stdin io.Reader, n naming.Names) (liveCluster, error) {
-	data, err := readInput("--live", path, stdin)
-	if err != nil {
-		return liveCluster{}, err
-	}
-	objs, err := plan.ReadObjects(data)
+	objs, err := readLiveObjects(path, stdin)
 	if err != nil {
 		return liveCluster{}, err
 	}
