@@ -130,7 +130,7 @@ func dirObjects(t *testing.T, dir string) string {
 }
 
 // shellWords splits a command line quoted as plan.ShellWord quotes: words
-// apart at spaces, single quotes, and '\'' for a quote.
+// apart at spaces, single quotes, and '\” for a quote.
 func shellWords(t *testing.T, s string) []string {
 	t.Helper()
 	var (
