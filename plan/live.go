@@ -603,7 +603,11 @@ func LiveStateFromObjects(namespace, release string, live []etcdshapes.Object) (
 			return etcdshapes.LiveState{}, err
 		}
 	}
-	return liveStateOf(namespace, release, naming.ClusterEtcdName(release), objs)
+	name, err := naming.ClusterEtcdName(release)
+	if err != nil {
+		return etcdshapes.LiveState{}, err
+	}
+	return liveStateOf(namespace, release, name, objs)
 }
 
 // liveStateOf is LiveStateFromObjects of objects in the plan's form.
