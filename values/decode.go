@@ -15,10 +15,12 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/internal/yamljson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	yamlv3 "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // Limits of one values document, checked before parsing so that a
@@ -188,6 +190,19 @@ func normalizeLeaf(v any) any {
 		return json.Number(strconv.FormatInt(t, 10))
 	case int32:
 		return json.Number(strconv.FormatInt(int64(t), 10))
+	case resource.Quantity:
+		// A Go caller's quantity (a size, a resource limit) is the
+		// quantity string it prints, as YAML would hold it; one beyond
+		// the quantity bounds is kept, for the reader to refuse by them
+		// (printing it could cost what the bounds avoid).
+		if quantity.Check("", t) == nil {
+			if s := t.String(); quantity.Rule(s) == "" {
+				if back, err := resource.ParseQuantity(s); err == nil && back.Cmp(t) == 0 {
+					return s
+				}
+			}
+		}
+		return v
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {

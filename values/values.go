@@ -534,6 +534,13 @@ func scalarString(field string, v any) (string, error) {
 	switch t := v.(type) {
 	case string:
 		return t, nil
+	case resource.Quantity:
+		// Beyond the bounds (normalizeValues gave any other as its
+		// text): refused by the bound it breaks.
+		if err := quantity.Check(field, t); err != nil {
+			return "", err
+		}
+		return "", invalid.Errorf(field, v, "must be a quantity whose text reads back as itself")
 	}
 	f, ok, err := valueNumber(field, v)
 	if err != nil {

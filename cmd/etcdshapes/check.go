@@ -158,7 +158,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 		}
 		n, err = naming.ForEtcdChart(f.namespace, release)
 		// Unmade names: CheckJob's "names" refusal would only repeat it.
-		skip["names"] = c.Add(err)
+		skip["names"] = c.Add(inFlagTerms(err, nil, nameFlagFields...))
 		o.Version = f.version
 		if f.size != "" {
 			var sizeErr error
@@ -188,7 +188,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 		}
 	} else {
 		n, err = naming.ForCluster(f.namespace, f.release)
-		skip["names"] = c.Add(err)
+		skip["names"] = c.Add(inFlagTerms(err, nil, nameFlagFields...))
 	}
 	// flagOf names the flag (or the live field) that set each option.
 	flagOf := maps.Clone(checkFlagOf)

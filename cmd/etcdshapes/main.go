@@ -384,7 +384,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	}
 	objs, err := etcdshapes.Render(req)
 	if err != nil {
-		return nil, err
+		return nil, rf.inFlagTerms(err)
 	}
 	warn(e.stderr, releaseWarnings(rf.caller, rf.release))
 	warn(e.stderr, rf.valueWarnings(req.Values))

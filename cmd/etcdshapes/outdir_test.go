@@ -124,9 +124,9 @@ func TestOneDirectoryOneWriter(t *testing.T) {
 				code, stdout, stderr := b.run(t, dir, force...)
 				require.Equal(t, exitError, code, "%s\n%s", stdout, stderr)
 				require.Empty(t, stdout)
-				field := "out"
+				field := "--out"
 				if b.args[0] == "render" {
-					field = "output-dir"
+					field = "--output-dir"
 				}
 				require.Contains(t, stderr, "etcdshapes: "+field+": invalid value \""+filepath.Join(dir, chartwrite.ManifestName)+"\": ")
 				if legacy {
@@ -226,7 +226,7 @@ func TestOutputDirNeverDropsStateUnasked(t *testing.T) {
 			require.Equal(t, before, tree(t, dir))
 			var named []string
 			for _, line := range strings.Split(stderr, "\n") {
-				if m := regexp.MustCompile(`^etcdshapes: output-dir: invalid value "([^"]+)": holds (\S+) (\S+), which this render no longer prints: `).FindStringSubmatch(line); m != nil {
+				if m := regexp.MustCompile(`^etcdshapes: --output-dir: invalid value "([^"]+)": holds (\S+) (\S+), which this render no longer prints: `).FindStringSubmatch(line); m != nil {
 					named = append(named, strings.TrimSuffix(m[1], ext))
 					require.Contains(t, line, "rerun with --prune-unsafe to remove it")
 				}

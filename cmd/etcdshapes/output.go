@@ -518,7 +518,7 @@ func (o *outputFlags) writeDir(objs []etcdshapes.Object, places []int, total int
 	if !o.pruneUnsafe {
 		opts.Approve = approvePrune(objs)
 	}
-	return writeDirectory("output-dir", o.dir, files, opts, nil, stdout, stderr)
+	return writeDirectory("--output-dir", o.dir, files, opts, nil, stdout, stderr)
 }
 
 func indentJSON(b []byte) ([]byte, error) {

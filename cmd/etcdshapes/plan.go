@@ -207,7 +207,7 @@ func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.R
 	}
 	p, _, err := plan.ForRequestWith(req, live, []plan.Option{plan.AsFieldManager(fieldManager)})
 	if err != nil {
-		return nil, err
+		return nil, rf.inFlagTerms(err)
 	}
 	// The APIs a live object proves served are planned as listed, so
 	// their groups' other entries are no mistake.

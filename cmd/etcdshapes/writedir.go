@@ -61,7 +61,7 @@ func signalExit(s os.Signal) int {
 // writeSignals: a write they stop before its commit point changes nothing
 // and the command exits 128+N; one they reach after it finishes, is
 // reported, and the command exits 128+N as well. field names the
-// directory's flag in messages ("output-dir", "out"). Refused files are
+// directory's flag in messages ("--output-dir", "--out"). Refused files are
 // reported on stderr (exit 1), an earlier run's recovery too. detail, when
 // set, adds to the summary of a write that succeeded (it may cost: gen's
 // template sizes render the chart again).
@@ -115,6 +115,11 @@ func writeDirectory(field, dir string, files []chartwrite.File, o chartwrite.Opt
 		var ne *invalid.Error
 		if errors.As(err, &ne) && ne.Field == chartwrite.Field {
 			ne.Field = field
+		}
+		if len(invalid.All(err)) == 0 {
+			// An I/O error ("lstat d: not a directory") names the
+			// flag it is about, as a refusal does.
+			err = fmt.Errorf("%s: %w", field, err)
 		}
 		sayErr(stderr, err)
 		if !errors.Is(err, chartwrite.ErrUnfinished) {
@@ -245,7 +250,7 @@ func approvePrune(printed []etcdshapes.Object) func(chartwrite.Plan) error {
 			if e.Data == nil {
 				// Above chartwrite.MaxFileSize, not read: only --force
 				// replaces or removes it.
-				refusals = append(refusals, invalid.Errorf("output-dir", file, "is too large to be read, so etcdshapes cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", verb, verb))
+				refusals = append(refusals, invalid.Errorf("--output-dir", file, "is too large to be read, so etcdshapes cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", verb, verb))
 				return
 			}
 			for _, u := range objectsIn(e.Data) {
@@ -254,7 +259,7 @@ func approvePrune(printed []etcdshapes.Object) func(chartwrite.Plan) error {
 					continue // still printed, perhaps under another file name
 				}
 				if loss := stateLoss(u); loss != "" {
-					refusals = append(refusals, invalid.Errorf("output-dir", file, "holds %s, which this render no longer prints: %s the file makes a GitOps prune (or kubectl apply --prune) delete %s; rerun with --prune-unsafe to remove it from the directory",
+					refusals = append(refusals, invalid.Errorf("--output-dir", file, "holds %s, which this render no longer prints: %s the file makes a GitOps prune (or kubectl apply --prune) delete %s; rerun with --prune-unsafe to remove it from the directory",
 						k, verbing(verb), loss))
 				}
 			}
