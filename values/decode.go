@@ -72,7 +72,10 @@ func decodeValues(doc []byte) (map[string]any, error) {
 // JSON key (1 and "1"), of which Helm keeps either by chance, are a
 // *yamljson.KeyError.
 func unmarshalValues(doc []byte, m *map[string]any) error {
-	js, err := yamljson.ToJSON(doc, yamljson.Options{})
+	// Two keys that are one JSON key where neither chart reads (the
+	// platform's _namespace, say) are no refusal: the render is the same
+	// whichever the decoder keeps.
+	js, err := yamljson.ToJSON(doc, yamljson.Options{Ignored: ignoredByBoth})
 	if err != nil {
 		var ke *yamljson.KeyError
 		if errors.As(err, &ke) {

@@ -52,3 +52,46 @@ func TestGoQuantitiesInValues(t *testing.T) {
 		}
 	}
 }
+
+// TestOneJSONKeyWhereNoChartReads: two keys of one map that are one JSON
+// key (1 and "1") are refused where a chart reads them, and kept where
+// neither does (_namespace, backup, a _cluster key neither reads, an
+// unknown top-level key), the value YAML gave under a string key, in
+// either order; every run the same.
+func TestOneJSONKeyWhereNoChartReads(t *testing.T) {
+	for _, doc := range []string{"_namespace: {1: a, \"1\": b}\n", "_namespace: {\"1\": b, 1: a}\n", "_namespace: {x: {true: a, \"true\": b}}\n"} {
+		for range 20 {
+			v, err := Merge([]byte(doc))
+			if err != nil {
+				t.Fatalf("%q: %v", doc, err)
+			}
+			ns := v["_namespace"].(map[string]any)
+			if x, ok := ns["x"].(map[string]any); ok {
+				ns = x
+			}
+			for _, got := range ns {
+				if got != "b" {
+					t.Fatalf("%q: kept %v, want the string key's b", doc, got)
+				}
+			}
+		}
+	}
+	for _, doc := range []string{"backup:\n  1: a\n  \"1\": b\n", "_cluster:\n  x: {1: a, \"1\": b}\n", "addons: {1: a, \"1\": b}\n", "1: a\n\"1\": b\n", "_cluster: {scheduling: {1: a, \"1\": b}}\n"} {
+		if _, err := Merge([]byte(doc)); err != nil {
+			t.Fatalf("%q: %v", doc, err)
+		}
+	}
+	for doc, field := range map[string]string{
+		"resources: {1: a, \"1\": b}\n": "values[0].resources.1",
+		"etcd: {x: {1: a, \"1\": b}}\n": "values[0].etcd.x.1",
+		"_cluster: {scheduling: {globalAppTopologySpreadConstraints: {1: a, \"1\": b}}}\n": "values[0]._cluster.scheduling.globalAppTopologySpreadConstraints.1",
+		"_cluster:\n  cpu-allocation-ratio: {1: a, \"1\": b}\n":                            "values[0]._cluster.cpu-allocation-ratio.1",
+		"affinity: [{1: a, \"1\": b}]\n":                                                   "values[0].affinity[0].1",
+	} {
+		_, err := Merge([]byte(doc))
+		all := invalid.All(err)
+		if len(all) != 1 || all[0].Field != field {
+			t.Fatalf("%q: got %v, want %s refused", doc, err, field)
+		}
+	}
+}

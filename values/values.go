@@ -159,11 +159,12 @@ func ClusterEtcdKeys() []string { return slices.Clone(clusterEtcdKeys) }
 func AuthKeys() []string { return slices.Clone(authKeys) }
 
 // valuesMap normalises a caller's values (see normalizeValues) into a fresh map.
-// Values built in Go may be any graph: one that contains itself (under
-// the ignored _namespace too), nests deeper than jsontree.MaxDepth or
-// holds more than jsontree.MaxNodes values is refused before anything
-// walks it (every reader recurses), as an *invalid.Error naming the place
-// ("_namespace.a"); the values are then read as empty.
+// Values built in Go may be any graph: one that contains itself, nests
+// deeper than jsontree.MaxDepth or holds more than jsontree.MaxNodes
+// values is refused before anything walks it (every reader recurses), as
+// an *invalid.Error naming the place ("affinity.a"); the values are then
+// read as empty. The readers pass it their readView, so that what they
+// ignore (_namespace, ...) is never walked nor refused.
 func valuesMap(values map[string]any) (map[string]any, error) {
 	if values == nil {
 		return map[string]any{}, nil
@@ -190,7 +191,7 @@ func EtcdChart(values map[string]any) (etcd.Options, error) {
 func etcdChart(values map[string]any) (etcd.Options, error) {
 	var o etcd.Options
 	var c invalid.Collector
-	values, err := valuesMap(values)
+	values, err := valuesMap(readView(values, etcdChartShape))
 	if err != nil {
 		return o, err
 	}
@@ -288,7 +289,7 @@ func Cluster(values map[string]any) (ClusterEtcd, error) {
 
 func cluster(values map[string]any) (ClusterEtcd, error) {
 	var o ClusterEtcd
-	values, err := valuesMap(values)
+	values, err := valuesMap(readView(values, clusterShape))
 	if err != nil {
 		return o, err
 	}
