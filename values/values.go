@@ -48,11 +48,14 @@ func Merge(docs ...[]byte) (map[string]any, error) {
 	var c invalid.Collector
 	for i, doc := range docs {
 		field := fmt.Sprintf("values[%d]", i)
-		if _, err := inputlimit.Values.CheckYAML(doc, nil); err != nil {
+		// Only the first YAML document is read, as Helm reads a values
+		// file; the limits bound it, and what follows is never scanned.
+		first, err := inputlimit.Values.CheckFirstYAML(doc)
+		if err != nil {
 			c.Addf(field, inputlimit.FirstLine(doc), "%v", err)
 			continue
 		}
-		m, err := decodeValues(doc)
+		m, err := decodeValues(first)
 		if err != nil {
 			var ke *yamljson.KeyError
 			if errors.As(err, &ke) {

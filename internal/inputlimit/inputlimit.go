@@ -96,6 +96,29 @@ func (l Limits) CheckYAML(doc []byte, number func([]byte)) (Stats, error) {
 	return st, nil
 }
 
+// CheckFirstYAML is CheckYAML of the stream's first document (LexFirst),
+// which it returns: a values file, of which Helm reads the first document
+// only, so that what follows it costs nothing and bounds nothing (a
+// second document of 260,000 list items, 4 million lines of "---"). The
+// byte limit is the whole stream's, as it is read.
+func (l Limits) CheckFirstYAML(doc []byte) (first []byte, err error) {
+	if err := l.CheckSize(doc); err != nil {
+		return nil, err
+	}
+	first, st := LexFirst(doc)
+	if st.Nodes > l.Nodes {
+		return nil, fmt.Errorf("has %d YAML nodes (scalars, lists and maps, counted before parsing) in its first document, more than the limit of %d for %s, which keeps parsing bounded", st.Nodes, l.Nodes, l.What)
+	}
+	if st.Aliases > 0 {
+		if n, err := Expanded(first, l.Nodes); err != nil {
+			return nil, err
+		} else if n > l.Nodes {
+			return nil, fmt.Errorf("expands to more than %d YAML nodes through its aliases (*name), the limit for %s, which keeps parsing bounded", l.Nodes, l.What)
+		}
+	}
+	return first, nil
+}
+
 // CheckJSON refuses a JSON document over l.Bytes or with more than
 // l.Nodes values (LexJSON); number is LexJSON's callback.
 func (l Limits) CheckJSON(doc []byte, number func([]byte)) error {
