@@ -292,7 +292,10 @@ func liveClusterOf(path string, stdin io.Reader, n naming.Names) (liveCluster, e
 	}
 	objs, err := plan.ReadObjects(data)
 	if err != nil {
-		return liveCluster{}, err
+		// The refusal names its place in the file; this, the file, as
+		// plan --live does. Not wrapped: the command's collector would
+		// record the refusal without the file.
+		return liveCluster{}, fmt.Errorf("--live %s: %v", path, err)
 	}
 	gk := v1alpha2.SchemeGroupVersion.WithKind("EtcdCluster").GroupKind()
 	ref := "EtcdCluster " + n.Namespace + "/" + n.Cluster

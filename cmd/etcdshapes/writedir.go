@@ -17,6 +17,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
+	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -253,7 +254,12 @@ func approvePrune(printed []etcdshapes.Object) func(chartwrite.Plan) error {
 				refusals = append(refusals, invalid.Errorf("--output-dir", file, "is too large to be read, so etcdshapes cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", verb, verb))
 				return
 			}
-			for _, u := range objectsIn(e.Data) {
+			objs, err := objectsIn(e.Data)
+			if err != nil {
+				refusals = append(refusals, invalid.Errorf("--output-dir", file, "%v, so etcdshapes does not read it and cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", err, verb, verb))
+				return
+			}
+			for _, u := range objs {
 				k := keyOf(u)
 				if keep[k] {
 					continue // still printed, perhaps under another file name
@@ -290,14 +296,22 @@ func approvePrune(printed []etcdshapes.Object) func(chartwrite.Plan) error {
 // objectsIn reads the objects of a file as kubectl apply -f reads it: each
 // YAML document (or JSON object) with a kind. What is not an object (a
 // file someone wrote by hand, which only --force replaces or removes) is
-// none, since no GitOps tool applies it either.
-func objectsIn(data []byte) []*unstructured.Unstructured {
+// none, since no GitOps tool applies it either. A file beyond a live
+// file's limits of documents and nodes (inputlimit.Live.CheckStream: a
+// file of the directory's is as much the user's input as --live) is not
+// decoded: the error says which limit.
+func objectsIn(data []byte) ([]*unstructured.Unstructured, error) {
+	limits := inputlimit.Live
+	limits.What = "a file of the directory etcdshapes reads"
+	if err := limits.CheckStream(data); err != nil {
+		return nil, err
+	}
 	var out []*unstructured.Unstructured
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
 	for {
 		var m map[string]any
 		if err := dec.Decode(&m); err != nil {
-			return out
+			return out, nil
 		}
 		if items, ok := m["items"].([]any); ok && strings.HasSuffix(fmt.Sprint(m["kind"]), "List") {
 			for _, it := range items {

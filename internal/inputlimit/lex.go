@@ -15,6 +15,9 @@ type Stats struct {
 	// copy of its anchor's node, so with any the nodes decoded may be
 	// more than Nodes (see Expanded).
 	Aliases int
+	// Decoded bounds the nodes a decoder builds: Nodes, or with aliases
+	// what they expand to; set by CheckYAML, 0 from Lex.
+	Decoded int
 	// Numbers are the plain scalars a YAML 1.1 reader may read as a
 	// number, for the caller's check, in stream order, when Lex was given
 	// a number callback; see LexNumbers.

@@ -236,3 +236,19 @@ func TestLexFirstIsHelmsFirstDocument(t *testing.T) {
 		check(randomYAML(r))
 	}
 }
+
+// TestDocuments: the documents of a stream as apimachinery's YAMLReader
+// splits it, empty ones counted, and the count stopped beyond a limit.
+func TestDocuments(t *testing.T) {
+	for doc, want := range map[string]int{
+		"": 0, "a": 1, "a: 1\n": 1, "---": 1, "---\n": 1, "---\na\n": 1, "a\n---\nb\n": 2, "---\n---\n": 2,
+		"\n---\n": 2, "--- # c\n---\r\n": 2, "a: '\n---\n'": 2, " ---\n": 1, "a\n ---\n": 1, "---\n--- x\n": 2,
+	} {
+		if got := Documents([]byte(doc), 100); got != want {
+			t.Errorf("Documents(%q) = %d, want %d", doc, got, want)
+		}
+	}
+	if got := Documents([]byte(strings.Repeat("---\n", 1000)), 10); got <= 10 || got > 12 {
+		t.Errorf("Documents stopped at %d, want just beyond 10", got)
+	}
+}
