@@ -31,12 +31,12 @@ func streamsBeyondTheLimits() map[string]string {
 	return map[string]string{
 		"one document more than the limit, empty":   string(bigyaml.EmptyDocuments(plan.MaxDocuments + 1)),
 		"one document more than the limit, objects": string(bigyaml.TinyDocuments(plan.MaxDocuments+1, 0)),
-		"64 MiB of ---":                              string(bigyaml.EmptyDocuments(plan.MaxBytes / 4)),
-		"64 MiB of three-line objects":               string(bigyaml.TinyDocuments(0, plan.MaxBytes)),
-		"nodes of three documents":                   third + "---\n" + third + "---\n" + third,
-		"aliases of three documents":                 bomb.String() + "---\n" + bomb.String() + "---\n" + bomb.String(),
-		"documents after a --- comment line":         strings.Repeat("--- # x\n", plan.MaxDocuments+1),
-		"CRLF documents":                             strings.Repeat("---\r\n", plan.MaxDocuments+1),
+		"64 MiB of ---":                      string(bigyaml.EmptyDocuments(plan.MaxBytes / 4)),
+		"64 MiB of three-line objects":       string(bigyaml.TinyDocuments(0, plan.MaxBytes)),
+		"nodes of three documents":           third + "---\n" + third + "---\n" + third,
+		"aliases of three documents":         bomb.String() + "---\n" + bomb.String() + "---\n" + bomb.String(),
+		"documents after a --- comment line": strings.Repeat("--- # x\n", plan.MaxDocuments+1),
+		"CRLF documents":                     strings.Repeat("---\r\n", plan.MaxDocuments+1),
 	}
 }
 
