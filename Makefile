@@ -1,7 +1,21 @@
 # Developer and CI targets of etcdshapes.
 #
+# test-all: go vet ./... and go test ./... in every module of the
+# repository (MODULES; internal/layout's test fails when a module with
+# tests is missing from it), each from its own directory, the way .ci/run
+# runs them one by one: the root module, then the modules that test it
+# from the outside (Helm round trip, real consumers, the API server suite,
+# the example operator, benchmarks, the schema generator). Set HELM,
+# ETCDSHAPES_UPSTREAM and ETCDSHAPES_REFERENCE for the round trip's full
+# run; the suites that need binaries (-tags apiserver, root for network
+# namespaces) skip or stay out, as their own targets below say. It runs
+# every module and lists the ones that failed. TESTFLAGS go to each go
+# test: the round trip runs past go test's default 10 minutes on a loaded
+# machine. There is no go.work:
+# docs/testing.md says why.
+#
 # test-slow: go test ./... with the slow tier added (-tags slow,
-# internal/testtier): every quick test and the measurements that need large
+# internal/testsupport/testtier): every quick test and the measurements that need large
 # inputs. CI runs it; docs/testing.md lists the tiers and what they cost.
 #
 # test-apiserver: every object the library renders must be accepted by a real
@@ -25,7 +39,18 @@ KUBE_LDFLAGS := -X k8s.io/component-base/version.gitVersion=$(KUBE_VERSION) \
 	-X k8s.io/component-base/version.gitMinor=37
 PINS := hack/kube-apiserver/go.mod hack/kube-apiserver/go.sum
 
-.PHONY: test-slow test-apiserver apiserver-bin test-example-operator test-works-cluster works-cluster-bin
+TESTFLAGS ?= -timeout 40m
+MODULES := . bench e2e e2e/works e2e/works/cluster examples/operator internal/schemagen roundtrip
+
+.PHONY: test-all test-slow test-apiserver apiserver-bin test-example-operator test-works-cluster works-cluster-bin
+test-all:
+	@failed=; for m in $(MODULES); do \
+	  echo "== $$m: go vet ./... && go test ./..."; \
+	  (cd $$m && go vet ./... && go test $(TESTFLAGS) ./...) || failed="$$failed $$m"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "test-all: failed in:$$failed"; exit 1; fi; \
+	echo "test-all: every module passed"
+
 test-slow:
 	go test -tags slow ./...
 

@@ -12,6 +12,44 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
+// The optional APIs of the stacks, spelled as Helm's
+// .Capabilities.APIVersions.Has (and `helm template --api-versions`) spell
+// them. The per-cluster stack renders the VPA, the VMPodScrape and the
+// CiliumNetworkPolicy only where their API is served (the etcd chart
+// renders its VPA and VMPodScrape always, as upstream does); both stacks
+// render the PodMonitor and the GrafanaDashboard only where theirs is.
+const (
+	APIVerticalPodAutoscaler = "autoscaling.k8s.io/v1/VerticalPodAutoscaler"
+	APIVMPodScrape           = "operator.victoriametrics.com/v1beta1/VMPodScrape"
+	APICiliumNetworkPolicy   = "cilium.io/v2/CiliumNetworkPolicy"
+	APIPodMonitor            = "monitoring.coreos.com/v1/PodMonitor"
+	APIGrafanaDashboard      = "grafana.integreatly.org/v1beta1/GrafanaDashboard"
+)
+
+// optionalAPIs are the table's optional APIs, in its order.
+var optionalAPIs = func() []string {
+	var out []string
+	for _, s := range shapes {
+		if s.API != "" && !slices.Contains(out, s.API) {
+			out = append(out, s.API)
+		}
+	}
+	return out
+}()
+
+// OptionalAPIsOf lists the optional APIs that decide whether caller's
+// stack renders a shape (those of its AlwaysFor shapes left out), in the
+// table's order.
+func OptionalAPIsOf(caller string) []string {
+	var out []string
+	for _, s := range shapes {
+		if s.API != "" && slices.Contains(s.Callers, caller) && !slices.Contains(s.AlwaysFor, caller) && !slices.Contains(out, s.API) {
+			out = append(out, s.API)
+		}
+	}
+	return out
+}
+
 // OptionalAPIs lists the stacks' optional APIs, in the table's order
 // (APIVerticalPodAutoscaler, APIVMPodScrape, APIPodMonitor,
 // APIGrafanaDashboard, APICiliumNetworkPolicy): each of their objects renders only

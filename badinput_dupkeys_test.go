@@ -4,14 +4,14 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/internal/dupkeytest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/dupkeytest"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"
 )
 
 // dupKeyBadInputs are the catalogue's rows of the class of keys given
-// twice (internal/dupkeytest): every refused live form through
+// twice (internal/testsupport/dupkeytest): every refused live form through
 // plan.ReadObjects, and the values forms Helm leaves to chance.
 func dupKeyBadInputs() []badInput {
 	var out []badInput

@@ -57,7 +57,7 @@ func extrasBadInputs() []badInput {
 		// The cluster's options the check reads: version and size.
 		{"check version", check(etcd.Options{Version: "v3.6"}, etcd.CheckOptions{}), "Version", "v3.6", "X.Y.Z"},
 		{"check version leading zero", check(etcd.Options{Version: "3.6.011"}, etcd.CheckOptions{}), "Version", "3.6.011", "without leading zeros"},
-		{"check size below a byte of quota", check(etcd.Options{Size: resource.MustParse("0.5")}, etcd.CheckOptions{}), "Size", "500m", "one byte"},
+		{"check size below MinSize", check(etcd.Options{Size: resource.MustParse("0.5")}, etcd.CheckOptions{}), "Size", "500m", "at least 256Mi"},
 		{"check size negative", check(etcd.Options{Size: resource.MustParse("-1Gi")}, etcd.CheckOptions{}), "Size", "-1Gi", "positive"},
 		// The dashboard's options.
 		{"dashboard replicas negative", dashboard(monitoring.DashboardOptions{Replicas: -1}), "replicas", "-1", "between 1 and 99"},

@@ -1,9 +1,9 @@
 package etcdshapes_test
 
 import (
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
-	"github.com/etcdshapes/etcdshapes/internal/bigyaml"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/bigyaml"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"

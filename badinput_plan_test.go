@@ -4,6 +4,10 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/plan"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // stackObject is the object of kind and name in the demo tenant cluster's
@@ -35,7 +39,19 @@ func applyBadInputs() []badInput {
 		o.SetAnnotations(a)
 		return nil
 	}
+	ownedBy := func(ref metav1.OwnerReference) func() error {
+		return func() error {
+			_, err := apply.Modified([]etcdshapes.Object{stackObject("Job", "kubernetes-demo-etcd-cleanup")}, apply.WithOwnerReference(ref))
+			return err
+		}
+	}
 	return []badInput{
+		// An owner no object can be: the garbage collector deletes what
+		// only it owns.
+		{"owner reference UID longer than a UUID", ownedBy(metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "Tenant", Name: "demo", UID: types.UID(strings.Repeat("0", 37))}),
+			"ownerReference.uid", strings.Repeat("0", 37), "at most 36 characters"},
+		{"owner reference name no object has", ownedBy(metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "Tenant", Name: strings.Repeat("n", 254), UID: "u"}),
+			"ownerReference.name", strings.Repeat("n", 254), "DNS-1123 subdomain"},
 		{"modifier removes an uninstall hook's helm.sh/hook", func() error {
 			_, err := apply.Modified([]etcdshapes.Object{stackObject("Job", "kubernetes-demo-etcd-cleanup")}, stripHook)
 			return err

@@ -4,9 +4,9 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -56,6 +56,11 @@ func snapshotBadInputs() []badInput {
 	const ep, sch = "destination.s3.endpoint", "schedule"
 	const hidden = "without control, format or line separator characters"
 	return []badInput{
+		// Strings over the length their consumer takes.
+		{"snapshot endpoint longer than 1024 bytes", endpoint("https://s3.example.com/" + strings.Repeat("p", 1002)), ep, "https://s3.example.com/" + strings.Repeat("p", 1002), "longer than 1024 bytes"},
+		{"snapshot schedule longer than 1024 bytes", schedule("0" + strings.Repeat(" ", 1018) + "3 * * *"), sch, "0" + strings.Repeat(" ", 1018) + "3 * * *", "longer than 1024 bytes"},
+		{"snapshot sub-path longer than 957 bytes", subPath(strings.Repeat(strings.Repeat("d", 200)+"/", 4) + strings.Repeat("d", 154)), "destination.pvc.subPath", strings.Repeat(strings.Repeat("d", 200)+"/", 4) + strings.Repeat("d", 154), "at most 957 bytes"},
+		{"snapshot sub-path segment longer than NAME_MAX", subPath("etcd/" + strings.Repeat("s", 256)), "destination.pvc.subPath", "etcd/" + strings.Repeat("s", 256), "NAME_MAX"},
 		// Endpoints nothing can connect to.
 		{"snapshot endpoint without a host (an unset $S3_HOST)", endpoint("https://:443"), ep, "https://:443", "must name a host"},
 		{"snapshot endpoint port past 65535", endpoint("https://s3.example.com:99999"), ep, "https://s3.example.com:99999", "port from 1 to 65535"},

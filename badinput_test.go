@@ -20,8 +20,8 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
-	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
 	"github.com/etcdshapes/etcdshapes/internal/strvals"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/hostilefs"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	"gopkg.in/inf.v0"
@@ -113,7 +113,42 @@ func badInputs() []badInput {
 		{"size not a scalar", etcdValues("size: [4Gi]"), "values.size", "[4Gi]", "quantity"},
 		{"size boolean", etcdValues("size: true"), "values.size", "true", "quantity"},
 		{"size too large", etcdValues("size: 10E"), "values.size", "10E", "int64"},
-		{"size below one byte of quota", etcdValues(`size: "0.5"`), "values.size", "0.5", "one byte"},
+		{"size below one byte of quota", etcdValues(`size: "0.5"`), "values.size", "0.5", "at least 256Mi"},
+		// Quantities the charts' float64 arithmetic does not hold exactly
+		// (quantity.ChartRule): the library, the generated and the
+		// upstream charts would compute different requests.
+		{"cpu of 19 significant digits", etcdValues("resources:\n  cpu: \"0.1234567890123456789\"\n"), "values.resources.cpu", "0.1234567890123456789", "at most 15"},
+		{"cpu of 18 digits in m", setValues("resources.cpu=123456789012345678m"), "values.resources.cpu", "123456789012345678m", "at most 15"},
+		{"memory whose binary value has 16 digits", etcdValues("resources:\n  memory: 999999Gi\n"), "values.resources.memory", "999999Gi", "in its value"},
+		{"memory in whole Ei", etcdValues("resources:\n  memory: 3Ei\n"), "values.resources.memory", "3Ei", "at most 15"},
+		{"cpu with a fraction of a nano", etcdValues("resources:\n  cpu: 1.5n\n"), "values.resources.cpu", "1.5n", "nano-units"},
+		{"memory from 2^53 that no float64 holds", etcdValues("resources:\n  memory: \"1234567890123450000\"\n"), "values.resources.memory", "1234567890123450000", "2^53"},
+		{"memory in Ei the upstream reads otherwise", etcdValues("resources:\n  memory: 0.0000213623046875Ei\n"), "values.resources.memory", "0.0000213623046875Ei", "upstream"},
+		{"Go memory of 16 digits", func() error {
+			_, err := etcd.SanitizeResources(corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("1234567890123456")}, etcd.Ratios{})
+			return err
+		}, "Resources[memory]", "1234567890123456", "at most 15"},
+		{"Go size in whole Ei", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("1Ei")); return err }, "Size", "1Ei", "at most 15"},
+		{"hugepages page size of 17 digits", etcdValues("resources:\n  hugepages-1.0000000000000001Gi: 2Gi\n"), "values.resources.hugepages-1.0000000000000001Gi", "hugepages-1.0000000000000001Gi", "names a page size that has more significant digits"},
+		// Sizes below etcd.MinSize, in which etcd's write-ahead log does
+		// not fit: every unit.
+		{"size one byte", etcdValues("size: 1"), "values.size", json.Number("1"), "at least 256Mi"},
+		{"size 1Ki", etcdValues("size: 1Ki"), "values.size", "1Ki", "at least 256Mi"},
+		{"size 100k", setValues("size=100k"), "values.size", "100k", "at least 256Mi"},
+		{"size 255Mi", etcdValues("size: 255Mi"), "values.size", "255Mi", "at least 256Mi"},
+		{"size 0.25G", etcdValues("size: 0.25G"), "values.size", "0.25G", "at least 256Mi"},
+		{"Go size 1Mi", func() error {
+			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: resource.MustParse("1Mi")}})
+			return err
+		}, "Size", "1Mi", "at least 256Mi"},
+		{"Go quota of 4Mi", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("4Mi")); return err }, "Size", "4Mi", "at least 256Mi"},
+		// Free-form strings over their length bound (TestStringLengthBounds
+		// walks every one).
+		{"ratio longer than 64 characters", clusterValues("_cluster:\n  cpu-allocation-ratio: \"1." + strings.Repeat("0", 63) + "\"\n"), "_cluster.cpu-allocation-ratio", "1." + strings.Repeat("0", 63), "longer than 64"},
+		{"Go ratio longer than 64 characters", func() error { return etcd.Ratios{Memory: "1." + strings.Repeat("0", 63)}.Validate() }, "Ratios.Memory", "1." + strings.Repeat("0", 63), "longer than 64"},
+		{"spread constraints longer than 32 KiB", etcdValues(spread(zone + "#" + strings.Repeat("x", 32<<10))), sf, zone + "#" + strings.Repeat("x", 32<<10) + "\n", "32 KiB"},
+		{"node name of matchFields", etcdValues("affinity:\n  nodeAffinity:\n    requiredDuringSchedulingIgnoredDuringExecution:\n      nodeSelectorTerms:\n      - matchFields:\n        - {key: metadata.name, operator: In, values: [Node_1]}\n"),
+			"values.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0]", "Node_1", "RFC 1123 subdomain"},
 		{"cpu not a quantity", etcdValues("resources:\n  cpu: lots\n"), "values.resources.cpu", "lots", "quantity"},
 		{"memory negative", etcdValues("resources:\n  memory: -1Gi\n"), "values.resources.memory", "-1Gi", "negative"},
 		{"resource not standard", etcdValues("resources:\n  gpu: 1\n"), "values.resources.gpu", "gpu", "extended resource"},
@@ -555,6 +590,17 @@ func badLiveInputs() []badInput {
 		{"live DataStore driver a number", liveDoc("apiVersion: kamaji.clastix.io/v1alpha1\nkind: DataStore\nmetadata: {name: d}\nspec: {driver: 1}\n"), "live[0].spec.driver", "1", "string"},
 		{"live KamajiControlPlane datastore a number", liveDoc("apiVersion: controlplane.cluster.x-k8s.io/v1alpha1\nkind: KamajiControlPlane\nmetadata: {name: kubernetes-demo, namespace: tenant-demo}\nspec: {dataStoreName: 1}\n"),
 			"live[0].spec.dataStoreName", "1", "string"},
+		// What says that an object refers to a stack (a partial live file).
+		{"live TenantControlPlane datastore a list", liveDoc("apiVersion: kamaji.clastix.io/v1alpha1\nkind: TenantControlPlane\nmetadata: {name: tcp, namespace: tenant-demo}\nspec: {dataStore: [a]}\n"),
+			"live[0].spec.dataStore", "[a]", "string"},
+		{"live EtcdSnapshot cluster a number", liveDoc("apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdSnapshot\nmetadata: {name: s, namespace: tenant-demo}\nspec: {clusterRef: {name: 1}}\n"),
+			"live[0].spec.clusterRef.name", "1", "string"},
+		{"live TenantControlPlane datastore a number (Go)", func() error {
+			_, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"},
+				[]etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": "kamaji.clastix.io/v1alpha1", "kind": "TenantControlPlane",
+					"metadata": map[string]any{"name": "tcp", "namespace": "tenant-demo"}, "spec": map[string]any{"dataStore": int64(5)}})})
+			return err
+		}, "live[0].spec.dataStore", "5", "string"},
 		// Objects from a Go caller.
 		{"live object nil", liveObjs(unstructuredObj(map[string]any{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "a", "namespace": "tenant-demo"}}), nil), "live[1]", nil, "not nil"},
 		{"live typed nil", liveObjs((*unstructured.Unstructured)(nil)), "live[0]", nil, "not nil"},

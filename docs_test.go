@@ -12,6 +12,9 @@ import (
 	"unicode"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/internal/crdpath"
+	"github.com/etcdshapes/etcdshapes/internal/doccheck"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/assert"
@@ -199,6 +202,84 @@ func docProblems(t *testing.T, paths []string) (problems []string, links int) {
 		}
 	}
 	return problems, links
+}
+
+// planFieldManagerRE is a plan's --field-manager in a fenced block.
+var planFieldManagerRE = regexp.MustCompile(`etcdshapes plan [^\n]*--field-manager[= ]([^\s]+)`)
+
+// TestDocsApplyAsThePlanPredicts: every kubectl apply command the README,
+// docs/ and the READMEs they point to show, in a fenced block or in the
+// prose, applies as the plan predicts (doccheck.ApplyCommandProblems): a
+// server-side apply as the field manager the plan is of, with force.
+// That is apply.FieldManager, or the --field-manager a plan in the same
+// block is given. Applied another way (client-side, or server-side as
+// "kubectl"), the fields etcdshapes set before stay etcdshapes', and a
+// removal the plan refused, or kept, goes the other way.
+func TestDocsApplyAsThePlanPredicts(t *testing.T) {
+	commands := 0
+	for _, path := range docsUnderTest(t) {
+		d := readMarkdown(t, path)
+		for _, b := range d.blocks {
+			manager := apply.FieldManager
+			if m := planFieldManagerRE.FindStringSubmatch(b.text); m != nil {
+				manager = m[1]
+			}
+			commands += strings.Count(b.text, "kubectl apply ")
+			for _, p := range doccheck.ApplyCommandProblems(b.text, manager) {
+				t.Errorf("%s:%d: %s", path, b.line, p)
+			}
+		}
+		for _, l := range d.prose {
+			commands += strings.Count(l.text, "kubectl apply ")
+			for _, p := range doccheck.ApplyCommandProblems(l.text, apply.FieldManager) {
+				t.Errorf("%s:%d: %s", path, l.n, p)
+			}
+		}
+	}
+	require.Greater(t, commands, 5, "the check found too few kubectl apply commands to be reading them")
+}
+
+// TestCRDSourcesTable: docs/testing.md's table of the CRDs is
+// crdpath.Sources, row for row, so that what the tools that read the CRDs
+// ask for (crdpath.Check) and what the document tells a contributor to
+// fetch are one list; and the list is every custom kind the library
+// emits: the table of shapes' and the EtcdSnapshot.
+func TestCRDSourcesTable(t *testing.T) {
+	d := readMarkdown(t, filepath.Join("docs", "testing.md"))
+	var rows []string
+	for _, l := range d.prose {
+		if strings.HasPrefix(l.text, "| `") && strings.Contains(l.text, "github.com/") {
+			rows = append(rows, l.text)
+		}
+	}
+	var want []string
+	kinds := map[string]bool{}
+	for _, s := range crdpath.Sources {
+		ks := make([]string, len(s.Kinds))
+		for i, k := range s.Kinds {
+			ks[i] = "`" + k + "`"
+			kinds[s.Group+"/"+k] = true
+		}
+		fs := make([]string, len(s.Files))
+		for i, f := range s.Files {
+			file, note, _ := strings.Cut(f, " (")
+			fs[i] = "`" + file + "`"
+			if note != "" {
+				fs[i] += " (" + note
+			}
+		}
+		want = append(want, fmt.Sprintf("| `%s` | %s | %s | %s | %s |", s.Group, strings.Join(ks, ", "), s.Project, strings.Join(fs, ", "), s.Version))
+	}
+	assert.Equal(t, want, rows, "docs/testing.md's table of the CRDs and internal/crdpath.Sources")
+	emitted := map[string]bool{"etcd-operator.cozystack.io/EtcdSnapshot": true}
+	for _, s := range etcdshapes.Shapes() {
+		switch s.Kind.Group {
+		case "", "batch", "rbac.authorization.k8s.io":
+		default:
+			emitted[s.Kind.Group+"/"+s.Kind.Kind] = true
+		}
+	}
+	assert.Equal(t, emitted, kinds, "crdpath.Sources lists every custom kind the library emits")
 }
 
 // TestDocsCheckFails: the checks see what they must see, and only that.

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testdata/crdcheck"
 )
 
 // Fuzz targets. Their seeds (f.Add and testdata/fuzz/<name>/) run with

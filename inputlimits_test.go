@@ -3,15 +3,18 @@ package etcdshapes_test
 import (
 	"bytes"
 	"errors"
+	"maps"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/internal/bigyaml"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/bigyaml"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
@@ -107,42 +110,58 @@ func TestRealisticInputWithinLimits(t *testing.T) {
 
 // hostileDocs are documents of each class that costs a YAML parser more
 // than its size suggests, n nodes each: lists, maps, flow collections,
-// empty values, nesting, and aliases that expand (a billion laughs).
-func hostileDocs(n int) map[string]string {
-	laughs := "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
-	for i := 1; i <= 9; i++ {
-		laughs += "a" + strconv.Itoa(i) + ": &a" + strconv.Itoa(i) + " [" + strings.TrimSuffix(strings.Repeat("*a"+strconv.Itoa(i-1)+", ", 10), ", ") + "]\n"
+// empty values, nesting, and aliases that expand (a billion laughs). Each
+// is made when its test runs.
+func hostileDocs(n int) map[string]func() string {
+	laughs := func() string {
+		s := "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+		for i := 1; i <= 9; i++ {
+			s += "a" + strconv.Itoa(i) + ": &a" + strconv.Itoa(i) + " [" + strings.TrimSuffix(strings.Repeat("*a"+strconv.Itoa(i-1)+", ", 10), ", ") + "]\n"
+		}
+		return s
 	}
-	var keys strings.Builder
-	for i := range n/2 + 1 {
-		keys.WriteString("k" + strconv.Itoa(i) + ": 1\n")
+	keys := func() string {
+		var keys strings.Builder
+		for i := range n/2 + 1 {
+			keys.WriteString("k" + strconv.Itoa(i) + ": 1\n")
+		}
+		return keys.String()
 	}
 	// Expansion just over the limit through one alias repeated.
-	var repeat strings.Builder
-	repeat.WriteString("base: &b [" + strings.TrimSuffix(strings.Repeat("1,", 1000), ",") + "]\nlist:\n")
-	for range n/1000 + 1 {
-		repeat.WriteString("- *b\n")
+	repeat := func() string {
+		var repeat strings.Builder
+		repeat.WriteString("base: &b [" + strings.TrimSuffix(strings.Repeat("1,", 1000), ",") + "]\nlist:\n")
+		for range n/1000 + 1 {
+			repeat.WriteString("- *b\n")
+		}
+		return repeat.String()
 	}
-	return map[string]string{
-		"block list":        "a:\n" + strings.Repeat("- 1\n", n),
-		"empty items":       "a:\n" + strings.Repeat("-\n", n),
-		"flow list":         "a: [" + strings.Repeat("1,", n) + "]\n",
-		"flow map":          "a: {" + strings.Repeat("k: 1,", n/2+1) + "}\n",
-		"keys":              keys.String(),
-		"empty values":      strings.Repeat("a:\n", n),
-		"nesting":           "a: " + strings.Repeat("[", n) + "\n",
-		"nested maps":       strings.Repeat("{", n),
-		"billion laughs":    laughs,
-		"repeated alias":    repeat.String(),
-		"aliases in a list": "a: &a [1, 2]\nb: [" + strings.TrimSuffix(strings.Repeat("*a, ", n/3+1), ", ") + "]\n",
+	return map[string]func() string{
+		"block list":     func() string { return "a:\n" + strings.Repeat("- 1\n", n) },
+		"empty items":    func() string { return "a:\n" + strings.Repeat("-\n", n) },
+		"flow list":      func() string { return "a: [" + strings.Repeat("1,", n) + "]\n" },
+		"flow map":       func() string { return "a: {" + strings.Repeat("k: 1,", n/2+1) + "}\n" },
+		"keys":           keys,
+		"empty values":   func() string { return strings.Repeat("a:\n", n) },
+		"nesting":        func() string { return "a: " + strings.Repeat("[", n) + "\n" },
+		"nested maps":    func() string { return strings.Repeat("{", n) },
+		"billion laughs": laughs,
+		"repeated alias": repeat,
+		"aliases in a list": func() string {
+			return "a: &a [1, 2]\nb: [" + strings.TrimSuffix(strings.Repeat("*a, ", n/3+1), ", ") + "]\n"
+		},
 	}
 }
 
 // TestHostileInputRefused: a document of any class with more nodes than
 // the limit, or whose aliases expand beyond it, is refused before it is
 // parsed, in bounded time and memory, as a values file and as a live file;
-// the refusal names the document and says which limit.
+// the refusal names the document and says which limit. The live limit is
+// ten times the values', and its documents as many times larger: the
+// quick tier refuses every class as a values file, and as a live file one
+// of nodes and one of aliases; the slow tier every class as both.
 func TestHostileInputRefused(t *testing.T) {
+	liveQuick := map[string]bool{"empty values": true, "billion laughs": true}
 	for _, lim := range []struct {
 		name  string
 		nodes int
@@ -152,8 +171,13 @@ func TestHostileInputRefused(t *testing.T) {
 		{"values", values.MaxNodes, func(b []byte) error { _, err := values.Merge(b); return err }, "values[0]"},
 		{"live", plan.MaxNodes, func(b []byte) error { _, err := plan.ReadObjects(b); return err }, "live[0]"},
 	} {
-		for name, doc := range hostileDocs(lim.nodes + 1) {
+		docs := hostileDocs(lim.nodes + 1)
+		for _, name := range slices.Sorted(maps.Keys(docs)) {
 			t.Run(lim.name+"/"+name, func(t *testing.T) {
+				if lim.name == "live" && !liveQuick[name] {
+					testtier.SkipUnlessSlow(t, "this class as a live file")
+				}
+				doc := docs[name]()
 				err := bounded(t, name, 512<<20, func() error { return lim.read([]byte(doc)) })
 				require.Error(t, err)
 				var ne *invalid.Error
@@ -168,21 +192,28 @@ func TestHostileInputRefused(t *testing.T) {
 // TestLongInputWithinLimits: size alone is no cost a parser multiplies: a
 // scalar as long as the byte limit allows, a block scalar of as many
 // indicators, a quoted string of them and blank lines are read, each one
-// node.
+// node, allocating at most 64 bytes a byte read. The quick tier reads
+// documents of an eighth of the limit (2 MiB: counted a node a character,
+// any of them would still be eight times values.MaxNodes); the slow tier,
+// of the limit.
 func TestLongInputWithinLimits(t *testing.T) {
-	n := values.MaxBytes - 64
-	for name, doc := range map[string]string{
-		"plain scalar":  "_namespace: " + strings.Repeat("x", n) + "\n",
-		"block scalar":  "_namespace: |\n" + strings.Repeat("  - {a: [b, c]}\n", n/16) + "\n",
-		"quoted string": "_namespace: \"" + strings.Repeat("- {a: [b, c]}, ", n/16) + "\"\n",
-		"blank lines":   strings.Repeat("\n", n) + "_namespace: x\n",
-		"comment":       "# " + strings.Repeat("- a: [b, ", n/10) + "\n_namespace: x\n",
-	} {
-		err := bounded(t, name, 1<<30, func() error {
-			_, err := values.Merge([]byte(doc))
-			return err
-		})
-		require.NoError(t, err, name)
+	for _, n := range []int{values.MaxBytes/8 - 64, values.MaxBytes - 64} {
+		if n > values.MaxBytes/8 {
+			testtier.SkipUnlessSlow(t, "the same documents as long as the byte limit allows")
+		}
+		for name, doc := range map[string]string{
+			"plain scalar":  "_namespace: " + strings.Repeat("x", n) + "\n",
+			"block scalar":  "_namespace: |\n" + strings.Repeat("  - {a: [b, c]}\n", n/16) + "\n",
+			"quoted string": "_namespace: \"" + strings.Repeat("- {a: [b, c]}, ", n/16) + "\"\n",
+			"blank lines":   strings.Repeat("\n", n) + "_namespace: x\n",
+			"comment":       "# " + strings.Repeat("- a: [b, ", n/10) + "\n_namespace: x\n",
+		} {
+			err := bounded(t, name, 64*uint64(n), func() error {
+				_, err := values.Merge([]byte(doc))
+				return err
+			})
+			require.NoError(t, err, "%s, %d bytes", name, len(doc))
+		}
 	}
 }
 

@@ -1,17 +1,24 @@
 package etcdshapes_test
 
 import (
-	"github.com/etcdshapes/etcdshapes/invalid"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io/fs"
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/invalid"
+
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/pki"
 	"github.com/etcdshapes/etcdshapes/policy"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -85,6 +92,45 @@ func TestBuildersRefuseUnmadeNames(t *testing.T) {
 				require.Equal(t, "names", ne.Field, bad)
 			}
 		})
+	}
+}
+
+// TestBuildersListsEveryConstructor: builders holds every exported
+// function of the builder packages that takes naming.Names first and can
+// refuse (returns an error), so that a new builder, a new shape's first
+// step, is checked against unmade names without anyone remembering to
+// add it.
+func TestBuildersListsEveryConstructor(t *testing.T) {
+	notBuilders := map[string]string{
+		"etcd.NewestSnapshot": "picks among live snapshots: with none it refuses, whatever the names (etcd's TestNewestSnapshot)",
+	}
+	listed := builders()
+	for _, pkg := range []string{"etcd", "pki", "kamaji", "monitoring", "policy"} {
+		pkgs, err := parser.ParseDir(token.NewFileSet(), pkg, func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+		require.NoError(t, err)
+		for _, p := range pkgs {
+			for _, f := range p.Files {
+				for _, d := range f.Decls {
+					fn, ok := d.(*ast.FuncDecl)
+					if !ok || fn.Recv != nil || !fn.Name.IsExported() || len(fn.Type.Params.List) == 0 || fn.Type.Results == nil {
+						continue
+					}
+					first, ok := fn.Type.Params.List[0].Type.(*ast.SelectorExpr)
+					if !ok || first.Sel.Name != "Names" || types.ExprString(first.X) != "naming" {
+						continue
+					}
+					last := fn.Type.Results.List[len(fn.Type.Results.List)-1].Type
+					if types.ExprString(last) != "error" {
+						continue
+					}
+					name := pkg + "." + fn.Name.Name
+					if _, ok := notBuilders[name]; ok {
+						continue
+					}
+					assert.Contains(t, listed, name, "%s takes naming.Names and refuses: add it to builders()", name)
+				}
+			}
+		}
 	}
 }
 

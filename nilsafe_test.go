@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"
@@ -146,15 +146,21 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 		},
 		"plan.Result.SafeToApply": func(t *testing.T) { require.False(t, nilResult.SafeToApply()) },
 		"plan.Result.Empty":       func(t *testing.T) { require.False(t, nilResult.Empty()) },
-		"plan.Result.Count":       func(t *testing.T) { require.Zero(t, nilResult.Count(plan.Create)) },
-		"plan.Result.Counts":      func(t *testing.T) { require.Zero(t, nilResult.Counts()) },
+		"plan.Result.Summary":     func(t *testing.T) { require.Equal(t, "No plan.", nilResult.Summary()) },
+		"plan.ApplyCommand": func(t *testing.T) {
+			require.Equal(t, "kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -", plan.ApplyCommand(""))
+			require.Equal(t, "kubectl apply --server-side --field-manager='a b'\\''c' --force-conflicts -f -", plan.ApplyCommand("a b'c"))
+		},
+		"plan.ExpectExisting": runs(func() { _, _ = plan.Compute(nil, nil, plan.ExpectExisting()) }),
+		"plan.Result.Count":   func(t *testing.T) { require.Zero(t, nilResult.Count(plan.Create)) },
+		"plan.Result.Counts":  func(t *testing.T) { require.Zero(t, nilResult.Counts()) },
 		"plan.Result.MarshalJSON": func(t *testing.T) {
 			b, err := json.Marshal(nilResult)
 			require.NoError(t, err)
 			require.Equal(t, "null", string(b))
 			b, err = plan.Result{}.MarshalJSON()
 			require.NoError(t, err)
-			require.JSONEq(t, `{"safeToApply":true,"empty":true,"counts":{"create":0,"update":0,"delete":0,"unchanged":0,"refused":0,"needsDecision":0,"notes":0,"conflicts":0},"objects":null}`, string(b))
+			require.JSONEq(t, `{"safeToApply":true,"empty":true,"verdict":"No changes.","counts":{"create":0,"update":0,"delete":0,"unchanged":0,"refused":0,"needsDecision":0,"notes":0,"conflicts":0},"fieldManager":"etcdshapes","objects":null}`, string(b))
 		},
 		"plan.Result.String": func(t *testing.T) { require.Equal(t, "<nil>", nilResult.String()) },
 		"plan.Result.WriteText": errs(

@@ -23,7 +23,7 @@ func Example_readme() {
 // readmeExample is the body of README.md's Go example, as written there
 // (TestREADMEGoExampleIsAnExample holds the two equal).
 func readmeExample() error {
-	// A tenant cluster's whole stack, in Helm's install order.
+	// A tenant cluster's whole stack, as helm template orders it (hooks last).
 	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{
 		Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 1, // 1 or 3; 0 means 3
 	})
@@ -40,6 +40,7 @@ func readmeExample() error {
 		len(toApply), bytes.Count(yamlBytes, []byte("\n---\n"))+1, len(objs)-len(toApply))
 
 	// One shape at a time: every name validated once, then a typed object.
+	// A separate EtcdCluster, of the defaults (3 members), not the one above.
 	n, err := naming.ForCluster("tenant-demo", "kubernetes-demo")
 	if err != nil {
 		return err

@@ -8,12 +8,6 @@ import (
 	"github.com/etcdshapes/etcdshapes/values"
 )
 
-// Callers of Render.
-const (
-	CallerEtcd    = "etcd"
-	CallerCluster = "cluster"
-)
-
 // Request is one render as chart tooling and the CLI describe it: a caller,
 // where it is installed, and the chart's values (see values.Merge).
 type Request struct {

@@ -3,7 +3,7 @@ package etcdshapes
 import (
 	"slices"
 
-	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
+	grafanav1beta1 "github.com/etcdshapes/etcdshapes/apis/grafana/v1beta1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"

@@ -2,21 +2,20 @@ package etcdshapes
 
 import (
 	"slices"
-	"strings"
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
+	ciliumv2 "github.com/etcdshapes/etcdshapes/apis/cilium/v2"
+	cozyv1alpha1 "github.com/etcdshapes/etcdshapes/apis/cozystack/v1alpha1"
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
+	grafanav1beta1 "github.com/etcdshapes/etcdshapes/apis/grafana/v1beta1"
+	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/apis/kamaji/v1alpha1"
+	vmv1beta1 "github.com/etcdshapes/etcdshapes/apis/victoriametrics/v1beta1"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/kamaji"
-	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/monitoring"
-	cozyv1alpha1 "github.com/etcdshapes/etcdshapes/monitoring/cozystack/v1alpha1"
-	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
-	vmv1beta1 "github.com/etcdshapes/etcdshapes/monitoring/victoriametrics/v1beta1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/pki"
 	"github.com/etcdshapes/etcdshapes/policy"
-	ciliumv2 "github.com/etcdshapes/etcdshapes/policy/cilium/v2"
 	monv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -26,25 +25,12 @@ import (
 	vpav1 "k8s.io/autoscaler/vertical-pod-autoscaler/pkg/apis/autoscaling.k8s.io/v1"
 )
 
-// The optional APIs of the stacks, spelled as Helm's
-// .Capabilities.APIVersions.Has (and `helm template --api-versions`) spell
-// them. The per-cluster stack renders the VPA, the VMPodScrape and the
-// CiliumNetworkPolicy only where their API is served (the etcd chart
-// renders its VPA and VMPodScrape always, as upstream does); both stacks
-// render the PodMonitor and the GrafanaDashboard only where theirs is.
-const (
-	APIVerticalPodAutoscaler = "autoscaling.k8s.io/v1/VerticalPodAutoscaler"
-	APIVMPodScrape           = "operator.victoriametrics.com/v1beta1/VMPodScrape"
-	APICiliumNetworkPolicy   = "cilium.io/v2/CiliumNetworkPolicy"
-	APIPodMonitor            = "monitoring.coreos.com/v1/PodMonitor"
-	APIGrafanaDashboard      = "grafana.integreatly.org/v1beta1/GrafanaDashboard"
-)
-
 // Shape is one row of the table of shapes: the objects of one kind that one
 // builder makes, declared once. The stacks build from the table; the
 // scheme (AddToScheme), ResourceFor, the optional APIs (OptionalAPIs), the
-// plan and the apply requests read it. Adding a shape is a row here, its
-// builder, its golden files and its chart templates.
+// plan and the apply requests read it. Adding a shape takes more than its
+// row (its builder, types, CRD, the plan's tables, the charts' rules, the
+// goldens): docs/architecture.md lists every step.
 type Shape struct {
 	// ID names the shape, e.g. "etcd-cluster", "cleanup-job".
 	ID string
@@ -264,56 +250,22 @@ func (b *stackBuild) build(caller string, served map[string]bool) ([]Object, err
 	return objs, nil
 }
 
-// OptionalAPIsOf lists the optional APIs that decide whether caller's
-// stack renders a shape (those of its AlwaysFor shapes left out), in the
-// table's order.
-func OptionalAPIsOf(caller string) []string {
-	var out []string
+// resourceOf is the table's resource of each group and kind.
+var resourceOf = func() map[schema.GroupKind]string {
+	m := make(map[schema.GroupKind]string, len(shapes))
 	for _, s := range shapes {
-		if s.API != "" && slices.Contains(s.Callers, caller) && !slices.Contains(s.AlwaysFor, caller) && !slices.Contains(out, s.API) {
-			out = append(out, s.API)
-		}
-	}
-	return out
-}
-
-// resourceOf is the table's resource of each kind.
-var resourceOf = func() map[string]string {
-	m := make(map[string]string, len(shapes))
-	for _, s := range shapes {
-		m[s.Kind.Kind] = s.Resource
+		m[s.Kind.GroupKind()] = s.Resource
 	}
 	return m
 }()
 
-// optionalAPIs are the table's optional APIs, in its order.
-var optionalAPIs = func() []string {
-	var out []string
-	for _, s := range shapes {
-		if s.API != "" && !slices.Contains(out, s.API) {
-			out = append(out, s.API)
-		}
-	}
-	return out
-}()
-
-// ResourceFor is the API resource of a kind: the table's (Shapes) for
-// every kind the library builds, otherwise kubectl's English plural guess
-// (use a RESTMapper for other kinds).
-func ResourceFor(gvk schema.GroupVersionKind) schema.GroupVersionResource {
-	gvr := gvk.GroupVersion().WithResource("")
-	if r, ok := resourceOf[gvk.Kind]; ok {
-		gvr.Resource = r
-		return gvr
-	}
-	k := strings.ToLower(gvk.Kind)
-	switch {
-	case strings.HasSuffix(k, "s"), strings.HasSuffix(k, "x"), strings.HasSuffix(k, "ch"), strings.HasSuffix(k, "sh"):
-		gvr.Resource = k + "es"
-	case strings.HasSuffix(k, "y") && len(k) > 1 && !strings.ContainsAny(k[len(k)-2:len(k)-1], "aeiou"):
-		gvr.Resource = k[:len(k)-1] + "ies"
-	default:
-		gvr.Resource = k + "s"
-	}
-	return gvr
+// ResourceFor is the API resource of a kind the library builds: the
+// table's (Shapes), in gvk's group and version, matched by group and kind.
+// For any other kind ok is false and the resource is empty: a resource is
+// not derivable from a kind's name (Endpoints is "endpoints", PodMetrics
+// "pods"), so ask the API server's discovery (a RESTMapper) for it.
+func ResourceFor(gvk schema.GroupVersionKind) (gvr schema.GroupVersionResource, ok bool) {
+	gvr = gvk.GroupVersion().WithResource("")
+	gvr.Resource, ok = resourceOf[gvk.GroupKind()]
+	return gvr, ok
 }

@@ -8,8 +8,11 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
+	"github.com/etcdshapes/etcdshapes/kamaji"
+	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -137,7 +140,9 @@ func TestShapesTableResources(t *testing.T) {
 		require.True(t, ok, "no CRD or built-in resource for %s (%s)", row.ID, row.Kind)
 		assert.Equal(t, wantScope == "Cluster", row.ClusterScoped, "%s: the CRD's scope is %q", row.ID, wantScope)
 		assert.Equal(t, want, row.Resource, row.ID)
-		assert.Equal(t, want, etcdshapes.ResourceFor(row.Kind).Resource, row.ID)
+		gvr, known := etcdshapes.ResourceFor(row.Kind)
+		assert.True(t, known, row.ID)
+		assert.Equal(t, want, gvr.Resource, row.ID)
 		obj, err := s.New(row.Kind)
 		require.NoError(t, err, row.ID)
 		_, err = meta.Accessor(obj)
@@ -178,5 +183,64 @@ func TestScopeIsTheFullRender(t *testing.T) {
 			want = append(want, etcdshapes.StackObject{Kind: o.GetObjectKind().GroupVersionKind(), Namespace: o.GetNamespace(), Name: o.GetName()})
 		}
 		assert.Equal(t, want, scope, n.Cluster)
+	}
+}
+
+// TestResourceForEveryKindEmitted: every kind an object of the library is
+// (both stacks with every optional API, and the builders beyond them) has
+// its row's resource, which TestShapesTableResources checks against the
+// CRDs and the built-in API; no other kind has one, whatever its name (no
+// plural is guessed: Endpoints is "endpoints", PodMetrics "pods"), and a
+// kind of the table in another group is another kind.
+func TestResourceForEveryKindEmitted(t *testing.T) {
+	rows := map[schema.GroupKind]string{}
+	for _, row := range etcdshapes.Shapes() {
+		rows[row.Kind.GroupKind()] = row.Resource
+	}
+	var objs []etcdshapes.Object
+	add := func(o etcdshapes.Object, err error) {
+		t.Helper()
+		require.NoError(t, err)
+		objs = append(objs, o)
+	}
+	etcdChart, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", APIVersions: etcdshapes.OptionalAPIs()})
+	require.NoError(t, err)
+	cluster, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: etcdshapes.OptionalAPIs()})
+	require.NoError(t, err)
+	objs = append(etcdChart, cluster...)
+	n, err := naming.ForCluster("tenant-demo", "kubernetes-demo")
+	require.NoError(t, err)
+	dest := v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: "backups"}}
+	add(etcd.Snapshot(n, "now", dest))
+	scheduled, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Destination: dest})
+	require.NoError(t, err)
+	objs = append(objs, scheduled.Objects()...)
+	add(etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{}))
+	add(monitoring.PodMonitor(n))
+	add(monitoring.Dashboard(n, monitoring.DashboardOptions{}))
+
+	for _, o := range objs {
+		gvk := o.GetObjectKind().GroupVersionKind()
+		want, ok := rows[gvk.GroupKind()]
+		require.True(t, ok, "%s: an object of a kind without a row in the table of shapes", gvk)
+		gvr, known := etcdshapes.ResourceFor(gvk)
+		assert.True(t, known, gvk.String())
+		assert.Equal(t, gvk.GroupVersion().WithResource(want), gvr, gvk.String())
+	}
+
+	for _, gvk := range []schema.GroupVersionKind{
+		{Version: "v1", Kind: "Endpoints"},
+		{Group: "metrics.k8s.io", Version: "v1beta1", Kind: "PodMetrics"},
+		{Group: "monitoring.coreos.com", Version: "v1", Kind: "Prometheus"},
+		{Group: "networking.k8s.io", Version: "v1", Kind: "Ingress"},
+		{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy"},
+		{Group: "security.openshift.io", Version: "v1", Kind: "SecurityContextConstraints"},
+		kamaji.ControlPlaneKind, // read by the plan, never built
+		{Group: "example.com", Version: "v1", Kind: "Role"},
+		{Group: "serving.knative.dev", Version: "v1", Kind: "Service"},
+	} {
+		gvr, known := etcdshapes.ResourceFor(gvk)
+		assert.False(t, known, gvk.String())
+		assert.Equal(t, gvk.GroupVersion().WithResource(""), gvr, gvk.String())
 	}
 }

@@ -2,17 +2,10 @@ package etcdshapes
 
 import (
 	"github.com/etcdshapes/etcdshapes/etcd"
-	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/manifest"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
 )
-
-// Object is what every builder returns: a typed Kubernetes object with
-// metadata, usable with controller-runtime clients (it is a client.Object).
-// It is manifest.Object, which the builders' bundles list with Objects().
-type Object = manifest.Object
 
 // EtcdChartOptions are the inputs of the etcd chart's stack.
 type EtcdChartOptions struct {
@@ -39,7 +32,10 @@ type EtcdChartOptions struct {
 	Live LiveState
 }
 
-// EtcdChart returns every object the etcd chart renders, in install order.
+// EtcdChart returns every object the etcd chart renders, in the order helm
+// template prints them (Sort: Helm's install order of kinds, the hooks
+// last, the pre-install Secrets among them, which helm install creates
+// first).
 //
 // Bad input is refused with every refusal (see invalid.List): the names,
 // the chart version, the live state, then the etcd's options, in that
@@ -114,29 +110,9 @@ type ClusterOptions struct {
 	Live LiveState
 }
 
-// LiveState is what the kubernetes chart reads from the live cluster.
-type LiveState struct {
-	// DataStoreName is the live KamajiControlPlane's spec.dataStoreName;
-	// empty when there is none. When it names another datastore the tenant
-	// cluster stays on it and no etcd object is rendered: moving it would
-	// start a Kamaji datastore migration.
-	DataStoreName string
-	// StorageClassName is the live EtcdCluster's
-	// spec.storage.storageClassName; nil when no EtcdCluster exists. The
-	// field is immutable, so a live value (even empty) wins.
-	StorageClassName *string
-	// Bootstrap is the live EtcdCluster's spec.bootstrap, which a cluster
-	// restored from a snapshot keeps (etcd.Restore); nil when there is no
-	// EtcdCluster or it has none. The field is immutable and consulted only
-	// at first bootstrap, and the CRD refuses an apply that adds, changes
-	// or removes it, so a live value is rendered as it is, by both stacks
-	// (the etcd chart reads nothing else of the live state). It is taken as
-	// the API server stored it: not checked again.
-	Bootstrap *etcdv1alpha2.BootstrapSpec
-}
-
 // Cluster returns every object the kubernetes chart renders for its etcd,
-// in install order; none when the cluster stays on a shared datastore.
+// in the order helm template prints them (Sort); none when the cluster
+// stays on a shared datastore.
 //
 // Every input is validated either way, so that a bad input never hides
 // behind a shared datastore, except the rules of the names a rendered stack

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/internal/bigyaml"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
-	"github.com/etcdshapes/etcdshapes/internal/testtier"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/bigyaml"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"

@@ -23,6 +23,7 @@ import (
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -87,8 +88,11 @@ func ValidateFieldManager(field, name string) error {
 type Request struct {
 	// Object is the object to apply.
 	Object *unstructured.Unstructured
-	// Resource is the object's API resource (for dynamic clients); see
-	// ResourceFor.
+	// Resource is the object's API resource (for dynamic clients), from
+	// etcdshapes.ResourceFor: its group and version always, its resource
+	// empty for a kind outside the table of shapes (an object a caller
+	// adds), whose resource only the API server's discovery knows (a
+	// RESTMapper).
 	Resource schema.GroupVersionResource
 	// Namespace is the object's namespace; empty for a cluster-scoped
 	// object (the DataStore).
@@ -159,6 +163,10 @@ func requests(objs []etcdshapes.Object, hooks bool, mods []Modifier) ([]Request,
 	return out, nil
 }
 
+// kinds gives typed objects read without apiVersion and kind (as
+// controller-runtime reads them) theirs, from the library's scheme.
+var kinds = typedjson.NewKinds(etcdshapes.AddToScheme)
+
 func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 	var body []byte
 	if u, ok := o.(*unstructured.Unstructured); ok {
@@ -168,7 +176,7 @@ func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 		}
 		body = b
 	} else {
-		b, err := typedjson.Of(field, o)
+		b, err := kinds.Of(field, o)
 		if err != nil {
 			return Request{}, err
 		}
@@ -183,9 +191,12 @@ func applyRequest(field string, o etcdshapes.Object) (Request, error) {
 	if gvk.Kind == "" || gvk.Version == "" || u.GetName() == "" {
 		return Request{}, fmt.Errorf("etcdshapes: %T %q needs apiVersion, kind and metadata.name to be applied", o, o.GetName())
 	}
+	// ok is false for a kind outside the table: its resource stays empty
+	// (see Request.Resource) rather than a guess.
+	gvr, _ := etcdshapes.ResourceFor(gvk)
 	return Request{
 		Object:    u,
-		Resource:  etcdshapes.ResourceFor(gvk),
+		Resource:  gvr,
 		Namespace: u.GetNamespace(),
 		Name:      u.GetName(),
 		PatchType: types.ApplyPatchType,
@@ -517,15 +528,8 @@ func mergeMeta(fieldName string, o etcdshapes.Object, have, add map[string]strin
 // controller reference is refused.
 func WithOwnerReference(ref metav1.OwnerReference) Modifier {
 	return func(o etcdshapes.Object) error {
-		switch {
-		case ref.APIVersion == "":
-			return invalid.Errorf("ownerReference.apiVersion", ref.APIVersion, "must not be empty")
-		case ref.Kind == "":
-			return invalid.Errorf("ownerReference.kind", ref.Kind, "must not be empty")
-		case ref.Name == "":
-			return invalid.Errorf("ownerReference.name", ref.Name, "must not be empty")
-		case ref.UID == "":
-			return invalid.Errorf("ownerReference.uid", string(ref.UID), "must not be empty (the owner's metadata.uid)")
+		if err := validateOwnerReference(ref); err != nil {
+			return err
 		}
 		if err := notNil(o); err != nil {
 			return err
@@ -548,3 +552,42 @@ func WithOwnerReference(ref metav1.OwnerReference) Modifier {
 }
 
 func isController(r metav1.OwnerReference) bool { return r.Controller != nil && *r.Controller }
+
+// The bounds of an owner reference's names: what an owner the API server
+// holds can have. A reference that names no object that can exist leaves
+// the stack's objects without any owner present, which the garbage
+// collector deletes.
+const (
+	// MaxOwnerUID: the API server gives every object a UUID as its
+	// metadata.uid, 36 characters.
+	MaxOwnerUID = 36
+)
+
+// validateOwnerReference checks ref's fields as names of an object the
+// API server can hold, each rule after the one before: apiVersion a
+// group/version (a DNS-1123 subdomain of at most 253 characters, a
+// version that is a DNS-1035 label of at most 63, as a CRD's), kind one
+// whose lower case is a DNS-1035 label (a CRD's kind), name a DNS-1123
+// subdomain (metadata.name, at most 253), uid at most MaxOwnerUID.
+func validateOwnerReference(ref metav1.OwnerReference) error {
+	gv, err := schema.ParseGroupVersion(ref.APIVersion)
+	switch {
+	case ref.APIVersion == "":
+		return invalid.Errorf("ownerReference.apiVersion", ref.APIVersion, "must not be empty")
+	case err != nil || gv.Version == "" || (gv.Group != "" && len(validation.IsDNS1123Subdomain(gv.Group)) > 0) || len(validation.IsDNS1035Label(gv.Version)) > 0:
+		return invalid.Errorf("ownerReference.apiVersion", ref.APIVersion, "must be an API version: a version (a DNS-1035 label, e.g. v1) after a group (a DNS-1123 subdomain) and a /, as the owner's apiVersion")
+	case ref.Kind == "":
+		return invalid.Errorf("ownerReference.kind", ref.Kind, "must not be empty")
+	case len(validation.IsDNS1035Label(strings.ToLower(ref.Kind))) > 0:
+		return invalid.Errorf("ownerReference.kind", ref.Kind, "must be a kind: one whose lower case is a DNS-1035 label of at most 63 characters, as an API's kinds are")
+	case ref.Name == "":
+		return invalid.Errorf("ownerReference.name", ref.Name, "must not be empty")
+	case len(validation.IsDNS1123Subdomain(ref.Name)) > 0:
+		return invalid.Errorf("ownerReference.name", ref.Name, "must be an object name (a DNS-1123 subdomain of at most 253 characters)")
+	case ref.UID == "":
+		return invalid.Errorf("ownerReference.uid", string(ref.UID), "must not be empty (the owner's metadata.uid)")
+	case len(ref.UID) > MaxOwnerUID:
+		return invalid.Errorf("ownerReference.uid", string(ref.UID), "must be at most %d characters: the owner's metadata.uid, a UUID the API server gives", MaxOwnerUID)
+	}
+	return nil
+}

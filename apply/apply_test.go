@@ -11,11 +11,12 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/yaml"
 )
@@ -204,13 +205,29 @@ func TestForKindEditsOneKind(t *testing.T) {
 	assert.True(t, bytes.Contains(out, []byte("progressDeadlineSeconds: 900")))
 }
 
-func TestResourceFor(t *testing.T) {
-	for kind, want := range map[string]string{
-		"EtcdCluster": "etcdclusters", "CiliumNetworkPolicy": "ciliumnetworkpolicies", "Policy": "policies",
-		"Ingress": "ingresses", "Gateway": "gateways", "Widget": "widgets",
+// TestRequestResourceOfOtherKinds: a request for an object of a kind
+// outside the table of shapes (one a caller adds) has its group and
+// version but no resource, rather than a guessed plural (Endpoints is not
+// "endpointses"); the stack's objects have the table's resource.
+func TestRequestResourceOfOtherKinds(t *testing.T) {
+	for _, o := range []*unstructured.Unstructured{
+		{Object: map[string]any{"apiVersion": "v1", "kind": "Endpoints", "metadata": map[string]any{"name": "x", "namespace": "tenant-root"}}},
+		{Object: map[string]any{"apiVersion": "metrics.k8s.io/v1beta1", "kind": "PodMetrics", "metadata": map[string]any{"name": "x", "namespace": "tenant-root"}}},
+		{Object: map[string]any{"apiVersion": "example.com/v1", "kind": "EtcdCluster", "metadata": map[string]any{"name": "x", "namespace": "tenant-root"}}},
 	} {
-		got := etcdshapes.ResourceFor(v1alpha2.SchemeGroupVersion.WithKind(kind))
-		assert.Equal(t, want, got.Resource, kind)
+		reqs, err := apply.Requests([]etcdshapes.Object{o})
+		require.NoError(t, err)
+		require.Len(t, reqs, 1)
+		assert.Equal(t, o.GroupVersionKind().GroupVersion().WithResource(""), reqs[0].Resource, o.GetKind())
+	}
+	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+	require.NoError(t, err)
+	reqs, err := apply.Requests(objs)
+	require.NoError(t, err)
+	for _, r := range reqs {
+		want, ok := etcdshapes.ResourceFor(r.Object.GroupVersionKind())
+		require.True(t, ok, r.Object.GetKind())
+		assert.Equal(t, want, r.Resource)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/chartgen"
-	"github.com/etcdshapes/etcdshapes/internal/goldentest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"

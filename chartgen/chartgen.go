@@ -21,8 +21,8 @@ import (
 	"text/template"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/kamaji"
@@ -282,7 +282,10 @@ func constantsData(k *constants) []byte {
 		// byteRequest and the VPA's bounds), formats for printf.
 		"vpaCPU":    "is too small: the VPA's cpu bound %s divided by it is beyond " + quantity.Max + ", the most a quantity holds",
 		"vpaMemory": "is too small: the VPA's memory bound %s divided by it is 2^63 bytes or more, which the chart's integer conversion turns into garbage",
-		"request":   "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)"}
+		"request":   "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)",
+		// quantity.ChartRule's rules and etcd.MinSize's.
+		"digits": quantity.DigitsChartRule, "nano": quantity.NanoChartRule, "exact": quantity.ExactChartRule, "ei": quantity.EiChartRule,
+		"minSize": etcd.MinSizeRule}
 	// The refusals of a number a float64 does not hold as written
 	// (etcdshapes.check.loss), keyed by what it loses.
 	loss := map[string]any{"negz": jsonnum.NegativeZeroRule, "under": jsonnum.UnderflowRule, "over": jsonnum.OverflowRule, "digits": jsonnum.DigitsRuleFormat}
@@ -292,7 +295,9 @@ func constantsData(k *constants) []byte {
 		"name": k.AuthRules.Name, "tls": k.AuthRules.TLS, "tlsSuffixes": k.TLSSecretSuffixes,
 		// spec.auth, a format of the Secret's name as JSON.
 		"spec": "enabled: true\nrootCredentialsSecretRef:\n  name: %s"}
-	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds, "loss": loss, "auth": auth}, "  ")
+	// The length bounds of the values' free-form strings.
+	limits := map[string]any{"ratio": etcd.RatioLengthRule, "spread": values.SpreadLengthRule}
+	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds, "loss": loss, "auth": auth, "limits": limits}, "  ")
 	return append(js, '\n')
 }
 
@@ -414,8 +419,13 @@ type constants struct {
 	// digits of the greatest exponent; their rules are constants.json's.
 	QuantityMaxLength, QuantityExponentDigits                                       int
 	QuantitySyntaxRule, QuantityRangeRule, QuantityLengthRule, QuantityExponentRule string
-	DefaultQuota                                                                    string
-	LibraryName                                                                     string
+	// MinSizeBytes is etcd.MinSize in bytes; MaxRatioLength and
+	// MaxSpreadLength bound a ratio's and the spread constraints' text
+	// (their rules are constants.json's).
+	MinSizeBytes                    int64
+	MaxRatioLength, MaxSpreadLength int
+	DefaultQuota                    string
+	LibraryName                     string
 	// NoLibraryMessage is the refusal of a chart that lacks the library
 	// chart as a dependency.
 	NoLibraryMessage string
@@ -472,11 +482,13 @@ const (
 	// etcd.VersionPattern with at most nine digits a number: well within
 	// etcd.MaxVersionLength, which the full check tests.
 	versionPattern = `^(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})\.(0|[1-9][0-9]{0,8})$`
-	// Up to 999999Ti: a quota well within an int64.
-	quickSize = `^[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$`
-	// Up to six digits: exact in a float64, so no request exceeds its limit
-	// at a ratio of 1 or more, and far from the quantity code's limits.
-	quickQuantity = `(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?`
+	// At least etcd.MinSize (300Mi, 1G, 1Gi, 1T), within quantity.ChartRule
+	// (at most 15 significant digits in the value too: 99Ti is
+	// 108851651149824), a quota well within an int64.
+	quickSize = `^([1-9][0-9]{0,3}Gi?|([3-9][0-9]{2}|[1-9][0-9]{3,5})Mi|[1-9][0-9]?Ti?)$`
+	// Up to six digits, five in Gi: values of at most 15 significant
+	// digits (quantity.ChartRule), far from the quantity code's limits.
+	quickQuantity = `((0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi)?|[1-9][0-9]{0,4}Gi)`
 	// A StorageClass or DataStore name of one label (with a length of at
 	// most 63). The configs test a name with regexMatch, which finds the
 	// pattern anywhere: the anchors make it a whole match. Unlike the
@@ -556,6 +568,9 @@ func newConstants() (*constants, error) {
 		QuantityRangeRule:      quantity.RangeRule,
 		QuantityLengthRule:     quantity.LengthRule,
 		QuantityExponentRule:   quantity.ExponentRule,
+		MinSizeBytes:           etcd.MinSizeBytes,
+		MaxRatioLength:         etcd.MaxRatioLength,
+		MaxSpreadLength:        values.MaxSpreadConstraintsLength,
 		EtcdCluster:            apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
 		// The live object whose spec.dataStoreName the per-cluster chart
 		// reads with lookup.

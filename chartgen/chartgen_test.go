@@ -18,6 +18,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -344,20 +345,28 @@ func TestEmitterRoundTrips(t *testing.T) {
 
 // TestGenerationNoticesUncoveredInputs drops one rule at a time: the field it
 // covered then depends on the sentinel inputs, and generation must fail
-// instead of freezing one input's value into the templates.
+// instead of freezing one input's value into the templates. The quick tier
+// drops a rule of each kind of value (a number, a map, a list, a string),
+// the slow tier every rule listed.
 func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 	defer func() { shapeRules = rules }()
-	for _, c := range []struct{ caller, shape, path string }{
-		{"etcd", "etcdCluster", "spec.replicas"},
-		{"etcd", "etcdCluster", "spec.resources"},
-		{"etcd", "cleanupRole", "rules[0].resourceNames"},
-		{"etcd", "workloadMonitor", "spec.minReplicas"},
-		{"cluster", "verticalPodAutoscaler", "spec.resourcePolicy.containerPolicies[0].minAllowed.cpu"},
-		{"cluster", "defragCronJob", "metadata.name"},
-		{"cluster", "cleanupJob", "metadata.name"},
-		{"cluster", "dataStore", "metadata.name"},
-		{"cluster", "etcdCluster", "spec.replicas"},
+	for _, c := range []struct {
+		caller, shape, path string
+		quick               bool
+	}{
+		{"etcd", "etcdCluster", "spec.replicas", true},
+		{"etcd", "etcdCluster", "spec.resources", true},
+		{"etcd", "cleanupRole", "rules[0].resourceNames", true},
+		{"etcd", "workloadMonitor", "spec.minReplicas", false},
+		{"cluster", "verticalPodAutoscaler", "spec.resourcePolicy.containerPolicies[0].minAllowed.cpu", false},
+		{"cluster", "defragCronJob", "metadata.name", true},
+		{"cluster", "cleanupJob", "metadata.name", false},
+		{"cluster", "dataStore", "metadata.name", false},
+		{"cluster", "etcdCluster", "spec.replicas", false},
 	} {
+		if !c.quick && !testtier.Slow {
+			continue // the slow tier's, below
+		}
 		shapeRules = func(caller, shape string) map[string]rule {
 			r := rules(caller, shape)
 			if caller == c.caller && shape == c.shape {
@@ -371,6 +380,7 @@ func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 	shapeRules = rules
 	_, err := libraryFiles(DefaultVersion)
 	require.NoError(t, err)
+	testtier.SkipUnlessSlow(t, "the other rules dropped one at a time")
 }
 
 // TestSchemasDeclareTypes: values.schema.json declares the type of every
@@ -481,7 +491,12 @@ func TestQuickPatterns(t *testing.T) {
 	require.NoError(t, naming.ValidateTenantNamespace("namespace", "tenant-"+strings.Repeat("a", validation.DNS1123LabelMaxLength-len("tenant-"))))
 	_, err := naming.ForCluster("tenant-a", strings.Repeat("a", naming.MaxClusterName-len("-etcd")))
 	require.NoError(t, err)
-	require.NoError(t, etcd.Options{Size: resource.MustParse("999999Ti")}.Validate())
+	for _, size := range []string{"9999Gi", "9999G", "999999Mi", "300Mi", "99Ti", "1G"} {
+		require.NoError(t, etcd.Options{Size: resource.MustParse(size)}.Validate(), size)
+	}
+	for _, q := range []string{"999999", "999999Mi", "99999Gi", "999999G"} {
+		require.NoError(t, etcd.Options{Resources: corev1.ResourceList{"cpu": resource.MustParse(q), "memory": resource.MustParse(q)}}.Validate(), q)
+	}
 	_ = etcdshapes.CallerEtcd
 }
 
@@ -562,8 +577,8 @@ func TestQuickHeads(t *testing.T) {
 
 	tenant := "tenant-" + strings.Repeat("a", k.MaxLabel-len("tenant-"))
 	for _, c := range []struct{ ns, version, size string }{
-		{"tenant-a", "3.5.0", "4Gi"}, {"tenant-root", "3.6.10", "1"}, {"tenant-a-0-b", "10.20.30", "999999Ti"},
-		{tenant, "0.0.0", "1k"},
+		{"tenant-a", "3.5.0", "4Gi"}, {"tenant-root", "3.6.10", "1G"}, {"tenant-a-0-b", "10.20.30", "99Ti"},
+		{tenant, "0.0.0", "300Mi"}, {"tenant-a", "3.5.0", "999999Mi"}, {"tenant-a", "3.5.0", "9999Gi"}, {"tenant-a", "3.5.0", "1T"},
 	} {
 		require.True(t, h.etcd(c.ns, c.version, c.size), "%q", c)
 	}
@@ -572,6 +587,8 @@ func TestQuickHeads(t *testing.T) {
 		{"xtenant-a", "3.5.0", "4Gi"}, {"-tenant-a", "3.5.0", "4Gi"}, {" tenant-a", "3.5.0", "4Gi"}, {"\ntenant-a", "3.5.0", "4Gi"},
 		{"tenant-a", "3.5.0", "4Gi\n"}, {"tenant-a", "3.5.0", "4Gix"}, {"tenant-a", "3.5.0", "4Gi "}, {"tenant-a", "3.5.0", "4Gi;"},
 		{"tenant-a", "3.5.0", "4Pi"}, {"tenant-a", "3.5.0", "1000000"}, {"tenant-a", "3.5.0", "4Gi;4Gi"},
+		// Below etcd.MinSize, or of more than 15 digits in bytes.
+		{"tenant-a", "3.5.0", "1"}, {"tenant-a", "3.5.0", "1k"}, {"tenant-a", "3.5.0", "255Mi"}, {"tenant-a", "3.5.0", "10000Gi"}, {"tenant-a", "3.5.0", "100Ti"}, {"tenant-a", "3.5.0", "999999Ti"},
 		// At the ends of the fields.
 		{"tenant-", "3.5.0", "4Gi"}, {"tenant-a-", "3.5.0", "4Gi"}, {"tenant-a\n", "3.5.0", "4Gi"}, {"Tenant-a", "3.5.0", "4Gi"},
 		{"tenant-a", "v3.5.0", "4Gi"}, {"tenant-a", "3.5.0-rc.1", "4Gi"}, {"tenant-a", "3.5", "4Gi"}, {"tenant-a", "3.5.0.1", "4Gi"},

@@ -16,13 +16,13 @@ import (
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	"github.com/etcdshapes/etcdshapes"
-	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	ciliumv2 "github.com/etcdshapes/etcdshapes/apis/cilium/v2"
+	cozyv1alpha1 "github.com/etcdshapes/etcdshapes/apis/cozystack/v1alpha1"
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
+	grafanav1beta1 "github.com/etcdshapes/etcdshapes/apis/grafana/v1beta1"
+	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/apis/kamaji/v1alpha1"
+	vmv1beta1 "github.com/etcdshapes/etcdshapes/apis/victoriametrics/v1beta1"
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
-	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
-	cozyv1alpha1 "github.com/etcdshapes/etcdshapes/monitoring/cozystack/v1alpha1"
-	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
-	vmv1beta1 "github.com/etcdshapes/etcdshapes/monitoring/victoriametrics/v1beta1"
-	ciliumv2 "github.com/etcdshapes/etcdshapes/policy/cilium/v2"
 	monv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -128,7 +128,10 @@ func start() (*envtest.Environment, error) {
 	// ETCDSHAPES_CRDS lists directories like PATH (internal/crdpath).
 	crds := crdpath.Dirs(os.Getenv(crdpath.EnvVar), "")
 	if len(crds) == 0 {
-		return nil, errors.New("ETCDSHAPES_CRDS is not set; it lists the directories of the CRDs (../shared/crds:../shared/crds-planned)")
+		return nil, errors.New(crdpath.EnvVar + " is not set. " + crdpath.What)
+	}
+	if err := crdpath.Check(crds, true); err != nil {
+		return nil, err
 	}
 	for i, d := range crds {
 		abs, err := filepath.Abs(d)

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/internal/stacknames"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/stacknames"
 	"github.com/etcdshapes/etcdshapes/naming"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	batchv1 "k8s.io/api/batch/v1"

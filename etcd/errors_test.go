@@ -6,9 +6,9 @@ import (
 
 	"k8s.io/utils/ptr"
 
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
-	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
@@ -174,9 +174,9 @@ func TestCheckJobEveryError(t *testing.T) {
 		{"no quota rule on a bad load", checkJob(n, etcd.Options{Version: "latest"}, etcd.CheckOptions{Load: "xxl"}),
 			[]string{"Version", "Load"}},
 	})
-	_, err := etcd.CheckJob(n, etcd.Options{Version: "3", Size: resource.MustParse("1Mi")}, etcd.CheckOptions{})
+	_, err := etcd.CheckJob(n, etcd.Options{Version: "3", Size: resource.MustParse(etcd.MinSize)}, etcd.CheckOptions{Load: "l"})
 	invalidtest.RequireEvery(t, err, "Version", "Load")
-	require.Contains(t, invalid.All(err)[1].Rule, "more than half of the cluster's quota of 996147 bytes (size 1Mi)")
+	require.Contains(t, invalid.All(err)[1].Rule, "more than half of the cluster's quota of 255013683 bytes (size 256Mi)")
 	// One bad input is the *invalid.Error itself, not a List of one.
 	_, err = etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Load: "huge"})
 	require.Equal(t, `Load: invalid value "huge": must be one of s, m, l or xl (etcdctl's workload models)`, err.Error())

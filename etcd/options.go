@@ -25,11 +25,28 @@ const (
 	DefaultSize     = "4Gi"
 	DefaultCPU      = "1000m"
 	DefaultMemory   = "512Mi"
+	// MinSize is the least data volume size. etcd preallocates its
+	// write-ahead log on the data volume (etcd-operator gives it no other)
+	// before it stores a key: the open segment and the next one its file
+	// pipeline creates, 64,000,000 bytes each (etcd's
+	// wal.SegmentSizeBytes, fallocated: a volume without the room fails
+	// with ENOSPC and the member never starts). 256Mi is twice those
+	// 128,000,000 bytes: the rest holds the database, the raft snapshots
+	// and the filesystem's own structures. Its quota is 255013683 bytes.
+	MinSize = "256Mi"
+	// MinSizeBytes is MinSize in bytes.
+	MinSizeBytes = 256 << 20
 	// MaxReplicas bounds the member count. etcd advises at most 7 members;
 	// the bound keeps the cleanup hook, which names one PVC per member,
 	// and its Role small.
 	MaxReplicas = int32(99)
 )
+
+// MinSizeRule is the refusal of a size below MinSize.
+const MinSizeRule = "must be at least " + MinSize + " (etcd.MinSize): etcd preallocates 128,000,000 bytes of write-ahead log on the data volume before it stores a key (two segments of 64,000,000), so a smaller volume never runs"
+
+// minSize is MinSize as a quantity.
+var minSize = *resource.NewQuantity(MinSizeBytes, resource.BinarySI)
 
 // Options are what a caller varies about one etcd. The zero value means the
 // documented defaults.
@@ -40,11 +57,13 @@ type Options struct {
 	// Replicas is the member count; 0 means DefaultReplicas.
 	Replicas int32
 	// Size is the data volume size; zero means DefaultSize. Any quantity
-	// spelling works ("4Gi", "10G", "1Ti", "500000000"). Like every
-	// quantity of the options it must keep the quantity bounds: at most
-	// 64 digits, an exponent within ±99, below 2^63 as a float64 (at
-	// most 9223372036854775295; resource.ParseQuantity itself turns 8Ei
-	// into 2^63-1, which is refused).
+	// spelling works ("4Gi", "10G", "1Ti", "500000000"); it must be at
+	// least MinSize. Like every quantity of the options it must keep the
+	// quantity bounds (at most 64 digits, an exponent within ±99, below
+	// 2^63 as a float64; resource.ParseQuantity itself turns 8Ei into
+	// 2^63-1, which is refused) and the charts' rules of its value
+	// (quantity.ChartRule: at most 15 significant digits, whole
+	// nano-units, from 2^53 on a float64).
 	Size resource.Quantity
 	// StorageClassName of the data volumes; empty omits the field (the
 	// cluster default). Immutable once the EtcdCluster exists.
@@ -234,7 +253,10 @@ func (o Options) resolve() (resolved, error) {
 
 // requestsWithinLimits refuses a ratio below 1 where it applies: the
 // request would exceed the limit, and the API server refuses the member
-// Pods etcd-operator creates with such resources.
+// Pods etcd-operator creates with such resources. At a ratio of 1 or more
+// no request exceeds its limit: the limits keep the charts' rules
+// (quantity.ChartRule), under which the chart's arithmetic never rounds a
+// quotient above the limit it divides.
 func requestsWithinLimits(req corev1.ResourceRequirements, p parsedRatios) error {
 	var errs invalid.Collector
 	for _, c := range []struct {
@@ -244,11 +266,6 @@ func requestsWithinLimits(req corev1.ResourceRequirements, p parsedRatios) error
 		lim, ok := req.Limits[c.name]
 		q, has := req.Requests[c.name]
 		if !ok || !has || q.Cmp(lim) <= 0 {
-			continue
-		}
-		if c.ratio.value >= 1 {
-			errs.Addf("Resources["+string(c.name)+"]", lim.String(),
-				"has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it", q.String())
 			continue
 		}
 		errs.Addf(c.ratio.field, c.ratio.given,
@@ -269,17 +286,22 @@ func (o Options) Validate() error {
 // 95% of its size in bytes, rounded like the chart's printf "%.0f". A size
 // beyond the quantity bounds (2^63 bytes or more as a float64, or with more than 64
 // digits or an exponent beyond ±99, see Options.Size) is refused before any
-// arithmetic, so that no size costs more than microseconds.
+// arithmetic, so that no size costs more than microseconds; so is one the
+// charts' float64 arithmetic does not hold exactly (quantity.ChartRule)
+// and one below MinSize.
 func QuotaBackendBytes(size resource.Quantity) (int64, error) {
 	return quotaBackendBytes(size)
 }
 
 func quotaBackendBytes(size resource.Quantity) (int64, error) {
-	if err := quantity.Check("Size", size); err != nil {
+	if err := quantity.ChartCheck("Size", size); err != nil {
 		return 0, err
 	}
 	if size.Sign() <= 0 {
 		return 0, invalid.Errorf("Size", size.String(), "must be a positive quantity of bytes")
+	}
+	if size.Cmp(minSize) < 0 {
+		return 0, invalid.Errorf("Size", size.String(), "%s", MinSizeRule)
 	}
 	// The chart multiplies exact decimals (sprig's mulf), then formats the
 	// float64 result with %.0f.
@@ -291,9 +313,6 @@ func quotaBackendBytes(size resource.Quantity) (int64, error) {
 	n, err := strconv.ParseInt(strconv.FormatFloat(f, 'f', 0, 64), 10, 64)
 	if err != nil {
 		return 0, invalid.Errorf("Size", size.String(), "is too large for etcd's int64 quota")
-	}
-	if n < 1 {
-		return 0, invalid.Errorf("Size", size.String(), "must be at least one byte of quota")
 	}
 	return n, nil
 }
@@ -480,6 +499,16 @@ func validateNodeSelectorTerm(t corev1.NodeSelectorTerm, p *k8sfield.Path) k8sfi
 			errs = append(errs, k8sfield.NotSupported(rp.Child("operator"), r.Operator, []string{"In", "NotIn"}))
 		} else if len(r.Values) != 1 {
 			errs = append(errs, k8sfield.Required(rp.Child("values"), "must have exactly one value"))
+		}
+		// The values of metadata.name are node names: the API server's
+		// ValidateNodeName, a DNS-1123 subdomain (at most 253).
+		for j, v := range r.Values {
+			if r.Key != "metadata.name" {
+				break
+			}
+			for _, msg := range validation.IsDNS1123Subdomain(v) {
+				errs = append(errs, k8sfield.Invalid(rp.Child("values").Index(j), v, msg))
+			}
 		}
 	}
 	return errs

@@ -24,9 +24,20 @@ const (
 	DefaultEphemeralStorageAllocationRatio = "40"
 )
 
+// MaxRatioLength bounds an allocation ratio's text, in bytes: a ratio is
+// a number the charts read as a float64 (strconv.ParseFloat, which takes
+// any length), and every float64 is written exactly in at most 24
+// characters ("-2.2250738585072014e-308"); 64 is a quantity's bound
+// (internal/quantity.MaxLength), as a ratio divides quantities.
+const MaxRatioLength = 64
+
+// RatioLengthRule is the refusal of a ratio longer than MaxRatioLength.
+const RatioLengthRule = "is longer than 64 characters, the most a ratio takes (every float64 is written exactly in at most 24)"
+
 // Ratios are the platform's overcommit ratios: a container's request is its
 // limit divided by the ratio. They are decimal strings, as the platform
-// configuration carries them ("4", "1.5"); empty means the default.
+// configuration carries them ("4", "1.5"), of at most MaxRatioLength
+// characters; empty means the default.
 type Ratios struct {
 	// CPU is the CPU ratio; empty means DefaultCPUAllocationRatio.
 	CPU string
@@ -58,6 +69,9 @@ type ratio struct {
 func parseRatio(field, s, def string) (ratio, error) {
 	if s == "" {
 		s = def
+	}
+	if len(s) > MaxRatioLength {
+		return ratio{}, invalid.Errorf(field, s, "%s", RatioLengthRule)
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	// A number beyond a float64's range is ±Inf with a range error: the
@@ -225,8 +239,10 @@ func ValidateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 		return invalid.Errorf(f, n, "must be a resource name: %s", strings.Join(errs, "; "))
 	}
 	// The bounds come before any arithmetic on q (roundTrips, Cmp, the
-	// division of the requests).
-	if err := quantity.Check(f, q); err != nil {
+	// division of the requests), and the charts' rules with them: the
+	// requests divide q as the charts' float64 arithmetic does, which is
+	// exact only for a value it holds exactly.
+	if err := quantity.ChartCheck(f, q); err != nil {
 		return err
 	}
 	if q.Sign() < 0 {
@@ -266,7 +282,7 @@ func ValidateContainerResource(name corev1.ResourceName, q resource.Quantity) er
 // it.
 func validateHugePages(field, name string, q resource.Quantity) error {
 	page := strings.TrimPrefix(name, corev1.ResourceHugePagesPrefix)
-	switch rule := quantity.Rule(page); rule {
+	switch rule := quantity.ChartRule(page); rule {
 	case "":
 	case quantity.SyntaxRule:
 		return invalid.Errorf(field, name, "must be hugepages-<page size>, e.g. hugepages-2Mi")

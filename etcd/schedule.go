@@ -22,6 +22,15 @@ var cronFields = []struct {
 	{"day of week", cron.NewParser(cron.Dow)},
 }
 
+// MaxScheduleLength bounds a schedule's text, in bytes. Neither the API
+// server nor robfig/cron bounds it; every set of activations has a
+// spelling of 391 characters at most (each field listing every value it
+// allows, once: minutes 0-59 take 169, hours 61, days of the month 83,
+// months by name 47, days of the week by name 27, and four spaces), so
+// 1024, over two and a half times that, leaves room for any padding a
+// hand-written schedule has.
+const MaxScheduleLength = 1024
+
 // scheduleReference is where the check that a schedule fires starts: a
 // fixed time, so the answer never depends on the clock. robfig/cron's
 // Next looks five years ahead, and 2000 to 2005 hold two leap years, so a
@@ -36,6 +45,7 @@ var scheduleReference = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
 // ("cannot use TZ or CRON_TZ in schedule, use timeZone field instead").
 // Beyond that it refuses:
 //
+//   - a text longer than MaxScheduleLength;
 //   - what is not printable ASCII (a cron expression is ASCII, fields
 //     separated by spaces);
 //   - "@every", whose activations are relative to the controller's start;
@@ -54,6 +64,8 @@ func ValidateSchedule(field, s string) (err error) {
 	switch {
 	case s == "":
 		return invalid.Errorf(field, s, "must not be empty (e.g. \"0 3 * * *\" or \"@daily\")")
+	case len(s) > MaxScheduleLength:
+		return invalid.Errorf(field, s, "is longer than %d bytes: every schedule has a spelling of at most 391 (each field listing each of its values once)", MaxScheduleLength)
 	case strings.IndexFunc(s, func(r rune) bool { return r < ' ' || r > '~' }) >= 0:
 		return invalid.Errorf(field, s, "must be printable ASCII, its fields separated by spaces (e.g. \"0 3 * * *\")")
 	case strings.Contains(s, "TZ"):

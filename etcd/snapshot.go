@@ -13,7 +13,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/invalid"
 
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,6 +30,24 @@ const (
 	// maxS3Region is generous: AWS regions are short, other S3 services
 	// use free-form names.
 	maxS3Region = 64
+	// MaxS3EndpointLength bounds an S3 endpoint URL, in bytes. Its path is
+	// the prefix of every request's, followed by the bucket (at most 63)
+	// and the key (at most 1024 bytes, up to three times that
+	// percent-encoded): 1024 keeps every request line within the 8000
+	// octets RFC 9110 (section 4.1) asks every server to take, and holds
+	// any host (253) and port with room for a path.
+	MaxS3EndpointLength = 1024
+	// MaxSnapshotPath bounds the file a snapshot writes on a PVC, in
+	// bytes: <subPath>/<name>.db is at most 1024, an S3 key's limit, so
+	// one layout serves both destinations (and sits far within Linux's
+	// PATH_MAX of 4096 under any mount point). A destination's sub-path
+	// is therefore at most MaxSnapshotPath-1-naming.MaxSnapshotName-3 =
+	// 957 bytes, and an S3 key prefix 958.
+	MaxSnapshotPath = maxS3Key
+	// MaxPathSegment bounds each segment of a PVC sub-path, in bytes:
+	// Linux's NAME_MAX, beyond which every filesystem refuses the name
+	// (ENAMETOOLONG) and the snapshot would never be written.
+	MaxPathSegment = 255
 )
 
 var (
@@ -290,6 +308,9 @@ func validateEndpoint(field, endpoint string) error {
 	if endpoint == "" {
 		return invalid.Errorf(field, endpoint, "must not be empty (%s)", example)
 	}
+	if len(endpoint) > MaxS3EndpointLength {
+		return invalid.Errorf(field, endpoint, "is longer than %d bytes (with a bucket and a 1024-byte key it would pass the 8000 octets of a request line every server takes)", MaxS3EndpointLength)
+	}
 	if strings.IndexFunc(endpoint, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
 		return invalid.Errorf(field, endpoint, "must be printable ASCII without spaces (an internationalized host in its xn-- form)")
 	}
@@ -335,8 +356,10 @@ func isDNSName(host string) bool {
 // s3Key is the rules of an S3 key (exact) or key prefix (not exact).
 var s3Key = pathRules{
 	missing: "must be the exact object key of the snapshot file (e.g. \"etcd/<snapshot>.db\")",
-	// Room for the "<snapshot>.db" the operator appends to a prefix.
-	max:       maxS3Key - naming.MaxSnapshotName - len(SnapshotFileSuffix),
+	// S3's limit for the key; a prefix keeps room for the
+	// "<snapshot>.db" the operator appends.
+	max:       maxS3Key,
+	appended:  naming.MaxSnapshotName + len(SnapshotFileSuffix),
 	absolute:  "must not start with \"/\"",
 	directory: "must be a prefix ending in \"/\" (the operator appends \"<snapshot>.db\")",
 }
@@ -357,8 +380,13 @@ func validatePVC(field string, p *v1alpha2.PVCLocation, exact bool) error {
 // pvcSubPath is the rules of a PVC sub-path (exact: the snapshot file;
 // else a directory).
 var pvcSubPath = pathRules{
-	missing:  "must be the exact path of the snapshot file on the volume (e.g. \"etcd/<snapshot>.db\")",
-	absolute: "must be relative to the volume",
+	missing: "must be the exact path of the snapshot file on the volume (e.g. \"etcd/<snapshot>.db\")",
+	// The file's path, <subPath>/<snapshot>.db, is at most
+	// MaxSnapshotPath; each segment at most MaxPathSegment.
+	max:        MaxSnapshotPath,
+	appended:   len("/") + naming.MaxSnapshotName + len(SnapshotFileSuffix),
+	maxSegment: MaxPathSegment,
+	absolute:   "must be relative to the volume",
 }
 
 // pathRules are where the two paths of a snapshot, an S3 key and a PVC
@@ -368,8 +396,12 @@ type pathRules struct {
 	// missing is the rule an empty exact path breaks (an empty prefix is
 	// the top).
 	missing string
-	// max bounds the path's length in bytes; 0 means no bound.
-	max int
+	// max bounds the snapshot file's path (an exact path), in bytes;
+	// appended is what the operator appends to a path that is not exact
+	// (a prefix or a directory), which max bounds with it.
+	max, appended int
+	// maxSegment bounds each segment in bytes; 0 means no bound.
+	maxSegment int
 	// absolute is the rule a leading "/" breaks.
 	absolute string
 	// directory, when set, is the rule a prefix (not exact) that does not
@@ -386,8 +418,10 @@ func validatePath(field, p string, exact bool, r pathRules) error {
 		return invalid.Errorf(field, p, "%s", r.missing)
 	case p == "":
 		return nil
-	case r.max > 0 && len(p) > r.max:
+	case exact && len(p) > r.max:
 		return invalid.Errorf(field, p, "must be at most %d bytes", r.max)
+	case !exact && len(p) > r.max-r.appended:
+		return invalid.Errorf(field, p, "must be at most %d bytes, so that with the \"<snapshot>.db\" the operator appends (a snapshot name of up to %d characters) the file's path is at most %d", r.max-r.appended, naming.MaxSnapshotName, r.max)
 	case strings.HasPrefix(p, "/"):
 		return invalid.Errorf(field, p, "%s", r.absolute)
 	case !exact && r.directory != "" && !strings.HasSuffix(p, "/"):
@@ -395,16 +429,19 @@ func validatePath(field, p string, exact bool, r pathRules) error {
 	case exact && strings.HasSuffix(p, "/"):
 		return invalid.Errorf(field, p, "must name a file, not end in \"/\"")
 	}
-	return validateSegments(field, strings.TrimSuffix(p, "/"))
+	return validateSegments(field, strings.TrimSuffix(p, "/"), r.maxSegment)
 }
 
 // validateSegments refuses empty, "." and ".." path segments and control
 // characters: an escape from the prefix or the volume, or a key that two
 // spellings reach.
-func validateSegments(field, p string) error {
+func validateSegments(field, p string, maxSegment int) error {
 	for _, seg := range strings.Split(p, "/") {
 		if seg == "" || seg == "." || seg == ".." {
 			return invalid.Errorf(field, p, "must not contain empty, \".\" or \"..\" path segments")
+		}
+		if maxSegment > 0 && len(seg) > maxSegment {
+			return invalid.Errorf(field, p, "must have path segments of at most %d bytes (Linux's NAME_MAX: a longer file or directory name is refused with ENAMETOOLONG)", maxSegment)
 		}
 	}
 	if bad := hiddenRune(p); bad != "" {

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
-	"github.com/etcdshapes/etcdshapes/internal/goldenfile"
-	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldenfile"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testdata/crdcheck"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -351,7 +351,13 @@ func TestSnapshotPathRules(t *testing.T) {
 	// One byte over S3's 1024 with "<snapshot>.db" appended.
 	maxKey := 1024 - naming.MaxSnapshotName - len(etcd.SnapshotFileSuffix)
 	long := strings.Repeat("k", maxKey) + "/"
-	tooLong := invalid.FormatValue(long) + ": must be at most " + strconv.Itoa(maxKey) + " bytes"
+	tooLong := invalid.FormatValue(long) + ": must be at most " + strconv.Itoa(maxKey) + ` bytes, so that with the "<snapshot>.db" the operator appends (a snapshot name of up to 63 characters) the file's path is at most 1024`
+	notFile := `: must name a file, not end in "/"`
+	// A PVC directory of 957 bytes in segments of 255 (NAME_MAX), and
+	// one byte more; an exact key and file path of 1024 bytes, and 1025.
+	dir957 := strings.Repeat(strings.Repeat("d", 255)+"/", 3) + strings.Repeat("d", 957-3*256)
+	file := func(n int) string { return strings.Repeat(strings.Repeat("f", 254)+"/", 5)[:n-3] + ".db" }
+	segment := strings.Repeat("s", 256)
 	for _, c := range []struct {
 		dest func(string) v1alpha2.SnapshotLocation
 		path string
@@ -359,7 +365,14 @@ func TestSnapshotPathRules(t *testing.T) {
 		destination, source string
 	}{
 		{s3Dest, "", "", `source.s3.key: invalid value "": must be the exact object key of the snapshot file (e.g. "etcd/<snapshot>.db")`},
-		{s3Dest, long, "destination.s3.key: invalid value " + tooLong, "source.s3.key: invalid value " + tooLong},
+		{s3Dest, long, "destination.s3.key: invalid value " + tooLong, "source.s3.key: invalid value " + invalid.FormatValue(long) + notFile},
+		{s3Dest, file(1024), "destination.s3.key: invalid value " + invalid.FormatValue(file(1024)) + ": must be at most 958 bytes, so that with the \"<snapshot>.db\" the operator appends (a snapshot name of up to 63 characters) the file's path is at most 1024", ""},
+		{s3Dest, file(1025), "destination.s3.key: invalid value " + invalid.FormatValue(file(1025)) + ": must be at most 958 bytes, so that with the \"<snapshot>.db\" the operator appends (a snapshot name of up to 63 characters) the file's path is at most 1024", "source.s3.key: invalid value " + invalid.FormatValue(file(1025)) + ": must be at most 1024 bytes"},
+		{pvcDest, dir957, "", ""},
+		{pvcDest, dir957 + "d", "destination.pvc.subPath: invalid value " + invalid.FormatValue(dir957+"d") + ": must be at most 957 bytes, so that with the \"<snapshot>.db\" the operator appends (a snapshot name of up to 63 characters) the file's path is at most 1024", ""},
+		{pvcDest, file(1024), "destination.pvc.subPath: invalid value " + invalid.FormatValue(file(1024)) + ": must be at most 957 bytes, so that with the \"<snapshot>.db\" the operator appends (a snapshot name of up to 63 characters) the file's path is at most 1024", ""},
+		{pvcDest, file(1025), "destination.pvc.subPath: invalid value " + invalid.FormatValue(file(1025)) + ": must be at most 957 bytes, so that with the \"<snapshot>.db\" the operator appends (a snapshot name of up to 63 characters) the file's path is at most 1024", "source.pvc.subPath: invalid value " + invalid.FormatValue(file(1025)) + ": must be at most 1024 bytes"},
+		{pvcDest, "a/" + segment, "destination.pvc.subPath: invalid value " + invalid.FormatValue("a/"+segment) + ": must have path segments of at most 255 bytes (Linux's NAME_MAX: a longer file or directory name is refused with ENAMETOOLONG)", "source.pvc.subPath: invalid value " + invalid.FormatValue("a/"+segment) + ": must have path segments of at most 255 bytes (Linux's NAME_MAX: a longer file or directory name is refused with ENAMETOOLONG)"},
 		{s3Dest, "/etcd/", `destination.s3.key: invalid value "/etcd/": must not start with "/"`, `source.s3.key: invalid value "/etcd/": must not start with "/"`},
 		{s3Dest, "etcd", `destination.s3.key: invalid value "etcd": must be a prefix ending in "/" (the operator appends "<snapshot>.db")`, ""},
 		{s3Dest, "etcd/", "", `source.s3.key: invalid value "etcd/": must name a file, not end in "/"`},
@@ -367,7 +380,7 @@ func TestSnapshotPathRules(t *testing.T) {
 		{s3Dest, "a/../b.db", `destination.s3.key: invalid value "a/../b.db": must be a prefix ending in "/" (the operator appends "<snapshot>.db")`, `source.s3.key: invalid value "a/../b.db": must not contain empty, "." or ".." path segments`},
 		{s3Dest, "a\x01/", `destination.s3.key: invalid value "a\x01": must be valid UTF-8 without control, format or line separator characters (it holds U+0001): etcd-operator writes the snapshot under this path, and restore must name it byte for byte`, `source.s3.key: invalid value "a\x01/": must name a file, not end in "/"`},
 		{pvcDest, "", "", `source.pvc.subPath: invalid value "": must be the exact path of the snapshot file on the volume (e.g. "etcd/<snapshot>.db")`},
-		{pvcDest, long, "", "source.pvc.subPath: invalid value " + invalid.FormatValue(long) + `: must name a file, not end in "/"`},
+		{pvcDest, long, "destination.pvc.subPath: invalid value " + invalid.FormatValue(long) + ": must be at most 957 bytes, so that with the \"<snapshot>.db\" the operator appends (a snapshot name of up to 63 characters) the file's path is at most 1024", "source.pvc.subPath: invalid value " + invalid.FormatValue(long) + notFile},
 		{pvcDest, "/etcd", `destination.pvc.subPath: invalid value "/etcd": must be relative to the volume`, `source.pvc.subPath: invalid value "/etcd": must be relative to the volume`},
 		{pvcDest, "etcd", "", ""},
 		{pvcDest, "etcd/", "", `source.pvc.subPath: invalid value "etcd/": must name a file, not end in "/"`},

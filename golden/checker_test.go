@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testdata/crdcheck"
 	"github.com/stretchr/testify/require"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/internal/goldenfile"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldenfile"
 	"github.com/stretchr/testify/require"
 )
 

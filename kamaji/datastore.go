@@ -1,7 +1,7 @@
 package kamaji
 
 import (
-	"github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
+	"github.com/etcdshapes/etcdshapes/apis/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"

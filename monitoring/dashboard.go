@@ -6,11 +6,11 @@ import (
 	"strings"
 	"unicode"
 
+	grafanav1beta1 "github.com/etcdshapes/etcdshapes/apis/grafana/v1beta1"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/labelselector"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	grafanav1beta1 "github.com/etcdshapes/etcdshapes/monitoring/grafana/v1beta1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"

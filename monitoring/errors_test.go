@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"

@@ -10,9 +10,9 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/internal/goldenfile"
-	"github.com/etcdshapes/etcdshapes/internal/stacknames"
-	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldenfile"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/stacknames"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testdata/crdcheck"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"

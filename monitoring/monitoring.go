@@ -2,10 +2,10 @@ package monitoring
 
 import (
 	"github.com/Masterminds/semver/v3"
+	"github.com/etcdshapes/etcdshapes/apis/cozystack/v1alpha1"
+	"github.com/etcdshapes/etcdshapes/apis/victoriametrics/v1beta1"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/monitoring/cozystack/v1alpha1"
-	"github.com/etcdshapes/etcdshapes/monitoring/victoriametrics/v1beta1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	monv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"

@@ -447,6 +447,9 @@ var ruleFields = []ruleField{
 	{dataStoreKind, "spec.driver", isString},
 	{dataStoreKind, "status.usedBy", isStringList},
 	{kamajiControlPlaneKind, "spec.dataStoreName", isString},
+	// What says that an object refers to the stack (refersTo).
+	{tenantControlPlaneKind, "spec.dataStore", isString},
+	{etcdSnapshotKind, "spec.clusterRef.name", isString},
 }
 
 // ruleParts are the rule fields' paths split at the dots.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/internal/crdgen"
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
-	"github.com/etcdshapes/etcdshapes/internal/testdata/crdcheck"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testdata/crdcheck"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/runtime"

@@ -19,10 +19,12 @@
 // TLS Secrets, which a colliding DataStore name of another release would
 // change, a new DataStore of such a name that the live objects lack, an
 // EtcdCluster, DataStore, Issuer or Certificate to create while the rest
-// of the stack is live: the live objects lack it, or the stack lost it)
-// and what is worth knowing (a live object being deleted, nothing of the
-// stack live: Result.NothingLive, any other object to create in a live
-// stack, objects of the stack's kinds in other namespaces);
+// of the stack, or an object that refers to it, is live: the live file is
+// partial, Result.MissingCore, or the stack lost it; with ExpectExisting,
+// a live file without the stack's EtcdCluster or DataStore) and what is
+// worth knowing (a live object being deleted, nothing of the stack live:
+// Result.NothingLive, any other object to create in a live stack, objects
+// of the stack's kinds in other namespaces);
 // Result.SafeToApply sums them up. Helm uninstall hooks are never planned,
 // and a live object of a namespaced kind without a namespace, or of a
 // stack kind spelled with another case or whitespace around it, is

@@ -36,6 +36,8 @@ func ExampleForRequest() {
 	// Output:
 	// Plan: 0 to create, 2 to update, 0 to delete, 10 unchanged.
 	//
+	// Field manager: etcdshapes, with force; apply with the same (kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -).
+	//
 	// Ownership unknown: the live objects carry no managedFields (kubectl get --show-managed-fields prints them), so the plan
 	// merges the desired objects into them: what an apply removes, leaves to other managers or conflicts on is not known.
 	//
@@ -51,7 +53,7 @@ func ExampleForRequest() {
 	//
 	// Not applied (Helm uninstall hooks): ServiceAccount tenant-demo/kubernetes-demo-etcd-cleanup, Role tenant-demo/kubernetes-demo-etcd-cleanup, RoleBinding tenant-demo/kubernetes-demo-etcd-cleanup, Job tenant-demo/kubernetes-demo-etcd-cleanup
 	//
-	// Not safe to apply: 1 refused by the API server, 1 need a decision.
+	// Not safe to apply: 1 refused by the API server, 1 need a decision, qualified: 12 live objects carry no managedFields (what the apply removes is not known).
 	// safe: false
 }
 
@@ -92,6 +94,8 @@ func ExampleForRequest_modifiers() {
 	// Output:
 	// Plan: 0 to create, 1 to update, 0 to delete, 11 unchanged.
 	//
+	// Field manager: etcdshapes, with force; apply with the same (kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -).
+	//
 	// Ownership unknown: the live objects carry no managedFields (kubectl get --show-managed-fields prints them), so the plan
 	// merges the desired objects into them: what an apply removes, leaves to other managers or conflicts on is not known.
 	//
@@ -101,7 +105,7 @@ func ExampleForRequest_modifiers() {
 	//
 	// Not applied (Helm uninstall hooks): ServiceAccount tenant-demo/kubernetes-demo-etcd-cleanup, Role tenant-demo/kubernetes-demo-etcd-cleanup, RoleBinding tenant-demo/kubernetes-demo-etcd-cleanup, Job tenant-demo/kubernetes-demo-etcd-cleanup
 	//
-	// Safe to apply.
+	// Safe to apply, qualified: 12 live objects carry no managedFields (what the apply removes is not known).
 	// DataStore tenant-etcd-operator 0
 	// EtcdCluster tenant-etcd-operator 1
 }

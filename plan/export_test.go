@@ -91,3 +91,12 @@ func keyStrings(m map[objectKey]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// UnownedRemovalFields are unownedRemovalFields as "Kind field".
+func UnownedRemovalFields() []string {
+	out := make([]string, len(unownedRemovalFields))
+	for i, f := range unownedRemovalFields {
+		out[i] = f.kind.Kind + " " + f.field
+	}
+	return out
+}

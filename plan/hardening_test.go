@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/internal/goldentest"
-	"github.com/etcdshapes/etcdshapes/internal/testtier"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"

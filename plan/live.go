@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/printer"
 	"github.com/etcdshapes/etcdshapes/internal/typedjson"
 	"github.com/etcdshapes/etcdshapes/invalid"
@@ -507,6 +507,10 @@ func (p *planObject) normalizeTree() error {
 	return nil
 }
 
+// kinds gives typed objects read without apiVersion and kind (as
+// controller-runtime reads them) theirs, from the library's scheme.
+var kinds = typedjson.NewKinds(etcdshapes.AddToScheme)
+
 // typedTree is a typed object's JSON tree as Marshal prints it: the tree
 // Marshal's printer parses (one JSON encoding, cleaned as Marshal cleans
 // it) read into maps, numbers as the YAML document prints them. Anything
@@ -515,7 +519,7 @@ func (p *planObject) normalizeTree() error {
 // tree already in the plan's form (treeValue builds it so), which the plan
 // then does not walk again.
 func typedTree(field string, o etcdshapes.Object) (tree map[string]any, normal bool, err error) {
-	o, err = typedjson.WithKind(field, o)
+	o, err = kinds.WithKind(field, o)
 	if err != nil {
 		return nil, false, err
 	}
@@ -531,7 +535,7 @@ func typedTree(field string, o etcdshapes.Object) (tree map[string]any, normal b
 
 // typedTreeViaYAML is typedTree through the printed YAML document.
 func typedTreeViaYAML(field string, o etcdshapes.Object) (map[string]any, error) {
-	js, err := typedjson.Of(field, o)
+	js, err := kinds.Of(field, o)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/internal/goldentest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -28,29 +28,6 @@ var (
 	monitorKind     = schema.GroupKind{Group: "cozystack.io", Kind: "WorkloadMonitor"}
 )
 
-// liveStack is the evidence that the desired stack exists: its live
-// objects (those of the desired objects, desired by key, and those of the
-// stack's scope, nil when the plan knows no stack), but the Helm
-// uninstall hooks and the "keep" objects, which outlive a stack by design
-// (helm uninstall leaves the kept Secrets behind), and a live DataStore of
-// a desired one's name that points at another etcd (two releases can
-// render one DataStore name: it is the other's, see collisionFindings).
-// The tenant cluster's KamajiControlPlane is not the stack's: a cluster
-// on a shared datastore has one and no stack.
-func liveStack(live []*planObject, desired map[objectKey]*planObject, scope map[objectKey]bool) []*planObject {
-	var out []*planObject
-	for _, l := range live {
-		if !(l.matched || scope[l.key]) || etcdshapes.IsUninstallHook(l.obj) || etcdshapes.IsKept(l.obj) {
-			continue
-		}
-		if d := desired[l.key]; l.matched && d != nil && l.key.groupKind() == dataStoreKind && !sharesEndpoint(l.tree, d.tree) {
-			continue
-		}
-		out = append(out, l)
-	}
-	return out
-}
-
 // sharesEndpoint reports whether two DataStores have an endpoint in
 // common: they point at one etcd.
 func sharesEndpoint(a, b map[string]any) bool {
@@ -82,22 +59,22 @@ var missingKinds = map[schema.GroupKind]struct{ hides, creates string }{
 		"a new certificate of the etcd's PKI: cert-manager issues it anew where its Secret is gone (for a CA, a new CA, which the etcd members and their clients do not trust)"},
 }
 
-// missingFindings are those of creating d while stack (liveStack) holds
-// other live objects of the stack, and of the plan so far (res: the
-// objects planned as updates are evidence too).
+// missingFindings are those of creating d while evidence
+// (stackLiveness) says the stack is live, and of the plan so far (res:
+// the objects planned as updates are evidence too).
 //
 // The rule: an EtcdCluster, a DataStore, an Issuer or a Certificate to
-// create in a live stack needs a decision. A kept Secret (the etcd
-// chart's placeholders cert-manager fills) needs one when the stack's
-// other kept Secret is live (the Secrets were fetched, and this one is
-// missing); with none of them live (left out of the fetch, as they hold
-// private keys) it is a note: applying a placeholder over a live Secret
-// sets two annotations. Every other kind is a note: the legit creates in
-// a live stack are of those (an optional API newly served renders a new
-// VPA, VMPodScrape, PodMonitor, dashboard or network policy; a version of
-// the library adds a shape), and their absence hides no decision the plan
-// would grade.
-func missingFindings(d *planObject, stack, live []*planObject, res *Result) ([]Finding, error) {
+// create in a live stack needs a decision: the live file is partial, or
+// the stack lost it. A kept Secret (the etcd chart's placeholders
+// cert-manager fills) needs one when the stack's other kept Secret is
+// live (the Secrets were fetched, and this one is missing); with none of
+// them live (left out of the fetch, as they hold private keys) it is a
+// note: applying a placeholder over a live Secret sets two annotations.
+// Every other kind is a note: the legit creates in a live stack are of
+// those (an optional API newly served renders a new VPA, VMPodScrape,
+// PodMonitor, dashboard or network policy; a version of the library adds
+// a shape), and their absence hides no decision the plan would grade.
+func missingFindings(d *planObject, evidence []witness, live []*planObject, res *Result) ([]Finding, error) {
 	gk := d.key.groupKind()
 	fetch := fetchCommand(d.ref)
 	if gk == secretKind && etcdshapes.IsKept(d.obj) {
@@ -114,7 +91,7 @@ func missingFindings(d *planObject, stack, live []*planObject, res *Result) ([]F
 			"as they hold private keys), so the plan cannot compare this placeholder: where it exists the apply sets its two annotations, " +
 			"where it does not the apply creates the placeholder cert-manager fills; fetch it (" + fetch + ") to compare it"}}, nil
 	}
-	seen := fmt.Sprintf("%d of the stack's objects %s live (%s)", len(stack), plural(len(stack), "is", "are"), refList(stack, 2))
+	seen := evidenceSeen(evidence)
 	what, identity := missingKinds[gk]
 	if !identity {
 		return []Finding{{Verdict: Note, Object: d.ref, Message: "not among the live objects: " + seen + ", but not this " + d.ref.Kind +
@@ -122,7 +99,7 @@ func missingFindings(d *planObject, stack, live []*planObject, res *Result) ([]F
 			"or the live file lacks it (a kubectl get that skipped its kind), and the apply updates the live one with changes this plan does not show: " +
 			"fetch it (" + fetch + ") to see them"}}, nil
 	}
-	evidence, err := missingEvidence(d, stack, res)
+	more, err := missingEvidence(d, evidence, res)
 	if err != nil {
 		return nil, err
 	}
@@ -131,22 +108,24 @@ func missingFindings(d *planObject, stack, live []*planObject, res *Result) ([]F
 		// snapshot (docs/procedures.md).
 		what.creates = "a new etcd, bootstrapped from the snapshot: what was written after it is not in it (the restore, if that is what you mean)"
 	}
-	return []Finding{{Verdict: NeedsDecision, Object: d.ref, Message: "missing from the live objects: " + seen + ", but not this " + d.ref.Kind +
+	return []Finding{{Verdict: NeedsDecision, Object: d.ref, Message: "missing from the live objects: the live file is partial, or the stack lost it: " + seen + ", but not this " + d.ref.Kind +
 		". Either the live file lacks it (a kubectl get that skipped its kind: RBAC Forbidden, the kind left out of the list, a failure whose exit status was ignored; " +
 		"a hand-edited file; the object in another namespace), and what the apply changes on it is not known (" + what.hides + "); " +
 		"or it is gone, and the apply creates " + what.creates + ". " +
-		"Fetch it (" + fetch + ") into the live file and plan again, or decide that it does not exist (kubectl answers NotFound)" + evidence}}, nil
+		"Fetch it (" + fetch + ") into the live file and plan again, or decide that it does not exist (kubectl answers NotFound)" + more}}, nil
 }
 
-// missingEvidence is what the live objects say of a missing object d:
+// missingEvidence is what the live objects say of a missing object d
+// (evidence: stackLiveness's):
 // for an EtcdCluster, the member count of the stack's live WorkloadMonitor
 // where it differs from the render's; and the stack's live objects the
 // apply updates, which say the live stack differs from the render.
-func missingEvidence(d *planObject, stack []*planObject, res *Result) (string, error) {
+func missingEvidence(d *planObject, evidence []witness, res *Result) (string, error) {
 	var b strings.Builder
 	if d.key.groupKind() == etcdClusterKind {
-		for _, l := range stack {
-			if l.key.groupKind() != monitorKind || l.key.namespace != d.key.namespace {
+		for _, w := range evidence {
+			l := w.obj
+			if w.why != "" || l.key.groupKind() != monitorKind || l.key.namespace != d.key.namespace {
 				continue
 			}
 			if err := l.finish(); err != nil {
@@ -207,10 +186,16 @@ func refList(l []*planObject, n int) string {
 }
 
 // fetchCommand is the kubectl command that prints the live object ref
-// names, as the live file needs it.
+// names, as the live file needs it. A kind outside the table of shapes
+// (a modifier's own object) is named by its kind in lower case, which
+// kubectl resolves through discovery as it resolves a resource.
 func fetchCommand(ref ObjectRef) string {
 	gvk := schema.FromAPIVersionAndKind(ref.APIVersion, ref.Kind)
-	resource := etcdshapes.ResourceFor(gvk).Resource
+	gvr, ok := etcdshapes.ResourceFor(gvk)
+	resource := gvr.Resource
+	if !ok {
+		resource = strings.ToLower(gvk.Kind)
+	}
 	if gvk.Group != "" {
 		resource += "." + gvk.Group
 	}

@@ -150,10 +150,55 @@ type Result struct {
 	// same: a caller that knows the stack exists refuses such a plan
 	// (the CLI's --expect-existing).
 	NothingLive bool `json:"nothingLive,omitempty"`
+	// MissingCore are the stack's stateful core objects (its EtcdCluster,
+	// its DataStore) that the desired objects hold and the live objects
+	// lack, while something of the stack or referring to it is live (not
+	// NothingLive): the live file is partial (a kubectl get that failed
+	// or skipped a kind), or the stack lost them. Each create of one
+	// needs a decision where the live objects prove the stack exists, and
+	// with ExpectExisting the plan needs one whenever MissingCore is not
+	// empty. See docs/operator.md, "A partly live stack".
+	MissingCore []ObjectRef `json:"missingCore,omitempty"`
 	// FieldManager is the field manager the plan predicts the apply of,
 	// given with AsFieldManager; empty for apply.FieldManager, the
-	// default.
+	// default. The text and the JSON form name it either way: the apply
+	// must use the same (see WriteText).
 	FieldManager string `json:"fieldManager,omitempty"`
+	// OtherOwners, when set, says that FieldManager owns no field of the
+	// live objects with managedFields, and who does: the stack was likely
+	// applied under another name (see OtherOwners). Summary qualifies the
+	// verdict with it.
+	OtherOwners *OtherOwners `json:"otherOwners,omitempty"`
+}
+
+// ApplyCommand is the kubectl command that applies a render (on its
+// stdin) as the plan of field manager manager predicts: a server-side
+// apply as that manager, with force ("kubectl apply --server-side
+// --field-manager=etcdshapes --force-conflicts -f -"). The plan predicts
+// the forced apply (apply.Requests' callers force too) and names every
+// conflict it forces; without force, each object with a conflict is
+// refused while the others are applied, which leaves the stack half
+// changed. A manager that is not one shell word is quoted for a POSIX
+// shell.
+func ApplyCommand(manager string) string {
+	if manager == "" {
+		manager = apply.FieldManager
+	}
+	return "kubectl apply --server-side --field-manager=" + shellWord(manager) + " --force-conflicts -f -"
+}
+
+// shellWord is s as one word of a POSIX shell: as it is when it holds
+// only characters no shell reads specially, else in single quotes.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	if s == "" {
+		return "''"
+	}
+	return s
 }
 
 // fieldManager is the manager the plan is of.
@@ -206,10 +251,56 @@ func (p *Result) SafeToApply() bool {
 	return true
 }
 
-// Empty reports whether applying the plan changes nothing. A nil Result
-// is no plan, and not empty.
-func (p *Result) Empty() bool {
+// Summary is the plan's verdict in one line, the last line of WriteText
+// and "verdict" of the JSON form: "Not safe to apply: N refused by the
+// API server, M need a decision." when SafeToApply is false, else "No
+// changes." when the plan is Empty, else "Safe to apply."; each
+// qualified (", qualified: ...") where the plan cannot see everything an
+// apply does: live objects without managedFields (what the apply removes
+// is not known; the removals that would matter are decisions, see
+// Compute), or a live stack none of whose fields the plan's field manager
+// owns. SafeToApply decides it, and so the CLI's exit status: one verdict
+// for the text, the JSON form and the exit status. A nil Result is no
+// plan: "No plan."
+func (p *Result) Summary() string {
 	if p == nil {
+		return "No plan."
+	}
+	var line string
+	switch c := p.Counts(); {
+	case !p.SafeToApply():
+		line = fmt.Sprintf("Not safe to apply: %d refused by the API server, %d need a decision", c.Refused, c.NeedsDecision)
+	case p.Empty():
+		line = "No changes"
+	default:
+		line = "Safe to apply"
+	}
+	if q := p.qualifiers(); len(q) > 0 {
+		line += ", qualified: " + strings.Join(q, "; ")
+	}
+	return line + "."
+}
+
+// qualifiers say what the plan could not see (Summary).
+func (p *Result) qualifiers() []string {
+	var out []string
+	if n := len(p.unknownOwnership()); n > 0 {
+		out = append(out, fmt.Sprintf("%d live %s no managedFields (what the apply removes is not known)",
+			n, plural(n, "object carries", "objects carry")))
+	}
+	if p.OtherOwners != nil {
+		out = append(out, fmt.Sprintf("field manager %s owns no live field (Owned by other managers, above)", p.fieldManager()))
+	}
+	return out
+}
+
+// Empty reports whether applying the plan changes nothing: every object
+// unchanged, no finding about the stack, and none refused or needing a
+// decision (an object the plan cannot tell is unchanged, such as a
+// removal it cannot see without managedFields). A nil Result is no plan,
+// and not empty.
+func (p *Result) Empty() bool {
+	if p == nil || !p.SafeToApply() {
 		return false
 	}
 	for _, o := range p.Objects {
@@ -280,17 +371,24 @@ func (p *Result) Counts() Counts {
 }
 
 // MarshalJSON is the Result's JSON form with its verdict first:
-// "safeToApply" (SafeToApply), "empty" (Empty) and "counts" (Counts),
-// which a script reads instead of relying on an exit status alone, then
-// the fields of Result. Decoding the form into a Result ignores the three.
+// "safeToApply" (SafeToApply), "empty" (Empty), "verdict" (Summary, the
+// text's last line), "counts" (Counts) and "fieldManager" (the manager
+// the plan is of, apply.FieldManager included), which a script reads
+// instead of relying on an exit status alone, then the other fields of
+// Result. Decoding the form into a Result ignores the first four, and
+// reads "fieldManager" as given.
 func (p Result) MarshalJSON() ([]byte, error) {
 	type fields Result // Result's fields without this method
 	return json.Marshal(struct {
 		SafeToApply bool   `json:"safeToApply"`
 		Empty       bool   `json:"empty"`
+		Verdict     string `json:"verdict"`
 		Counts      Counts `json:"counts"`
+		// FieldManager hides the embedded field, which leaves the
+		// default out.
+		FieldManager string `json:"fieldManager"`
 		fields
-	}{p.SafeToApply(), p.Empty(), p.Counts(), fields(p)})
+	}{p.SafeToApply(), p.Empty(), p.Summary(), p.Counts(), p.fieldManager(), fields(p)})
 }
 
 // Option adjusts Compute.
@@ -307,6 +405,8 @@ type planConfig struct {
 	kcp *objectKey
 	// fieldManager is AsFieldManager's name; empty for apply.FieldManager.
 	fieldManager string
+	// expectExisting is ExpectExisting's.
+	expectExisting bool
 }
 
 // kcpKey is the key of the KamajiControlPlane of a tenant cluster.
@@ -328,6 +428,22 @@ func kcpKey(namespace, release string) objectKey {
 // before and no longer sets.
 func AsFieldManager(name string) Option {
 	return func(c *planConfig) { c.fieldManager = name }
+}
+
+// ExpectExisting says that the stack exists: a plan whose live objects
+// lack its stateful core, the EtcdCluster and the DataStore the desired
+// objects hold, needs a decision, so SafeToApply is false. That is a plan
+// that finds nothing of the stack among the live objects
+// (Result.NothingLive: a failed or misdirected kubectl get looks the same
+// as a fresh install), which then gets a decision rather than a note, and
+// a plan of a partial live file (Result.MissingCore: the live objects
+// hold some of the stack, or objects that refer to it, such as a
+// KamajiControlPlane on its DataStore, but not its core), whatever else
+// is live. A desired stack without a core (a tenant cluster that stays on
+// a shared datastore renders nothing) needs only something of it live.
+// The CLI's plan --expect-existing.
+func ExpectExisting() Option {
+	return func(c *planConfig) { c.expectExisting = true }
 }
 
 // ForStack says which stack the desired objects are, which bounds what the
@@ -375,11 +491,13 @@ func TargetDataStore(name string) Option {
 // apply with modifiers, plan the modified objects (Modify them first, or
 // use ForRequest, which takes the modifiers). Findings flag what the API
 // server will refuse and what needs a decision; Result.SafeToApply
-// sums them up. A desired object to create while other objects of its
-// stack are live is graded by what it is: an EtcdCluster, a DataStore, an
-// Issuer or a Certificate needs a decision (the live objects lack it, or
-// the stack lost it), any other object gets a note (see
-// docs/operator.md, "A partly live stack").
+// sums them up. A desired object to create while live objects of its
+// stack, or objects that refer to it (a control plane on its DataStore,
+// its TLS Secrets, its members' volumes, its snapshots: see
+// Result.MissingCore), are live is graded by what it is: an EtcdCluster,
+// a DataStore, an Issuer or a Certificate needs a decision (the live
+// file is partial, or the stack lost it), any other object gets a note
+// (see docs/operator.md, "A partly live stack").
 //
 // Its errors' messages are safe to print (invalid.Safe): what a live
 // object holds is escaped.
@@ -422,6 +540,14 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		res.Objects = make([]ObjectPlan, 0, len(desiredObjs)+4)
 	}
 	var stackDesired []*planObject
+	// withManaged counts the live objects planned with managedFields,
+	// owners their other managers (managersOf), ownApplied whether the
+	// manager applied any of them: none is foreignManagers' note.
+	var (
+		withManaged int
+		owners      = map[string]int{}
+		ownApplied  bool
+	)
 	// creates are the desired objects planned as creates, by their index
 	// in res.Objects.
 	var creates map[int]*planObject
@@ -458,6 +584,15 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			op.Findings = updateFindings(d, l, pred.after, pred.changes)
 		}
 		op.Findings = append(op.Findings, ownershipFindings(d, pred)...)
+		if pred.ownership == OwnershipUnknown {
+			op.Findings = append(op.Findings, unknownOwnershipFindings(d, l, manager)...)
+		} else if !etcdshapes.IsKept(l.obj) {
+			// Helm's kept objects outlive any one manager's applies.
+			withManaged++
+			if managersOf(l, manager, owners) {
+				ownApplied = true
+			}
+		}
 		op.Findings = append(op.Findings, deletingFindings(l, op.Action)...)
 		if hasVerdict(op.Findings, Refused) {
 			for i := range op.Conflicts {
@@ -530,55 +665,50 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		}
 		res.Findings = append(res.Findings, otherNamespaces(*names, scope, liveObjs)...)
 	}
+	kcp := cfg.kcp
+	if kcp == nil && names != nil && names.Caller == naming.PerCluster {
+		k := kcpKey(names.Namespace, names.Release)
+		kcp = &k
+	}
+	// Whether the stack is live, and wholly: one answer for every rule
+	// that asks (stackLiveness).
+	lv, err := stackLiveness(liveObjs, desiredObjs, desiredByKey, liveByKey, names, scope, kcp)
+	if err != nil {
+		return nil, err
+	}
 	// A create in a live stack: the object is new, or the live file lacks
 	// it (missingFindings).
-	if stack := liveStack(liveObjs, desiredByKey, scope); len(stack) > 0 {
+	if len(lv.evidence) > 0 {
 		for i := range res.Objects {
 			d, ok := creates[i]
 			if !ok {
 				continue
 			}
 			op := &res.Objects[i]
-			f, err := missingFindings(d, stack, liveObjs, res)
+			f, err := missingFindings(d, lv.evidence, liveObjs, res)
 			if err != nil {
 				return nil, err
 			}
 			op.Findings = append(op.Findings, f...)
 		}
 	}
-	kcp := cfg.kcp
-	if kcp == nil && names != nil && names.Caller == naming.PerCluster {
-		k := kcpKey(names.Namespace, names.Release)
-		kcp = &k
+	if res.NothingLive = lv.nothingLive(); res.NothingLive {
+		res.Findings = append(res.Findings, nothingLive(len(liveObjs), cfg.expectExisting))
+	} else {
+		for _, d := range lv.missingCore {
+			res.MissingCore = append(res.MissingCore, d.ref)
+		}
 	}
-	if res.NothingLive = !anyLive(desiredObjs, liveObjs, liveByKey, kcp, scope); res.NothingLive {
-		res.Findings = append(res.Findings, nothingLive(len(liveObjs)))
+	if cfg.expectExisting {
+		res.Findings = append(res.Findings, expectExistingFindings(lv)...)
+	}
+	if !ownApplied {
+		res.OtherOwners = otherOwners(withManaged, owners)
 	}
 	if len(res.Objects) == 0 {
 		res.Objects = nil // as without the room made above: "objects": null
 	}
 	return res, nil
-}
-
-// anyLive reports whether a live object is of the desired stack: one of
-// the desired objects (hooks included), one of the stack's scope (nil when
-// the plan knows no stack), or the tenant cluster's KamajiControlPlane
-// (kcp, nil for none).
-func anyLive(desired, live []*planObject, liveByKey map[objectKey]*planObject, kcp *objectKey, scope map[objectKey]bool) bool {
-	for _, d := range desired {
-		if liveByKey[d.key] != nil {
-			return true
-		}
-	}
-	if kcp != nil && liveByKey[*kcp] != nil {
-		return true
-	}
-	for _, l := range live {
-		if scope[l.key] {
-			return true
-		}
-	}
-	return false
 }
 
 // indexObjects converts objects into the plan's form and refuses
@@ -829,12 +959,13 @@ func (p *Result) String() string {
 }
 
 // WriteText renders the plan for a person: a summary line, the field
-// manager when it is not apply.FieldManager, the optional
-// APIs inferred from live objects and the objects whose ownership is not
-// known, then every object that changes with its changed fields (a
+// manager the plan is of (apply.FieldManager or AsFieldManager's) with
+// the command that applies as it (ApplyCommand), the optional
+// APIs inferred from live objects, the objects whose ownership is not
+// known and the other managers that own the live fields (OtherOwners), then every object that changes with its changed fields (a
 // conflict with another manager said on its field), the fields kept for
 // other managers and its findings, each naming the object and the field,
-// then the stack's findings and the verdict. Unchanged objects are
+// then the stack's findings and the verdict (Summary). Unchanged objects are
 // counted, and listed only for the fields they keep for other managers.
 // A value too long for a line is shortened, a changed one to the window
 // of each side where the two differ (the common start and end elided as
@@ -852,9 +983,7 @@ func (p *Result) WriteText(out io.Writer) error {
 	w := errwriter.New(out)
 	textf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
-	if p.FieldManager != "" {
-		textf(w, "\nField manager: %s (the apply this plan is of must use it).\n", p.FieldManager)
-	}
+	textf(w, "\nField manager: %s, with force; apply with the same (%s).\n", p.fieldManager(), ApplyCommand(p.fieldManager()))
 	if len(p.InferredAPIs) > 0 {
 		fmt.Fprintln(w)
 		for _, a := range p.InferredAPIs {
@@ -868,6 +997,9 @@ func (p *Result) WriteText(out io.Writer) error {
 		}
 		textf(w, "\nOwnership unknown: %s no managedFields (kubectl get --show-managed-fields prints them), so the plan\n"+
 			"merges the desired objects into them: what an apply removes, leaves to other managers or conflicts on is not known.\n", what)
+	}
+	if p.OtherOwners != nil {
+		textf(w, "\n%s\n", p.OtherOwners.text(p.fieldManager()))
 	}
 	for _, o := range p.Objects {
 		if o.Action == Unchanged && len(o.Kept) == 0 && len(o.Findings) == 0 {
@@ -920,20 +1052,11 @@ func (p *Result) WriteText(out io.Writer) error {
 		}
 		textf(w, "\nNot applied (Helm uninstall hooks): %s\n", strings.Join(names, ", "))
 	}
-	counts := p.Counts()
-	refused, decide, conflicts := counts.Refused, counts.NeedsDecision, counts.Conflicts
-	if conflicts > 0 {
+	if conflicts := p.Counts().Conflicts; conflicts > 0 {
 		textf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as apply.Requests' callers apply, %s takes %s.\n",
 			conflicts, plural(conflicts, "field changes that is", "fields change that are"), p.fieldManager(), plural(conflicts, "it", "them"))
 	}
-	switch {
-	case refused+decide > 0:
-		textf(w, "\nNot safe to apply: %d refused by the API server, %d need a decision.\n", refused, decide)
-	case p.Empty():
-		fmt.Fprintln(w, "\nNo changes.")
-	default:
-		fmt.Fprintln(w, "\nSafe to apply.")
-	}
+	textf(w, "\n%s\n", p.Summary())
 	return w.Err()
 }
 

@@ -107,12 +107,19 @@ func finalizers(l *planObject) string {
 	return "; finalizers " + show(list)
 }
 
-// nothingLive is the note of a plan that found nothing of the stack among
-// n live objects (Result.NothingLive).
-func nothingLive(n int) Finding {
+// nothingLive is the finding of a plan that found nothing of the stack
+// among n live objects (Result.NothingLive): a note, or with expect
+// (ExpectExisting: the stack is known to exist) a decision, which makes
+// the plan unsafe.
+func nothingLive(n int, expect bool) Finding {
 	what := "the live objects are empty"
 	if n > 0 {
 		what = fmt.Sprintf("none of the %d live objects is this stack's", n)
+	}
+	if expect {
+		return Finding{Verdict: NeedsDecision, Message: "nothing live: " + what + ", yet the stack is expected to exist (--expect-existing, plan.ExpectExisting): " +
+			"the plan is of a fresh install, every object a create, which is not safe to apply over a stack that exists. " +
+			"Check what fetched the live objects (the namespace, the kinds; kubectl get -n NS -o yaml --show-managed-fields KINDS...) and plan again"}
 	}
 	return Finding{Verdict: Note, Message: "nothing live: " + what + ", so every object is a create (a fresh install). " +
 		"If the stack exists, the live objects are not its own: check what fetched them (the namespace, the kinds; kubectl get -n NS -o yaml --show-managed-fields KINDS...); " +

@@ -7,7 +7,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/internal/stacknames"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/stacknames"
 	"github.com/stretchr/testify/require"
 )
 

@@ -311,7 +311,7 @@ func TestPlanAsFieldManager(t *testing.T) {
 			p := planOf(t, live, plan.AsFieldManager(mine))
 			assert.True(t, p.Empty(), "%s", p)
 			assert.Equal(t, mine, p.FieldManager)
-			assert.Contains(t, p.String(), "\nField manager: my-operator (the apply this plan is of must use it).\n")
+			assert.Contains(t, p.String(), "\nField manager: my-operator, with force; apply with the same (kubectl apply --server-side --field-manager=my-operator --force-conflicts -f -).\n")
 
 			// A sidecar my-operator applied and the render leaves out:
 			// removed as my-operator, kept for my-operator as etcdshapes.

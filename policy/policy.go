@@ -4,9 +4,9 @@ import (
 	"github.com/etcdshapes/etcdshapes/manifest"
 	"strconv"
 
+	ciliumv2 "github.com/etcdshapes/etcdshapes/apis/cilium/v2"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/naming"
-	ciliumv2 "github.com/etcdshapes/etcdshapes/policy/cilium/v2"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )

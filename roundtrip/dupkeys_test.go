@@ -3,11 +3,11 @@ package roundtrip
 import (
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/internal/dupkeytest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/dupkeytest"
 )
 
 // TestKeysGivenTwiceAsHelm: every values form of the class of keys given
-// twice (internal/dupkeytest) is read as Helm reads it. Through Helm v3's
+// twice (internal/testsupport/dupkeytest) is read as Helm reads it. Through Helm v3's
 // and v4's values reader the chart renders the form as it renders the
 // form with the later keys only (the table's Later), and the library
 // renders what the chart renders; the keys Helm keeps either of by chance

@@ -349,7 +349,6 @@ func compareDocs(t *testing.T, want, got, ns string) int {
 // match.
 var spelledQuantities = []struct{ rule, upTo string }{
 	{"must be at least 1 here: the ", " request "},
-	{"has more digits than the chart's float64 arithmetic keeps", "keeps"},
 	{"an extended resource must be a whole number", "number"},
 	{"must be a whole multiple of the page size ", "page size "},
 }

@@ -218,10 +218,15 @@ func sizes() []any {
 	for _, f := range []float64{5000000000, 1, 1e9, 4294967296, 1.5e10, 123456789} {
 		out = append(out, f)
 	}
+	// Around etcd.MinSize in every unit, and sizes the charts' rules
+	// refuse (quantity.ChartRule).
+	for _, s := range []string{"256Mi", "255.9Mi", "255.99999999Mi", "262144Ki", "262143Ki", "268435456", "268435455", "268435455.999999", "0.25Gi", "0.2499Gi",
+		"268.435456M", "268.435455M", "268435.456k", "0.000244140625Ti", "0.000244140624Ti", "2.68435456e8", "2.68435455e8",
+		"0.1234567890123456789Gi", "999999Gi", "99999Gi", "1.5n", "1234567890123450000", "9e18", "1Pi", "1Ei", "4.76837158203125Ei", "0.0000213623046875Ei"} {
+		out = append(out, s)
+	}
 	return append(out, "10Gb", "", "abc", "1.2.3", "Mi", "-1Gi", "0", "1e", "--1", "1 Gi", "0x10", "1e3Mi", "8Ei", true,
-		// The quantity bounds (2^63-1 in bytes, written out, is left out:
-		// sprig's mulf reads it through a float64's shortest form, as the
-		// upstream chart does, the library exactly).
+		// The quantity bounds.
 		"9223372036854775808", "9.2E", "9.223372036854775E", "7.999999999999999999132638262011596452794037759304046630859375Ei",
 		"7.999999999999999999132638262011596452794037759304046630859376Ei", "1e999999999", "1e-999999999", "1e-99", "1e100", "Ei", "e-10")
 }
@@ -250,6 +255,18 @@ func quantityTexts() []string {
 			}
 		}
 	}
+	// Around every rule of quantity.ChartRule: numbers of 14 to 17
+	// significant digits in every suffix and both exponent signs, binary
+	// values that gain digits, fractions of a nano-unit, values around
+	// 2^53, fractional Ei.
+	for _, suffix := range []string{"", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e3", "e-3", "E+9", "e-9"} {
+		for n := 14; n <= 17; n++ {
+			out = append(out, strings.Repeat("9", n)+suffix, "1"+strings.Repeat("2", n-1)+suffix, "0."+strings.Repeat("3", n)+suffix, "-1234."+strings.Repeat("7", n-4)+suffix)
+		}
+	}
+	out = append(out, "0.1234567890123456789", "123456789012345678m", "1.5n", "0.5n", "1e-10", "0.0000000001", "0.1Ki", "0.0000000001Ki", "0.0000000005Ki",
+		"0.123456789Gi", "999999Gi", "99999Gi", "99Ti", "999Ti", "3Ei", "9007199254740992", "9007199254740993", "9e18", "-9e18", "1234567890123450000",
+		"4.76837158203125Ei", "0.0000000476837158203125Ei", "0.0000213623046875Ei", "0.0000000091552734375Ei", "000000000000000000000001.5000000000000000000")
 	r := rand.New(rand.NewSource(19))
 	const alphabet = "0000111999..+-eEEiKMGTPnumk"
 	for i := 0; i < 300; i++ {
@@ -263,14 +280,15 @@ func quantityTexts() []string {
 }
 
 // TestQuantityBoundsTwin: the checks' quantity helper (etcdshapes.check.quantity
-// with try) and quantity.Rule agree on every text: no quantity, the bound
-// it breaks with the same rule, or admitted.
+// with try) and quantity.ChartRule agree on every text: no quantity, the
+// bound or the rule of the charts' arithmetic it breaks with the same
+// rule, or admitted.
 func TestQuantityBoundsTwin(t *testing.T) { forEachHelm(t, quantityBoundsTwin) }
 
 func quantityBoundsTwin(t *testing.T, h helm) {
 	counts := map[string]int{}
 	for _, s := range quantityTexts() {
-		want := quantity.Rule(s)
+		want := quantity.ChartRule(s)
 		out, err := probe(t, h, "quantity", map[string]any{"field": "values.size", "value": s, "try": true})
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
@@ -291,7 +309,7 @@ func quantityBoundsTwin(t *testing.T, h helm) {
 		}
 		counts[want]++
 	}
-	if len(counts) != 5 {
+	if len(counts) != 9 {
 		t.Fatalf("not every rule met: %v", counts)
 	}
 	t.Logf("%s: quantity bounds: %v", h.name(), counts)

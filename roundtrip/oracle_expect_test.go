@@ -130,6 +130,73 @@ func beyondBounds(v any) (string, bool) {
 	return "", false
 }
 
+// notHeldExactly is why a values scalar within the bounds is a quantity
+// the charts' float64 arithmetic does not hold exactly (class 8, the
+// README's quantity.ChartRule), computed here from the exact value with
+// big.Rat and the decimal expansion, independently of the library: a
+// number (as written, or a YAML number's shortest decimal) or a value
+// (the number times its suffix) of more than 15 significant digits, a
+// value that is no whole number of nano-units, one from 2^53 on that is
+// no float64, or one in Ei that Sprig's reading of 2^60
+// (1152921504606847000) makes another float64.
+func notHeldExactly(v any) (string, bool) {
+	s, isStr := v.(string)
+	if f, isNum := v.(float64); isNum {
+		s, isStr = strconv.FormatFloat(f, 'g', -1, 64), true
+	}
+	m := quantityGrammar.FindStringSubmatch(s)
+	if !isStr || m == nil {
+		return "", false
+	}
+	digits := func(dec string) int {
+		return len(strings.Trim(strings.ReplaceAll(strings.ReplaceAll(dec, ".", ""), "-", ""), "0"))
+	}
+	if digits(m[2]) > 15 {
+		return "a number of more than 15 significant digits", true
+	}
+	num := strings.TrimSuffix(m[2], ".")
+	if strings.HasPrefix(num, ".") || num == "" {
+		num = "0" + num
+	}
+	mant, ok := new(big.Rat).SetString(num)
+	if !ok {
+		return "", false
+	}
+	exp10, exp2 := int64(0), uint(0)
+	switch suffix := m[3]; {
+	case strings.HasSuffix(suffix, "i"):
+		exp2 = 10 * uint(strings.Index("KMGTPE", suffix[:1])+1)
+	case len(suffix) <= 1:
+		exp10 = map[string]int64{"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}[suffix]
+	default:
+		exp10, _ = strconv.ParseInt(strings.TrimPrefix(suffix[1:], "+"), 10, 64)
+	}
+	p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(abs64(exp10)), nil))
+	if exp10 < 0 {
+		p.Inv(p)
+	}
+	val := new(big.Rat).Mul(mant, new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), exp2)))
+	val.Mul(val, p)
+	if digits(val.FloatString(200)) > 15 {
+		return "a value of more than 15 significant digits", true
+	}
+	if !new(big.Rat).Mul(val, big.NewRat(1_000_000_000, 1)).IsInt() {
+		return "a fraction of a nano-unit", true
+	}
+	if val.Cmp(new(big.Rat).SetFloat64(1<<53)) >= 0 {
+		if _, exact := val.Float64(); !exact {
+			return "2^53 or more and no float64", true
+		}
+	}
+	if m[3] == "Ei" {
+		up, _ := new(big.Rat).Mul(mant, new(big.Rat).SetInt64(1152921504606847000)).Float64()
+		if want, _ := val.Float64(); up != want {
+			return "in Ei, which Sprig reads as another float64", true
+		}
+	}
+	return "", false
+}
+
 func abs64(n int64) int64 {
 	if n < 0 {
 		return -n
@@ -548,7 +615,10 @@ func inputFaults(in oracleInput, up []object) faultSet {
 			s, isStr = strconv.FormatFloat(n, 'f', -1, 64), true
 		}
 		r, err := strconv.ParseFloat(s, 64)
+		_, written := v.(string)
 		switch {
+		case written && len(s) > 64:
+			f.add(field, "a ratio longer than 64 characters")
 		case !isStr || err != nil:
 			f.add(field, "not a number")
 		case r <= 0:
@@ -613,13 +683,18 @@ func inputFaults(in oracleInput, up []object) faultSet {
 			q, err = resource.ParseQuantity(s)
 		}
 		max := new(big.Int).SetUint64(1 << 63)
+		held, notHeld := notHeldExactly(x)
 		switch {
 		case beyond:
 			f.add("values.size", "beyond the quantity bounds: "+reason)
 		case !isQ || err != nil:
 			f.add("values.size", "not a quantity")
+		case notHeld:
+			f.add("values.size", "not held exactly by the charts' float64 arithmetic: "+held)
 		case q.Sign() <= 0:
 			f.add("values.size", "not positive")
+		case q.Cmp(resource.MustParse("256Mi")) < 0:
+			f.add("values.size", "below 256Mi, where etcd's write-ahead log (2 x 64 MB, fallocated) does not fit")
 		default:
 			n, _ := quota(x)
 			if n.Sign() < 1 || n.Cmp(max) >= 0 {
@@ -702,6 +777,10 @@ func resourceFaults(f faultSet, v map[string]any, ratios map[string]float64, up 
 			f.add(field, "beyond the quantity bounds: "+reason)
 			continue
 		}
+		if reason, notHeld := notHeldExactly(raw); notHeld {
+			f.add(field, "not held exactly by the charts' float64 arithmetic: "+reason)
+			continue
+		}
 		s, isQ := quantityString(raw)
 		q, err := resource.ParseQuantity(s)
 		if !isQ || err != nil {
@@ -723,7 +802,7 @@ func resourceFaults(f faultSet, v map[string]any, ratios map[string]float64, up 
 		case strings.HasPrefix(name, "hugepages-"):
 			hugepages = true
 			page, err := resource.ParseQuantity(strings.TrimPrefix(name, "hugepages-"))
-			if err != nil || page.Sign() <= 0 || page.MilliValue()%1000 != 0 {
+			if _, notHeld := notHeldExactly(strings.TrimPrefix(name, "hugepages-")); err != nil || notHeld || page.Sign() <= 0 || page.MilliValue()%1000 != 0 {
 				f.add(field, "an invalid huge page size")
 				continue
 			}
@@ -822,6 +901,10 @@ func spreadFaults(f faultSet, cm map[string]any) {
 		f.add(spreadField, "not a YAML string")
 		return
 	}
+	if len(s) > 32<<10 {
+		f.add(spreadField, "longer than 32 KiB")
+		return
+	}
 	if s == "" {
 		return // none; anything else upstream renders as constraints
 	}
@@ -903,6 +986,14 @@ func affinityFaults(f faultSet, x any) {
 				if _, isTerm := t["labelSelector"]; isTerm {
 					if k, _ := t["topologyKey"].(string); k == "" {
 						f.add(field, "a pod affinity term without topologyKey")
+					}
+				}
+			}
+			if t["key"] == "metadata.name" {
+				vals, _ := t["values"].([]any)
+				for _, v := range vals {
+					if n, _ := v.(string); len(validation.IsDNS1123Subdomain(n)) > 0 {
+						f.add(field, "a node name (matchFields metadata.name) that is no DNS-1123 subdomain")
 					}
 				}
 			}

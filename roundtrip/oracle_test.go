@@ -128,6 +128,12 @@ func oracleSeeds(t *testing.T) []int64 {
 
 // --- the upstream charts
 
+// upstreamWhat says what ETCDSHAPES_UPSTREAM names, for the messages of
+// the tests that read it.
+const upstreamWhat = "ETCDSHAPES_UPSTREAM names the directory of the upstream Helm templates the library replaces: " +
+	"cozy-lib/ (Cozystack's packages/library/cozy-lib), etcd/ (packages/extra/etcd) and kubernetes/ (packages/apps/kubernetes), " +
+	"each with its Chart.yaml and templates/, carrying docs/differences.md 1–3 and 10; unset, ../../shared/upstream beside the checkout (docs/testing.md)"
+
 // upstreamDir is the upstream charts' directory: the shared directory beside
 // the checkout, unless ETCDSHAPES_UPSTREAM names another.
 func upstreamDir() string {
@@ -149,7 +155,7 @@ type upstreamPool struct {
 func newUpstreamPool(t *testing.T, dir string) *upstreamPool {
 	for _, c := range []string{"etcd", "kubernetes"} {
 		if _, err := os.Stat(filepath.Join(dir, c, "Chart.yaml")); err != nil {
-			t.Fatalf("the upstream charts are missing (set ETCDSHAPES_UPSTREAM): %v", err)
+			t.Fatalf("the upstream charts are missing: %v. %s", err, upstreamWhat)
 		}
 	}
 	return &upstreamPool{dir: dir, free: map[string][]*chart.Chart{}}

@@ -11,6 +11,11 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 )
 
+// referenceWhat says what ETCDSHAPES_REFERENCE names, for the messages of
+// the tests that read it.
+const referenceWhat = "ETCDSHAPES_REFERENCE names the directory of the reference renders: cases.tsv (one case a line: name, values, caller, release, namespace, " +
+	"API versions, live datastore, live storage class, ok or fail) and each case's render by helm template of the upstream charts; unset, ../../shared/reference beside the checkout (docs/testing.md)"
+
 // referenceDir is where the charts' reference renders live: the shared
 // directory beside the checkout, unless ETCDSHAPES_REFERENCE names another.
 func referenceDir() string {
@@ -34,7 +39,7 @@ func readCases(t *testing.T, dir string) []referenceCase {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(dir, "cases.tsv"))
 	if err != nil {
-		t.Fatalf("the reference cases are missing (set ETCDSHAPES_REFERENCE): %v", err)
+		t.Fatalf("the reference cases are missing: %v. %s", err, referenceWhat)
 	}
 	var out []referenceCase
 	sc := bufio.NewScanner(bytes.NewReader(raw))

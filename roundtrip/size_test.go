@@ -29,7 +29,7 @@ func TestTemplateSize(t *testing.T) {
 	for _, f := range []string{"cozy-lib/templates/_etcd.tpl", "cozy-lib/templates/_resources.tpl"} {
 		b, err := os.ReadFile(filepath.Join(upstreamDir(), f))
 		if err != nil {
-			t.Fatalf("the upstream charts are missing (set ETCDSHAPES_UPSTREAM): %v", err)
+			t.Fatalf("the upstream charts are missing: %v. %s", err, upstreamWhat)
 		}
 		up += len(b)
 	}

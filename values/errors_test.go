@@ -5,7 +5,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/internal/invalidtest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	. "github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"

@@ -398,6 +398,19 @@ func platformValues(raw any) (platform, error) {
 
 const spreadField = "_cluster.scheduling.globalAppTopologySpreadConstraints"
 
+// MaxSpreadConstraintsLength bounds the YAML string of the platform's
+// global spread constraints, in bytes, checked before it is parsed (the
+// charts parse it with fromYaml at every render). No consumer limits it
+// below the 1 MiB of the Secret Helm keeps a release's values in; 32 KiB
+// holds over 300 constraints of the common form (90 bytes: a skew, a zone
+// key, a policy), where the API server's one constraint per topologyKey
+// and whenUnsatisfiable leaves a real list a handful long.
+const MaxSpreadConstraintsLength = 32 << 10
+
+// SpreadLengthRule is the refusal of constraints longer than
+// MaxSpreadConstraintsLength.
+const SpreadLengthRule = "is longer than 32768 bytes (32 KiB), the most the global spread constraints take"
+
 // ParseSpreadConstraints reads the platform's global spread constraints: a
 // YAML string holding a "topologySpreadConstraints:" list. nil or "" means
 // none. Unknown fields are refused.
@@ -413,6 +426,9 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 		// Only the empty string means none: the chart renders anything
 		// else as constraints (whitespace alone as broken YAML).
 		return nil, nil
+	}
+	if len(s) > MaxSpreadConstraintsLength {
+		return nil, invalid.Errorf(spreadField, s, "%s", SpreadLengthRule)
 	}
 	var holder struct {
 		TopologySpreadConstraints *[]corev1.TopologySpreadConstraint `json:"topologySpreadConstraints"`
@@ -595,6 +611,11 @@ func ratioValue(field string, v any) (string, error) {
 		if t == "" {
 			return "", invalid.Errorf(field, v, "must be a number above 0")
 		}
+		if len(t) > etcd.MaxRatioLength {
+			// As it is read, as the chart reads it: before any of
+			// the ratios is parsed.
+			return "", invalid.Errorf(field, v, "%s", etcd.RatioLengthRule)
+		}
 		return t, nil
 	}
 	f, ok, err := valueNumber(field, v)
@@ -609,6 +630,12 @@ func ratioValue(field string, v any) (string, error) {
 		// refusal quotes it as written ("1e-400", not the "0" of its
 		// float64); it reads as the same float64.
 		if n, isNumber := v.(json.Number); isNumber {
+			if len(n) > etcd.MaxRatioLength {
+				// A long spelling of a number a float64 holds
+				// exactly ("1.000…0"): the chart sees only the
+				// float64, so its shortest form stands for it.
+				return strconv.FormatFloat(f, 'g', -1, 64), nil
+			}
 			return string(n), nil
 		}
 		return strconv.FormatFloat(f, 'f', -1, 64), nil
@@ -684,10 +711,14 @@ func resourceValue(f, k string, raw any) (resource.Quantity, error) {
 	if isNumber && chartSpelled[k] {
 		// The chart's sanitiser prints these limits with toString,
 		// Go's %v of the float64 Helm holds: a YAML number 1073741824
-		// becomes "1.073741824e+09", and the API server stores that
-		// spelling (a spelling of the same amount that parses to
-		// another canonical form, such as "1073741824", is another
-		// stored quantity: it rolls members).
+		// becomes "1.073741824e+09", and the API server stores a custom
+		// resource's quantity as written. Another spelling of the same
+		// amount ("1073741824") is the same value, but the first apply
+		// over a Helm install would rewrite the field (a new
+		// resourceVersion, metadata.generation + 1, which plan notes as
+		// a respelling); no member changes either way: etcd-operator
+		// compares quantities by value and gives spec changes to new
+		// members only (docs/operator.md).
 		spelled = fmt.Sprint(n)
 	}
 	q, err := optQuantity(f, spelled)

@@ -2,8 +2,8 @@ package values_test
 
 import (
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	. "github.com/etcdshapes/etcdshapes/values"
 	"slices"
 	"testing"

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -108,9 +108,9 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVarP(&cf.namespace, "namespace", "n", "", "the stack's tenant namespace `NS` (\"tenant-…\"); required")
 	if caller == etcdshapes.CallerEtcd {
 		fs.StringVar(&cf.version, "etcd-version", "", fmt.Sprintf("the cluster's etcd `X.Y.Z` (the chart's values.version), whose etcdctl runs (default %s)", etcd.DefaultVersion))
-		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load\n(default %s; at most 64 characters, an exponent within ±99, below 2^63 bytes as a float64)", etcd.DefaultSize))
-		_ = cmd.RegisterFlagCompletionFunc("etcd-version", cobra.NoFileCompletions)
-		_ = cmd.RegisterFlagCompletionFunc("size", cobra.NoFileCompletions)
+		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load\n(default %s; at least %s; at most 15 significant digits and 64 characters, whole nano-units)", etcd.DefaultSize, etcd.MinSize))
+		completeFlag(cmd, "etcd-version")
+		completeFlag(cmd, "size")
 	}
 	registerRelease(cmd, caller, &cf.release)
 	fs.StringVar(&cf.live, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (\"-\" reads stdin): the stack's\n"+
@@ -120,9 +120,9 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVar(&cf.load, "load", etcd.DefaultCheckLoad, "etcdctl's workload `MODEL`: s, m, l or xl")
 	fs.BoolVar(&cf.datascale, "datascale", false, "also run etcdctl check datascale after check perf")
 	fs.StringVar(&cf.image, "image", "", "the `IMAGE` whose /usr/local/bin/etcdctl runs, for a registry of your own: a reference\nthe kubelet parses, registry and repository in lowercase (default "+etcd.EtcdImageRepository+":v<the cluster's version>)")
-	_ = cmd.RegisterFlagCompletionFunc("image", cobra.NoFileCompletions)
-	_ = cmd.RegisterFlagCompletionFunc("load", fixedCompletion("s", "m", "l", "xl"))
-	_ = cmd.RegisterFlagCompletionFunc("namespace", cobra.NoFileCompletions)
+	completeFlag(cmd, "image")
+	completeFlag(cmd, "load", "s", "m", "l", "xl")
+	completeFlag(cmd, "namespace")
 	printObjects(cmd, e, "", func() string { return stackName(caller, cf.namespace, cf.release) }, func() ([]etcdshapes.Object, error) {
 		objs, err := checkObjects(caller, &cf, e.stdin, e.stderr)
 		if err == nil {
@@ -162,12 +162,19 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 		o.Version = f.version
 		if f.size != "" {
 			var sizeErr error
-			// The quantity bounds before ParseQuantity, whose cost
-			// grows with the number a text spells.
-			rule := quantity.Rule(f.size)
+			// The quantity bounds and the charts' rules before
+			// ParseQuantity, whose cost grows with the number a text
+			// spells; then a size's own rules (a positive size, at
+			// least etcd.MinSize), all quoting the size as typed.
+			rule := quantity.ChartRule(f.size)
 			if rule == "" {
 				if o.Size, err = resource.ParseQuantity(f.size); err != nil {
 					rule = quantity.SyntaxRule
+				} else {
+					// Zero, the library's "default size", is a bad
+					// size typed on the command line, as values.size: 0
+					// is: QuotaBackendBytes refuses it.
+					rule = sizeRule(o.Size)
 				}
 			}
 			switch rule {
@@ -176,11 +183,6 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 				sizeErr = invalid.Errorf("--size", f.size, "must be a quantity, e.g. %q", etcd.DefaultSize)
 			default:
 				sizeErr = invalid.Errorf("--size", f.size, "%s", rule)
-			}
-			if sizeErr == nil && o.Size.IsZero() {
-				// Zero is the library's "default size"; typed on the
-				// command line it is a bad size, as values.size: 0 is.
-				sizeErr = invalid.Errorf("--size", f.size, "must be a positive quantity of bytes")
 			}
 			if skip["Size"] = c.Add(sizeErr); skip["Size"] {
 				o.Size = refusedSize()
@@ -314,7 +316,13 @@ func liveClusterOf(path string, stdin io.Reader, n naming.Names) (liveCluster, e
 		}
 		out := liveCluster{ref: ref}
 		if v, found, _ := unstructured.NestedFieldNoCopy(u.Object, "spec", "storage", "size"); found && v != nil {
+			// The check computes its quota guard from the live size:
+			// it is held to what --size is held to, the charts' rules
+			// and MinSize included (a live etcd below it never ran).
 			q, rule := liveQuantity(v)
+			if rule == "" {
+				rule = sizeRule(q)
+			}
 			if rule != "" {
 				return liveCluster{}, invalid.Errorf("live: spec.storage.size", v, "%s", rule)
 			}
@@ -330,8 +338,19 @@ func liveClusterOf(path string, stdin io.Reader, n naming.Names) (liveCluster, e
 	return liveCluster{}, invalid.Errorf("--live", path, "holds no %s (EtcdClusters: %s): pass what 'kubectl get -n %s -o yaml etcdclusters.%s %s' prints", ref, found, n.Namespace, v1alpha2.GroupName, n.Cluster)
 }
 
-// liveQuantity reads a live quantity as the plan does: a string, or a
-// JSON number, through the bounds before it is parsed.
+// sizeRule is the rule of etcd.QuotaBackendBytes that the size q breaks
+// (its value's, its sign, etcd.MinSize), "" for none.
+func sizeRule(q resource.Quantity) string {
+	var ne *invalid.Error
+	if _, err := etcd.QuotaBackendBytes(q); errors.As(err, &ne) {
+		return ne.Rule
+	}
+	return ""
+}
+
+// liveQuantity reads a live quantity as the plan does (a string, or a
+// JSON number) through the bounds and the charts' rules before it is
+// parsed: render check computes the quota guard from it.
 func liveQuantity(v any) (resource.Quantity, string) {
 	var s string
 	switch t := v.(type) {
@@ -344,7 +363,7 @@ func liveQuantity(v any) (resource.Quantity, string) {
 	default:
 		return resource.Quantity{}, quantity.SyntaxRule
 	}
-	if rule := quantity.Rule(s); rule != "" {
+	if rule := quantity.ChartRule(s); rule != "" {
 		return resource.Quantity{}, rule
 	}
 	q, err := resource.ParseQuantity(s)

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/internal/dupkeytest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/dupkeytest"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/stretchr/testify/require"
 )
 
 // TestKeysGivenTwiceCLI: the command's readers over every form of the
-// class (internal/dupkeytest). plan --live, from a file or stdin, refuses
+// class (internal/testsupport/dupkeytest). plan --live, from a file or stdin, refuses
 // every live form with exit 1 and one line naming the file, the key's
 // place, the key and where both are, and reads the forms beside it;
 // render -f, from a file or stdin, and --set-json read every values form

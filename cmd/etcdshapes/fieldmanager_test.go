@@ -27,11 +27,16 @@ func TestPlanFieldManager(t *testing.T) {
 			def := ok(t, "", base...)
 			assert.Equal(t, def, ok(t, "", with("--field-manager", "etcdshapes")...))
 			assert.Equal(t, def, ok(t, "", with("--field-manager=etcdshapes")...))
-			assert.NotContains(t, ok(t, "", with("-o", "json")...), `"fieldManager"`)
+			assert.Contains(t, def, "\nField manager: etcdshapes, with force; apply with the same (kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -).\n")
+			assert.True(t, strings.HasSuffix(def, "\nNo changes.\n"), def)
+			assert.Contains(t, ok(t, "", with("-o", "json")...), `"fieldManager": "etcdshapes"`)
 
+			// Planned as my-operator, the stack etcdshapes applied is
+			// owned by another manager: said, and the verdict qualified.
 			out := ok(t, "", with("--field-manager", "my-operator")...)
-			assert.Contains(t, out, "\nField manager: my-operator (the apply this plan is of must use it).\n")
-			assert.True(t, strings.HasSuffix(out, "\nNo changes.\n"), out)
+			assert.Contains(t, out, "\nField manager: my-operator, with force; apply with the same (kubectl apply --server-side --field-manager=my-operator --force-conflicts -f -).\n")
+			assert.Contains(t, out, "\nOwned by other managers: my-operator, the field manager this plan is of, owns no field of the ")
+			assert.True(t, strings.HasSuffix(out, "\nNo changes, qualified: field manager my-operator owns no live field (Owned by other managers, above).\n"), out)
 			assert.Contains(t, ok(t, "", with("--field-manager", "my-operator", "-o", "json")...), `"fieldManager": "my-operator"`)
 
 			// The WorkloadMonitor's version, which etcdshapes applied.

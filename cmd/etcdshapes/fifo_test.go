@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/assert"
@@ -304,10 +306,12 @@ func TestFIFOInputs(t *testing.T) {
 }
 
 // TestFIFOProcess: the command as a process, run by a shell as the
-// tester did, with the default wait: a FIFO no process writes ends after
-// the wait (10s) with exit 1, well within 20 seconds (timeout 20 gives
-// 124 otherwise); one whose writer a shell starts a second later, and a
-// process substitution whose writer sleeps a second, render.
+// tester did: a FIFO no process writes ends after the wait with exit 1
+// (timeout 20 gives 124 otherwise); one whose writer a shell starts a
+// second later, and a process substitution whose writer sleeps a second,
+// render, with the default wait. The quick tier waits 2s for the FIFOs no
+// process writes (envFIFOWait); the slow tier adds them with the default
+// wait (10s), well within 20 seconds.
 func TestFIFOProcess(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil || runtime.GOOS == "windows" {
@@ -318,29 +322,43 @@ func TestFIFOProcess(t *testing.T) {
 	require.NoError(t, err)
 	bin := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(bin, "etcdshapes"), []byte("#!/bin/sh\n"+runAsCommand+"=1 exec '"+self+"' \"$@\"\n"), 0o755))
+	noWriter := func(flag string) string {
+		return `etcdshapes: ` + flag + `: invalid value "f": is a FIFO that no process opened for writing within %s: start its writer first, or give a pipe or a file` + "\n"
+	}
 	for _, c := range []struct {
 		name, script string
 		code         int
 		stderr       string
-		min, max     time.Duration
+		// wait is the child's fifoWait; zero is the default, in the slow
+		// tier, and a negative wait the default in both.
+		wait     time.Duration
+		min, max time.Duration
 	}{
 		{"no writer", `mkfifo f; timeout 20 etcdshapes render etcd -n tenant-root -f f`, exitError,
-			`etcdshapes: --values: invalid value "f": is a FIFO that no process opened for writing within 10s: start its writer first, or give a pipe or a file` + "\n",
-			10 * time.Second, 19 * time.Second},
+			noWriter("--values"), 2 * time.Second, 2 * time.Second, 19 * time.Second},
 		{"--set-file, no writer", `mkfifo f; timeout 20 etcdshapes render etcd -n tenant-root --set-file _cluster.x=f`, exitError,
-			`etcdshapes: --set-file: invalid value "f": is a FIFO that no process opened for writing within 10s: start its writer first, or give a pipe or a file` + "\n",
-			10 * time.Second, 19 * time.Second},
+			noWriter("--set-file"), 2 * time.Second, 2 * time.Second, 19 * time.Second},
+		{"no writer, the default wait", `mkfifo f; timeout 20 etcdshapes render etcd -n tenant-root -f f`, exitError,
+			noWriter("--values"), 0, 10 * time.Second, 19 * time.Second},
+		{"--set-file, no writer, the default wait", `mkfifo f; timeout 20 etcdshapes render etcd -n tenant-root --set-file _cluster.x=f`, exitError,
+			noWriter("--set-file"), 0, 10 * time.Second, 19 * time.Second},
 		{"writer a second late", `mkfifo f; (sleep 1; echo 'replicas: 1' > f) & timeout 20 etcdshapes render etcd -n tenant-root -f f --include-hooks | grep -c 'replicas: 1'`, 0,
-			"", time.Second, 19 * time.Second},
+			"", -1, time.Second, 19 * time.Second},
 		{"process substitution", `timeout 20 etcdshapes plan etcd -n tenant-root --live <(sleep 1; echo 'apiVersion: v1'; echo 'kind: List'; echo 'items: []') -o json | grep -c '"create"'`, 0,
-			"", time.Second, 19 * time.Second},
+			"", -1, time.Second, 19 * time.Second},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.wait == 0 {
+				testtier.SkipUnlessSlow(t, "a FIFO without a writer refused after the default wait (10s)")
+			}
 			t.Parallel()
 			ctx, cancel := context.WithTimeout(context.Background(), hangLimit)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bash, "--norc", "--noprofile", "-c", "set -o pipefail; cd \"$1\" && "+c.script, "bash", t.TempDir())
 			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			if c.wait > 0 {
+				cmd.Env = append(cmd.Env, envFIFOWait+"="+c.wait.String())
+			}
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			begin := time.Now()
@@ -355,7 +373,11 @@ func TestFIFOProcess(t *testing.T) {
 			}
 			require.Equal(t, c.code, code, "stdout %s, stderr %s", stdout.String(), stderr.String())
 			if c.stderr != "" {
-				assert.Equal(t, c.stderr, stderr.String())
+				wait := c.wait
+				if wait == 0 {
+					wait = inputlimit.FIFOWait
+				}
+				assert.Equal(t, fmt.Sprintf(c.stderr, wait), stderr.String())
 			} else {
 				assert.NotEqual(t, "0\n", stdout.String(), stderr.String())
 			}

@@ -90,8 +90,8 @@ func newGenCmd(e env) *cobra.Command {
 	fs.BoolVar(&o.Library, "library", false, "write the library chart (Chart.yaml type: library) that the application charts depend on")
 	fs.StringVar(&out, "out", "", "the chart's directory `DIR`, created if missing; required")
 	fs.BoolVar(&force, "force", false, "replace or remove regular files gen did not write or that were edited since")
-	_ = chart.RegisterFlagCompletionFunc("caller", fixedCompletion("etcd", "cluster"))
-	_ = chart.RegisterFlagCompletionFunc("chart-version", cobra.NoFileCompletions)
+	completeFlag(chart, "caller", "etcd", "cluster")
+	completeFlag(chart, "chart-version")
 	_ = chart.MarkFlagDirname("out")
 	chart.RunE = runE(func(*cobra.Command, []string) error {
 		if out == "" || (o.Caller == "" && !o.Library) {
@@ -106,7 +106,7 @@ func newGenCmd(e env) *cobra.Command {
 		// files removed as stale), but never from or to a render's
 		// objects.
 		return writeDirectory("--out", out, chartFiles(files), chartwrite.Options{Force: force, Marker: chartgen.Header, Owner: "gen chart", Adopts: adoptsChart},
-			func() string { return templateSize(o, files) }, e.stdout, e.stderr)
+			func() string { return templateSize(o, files) }, nil, e.stdout, e.stderr)
 	})
 	gen.AddCommand(chart)
 	return gen

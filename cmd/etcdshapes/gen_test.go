@@ -11,7 +11,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
-	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/hostilefs"
 	"github.com/stretchr/testify/require"
 )
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/internal/doccheck"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -122,4 +124,23 @@ func TestUsageErrorsGoToStderr(t *testing.T) {
 			assert.Contains(t, stderr.String(), tc.help)
 		})
 	}
+}
+
+// TestHelpAppliesAsThePlanPredicts: every kubectl apply command a help
+// text shows applies as the plan predicts (doccheck.ApplyCommandProblems,
+// which the documents pass too): server-side, as the plan's field
+// manager (NAME for --field-manager's), with force.
+func TestHelpAppliesAsThePlanPredicts(t *testing.T) {
+	root := newRootCmd(env{})
+	root.InitDefaultHelpCmd()
+	commands := 0
+	for _, path := range commandPaths(root, nil) {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, run(append(append([]string{}, path...), "--help"), strings.NewReader(""), &stdout, &stderr), stderr.String())
+		commands += strings.Count(stdout.String(), "kubectl apply --")
+		for _, p := range doccheck.ApplyCommandProblems(stdout.String(), apply.FieldManager) {
+			t.Errorf("etcdshapes %s --help: %s", strings.Join(path, " "), p)
+		}
+	}
+	require.Positive(t, commands, "the help texts show no kubectl apply command: is the check reading them?")
 }

@@ -23,16 +23,25 @@ import (
 
 // The child process's test settings (the test binary run as the command,
 // runAsCommand): a file size limit, so that a write fails as on a full
-// disk, and a step of the directory write to pause at, so that the test
-// can signal or kill it there.
+// disk, a step of the directory write to pause at, so that the test
+// can signal or kill it there, and the wait for a FIFO's writer (fifoWait),
+// so that a process refusing a FIFO takes less than the default's 10 s.
 const (
 	envFileSize = "ETCDSHAPES_TEST_FSIZE"
 	envPauseAt  = "ETCDSHAPES_TEST_PAUSE_AT"
+	envFIFOWait = "ETCDSHAPES_TEST_FIFO_WAIT"
 	pausedLine  = "etcdshapes-test: paused at "
 )
 
 // asChild applies the child's test settings.
 func asChild() {
+	if v := os.Getenv(envFIFOWait); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			panic(err)
+		}
+		fifoWait = d
+	}
 	if v := os.Getenv(envFileSize); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {

@@ -106,13 +106,18 @@ order, whatever the order on the command line: every --set-json, then --set,
 syntax and types (--set a.b=1,c[0]=x,d={x,y}; whole numbers become numbers, true and
 false booleans, null deletes a default; --set-string keeps strings). A quantity (size,
 resources) must be at most 64 characters long, with an exponent (e/E) between -99 and 99,
-and below 2^63 (8Ei) as a float64: at most 9223372036854775295. A number (or a ratio)
-no float64 holds as written is refused, not read as another: -0, 1e-400 (read as 0),
+below 2^63 (8Ei) as a float64, and one the charts' float64 arithmetic holds exactly: at
+most 15 significant digits in its number and in its value (999999Gi is 16), a whole
+number of nano-units (not 1.5n), a float64 from 2^53 on. The size is at least 256Mi
+(etcd's write-ahead log takes 128 MB before a key is stored). A ratio is at most 64
+characters, the spread constraints' string 32 KiB. A number (or a ratio) no float64
+holds as written is refused, not read as another: -0, 1e-400 (read as 0),
 3.0000000000000000001 (read as 3); write at most 15 significant digits. A values file
 holds at most 16 MiB and 250,000 YAML nodes (a block scalar or a string is one node);
 an argument of the --set family must be UTF-8.
 `
-	aboutOutput = `Output: multi-document YAML on stdout in Helm's install order; -o json prints one v1
+	aboutOutput = `Output: multi-document YAML on stdout in helm template's order (Helm's install order of
+kinds, then the hooks, which helm install runs at their events); -o json prints one v1
 List (as kubectl get -o json does), which kubectl apply and plan --live read. What render
 prints is what helm install creates: the Helm uninstall hooks (the post-delete cleanup
 ServiceAccount, Role, RoleBinding and Job, whose Job deletes the etcd's TLS Secrets, and
@@ -123,8 +128,10 @@ file per object instead (NN-kind-name.yaml|json, NN the object's place in the wh
 never replacing or removing a file it did not write (--force replaces regular files), nor
 writing into a directory another command or stack wrote; a render with --show-only never
 removes a file, and one without it removes the file of an object that holds state (an
-EtcdCluster, DataStore, EtcdSnapshot, CA Certificate, Issuer or Secret) only with
---prune-unsafe (else exit 3, naming the files). The files change as a whole: an error,
+EtcdCluster, DataStore, EtcdSnapshot, CA Certificate, Issuer or Secret) or of a kind an
+API gates (network policy, VPA, scrape, dashboard: a forgotten --api-versions) only with
+--prune-unsafe (else exit 3, naming the files and the API); the summary names each file
+removed and what became of its objects. The files change as a whole: an error,
 SIGINT or SIGTERM leaves the old set, a killed run is undone or finished by the next one
 (exit 128+N after a signal). --show-only KIND[/NAME] prints only the
 objects it matches (a kind or resource name in any case, as kubectl get reads it; without
@@ -133,7 +140,7 @@ uninstall hook only with --include-hooks, and a KIND the render holds none of is
 with the kinds it holds.
 Errors go to stderr with a non-zero exit: 1 bad input (every bad input, one a line,
 the first being what the chart prints), 3 an --output-dir render that would remove
-objects holding state, 2 usage (` + envIncludeHooks + ` other than
+objects holding state or of a kind an API gates (without --prune-unsafe), 2 usage (` + envIncludeHooks + ` other than
 1, true, 0, false or empty included); output that cannot be written (a closed pipe,
 a full disk) exits 1. What a message quotes of the input is escaped as Go quotes
 strings ("\n", "\x1b", "\u202e"): no control character reaches the terminal.
@@ -192,6 +199,9 @@ func runOn(args []string, stdin io.Reader, out *errwriter.Writer, stderr io.Writ
 // error, unreported.
 func execute(args []string, stdin io.Reader, stdout, stderr io.Writer) (*cobra.Command, error) {
 	root := newRootCmd(env{stdin, stdout, stderr})
+	if isCompletionRequest(args) {
+		registerCompletions(root)
+	}
 	root.SetArgs(normalizeArgs(root, args))
 	return root.ExecuteC()
 }
@@ -364,7 +374,8 @@ func newRenderCallerCmd(e env, caller string) *cobra.Command {
 		example: strings.TrimSuffix(exampleRenderCluster, "\n"),
 	})
 	rf.register(cmd, caller)
-	printObjects(cmd, e, caller, func() string { return stackName(caller, rf.namespace, rf.release) }, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
+	of := printObjects(cmd, e, caller, func() string { return stackName(caller, rf.namespace, rf.release) }, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
+	of.served = func() []string { return rf.served }
 	return cmd
 }
 
@@ -386,6 +397,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	if err != nil {
 		return nil, rf.inFlagTerms(err)
 	}
+	rf.served = req.APIVersions
 	warn(e.stderr, releaseWarnings(rf.caller, rf.release))
 	warn(e.stderr, rf.valueWarnings(req.Values))
 	warn(e.stderr, rf.apiWarnings(req.APIVersions))

@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -177,6 +183,7 @@ func TestOutputDirNeverDropsStateUnasked(t *testing.T) {
 		legacy        bool   // strip the first manifest's owner line
 		edit          string // a file to edit between the runs (with --force then)
 		unsafe        []string
+		gated         []string // files of kinds an API gates, which the second run's list lacks
 	}{
 		{name: "a cluster moves to a shared datastore", first: cluster, second: with(cluster, "--live-datastore", "shared"),
 			unsafe: stateful("kubernetes-demo-etcd")},
@@ -190,7 +197,9 @@ func TestOutputDirNeverDropsStateUnasked(t *testing.T) {
 		{name: "a snapshot no longer rendered", first: []string{"render", "snapshot", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--name", "before-upgrade", "--pvc", "backups"},
 			second: []string{"render", "snapshot", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--schedule", "@daily", "--pvc", "backups"},
 			unsafe: []string{"00-etcdsnapshot-before-upgrade"}},
-		{name: "optional APIs no longer listed: renamed and removed files, none with state", first: with(cluster, "-a", all), second: cluster},
+		{name: "optional APIs no longer listed: renamed files, and the gated kinds' asked", first: with(cluster, "-a", all), second: cluster,
+			gated: []string{"06-ciliumnetworkpolicy-kubernetes-demo-etcd", "09-grafanadashboard-kubernetes-demo-etcd-grafana-dashboard",
+				"13-podmonitor-kubernetes-demo-etcd-pod-monitor", "14-vmpodscrape-kubernetes-demo-etcd-pod-scrape", "15-verticalpodautoscaler-kubernetes-demo-etcd"}},
 		{name: "uninstall hooks no longer printed", first: with(etcdArgs, "--include-hooks"), second: etcdArgs},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -215,7 +224,7 @@ func TestOutputDirNeverDropsStateUnasked(t *testing.T) {
 			}
 			before, old := tree(t, dir), files(t, dir)
 			code, stdout, stderr := cli(t, "", with(c.second, "--output-dir", dir)...)
-			if len(c.unsafe) == 0 {
+			if len(c.unsafe)+len(c.gated) == 0 {
 				require.Equal(t, 0, code, stderr)
 				require.Regexp(t, `removed \d+ stale generated files`, stdout)
 				requireManifestAgrees(t, dir)
@@ -224,14 +233,19 @@ func TestOutputDirNeverDropsStateUnasked(t *testing.T) {
 			require.Equal(t, exitUnsafe, code, "%s\n%s", stdout, stderr)
 			require.Empty(t, stdout)
 			require.Equal(t, before, tree(t, dir))
-			var named []string
+			var named, gated []string
 			for _, line := range strings.Split(stderr, "\n") {
 				if m := regexp.MustCompile(`^etcdshapes: --output-dir: invalid value "([^"]+)": holds (\S+) (\S+), which this render no longer prints: `).FindStringSubmatch(line); m != nil {
 					named = append(named, strings.TrimSuffix(m[1], ext))
 					require.Contains(t, line, "rerun with --prune-unsafe to remove it")
 				}
+				if m := regexp.MustCompile(`^etcdshapes: output-dir: invalid value "([^"]+)": holds (\S+) (\S+), which this render prints only where --api-versions lists (\S+), and it does not: `).FindStringSubmatch(line); m != nil {
+					gated = append(gated, strings.TrimSuffix(m[1], ext))
+					require.Contains(t, line, "rerun with --api-versions "+m[4]+"; to remove the object, rerun with --prune-unsafe")
+				}
 			}
 			require.Equal(t, c.unsafe, named, stderr)
+			require.Equal(t, c.gated, gated, stderr)
 			require.Contains(t, stderr, "etcdshapes: nothing was written to "+dir+"\n")
 			// Asked: removed.
 			code, stdout, stderr = cli(t, "", with(c.second, "--output-dir", dir, "--prune-unsafe")...)
@@ -239,7 +253,7 @@ func TestOutputDirNeverDropsStateUnasked(t *testing.T) {
 			require.Regexp(t, `removed \d+ stale generated files`, stdout)
 			// Each is gone, or holds the object of the stack rendered now.
 			after := files(t, dir)
-			for _, f := range c.unsafe {
+			for _, f := range append(append([]string{}, c.unsafe...), c.gated...) {
 				if got, ok := after[f+ext]; ok {
 					require.NotEqual(t, old[f+ext], got, f)
 				}
@@ -247,4 +261,80 @@ func TestOutputDirNeverDropsStateUnasked(t *testing.T) {
 			requireManifestAgrees(t, dir)
 		})
 	}
+}
+
+// TestOutputDirKeepsGatedKindsUnasked (M3): for each caller and each API
+// that gates one of its kinds (etcdshapes.OptionalAPIsOf: the
+// CiliumNetworkPolicy, the VPA, the scrapes, the dashboard), a render into
+// a directory that an earlier render wrote with the API listed, now
+// without it (a forgotten --api-versions), exits 3 and writes nothing:
+// one refusal, naming the file, the object and the API to list again. With
+// --prune-unsafe the file goes, and the summary names every file removed,
+// each with what became of its objects.
+func TestOutputDirKeepsGatedKindsUnasked(t *testing.T) {
+	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		base := []string{"render", caller, "-n", "tenant-demo"}
+		if caller == etcdshapes.CallerCluster {
+			base = append(base, "--release", "kubernetes-demo")
+		}
+		apis := etcdshapes.OptionalAPIsOf(caller)
+		require.NotEmpty(t, apis)
+		for _, api := range apis {
+			t.Run(caller+" "+api, func(t *testing.T) {
+				dir := filepath.Join(t.TempDir(), "out")
+				with := func(apis []string, more ...string) []string {
+					args := append([]string{}, base...)
+					for _, a := range apis {
+						args = append(args, "--api-versions", a)
+					}
+					return append(append(args, "--output-dir", dir), more...)
+				}
+				ok(t, "", with(apis)...)
+				before := tree(t, dir)
+				rest := slices.DeleteFunc(slices.Clone(apis), func(a string) bool { return a == api })
+				code, stdout, stderr := cli(t, "", with(rest)...)
+				require.Equal(t, exitUnsafe, code, "%s\n%s", stdout, stderr)
+				require.Empty(t, stdout)
+				require.Equal(t, before, tree(t, dir))
+				lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+				require.Len(t, lines, 2, stderr)
+				assert.Regexp(t, `^etcdshapes: output-dir: invalid value "[0-9]{2}-[a-z]+-[^"]+\.yaml": holds \S+ \S+, which this render prints only where --api-versions lists `+regexp.QuoteMeta(api)+", and it does not: ", lines[0])
+				assert.Contains(t, lines[0], "rerun with --api-versions "+api+"; to remove the object, rerun with --prune-unsafe")
+				assert.Equal(t, "etcdshapes: nothing was written to "+dir, lines[1])
+
+				out := ok(t, "", with(rest, "--prune-unsafe")...)
+				summary := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+				m := regexp.MustCompile(`removed (\d+) stale generated files`).FindStringSubmatch(summary[0])
+				require.NotNil(t, m, out)
+				require.Equal(t, m[1], strconv.Itoa(len(summary)-1), "one line per removed file:\n%s", out)
+				gone := 0
+				for _, l := range summary[1:] {
+					require.Regexp(t, `^  removed `+regexp.QuoteMeta(dir)+`/[0-9]{2}-[a-z]+-\S+\.yaml: \S+ \S+ is (now in [0-9]{2}-\S+\.yaml|no longer rendered)$`, l)
+					if strings.HasSuffix(l, "is no longer rendered") {
+						gone++
+					}
+				}
+				assert.Equal(t, 1, gone, out)
+			})
+		}
+	}
+}
+
+// TestReportNamesRemovedFiles: the summary of a directory write names each
+// file it removed, escaped (a directory's name may hold anything), the
+// first maxRemovedListed and how many more.
+func TestReportNamesRemovedFiles(t *testing.T) {
+	var removed []string
+	for i := range maxRemovedListed + 5 {
+		removed = append(removed, fmt.Sprintf("%02d-x.yaml", i))
+	}
+	var stdout bytes.Buffer
+	dir := "out\x1b]52;c;eA==\a"
+	require.NoError(t, reportWritten(dir, chartwrite.Result{Removed: removed}, "", func(p string) string { return "fate of " + p }, &stdout, io.Discard))
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	require.Len(t, lines, 1+maxRemovedListed+1)
+	assert.Equal(t, `wrote 0 files to out\x1b]52;c;eA==\a, 0 unchanged, removed 25 stale generated files`, lines[0])
+	assert.Equal(t, `  removed out\x1b]52;c;eA==\a/00-x.yaml: fate of 00-x.yaml`, lines[1])
+	assert.Equal(t, "  and 5 more removed", lines[len(lines)-1])
+	assert.NotContains(t, stdout.String(), "\x1b")
 }

@@ -55,6 +55,10 @@ type outputFlags struct {
 	stack        string
 	includeHooks bool
 	flags        *pflag.FlagSet
+	// served, set for render etcd|cluster, is the APIs its render
+	// listed (--api-versions), once it rendered: a file of a kind they
+	// gate leaves the directory only with --prune-unsafe.
+	served func() []string
 }
 
 // envIncludeHooks is the opt-in to the Helm uninstall hooks for tools that
@@ -70,15 +74,18 @@ func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 	fs.StringVar(&o.dir, "output-dir", "",
 		"write one file per object into `DIR` (created if missing) instead of stdout, as\n"+
 			"helm template --output-dir: NN-kind-name.yaml (or .json), NN the object's place in the\n"+
-			"whole stack (Helm's install order, hooks included), so a file keeps its name whatever\n"+
+			"whole stack (helm template's order, hooks included), so a file keeps its name whatever\n"+
 			"--show-only or --include-hooks select. It records what it wrote, and for which command\n"+
 			"and stack, in DIR/"+chartwrite.ManifestName+", and never replaces or removes another file,\n"+
 			"follows a symbolic link or opens a FIFO; a DIR another command or stack wrote (gen chart,\n"+
 			"another namespace, a snapshot) is refused, even with --force. A render without --show-only\n"+
 			"removes the files it wrote earlier for objects it no longer prints (uninstall hooks an\n"+
 			"--include-hooks run wrote included), but a file whose object holds state (an EtcdCluster,\n"+
-			"DataStore, EtcdSnapshot, CA Certificate, Issuer or Secret) only with --prune-unsafe: without\n"+
-			"it the render exits 3 naming them; a render with --show-only never removes a file. The\n"+
+			"DataStore, EtcdSnapshot, CA Certificate, Issuer or Secret) or is of a kind an API gates\n"+
+			"(the CiliumNetworkPolicy, VPA, VMPodScrape, PodMonitor, GrafanaDashboard: a forgotten\n"+
+			"--api-versions) only with --prune-unsafe: without it the render exits 3 naming them and\n"+
+			"the API to list; the summary names each file removed. A render with --show-only never\n"+
+			"removes a file. The\n"+
 			"files change as a whole: an error, SIGINT or SIGTERM leaves the old set (or, past the\n"+
 			"commit point, the new one), and a run killed midway is undone or finished by the next.\n"+
 			"Two runs into one DIR at once take turns (a lock file, DIR/"+chartwrite.LockName+", while\n"+
@@ -86,10 +93,11 @@ func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 	fs.BoolVar(&o.force, "force", false,
 		"with --output-dir: replace or remove regular files etcdshapes did not write or that were\nedited since")
 	fs.BoolVar(&o.pruneUnsafe, "prune-unsafe", false,
-		"with --output-dir: also remove (or replace) the files of objects that hold state and that\n"+
-			"this render no longer prints (an EtcdCluster, DataStore, EtcdSnapshot, CA Certificate,\n"+
-			"Issuer or Secret, e.g. a tenant cluster moving to a shared datastore): a GitOps tool that\n"+
-			"prunes then deletes them")
+		"with --output-dir: also remove (or replace) the files of objects that hold state, or are of\n"+
+			"a kind an API gates, and that this render no longer prints (an EtcdCluster, DataStore,\n"+
+			"EtcdSnapshot, CA Certificate, Issuer or Secret, e.g. a tenant cluster moving to a shared\n"+
+			"datastore; a network policy, VPA, scrape or dashboard whose API --api-versions no longer\n"+
+			"lists): a GitOps tool that prunes then deletes them")
 	fs.StringArrayVarP(&o.showOnly, "show-only", "s", nil,
 		"print only the objects `KIND[/NAME]` matches: KIND a kind or resource in any case, as kubectl\n"+
 			"get reads it, optionally with its group (EtcdCluster, etcdcluster, certificates.cert-manager.io);\n"+
@@ -105,9 +113,9 @@ func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 				"and stderr says how many. "+envIncludeHooks+"=1 (or true) in the environment does\n"+
 				"the same, for tools that cannot pass the flag; 0, false or empty is the default")
 	}
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(outputYAML, outputJSON))
+	completeFlag(cmd, "output", outputYAML, outputJSON)
 	_ = cmd.MarkFlagDirname("output-dir")
-	_ = cmd.RegisterFlagCompletionFunc("show-only", cobra.NoFileCompletions)
+	completeFlag(cmd, "show-only")
 }
 
 // printObjects gives cmd the output flags (YAML by default) and, as its
@@ -118,7 +126,7 @@ func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 // (render snapshot, render check). name names the stack the objects
 // belong to, "NAMESPACE/RELEASE", once objects has checked the flags:
 // with the command's path it is the owner --output-dir records.
-func printObjects(cmd *cobra.Command, e env, stack string, name func() string, objects func() ([]etcdshapes.Object, error)) {
+func printObjects(cmd *cobra.Command, e env, stack string, name func() string, objects func() ([]etcdshapes.Object, error)) *outputFlags {
 	var of outputFlags
 	of.register(cmd, outputYAML, stack != "")
 	of.stack = stack
@@ -133,6 +141,7 @@ func printObjects(cmd *cobra.Command, e env, stack string, name func() string, o
 		}
 		return of.write(objs, e.stdout, e.stderr)
 	})
+	return &of
 }
 
 // check reports malformed output flags, and resolves --include-hooks: the
@@ -357,8 +366,9 @@ func (s selector) matchesKind(gvk schema.GroupVersionKind) bool {
 		return false
 	}
 	kind, _ := path.Match(s.kind, strings.ToLower(gvk.Kind))
-	resource, _ := path.Match(s.kind, etcdshapes.ResourceFor(gvk).Resource)
-	return kind || resource
+	gvr, known := etcdshapes.ResourceFor(gvk)
+	resource, _ := path.Match(s.kind, gvr.Resource)
+	return kind || known && resource
 }
 
 // selectObjects says which objects any --show-only matches (all without
@@ -514,11 +524,13 @@ func (o *outputFlags) writeDir(objs []etcdshapes.Object, places []int, total int
 		kind := strings.ToLower(obj.GetObjectKind().GroupVersionKind().Kind)
 		files[i] = chartwrite.File{Path: fmt.Sprintf("%0*d-%s-%s.%s", width, places[i], kind, obj.GetName(), o.format), Data: data}
 	}
-	opts := chartwrite.Options{Force: o.force, Partial: filtered, Owner: o.owner(), Adopts: adoptsRender}
-	if !o.pruneUnsafe {
-		opts.Approve = approvePrune(objs)
+	var served []string
+	if o.served != nil {
+		served = o.served()
 	}
-	return writeDirectory("--output-dir", o.dir, files, opts, nil, stdout, stderr)
+	review := newPruneReview(objs, files, o.stack, served, !o.pruneUnsafe)
+	opts := chartwrite.Options{Force: o.force, Partial: filtered, Owner: o.owner(), Adopts: adoptsRender, Approve: review.approve}
+	return writeDirectory("--output-dir", o.dir, files, opts, nil, review.removed, stdout, stderr)
 }
 
 func indentJSON(b []byte) ([]byte, error) {
@@ -530,9 +542,15 @@ func indentJSON(b []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// maxRemovedListed is how many removed files the summary names one by
+// one; the manifest lists them all before the write.
+const maxRemovedListed = 20
+
 // reportWritten says what chartwrite did: the paths it left on stderr, a
-// summary on stdout.
-func reportWritten(dir string, res chartwrite.Result, detail string, stdout, stderr io.Writer) error {
+// summary on stdout, and a line for each file it removed (the first
+// maxRemovedListed), with what became of its objects where removed says
+// (render: now in another file, or no longer rendered).
+func reportWritten(dir string, res chartwrite.Result, detail string, removed func(string) string, stdout, stderr io.Writer) error {
 	for _, n := range res.Left {
 		sayf(stderr, "left %s: %s", filepath.Join(dir, filepath.FromSlash(n.Path)), n.Reason)
 	}
@@ -547,6 +565,23 @@ func reportWritten(dir string, res chartwrite.Result, detail string, stdout, std
 	if res.ManifestCreated {
 		fmt.Fprintf(&b, "; recorded them in %s", filepath.Join(dir, chartwrite.ManifestName))
 	}
-	_, err := io.WriteString(stdout, invalid.Escape(b.String())+"\n")
+	lines := []string{b.String()}
+	for i, p := range res.Removed {
+		if i == maxRemovedListed {
+			lines = append(lines, fmt.Sprintf("  and %d more removed", len(res.Removed)-maxRemovedListed))
+			break
+		}
+		line := "  removed " + filepath.Join(dir, filepath.FromSlash(p))
+		if removed != nil {
+			if fate := removed(p); fate != "" {
+				line += ": " + fate
+			}
+		}
+		lines = append(lines, line)
+	}
+	for i, l := range lines {
+		lines[i] = invalid.Escape(l)
+	}
+	_, err := io.WriteString(stdout, strings.Join(lines, "\n")+"\n")
 	return err
 }

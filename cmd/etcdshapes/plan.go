@@ -7,6 +7,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -45,14 +46,23 @@ const (
       etcdclusters.etcd-operator.cozystack.io,certificates.cert-manager.io,...
   The live state (the EtcdCluster's storage class and spec.bootstrap, which a restored
   cluster keeps, and the KamajiControlPlane's datastore) is read from it unless
-  --live-storage-class/--live-datastore say otherwise. With managedFields, fields applied
-  by the field manager (--field-manager, "etcdshapes" by default) and no longer rendered
-  show as removed (or as changed to their default, where the API server fills one in);
-  every other manager's are kept, and a change of one is a conflict. Plan with the field
-  manager you apply with (kubectl apply --server-side --field-manager NAME,
-  metav1.ApplyOptions.FieldManager). -o json prints the plan as a JSON object, led by its
-  verdict: "safeToApply", "empty" and "counts" (create, update, delete, unchanged, refused,
-  needsDecision, notes, conflicts).
+  --live-storage-class/--live-datastore say otherwise. The plan is of a server-side apply
+  as the field manager (--field-manager, "etcdshapes" by default), with force: apply the
+  render so, and only so (a client-side apply, or kubectl's default manager "kubectl",
+  removes and keeps other fields than the plan shows), and plan with the manager you apply
+  with (metav1.ApplyOptions.FieldManager in Go); the plan's text prints the command:
+    etcdshapes render ... | kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -
+  With managedFields, fields applied by the field manager and no longer rendered show as
+  removed (or as changed to their default, where the API server fills one in); every other
+  manager's are kept, and a change of one is a conflict, which force takes. A live stack
+  none of whose fields the manager owns (applied under another name) is said, and the
+  verdict is qualified. Without managedFields (kubectl get without --show-managed-fields, a
+  saved render) ownership is unknown: a live immutable or member-shaping field the render
+  leaves out is a decision (the apply removes it if the manager owns it), and the verdict
+  is qualified. -o json prints the plan as a JSON object, led by its verdict: "safeToApply",
+  "empty", "verdict" (the text's last line), "counts" (create, update, delete, unchanged,
+  refused, needsDecision, notes, conflicts) and "fieldManager"; "nothingLive" and
+  "missingCore" say that the live file holds nothing of the stack, or lacks its core.
 
   The DataStore is cluster-scoped: list datastores.kamaji.clastix.io among the kinds
   (kubectl then fetches every DataStore), or append it by name:
@@ -66,16 +76,20 @@ const (
   both lines, as the API server's strict decoding refuses it: two outputs appended
   without a line --- between them read as one document with every key twice.
 
-  A live file that holds some of the stack but not an object it renders (a kubectl get
-  that dropped one kind: RBAC Forbidden, a kind left out, an ignored failure) plans that
-  object as a create, with the kubectl get that fetches it: a decision (exit 3) for the
-  EtcdCluster, the DataStore, the Issuers and Certificates (and one of the etcd chart's
-  two Secrets while the other is live), a note for any other kind (an API newly served).
+  A live file that holds some of the stack, or an object that refers to it (a
+  KamajiControlPlane or TenantControlPlane on its DataStore, its TLS Secrets, its
+  members' PVCs, Pods or Services, its EtcdSnapshots), but not an object it renders (a
+  kubectl get that dropped one kind: RBAC Forbidden, a kind left out, an ignored failure)
+  is partial: that object plans as a create, with the kubectl get that fetches it, a
+  decision (exit 3) for the EtcdCluster, the DataStore, the Issuers and Certificates (and
+  one of the etcd chart's two Secrets while the other is live), a note for any other kind
+  (an API newly served).
 
   A live file that holds nothing of the stack (empty, or another namespace's objects)
-  plans a fresh install, with a note saying so. --expect-existing refuses that plan
-  (exit 3): use it wherever the stack is known to exist, so that a failed or misdirected
-  kubectl get never plans a fresh install over a live cluster.
+  plans a fresh install, with a note saying so. --expect-existing refuses that plan, and
+  any plan whose live file lacks the stack's EtcdCluster or DataStore (exit 3): use it
+  wherever the stack is known to exist, so that a failed, partial or misdirected kubectl
+  get never plans a fresh install over a live cluster.
 `
 	planInference = `
   (cluster) A live VPA, VMPodScrape or CiliumNetworkPolicy of the stack proves its API is
@@ -85,8 +99,11 @@ const (
 `
 	planExit = `
   Exit status: 0 safe to apply (or no changes), 3 something is refused or needs a
-  decision (or, with --expect-existing, nothing of the stack is live), 1 an error (a
-  malformed live file, a plan that cannot be written), 2 a usage error.
+  decision (with --expect-existing, a live file without the stack's EtcdCluster or
+  DataStore is one), 1 an error (a malformed live file, a plan that cannot be written),
+  2 a usage error. The status is the verdict the plan prints last (and -o json's
+  "safeToApply"): 0 for "Safe to apply" and "No changes", 3 for "Not safe to apply"; an
+  error prints no plan.
 `
 )
 
@@ -129,16 +146,17 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&liveFile, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (one object, a List or\nseveral documents; -o json too); \"-\" reads stdin; required")
 	fs.StringVarP(&output, "output", "o", "text", "the plan's `FORMAT`: text or json (the plan as a JSON object)")
-	fs.BoolVar(&expectExisting, "expect-existing", false, "the stack exists: exit 3 when the live file holds none of its objects (a failed\nor misdirected kubectl get), rather than plan a fresh install")
+	fs.BoolVar(&expectExisting, "expect-existing", false, "the stack exists: exit 3 when the live file lacks its EtcdCluster or DataStore (a\nfailed, partial or misdirected kubectl get), rather than plan a fresh install")
 	fs.StringVar(&fieldManager, "field-manager", apply.FieldManager,
-		"the field manager `NAME` the objects will be applied as (kubectl apply --server-side\n"+
-			"--field-manager): its fields in the live managedFields are its own, every other manager's\n"+
-			"another's. Checked as the API server checks it: at most 128 bytes, printable, not empty")
-	_ = cmd.RegisterFlagCompletionFunc("field-manager", cobra.NoFileCompletions)
+		"the field manager `NAME` the objects will be applied as, with force:\n"+
+			"kubectl apply --server-side --field-manager NAME --force-conflicts\n"+
+			"Its fields in the live managedFields are its own, every other manager's another's.\n"+
+			"Checked as the API server checks it: at most 128 bytes, printable, not empty")
+	completeFlag(cmd, "field-manager")
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
+	completeFlag(cmd, "output", "text", "json")
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
-		p, err := planLive(&rf, liveFile, output, fieldManager, e.stdin, e.stderr)
+		p, err := planLive(&rf, liveFile, output, fieldManager, expectExisting, e.stdin, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -153,10 +171,14 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 		} else if err := p.WriteText(e.stdout); err != nil {
 			return fmt.Errorf("writing the plan: %w", err)
 		}
-		if expectExisting && p.NothingLive {
+		switch {
+		case expectExisting && p.NothingLive:
 			sayf(e.stderr, "--expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote %s (its namespace and kinds)", liveFile)
-			return &exitStatus{exitUnsafe}
+		case expectExisting && len(p.MissingCore) > 0:
+			sayf(e.stderr, "--expect-existing: the live file is partial: it lacks the stack's %s; fetch %s into the live file and plan again (the plan names the kubectl get of each)", refsText(p.MissingCore), plural(len(p.MissingCore), "it", "them"))
 		}
+		// The plan's own verdict, the one its text and JSON print
+		// (Result.Summary): --expect-existing is a decision in it.
 		if !p.SafeToApply() {
 			return &exitStatus{exitUnsafe}
 		}
@@ -170,7 +192,7 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
 }
 
-func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
+func planLive(rf *renderFlags, liveFile, output, fieldManager string, expectExisting bool, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
 	if err := rf.check("plan"); err != nil {
 		return nil, err
 	}
@@ -205,7 +227,11 @@ func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.R
 	if err != nil {
 		return nil, err
 	}
-	p, _, err := plan.ForRequestWith(req, live, []plan.Option{plan.AsFieldManager(fieldManager)})
+	opts := []plan.Option{plan.AsFieldManager(fieldManager)}
+	if expectExisting {
+		opts = append(opts, plan.ExpectExisting())
+	}
+	p, _, err := plan.ForRequestWith(req, live, opts)
 	if err != nil {
 		return nil, rf.inFlagTerms(err)
 	}
@@ -219,4 +245,21 @@ func planLive(rf *renderFlags, liveFile, output, fieldManager string, stdin io.R
 	warn(stderr, rf.valueWarnings(req.Values))
 	warn(stderr, rf.apiWarnings(apis))
 	return p, nil
+}
+
+// refsText is "EtcdCluster ns/name and DataStore name".
+func refsText(refs []plan.ObjectRef) string {
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.String()
+	}
+	return strings.Join(out, " and ")
+}
+
+// plural is one for a count of 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

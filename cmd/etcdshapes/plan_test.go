@@ -7,15 +7,18 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/internal/goldentest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -86,7 +89,9 @@ func TestPlanCommandAgainstItself(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := runPlan(planArgs(t, s, writeTemp(t, liveList(t, s, nil))), nil, &stdout, &stderr)
 			require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
-			assert.Contains(t, stdout.String(), "No changes.")
+			// A render saved as the live file has no managedFields
+			// (a stack on a shared datastore renders nothing to compare).
+			assert.Regexp(t, "\nNo changes(, qualified: .*)?\\.\n$", stdout.String())
 			assert.Contains(t, stdout.String(), "0 to create, 0 to update, 0 to delete")
 			assert.Empty(t, stderr.String())
 		})
@@ -181,7 +186,7 @@ func TestPlanCommandSafeUpdate(t *testing.T) {
 	assert.Equal(t, 0, code, "%s%s", stdout.String(), stderr.String())
 	assert.Contains(t, stdout.String(), "~ spec.storage.size: \"4Gi\" -> \"8Gi\"")
 	assert.Contains(t, stdout.String(), "note spec.storage.size")
-	assert.Contains(t, stdout.String(), "Safe to apply.")
+	assert.Contains(t, stdout.String(), "\nSafe to apply, qualified: ")
 }
 
 // The etcd chart's version planned by etcd's upgrade policy: the issue's
@@ -264,7 +269,7 @@ func TestPlanCommandInfersOptionalAPIs(t *testing.T) {
 		"API served: operator.victoriametrics.com/v1beta1/VMPodScrape: inferred from live object VMPodScrape tenant-demo/kubernetes-demo-etcd-pod-scrape\n",
 		"API served: cilium.io/v2/CiliumNetworkPolicy: inferred from live object CiliumNetworkPolicy tenant-demo/kubernetes-demo-etcd\n",
 		"0 to create, 0 to update, 0 to delete",
-		"No changes.",
+		"\nNo changes, qualified: ",
 	} {
 		assert.Contains(t, out, want)
 	}
@@ -528,7 +533,7 @@ func TestPlanCommandCollidingDataStore(t *testing.T) {
 	stdout.Reset()
 	code = runPlan(planArgs(t, s, writeTemp(t, append(append(stackYAML, "---\n"...), dsYAML...))), nil, &stdout, &stderr)
 	require.Equal(t, 0, code, "%s%s", stdout.String(), stderr.String())
-	require.Contains(t, stdout.String(), "No changes.")
+	require.Contains(t, stdout.String(), "\nNo changes, qualified: ")
 }
 
 // liveEncodings are the four shapes of a live file kubectl and scripts
@@ -564,8 +569,12 @@ func liveEncodings(t *testing.T, items []any) map[string][]byte {
 // Issuer, Certificate or kept Secret is a decision naming the object and
 // the kubectl get that fetches it: exit 3, never "Safe to apply". Any
 // other kind missing is a note, and the plan of the values as they are
-// stays safe (exit 0).
+// stays safe (exit 0). The quick tier plans each object's removal in one
+// shape of live file, the shapes in turn (each shape some ten times); the
+// slow tier, in every shape. The plan package's TestPlanMissingLiveObject
+// grades every removal through the Go API.
 func TestPlanCommandMissingLiveObject(t *testing.T) {
+	row := 0
 	for _, name := range []string{"etcd-monitoring-apis", "cluster-monitoring-apis"} {
 		s := goldentest.Scenario(t, name)
 		var live map[string]any
@@ -587,8 +596,14 @@ func TestPlanCommandMissingLiveObject(t *testing.T) {
 			if ns := u.GetNamespace(); ns != "" {
 				ref = kind + " " + ns + "/" + u.GetName()
 			}
-			for enc, data := range liveEncodings(t, rest) {
+			encodings := liveEncodings(t, rest)
+			quick := slices.Sorted(maps.Keys(encodings))[row%len(encodings)]
+			row++
+			for enc, data := range encodings {
 				t.Run(s.Name+"/"+kind+"/"+u.GetName()+"/"+enc, func(t *testing.T) {
+					if enc != quick {
+						testtier.SkipUnlessSlow(t, "this removal in the other shapes of live file")
+					}
 					file := writeTemp(t, data)
 					var stdout, stderr bytes.Buffer
 					code := runPlan(append(planArgs(t, s, file), "--set", set, "--expect-existing"), nil, &stdout, &stderr)
@@ -615,7 +630,7 @@ func TestPlanCommandMissingLiveObject(t *testing.T) {
 						require.Contains(t, stdout.String(), "Not safe to apply")
 					} else {
 						require.Equal(t, 0, code, "%s", stdout.String())
-						require.Contains(t, stdout.String(), "Safe to apply.")
+						require.Contains(t, stdout.String(), "\nSafe to apply, qualified: ")
 					}
 				})
 			}
@@ -623,12 +638,31 @@ func TestPlanCommandMissingLiveObject(t *testing.T) {
 	}
 }
 
-// TestPlanCommandJSONVerdict: plan -o json carries the verdict at the top
-// level (safeToApply, empty and counts), and it agrees with the exit
-// status and with the text form's summary and verdict lines, for a plan
-// with no changes, a safe update, a decision, a refusal and a fresh
-// install.
-func TestPlanCommandJSONVerdict(t *testing.T) {
+// shortWriter takes n bytes, then fails: a stdout that breaks while the
+// plan is printed.
+type shortWriter struct{ n int }
+
+func (w *shortWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errors.New("no space left on device")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestPlanVerdictAgreesWithExitStatus: every way plan ends, one verdict.
+// A plan that is printed ends its text with the verdict (Result.Summary),
+// which -o json carries as "verdict" beside "safeToApply", "empty" and
+// "counts", and the exit status is 0 exactly when the verdict says "Safe
+// to apply" or "No changes" and "safeToApply" is true: for no changes, a
+// safe update, a decision, a refusal, a fresh install with and without
+// --expect-existing, a removal the plan cannot see without managedFields,
+// a stack another manager applied, and the other ways plan exits non-zero
+// (a malformed live file, a usage error, a stdout that fails midway),
+// which print no verdict at all.
+func TestPlanVerdictAgreesWithExitStatus(t *testing.T) {
 	s := goldentest.Scenario(t, "etcd-defaults")
 	cluster := func(edit func(u *unstructured.Unstructured)) func(u *unstructured.Unstructured) {
 		return func(u *unstructured.Unstructured) {
@@ -637,50 +671,82 @@ func TestPlanCommandJSONVerdict(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range []struct {
-		name    string
-		live    []byte
+	const unknown = ", qualified: 20 live objects carry no managedFields (what the apply removes is not known)."
+	// The server's answer for the etcd chart in tenant-fixture, applied as
+	// etcdshapes, with managedFields.
+	server := filepath.Join("..", "..", "testdata", "apiserver", "live.yaml")
+	fixture := []string{"etcd", "--namespace", "tenant-fixture", "--chart-version", "1.2.3", "--live", server}
+	type result struct {
 		code    int
-		verdict string
+		verdict string // the text's last line; "" for none
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want result
 	}{
-		{"no changes", liveList(t, s, nil), 0, "No changes."},
-		{"a patch version change", liveList(t, s, cluster(func(u *unstructured.Unstructured) {
+		{"no changes", planArgs(t, s, writeTemp(t, liveList(t, s, nil))), result{0, "No changes" + unknown}},
+		{"no changes, with managedFields", fixture, result{0, "No changes."}},
+		{"a patch version change", planArgs(t, s, writeTemp(t, liveList(t, s, cluster(func(u *unstructured.Unstructured) {
 			require.NoError(t, unstructured.SetNestedField(u.Object, "3.6.10", "spec", "version"))
-		})), 0, "Safe to apply."},
-		{"a member-count change", liveList(t, s, cluster(func(u *unstructured.Unstructured) {
+		})))), result{0, "Safe to apply" + unknown}},
+		{"a safe update, with managedFields", append(append([]string{}, fixture...), "--chart-version", "1.2.4"), result{0, "Safe to apply."}},
+		{"a member-count change", planArgs(t, s, writeTemp(t, liveList(t, s, cluster(func(u *unstructured.Unstructured) {
 			require.NoError(t, unstructured.SetNestedField(u.Object, int64(5), "spec", "replicas"))
-		})), 3, "Not safe to apply: 0 refused by the API server, 1 need a decision."},
-		{"a shrinking volume", liveList(t, s, cluster(func(u *unstructured.Unstructured) {
+		})))), result{3, "Not safe to apply: 0 refused by the API server, 1 need a decision" + unknown}},
+		{"a shrinking volume", planArgs(t, s, writeTemp(t, liveList(t, s, cluster(func(u *unstructured.Unstructured) {
 			require.NoError(t, unstructured.SetNestedField(u.Object, "100Gi", "spec", "storage", "size"))
-		})), 3, "Not safe to apply: 1 refused by the API server, 0 need a decision."},
-		{"nothing live", []byte{}, 0, "Safe to apply."},
+		})))), result{3, "Not safe to apply: 1 refused by the API server, 0 need a decision" + unknown}},
+		{"an immutable field the render leaves out, ownership unknown", planArgs(t, s, writeTemp(t, liveList(t, s, cluster(func(u *unstructured.Unstructured) {
+			require.NoError(t, unstructured.SetNestedField(u.Object, "local", "spec", "storage", "storageClassName"))
+		})))), result{3, "Not safe to apply: 0 refused by the API server, 1 need a decision" + unknown}},
+		{"another manager's stack", append(append([]string{}, fixture...), "--field-manager", "kubectl"),
+			result{0, "No changes, qualified: field manager kubectl owns no live field (Owned by other managers, above)."}},
+		{"nothing live", planArgs(t, s, writeTemp(t, nil)), result{0, "Safe to apply."}},
+		{"nothing live, --expect-existing", append(planArgs(t, s, writeTemp(t, nil)), "--expect-existing"),
+			result{3, "Not safe to apply: 0 refused by the API server, 1 need a decision."}},
+		{"a live stack, --expect-existing", append(append([]string{}, fixture...), "--expect-existing"), result{0, "No changes."}},
+		{"a malformed live file", planArgs(t, s, writeTemp(t, []byte("kind: [\n"))), result{1, ""}},
+		{"a usage error", append(planArgs(t, s, writeTemp(t, nil)), "-o", "yaml"), result{2, ""}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			live := writeTemp(t, c.live)
 			var text, stderr bytes.Buffer
-			code := runPlan(planArgs(t, s, live), nil, &text, &stderr)
-			require.Equal(t, c.code, code, "%s%s", text.String(), stderr.String())
-			require.Contains(t, text.String(), "\n"+c.verdict+"\n")
+			code := runPlan(c.args, nil, &text, &stderr)
+			require.Equal(t, c.want.code, code, "%s%s", text.String(), stderr.String())
+			if c.want.verdict == "" {
+				assert.Empty(t, text.String(), "a plan that ends in an error prints no verdict")
+				return
+			}
+			lines := strings.Split(strings.TrimSuffix(text.String(), "\n"), "\n")
+			verdict := lines[len(lines)-1]
+			assert.Equal(t, c.want.verdict, verdict, text.String())
+			safe := strings.HasPrefix(verdict, "Safe to apply") || strings.HasPrefix(verdict, "No changes")
+			assert.Equal(t, code == 0, safe, "the text's verdict and the exit status")
 
 			var js bytes.Buffer
-			require.Equal(t, c.code, runPlan(append(planArgs(t, s, live), "-o", "json"), nil, &js, &stderr), stderr.String())
+			require.Equal(t, c.want.code, runPlan(append(append([]string{}, c.args...), "-o", "json"), nil, &js, &stderr), stderr.String())
 			var top map[string]json.RawMessage
 			require.NoError(t, json.Unmarshal(js.Bytes(), &top))
 			var got struct {
-				SafeToApply *bool        `json:"safeToApply"`
-				Empty       *bool        `json:"empty"`
-				Counts      *plan.Counts `json:"counts"`
+				SafeToApply  *bool        `json:"safeToApply"`
+				Empty        *bool        `json:"empty"`
+				Verdict      *string      `json:"verdict"`
+				Counts       *plan.Counts `json:"counts"`
+				FieldManager *string      `json:"fieldManager"`
 			}
 			require.NoError(t, json.Unmarshal(js.Bytes(), &got))
 			require.NotNil(t, got.SafeToApply, "no safeToApply in %s", js.String())
 			require.NotNil(t, got.Empty, "no empty in %s", js.String())
+			require.NotNil(t, got.Verdict, "no verdict in %s", js.String())
 			require.NotNil(t, got.Counts, "no counts in %s", js.String())
-			assert.Equal(t, c.code == 0, *got.SafeToApply)
-			assert.Equal(t, c.verdict == "No changes.", *got.Empty)
+			require.NotNil(t, got.FieldManager, "no fieldManager in %s", js.String())
+			assert.Equal(t, code == 0, *got.SafeToApply, "the JSON's safeToApply and the exit status")
+			assert.Equal(t, verdict, *got.Verdict, "the JSON's verdict and the text's")
+			assert.Equal(t, strings.HasPrefix(verdict, "No changes"), *got.Empty)
 			n := got.Counts
 			assert.Contains(t, text.String(), fmt.Sprintf("Plan: %d to create, %d to update, %d to delete, %d unchanged.\n", n.Create, n.Update, n.Delete, n.Unchanged))
 			if !*got.SafeToApply {
-				assert.Contains(t, text.String(), fmt.Sprintf("Not safe to apply: %d refused by the API server, %d need a decision.", n.Refused, n.NeedsDecision))
+				assert.True(t, strings.HasPrefix(verdict, fmt.Sprintf("Not safe to apply: %d refused by the API server, %d need a decision", n.Refused, n.NeedsDecision)), verdict)
 			} else {
 				assert.Zero(t, n.Refused+n.NeedsDecision)
 			}
@@ -690,10 +756,20 @@ func TestPlanCommandJSONVerdict(t *testing.T) {
 			require.NoError(t, json.Unmarshal(js.Bytes(), &p))
 			assert.Equal(t, *got.SafeToApply, p.SafeToApply())
 			assert.Equal(t, *got.Empty, p.Empty())
+			assert.Equal(t, *got.Verdict, p.Summary())
 			assert.Equal(t, *n, p.Counts())
-			for _, k := range []string{"safeToApply", "empty", "counts", "objects"} {
+			for _, k := range []string{"safeToApply", "empty", "verdict", "counts", "fieldManager", "objects"} {
 				assert.Contains(t, top, k)
 			}
 		})
+	}
+	// A stdout that fails while the plan is printed: exit 1, and what
+	// reached it holds no verdict.
+	for _, format := range []string{"text", "json"} {
+		w := &shortWriter{n: 64}
+		var stderr bytes.Buffer
+		args := append(planArgs(t, s, writeTemp(t, liveList(t, s, nil))), "-o", format)
+		require.Equal(t, exitError, runPlan(args, nil, w, &stderr), stderr.String())
+		assert.Contains(t, stderr.String(), "no space left on device")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/stretchr/testify/require"
@@ -46,6 +47,19 @@ func TestQuantityBounds(t *testing.T) {
 		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "8Ei"}, `--size: invalid value "8Ei"` + rng},
 		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "1e-999999999"}, `--size: invalid value "1e-999999999"` + expo},
 		{[]string{"plan", "etcd", "-n", "tenant-root", "--live", file("live.yaml", "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\nspec:\n  storage: {size: 8Ei}\n")}, "--live " + filepath.Join(dir, "live.yaml") + `: live[0].spec.storage.size: invalid value "8Ei"` + rng},
+		// The charts' rules (quantity.ChartRule) and etcd.MinSize, as
+		// typed, through the flags and the live size render check reads.
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "resources.cpu=123456789012345678m"}, `values.resources.cpu: invalid value "123456789012345678m": ` + quantity.DigitsChartRule},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "resources.memory=1.5n"}, `values.resources.memory: invalid value "1.5n": ` + quantity.NanoChartRule},
+		{[]string{"render", "etcd", "-n", "tenant-root", "--set", "size=100k"}, `values.size: invalid value "100k": ` + etcd.MinSizeRule},
+		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "0.1234567890123456789Gi"}, `--size: invalid value "0.1234567890123456789Gi": ` + quantity.DigitsChartRule},
+		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "1Ei"}, `--size: invalid value "1Ei": ` + quantity.DigitsChartRule},
+		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "1048576"}, `--size: invalid value "1048576": ` + etcd.MinSizeRule},
+		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", "255Mi"}, `--size: invalid value "255Mi": ` + etcd.MinSizeRule},
+		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--live", file("small.yaml", "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\nspec:\n  storage: {size: 100Mi}\n")},
+			`live: spec.storage.size: invalid value "100Mi": ` + etcd.MinSizeRule},
+		{[]string{"render", "check", "etcd", "-n", "tenant-root", "--live", file("precise.yaml", "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\nspec:\n  storage: {size: \"1234567890123450000\"}\n")},
+			`live: spec.storage.size: invalid value "1234567890123450000": ` + quantity.ExactChartRule},
 	} {
 		code, stdout, stderr := cli(t, "", c.args...)
 		require.Equal(t, 1, code, "%q: %s", c.args, stderr)

@@ -21,12 +21,12 @@ func registerRelease(cmd *cobra.Command, caller string, release *string) {
 	fs := cmd.Flags()
 	if caller == etcdshapes.CallerEtcd {
 		fs.StringVar(release, "release", "", "the Helm release `NAME` (or the RELEASE argument): must be \""+naming.EtcdChartRelease+"\", the default")
-		_ = cmd.RegisterFlagCompletionFunc("release", fixedCompletion(naming.EtcdChartRelease))
+		completeFlag(cmd, "release", naming.EtcdChartRelease)
 	} else {
 		fs.StringVar(release, "release", "", "the kubernetes chart's Helm release `NAME` (or the RELEASE argument); required.\n"+
 			"The objects are named after it, \"NAME-etcd\" (kubernetes-demo-etcd for kubernetes-demo);\n"+
 			"Cozystack names tenant cluster <name>'s release \""+clusterReleasePrefix+"<name>\", another NAME is warned about")
-		_ = cmd.RegisterFlagCompletionFunc("release", cobra.NoFileCompletions)
+		completeFlag(cmd, "release")
 	}
 	cmd.Args = releaseArgs(release)
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {

@@ -23,6 +23,9 @@ type renderFlags struct {
 	sets                             strvals.Sets
 	liveDataStore, liveStorageClass  string
 	flags                            *pflag.FlagSet
+	// served are the APIs the render listed (Request.APIVersions), once
+	// it rendered.
+	served []string
 }
 
 func (r *renderFlags) register(cmd *cobra.Command, caller string) {
@@ -55,18 +58,18 @@ func (r *renderFlags) register(cmd *cobra.Command, caller string) {
 			"it equals byte for byte, as .Capabilities.APIVersions.Has. Nothing is refused: an entry that\n"+
 			"is not GROUP/VERSION[/Kind] (\"cilium.io/v2/CiliumNetworkPolicy \"), or of one of their groups\n"+
 			"while the list lacks its exact API (cilium.io/v2), renders nothing and is warned about on stderr.")
-	_ = cmd.RegisterFlagCompletionFunc("api-versions", fixedCompletion(etcdshapes.OptionalAPIs()...))
+	completeFlag(cmd, "api-versions", etcdshapes.OptionalAPIs()...)
 	if caller == etcdshapes.CallerCluster {
 		fs.StringVar(&r.liveDataStore, "live-datastore", "",
 			"spec.dataStoreName of the live KamajiControlPlane, a DataStore `NAME`. If it names another\ndatastore, the cluster stays there and nothing is rendered.")
 		fs.StringVar(&r.liveStorageClass, "live-storage-class", "",
 			"spec.storage.storageClassName of the live EtcdCluster, a StorageClass `NAME`; it is\nimmutable, so it wins over the _cluster classes (pass \"\" for a live cluster without one)")
 		allowEmpty(cmd, "live-storage-class", "a live EtcdCluster without a storage class")
-		_ = cmd.RegisterFlagCompletionFunc("live-datastore", cobra.NoFileCompletions)
-		_ = cmd.RegisterFlagCompletionFunc("live-storage-class", cobra.NoFileCompletions)
+		completeFlag(cmd, "live-datastore")
+		completeFlag(cmd, "live-storage-class")
 	}
 	for _, f := range []string{"namespace", "chart-version", "set", "set-string", "set-json", "set-literal"} {
-		_ = cmd.RegisterFlagCompletionFunc(f, cobra.NoFileCompletions)
+		completeFlag(cmd, f)
 	}
 	_ = cmd.MarkFlagFilename("values", "yaml", "yml", "json")
 }

@@ -49,7 +49,9 @@ func TestShowOnlyKind(t *testing.T) {
 					want = append(want, d)
 				}
 			}
-			resource := etcdshapes.ResourceFor(k).Resource
+			gvr, known := etcdshapes.ResourceFor(k)
+			require.True(t, known, "%s is a kind of the table of shapes", k)
+			resource := gvr.Resource
 			spellings := []string{k.Kind, strings.ToLower(k.Kind), strings.ToUpper(k.Kind), resource, k.Kind + "/*"}
 			if k.Group != "" {
 				spellings = append(spellings, resource+"."+k.Group, strings.ToLower(k.Kind)+"."+k.Group)

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -44,12 +44,16 @@ const (
               delete only the ring's names.
   --s3-key    a prefix ending in "/" (the operator appends "<name>.db"); it and
               --pvc-subpath hold valid UTF-8 without control, format or line
-              separator characters.
+              separator characters, and leave the file's path within 1024 bytes
+              (S3's key limit): at most 958 and 957 bytes, the sub-path's segments
+              at most 255 (NAME_MAX).
   --s3-endpoint an http or https URL naming a host (not "https://:443"), a port
-              from 1 to 65535 if any, no credentials, query or fragment.
+              from 1 to 65535 if any, no credentials, query or fragment, at most
+              1024 bytes.
   --schedule  is read as Kubernetes reads it (robfig/cron's standard parser, in
-              kube-controller-manager's time zone); TZ= and CRON_TZ=, @every and
-              a schedule that never fires ("0 3 30 2 *") are refused.
+              kube-controller-manager's time zone); TZ= and CRON_TZ=, @every, a
+              schedule that never fires ("0 3 30 2 *") and one longer than 1024
+              bytes are refused.
 
   Output is multi-document YAML on stdout (-o json, --output-dir and --show-only as for
   'etcdshapes render etcd'); errors go to stderr with a non-zero exit.
@@ -92,16 +96,16 @@ func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVarP(&sf.namespace, "namespace", "n", "", "the stack's tenant namespace `NS` (\"tenant-…\"); required")
 	registerRelease(cmd, caller, &sf.release)
 	fs.StringVar(&sf.name, "name", "", "one EtcdSnapshot `NAME`")
-	fs.StringVar(&sf.schedule, "schedule", "", "a CronJob taking snapshots on the `CRON` schedule (\"0 3 * * *\", \"@daily\")")
+	fs.StringVar(&sf.schedule, "schedule", "", "a CronJob taking snapshots on the `CRON` schedule (\"0 3 * * *\", \"@daily\"; at most 1024 bytes)")
 	fs.Var(&decimalFlag{n: &sf.keep}, "keep", fmt.Sprintf("with --schedule: keep the last `N` snapshots (default %d), N in decimal digits", etcd.DefaultSnapshotKeep))
-	fs.StringVar(&sf.s3.Endpoint, "s3-endpoint", "", "the S3 endpoint `URL`")
+	fs.StringVar(&sf.s3.Endpoint, "s3-endpoint", "", "the S3 endpoint `URL` (http or https, a host, at most 1024 bytes)")
 	fs.StringVar(&sf.s3.Bucket, "s3-bucket", "", "the S3 `BUCKET`")
-	fs.StringVar(&sf.s3.Key, "s3-key", "", "the S3 key `PREFIX/` (ends in \"/\"; the operator appends \"<name>.db\")")
+	fs.StringVar(&sf.s3.Key, "s3-key", "", "the S3 key `PREFIX/` (ends in \"/\", at most 958 bytes; the operator appends \"<name>.db\")")
 	fs.StringVar(&sf.s3.Region, "s3-region", "", "the S3 `REGION`")
 	fs.BoolVar(&sf.s3.ForcePathStyle, "s3-force-path-style", false, "path-style S3 URLs")
 	fs.StringVar(&sf.s3.CredentialsSecretRef.Name, "s3-credentials-secret", "", "the `SECRET` holding the S3 credentials")
 	fs.StringVar(&sf.pvc.ClaimName, "pvc", "", "the PersistentVolumeClaim `CLAIM` to write to")
-	fs.StringVar(&sf.pvc.SubPath, "pvc-subpath", "", "the `DIR` inside the claim")
+	fs.StringVar(&sf.pvc.SubPath, "pvc-subpath", "", "the `DIR` inside the claim (at most 957 bytes, segments of at most 255)")
 	printObjects(cmd, e, "", func() string { return stackName(caller, sf.namespace, sf.release) }, func() ([]etcdshapes.Object, error) {
 		objs, err := snapshotObjects(caller, &sf, cmd.Flags())
 		if err != nil {

@@ -68,6 +68,14 @@ func TestRenderSnapshotRefusesWhatNeverRuns(t *testing.T) {
 		{append([]string{"--schedule", "0 3 30 2 *"}, s3...), "--schedule"},
 		{append([]string{"--schedule", "0 0 31 4 *"}, s3...), "--schedule"},
 		{append([]string{"--schedule", "TZ=UTC 0 3 * * *"}, s3...), "--schedule"},
+		// Over the length their consumer takes (etcd.MaxScheduleLength,
+		// MaxS3EndpointLength, MaxSnapshotPath less the appended file,
+		// MaxPathSegment).
+		{append([]string{"--schedule", "0" + strings.Repeat(" ", 1017) + "3 * * *"}, s3...), "--schedule"},
+		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "https://s3.example.com/"+strings.Repeat("p", 1002))...), "--s3-endpoint"},
+		{append([]string{"--name", "x"}, append(s3, "--s3-key", strings.Repeat("k", 958)+"/")...), "--s3-key"},
+		{[]string{"--name", "x", "--pvc", "etcd-backups", "--pvc-subpath", strings.Repeat(strings.Repeat("d", 200)+"/", 4) + strings.Repeat("d", 154)}, "--pvc-subpath"},
+		{[]string{"--name", "x", "--pvc", "etcd-backups", "--pvc-subpath", "etcd/" + strings.Repeat("s", 256)}, "--pvc-subpath"},
 	} {
 		code, stdout, stderr := run(c.args...)
 		require.Equal(t, 1, code, "%v: %s", c.args, stderr)

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etcdshapes/etcdshapes/internal/bigyaml"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/bigyaml"
 	"github.com/stretchr/testify/require"
 )
 

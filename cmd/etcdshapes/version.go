@@ -118,7 +118,7 @@ then the Go version, the platform and, when the build had them, the VCS revision
 		Args: noArgs,
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "`FORMAT`: text or json")
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json"))
+	completeFlag(cmd, "output", "text", "json")
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
 		v := readBuildVersion()
 		var out string

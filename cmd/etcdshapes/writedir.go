@@ -10,16 +10,17 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
 
 	"github.com/etcdshapes/etcdshapes"
-	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
+	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/apis/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -65,8 +66,9 @@ func signalExit(s os.Signal) int {
 // directory's flag in messages ("--output-dir", "--out"). Refused files are
 // reported on stderr (exit 1), an earlier run's recovery too. detail, when
 // set, adds to the summary of a write that succeeded (it may cost: gen's
-// template sizes render the chart again).
-func writeDirectory(field, dir string, files []chartwrite.File, o chartwrite.Options, detail func() string, stdout, stderr io.Writer) error {
+// template sizes render the chart again); removed, when set, says what
+// became of a removed file's objects (reportWritten).
+func writeDirectory(field, dir string, files []chartwrite.File, o chartwrite.Options, detail func() string, removed func(path string) string, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)
@@ -133,7 +135,7 @@ func writeDirectory(field, dir string, files []chartwrite.File, o chartwrite.Opt
 	if detail != nil {
 		d = detail()
 	}
-	if err := reportWritten(dir, res, d, stdout, stderr); err != nil {
+	if err := reportWritten(dir, res, d, removed, stdout, stderr); err != nil {
 		return err
 	}
 	if signalled {
@@ -225,73 +227,138 @@ func stateLoss(u *unstructured.Unstructured) string {
 }
 
 // unsafePruneError refuses a render --output-dir that would take objects
-// holding state out of the directory (see stateLoss), without
+// holding state (stateLoss), or the objects of an API the render no
+// longer lists (capabilityLoss), out of the directory, without
 // --prune-unsafe: exit 3.
 type unsafePruneError struct{ refusals invalid.List }
 
 func (e *unsafePruneError) Error() string { return e.refusals.Error() }
 func (e *unsafePruneError) Unwrap() error { return e.refusals }
 
-// approvePrune is render --output-dir's chartwrite.Options.Approve: a file
-// replaced or removed whose object this render no longer prints (under any
-// file name) takes that object out of the directory, and a GitOps tool
-// that prunes deletes it; for an object that holds state (stateLoss), or a
-// file whose object cannot be read, that needs --prune-unsafe.
-func approvePrune(printed []etcdshapes.Object) func(chartwrite.Plan) error {
-	keep := make(map[objectKey]bool, len(printed))
-	for _, o := range printed {
-		keep[keyOf(o)] = true
+// capabilityLoss says what a GitOps prune deletes with an object of a
+// kind the stack renders only where its API is served (the table of
+// shapes' gated kinds): the object a forgotten --api-versions drops from a
+// render, although the cluster still serves its API; "" for other kinds.
+func capabilityLoss(gk schema.GroupKind) string {
+	switch gk.Kind {
+	case "CiliumNetworkPolicy":
+		return "the etcd's network policy, which denies its ports 2379 and 2380 to the pods outside its stack and namespace: they can reach etcd again"
+	case "VerticalPodAutoscaler":
+		return "the etcd's VerticalPodAutoscaler, which sets the requests of the members etcd-operator creates"
+	case "VMPodScrape", "PodMonitor":
+		return "the scrape of the etcd's metrics: its dashboards and alerts go blind"
+	case "GrafanaDashboard":
+		return "the etcd's Grafana dashboard"
 	}
-	return func(p chartwrite.Plan) error {
-		var refusals invalid.List
-		check := func(e chartwrite.Existing, verb string) {
-			// The file as the directory names it: the last line says
-			// which directory ("nothing was written to DIR").
-			file := filepath.FromSlash(e.Path)
-			if e.Data == nil {
-				// Above chartwrite.MaxFileSize, not read: only --force
-				// replaces or removes it.
-				refusals = append(refusals, invalid.Errorf("--output-dir", file, "is too large to be read, so etcdshapes cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", verb, verb))
-				return
-			}
-			objs, err := objectsIn(e.Data)
-			if err != nil {
-				refusals = append(refusals, invalid.Errorf("--output-dir", file, "%v, so etcdshapes does not read it and cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", err, verb, verb))
-				return
-			}
-			for _, u := range objs {
-				k := keyOf(u)
-				if keep[k] {
-					continue // still printed, perhaps under another file name
-				}
-				if loss := stateLoss(u); loss != "" {
-					refusals = append(refusals, invalid.Errorf("--output-dir", file, "holds %s, which this render no longer prints: %s the file makes a GitOps prune (or kubectl apply --prune) delete %s; rerun with --prune-unsafe to remove it from the directory",
-						k, verbing(verb), loss))
-				}
-			}
-		}
-		type leaving struct {
-			e    chartwrite.Existing
-			verb string
-		}
-		entries := make([]leaving, 0, len(p.Replaced)+len(p.Removed))
-		for _, e := range p.Replaced {
-			entries = append(entries, leaving{e, "replace"})
-		}
-		for _, e := range p.Removed {
-			entries = append(entries, leaving{e, "remove"})
-		}
-		// In path order, as chartwrite lists its refusals.
-		sort.SliceStable(entries, func(i, j int) bool { return entries[i].e.Path < entries[j].e.Path })
-		for _, x := range entries {
-			check(x.e, x.verb)
-		}
-		if len(refusals) == 0 {
-			return nil
-		}
-		return &unsafePruneError{refusals}
-	}
+	return "the " + gk.Kind
 }
+
+// gatedAPI is the optional API that decides whether caller's stack renders
+// objects of gk ("" when none does: the kind renders whatever is served).
+func gatedAPI(caller string, gk schema.GroupKind) string {
+	for _, s := range etcdshapes.Shapes() {
+		if s.API != "" && s.Kind.GroupKind() == gk && slices.Contains(s.Callers, caller) && !slices.Contains(s.AlwaysFor, caller) {
+			return s.API
+		}
+	}
+	return ""
+}
+
+// pruneReview is render --output-dir's chartwrite.Options.Approve: it
+// reads the objects of every file the write replaces or removes. A file
+// whose object this render no longer prints (under any file name) takes
+// that object out of the directory, and a GitOps tool that prunes deletes
+// it; for an object that holds state (stateLoss), an object of a kind
+// gated by an API (capabilityLoss: the render's --api-versions may have
+// forgotten it), or a file whose object cannot be read, that needs
+// --prune-unsafe (enforce false). It records what became of each
+// removed file's objects, which the summary says (removed).
+type pruneReview struct {
+	caller  string   // the stack's caller; "" for render snapshot|check
+	served  []string // the APIs the render listed
+	enforce bool     // without --prune-unsafe
+	// fileOf is each printed object's file.
+	fileOf map[objectKey]string
+	// fates are, by removed path, what became of its objects.
+	fates map[string]string
+}
+
+func newPruneReview(printed []etcdshapes.Object, files []chartwrite.File, caller string, served []string, enforce bool) *pruneReview {
+	r := &pruneReview{caller: caller, served: served, enforce: enforce, fileOf: make(map[objectKey]string, len(printed)), fates: map[string]string{}}
+	for i, o := range printed {
+		r.fileOf[keyOf(o)] = files[i].Path
+	}
+	return r
+}
+
+func (r *pruneReview) approve(p chartwrite.Plan) error {
+	var refusals invalid.List
+	check := func(e chartwrite.Existing, verb string) {
+		// The file as the directory names it: the last line says
+		// which directory ("nothing was written to DIR").
+		file := filepath.FromSlash(e.Path)
+		if e.Data == nil {
+			// Above chartwrite.MaxFileSize, not read: only --force
+			// replaces or removes it.
+			refusals = append(refusals, invalid.Errorf("--output-dir", file, "is too large to be read, so etcdshapes cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", verb, verb))
+			return
+		}
+		objs, err := objectsIn(e.Data)
+		if err != nil {
+			refusals = append(refusals, invalid.Errorf("--output-dir", file, "%v, so etcdshapes does not read it and cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", err, verb, verb))
+			return
+		}
+		var fates []string
+		for _, u := range objs {
+			k := keyOf(u)
+			if now, ok := r.fileOf[k]; ok {
+				fates = append(fates, fmt.Sprintf("%s is now in %s", k, now))
+				continue // still printed, under another file name
+			}
+			fates = append(fates, fmt.Sprintf("%s is no longer rendered", k))
+			if loss := stateLoss(u); loss != "" {
+				refusals = append(refusals, invalid.Errorf("--output-dir", file, "holds %s, which this render no longer prints: %s the file makes a GitOps prune (or kubectl apply --prune) delete %s; rerun with --prune-unsafe to remove it from the directory",
+					k, verbing(verb), loss))
+			} else if api := gatedAPI(r.caller, k.gk); api != "" {
+				why := "which this render no longer prints"
+				fix := "rerun with --prune-unsafe to remove it from the directory"
+				if !slices.Contains(r.served, api) {
+					why = "which this render prints only where --api-versions lists " + api + ", and it does not"
+					fix = "if the management cluster serves the API, rerun with --api-versions " + api + "; to remove the object, rerun with --prune-unsafe"
+				}
+				refusals = append(refusals, invalid.Errorf("--output-dir", file, "holds %s, %s: %s the file makes a GitOps prune (or kubectl apply --prune) delete %s; %s",
+					k, why, verbing(verb), capabilityLoss(k.gk), fix))
+			}
+		}
+		if verb == "remove" {
+			r.fates[e.Path] = strings.Join(fates, "; ")
+		}
+	}
+	type leaving struct {
+		e    chartwrite.Existing
+		verb string
+	}
+	entries := make([]leaving, 0, len(p.Replaced)+len(p.Removed))
+	for _, e := range p.Replaced {
+		entries = append(entries, leaving{e, "replace"})
+	}
+	for _, e := range p.Removed {
+		entries = append(entries, leaving{e, "remove"})
+	}
+	// In path order, as chartwrite lists its refusals.
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].e.Path < entries[j].e.Path })
+	for _, x := range entries {
+		check(x.e, x.verb)
+	}
+	if len(refusals) == 0 || !r.enforce {
+		return nil
+	}
+	return &unsafePruneError{refusals}
+}
+
+// removed is what became of the objects of a file the write removed
+// (writeDirectory's removed).
+func (r *pruneReview) removed(path string) string { return r.fates[path] }
 
 // objectsIn reads the objects of a file as kubectl apply -f reads it: each
 // YAML document (or JSON object) with a kind. What is not an object (a

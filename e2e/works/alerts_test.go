@@ -44,10 +44,10 @@ import (
 	"time"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/apis/victoriametrics/v1beta1"
 	"github.com/etcdshapes/etcdshapes/e2e/works/internal/third_party/promtool"
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
-	"github.com/etcdshapes/etcdshapes/monitoring/victoriametrics/v1beta1"
 	monv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/prometheus/util/junitxml"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"

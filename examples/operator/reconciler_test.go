@@ -17,10 +17,10 @@ import (
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	"github.com/etcdshapes/etcdshapes"
+	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
+	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/apis/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/etcd"
-	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
-	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/naming"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -55,7 +55,11 @@ func runTests(m *testing.M) int {
 	// ETCDSHAPES_CRDS lists directories like PATH.
 	crds := crdpath.Dirs(os.Getenv(crdpath.EnvVar), "")
 	if len(crds) == 0 || os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		fmt.Fprintln(os.Stderr, "example operator: set KUBEBUILDER_ASSETS (kube-apiserver and etcd) and ETCDSHAPES_CRDS; run `make test-example-operator`")
+		fmt.Fprintln(os.Stderr, "example operator: set KUBEBUILDER_ASSETS (kube-apiserver and etcd) and ETCDSHAPES_CRDS; run `make test-example-operator`. "+crdpath.What)
+		return 1
+	}
+	if err := crdpath.Check(crds, true); err != nil {
+		fmt.Fprintln(os.Stderr, "example operator:", err)
 		return 1
 	}
 	s, err := Scheme()
@@ -439,7 +443,11 @@ func TestRefusesUnsafePlan(t *testing.T) {
 
 // TestSharedDataStore: a tenant cluster whose live KamajiControlPlane
 // names a shared DataStore renders no etcd; once it names the cluster's
-// own DataStore, the stack is created.
+// own DataStore, which does not exist, the stack is created after a
+// person's decision: a control plane on the stack's DataStore is evidence
+// that the stack exists, so its missing EtcdCluster and DataStore are a
+// partial live stack (plan's TestPartlyLiveStackIsNeverSafe), never
+// created unasked.
 func TestSharedDataStore(t *testing.T) {
 	ctx := context.Background()
 	h := newHarness(t)
@@ -462,6 +470,16 @@ func TestSharedDataStore(t *testing.T) {
 	if err := setKCP(ctx, ns, release, n.DataStore()); err != nil {
 		t.Fatal(err)
 	}
+	got, evs = h.reconcile(cm)
+	h.expect(got, evs, DecisionNeeded, "Warning DecisionNeeded")
+	token := got.Annotations[DecisionAnnotation]
+	if token == "" || !strings.Contains(got.Annotations[PlanAnnotation], "the live file is partial, or the stack lost it") {
+		t.Fatalf("no decision token or no partial-stack decision in the plan:\n%s", got.Annotations[PlanAnnotation])
+	}
+	if err := k.Get(ctx, types.NamespacedName{Namespace: ns, Name: n.Cluster}, &etcdv1alpha2.EtcdCluster{}); !apierrors.IsNotFound(err) {
+		t.Errorf("an EtcdCluster was created before the decision (err %v)", err)
+	}
+	edit(t, cm, func(cm *corev1.ConfigMap) { cm.Annotations[ApproveAnnotation] = token })
 	got, evs = h.reconcile(cm)
 	h.expect(got, evs, Applied, "Normal Applied")
 	checkCluster(t, liveCluster(t, n), "", 3)

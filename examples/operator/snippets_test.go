@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/internal/snippets"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/snippets"
 )
 
 // TestOperatorDocSnippetsCompile: the Go snippets of docs/operator.md

@@ -1,7 +1,7 @@
 // Package apigroup registers the types of one API group version with a
-// scheme, so that the packages of the API groups this library emits (etcd,
-// kamaji, monitoring, policy) state only their group, version and types and
-// share the one way they are added to a scheme.
+// scheme, so that the packages of the API groups whose types this library
+// defines (apis/...) state only their group, version and types and share
+// the one way they are added to a scheme.
 package apigroup
 
 import (

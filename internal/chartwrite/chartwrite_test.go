@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etcdshapes/etcdshapes/internal/hostilefs"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/hostilefs"
 	"github.com/stretchr/testify/require"
 )
 

@@ -23,7 +23,6 @@ import (
 	"go/format"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -289,8 +288,6 @@ func Source(dirs []string, pkg string) ([]byte, error) {
 // (crdpath.Dirs, relative ones taken from root), else ../shared/crds and
 // ../shared/crds-planned beside root.
 func Dirs(root string) []string {
-	if dirs := crdpath.Dirs(os.Getenv(crdpath.EnvVar), root); len(dirs) > 0 {
-		return dirs
-	}
-	return []string{filepath.Join(root, "..", "shared", "crds"), filepath.Join(root, "..", "shared", "crds-planned")}
+	dirs, _ := crdpath.Resolve(root)
+	return dirs
 }

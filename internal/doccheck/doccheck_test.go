@@ -1,5 +1,3 @@
-// Package doccheck holds the test that every exported identifier of the
-// module's packages has a doc comment.
 package doccheck
 
 import (

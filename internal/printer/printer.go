@@ -1,7 +1,9 @@
-// Package printer holds the machinery of etcdshapes.Marshal, shared with
-// the plan, which reads the desired objects as the printer's tree: the
-// reusable per-goroutine State, the fast path through yamlemit, the
-// clean-ups both paths apply, and the slow path through sigs.k8s.io/yaml.
+// Package printer is etcdshapes.Marshal and its machinery (Marshal,
+// MarshalObject, which the root package wraps), shared with the plan,
+// which reads the desired objects as the printer's tree, and with
+// internal/typedjson: the reusable per-goroutine State, the fast path
+// through yamlemit, the clean-ups both paths apply, and the slow path
+// through sigs.k8s.io/yaml.
 package printer
 
 import (

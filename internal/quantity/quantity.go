@@ -84,11 +84,12 @@ func Rule(s string) string {
 	return ""
 }
 
-// Parse is resource.ParseQuantity of s behind the bounds: s is the text
-// of the input field, value what the caller wrote there (the refusal
-// quotes it). Every refusal is an *invalid.Error whose rule is Rule's.
+// Parse is resource.ParseQuantity of s behind the bounds and the charts'
+// rules: s is the text of the input field, value what the caller wrote
+// there (the refusal quotes it). Every refusal is an *invalid.Error whose
+// rule is ChartRule's (which is Rule's for a text beyond the bounds).
 func Parse(field string, value any, s string) (resource.Quantity, error) {
-	if rule := Rule(s); rule != "" {
+	if rule := ChartRule(s); rule != "" {
 		return resource.Quantity{}, invalid.Errorf(field, value, "%s", rule)
 	}
 	q, err := resource.ParseQuantity(s)

@@ -164,6 +164,15 @@ func TestRule(t *testing.T) {
 			}
 			continue
 		}
+		// Within the bounds, Parse refuses what the charts' rules refuse
+		// (TestChartRule), with their rule.
+		if rule := ChartRule(s); rule != "" {
+			var ne *invalid.Error
+			if _, err := Parse("f", s, s); !errors.As(err, &ne) || ne.Rule != rule {
+				t.Errorf("Parse(%q) = %v, want the charts' rule %q", s, err, rule)
+			}
+			continue
+		}
 		q, err := Parse("f", s, s)
 		if err != nil {
 			t.Errorf("Parse(%q): %v", s, err)

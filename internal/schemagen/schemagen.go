@@ -57,8 +57,8 @@ import (
 )
 
 // builtinKinds are the built-in kinds the library emits (the stacks, their
-// Helm hooks and the snapshot schedules). The root package's
-// TestSchemaCoversEveryKind fails when a builder emits a kind that is
+// Helm hooks and the snapshot schedules). The plan package's
+// TestSchemaCoversEveryKind fails when a kind of the table of shapes is
 // neither here nor a CRD.
 var builtinKinds = []schema.GroupVersionKind{
 	{Group: "batch", Version: "v1", Kind: "CronJob"},
@@ -78,7 +78,13 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	src, err := Source(crdDirs(filepath.Join(wd, "..", "..")), *pkg)
+	// Every CRD must be there: a schema generated from some of them
+	// would plan the others' objects with the deduced schema.
+	dirs, fromEnv := crdpath.Resolve(filepath.Join(wd, "..", ".."))
+	if err := crdpath.Check(dirs, fromEnv); err != nil {
+		fail(err)
+	}
+	src, err := Source(dirs, *pkg)
 	if err != nil {
 		fail(err)
 	}
@@ -99,10 +105,8 @@ func fail(err error) {
 // GrafanaDashboard and the PodMonitor are in crds-planned), so a fallback
 // to crds alone would call the checked-in schema stale.
 func crdDirs(root string) []string {
-	if dirs := crdpath.Dirs(os.Getenv(crdpath.EnvVar), root); len(dirs) > 0 {
-		return dirs
-	}
-	return []string{filepath.Join(root, "..", "shared", "crds"), filepath.Join(root, "..", "shared", "crds-planned")}
+	dirs, _ := crdpath.Resolve(root)
+	return dirs
 }
 
 // kindSchema is one kind's root type and the schema it lives in.

@@ -1,7 +1,10 @@
 // Package typedjson turns a typed object into the JSON that Marshal's YAML
 // stands for (keys sorted), for the plan's desired and live trees and the
 // apply requests' bodies. A typed object read by a client without
-// apiVersion and kind gets them from the library's scheme.
+// apiVersion and kind gets them from the scheme its caller gives (the
+// library's, etcdshapes.AddToScheme): the scheme is passed in, not
+// imported, so that this package stands below the root package and its
+// users (plan, apply) above it.
 package typedjson
 
 import (
@@ -9,29 +12,37 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/internal/printer"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/manifest"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 )
 
-// scheme knows every kind the stacks contain, for typed objects that
-// arrive without TypeMeta (controller-runtime clears it on typed reads).
-// Built on first use.
-var scheme = sync.OnceValues(func() (*runtime.Scheme, error) {
-	s := runtime.NewScheme()
-	return s, etcdshapes.AddToScheme(s)
-})
+// Kinds knows the kinds of a scheme, for typed objects that arrive
+// without TypeMeta (controller-runtime clears it on typed reads).
+type Kinds struct {
+	scheme func() (*runtime.Scheme, error)
+}
+
+// NewKinds is the Kinds of the scheme addToScheme registers, built on
+// first use.
+func NewKinds(addToScheme func(*runtime.Scheme) error) *Kinds {
+	return &Kinds{scheme: sync.OnceValues(func() (*runtime.Scheme, error) {
+		s := runtime.NewScheme()
+		return s, addToScheme(s)
+	})}
+}
 
 // Of is a typed object as Marshal prints it, in JSON (keys
 // sorted). Typed objects read by a client without apiVersion and kind get
 // them from the scheme.
-func Of(field string, o etcdshapes.Object) ([]byte, error) {
-	o, err := WithKind(field, o)
+func (k *Kinds) Of(field string, o manifest.Object) ([]byte, error) {
+	o, err := k.WithKind(field, o)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := etcdshapes.MarshalObject(o)
+	doc, err := printer.MarshalObject(o)
 	if err != nil {
 		return nil, invalid.Errorf(field, fmt.Sprintf("%T %s", o, o.GetName()), "must marshal: %s", strings.TrimPrefix(err.Error(), "etcdshapes: "))
 	}
@@ -40,11 +51,11 @@ func Of(field string, o etcdshapes.Object) ([]byte, error) {
 
 // WithKind is o, or a copy of it with apiVersion and kind from the scheme
 // when it has none (controller-runtime clears them on typed reads).
-func WithKind(field string, o etcdshapes.Object) (etcdshapes.Object, error) {
+func (k *Kinds) WithKind(field string, o manifest.Object) (manifest.Object, error) {
 	if o.GetObjectKind().GroupVersionKind().Kind != "" {
 		return o, nil
 	}
-	s, err := scheme()
+	s, err := k.scheme()
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +63,7 @@ func WithKind(field string, o etcdshapes.Object) (etcdshapes.Object, error) {
 	if err != nil || len(gvks) == 0 {
 		return nil, invalid.Errorf(field+".kind", "", "must be set: %T is not a kind this library knows", o)
 	}
-	c, ok := o.DeepCopyObject().(etcdshapes.Object)
+	c, ok := o.DeepCopyObject().(manifest.Object)
 	if !ok {
 		return nil, invalid.Errorf(field, fmt.Sprintf("%T", o), "must copy to an etcdshapes.Object")
 	}

@@ -258,8 +258,10 @@ decodes to nothing. */ -}}
 
 {{- /* etcdshapes.check.quantity (optQuantity, quantity.Parse): dict field
 value k [try] [derived]; JSON {s, f (float64, up to nanos), num, factors
-(exact product)}; quantity.Rule's bounds (f²≥2^126: |f|≥2^63) unless
-derived; with try {bad} or {bound}. */ -}}
+(exact product)}; quantity.ChartRule's bounds (f²≥2^126: |f|≥2^63) and
+rules unless derived (a binary value's digits: the number's d times
+2^10k, its z trailing zeros off, below 10^15: d/5^z·2^10k < 10^15·2^z);
+with try {bad} or {bound}. */ -}}
 {{- define "etcdshapes.check.quantity" -}}
 {{- $x := .value }}{{ $s := "" }}{{ $q := .k.quantity }}{{ $rule := "" -}}
 {{- if kindIs "string" $x }}{{ $s = $x -}}
@@ -283,21 +285,24 @@ takes numbers through a float64's shortest form, which rounds 2^60). */ -}}
 {{- else -}}
 {{- $f = float64 (printf "%s%s" $num $suffix) -}}
 {{- end -}}
-{{- $big := ge (mulf $f $f) 8.507059173023462e37 -}}
+{{- $big := ge (mulf $f $f) 0x1p126 }}{{ $ns := mulf $f 1e9 -}}
 {{- if not (or $bad .derived) -}}
+{{- $d := regexReplaceAll "^0+|0+$" (regexReplaceAll "[^0-9]" $num "") "" }}{{ $n := atoi $d }}{{ $r := 1e15 -}}
+{{- if $factors }}{{ range until 21 }}{{ if and (not (mod $n 5)) (lt $r (mulf 1e15 (first $factors))) }}{{ $n = div $n 5 }}{{ $r = mulf $r 2 }}{{ end }}{{ end }}{{ end -}}
 {{- if and $big (kindIs "float64" $x) }}{{ $rule = $q.rangeRule -}}
 {{- else if gt (len $s) (int 64) }}{{ $rule = $q.lengthRule -}}
 {{- else if regexMatch "^[eE][+-]?0*[1-9][0-9]{2}" $suffix }}{{ $rule = $q.exponentRule -}}
-{{- else if $big }}{{ $rule = $q.rangeRule }}{{ end -}}
+{{- else if $big }}{{ $rule = $q.rangeRule -}}
+{{- else if or (gt (len $d) 15) (and $factors (ge (mulf $n (first $factors) (rest $factors | default (list 1) | first)) $r)) }}{{ $rule = $q.digits -}}
+{{- else if ne $ns (floor $ns) }}{{ $rule = $q.nano -}}
+{{- else if and (ge (mulf $f $f) 0x1p106) (ne (printf "%.0f" $f) (toJson $f)) }}{{ $rule = $q.exact -}}
+{{- else if and (eq $suffix "Ei") (ne (mulf $num 0x1p60) $f) }}{{ $rule = $q.ei }}{{ end -}}
 {{- end -}}
 {{- if not .try }}{{ with or (and $bad $q.syntaxRule) $rule }}{{ include "etcdshapes.check.fail" (list $.field $x .) }}{{ end }}{{ end -}}
 {{- if $bad }}{{ toJson (dict "bad" true) }}{{ else if $rule }}{{ toJson (dict "bound" $rule) }}{{ else -}}
 {{- /* Below 2^53 nanos the scaled value is exact, so ceil rounds like
 inf.RoundUp; above, a float64 holds no fraction of a nano. */ -}}
-{{- if and (gt $f 0.0) (lt $f 9007199.0) -}}
-{{- $nanos := mulf $f 1000000000 -}}
-{{- if ne $nanos (floor $nanos) }}{{ $f = divf (ceil $nanos) 1000000000 }}{{ end -}}
-{{- end -}}
+{{- if and (gt $f 0.0) (lt $f 9007199.0) (ne $ns (floor $ns)) }}{{ $f = divf (ceil $ns) 1e9 }}{{ end -}}
 {{- toJson (dict "s" $s "f" $f "num" $num "factors" $factors) -}}
 {{- end -}}
 {{- end -}}
@@ -308,11 +313,8 @@ written) q (parsed) k; 95% of the size in bytes, printed like "%.0f". */ -}}
 {{- /* One exact product, rounded once, as the library rounds it. */ -}}
 {{- $b := mulf .q.f 0.95 -}}
 {{- if .q.factors }}{{ $b = mulf (float64 .q.num) (first .q.factors) (rest .q.factors | default (list 1) | first) 0.95 }}{{ end -}}
-{{- $n := printf "%.0f" $b -}}
-{{- if lt (float64 $n) 1.0 -}}
-{{- include "etcdshapes.check.fail" (list "values.size" .value "must be at least one byte of quota") -}}
-{{- end -}}
-{{- $n -}}
+{{- if lt .q.f 268435456.0 }}{{ include "etcdshapes.check.fail" (list "values.size" .value .k.quantity.minSize) }}{{ end -}}
+{{- printf "%.0f" $b -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.loss (jsonnum.Float): list s f; how f loses the decimal s. */ -}}
@@ -342,6 +344,7 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. */ -}}
 {{- if kindIs "invalid" $x -}}
 {{- $_ := set $raw (index . 0) "" -}}
 {{- else if and (kindIs "string" $x) (ne $x "") -}}
+{{- if gt (len $x) 64 }}{{ include "etcdshapes.check.fail" (list $field $x $k.limits.ratio) }}{{ end -}}
 {{- $_ := set $raw (index . 0) $x -}}
 {{- else if kindIs "float64" $x -}}
 {{- $_ := set $raw (index . 0) (include "etcdshapes.check.formatFloat" (dict "value" $x)) -}}
@@ -490,10 +493,6 @@ its limit (the API server would refuse it). */ -}}
 {{- $lim := include "etcdshapes.check.quantity" (dict "field" "limit" "value" (get $res.limits $n) "k" $.k "derived" true) | fromJson -}}
 {{- $req := include "etcdshapes.check.quantity" (dict "field" "request" "value" (get $res.requests $n) "k" $.k "derived" true) | fromJson -}}
 {{- if gt $req.f $lim.f -}}
-{{- $ratio := get $.ratios (index $r 1) -}}
-{{- if ge $ratio 1.0 -}}
-{{- include "etcdshapes.check.fail" (list (printf "values.resources.%s" $n) $lim.s (printf "has more digits than the chart's float64 arithmetic keeps: its request %s would exceed it" $req.s)) -}}
-{{- end -}}
 {{- include "etcdshapes.check.fail" (list (printf "_cluster.%s" (index $r 2)) (get $.ratios.given (index $r 1)) (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
 {{- end -}}
 {{- end -}}
@@ -583,6 +582,7 @@ options.go): dict value path k. */ -}}
 {{- else if ne (len ($r.values | default list)) 1 -}}
 {{- include "etcdshapes.check.fail" (list (print $rp ".values") "" "must have exactly one value") -}}
 {{- end -}}
+{{- range $j, $v := $r.values | default list }}{{ include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j) "value" (toString $v) "msgs" (include "etcdshapes.check.subdomainErrors" (dict "value" (toString $v) "k" $.k))) }}{{ end -}}
 {{- end -}}
 {{- end -}}
 
@@ -666,6 +666,7 @@ dict value k; JSON list of the global constraints as given, empty for none. */ -
 {{- else if eq $x "" -}}
 {{- /* Only "" is none: upstream renders anything else as constraints. */ -}}
 {{- toJson list -}}
+{{- else if gt (len $x) 32768 }}{{ include "etcdshapes.check.fail" (list $field $x .k.limits.spread) -}}
 {{- else -}}
 {{- $doc := fromYaml $x -}}
 {{- if hasKey $doc "Error" -}}

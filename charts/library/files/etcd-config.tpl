@@ -39,10 +39,10 @@ per value: every field a whole quantity with a unit, and as many fields
 as values. */ -}}
 {{- $ok := and (le (len $ns) 63) (eq $rel "etcd") (empty $v.affinity)
   (empty (omit $v "_cluster" "affinity" "replicas" "resources" "size" "storageClass" "version" "_namespace" "backup" "etcdshapes"))
-  (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8});[1-9][0-9]{0,5}(k|M|G|T|Ki|Mi|Gi|Ti)?$" $head) $head)
+  (eq (regexFind "tenant-[a-z0-9]+(-[a-z0-9]+)*;(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8})\\.(0|[1-9][0-9]{0,8});([1-9][0-9]{0,3}Gi?|([3-9][0-9]{2}|[1-9][0-9]{3,5})Mi|[1-9][0-9]?Ti?)$" $head) $head)
   (or (not $sc) (and (le (len $sc) 63) (regexMatch "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$" $sc)))
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0)
-  (empty (omit $res "cpu" "memory" "ephemeral-storage")) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll "(0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi|Gi)?;" $quick ""))
+  (empty (omit $res "cpu" "memory" "ephemeral-storage")) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll "((0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi)?|[1-9][0-9]{0,4}Gi);" $quick ""))
   (eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "") -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/etcdshapes/etcdshapes/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 )
 
 // lab is one caller's running etcd: the network, the DNS and Service pods,

@@ -20,7 +20,7 @@ func TestREADMESnippetsCompile(t *testing.T) {
 // them) and that every one compiles.
 func requireSnippetsCompile(t *testing.T, rel string, atLeast int, what string) {
 	t.Helper()
-	root := filepath.Join("..", "..")
+	root := filepath.Join("..", "..", "..")
 	md, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
 	require.NoError(t, err)
 	blocks, err := Extract(md)
@@ -40,7 +40,7 @@ func TestCheckFails(t *testing.T) {
 	} {
 		blocks, err := Extract([]byte(md))
 		require.NoError(t, err)
-		err = Check(filepath.Join("..", ".."), blocks)
+		err = Check(filepath.Join("..", "..", ".."), blocks)
 		require.Error(t, err, md)
 		require.True(t, strings.Contains(err.Error(), "undefined") || strings.Contains(err.Error(), "declared and not used") ||
 			strings.Contains(err.Error(), "mismatched types"), err.Error())

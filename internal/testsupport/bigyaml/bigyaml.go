@@ -8,6 +8,7 @@
 package bigyaml
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -23,7 +24,7 @@ import (
 // root is the repository's root directory.
 func root() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // fixtureItems are the objects of testdata/apiserver/live.yaml: the etcd
@@ -174,11 +175,35 @@ func renamed(obj map[string]any, ns string, i int) map[string]any {
 // and close to it: for each step, the fixture's two stacks (43 objects as
 // kube-apiserver returns them) and 30 etcd member Pods, each copy renamed.
 func LiveList(ns string, nodes int) ([]byte, error) {
+	_, b, err := liveList(ns, nodes)
+	return b, err
+}
+
+// liveList is LiveList, with its items. The List is printed a step at a
+// time, as the steps are counted: the printer sorts a map's keys (the
+// List's are apiVersion, items, kind, metadata) and prints a list under
+// a key without indenting it, so the List's items are its steps' printed
+// items one after the other (TestLiveListIsOnePrint), and printing the
+// List whole once more would double the cost.
+func liveList(ns string, nodes int) ([]any, []byte, error) {
 	fixture, err := fixtureItems()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var items []any
+	printed := []byte("apiVersion: v1\nitems:\n")
+	// itemsOf is what the printer prints for the items of
+	// {"items": step}: all but its first line, "items:".
+	itemsOf := func(step []any) ([]byte, error) {
+		b, err := yaml.Marshal(map[string]any{"items": step})
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.HasPrefix(b, []byte("items:\n")) {
+			return nil, fmt.Errorf("bigyaml: the printer printed %.40q for a list of items", b)
+		}
+		return b[len("items:\n"):], nil
+	}
 	total := 0
 	for i := 0; total < nodes; i++ {
 		var step []any
@@ -188,26 +213,33 @@ func LiveList(ns string, nodes int) ([]byte, error) {
 		for p := range 30 {
 			step = append(step, pod(ns, i*30+p))
 		}
-		b, err := yaml.Marshal(map[string]any{"items": step})
+		b, err := itemsOf(step)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		n := inputlimit.Lex(b).Nodes
+		// Lex counts the document {"items": step}: "items", the list and
+		// the items' nodes; the List counts the list once.
+		n := inputlimit.Lex(append([]byte("items:\n"), b...)).Nodes
 		if total+n > nodes {
 			// The last step, an item at a time.
 			for _, it := range step {
-				b, _ := yaml.Marshal(map[string]any{"items": []any{it}})
+				b, err := itemsOf([]any{it})
+				if err != nil {
+					return nil, nil, err
+				}
 				items = append(items, it)
-				if total += inputlimit.Lex(b).Nodes - 3; total >= nodes {
+				printed = append(printed, b...)
+				if total += inputlimit.Lex(append([]byte("items:\n"), b...)).Nodes - 3; total >= nodes {
 					break
 				}
 			}
 			break
 		}
 		items = append(items, step...)
+		printed = append(printed, b...)
 		total += n - 3
 	}
-	return yaml.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": items})
+	return items, append(printed, "kind: List\nmetadata:\n  resourceVersion: \"\"\n"...), nil
 }
 
 // Values is an etcd chart values file as a platform passes one, of at
@@ -234,12 +266,13 @@ func Values(nodes int) ([]byte, error) {
 		b, _ := json.MarshalIndent(map[string]any{"title": fmt.Sprintf("etcd %d", i), "uid": fmt.Sprintf("etcd-%d", i), "panels": panels, "schemaVersion": 39}, "", "  ")
 		return string(b) + "\n"
 	}
-	doc := func(k int) ([]byte, error) {
+	// doc is the values file with the platform settings from, to-1.
+	doc := func(from, to int) ([]byte, error) {
 		c := map[string]any{}
 		for key, v := range cluster {
 			c[key] = v
 		}
-		for i := range k {
+		for i := from; i < to; i++ {
 			switch i % 8 {
 			case 0:
 				c[fmt.Sprintf("feature-%d", i)] = i%3 == 0
@@ -270,29 +303,48 @@ func Values(nodes int) ([]byte, error) {
 			"_namespace": map[string]any{"etcd": "tenant-root", "monitoring": "tenant-root", "ingress": "tenant-root", "host": "example.org", "seaweedfs": "tenant-root"},
 		})
 	}
-	// The node count grows linearly with k: two samples give the
-	// slope, then a few steps find the least k that reaches nodes.
-	count := func(k int) (int, []byte, error) {
-		b, err := doc(k)
+	count := func(from, to int) (int, []byte, error) {
+		b, err := doc(from, to)
 		if err != nil {
 			return 0, nil, err
 		}
 		return inputlimit.Lex(b).Nodes, b, nil
 	}
-	n0, _, err := count(0)
+	n0, _, err := count(0, 0)
 	if err != nil {
 		return nil, err
 	}
-	n1, _, err := count(1024)
-	if err != nil {
-		return nil, err
-	}
-	k := max(0, (nodes-n0)*1024/max(1, n1-n0))
-	for {
-		n, b, err := count(k)
-		if err != nil {
-			return nil, err
+	// Each setting adds the nodes of its kind (i%8, and for 7 whether it
+	// is a dashboard), wherever the printer sorts it: counted once a kind,
+	// they give the least k that reaches nodes without printing the
+	// whole file more than once.
+	per := map[int]int{}
+	kind := func(i int) int {
+		if i%1024 == 7 {
+			return 8
 		}
+		return i % 8
+	}
+	k, total := 0, n0
+	for ; total < nodes; k++ {
+		c, ok := per[kind(k)]
+		if !ok {
+			n, _, err := count(k, k+1)
+			if err != nil {
+				return nil, err
+			}
+			c = n - n0
+			per[kind(k)] = c
+		}
+		total += c
+	}
+	n, b, err := count(0, k)
+	if err != nil || n == total {
+		return b, err
+	}
+	// The counts did not add up: search, as the node count grows
+	// linearly with k.
+	for {
 		switch {
 		case n < nodes:
 			k += max(1, (nodes-n)/4)
@@ -300,6 +352,9 @@ func Values(nodes int) ([]byte, error) {
 			k -= max(1, (n-nodes)/4)
 		default:
 			return b, nil
+		}
+		if n, b, err = count(0, k); err != nil {
+			return nil, err
 		}
 	}
 }

@@ -1,7 +1,7 @@
 // Command livefiles writes the live files of docs/limits.md's table of
 // what a live file costs at the limits, to measure the CLI on them:
 //
-//	go run ./internal/bigyaml/cmd/livefiles DIR
+//	go run ./internal/testsupport/bigyaml/cmd/livefiles DIR
 //	/usr/bin/time -v etcdshapes plan etcd -n tenant-root --live DIR/FILE.yaml
 package main
 
@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/etcdshapes/etcdshapes/internal/bigyaml"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/bigyaml"
 )
 
 func main() {

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes/internal/goldenfile"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldenfile"
 )
 
 // With update, Read writes the file (and its directory) and returns what

@@ -1,6 +1,6 @@
 // Package snippets compiles the Go snippets of the project's Markdown
 // documents, so that what the README and the docs show compiles as
-// written. It is used by tests only (internal/snippets for README.md,
+// written. It is used by tests only (internal/testsupport/snippets for README.md,
 // docs/procedures.md and docs/go-api.md; examples/operator for
 // docs/operator.md, which needs controller-runtime).
 //
