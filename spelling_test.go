@@ -20,7 +20,7 @@ func TestQuantitySpellingAsDocumented(t *testing.T) {
 		{"size: 0.5Gi", "size: 512Mi"},
 		{"size: \"4e+9\"", "size: \"4e+9\""},
 		{"size: \"+8589934592\"", "size: \"+8589934592\""},
-		{"size: \"1E3\"", "size: \"1E3\""},
+		{"size: \"1E9\"", "size: \"1E9\""},
 		{"{}", "      cpu: \"1\"\n"},
 		{"resources: {cpu: 1000m, memory: 1024Mi}", "      cpu: \"1\"\n      memory: 1Gi\n    requests:\n      cpu: 100m\n"},
 	} {
