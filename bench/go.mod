@@ -3,6 +3,7 @@ module github.com/etcdshapes/etcdshapes/bench
 go 1.26.0
 
 require (
+	github.com/Masterminds/sprig/v3 v3.3.0
 	github.com/etcdshapes/etcdshapes v0.0.0
 	helm.sh/helm/v3 v3.22.0
 	sigs.k8s.io/yaml v1.6.0
@@ -13,7 +14,6 @@ require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/Masterminds/goutils v1.1.1 // indirect
 	github.com/Masterminds/semver/v3 v3.5.0 // indirect
-	github.com/Masterminds/sprig/v3 v3.3.0 // indirect
 	github.com/cert-manager/cert-manager v1.21.2 // indirect
 	github.com/cyphar/filepath-securejoin v0.7.0 // indirect
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect

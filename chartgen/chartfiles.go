@@ -1,13 +1,15 @@
 package chartgen
 
 import (
+	"encoding/json"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // chartFiles are a caller's application chart: Chart.yaml (depending on
@@ -174,14 +176,43 @@ etcd:
 }
 
 // The schemas declare the type of every value the charts read, the types
-// the library accepts: Helm refuses a value of another type before any
-// template runs, in its own words ("at '/replicas': got string, want
-// integer"). A null is allowed wherever the library reads it as no value
-// (Helm drops a null that overrides a values.yaml default before the
-// schema sees it). What a schema cannot say (X.Y.Z, 1 or 3, a quantity's
-// grammar, the API server's rules) the helpers check. The keys the etcd
-// chart ignores (_namespace, backup) are not declared: any content is
-// accepted, as the library accepts it.
+// the library accepts, and every rule of a single value that JSON Schema
+// can state: the version's grammar and length, the replicas' range or
+// choice, a quantity's grammar (schemaQuantityPattern) and length, the
+// names' DNS-1123 grammar and length. Helm refuses such a value before
+// any template runs, in its own words ("at '/replicas': got string, want
+// integer", "at '/version': '3.6' does not match pattern ..."). Every rule
+// here refuses only values the library refuses (TestSchemaRefusesOnly
+// WhatTheLibraryRefuses, and roundtrip/ input by input). A null is allowed
+// wherever the library reads it as no value (Helm drops a null that
+// overrides a values.yaml default before the schema sees it). What a
+// schema cannot say (a quantity's range as a float64, rules across fields,
+// the names derived from the release and the namespace, the live state)
+// the helpers check. The keys the etcd chart ignores (_namespace, backup)
+// are not declared: any content is accepted, as the library accepts it.
+
+// schemaQuantityPattern is resource.ParseQuantity's grammar as a JSON
+// Schema pattern (Go's regexp, unanchored, hence the anchors), with the
+// library's bound on the exponent (quantity.MaxExponent, two significant
+// digits). It admits a few texts the grammar does not (a binary suffix of
+// P or E without a digit, the empty text), which the helpers refuse, and
+// no text the library accepts is refused.
+const schemaQuantityPattern = `^[+-]?[0-9]*\.?[0-9]*([numkMGTPE]|[KMGTPE]i|[eE][+-]?0*[0-9]{1,2})?$`
+
+// schemaSubdomainPattern is a DNS-1123 subdomain (a StorageClass or a
+// Secret name) or the empty text, which the library reads as none.
+const schemaSubdomainPattern = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$`
+
+// quantityProp is a quantity: a string of its grammar, at most
+// quantity.MaxLength characters, or a number.
+func quantityProp(desc string, types ...string) map[string]any {
+	return with(prop(desc, types...), "pattern", schemaQuantityPattern, "maxLength", quantity.MaxLength)
+}
+
+// nameProp is an optional DNS-1123 subdomain.
+func nameProp(desc string, types ...string) map[string]any {
+	return with(prop(desc, types...), "pattern", schemaSubdomainPattern, "maxLength", validation.DNS1123SubdomainMaxLength)
+}
 
 // prop is a property of the given types.
 func prop(desc string, types ...string) map[string]any {
@@ -192,14 +223,6 @@ func prop(desc string, types ...string) map[string]any {
 	return map[string]any{"description": desc, "type": t}
 }
 
-// int32Prop is an integer the library reads into an int32.
-func int32Prop(desc string, types ...string) map[string]any {
-	p := prop(desc, append([]string{"integer"}, types...)...)
-	p["minimum"] = math.MinInt32
-	p["maximum"] = math.MaxInt32
-	return p
-}
-
 func with(p map[string]any, kv ...any) map[string]any {
 	for i := 0; i+1 < len(kv); i += 2 {
 		p[kv[i].(string)] = kv[i+1]
@@ -207,15 +230,22 @@ func with(p map[string]any, kv ...any) map[string]any {
 	return p
 }
 
-func platformSchema() map[string]any {
+// platformSchema is the _cluster map's; the storage classes are names for
+// a tenant cluster, which reads them, and any string for the etcd chart,
+// which ignores them.
+func platformSchema(caller string) map[string]any {
 	ratio := func(desc string) map[string]any { return prop(desc, "string", "number", "null") }
+	class := func(desc string) map[string]any { return prop(desc, "string", "null") }
+	if caller == etcdshapes.CallerCluster {
+		class = func(desc string) map[string]any { return nameProp(desc, "string", "null") }
+	}
 	return with(prop("Platform values Cozystack passes to every chart; the keys below are read, the others ignored.", "object", "null"),
 		"properties", map[string]any{
 			"cpu-allocation-ratio":               ratio("CPU request = limit / ratio (default " + etcd.DefaultCPUAllocationRatio + ")."),
 			"memory-allocation-ratio":            ratio("Memory request = limit / ratio (default " + etcd.DefaultMemoryAllocationRatio + ")."),
 			"ephemeral-storage-allocation-ratio": ratio("Ephemeral-storage request = limit / ratio (default " + etcd.DefaultEphemeralStorageAllocationRatio + ")."),
-			"etcd-storage-class-local":           prop("StorageClass of a 3-member tenant cluster etcd.", "string", "null"),
-			"etcd-storage-class-replicated":      prop("StorageClass of a 1-member tenant cluster etcd.", "string", "null"),
+			"etcd-storage-class-local":           class("StorageClass of a 3-member tenant cluster etcd."),
+			"etcd-storage-class-replicated":      class("StorageClass of a 1-member tenant cluster etcd."),
 			"scheduling": with(prop("The platform's scheduling settings.", "object", "null"),
 				"properties", map[string]any{
 					"globalAppTopologySpreadConstraints": prop("A YAML string holding a topologySpreadConstraints: list; replaces the default hostname spread.", "string", "null"),
@@ -234,21 +264,26 @@ func chartSchema(title string, properties map[string]any) map[string]any {
 }
 
 func etcdSchema() map[string]any {
+	replicas := with(prop(fmt.Sprintf("Number of etcd members, 1 to %d.", etcd.MaxReplicas), "integer"), "minimum", 1, "maximum", etcd.MaxReplicas)
 	return chartSchema("etcd", map[string]any{
-		"version":  with(prop("etcd version, X.Y.Z.", "string"), "default", etcd.DefaultVersion),
-		"replicas": with(int32Prop(fmt.Sprintf("Number of etcd members, 1 to %d.", etcd.MaxReplicas)), "default", etcd.DefaultReplicas),
+		"version": with(prop("etcd version, X.Y.Z.", "string"), "pattern", etcd.VersionPattern, "maxLength", etcd.MaxVersionLength,
+			"default", etcd.DefaultVersion),
+		"replicas": with(replicas, "default", etcd.DefaultReplicas),
 		// A fraction is refused for size, as upstream's schema refuses
 		// it ("1.5" as a string is a quantity); the helpers refuse one
 		// for cpu and memory (a property each would cost every render
-		// more than the check).
-		"size":         with(prop("Size of each member's data volume (any Kubernetes quantity).", "string", "integer"), "default", etcd.DefaultSize),
-		"storageClass": with(prop("StorageClass of the data volumes; empty uses the cluster's default.", "string"), "default", ""),
+		// more than the check). A whole number of bytes is at least one
+		// and at most quantity.Max (a float64 below 2^63, as Helm holds
+		// it: the validator compares that float64).
+		"size": with(quantityProp("Size of each member's data volume (any Kubernetes quantity).", "string", "integer"),
+			"minimum", 1, "maximum", json.Number(quantity.Max), "default", etcd.DefaultSize),
+		"storageClass": with(nameProp("StorageClass of the data volumes; empty uses the cluster's default.", "string"), "default", ""),
 		"resources": with(prop("Limits of the etcd container, a flat map of resource names to quantities.", "object"),
-			"additionalProperties", prop("A quantity.", "string", "number", "null"),
+			"additionalProperties", quantityProp("A quantity.", "string", "number", "null"),
 			"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
 		"affinity": with(prop("Affinity of the members (a pod affinity); empty means a soft anti-affinity across nodes.", "object"), "default", map[string]any{}),
 		"auth":     authSchema(),
-		"_cluster": platformSchema(),
+		"_cluster": platformSchema(etcdshapes.CallerEtcd),
 	})
 }
 
@@ -258,8 +293,9 @@ func etcdSchema() map[string]any {
 func authSchema() map[string]any {
 	return with(prop("etcd authentication (spec.auth), off by default; immutable once the etcd exists.", "object", "null"),
 		"properties", map[string]any{
-			"enabled":               with(prop("Turn etcd authentication on (a new etcd only).", "boolean", "null"), "default", false),
-			"rootCredentialsSecret": with(prop("A kubernetes.io/basic-auth Secret of the namespace (username root, the root password); required when enabled.", "string", "null"), "default", ""),
+			"enabled": with(prop("Turn etcd authentication on (a new etcd only).", "boolean", "null"), "default", false),
+			"rootCredentialsSecret": with(nameProp("A kubernetes.io/basic-auth Secret of the namespace (username root, the root password); required when enabled.",
+				"string", "null"), "default", ""),
 		})
 }
 
@@ -267,9 +303,9 @@ func clusterSchema() map[string]any {
 	return chartSchema("kubernetes (etcd values)", map[string]any{
 		"etcd": with(prop("Control-plane etcd of this cluster.", "object", "null"),
 			"properties", map[string]any{
-				"replicas": with(int32Prop("etcd members: 1 or 3.", "null"), "default", etcd.DefaultReplicas),
+				"replicas": with(prop("etcd members: 1 or 3.", "integer", "null"), "enum", []any{clusterReplicas[0], clusterReplicas[1], nil}, "default", etcd.DefaultReplicas),
 				"auth":     authSchema(),
 			}),
-		"_cluster": platformSchema(),
+		"_cluster": platformSchema(etcdshapes.CallerCluster),
 	})
 }

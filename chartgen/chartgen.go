@@ -206,16 +206,12 @@ func libraryFiles(version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	configs := map[string]string{}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
-		kc := *k
-		kc.Caller, kc.Etcd = caller, caller == etcdshapes.CallerEtcd
-		for _, api := range optionalAPIs {
-			kc.APIGroups = append(kc.APIGroups, apiGroup{API: api, Always: slices.Contains(alwaysAPIs(caller), api)})
-		}
-		if configs[caller], err = fold("helpers.tpl", helpersSource, &kc); err != nil {
-			return nil, err
-		}
+	for _, api := range optionalAPIs {
+		k.APIGroups = append(k.APIGroups, apiGroup{API: api, Expr: apiExpr(api)})
+	}
+	config, err := fold("helpers.tpl", helpersSource, k)
+	if err != nil {
+		return nil, err
 	}
 	checks, err := fold("checks.tpl", checksSource, k)
 	if err != nil {
@@ -225,7 +221,7 @@ func libraryFiles(version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	callers, fill, err := shapesFiles(configs)
+	callers, err := shapesFiles()
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +233,6 @@ func libraryFiles(version string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.Fill = fill
 	common, err := fold("common.tpl", commonSource, k)
 	if err != nil {
 		return nil, err
@@ -245,10 +240,11 @@ func libraryFiles(version string) ([]File, error) {
 	files := []File{
 		{Path: libraryChartFile, Data: libraryChart(version)},
 		{Path: "templates/_etcdshapes.tpl", Data: []byte(tplHeader("common.tpl") + common)},
+		{Path: configFile, Data: []byte(tplHeader("helpers.tpl") + configDefine(config, k))},
 		{Path: "files/checks.tpl", Data: []byte(tplHeader("checks.tpl") + checksHeader + checks)},
 		{Path: "files/validate.tpl", Data: []byte(tplHeader("validate.tpl") + validate)},
 		{Path: dashboardFile, Data: dashboard},
-		{Path: dashboardTplFile, Data: []byte(tplHeader("dashboard.tpl") + dashboardTpl)},
+		{Path: dashboardTplFile, Data: []byte(tplHeader("dashboard.tpl") + "{{- define " + jsonQuote(dashboardDefine) + " -}}\n" + dashboardTpl + "{{- end -}}\n")},
 		{Path: constantsFile, Data: constantsData(k)},
 	}
 	return append(files, callers...), nil
@@ -313,7 +309,7 @@ common values never pay for parsing them.
 // of a Go template, run at generation time, so that the chart reads each
 // constant where it is used instead of parsing a table at every render.
 func fold(name, source string, k *constants) (string, error) {
-	t, err := template.New(name).Delims("[[", "]]").Option("missingkey=error").Funcs(template.FuncMap{"q": templateQuote}).Parse(source)
+	t, err := template.New(name).Delims("[[", "]]").Option("missingkey=error").Funcs(template.FuncMap{"q": templateQuote, "qparts": templateQuoteParts}).Parse(source)
 	if err != nil {
 		return "", fmt.Errorf("chartgen: %s: %w", name, err)
 	}
@@ -331,6 +327,18 @@ func templateQuote(s string) string {
 	return strings.ReplaceAll(jsonQuote(s), "`", `\x60`)
 }
 
+// templateQuoteParts quotes s cut after each ";" as the arguments of a
+// print, one per line at the given indent, so that a long pattern made of
+// parts keeps the template's lines within the length a reader reviews
+// (TestLineLength); print joins them back into s.
+func templateQuoteParts(s, indent string) string {
+	parts := strings.SplitAfter(s, ";")
+	for i, p := range parts {
+		parts[i] = templateQuote(p)
+	}
+	return strings.Join(parts, "\n"+indent)
+}
+
 // kv is one entry of a folded table.
 type kv struct{ Key, Value string }
 
@@ -342,11 +350,42 @@ type ratioSpec struct {
 	Key, Value, Default, DefaultText string
 }
 
-// apiGroup is an optional API as the helpers ask .Capabilities for it;
-// Always says the caller renders its shapes whatever is served.
+// apiGroup is an optional API as the helpers ask .Capabilities for it:
+// Expr is the config's expression of whether the caller renders its
+// shapes ($etcd is the etcd chart).
 type apiGroup struct {
-	API    string
-	Always bool
+	API  string
+	Expr string
+}
+
+// apiExpr is the expression of whether the caller renders the shapes of
+// api: served, or rendered whatever is served by the callers whose
+// Shape.AlwaysFor holds them (alwaysAPIs).
+func apiExpr(api string) string {
+	has := fmt.Sprintf("($root.Capabilities.APIVersions.Has %s)", templateQuote(api))
+	e, c := slices.Contains(alwaysAPIs(etcdshapes.CallerEtcd), api), slices.Contains(alwaysAPIs(etcdshapes.CallerCluster), api)
+	switch {
+	case e && c:
+		return "true"
+	case e:
+		return "(or $etcd " + has + ")"
+	case c:
+		return "(or (not $etcd) " + has + ")"
+	}
+	return has
+}
+
+// configFile holds etcdshapes.config, both callers' (helpers.tpl).
+const configFile = "templates/_etcdshapes_config.tpl"
+
+// configDefine is the define etcdshapes.config of the folded helpers.tpl:
+// the caller checked, then the config filled once per dict
+// (etcdshapes.config may have filled it before the stack).
+func configDefine(config string, k *constants) string {
+	return "{{- define \"etcdshapes.config\" -}}\n" +
+		"{{- if not (has .caller (list " + templateQuote(k.CallerEtcd) + " " + templateQuote(k.CallerCluster) + ")) -}}\n" +
+		"{{- fail (printf \"caller: invalid value %q: must be %q or %q\" (toString .caller) " + templateQuote(k.CallerEtcd) + " " + templateQuote(k.CallerCluster) + ") -}}\n" +
+		"{{- end -}}\n{{- if not (hasKey . \"render\") -}}\n" + config + "{{- end -}}\n{{- end -}}\n"
 }
 
 type apiRef struct {
@@ -364,10 +403,6 @@ type affinityType struct {
 // defaults, limits, patterns and messages come from the library rather
 // than a second copy.
 type constants struct {
-	// Caller is the caller whose config helpers.tpl writes; Etcd says it
-	// is the etcd chart.
-	Caller                    string
-	Etcd                      bool
 	CallerEtcd, CallerCluster string
 	ClusterReplicas           []int32
 	DefaultVersion            string
@@ -379,8 +414,10 @@ type constants struct {
 	EtcdChartRelease          string
 	EtcdChartName             string
 	// The etcd chart's fixed names: its defrag CronJob, its cleanup Job
-	// and the format of its members' data PVCs.
+	// and the format of its members' data PVCs; the suffixes of the
+	// CronJob's and the Job's names after the etcd's (unhashed).
 	EtcdChartDefrag, EtcdChartCleanup, EtcdChartPVC string
+	DefragSuffix, CleanupSuffix                     string
 	// QuickEtcdChartKeys are the keys the etcd chart reads and ignores
 	// that the quick tests accept: all but auth (values.yaml has no auth,
 	// so a render with one goes through the checks);
@@ -429,16 +466,16 @@ type constants struct {
 	// NoLibraryMessage is the refusal of a chart that lacks the library
 	// chart as a dependency.
 	NoLibraryMessage string
-	VPAMinCPU        string
-	VPAMinMemory     string
-	VPAMaxCPU        string
-	VPAMaxMemory     string
+	// NoLibraryMessage1 and 2 are its halves, a line each.
+	NoLibraryMessage1, NoLibraryMessage2 string
+	VPAMinCPU                            string
+	VPAMinMemory                         string
+	VPAMaxCPU                            string
+	VPAMaxMemory                         string
 	// The same bounds as quantities.
 	VPAMinCPUQuantity, VPAMinMemoryQuantity, VPAMaxCPUQuantity, VPAMaxMemoryQuantity string
 	// VPAAPI is the API whose VerticalPodAutoscaler the checks bound.
 	VPAAPI string
-	// Fill is the pipeline that replaces the stacks' placeholders.
-	Fill string
 	// The dashboard's file (dashboard.go), its separator and marker, and
 	// its API.
 	DashboardFile, DashboardSplit, DashboardUp, DashboardAPI string
@@ -499,6 +536,10 @@ const (
 	labelPattern = `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 )
 
+// clusterReplicas are the replicas a tenant cluster's etcd may have (the
+// library's "must be 1 or 3").
+var clusterReplicas = []int32{1, 3}
+
 // quickResources are the resources whose requests the quick path derives.
 var quickResources = []string{"cpu", "memory", "ephemeral-storage"}
 
@@ -535,7 +576,7 @@ func newConstants() (*constants, error) {
 		NoLibraryMessage:       fmt.Sprintf("etcdshapes: the %s library chart is not a dependency of this chart (named %q, fetched by helm dependency build): its templates run files of that chart", LibraryName, LibraryName),
 		CallerEtcd:             etcdshapes.CallerEtcd,
 		CallerCluster:          etcdshapes.CallerCluster,
-		ClusterReplicas:        []int32{1, 3},
+		ClusterReplicas:        clusterReplicas,
 		DefaultVersion:         etcd.DefaultVersion,
 		DefaultReplicas:        etcd.DefaultReplicas,
 		MaxReplicas:            etcd.MaxReplicas,
@@ -601,6 +642,8 @@ func newConstants() (*constants, error) {
 		MaxDashboardUID:          naming.MaxDashboardUID,
 		DashboardUIDKeep:         naming.DashboardUIDKeep,
 	}
+	half := strings.Index(k.NoLibraryMessage, " (named")
+	k.NoLibraryMessage1, k.NoLibraryMessage2 = k.NoLibraryMessage[:half], k.NoLibraryMessage[half:]
 	if k.SnapshotSuffix, k.SnapshotKeep, err = snapshotName(); err != nil {
 		return nil, err
 	}
@@ -612,6 +655,14 @@ func newConstants() (*constants, error) {
 		return nil, err
 	}
 	k.EtcdChartDefrag, k.EtcdChartCleanup = fixed.DefragCronJob(), fixed.CleanupJob()
+	// The config names both callers' CronJob and Job as the etcd's name
+	// and a suffix; the checks hash a tenant cluster's when too long.
+	var okD, okC bool
+	k.DefragSuffix, okD = strings.CutPrefix(k.EtcdChartDefrag, fixed.Cluster)
+	k.CleanupSuffix, okC = strings.CutPrefix(k.EtcdChartCleanup, fixed.Cluster)
+	if !okD || !okC || fixed.Cluster != naming.EtcdChartName {
+		return nil, fmt.Errorf("chartgen: the etcd chart's CronJob %q and Job %q are not named after its etcd %q", k.EtcdChartDefrag, k.EtcdChartCleanup, fixed.Cluster)
+	}
 	for _, name := range fixed.TLSSecrets() {
 		suffix, ok := strings.CutPrefix(name, fixed.Cluster)
 		if !ok {

@@ -190,9 +190,8 @@ func TestChartFiles(t *testing.T) {
 		paths = append(paths, f.Path)
 		libPath[f.Path] = f.Data
 	}
-	require.Equal(t, []string{"Chart.yaml", "files/checks.tpl", "files/cluster-config.tpl", "files/cluster-stack.tpl", "files/constants.json", "files/dashboard.tpl",
-		"files/etcd-config.tpl", "files/etcd-prometheus-rule.yaml", "files/etcd-stack.tpl", "files/grafana-dashboard.json", "files/stack.tpl", "files/validate.tpl",
-		"templates/_etcdshapes.tpl"}, paths)
+	require.Equal(t, []string{"Chart.yaml", "files/checks.tpl", "files/constants.json", "files/etcd-prometheus-rule.yaml", "files/grafana-dashboard.json", "files/validate.tpl",
+		"templates/_etcdshapes.tpl", "templates/_etcdshapes_cluster.tpl", "templates/_etcdshapes_config.tpl", "templates/_etcdshapes_dashboard.tpl", "templates/_etcdshapes_etcd.tpl", "templates/_etcdshapes_objects.tpl"}, paths)
 	require.NoError(t, yaml.Unmarshal(libPath["Chart.yaml"], &chart))
 	require.Equal(t, "library", chart.Type)
 	require.Equal(t, "1.2.3", chart.Version)
@@ -202,7 +201,7 @@ func TestChartFiles(t *testing.T) {
 	for _, caller := range []string{"etcd", "cluster"} {
 		objs, err := sentinels[0].render(caller, etcdshapes.OptionalAPIs(), etcdshapes.LiveState{})
 		require.NoError(t, err)
-		stack := string(libPath[sharedStackFile]) + string(libPath[keptFile(caller, "stack")])
+		stack := string(libPath[stackFile]) + string(libPath[callerFile(caller)])
 		require.Equal(t, len(objs), strings.Count(stack, "\n---\n"), caller)
 	}
 
@@ -238,9 +237,9 @@ func shapesOf(t *testing.T) string {
 	l := libraryText(t)
 	var b strings.Builder
 	for _, caller := range []string{"etcd", "cluster"} {
-		b.WriteString(l[keptFile(caller, "stack")])
+		b.WriteString(l[callerFile(caller)])
 	}
-	b.WriteString(l[sharedStackFile])
+	b.WriteString(l[stackFile])
 	return b.String()
 }
 
@@ -251,7 +250,7 @@ func TestPrometheusTemplatesStayLiteral(t *testing.T) {
 	rule := l["files/etcd-prometheus-rule.yaml"]
 	require.Contains(t, rule, "kind: PrometheusRule")
 	require.Contains(t, rule, `'{{ $labels.job }}'`)
-	require.Contains(t, l[keptFile("etcd", "stack")], `include "etcdshapes.file" (dict "c" $ "name" "files/etcd-prometheus-rule.yaml")`)
+	require.Contains(t, l[callerFile("etcd")], `include "etcdshapes.file" (dict "c" . "name" "files/etcd-prometheus-rule.yaml")`)
 }
 
 // TestReasonsAreWritten: every reason is a template comment in the shapes,
@@ -268,37 +267,117 @@ func TestReasonsAreWritten(t *testing.T) {
 	}
 }
 
-// TestPlaceholders: every placeholder of a stack is replaced by its fill
-// with the config field of its name, blocks last, and nothing in the stack
-// looks like a placeholder that is not replaced.
-func TestPlaceholders(t *testing.T) {
+// TestFinishedYAML: the stacks are templates of their finished YAML: no
+// placeholder, no line tag, no tpl and no regular expression over the
+// rendered text; every value is an action on a config field.
+func TestFinishedYAML(t *testing.T) {
 	l := libraryText(t)
 	token := regexp.MustCompile(`__[A-Z][A-Z_]*[A-Z]__`)
-	tpl := l["templates/_etcdshapes.tpl"]
-	fill := tpl[strings.Index(tpl, `{{- define "etcdshapes.stack" -}}`):]
-	fill = fill[strings.Index(fill, `{{- $t := include "etcdshapes.run"`):]
-	fill = fill[:strings.Index(fill, "{{- end -}}")]
-	replaced := map[string]bool{}
-	for _, m := range regexp.MustCompile(`replace "(\\n)?(__[A-Z_]+__)" \(?(print "\\n" \(indent [0-9]+ )?\.([a-zA-Z]+)`).FindAllStringSubmatch(fill, -1) {
-		require.Equal(t, keyFor(m[2]), m[4], m[0])
-		require.Equal(t, m[2], tokenFor(m[4]), m[0])
-		replaced[m[2]] = true
+	tag := regexp.MustCompile(`(?m)^#[A-Z_]+#`)
+	stack := l["templates/_etcdshapes.tpl"]
+	stack = stack[strings.Index(stack, `{{- define "etcdshapes.stack" -}}`):]
+	stack = stack[:strings.Index(stack, "{{- end -}}")]
+	for _, bad := range []string{"tpl ", "regex", "replace ", "etcdshapes.run"} {
+		require.NotContains(t, stack, bad)
 	}
-	for _, caller := range []string{"etcd", "cluster"} {
-		used := token.FindAllString(l[sharedStackFile]+l[keptFile(caller, "stack")], -1)
-		require.NotEmpty(t, used)
-		for _, u := range used {
-			require.True(t, replaced[u], "%s: %s is not replaced", caller, u)
-		}
-		for _, k := range []string{"cluster", "namespace"} {
-			require.True(t, replaced[tokenFor(k)], "%s: %s", caller, k)
-		}
+	for _, f := range []string{stackFile, callerFile("etcd"), callerFile("cluster")} {
+		text := l[f]
+		require.NotEmpty(t, text, f)
+		require.Empty(t, token.FindAllString(text, -1), f)
+		require.Empty(t, tag.FindAllString(text, -1), f)
+		require.NotContains(t, text, "tpl (", f)
 	}
-	// Blocks are replaced after every scalar placeholder.
-	require.Greater(t, strings.Index(fill, `(print "\n"`), strings.LastIndex(fill, `__" .`))
+	require.Contains(t, l[stackFile], `"{{ .cluster }}.{{ .namespace }}.svc:2379"`)
+	// Dot, not $, outside the tenants' range (see emit.go).
+	for _, f := range []string{stackFile, callerFile("etcd"), callerFile("cluster")} {
+		require.NotContains(t, l[f], "$.", f)
+	}
 	for _, k := range []string{"storageClass", "vpaMinCpu", "chartVersion", "pvcNames", "dataStore"} {
 		require.Equal(t, k, keyFor(tokenFor(k)))
 	}
+}
+
+// TestLineLength: no line of the library chart's template text (its
+// templates and the checks' files/*.tpl) is over 160 characters but the
+// content of a YAML block scalar, which is the builders' data (the etcd
+// chart's cleanup script); the data files (the dashboard's model, the
+// alert rules, the checks' tables) are not template text.
+func TestLineLength(t *testing.T) {
+	for path, text := range libraryText(t) {
+		if !strings.HasPrefix(path, "templates/") && !(strings.HasPrefix(path, "files/") && strings.HasSuffix(path, ".tpl")) {
+			continue
+		}
+		block := -1 // the indentation of the block scalar being read
+		for i, l := range strings.Split(text, "\n") {
+			indent := len(l) - len(strings.TrimLeft(l, " "))
+			if block >= 0 && strings.TrimSpace(l) != "" && indent <= block {
+				block = -1
+			}
+			if len(l) > 160 && block < 0 {
+				t.Errorf("%s:%d: %d characters: %.80s...", path, i+1, len(l), l)
+			}
+			if blockHeader.MatchString(l) {
+				block = indent
+			}
+		}
+	}
+}
+
+// TestIfBlocks: the if blocks of a tagged text print, for every setting
+// of its tags' fields, exactly the lines whose tags are all on, as the
+// callers' views (view) were checked.
+func TestIfBlocks(t *testing.T) {
+	tagged := strings.Join([]string{
+		"a:",
+		"#E#  e: 1",
+		"#E#  e2: \"{{ $.cluster }}\"",
+		"#C#  c: 1",
+		"  {{- /* a reason",
+		"      on two lines */}}",
+		"#STORAGE_CLASS#  sc: x",
+		"  {{- /* of the affinity */}}",
+		"#AFFINITY#{{ indent 4 $.affinity }}",
+		"#NO_AFFINITY#    default: 1",
+		"#NO_AFFINITY#    {{- /* inside */}}",
+		"#NO_AFFINITY#    default2: 2",
+		"#E##AUTH#  auth: on",
+		"#C#  c2: 1",
+		"b: 2",
+	}, "\n")
+	text := ifBlocks(tagged)
+	tpl, err := template.New("x").Funcs(template.FuncMap{"indent": func(n int, s string) string {
+		return strings.Repeat(" ", n) + strings.ReplaceAll(s, "\n", "\n"+strings.Repeat(" ", n))
+	}}).Parse(text)
+	require.NoError(t, err, text)
+	for mask := 0; mask < 16; mask++ {
+		on := map[string]bool{"E": mask&1 != 0, "STORAGE_CLASS": mask&2 != 0, "AFFINITY": mask&4 != 0, "AUTH": mask&8 != 0}
+		on["C"], on["NO_AFFINITY"] = !on["E"], !on["AFFINITY"]
+		data := map[string]any{"etcdChart": on["E"], "storageClass": ternary(on["STORAGE_CLASS"], "x", ""), "affinity": ternary(on["AFFINITY"], "aff: 1", ""),
+			"auth": ternary(on["AUTH"], "y", ""), "cluster": "etcd"}
+		var want []string
+		for _, l := range strings.Split(tagged, "\n") {
+			tags := lineTags.FindString(l)
+			keep := true
+			for _, n := range tagNames(tags) {
+				keep = keep && on[n]
+			}
+			l = l[len(tags):]
+			if !keep || strings.Contains(l, "/*") || strings.Contains(l, "*/") {
+				continue
+			}
+			want = append(want, strings.ReplaceAll(strings.ReplaceAll(l, "{{ indent 4 $.affinity }}", "    aff: 1"), "{{ $.cluster }}", "etcd"))
+		}
+		var out bytes.Buffer
+		require.NoError(t, tpl.Execute(&out, data))
+		require.Equal(t, strings.Join(want, "\n"), out.String(), "%v\n%s", on, text)
+	}
+}
+
+func ternary(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
 }
 
 // TestTemplateQuote: constants are written as template string literals.
@@ -332,7 +411,7 @@ func TestEmitterRoundTrips(t *testing.T) {
 	for i, s := range strs {
 		in[fmt.Sprintf("s%02d", i)] = s
 	}
-	e := &emitter{rules: map[string]rule{}, used: map[string]bool{}, tokens: map[string]bool{}, blocks: map[string]int{}}
+	e := &emitter{rules: map[string]rule{}, used: map[string]bool{}}
 	require.NoError(t, e.mapBody(in, 0, ""))
 	text := strings.Join(e.lines, "\n") + "\n"
 	var got map[string]any
@@ -527,9 +606,9 @@ func (h quickHeads) cluster(ns, rel string) bool {
 	return len(rel) <= h.k.MaxQuickRelease && len(ns+"."+rel) <= h.k.MaxDataStoreName && regexFind(h.k.QuickCluster, head) == head
 }
 
-// configTexts is the library chart's config file of each caller, by
-// caller; it fails when one is missing, so that a test of their text
-// cannot pass on no text.
+// configTexts is the library chart's config (one define for both
+// callers), by caller; it fails when it is missing, so that a test of its
+// text cannot pass on no text.
 func configTexts(t *testing.T) map[string]string {
 	t.Helper()
 	files, err := Chart(Options{Library: true})
@@ -537,11 +616,11 @@ func configTexts(t *testing.T) map[string]string {
 	out := map[string]string{}
 	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
 		for _, f := range files {
-			if f.Path == keptFile(caller, "config") {
+			if f.Path == configFile {
 				out[caller] = string(f.Data)
 			}
 		}
-		require.NotEmpty(t, out[caller], "no %s in the library chart", keptFile(caller, "config"))
+		require.NotEmpty(t, out[caller], "no %s in the library chart", configFile)
 	}
 	return out
 }
@@ -561,10 +640,10 @@ func TestQuickHeads(t *testing.T) {
 		etcdshapes.CallerEtcd: {
 			`{{- $head := printf "%s;%s;%s" $ns $version $size -}}`,
 			fmt.Sprintf(`(le (len $ns) %d)`, k.MaxLabel),
-			`(eq (regexFind ` + templateQuote(k.QuickEtcd) + ` $head) $head)`,
+			"(eq (regexFind (print\n    " + templateQuoteParts(k.QuickEtcd, "    ") + ") $head) $head)",
 		},
 		etcdshapes.CallerCluster: {
-			`{{- $dataStore := printf "%s.%s" $ns $rel -}}`,
+			`{{- $dataStore = printf "%s.%s" $ns $rel -}}`,
 			`{{- $head := printf "%s;%s" $ns $rel -}}`,
 			fmt.Sprintf(`(le (len $rel) %d) (le (len $dataStore) %d)`, k.MaxQuickRelease, k.MaxDataStoreName),
 			`(eq (regexFind ` + templateQuote(k.QuickCluster) + ` $head) $head)`,

@@ -22,38 +22,31 @@ The dict holds root (the chart's $), caller ("etcd" or "cluster"), values
 (optional; default root.Values) and checks (optional; true runs every
 check even for input the quick tests vouch for).
 */ -}}
-{{- /* etcdshapes.stack: dict root caller; the caller's stack. It runs, as
-one template (tpl), files/<caller>-config.tpl (the config),
-files/<caller>-stack.tpl (the caller's own objects) and files/stack.tpl
-(the objects both callers render), written as the YAML the builders render. Values in many
-objects are placeholders (__NAMESPACE__) replaced once over the stack;
-lines of one caller or one optional field carry a tag (#C#) the fill drops
-or strips; multi-line values are marker lines replaced last, so user input
-is never searched for placeholders. Files, not templates: Helm parses only
-the files a render runs. */ -}}
+{{- /* etcdshapes.stack: dict root caller; the caller's stack: the config
+(etcdshapes.config), the caller's own objects (etcdshapes.<caller>.objects,
+which a render prints first: the etcd chart's are built-in kinds Helm
+installs first, the per-cluster CiliumNetworkPolicy sorts before most
+shared custom kinds, so Helm's sort of the manifests compares less) and
+the objects both callers render (etcdshapes.objects), each the YAML the
+builders render with actions where it depends on the input. */ -}}
 {{- define "etcdshapes.stack" -}}
-{{- if not (has .caller (list [[ q .CallerEtcd ]] [[ q .CallerCluster ]])) -}}
-{{- fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) [[ q .CallerEtcd ]] [[ q .CallerCluster ]]) -}}
-{{- end -}}
-[[ .Fill ]]
-{{- end -}}
-
-{{- define "etcdshapes.config" -}}
-{{- if not (has .caller (list [[ q .CallerEtcd ]] [[ q .CallerCluster ]])) -}}
-{{- fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) [[ q .CallerEtcd ]] [[ q .CallerCluster ]]) -}}
-{{- end -}}
-{{- include "etcdshapes.run" (dict "c" . "files" (list (printf "files/%s-config.tpl" .caller))) -}}
+{{- template "etcdshapes.config" . -}}
+{{- if .etcdChart }}{{ template "etcdshapes.etcd.objects" . }}{{ else }}{{ template "etcdshapes.cluster.objects" . }}{{ end -}}
+{{- template "etcdshapes.objects" . -}}
 {{- end -}}
 
 {{- /* etcdshapes.run: dict c files; runs files of this library chart, one
 after the other, as one template (tpl) with . being c, and returns its
-output. One join: a print per file would copy the text at every file. The files are reached through the chart's dependency, which must
+output: the checks (files/checks.tpl, files/validate.tpl), which only input
+the config's quick tests do not vouch for runs. One join: a print per file
+would copy the text at every file. The files are reached through the chart's dependency, which must
 be named [[ .LibraryName ]]: Helm hands a library chart's files to the charts
 that depend on it, not to its defines. */ -}}
 {{- define "etcdshapes.run" -}}
 {{- $lib := index (.c.root.Subcharts | default dict) [[ q .LibraryName ]] -}}
 {{- if not $lib -}}
-{{- fail [[ q .NoLibraryMessage ]] -}}
+{{- fail (print [[ q .NoLibraryMessage1 ]]
+  [[ q .NoLibraryMessage2 ]]) -}}
 {{- end -}}
 {{- $text := list -}}
 {{- range .files }}{{ $text = append $text ($lib.Files.Get .) }}{{ end -}}

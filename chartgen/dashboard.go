@@ -16,9 +16,10 @@ import (
 // The GrafanaDashboard's model (monitoring.DashboardJSON) is about 48 KB
 // of JSON whose legends hold Grafana's own {{pod}} delimiters: the library
 // chart keeps it as a file that no template parses (dashboardFile),
-// written at generation with placeholders, which files/dashboard.tpl
-// (dashboardTplFile, run with tpl) replaces with plain string replaces,
-// and only for a render that serves the dashboard's API.
+// written at generation with placeholders, which the define
+// etcdshapes.dashboard (dashboard.tpl, in dashboardTplFile) replaces with
+// plain string replaces, and only for a render that serves the
+// dashboard's API. The model is data: no template parses it.
 //
 // The file is four parts separated by dashboardSplit lines: a header, the
 // model with the line dashboardUp where the members-up panel's thresholds
@@ -28,7 +29,8 @@ import (
 // __SNAPSHOT_SCHEDULE__, __DASHBOARD_UID__, __REPLICAS__ and __QUORUM__.
 const (
 	dashboardFile    = "files/grafana-dashboard.json"
-	dashboardTplFile = "files/dashboard.tpl"
+	dashboardTplFile = "templates/_etcdshapes_dashboard.tpl"
+	dashboardDefine  = "etcdshapes.dashboard"
 	dashboardSplit   = "__SPLIT__"
 	dashboardUp      = "__UP__"
 )

@@ -1,5 +1,5 @@
-[[- /* Run with tpl only by a render that serves the GrafanaDashboard's
-API; . is the config. It sets the dashboard's names on it (naming's
+[[- /* etcdshapes.dashboard, included only by a render that serves the
+GrafanaDashboard's API; . is the config. It sets the dashboard's names on it (naming's
 SnapshotSchedule and DashboardUID, hashed when too long as
 etcdshapes.check.hashTruncate); the model's file is a header, the model and
 the members-up thresholds for a quorum below the replicas and of all

@@ -12,18 +12,20 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 )
 
-// The stacks are written as YAML text with placeholders: a value that
-// depends on the input is a token such as __CLUSTER__ in the text, which
-// the stack's fill replaces with the config's value after the stack is
-// rendered, one replace per token over the whole stack. A multi-line value
-// (resources, spread constraints, affinity) is a marker line such as
-// __RESOURCES__, replaced last with the text indented to the field. A line
-// that only some renders hold starts with a tag such as #STORAGE_CLASS#
-// at column 0: the fill drops the lines whose tag is off for this render
-// (an empty storage class, the other caller's lines) and strips the
-// others' tags. Template actions remain only for the objects of an
-// optional API and for lists that repeat per tenant, so Helm parses a
-// stack as a few long texts instead of hundreds of actions.
+// The stacks are written as the YAML the builders render, with an action
+// only where the output depends on the input: a value is `{{ .cluster }}`
+// (a field of the config dict), a multi-line value (resources, spread
+// constraints, affinity) an action indenting the config's text to its
+// field. While an object is written, a line that only some renders hold
+// starts with a tag such as #STORAGE_CLASS# at column 0 (the other caller's
+// lines, an optional field's); the merge of both callers' objects (merge.go)
+// compares lines with their tags, and ifBlocks then turns each run of
+// tagged lines into an if block ({{- if .storageClass }}), so no tag, no
+// placeholder and no regular expression is left for the render. A config
+// field is written with dot ({{ .cluster }}), not $ ({{ $.cluster }}):
+// Helm parses every template at every render, and text/template parses
+// $.cluster into a variable and a field chain, some 16 allocations where
+// .cluster takes 9; only inside a range, where dot is the item, is it $.
 
 // ruleMode says how a value-dependent field of a shape is written.
 type ruleMode int
@@ -36,16 +38,16 @@ const (
 	// optional writes the field as generated, tagged with TOKEN's tag: it
 	// is kept when the config's field is not empty.
 	optional
-	// optionalBlock writes `key:` and the block marker TOKEN, tagged: kept
-	// when the config's field is not empty.
+	// optionalBlock writes `key:` and an action indenting TOKEN's config
+	// field, tagged: kept when the config's field is not empty.
 	optionalBlock
-	// blockOrDefault writes `key:` and the block marker TOKEN, tagged, and
-	// the field's value as generated (the builder's default) tagged with
-	// NO_ and the tag: the config's field when it is not empty, else the
-	// default.
+	// blockOrDefault writes `key:` and an action indenting TOKEN's config
+	// field, tagged, and the field's value as generated (the builder's
+	// default) tagged with NO_ and the tag: the config's field when it is
+	// not empty, else the default.
 	blockOrDefault
-	// stringList writes a list of strings as the block marker TOKEN, whose
-	// text the config writes.
+	// stringList writes a list of strings as an action indenting TOKEN's
+	// config field, whose text the config writes.
 	stringList
 	// rangeTenants writes a list whose items repeat per tenant of
 	// $.tenants; the generated items of the first tenant are the body.
@@ -57,8 +59,8 @@ const (
 	textBlock
 )
 
-// rule is how one field path of a shape is written: token is the
-// placeholder or block marker, whose config field also decides a tag.
+// rule is how one field path of a shape is written: token names the config
+// field (tokenFor), which also decides a tag.
 type rule struct {
 	mode  ruleMode
 	token string
@@ -68,19 +70,20 @@ type rule struct {
 // tags #STORAGE_CLASS#.
 func tagOf(token string) string { return strings.Trim(token, "_") }
 
-// subst is one substitution of sentinel text by a placeholder token, or,
-// for a local substitution, by a range variable's action.
+// subst is one substitution of sentinel text by the token of a config field
+// (written as its action), or, for a local substitution, by a range
+// variable's action.
 type subst struct {
 	from string
 	to   string
 }
 
 // emitter writes one object as template lines: the object's YAML with every
-// sentinel replaced by its placeholder and every value-dependent field
-// written as its rule says.
+// sentinel replaced by its config field's action and every value-dependent
+// field written as its rule says.
 type emitter struct {
 	lines []string
-	// subs are substring substitutions by placeholders, applied in order
+	// subs are substring substitutions by config fields, applied in order
 	// (longest first).
 	subs []subst
 	// local are substitutions by template expressions that take
@@ -94,10 +97,6 @@ type emitter struct {
 	// paths (see reasons.go); said records those written.
 	reasons map[string]string
 	said    map[string]bool
-	// tokens are the placeholders written and blocks the block markers
-	// with the indentation of their text.
-	tokens map[string]bool
-	blocks map[string]int
 	// tags are the tags written, by the rule mode that wrote them.
 	tags map[string]ruleMode
 	// delims is set when the data holds template delimiters (shared by
@@ -105,13 +104,15 @@ type emitter struct {
 	delims *bool
 	// acted is set when an action or a comment is written (shared too).
 	acted *bool
+	// inRange is set inside a range, where the config is $, not dot.
+	inRange bool
 }
 
 // sub is an emitter for a part of the same object: it shares everything
 // but the output lines.
 func (e *emitter) sub() *emitter {
 	return &emitter{subs: e.subs, local: e.local, rules: e.rules, used: e.used, tenants: e.tenants,
-		reasons: e.reasons, said: e.said, tokens: e.tokens, blocks: e.blocks, tags: e.tags, delims: e.delims, acted: e.acted}
+		reasons: e.reasons, said: e.said, tags: e.tags, delims: e.delims, acted: e.acted, inRange: e.inRange}
 }
 
 // data notes a string of the objects' data, which may hold template
@@ -187,35 +188,30 @@ func (e *emitter) mapBody(m map[string]any, indent int, path string) error {
 	return nil
 }
 
-// placeholderKeys are the config fields written as placeholders, the ones
-// that occur in many objects, where one replace over the stack is cheaper
-// than an action per occurrence; every other field is an action printing
-// it.
-var placeholderKeys = map[string]bool{"cluster": true, "namespace": true, "release": true, "replicas": true, "quota": true}
+// tokenText is how the stacks write a config field's value: an action
+// printing it.
+func tokenText(key string) string { return "{{ ." + key + " }}" }
 
-// tokenText is how the stacks write a config field's value.
-func tokenText(key string) string {
-	if placeholderKeys[key] {
-		return tokenFor(key)
-	}
-	return "{{ $." + key + " }}"
-}
-
-// token writes a value of the config: its placeholder or its action.
+// token writes a value of the config, the action of its token's field.
 func (e *emitter) token(t string) string {
-	if !placeholderKeys[keyFor(t)] {
-		e.act()
-		return tokenText(keyFor(t))
+	e.act()
+	if e.inRange {
+		return "{{ $." + keyFor(t) + " }}"
 	}
-	e.tokens[t] = true
-	return t
+	return tokenText(keyFor(t))
 }
 
-// block writes the marker of a block whose text goes at indent, tagged.
+// block writes the action that prints a multi-line config field indented
+// to its place, tagged.
 func (e *emitter) block(token string, indent int, tag string) {
-	e.tokens[token] = true
-	e.blocks[token] = indent
-	e.tagged(tag, []string{token})
+	e.act()
+	e.tagged(tag, []string{blockAction(token, indent)})
+}
+
+// blockAction prints the config field of token indented by indent: the
+// field's text has no final newline, and the action stands on its own line.
+func blockAction(token string, indent int) string {
+	return fmt.Sprintf("{{ indent %d .%s }}", indent, keyFor(token))
 }
 
 // tagged writes lines with tag at column 0; template comments stay as
@@ -281,9 +277,8 @@ func (e *emitter) entry(key string, v any, indent int, path string) error {
 			return fmt.Errorf("%s: expected a list of strings", path)
 		}
 		e.add(indent, k+":")
-		e.tokens[r.token] = true
-		e.blocks[r.token] = indent
-		e.lines = append(e.lines, r.token)
+		e.act()
+		e.lines = append(e.lines, blockAction(r.token, indent))
 	case textBlock:
 		if t, ok := v.(string); !ok || strings.HasSuffix(t, "\n") {
 			return fmt.Errorf("%s: expected a string without a final newline", path)
@@ -313,8 +308,15 @@ func (e *emitter) tenantRange(key string, v any, indent int, path string) error 
 	for i, t := range e.tenants {
 		sub := e.sub()
 		sub.local = []subst{{from: t, to: "$t"}}
+		sub.inRange = true
 		if err := sub.listItems(items[i*per:(i+1)*per], indent, path); err != nil {
 			return err
+		}
+		for _, l := range sub.lines {
+			if strings.HasPrefix(l, "#") {
+				// ifBlocks writes conditions on dot, which a range changes.
+				return fmt.Errorf("%s: a per-tenant item has a line of one caller or one optional field", path)
+			}
 		}
 		if i == 0 {
 			body = sub.lines
@@ -325,7 +327,7 @@ func (e *emitter) tenantRange(key string, v any, indent int, path string) error 
 		}
 	}
 	e.add(indent, key+":")
-	e.action(indent, "range $t := $.tenants")
+	e.action(indent, "range $t := .tenants")
 	e.lines = append(e.lines, body...)
 	e.action(indent, "end")
 	return nil
@@ -479,8 +481,8 @@ func (e *emitter) scalar(v any, indent int) (inline string, block []string, err 
 }
 
 // substituted writes a one-line string that holds sentinel text as a
-// double-quoted YAML string with placeholders (or a range variable's
-// expression) in place of the sentinels; ok is false when it holds none.
+// double-quoted YAML string with the config fields' actions (or a range
+// variable's) in place of the sentinels; ok is false when it holds none.
 // The substituted values are validated names and numbers, which need no
 // escaping inside double quotes.
 func (e *emitter) substituted(s string) (string, bool) {

@@ -1,15 +1,17 @@
 {{- /*
-etcdshapes.[[ .Caller ]].config: fills the config dict of the [[ if .Etcd ]]etcd chart[[ else ]]per-cluster etcd[[ end ]] (see
-etcdshapes.config): the twin of etcdshapes.Render (values.go, stack.go,
-the builders' options) for this caller.
+etcdshapes.config: fills the config dict of either caller (. holds root
+and caller): the twin of etcdshapes.Render (values.go, stack.go, the
+builders' options). One define for both callers, which differ in a
+block each: Helm parses every template of a chart at every render.
 
 Cheap tests vouch for the common input: values of the chart's defaults'
 shape, whole quantities with a unit, ratios of 1 or more, names the
 library accepts at a glance. For that input the arithmetic below is the
 library's, in a few steps. Anything else (an unusual but valid input, or a
-bad one) goes through etcdshapes.validate (_etcdshapes_checks.tpl): every
+bad one) goes through etcdshapes.validate (files/validate.tpl): every
 rule of the library in its order, with its messages, and the general
-arithmetic. Types are values.schema.json's, which Helm checks first.
+arithmetic. Types, grammars and ranges are values.schema.json's, which
+Helm checks first.
 */ -}}
 {{- $root := .root -}}
 {{- $v := $root.Values -}}
@@ -17,90 +19,98 @@ arithmetic. Types are values.schema.json's, which Helm checks first.
 {{- $ns := $root.Release.Namespace -}}
 {{- $rel := $root.Release.Name -}}
 {{- $cl := index $v "_cluster" | default dict -}}
+{{- $etcd := eq .caller [[ q .CallerEtcd ]] -}}
 [[- /* The served optional APIs: .Capabilities.APIVersions.Has, what the
 upstream charts ask, matches an entry whole (Helm's VersionSet.Has is
 string equality), as the library does (servedAPIs). Nothing in the
 served list is refused: it is the cluster's (or helm template's
 --api-versions), and a refusal would stop every render there. */]]
-{{- $apis := dict[[ range .APIGroups ]] [[ q .API ]] [[ if .Always ]]true[[ else ]]($root.Capabilities.APIVersions.Has [[ q .API ]])[[ end ]][[ end ]] -}}
-[[- /* The quick test both callers make, written once here: no global
-spread constraints. */]]
-[[- define "spread" ]](eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "")[[ end ]]
-[[- if .Etcd ]]
+{{- $apis := dict[[ range .APIGroups ]]
+  [[ q .API ]] [[ .Expr ]][[ end ]] -}}
+{{- /* Both callers' quick test: no global spread constraints. */ -}}
+{{- $ok := eq (index (index $cl "scheduling" | default dict) "globalAppTopologySpreadConstraints" | default "" | toString) "" -}}
+{{- $version := [[ q .DefaultVersion ]] }}{{ $size := [[ q .DefaultSize ]] }}{{ $res := dict [[ range .DefaultResources ]][[ q .Name ]] [[ q .Value ]] [[ end ]] -}}
+{{- $sc := "" }}{{ $r := 0 }}{{ $name := [[ q .EtcdChartName ]] }}{{ $dataStore := $ns }}{{ $render := true -}}
+{{- if $etcd -}}
 {{- /* Helm deletes a values.yaml default for a null, which the checks
 refuse: an absent version, replicas or size fails the pattern below. */ -}}
-{{- $version := $v.version -}}
-{{- $size := toString $v.size -}}
+{{- $version = $v.version -}}
+{{- $size = toString $v.size -}}
 {{- /* Helm drops a null over a values.yaml default: no resources then. */ -}}
-{{- $res := $v.resources | default dict -}}
-{{- $sc := $v.storageClass | default "" -}}
-{{- $r := $v.replicas -}}
+{{- $res = $v.resources | default dict -}}
+{{- $sc = $v.storageClass | default "" -}}
+{{- $r = $v.replicas -}}
 {{- $head := printf "%s;%s;%s" $ns $version $size -}}
 {{- $quick := "" -}}
 {{- range $res }}{{ $quick = printf "%s%v;" $quick . }}{{ end -}}
-{{- /* The quick tests, one "and" (Helm parses the file at every render).
-One pattern for the namespace, the version and the size (none holds a
-";"), matched whole as regexFind's leftmost match ending at the end: "^"
-would cost a one-pass analysis. The resources as one string, one field
-per value: every field a whole quantity with a unit, and as many fields
-as values. */ -}}
-{{- $ok := and (le (len $ns) [[ .MaxLabel ]]) (eq $rel [[ q .EtcdChartRelease ]]) (empty $v.affinity)
+{{- /* The quick tests, one "and". One pattern for the namespace, the
+version and the size (none holds a ";"), matched whole as regexFind's
+leftmost match ending at the end: "^" would cost a one-pass analysis. The
+resources as one string, one field per value: every field a whole
+quantity with a unit, and as many fields as values. */ -}}
+{{- $ok = and $ok (le (len $ns) [[ .MaxLabel ]]) (eq $rel [[ q .EtcdChartRelease ]]) (empty $v.affinity)
   (empty (omit $v[[ range .QuickEtcdChartKeys ]] [[ q . ]][[ end ]]))
-  (eq (regexFind [[ q .QuickEtcd ]] $head) $head)
+  (eq (regexFind (print
+    [[ qparts .QuickEtcd "    " ]]) $head) $head)
   (or (not $sc) (and (le (len $sc) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $sc)))
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0)
-  (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]])) (eq (len (splitList ";" $quick)) (add1 (len $res))) (not (regexReplaceAll [[ q .QuickValue ]] $quick ""))
-  [[ template "spread" . ]] -}}
-[[- else ]]
+  (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]]))
+  (eq (len (splitList ";" $quick)) (add1 (len $res)))
+  (not (regexReplaceAll [[ q .QuickValue ]] $quick "")) -}}
+{{- else -}}
 {{- $e := $v.etcd | default dict -}}
-{{- $name := printf "%s-etcd" $rel -}}
-{{- $dataStore := printf "%s.%s" $ns $rel -}}
+{{- $name = printf "%s-etcd" $rel -}}
+{{- $dataStore = printf "%s.%s" $ns $rel -}}
 {{- /* Names over their limits are hashed (etcdshapes.validate). One
 pattern for the namespace and the release. */ -}}
 {{- $head := printf "%s;%s" $ns $rel -}}
-{{- $ok := and (le (len $rel) [[ .MaxQuickRelease ]]) (le (len $dataStore) [[ .MaxDataStoreName ]]) (eq (regexFind [[ q .QuickCluster ]] $head) $head) -}}
-{{- $ok = and $ok (empty (omit $e[[ range .QuickClusterEtcdKeys ]] [[ q . ]][[ end ]])) -}}
+{{- $ok = and $ok (le (len $rel) [[ .MaxQuickRelease ]]) (le (len $dataStore) [[ .MaxDataStoreName ]]) (eq (regexFind [[ q .QuickCluster ]] $head) $head)
+  (empty (omit $e[[ range .QuickClusterEtcdKeys ]] [[ q . ]][[ end ]])) -}}
 {{- /* The live KamajiControlPlane: a cluster on another datastore stays
 there and nothing is rendered (moving it would start a Kamaji datastore
 migration). The live EtcdCluster: spec.storage.storageClassName is
 immutable, so its class wins, even an empty one. */ -}}
 {{- $kcp := lookup [[ q .KamajiControlPlane.APIVersion ]] [[ q .KamajiControlPlane.Kind ]] $ns $rel -}}
 {{- $liveDS := "" }}{{ if $kcp }}{{ $liveDS = dig "spec" "dataStoreName" "" $kcp }}{{ end -}}
+{{- $render = or (not $liveDS) (eq $liveDS $dataStore) -}}
 {{- $local := index $cl "etcd-storage-class-local" | default "" -}}
 {{- $replicated := index $cl "etcd-storage-class-replicated" | default "" -}}
-{{- $sc := ternary $replicated $local (eq (toString $e.replicas) "1") -}}
+{{- $sc = ternary $replicated $local (eq (toString $e.replicas) "1") -}}
 {{- $ec := lookup [[ q .EtcdCluster.APIVersion ]] [[ q .EtcdCluster.Kind ]] $ns $name -}}
 {{- if $ec }}{{ $sc = dig "spec" "storage" "storageClassName" "" $ec }}{{ end -}}
-{{- $res := dict [[ range .DefaultResources ]][[ q .Name ]] [[ q .Value ]] [[ end ]] -}}
 [[- /* Each name matched whole by LabelPattern's anchors (see labelPattern). */]]
-{{- range $x := list $sc $liveDS $local $replicated }}{{ $ok = and $ok (or (not $x) (and (le (len $x) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $x))) }}{{ end -}}
-{{- $r := $e.replicas -}}
+{{- range $x := list $sc $liveDS $local $replicated -}}
+{{- $ok = and $ok (or (not $x) (and (le (len $x) [[ .MaxLabel ]]) (regexMatch [[ q .LabelPattern ]] $x))) -}}
+{{- end -}}
+{{- $r = $e.replicas -}}
 {{- if kindIs "invalid" $r }}{{ $r = [[ .DefaultReplicas ]].0 }}{{ end -}}
-{{- $ok = and $ok (kindIs "float64" $r) (has $r (list [[ range .ClusterReplicas ]][[ . ]].0 [[ end ]]))
-  [[ template "spread" . ]] -}}
-[[- end ]]
+{{- $ok = and $ok (kindIs "float64" $r) (has $r (list [[ range .ClusterReplicas ]][[ . ]].0 [[ end ]])) -}}
+{{- end -}}
 {{- /* The platform's allocation ratios: request = limit / ratio. A ratio
 the float conversion reads is one the library reads alike. */ -}}
 {{- $ratios := dict[[ range .Ratios ]] [[ q .Key ]] [[ .Default ]][[ end ]] -}}
-{{- range $key, $name := dict[[ range .Ratios ]] [[ q .Key ]] [[ q .Value ]][[ end ]] -}}
-{{- $x := index $cl $name -}}
-{{- if not (kindIs "invalid" $x) }}{{ $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) (le (len (toString $x)) 15) }}{{ $_ := set $ratios $key (float64 $x) -}}
-{{- else if hasKey $cl $name }}{{ $ok = false }}{{ end -}}
+{{- range $key, $rn := dict[[ range .Ratios ]] [[ q .Key ]] [[ q .Value ]][[ end ]] -}}
+{{- $x := index $cl $rn -}}
+{{- if not (kindIs "invalid" $x) -}}
+{{- $ok = and $ok (ge (float64 $x) 1.0) (le (float64 $x) 1e15) (le (len (toString $x)) 15) -}}
+{{- $_ := set $ratios $key (float64 $x) -}}
+{{- else if hasKey $cl $rn }}{{ $ok = false }}{{ end -}}
 {{- end -}}
 {{- $replicas := int $r -}}
-[[- if .Etcd ]]
+{{- $tenants := list }}{{ $pvcs := list -}}
+{{- if $etcd -}}
 {{- /* Who sees the dashboard resources: every tenant on the path to the
 namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */ -}}
 {{- $tenant := "tenant" -}}
-{{- $tenants := list -}}
 {{- range rest (splitList "-" $ns) }}{{ $tenant = printf "%s-%s" $tenant . }}{{ $tenants = append $tenants $tenant }}{{ end -}}
 {{- if ne $ns [[ q .RootTenant ]] }}{{ $tenants = append $tenants [[ q .RootTenant ]] }}{{ end -}}
 {{- /* The data PVCs the cleanup Job deletes (at most [[ .MaxReplicas ]]: more is refused). */ -}}
-{{- $pvcs := list -}}
 {{- range $i := until (int (min $replicas [[ .MaxReplicas ]])) }}{{ $pvcs = append $pvcs (printf [[ q .EtcdChartPVC ]] $i) }}{{ end -}}
-[[- end ]]
+{{- end -}}
+{{- /* The names: a tenant cluster's are hashed when too long, on the
+checks' path; the etcd chart's are fixed ("etcd"). */ -}}
 {{- $_ := merge . (dict
-  "etcdChart" [[ .Etcd ]]
+  "etcdChart" $etcd
   "namespace" $ns
   "release" $rel
   "chartVersion" $root.Chart.Version
@@ -111,28 +121,15 @@ namespace, shortest first, then [[ .RootTenant ]] unless it is the namespace. */
   "affinity" ""
   "auth" ""
   "apis" $apis
-[[- if .Etcd ]]
-  "cluster" [[ q .EtcdChartName ]]
-  "defragCronJob" [[ q .EtcdChartDefrag ]]
-  "cleanupJob" [[ q .EtcdChartCleanup ]]
-  "version" $version
-  "dataStore" $ns
-  "render" true
-  "tenants" $tenants
-  "pvcs" (printf "- \"%s\"" (join "\"\n- \"" $pvcs))
-  "pvcNames" (join " " $pvcs)
-[[- else ]]
   "cluster" $name
-  "defragCronJob" (printf "%s-defrag" $name)
-  "cleanupJob" (printf "%s-cleanup" $name)
-  "version" [[ q .DefaultVersion ]]
-  "size" [[ q .DefaultSize ]]
-  "quota" [[ q .DefaultQuota ]]
+  "defragCronJob" (printf "%s[[ .DefragSuffix ]]" $name)
+  "cleanupJob" (printf "%s[[ .CleanupSuffix ]]" $name)
+  "version" $version
   "dataStore" $dataStore
-  "render" (or (not $liveDS) (eq $liveDS $dataStore))
-  "pvcs" ""
-  "pvcNames" ""
-[[- end ]]
+  "render" $render
+  "tenants" $tenants
+  "pvcs" (ternary (printf "- \"%s\"" (join "\"\n- \"" $pvcs)) "" $etcd)
+  "pvcNames" (join " " $pvcs)
   ) -}}
 
 {{- if and $ok (not .checks) -}}
@@ -143,10 +140,8 @@ cpu request is cpu / ratio printed like %v; memory and ephemeral-storage
 requests are the quotient truncated to whole bytes. divf divides like the
 upstream chart: decimals to 16 places, then a float64. */ -}}
 {{- $unit := dict "" 1.0 "m" 0.001 "k" 1e3 "M" 1e6 "G" 1e9 "T" 1e12 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 -}}
-[[- if .Etcd ]]
 {{- $u := trimAll "0123456789" $size -}}
 {{- $quota := printf "%.0f" (mulf (trimSuffix $u $size | float64) (index $unit $u) 0.95) -}}
-[[- end ]]
 {{- $limits := "" }}{{ $requests := "" -}}
 {{- range $n, $x := $res -}}
 {{- $s := toString $x -}}
@@ -160,10 +155,8 @@ upstream chart: decimals to 16 places, then a float64. */ -}}
 {{- end -}}
 {{- end -}}
 {{- $_ := merge . (dict
-[[- if .Etcd ]]
   "size" $size
   "quota" $quota
-[[- end ]]
   "resources" (ternary (printf "limits:%s\nrequests:%s" $limits $requests) "" (ne $limits ""))
   "vpaMinCpu" (printf "%v" (divf [[ .VPAMinCPU ]] $ratios.cpu))
   "vpaMinMemory" (printf "%d" (int64 (divf [[ .VPAMinMemory ]] $ratios.memory)))

@@ -12,20 +12,22 @@ import (
 )
 
 // Both callers render mostly the same objects: the per-cluster etcd's
-// names are placeholders where the etcd chart's are the constant "etcd",
-// and a few lines differ (the etcd chart's quota and version are values,
-// a tenant cluster's are fixed; a tenant cluster's members carry the
-// network policy's label). The library chart keeps one copy of every such
-// object (files/stack.tpl), the lines of one caller only tagged #E# (the
-// etcd chart) or #C# (a tenant cluster), and each caller's own objects in
-// its own file. Two lines are one line of the shared copy when the line of
-// one caller, with that caller's placeholders replaced by the values the
-// other caller's config gives them, is the other's line (a YAML scalar may
-// differ in quoting only). Generation then checks that each caller's view
-// of the shared copy is its own text in that sense, line for line.
+// names are actions ({{ .cluster }}) where the etcd chart's are the
+// constant "etcd", and a few lines differ (the etcd chart's quota and
+// version are values, a tenant cluster's are fixed; a tenant cluster's
+// members carry the network policy's label). The library chart keeps one
+// copy of every such object (etcdshapes.objects), the lines of one caller
+// only tagged #E# (the etcd chart) or #C# (a tenant cluster) while it is
+// merged and checked, then in if blocks (ifBlocks), and each caller's own
+// objects in its own define. Two lines are one line of the shared copy
+// when the line of one caller, with that caller's actions replaced by the
+// values the other caller's config gives them, is the other's line (a
+// YAML scalar may differ in quoting only). Generation then checks that
+// each caller's view of the shared copy is its own text in that sense,
+// line for line.
 
-// fixedValues are, per caller, the values of the placeholders and actions
-// the other caller writes where this caller writes a constant: the etcd
+// fixedValues are, per caller, the values of the actions the other caller
+// writes where this caller writes a constant: the etcd
 // chart is always named etcd, a tenant cluster's etcd has a fixed version,
 // size and quota. The caller's config gives these fields these values.
 func fixedValues(caller string) ([][2]string, error) {
@@ -267,4 +269,132 @@ func sameText(view, own string, fixed [][2]string) error {
 		}
 	}
 	return nil
+}
+
+// ifBlocks turns the tagged lines of a stack text into if blocks: each run
+// of lines with the same tags is wrapped in {{- if COND }} ... {{- end }},
+// and a run followed by the run of its complement (#E# then #C#,
+// #AFFINITY# then #NO_AFFINITY#) shares the block as its {{- else }}. An
+// untagged template comment between two runs of the same tags stays in
+// their block. The actions trim the line ends before them, so a render
+// prints exactly the lines of its tags, as the stacks were checked
+// (view). Dot is the config in every block: none is inside a range.
+func ifBlocks(text string) string {
+	lines := strings.Split(text, "\n")
+	tags := make([]string, len(lines))
+	inComment := false
+	for i, l := range lines {
+		t := lineTags.FindString(l)
+		lines[i] = l[len(t):]
+		if strings.Contains(l, "{{- /*") {
+			inComment = true
+		}
+		tags[i] = t
+		if inComment {
+			tags[i] = "comment"
+		}
+		if strings.Contains(l, "*/}}") {
+			inComment = false
+		}
+	}
+	// A comment takes the tags of the next line that is not one when the
+	// line before it has them too: it explains a line of that block.
+	for i := range lines {
+		if tags[i] != "comment" {
+			continue
+		}
+		j := i
+		for j < len(lines) && tags[j] == "comment" {
+			j++
+		}
+		next := ""
+		if j < len(lines) {
+			next = tags[j]
+		}
+		prev := ""
+		if i > 0 {
+			prev = tags[i-1]
+		}
+		if next == prev {
+			tags[i] = next
+		} else {
+			tags[i] = ""
+		}
+	}
+	// An if block's actions are indented like the first YAML line in it
+	// (a line that is not an action), for the reader.
+	indentAt := func(i int) string {
+		for j := i; j < len(lines) && tags[j] != ""; j++ {
+			if t := strings.TrimLeft(lines[j], " "); t != "" && !strings.HasPrefix(t, "{{") {
+				return lines[j][:len(lines[j])-len(t)]
+			}
+		}
+		return ""
+	}
+	var out []string
+	open, pad := "", ""
+	closeBlock := func() {
+		if open != "" {
+			out = append(out, pad+"{{- end }}")
+			open = ""
+		}
+	}
+	for i, l := range lines {
+		if tags[i] != open {
+			switch {
+			case tags[i] != "" && open != "" && complementTags(open, tags[i]):
+				out = append(out, pad+"{{- else }}")
+			case tags[i] != "":
+				closeBlock()
+				pad = indentAt(i)
+				out = append(out, pad+"{{- if "+tagCondition(tags[i])+" }}")
+			default:
+				closeBlock()
+			}
+			open = tags[i]
+		}
+		out = append(out, l)
+	}
+	closeBlock()
+	return strings.Join(out, "\n")
+}
+
+// tagNames are the tags of a line's tag prefix: "#E##AUTH#" is E and AUTH.
+func tagNames(tags string) []string {
+	return strings.FieldsFunc(tags, func(r rune) bool { return r == '#' })
+}
+
+// tagCondition is the config expression under which the lines of the tags
+// render: E the etcd chart, C a tenant cluster, an optional field's tag
+// the field set (#STORAGE_CLASS#: .storageClass), NO_ and the tag it
+// unset.
+func tagCondition(tags string) string {
+	var conds []string
+	for _, t := range tagNames(tags) {
+		switch {
+		case t == "E":
+			conds = append(conds, ".etcdChart")
+		case t == "C":
+			conds = append(conds, "(not .etcdChart)")
+		case strings.HasPrefix(t, "NO_"):
+			conds = append(conds, "(not ."+keyFor("__"+strings.TrimPrefix(t, "NO_")+"__")+")")
+		default:
+			conds = append(conds, "."+keyFor("__"+t+"__"))
+		}
+	}
+	if len(conds) == 1 {
+		return strings.Trim(conds[0], "()")
+	}
+	return "and " + strings.Join(conds, " ")
+}
+
+// complementTags reports whether b's lines render exactly when a's do not:
+// one tag each, E and C, or a tag and its NO_.
+func complementTags(a, b string) bool {
+	x, y := tagNames(a), tagNames(b)
+	if len(x) != 1 || len(y) != 1 {
+		return false
+	}
+	p, q := x[0], y[0]
+	return p == "E" && q == "C" || p == "C" && q == "E" || p == "NO_"+q || q == "NO_"+p
 }

@@ -3,7 +3,6 @@ package chartgen
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -149,9 +148,9 @@ func (s sentinel) auth() etcd.Auth {
 	return etcd.Auth{Enabled: true, RootCredentialsSecret: s.authSecret}
 }
 
-// substitutions are the sentinel texts of one run and the placeholders
-// of the config fields (see the etcdshapes.config helper) that compute
-// them, longest first.
+// substitutions are the sentinel texts of one run and the tokens of the
+// config fields (see the etcdshapes.config helper) that compute them,
+// longest first; the stacks write each token as its field's action.
 func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) {
 	quota, err := s.quota()
 	if err != nil {
@@ -180,8 +179,9 @@ func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) 
 	return subs, nil
 }
 
-// tokenFor is the placeholder of a config field: "storageClass" is
-// __STORAGE_CLASS__.
+// tokenFor is the token of a config field, which names it while the
+// stacks are generated (never in a chart: emit writes its action, and the
+// dashboard's model its placeholder): "storageClass" is __STORAGE_CLASS__.
 func tokenFor(key string) string {
 	var b strings.Builder
 	b.WriteString("__")
@@ -327,9 +327,10 @@ func rules(caller, shape string) map[string]rule {
 		return map[string]rule{"subjects": {mode: rangeTenants}}
 	case "grafanaDashboard":
 		// The dashboard's model is a file of the library chart
-		// (dashboardFile), filled by dashboardTplFile, which also sets
-		// the dashboard's names on the config for the fields after it.
-		return map[string]rule{"spec.json": {mode: textBlock, token: fmt.Sprintf("include \"etcdshapes.run\" (dict \"c\" $ \"files\" (list %q))", dashboardTplFile)}}
+		// (dashboardFile), filled by the define dashboardDefine, which
+		// also sets the dashboard's names on the config for the fields
+		// after it.
+		return map[string]rule{"spec.json": {mode: textBlock, token: fmt.Sprintf("include %q .", dashboardDefine)}}
 	}
 	return nil
 }
@@ -414,7 +415,7 @@ func alwaysAPIs(caller string) []string {
 
 // apiGate is the config expression that says whether an optional API is
 // served (or, for the APIs of alwaysAPIs, rendered regardless).
-func apiGate(api string) string { return fmt.Sprintf("(index $.apis %q)", api) }
+func apiGate(api string) string { return fmt.Sprintf("(index .apis %q)", api) }
 
 // shapeGates finds the condition of every optional object by rendering the
 // stack without the optional APIs and with each one alone: an object that
@@ -492,11 +493,11 @@ func objectMap(o etcdshapes.Object) (map[string]any, error) {
 	return plainjson.DecodeMap(j)
 }
 
-// The defines of a caller: its config and its stack, kept as text and
-// parsed (tpl) only by that caller's render; its "all", which renders the
-// stack; and its fill, which replaces the placeholders.
-func configName(caller string) string { return "etcdshapes." + caller + ".config" }
-func stackName(caller string) string  { return "etcdshapes." + caller + ".stack" }
+// The defines of the stacks: a caller's own objects, and the objects both
+// callers render.
+func stackName(caller string) string { return "etcdshapes." + caller + ".objects" }
+
+const sharedStackName = "etcdshapes.objects"
 
 // objectFile is the file of an object kept apart from the stack text: one
 // whose data holds template delimiters, which is plain YAML to print.
@@ -533,18 +534,17 @@ type objText struct {
 type stackText struct {
 	objs    []objText
 	objects []File
-	blocks  map[string]int
 	tags    map[string]ruleMode
 }
 
 // writeStack writes a caller's stack.
 func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText, error) {
-	out := stackText{blocks: map[string]int{}, tags: map[string]ruleMode{}}
+	out := stackText{tags: map[string]ruleMode{}}
 	for _, o := range st.objects {
 		said := map[string]bool{}
 		reasons := reasonsFor(o.id)
 		e := &emitter{subs: st.subs, rules: o.rules, used: map[string]bool{}, tenants: st.tenants,
-			reasons: reasons, said: said, tokens: map[string]bool{}, blocks: out.blocks, tags: out.tags, delims: new(bool), acted: new(bool)}
+			reasons: reasons, said: said, tags: out.tags, delims: new(bool), acted: new(bool)}
 		if err := e.mapBody(o.tree, 0, ""); err != nil {
 			return out, fmt.Errorf("chartgen: %s %s: %w", st.caller, o.id, err)
 		}
@@ -573,7 +573,7 @@ func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText,
 			}
 			name := objectFile(st.caller, o.id)
 			out.objects = append(out.objects, File{Path: name, Data: []byte("# " + Header + "\n" + body + "\n")})
-			body = fmt.Sprintf("{{ include \"etcdshapes.file\" (dict \"c\" $ \"name\" %q) | trimSuffix \"\\n\" }}", name)
+			body = fmt.Sprintf("{{ include \"etcdshapes.file\" (dict \"c\" . \"name\" %q) | trimSuffix \"\\n\" }}", name)
 		}
 		if strings.Contains(body, "`") {
 			return out, fmt.Errorf("chartgen: the %s %s holds a backtick; the stacks are written as raw strings", st.caller, o.id)
@@ -583,11 +583,11 @@ func writeStack(st stack, reasonsFor func(string) map[string]string) (stackText,
 	return out, nil
 }
 
-// stackFileText is the text of a stack file holding objs, all rendered
-// only when the config's render is true.
-func stackFileText(objs []objText, about string) string {
+// stackDefine is the define name of objs, all rendered only when the
+// config's render is true, their tagged lines as if blocks (ifBlocks).
+func stackDefine(name string, objs []objText, about string) string {
 	var b strings.Builder
-	b.WriteString(tplHeader("") + "{{- /*\n" + about + "\n*/ -}}\n{{- if $.render }}\n")
+	b.WriteString("{{- /*\n" + about + "\n*/ -}}\n{{- define " + jsonQuote(name) + " }}\n{{- if .render }}\n")
 	for _, o := range objs {
 		if len(o.gates) > 0 {
 			cond := o.gates[0]
@@ -596,12 +596,12 @@ func stackFileText(objs []objText, about string) string {
 			}
 			fmt.Fprintf(&b, "{{- if %s }}\n", cond)
 		}
-		b.WriteString("---\n" + o.body + "\n")
+		b.WriteString("---\n" + ifBlocks(o.body) + "\n")
 		if len(o.gates) > 0 {
 			b.WriteString("{{- end }}\n")
 		}
 	}
-	b.WriteString("{{- end }}\n")
+	b.WriteString("{{- end }}\n{{- end }}\n")
 	return b.String()
 }
 
@@ -652,142 +652,50 @@ func mergeStacks(e, c []objText) (shared []objText, own map[string][]objText, er
 	return shared, own, nil
 }
 
-// usedTokens are the placeholders and block markers a stack text holds.
-func usedTokens(text string, blocks map[string]int) map[string]bool {
-	out := map[string]bool{}
-	for _, t := range placeholderToken.FindAllString(text, -1) {
-		out[t] = true
-	}
-	for t := range blocks {
-		if strings.Contains(text, "\n"+t) {
-			out[t] = true
-		}
-	}
-	return out
-}
+// stackFile is the library chart's template of the objects both callers
+// render; callerFile a caller's, its config and its own objects.
+const stackFile = "templates/_etcdshapes_objects.tpl"
 
-var placeholderToken = regexp.MustCompile(`__[A-Z]+(_[A-Z]+)*__`)
-
-// fillBody writes the body of etcdshapes.stack after its checks: it runs
-// the caller's files, replaces every placeholder with its config field (of
-// the dict .), drops the lines whose tag is off and strips the other tags,
-// then replaces the block markers, indented to their place.
-func fillBody(tokens map[string]bool, blocks map[string]int, tags map[string]ruleMode) string {
-	var scalars, markers []string
-	for t := range tokens {
-		if _, ok := blocks[t]; ok {
-			markers = append(markers, t)
-		} else {
-			scalars = append(scalars, t)
-		}
-	}
-	sort.Strings(scalars)
-	sort.Strings(markers)
-	var b strings.Builder
-	// The caller's own objects come before the shared ones: the etcd
-	// chart's are built-in kinds Helm installs first (Role, RoleBinding,
-	// Service), and the per-cluster CiliumNetworkPolicy sorts before most
-	// shared custom kinds, so the stack is nearer Helm's install order and
-	// Helm's sort of the manifests, which builds a map at every
-	// comparison, compares less. Helm sorts either way: the output is the
-	// same.
-	b.WriteString(`{{- $t := include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") (print "files/" .caller "-stack.tpl") "` + sharedStackFile + `"))`)
-	for _, t := range scalars {
-		fmt.Fprintf(&b, "\n  | replace %q .%s", t, keyFor(t))
-	}
-	b.WriteString(" -}}\n")
-	// The tags off for this render: the other caller's, an empty field's,
-	// and a given field's default.
-	off := []string{`(ternary "C" "E" (eq .caller "etcd"))`}
-	names := make([]string, 0, len(tags))
-	for t := range tags {
-		names = append(names, t)
-	}
-	sort.Strings(names)
-	for _, t := range names {
-		switch tags[t] {
-		case optional:
-			field := keyFor("__" + t + "__")
-			if tags["NO_"+t] == blockOrDefault {
-				off = append(off, fmt.Sprintf("(ternary %q %q (empty .%s))", t, "NO_"+t, field))
-			} else {
-				off = append(off, fmt.Sprintf("(ternary %q \"-\" (empty .%s))", t, field))
-			}
-		}
-	}
-	b.WriteString("{{- $off := list " + strings.Join(off, " ") + " -}}\n")
-	b.WriteString(`{{- regexReplaceAll "\n(#[A-Z_]+#)+" (regexReplaceAll (printf "\n(#[A-Z_]+#)*#(%s)#[^\n]*" (join "|" $off)) $t "") "\n"`)
-	for _, t := range markers {
-		fmt.Fprintf(&b, "\n  | replace %q (print \"\\n\" (indent %d .%s))", "\n"+t, blocks[t], keyFor(t))
-	}
-	b.WriteString(" -}}")
-	return b.String()
-}
-
-// sharedStackFile is the library chart's file of the objects both
-// callers render.
-const sharedStackFile = "files/stack.tpl"
-
-// keptFile is the path of a caller's kept text in the library chart.
-func keptFile(caller, kind string) string { return "files/" + caller + "-" + kind + ".tpl" }
+func callerFile(caller string) string { return "templates/_etcdshapes_" + caller + ".tpl" }
 
 // The headers of the stack files.
 const (
-	sharedStackAbout = `The objects both callers render, as the builders render them, with
-placeholders where a value depends on the input and, where the two differ,
-the lines of each in a block for it ($.etcdChart); $ is the config (see the
-caller's config file).`
-	ownStackAbout = `The objects only the %s renders, as the builders render them, with
-placeholders where a value depends on the input; $ is the config (see its
-config file).`
+	sharedStackAbout = `etcdshapes.objects: the objects both callers render, as the builders
+render them, with an action where a value depends on the input and, where
+the two differ, the lines of each in an if block (.etcdChart); dot is the
+config (etcdshapes.config).`
+	ownStackAbout = `%s: the objects only the %s renders, as the builders
+render them, with an action where a value depends on the input; dot is
+the config (etcdshapes.config).`
 )
 
 // libraryStacks writes both callers' stacks from one sentinel set: the
-// shared stack file, each caller's config and own stack file and the
-// objects kept apart, and the fill pipeline that replaces their
-// placeholders.
-func libraryStacks(s sentinel, configs map[string]string) ([]File, string, error) {
+// template of the objects both render, each caller's template (its config
+// and its own objects) and the objects kept apart as files.
+func libraryStacks(s sentinel) ([]File, error) {
 	texts := map[string]stackText{}
-	blocks := map[string]int{}
-	tags := map[string]ruleMode{}
 	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
 		st, err := renderStack(caller, s)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		sx, err := writeStack(st, shapeReasons)
 		if err != nil {
-			return nil, "", err
-		}
-		for t, m := range sx.tags {
-			tags[t] = m
-		}
-		for t, n := range sx.blocks {
-			if m, ok := blocks[t]; ok && m != n {
-				return nil, "", fmt.Errorf("chartgen: the callers indent %s differently", t)
-			}
-			blocks[t] = n
+			return nil, err
 		}
 		texts[caller] = sx
 	}
 	shared, own, err := mergeStacks(texts[etcdshapes.CallerEtcd].objs, texts[etcdshapes.CallerCluster].objs)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	sharedText := stackFileText(shared, sharedStackAbout)
-	out := []File{{Path: sharedStackFile, Data: []byte(sharedText)}}
-	all := sharedText
+	out := []File{{Path: stackFile, Data: []byte(tplHeader("") + stackDefine(sharedStackName, shared, sharedStackAbout))}}
 	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
-		ownText := stackFileText(own[caller], fmt.Sprintf(ownStackAbout, callerTitle[caller]))
-		all += ownText
+		ownText := stackDefine(stackName(caller), own[caller], fmt.Sprintf(ownStackAbout, stackName(caller), callerTitle[caller]))
 		out = append(out, texts[caller].objects...)
-		out = append(out,
-			File{Path: keptFile(caller, "config"), Data: []byte(tplHeader("helpers.tpl") + "{{- if not (hasKey . \"render\") -}}\n" + configs[caller] + "{{- end -}}\n")},
-			File{Path: keptFile(caller, "stack"), Data: []byte(ownText)},
-		)
+		out = append(out, File{Path: callerFile(caller), Data: []byte(tplHeader("") + ownText)})
 	}
-	// Both callers' configs give every field a placeholder names.
-	return out, fillBody(usedTokens(all, blocks), blocks, tags), nil
+	return out, nil
 }
 
 // callerTitle names a caller in the files' comments.
@@ -796,46 +704,41 @@ var callerTitle = map[string]string{etcdshapes.CallerEtcd: "etcd chart", etcdsha
 // shapesFiles writes the stacks from the first sentinel set, after
 // checking that the second set writes the same text: a field that depends
 // on an input the templates do not compute makes the two differ.
-func shapesFiles(configs map[string]string) ([]File, string, error) {
+func shapesFiles() ([]File, error) {
 	var runs [2][]File
-	var fill string
 	for i, s := range sentinels {
-		files, f, err := libraryStacks(s, configs)
+		files, err := libraryStacks(s)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
-		if i > 0 && f != fill {
-			return nil, "", fmt.Errorf("chartgen: the placeholders depend on the sentinel set")
-		}
-		fill = f
 		var all strings.Builder
 		for _, f := range files {
 			all.Write(f.Data)
 		}
 		if strings.Contains(all.String(), sentinelMarker) {
-			return nil, "", fmt.Errorf("chartgen: a sentinel survived generation: %s", firstLineWith(all.String(), sentinelMarker))
+			return nil, fmt.Errorf("chartgen: a sentinel survived generation: %s", firstLineWith(all.String(), sentinelMarker))
 		}
 		lits, err := s.literals()
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		for _, lit := range lits {
 			if strings.Contains(all.String(), lit) {
-				return nil, "", fmt.Errorf("chartgen: sentinel value %q survived generation: %s", lit, firstLineWith(all.String(), lit))
+				return nil, fmt.Errorf("chartgen: sentinel value %q survived generation: %s", lit, firstLineWith(all.String(), lit))
 			}
 		}
 		runs[i] = files
 	}
 	if len(runs[0]) != len(runs[1]) {
-		return nil, "", fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute: %d files, then %d", len(runs[0]), len(runs[1]))
+		return nil, fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute: %d files, then %d", len(runs[0]), len(runs[1]))
 	}
 	for j := range runs[0] {
 		a, b := runs[0][j], runs[1][j]
 		if a.Path != b.Path || !bytes.Equal(a.Data, b.Data) {
-			return nil, "", fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute (%s):\n%s", a.Path, firstDifference(string(a.Data), string(b.Data)))
+			return nil, fmt.Errorf("chartgen: the builders' output depends on an input the templates do not compute (%s):\n%s", a.Path, firstDifference(string(a.Data), string(b.Data)))
 		}
 	}
-	return runs[0], fill, nil
+	return runs[0], nil
 }
 
 func firstLineWith(text, needle string) string {

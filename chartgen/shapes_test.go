@@ -1,13 +1,17 @@
 package chartgen
 
 import (
+	"math/rand/v2"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // rowOf is the row of the table of shapes (etcdshapes.Shapes) of each
@@ -113,5 +117,50 @@ func TestTemplatesCoverTheShapesTable(t *testing.T) {
 			sort.Strings(gotRows)
 			require.Equal(t, wantRows, gotRows, "the rows of the table the %s stack renders, and those its templates cover", caller)
 		})
+	}
+}
+
+// TestSchemaRefusesOnlyWhatTheLibraryRefuses: the schemas' patterns and
+// lengths refuse no text the library accepts: a quantity the pattern or
+// the length refuses is one quantity.Rule refuses, a name one apimachinery
+// refuses, on every text of a small alphabet up to four characters, the
+// library's own examples and random longer texts.
+func TestSchemaRefusesOnlyWhatTheLibraryRefuses(t *testing.T) {
+	q, name := regexp.MustCompile(schemaQuantityPattern), regexp.MustCompile(schemaSubdomainPattern)
+	var texts []string
+	var grow func(prefix string, n int)
+	grow = func(prefix string, n int) {
+		texts = append(texts, prefix)
+		if n == 0 {
+			return
+		}
+		for _, c := range []string{"0", "1", "9", ".", "+", "-", "e", "E", "i", "K", "M", "P", "m", "n", "a", "z", " "} {
+			grow(prefix+c, n-1)
+		}
+	}
+	grow("", 4)
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, r.IntN(80))
+		for i := range b {
+			b[i] = "0123456789.+-eEiKMGTPnumk"[r.IntN(25)]
+		}
+		texts = append(texts, string(b))
+	}
+	texts = append(texts, "1e99", "1e100", "1e-99", "5e-099", "1e0099", "8Ei", "9223372036854775295", strings.Repeat("1", 64), strings.Repeat("1", 65), "4Gi", "1.5", ".5", "5.", "+1", "-1Gi")
+	refused := 0
+	for _, s := range texts {
+		if !q.MatchString(s) || len(s) > quantity.MaxLength {
+			refused++
+			require.NotEmpty(t, quantity.Rule(s), "the schema refuses the quantity %q the library accepts", s)
+		}
+	}
+	require.Greater(t, refused, len(texts)/2)
+	for _, s := range append(texts, "a.b", "a-b.c", "-a", "a-", "a..b", "A", strings.Repeat("a", 63)+"."+strings.Repeat("b", 189), strings.Repeat("a", 63)+"."+strings.Repeat("b", 190)) {
+		if !name.MatchString(s) || len(s) > validation.DNS1123SubdomainMaxLength {
+			require.True(t, s != "" && len(validation.IsDNS1123Subdomain(s)) > 0, "the schema refuses the name %q the library accepts", s)
+		} else if s != "" {
+			require.Empty(t, validation.IsDNS1123Subdomain(s), s)
+		}
 	}
 }

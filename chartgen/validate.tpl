@@ -23,7 +23,8 @@ computes for common input are computed here for any input.
 there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- $kcp := lookup [[ q .KamajiControlPlane.APIVersion ]] [[ q .KamajiControlPlane.Kind ]] .namespace .release -}}
 {{- $ds := "" }}{{ if $kcp }}{{ $ds = dig "spec" "dataStoreName" "" $kcp }}{{ end -}}
-{{- $_ := set . "dataStore" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s.%s" .namespace .release) "limit" [[ .MaxDataStoreName ]] "keep" [[ .DataStoreKeep ]] "suffix" "")) -}}
+{{- $_ := set . "dataStore" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s.%s" .namespace .release) "limit" [[ .MaxDataStoreName ]]
+  "keep" [[ .DataStoreKeep ]] "suffix" "")) -}}
 {{- $_ := set . "render" (or (eq $ds "") (eq $ds .dataStore)) -}}
 {{- if and $ds (include "etcdshapes.check.subdomainErrors" (dict "value" $ds "k" $k)) -}}
 {{- include "etcdshapes.check.fail" (list "live.dataStoreName" $ds "must be a DataStore name (DNS-1123 subdomain)") -}}
@@ -49,7 +50,8 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- if $c.affinity }}{{ include "etcdshapes.check.affinity" (dict "value" $c.affinity "k" $k) }}{{ end -}}
 {{- $a := $c.auth }}{{ $r := $k.auth -}}
 {{- if ne $a.on (ne $a.secret "") }}{{ include "etcdshapes.check.fail" (list $a.field $a.secret (ternary $r.required $r.disabled $a.on)) }}{{ end -}}
-{{- with and $a.secret (include "etcdshapes.check.subdomainErrors" (dict "value" $a.secret "k" $k)) }}{{ include "etcdshapes.check.fail" (list $a.field $a.secret (print $r.name .)) }}{{ end -}}
+{{- with and $a.secret (include "etcdshapes.check.subdomainErrors" (dict "value" $a.secret "k" $k)) }}{{ include "etcdshapes.check.fail" (list
+  $a.field $a.secret (print $r.name .)) }}{{ end -}}
 {{- if .render -}}
 {{- if ne .caller "etcd" }}{{ include "etcdshapes.check.names" (dict "caller" .caller "release" .release "full" true "k" $k) }}{{ end -}}
 {{- if has (trimPrefix .cluster $a.secret) $r.tlsSuffixes }}{{ include "etcdshapes.check.fail" (list $a.field $a.secret (printf $r.tls .cluster)) }}{{ end -}}
@@ -57,12 +59,16 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- /* Length limits: the DataStore's name is copied into a label by Kamaji
 ([[ .MaxDataStoreName ]]), a CronJob's is [[ .MaxCronJobName ]] and a Job's [[ .MaxJobName ]] (copied into a label).
 Longer names keep their start and end and 8 hex digits of SHA-256. */ -}}
-{{- $_ := set . "defragCronJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-defrag" .cluster) "limit" [[ .MaxCronJobName ]] "keep" [[ .CronJobKeep ]] "suffix" "-defrag")) -}}
-{{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" [[ .MaxJobName ]] "keep" [[ .JobKeep ]] "suffix" "-cleanup")) -}}
+{{- $_ := set . "defragCronJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-defrag" .cluster) "limit" [[ .MaxCronJobName ]]
+  "keep" [[ .CronJobKeep ]] "suffix" "-defrag")) -}}
+{{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" [[ .MaxJobName ]]
+  "keep" [[ .JobKeep ]] "suffix" "-cleanup")) -}}
 {{- /* The VPA's bounds: the requests of the fixed bounds. */ -}}
 {{- $bound := or (eq .caller "etcd") (get .apis [[ q .VPAAPI ]]) -}}
-{{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" [[ q .VPAMinCPUQuantity ]] "memory" [[ q .VPAMinMemoryQuantity ]]) "ratios" $c.ratios "bound" $bound "k" $k) | fromJson -}}
-{{- $max := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" [[ q .VPAMaxCPUQuantity ]] "memory" [[ q .VPAMaxMemoryQuantity ]]) "ratios" $c.ratios "bound" $bound "k" $k) | fromJson -}}
+{{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa"
+  "limits" (dict "cpu" [[ q .VPAMinCPUQuantity ]] "memory" [[ q .VPAMinMemoryQuantity ]]) "ratios" $c.ratios "bound" $bound "k" $k) | fromJson -}}
+{{- $max := include "etcdshapes.check.sanitize" (dict "field" "vpa"
+  "limits" (dict "cpu" [[ q .VPAMaxCPUQuantity ]] "memory" [[ q .VPAMaxMemoryQuantity ]]) "ratios" $c.ratios "bound" $bound "k" $k) | fromJson -}}
 {{- $_ := merge . (dict "vpaMinCpu" $min.requests.cpu "vpaMinMemory" $min.requests.memory "vpaMaxCpu" $max.requests.cpu "vpaMaxMemory" $max.requests.memory) -}}
 {{- /* The member selector goes on every constraint that has none. */ -}}
 {{- range $s := $c.spread -}}

@@ -70,13 +70,13 @@ func TestTemplateSize(t *testing.T) {
 	if up < 10000 {
 		t.Fatalf("the upstream templates are %d bytes: not the upstream charts?", up)
 	}
-	// The bound was twice the upstream's. The charts' checks of etcd auth
-	// and of numbers no float64 holds as written (which the charts must
-	// refuse as the library does) took it to 2.03x; the third design of
-	// the charts (checks in values.schema.json, no tpl) is to bring it to
-	// 1.2x, and this bound back down with it. Until then: 2.05x, so that
-	// growth past what those checks cost still fails here.
-	if limit := up * 205 / 100; ours > limit {
-		t.Errorf("the generated charts' template text is %d bytes, more than 2.05 times the upstream templates' %d", ours, up)
+	// The bound was twice the upstream's, then 2.05x once the charts'
+	// checks of etcd auth and of numbers no float64 holds as written took
+	// the text to 2.03x. The third design of the charts (issue 21: each
+	// object its finished YAML, one config for both callers) brought it to
+	// 1.95x (1.96x with the size floor and the precision rule of the charts' checks); the checks, which values.schema.json is to replace, are still
+	// 59 kB of it, and the goal is 1.2x. The bound follows what is reached.
+	if limit := up * 197 / 100; ours > limit {
+		t.Errorf("the generated charts' template text is %d bytes, more than 1.97 times the upstream templates' %d", ours, up)
 	}
 }

@@ -94,7 +94,8 @@ much of it as fits, quoted up to "…\"". */ -}}
 {{- /* etcdshapes.check.plain (invalid's plainSafe): "true" when the string
 reads back as itself unquoted in a flow collection. */ -}}
 {{- define "etcdshapes.check.plain" -}}
-{{- if and (regexMatch "^[A-Za-z0-9_][-A-Za-z0-9_./]*$" .) (not (has (lower .) (list "null" "true" "false" "yes" "no" "on" "off" "y" "n"))) (not (regexMatch "^([0-9]+\\.?[0-9]*([eE]-?[0-9]+)?|inf(inity)?|nan)$" (lower .))) (not (regexMatch "^([0-9](.*_|...-..-..)|0[xXbBoO])" .)) }}true{{ end -}}
+{{- if and (regexMatch "^[A-Za-z0-9_][-A-Za-z0-9_./]*$" .) (not (has (lower .) (list "null" "true" "false" "yes" "no" "on" "off" "y" "n"))) (not
+  (regexMatch "^([0-9]+\\.?[0-9]*([eE]-?[0-9]+)?|inf(inity)?|nan)$" (lower .))) (not (regexMatch "^([0-9](.*_|...-..-..)|0[xXbBoO])" .)) }}true{{ end -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.labelErrors (validation.IsDNS1123Label): dict value k;
@@ -222,9 +223,11 @@ decodes to nothing. */ -}}
 {{- if not (or .st.typeErr (kindIs "invalid" $x)) -}}
 {{- $fields := get .structs $t -}}
 {{- $kind := ternary "struct" "string" (not (empty $fields)) -}}
-{{- if hasPrefix "[]" $t }}{{ $kind = "slice" }}{{ else if hasPrefix "map[" $t }}{{ $kind = "map" }}{{ else if eq $t "int32" }}{{ $kind = "int" }}{{ else if eq $t "bool" }}{{ $kind = "bool" }}{{ end -}}
+{{- if hasPrefix "[]" $t }}{{ $kind = "slice" }}{{ else if hasPrefix "map[" $t }}{{ $kind = "map" }}{{ else if eq $t "int32" }}{{ $kind = "int"
+  }}{{ else if eq $t "bool" }}{{ $kind = "bool" }}{{ end -}}
 {{- $got := "number" -}}
-{{- if kindIs "string" $x }}{{ $got = "string" }}{{ else if kindIs "map" $x }}{{ $got = "object" }}{{ else if kindIs "slice" $x }}{{ $got = "array" }}{{ else if kindIs "bool" $x }}{{ $got = "bool" }}{{ end -}}
+{{- if kindIs "string" $x }}{{ $got = "string" }}{{ else if kindIs "map" $x }}{{ $got = "object" }}{{ else if kindIs "slice" $x }}{{ $got = "array"
+  }}{{ else if kindIs "bool" $x }}{{ $got = "bool" }}{{ end -}}
 {{- $ok := eq $got (get (dict "struct" "object" "map" "object" "slice" "array" "string" "string" "bool" "bool" "int" "number") $kind) -}}
 {{- if and $ok (eq $kind "int") -}}
 {{- /* The number as json.Marshal wrote it must parse as an int32. */ -}}
@@ -239,18 +242,21 @@ decodes to nothing. */ -}}
 {{- range $key := keys $x | sortAlpha -}}
 {{- $strict := ternary $key (print (index $p 2) "." $key) (eq (index $p 2) "") -}}
 {{- if hasKey $fields $key -}}
-{{- include "etcdshapes.check.decodeErrors" (dict "value" (get $x $key) "type" (get $fields $key) "structs" $.structs "st" $.st "path" (list (trimPrefix "v1." $t) (ternary $key (print (index $p 1) "." $key) (eq (index $p 1) "")) $strict)) -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" (get $x $key) "type" (get $fields $key) "structs" $.structs "st" $.st "path" (list
+  (trimPrefix "v1." $t) (ternary $key (print (index $p 1) "." $key) (eq (index $p 1) "")) $strict)) -}}
 {{- else if not $.st.strictErr -}}
 {{- $_ := set $.st "strictErr" (printf "unknown field %q" $strict) -}}
 {{- end -}}
 {{- end -}}
 {{- else if eq $kind "slice" -}}
 {{- range $i, $e := $x -}}
-{{- include "etcdshapes.check.decodeErrors" (dict "value" $e "type" (trimPrefix "[]" $t) "structs" $.structs "st" $.st "path" (list (index $p 0) (index $p 1) (printf "%s[%d]" (index $p 2) $i))) -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" $e "type" (trimPrefix "[]" $t) "structs" $.structs "st" $.st "path" (list (index $p 0)
+  (index $p 1) (printf "%s[%d]" (index $p 2) $i))) -}}
 {{- end -}}
 {{- else if eq $kind "map" -}}
 {{- range $key := keys $x | sortAlpha -}}
-{{- include "etcdshapes.check.decodeErrors" (dict "value" (get $x $key) "type" (trimPrefix "map[string]" $t) "structs" $.structs "st" $.st "path" (list (index $p 0) (index $p 1) (ternary $key (print (index $p 2) "." $key) (eq (index $p 2) "")))) -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" (get $x $key) "type" (trimPrefix "map[string]" $t) "structs" $.structs "st" $.st "path"
+  (list (index $p 0) (index $p 1) (ternary $key (print (index $p 2) "." $key) (eq (index $p 2) "")))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -273,7 +279,8 @@ with try {bad} or {bound}. */ -}}
 {{- $bad := or (eq $s "") (not (regexMatch $re $s)) (and (not (regexMatch "[0-9]" $num)) (regexMatch "^(Pi|Ei|[eE]-0*[1-9][0-9])$" $suffix)) -}}
 {{- /* Binary multipliers as factors that sprig's decimals hold exactly (it
 takes numbers through a float64's shortest form, which rounds 2^60). */ -}}
-{{- $binary := dict "Ki" (list 1024) "Mi" (list 1048576) "Gi" (list 1073741824) "Ti" (list 1099511627776) "Pi" (list 1125899906842624) "Ei" (list 1073741824 1073741824) -}}
+{{- $binary := dict "Ki" (list 1024) "Mi" (list 1048576) "Gi" (list 1073741824) "Ti" (list 1099511627776) "Pi" (list 1125899906842624) "Ei" (list
+  1073741824 1073741824) -}}
 {{- $decimal := dict "n" -9 "u" -6 "m" -3 "" 0 "k" 3 "M" 6 "G" 9 "T" 12 "P" 15 "E" 18 -}}
 {{- $f := 0.0 -}}
 {{- $factors := list -}}
@@ -288,7 +295,8 @@ takes numbers through a float64's shortest form, which rounds 2^60). */ -}}
 {{- $big := ge (mulf $f $f) 0x1p126 }}{{ $ns := mulf $f 1e9 -}}
 {{- if not (or $bad .derived) -}}
 {{- $d := regexReplaceAll "^0+|0+$" (regexReplaceAll "[^0-9]" $num "") "" }}{{ $n := atoi $d }}{{ $r := 1e15 -}}
-{{- if $factors }}{{ range until 21 }}{{ if and (not (mod $n 5)) (lt $r (mulf 1e15 (first $factors))) }}{{ $n = div $n 5 }}{{ $r = mulf $r 2 }}{{ end }}{{ end }}{{ end -}}
+{{- if $factors }}{{ range until 21 }}{{ if and (not (mod $n 5)) (lt $r (mulf 1e15 (first $factors))) -}}
+{{ $n = div $n 5 }}{{ $r = mulf $r 2 }}{{ end }}{{ end }}{{ end -}}
 {{- if and $big (kindIs "float64" $x) }}{{ $rule = $q.rangeRule -}}
 {{- else if gt (len $s) (int 64) }}{{ $rule = $q.lengthRule -}}
 {{- else if regexMatch "^[eE][+-]?0*[1-9][0-9]{2}" $suffix }}{{ $rule = $q.exponentRule -}}
@@ -328,7 +336,8 @@ written) q (parsed) k; 95% of the size in bytes, printed like "%.0f". */ -}}
 {{- define "etcdshapes.check.digits" -}}
 {{- $s := regexReplaceAll "([eE][+-]?)[0-9]{10,}" (trimAll "+-" .) "${1}999999999" }}{{ $m := regexReplaceAll "[eE].*" $s "" -}}
 {{- $d := replace "." "" $m }}{{ $t := regexReplaceAll "^0+" $d "" -}}
-{{- printf "%se%d" (regexReplaceAll "0+$" $t "") (sub (add (atoi (regexReplaceAll "^[^eE]*[eE]?[+]?" $s "")) (len (regexReplaceAll "[.].*" $m "")) (len $t)) (len $d)) -}}
+{{- printf "%se%d" (regexReplaceAll "0+$" $t "") (sub (add (atoi (regexReplaceAll "^[^eE]*[eE]?[+]?" $s "")) (len (regexReplaceAll "[.].*" $m ""))
+  (len $t)) (len $d)) -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.ratios (ratioValue in values.go, etcd.Ratios.Validate): dict
@@ -363,7 +372,8 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. */ -}}
 {{- if eq $s "" }}{{ $s = get $k.defaultRatios (index . 0) }}{{ end -}}
 {{- $_ := set $given (index . 0) $s -}}
 {{- /* strconv.ParseFloat's grammar: decimal, hexadecimal, inf, nan. */ -}}
-{{- if not (regexMatch "^([+-]?(([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?|0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)[pP][+-]?[0-9]+|[iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$" $s) -}}
+{{- if not (regexMatch (print "^([+-]?(([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?"
+  "|0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)[pP][+-]?[0-9]+|[iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$") $s) -}}
 {{- include "etcdshapes.check.fail" (list $field $s "must be a decimal number") -}}
 {{- end -}}
 {{- $f := float64 $s -}}
@@ -389,7 +399,8 @@ upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- if not (kindIs "invalid" $x) -}}
 {{- range $nested := list "limits" "requests" -}}
 {{- if hasKey $x $nested -}}
-{{- include "etcdshapes.check.fail" (list (printf "%s.%s" $.field $nested) (get $x $nested) "a flat map of resources is expected, not nested requests: or limits: sections") -}}
+{{- include "etcdshapes.check.fail" (list (printf "%s.%s" $.field $nested) (get $x $nested)
+  "a flat map of resources is expected, not nested requests: or limits: sections") -}}
 {{- end -}}
 {{- end -}}
 {{- range $n := keys $x | sortAlpha -}}
@@ -403,7 +414,8 @@ upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- include "etcdshapes.check.fail" (list $f $n (printf "must be a resource name: %s" $errs)) -}}
 {{- end -}}
 {{- if and (has $n (list "cpu" "memory")) (kindIs "float64" $raw) (ne $raw (floor $raw)) -}}
-{{- include "etcdshapes.check.fail" (list $f $raw "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)") -}}
+{{- include "etcdshapes.check.fail" (list $f $raw
+  "must be a whole number or a quantity string such as \"1.5\" (the chart's values.schema.json allows an integer or a string here)") -}}
 {{- end -}}
 {{- $sp := $raw }}{{ if and (kindIs "float64" $raw) (has $n (list "cpu" "memory" "ephemeral-storage")) }}{{ $sp = toString $raw }}{{ end -}}
 {{- $q := include "etcdshapes.check.quantity" (dict "field" $f "value" $raw "k" $.k) | fromJson -}}
@@ -452,7 +464,8 @@ their limit. divf divides like the chart (16 decimals, then float64). */ -}}
 {{- if not (or (has "cpu" $names) (has "memory" $names)) -}}
 {{- range $names -}}
 {{- if hasPrefix "hugepages-" . -}}
-{{- include "etcdshapes.check.fail" (list "values.resources" (join ", " $names) (printf "%s needs a cpu or memory limit beside it: the Pod API refuses hugepages without them" .)) -}}
+{{- include "etcdshapes.check.fail" (list "values.resources" (join ", " $names) (printf
+  "%s needs a cpu or memory limit beside it: the Pod API refuses hugepages without them" .)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -487,13 +500,15 @@ dict resources ratios; refuses a ratio below 1 where a request would exceed
 its limit (the API server would refuse it). */ -}}
 {{- define "etcdshapes.check.requestsWithinLimits" -}}
 {{- $res := .resources -}}
-{{- range $r := list (list "cpu" "cpu" "cpu-allocation-ratio") (list "memory" "memory" "memory-allocation-ratio") (list "ephemeral-storage" "ephemeral" "ephemeral-storage-allocation-ratio") -}}
+{{- range $r := list (list "cpu" "cpu" "cpu-allocation-ratio") (list "memory" "memory" "memory-allocation-ratio") (list "ephemeral-storage"
+  "ephemeral" "ephemeral-storage-allocation-ratio") -}}
 {{- $n := index $r 0 -}}
 {{- if and (hasKey $res.limits $n) (hasKey $res.requests $n) -}}
 {{- $lim := include "etcdshapes.check.quantity" (dict "field" "limit" "value" (get $res.limits $n) "k" $.k "derived" true) | fromJson -}}
 {{- $req := include "etcdshapes.check.quantity" (dict "field" "request" "value" (get $res.requests $n) "k" $.k "derived" true) | fromJson -}}
 {{- if gt $req.f $lim.f -}}
-{{- include "etcdshapes.check.fail" (list (printf "_cluster.%s" (index $r 2)) (get $.ratios.given (index $r 1)) (printf "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
+{{- include "etcdshapes.check.fail" (list (printf "_cluster.%s" (index $r 2)) (get $.ratios.given (index $r 1)) (printf
+  "must be at least 1 here: the %s request %s would exceed its limit %s, which the API server refuses" $n $req.s $lim.s)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -532,16 +547,20 @@ value path k. Labels are checked in key order. */ -}}
 {{- $op := $e.operator | default "" -}}
 {{- $values := $e.values | default list -}}
 {{- if has $op (list "In" "NotIn") -}}
-{{- if not $values }}{{ include "etcdshapes.check.fail" (list (print $ep ".values") "" "must be specified when \x60operator\x60 is 'In' or 'NotIn'") }}{{ end -}}
+{{- if not $values }}{{ include "etcdshapes.check.fail" (list (print $ep ".values") "" "must be specified when \x60operator\x60 is 'In' or 'NotIn'")
+  }}{{ end -}}
 {{- else if has $op (list "Exists" "DoesNotExist") -}}
-{{- if $values }}{{ include "etcdshapes.check.fail" (list (print $ep ".values") "" "may not be specified when \x60operator\x60 is 'Exists' or 'DoesNotExist'") }}{{ end -}}
+{{- if $values }}{{ include "etcdshapes.check.fail" (list (print $ep ".values") ""
+  "may not be specified when \x60operator\x60 is 'Exists' or 'DoesNotExist'") }}{{ end -}}
 {{- else -}}
 {{- include "etcdshapes.check.fail" (list (print $ep ".operator") $op "not a valid selector operator") -}}
 {{- end -}}
 {{- $key := $e.key | default "" -}}
-{{- include "etcdshapes.check.invalid" (dict "field" (print $ep ".key") "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k))) -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (print $ep ".key") "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict
+  "value" $key "k" $.k))) -}}
 {{- range $j, $v := $values -}}
-{{- include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $ep $j) "value" (toString $v) "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k))) -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $ep $j) "value" (toString $v) "msgs" (include
+  "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
@@ -554,7 +573,8 @@ options.go): dict value path k. */ -}}
 {{- range $i, $r := $t.matchExpressions | default list -}}
 {{- $rp := printf "%s.matchExpressions[%d]" $.path $i -}}
 {{- $key := $r.key | default "" -}}
-{{- include "etcdshapes.check.invalid" (dict "field" (print $rp ".key") "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" $.k))) -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (print $rp ".key") "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict
+  "value" $key "k" $.k))) -}}
 {{- $op := $r.operator | default "" -}}
 {{- $values := $r.values | default list -}}
 {{- $rule := "" -}}
@@ -569,7 +589,8 @@ options.go): dict value path k. */ -}}
 {{- end -}}
 {{- with $rule }}{{ include "etcdshapes.check.fail" (list (print $rp ".values") "" .) }}{{ end -}}
 {{- range $j, $v := $values -}}
-{{- include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j) "value" (toString $v) "msgs" (include "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k))) -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j) "value" (toString $v) "msgs" (include
+  "etcdshapes.check.labelValueErrors" (dict "value" (toString $v) "k" $.k))) -}}
 {{- end -}}
 {{- end -}}
 {{- range $i, $r := $t.matchFields | default list -}}
@@ -582,7 +603,8 @@ options.go): dict value path k. */ -}}
 {{- else if ne (len ($r.values | default list)) 1 -}}
 {{- include "etcdshapes.check.fail" (list (print $rp ".values") "" "must have exactly one value") -}}
 {{- end -}}
-{{- range $j, $v := $r.values | default list }}{{ include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j) "value" (toString $v) "msgs" (include "etcdshapes.check.subdomainErrors" (dict "value" (toString $v) "k" $.k))) }}{{ end -}}
+{{- range $j, $v := $r.values | default list }}{{ include "etcdshapes.check.invalid" (dict "field" (printf "%s.values[%d]" $rp $j)
+  "value" (toString $v) "msgs" (include "etcdshapes.check.subdomainErrors" (dict "value" (toString $v) "k" $.k))) }}{{ end -}}
 {{- end -}}
 {{- end -}}
 
@@ -592,11 +614,13 @@ options.go): dict value path k. */ -}}
 {{- $t := .value | default dict -}}
 {{- $key := $t.topologyKey | default "" -}}
 {{- if eq $key "" }}{{ include "etcdshapes.check.fail" (list (print .path ".topologyKey") "" "must not be empty") }}{{ end -}}
-{{- include "etcdshapes.check.invalid" (dict "field" (print .path ".topologyKey") "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" $key "k" .k))) -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (print .path ".topologyKey") "value" $key "msgs" (include "etcdshapes.check.qualifiedNameErrors"
+  (dict "value" $key "k" .k))) -}}
 {{- include "etcdshapes.check.selector" (dict "value" $t.labelSelector "path" (print .path ".labelSelector") "k" .k) -}}
 {{- include "etcdshapes.check.selector" (dict "value" $t.namespaceSelector "path" (print .path ".namespaceSelector") "k" .k) -}}
 {{- range $i, $ns := $t.namespaces | default list -}}
-{{- include "etcdshapes.check.invalid" (dict "field" (printf "%s.namespaces[%d]" $.path $i) "value" (toString $ns) "msgs" (include "etcdshapes.check.labelErrors" (dict "value" (toString $ns) "k" $.k))) -}}
+{{- include "etcdshapes.check.invalid" (dict "field" (printf "%s.namespaces[%d]" $.path $i) "value" (toString $ns) "msgs" (include
+  "etcdshapes.check.labelErrors" (dict "value" (toString $ns) "k" $.k))) -}}
 {{- end -}}
 {{- $selKeys := list -}}
 {{- if kindIs "map" $t.labelSelector -}}
@@ -606,7 +630,8 @@ options.go): dict value path k. */ -}}
 {{- range $name := list "matchLabelKeys" "mismatchLabelKeys" -}}
 {{- range $i, $mk := get $t $name | default list -}}
 {{- $f := printf "%s.%s[%d]" $.path $name $i -}}
-{{- include "etcdshapes.check.invalid" (dict "field" $f "value" (toString $mk) "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value" (toString $mk) "k" $.k))) -}}
+{{- include "etcdshapes.check.invalid" (dict "field" $f "value" (toString $mk) "msgs" (include "etcdshapes.check.qualifiedNameErrors" (dict "value"
+  (toString $mk) "k" $.k))) -}}
 {{- if has $mk $selKeys }}{{ include "etcdshapes.check.fail" (list $f $mk "must not be a key of the term's labelSelector") }}{{ end -}}
 {{- end -}}
 {{- end -}}
@@ -734,7 +759,8 @@ dict value k; JSON list of the global constraints as given, empty for none. */ -
 {{- end -}}
 {{- range $j, $b := slice $list 0 $i -}}
 {{- if and (eq ($b.topologyKey | default "") $key) (eq ($b.whenUnsatisfiable | default "") $when) -}}
-{{- include "etcdshapes.check.fail" (list $at (printf "%s, %s" $key $when) (printf "repeats the topologyKey and whenUnsatisfiable of constraint [%d]; the API server refuses duplicates" $j)) -}}
+{{- include "etcdshapes.check.fail" (list $at (printf "%s, %s" $key $when) (printf
+  "repeats the topologyKey and whenUnsatisfiable of constraint [%d]; the API server refuses duplicates" $j)) -}}
 {{- end -}}
 {{- end -}}
 {{- if not (kindIs "invalid" $c.minDomains) -}}
@@ -786,7 +812,8 @@ field value k. */ -}}
 {{- /* (refuseUnknown in values.go) dict prefix m known [ignored] */ -}}
 {{- define "etcdshapes.check.unknown" -}}
 {{- range $key := keys .m | sortAlpha }}{{ if not (or (has $key $.known) (has $key $.ignored)) -}}
-{{- include "etcdshapes.check.fail" (list (print $.prefix (ternary "\"\"" $key (eq $key ""))) (get $.m $key) (printf "is not a value of this chart (known: %s)" (join ", " $.known))) -}}
+{{- include "etcdshapes.check.fail" (list (print $.prefix (ternary "\"\"" $key (eq $key ""))) (get $.m $key) (printf
+  "is not a value of this chart (known: %s)" (join ", " $.known))) -}}
 {{- end }}{{ end -}}
 {{- end -}}
 
@@ -794,7 +821,8 @@ field value k. */ -}}
 {{- define "etcdshapes.check.authValues" -}}
 {{- $a := .value | default dict -}}
 {{- include "etcdshapes.check.unknown" (dict "prefix" .field "m" $a "known" .k.auth.keys) -}}
-{{- $_ := set .c "auth" (dict "field" (print .field "rootCredentialsSecret") "on" ($a.enabled | default false) "secret" ($a.rootCredentialsSecret | default "")) -}}
+{{- $_ := set .c "auth" (dict "field" (print .field "rootCredentialsSecret") "on" ($a.enabled | default false) "secret" ($a.rootCredentialsSecret |
+  default "")) -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.etcdValues (EtcdChartOptionsFromValues): dict values
@@ -808,21 +836,24 @@ what the later checks need. Types are values.schema.json's. */ -}}
 replicas or size was set to null. */ -}}
 {{- range list (list "version" $k.defaultVersion) (list "replicas" "3") (list "size" $k.defaultSize) -}}
 {{- if kindIs "invalid" (index $.values (first .)) -}}
-{{- include "etcdshapes.check.fail" (list (print "values." (first .)) nil (printf "must be set: null would remove the chart's default %q, and the chart cannot render without it" (last .))) -}}
+{{- include "etcdshapes.check.fail" (list (print "values." (first .)) nil (printf
+  "must be set: null would remove the chart's default %q, and the chart cannot render without it" (last .))) -}}
 {{- end -}}
 {{- end -}}
 {{- $v := dict -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" .values "out" $v) -}}
 {{- /* An empty version is refused, not defaulted. */ -}}
 {{- if or (gt (len $v.version) 127) (not (regexMatch "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$" $v.version)) -}}
-{{- include "etcdshapes.check.fail" (list "values.version" $v.version "must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. \"3.6.11\"") -}}
+{{- include "etcdshapes.check.fail" (list "values.version" $v.version
+  "must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. \"3.6.11\"") -}}
 {{- end -}}
 {{- $r := $v.replicas -}}
 {{- if lt (float64 $r) 1.0 -}}
 {{- include "etcdshapes.check.fail" (list "values.replicas" $r "is out of range: must be at least 1") -}}
 {{- end -}}
 {{- if gt (float64 $r) (float64 $k.maxReplicas) -}}
-{{- include "etcdshapes.check.fail" (list "values.replicas" $r (printf "is out of range: must be at most %d (etcd advises at most 7 members)" (int $k.maxReplicas))) -}}
+{{- include "etcdshapes.check.fail" (list "values.replicas" $r (printf "is out of range: must be at most %d (etcd advises at most 7 members)" (int
+  $k.maxReplicas))) -}}
 {{- end -}}
 {{- $_ := set $c "replicas" (int64 $r) -}}
 {{- $q := include "etcdshapes.check.quantity" (dict "field" "values.size" "value" $v.size "k" $k) | fromJson -}}
@@ -918,11 +949,13 @@ only a rendered stack needs): dict caller namespace release full k. */ -}}
 {{- end -}}
 {{- if .full -}}
 {{- if not (regexMatch "^[a-z]" $rel) -}}
-{{- include "etcdshapes.check.fail" (list "release" $rel "must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels") -}}
+{{- include "etcdshapes.check.fail" (list "release" $rel
+  "must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels") -}}
 {{- end -}}
 {{- $name := printf "%s-etcd" $rel -}}
 {{- if gt (len $name) (int $k.maxClusterName) -}}
-{{- include "etcdshapes.check.fail" (list "release" $rel (printf "the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)" $name (len $name) (int $k.maxClusterName))) -}}
+{{- include "etcdshapes.check.fail" (list "release" $rel (printf
+  "the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)" $name (len $name) (int $k.maxClusterName))) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -24,7 +24,8 @@ computes for common input are computed here for any input.
 there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- $kcp := lookup "controlplane.cluster.x-k8s.io/v1alpha1" "KamajiControlPlane" .namespace .release -}}
 {{- $ds := "" }}{{ if $kcp }}{{ $ds = dig "spec" "dataStoreName" "" $kcp }}{{ end -}}
-{{- $_ := set . "dataStore" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s.%s" .namespace .release) "limit" 63 "keep" 54 "suffix" "")) -}}
+{{- $_ := set . "dataStore" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s.%s" .namespace .release) "limit" 63
+  "keep" 54 "suffix" "")) -}}
 {{- $_ := set . "render" (or (eq $ds "") (eq $ds .dataStore)) -}}
 {{- if and $ds (include "etcdshapes.check.subdomainErrors" (dict "value" $ds "k" $k)) -}}
 {{- include "etcdshapes.check.fail" (list "live.dataStoreName" $ds "must be a DataStore name (DNS-1123 subdomain)") -}}
@@ -50,7 +51,8 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- if $c.affinity }}{{ include "etcdshapes.check.affinity" (dict "value" $c.affinity "k" $k) }}{{ end -}}
 {{- $a := $c.auth }}{{ $r := $k.auth -}}
 {{- if ne $a.on (ne $a.secret "") }}{{ include "etcdshapes.check.fail" (list $a.field $a.secret (ternary $r.required $r.disabled $a.on)) }}{{ end -}}
-{{- with and $a.secret (include "etcdshapes.check.subdomainErrors" (dict "value" $a.secret "k" $k)) }}{{ include "etcdshapes.check.fail" (list $a.field $a.secret (print $r.name .)) }}{{ end -}}
+{{- with and $a.secret (include "etcdshapes.check.subdomainErrors" (dict "value" $a.secret "k" $k)) }}{{ include "etcdshapes.check.fail" (list
+  $a.field $a.secret (print $r.name .)) }}{{ end -}}
 {{- if .render -}}
 {{- if ne .caller "etcd" }}{{ include "etcdshapes.check.names" (dict "caller" .caller "release" .release "full" true "k" $k) }}{{ end -}}
 {{- if has (trimPrefix .cluster $a.secret) $r.tlsSuffixes }}{{ include "etcdshapes.check.fail" (list $a.field $a.secret (printf $r.tls .cluster)) }}{{ end -}}
@@ -58,12 +60,16 @@ there: nothing renders, so the rendered stack's name rules do not apply. */ -}}
 {{- /* Length limits: the DataStore's name is copied into a label by Kamaji
 (63), a CronJob's is 52 and a Job's 63 (copied into a label).
 Longer names keep their start and end and 8 hex digits of SHA-256. */ -}}
-{{- $_ := set . "defragCronJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-defrag" .cluster) "limit" 52 "keep" 36 "suffix" "-defrag")) -}}
-{{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" 63 "keep" 46 "suffix" "-cleanup")) -}}
+{{- $_ := set . "defragCronJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-defrag" .cluster) "limit" 52
+  "keep" 36 "suffix" "-defrag")) -}}
+{{- $_ := set . "cleanupJob" (include "etcdshapes.check.hashTruncate" (dict "full" (printf "%s-cleanup" .cluster) "limit" 63
+  "keep" 46 "suffix" "-cleanup")) -}}
 {{- /* The VPA's bounds: the requests of the fixed bounds. */ -}}
 {{- $bound := or (eq .caller "etcd") (get .apis "autoscaling.k8s.io/v1/VerticalPodAutoscaler") -}}
-{{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" "250m" "memory" "256Mi") "ratios" $c.ratios "bound" $bound "k" $k) | fromJson -}}
-{{- $max := include "etcdshapes.check.sanitize" (dict "field" "vpa" "limits" (dict "cpu" "5000m" "memory" "8Gi") "ratios" $c.ratios "bound" $bound "k" $k) | fromJson -}}
+{{- $min := include "etcdshapes.check.sanitize" (dict "field" "vpa"
+  "limits" (dict "cpu" "250m" "memory" "256Mi") "ratios" $c.ratios "bound" $bound "k" $k) | fromJson -}}
+{{- $max := include "etcdshapes.check.sanitize" (dict "field" "vpa"
+  "limits" (dict "cpu" "5000m" "memory" "8Gi") "ratios" $c.ratios "bound" $bound "k" $k) | fromJson -}}
 {{- $_ := merge . (dict "vpaMinCpu" $min.requests.cpu "vpaMinMemory" $min.requests.memory "vpaMaxCpu" $max.requests.cpu "vpaMaxMemory" $max.requests.memory) -}}
 {{- /* The member selector goes on every constraint that has none. */ -}}
 {{- range $s := $c.spread -}}

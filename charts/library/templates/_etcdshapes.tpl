@@ -23,50 +23,31 @@ The dict holds root (the chart's $), caller ("etcd" or "cluster"), values
 (optional; default root.Values) and checks (optional; true runs every
 check even for input the quick tests vouch for).
 */ -}}
-{{- /* etcdshapes.stack: dict root caller; the caller's stack. It runs, as
-one template (tpl), files/<caller>-config.tpl (the config),
-files/<caller>-stack.tpl (the caller's own objects) and files/stack.tpl
-(the objects both callers render), written as the YAML the builders render. Values in many
-objects are placeholders (__NAMESPACE__) replaced once over the stack;
-lines of one caller or one optional field carry a tag (#C#) the fill drops
-or strips; multi-line values are marker lines replaced last, so user input
-is never searched for placeholders. Files, not templates: Helm parses only
-the files a render runs. */ -}}
+{{- /* etcdshapes.stack: dict root caller; the caller's stack: the config
+(etcdshapes.config), the caller's own objects (etcdshapes.<caller>.objects,
+which a render prints first: the etcd chart's are built-in kinds Helm
+installs first, the per-cluster CiliumNetworkPolicy sorts before most
+shared custom kinds, so Helm's sort of the manifests compares less) and
+the objects both callers render (etcdshapes.objects), each the YAML the
+builders render with actions where it depends on the input. */ -}}
 {{- define "etcdshapes.stack" -}}
-{{- if not (has .caller (list "etcd" "cluster")) -}}
-{{- fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) "etcd" "cluster") -}}
-{{- end -}}
-{{- $t := include "etcdshapes.run" (dict "c" . "files" (list (print "files/" .caller "-config.tpl") (print "files/" .caller "-stack.tpl") "files/stack.tpl"))
-  | replace "__CLUSTER__" .cluster
-  | replace "__NAMESPACE__" .namespace
-  | replace "__QUOTA__" .quota
-  | replace "__RELEASE__" .release
-  | replace "__REPLICAS__" .replicas -}}
-{{- $off := list (ternary "C" "E" (eq .caller "etcd")) (ternary "AFFINITY" "NO_AFFINITY" (empty .affinity)) (ternary "AUTH" "-" (empty .auth)) (ternary "RESOURCES" "-" (empty .resources)) (ternary "SPREAD" "NO_SPREAD" (empty .spread)) (ternary "STORAGE_CLASS" "-" (empty .storageClass)) -}}
-{{- regexReplaceAll "\n(#[A-Z_]+#)+" (regexReplaceAll (printf "\n(#[A-Z_]+#)*#(%s)#[^\n]*" (join "|" $off)) $t "") "\n"
-  | replace "\n__AFFINITY__" (print "\n" (indent 4 .affinity))
-  | replace "\n__AUTH__" (print "\n" (indent 4 .auth))
-  | replace "\n__PVCS__" (print "\n" (indent 2 .pvcs))
-  | replace "\n__RESOURCES__" (print "\n" (indent 4 .resources))
-  | replace "\n__SPREAD__" (print "\n" (indent 4 .spread)) -}}
-{{- end -}}
-
-{{- define "etcdshapes.config" -}}
-{{- if not (has .caller (list "etcd" "cluster")) -}}
-{{- fail (printf "caller: invalid value %q: must be %q or %q" (toString .caller) "etcd" "cluster") -}}
-{{- end -}}
-{{- include "etcdshapes.run" (dict "c" . "files" (list (printf "files/%s-config.tpl" .caller))) -}}
+{{- template "etcdshapes.config" . -}}
+{{- if .etcdChart }}{{ template "etcdshapes.etcd.objects" . }}{{ else }}{{ template "etcdshapes.cluster.objects" . }}{{ end -}}
+{{- template "etcdshapes.objects" . -}}
 {{- end -}}
 
 {{- /* etcdshapes.run: dict c files; runs files of this library chart, one
 after the other, as one template (tpl) with . being c, and returns its
-output. One join: a print per file would copy the text at every file. The files are reached through the chart's dependency, which must
+output: the checks (files/checks.tpl, files/validate.tpl), which only input
+the config's quick tests do not vouch for runs. One join: a print per file
+would copy the text at every file. The files are reached through the chart's dependency, which must
 be named etcdshapes: Helm hands a library chart's files to the charts
 that depend on it, not to its defines. */ -}}
 {{- define "etcdshapes.run" -}}
 {{- $lib := index (.c.root.Subcharts | default dict) "etcdshapes" -}}
 {{- if not $lib -}}
-{{- fail "etcdshapes: the etcdshapes library chart is not a dependency of this chart (named \"etcdshapes\", fetched by helm dependency build): its templates run files of that chart" -}}
+{{- fail (print "etcdshapes: the etcdshapes library chart is not a dependency of this chart"
+  " (named \"etcdshapes\", fetched by helm dependency build): its templates run files of that chart") -}}
 {{- end -}}
 {{- $text := list -}}
 {{- range .files }}{{ $text = append $text ($lib.Files.Get .) }}{{ end -}}
