@@ -29,10 +29,10 @@ import (
 const (
 	// MaxBytes is 16 MiB, far above any real values file.
 	MaxBytes = inputlimit.MaxValuesBytes
-	// MaxNodes bounds the YAML nodes of a document (scalars, lists and
-	// maps, counted in one pass before parsing, and once expanded where
-	// aliases repeat a node): 250,000, some twenty times the values of a
-	// large umbrella chart. A document at the limit parses within about
+	// MaxNodes bounds the YAML nodes of a values file's first document,
+	// the one read (scalars, lists and maps, counted in one pass before
+	// parsing, and once expanded where aliases repeat a node): 250,000,
+	// some twenty times the values of a large umbrella chart. A document at the limit parses within about
 	// a second and 100 MB (docs/limits.md).
 	MaxNodes = inputlimit.MaxValuesNodes
 	// MaxIndicators is MaxNodes.

@@ -32,9 +32,10 @@ import (
 // come back as json.Number spelled as the document spells them ("1e21",
 // "2147483648"), so that a refusal quotes the input as written; the
 // options readers accept json.Number and every Go number kind alike. A
-// document over MaxBytes, or with more than MaxNodes YAML nodes (counted
-// before it is parsed, and once expanded where aliases repeat a node), is
-// refused before it is parsed.
+// document over MaxBytes, or whose first YAML document (the only one read,
+// as Helm reads a values file; what follows it is never scanned) has more
+// than MaxNodes YAML nodes (counted before it is parsed, and once expanded
+// where aliases repeat a node), is refused before it is parsed.
 //
 // Keys are read as Helm reads them too: a key given twice in one map (at
 // any depth, in flow style, in JSON, through a << merge key) is the later
