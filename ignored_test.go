@@ -33,9 +33,6 @@ var ignoredPlaces = []struct {
 	{etcdshapes.CallerEtcd, "_cluster.scheduling.unknown", func(t any) map[string]any {
 		return map[string]any{"_cluster": map[string]any{"scheduling": map[string]any{"unknown": t}}}
 	}},
-	{etcdshapes.CallerEtcd, "_cluster.etcd-storage-class-local", func(t any) map[string]any {
-		return map[string]any{"_cluster": map[string]any{"etcd-storage-class-local": t}}
-	}},
 	{etcdshapes.CallerCluster, "addons", func(t any) map[string]any { return map[string]any{"addons": t} }},
 	// A _cluster map that contains itself: its own key _cluster is not
 	// one the readers read.

@@ -15,10 +15,11 @@ type readShape struct {
 }
 
 // The shapes of the two readers (EtcdChart, Cluster). Both read of
-// _cluster only the allocation ratios, the storage classes (the
-// kubernetes chart) and scheduling's spread constraints; the platform
-// passes many more keys there, as it passes _namespace to every chart,
-// and the etcd chart ignores a leftover backup.
+// _cluster only the allocation ratios, the storage classes (which the
+// etcd chart checks as its schema does, and does not use) and
+// scheduling's spread constraints; the platform passes many more keys
+// there, as it passes _namespace to every chart, and the etcd chart
+// ignores a leftover backup.
 var (
 	scheduling = readShape{whole: []string{spreadKey}}
 
@@ -27,7 +28,7 @@ var (
 		others: true,
 		whole:  slices.DeleteFunc(slices.Clone(etcdChartKeys), func(k string) bool { return k == "_cluster" }),
 		part: map[string]readShape{
-			"_cluster":   {whole: ratioKeys, part: map[string]readShape{schedulingKey: scheduling}},
+			"_cluster":   {whole: slices.Concat(ratioKeys, storageClassKeys), part: map[string]readShape{schedulingKey: scheduling}},
 			"_namespace": {},
 			"backup":     {},
 		},
