@@ -21,8 +21,9 @@
 // EtcdCluster, DataStore, Issuer or Certificate to create while the rest
 // of the stack, or an object that refers to it, is live: the live file is
 // partial, Result.MissingCore, or the stack lost it; with ExpectExisting,
-// a live file without the stack's EtcdCluster or DataStore) and what is
-// worth knowing (a live object being deleted, nothing of the stack live:
+// a live file without the stack's EtcdCluster or DataStore; a live object
+// being deleted that holds the stack's state or identity) and what is
+// worth knowing (another live object being deleted, nothing of the stack live:
 // Result.NothingLive, any other object to create in a live stack, objects
 // of the stack's kinds in other namespaces);
 // Result.SafeToApply sums them up. Helm uninstall hooks are never planned,

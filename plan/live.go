@@ -94,7 +94,9 @@ var (
 // "live[0].items[3].metadata.managedFields[0].fieldsV1", and quoting
 // the value as given (cut to 80 bytes). A key given twice is named so too
 // ("live[0].metadata.labels.app", the key as the value), with the lines
-// of both, counted from the start of data.
+// of both, counted from the start of data. An object given twice (one
+// group, kind, namespace and name) is refused at its second place, naming
+// the first ("first at live[0].items[0]").
 // So is the apiVersion or kind of an object of a kind the stacks emit (or
 // a KamajiControlPlane) spelled with another case or with whitespace
 // around it ("etcdcluster", "EtcdCluster "), which kubectl never prints:
@@ -105,6 +107,17 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 		return nil, err
 	}
 	var out []etcdshapes.Object
+	// seen is where each object is first, to name it beside a duplicate
+	// (the plan refuses one, but by its place among the objects read, not
+	// the file's).
+	seen := map[objectKey]string{}
+	dup := func(at string, in *inspected) error {
+		if first, ok := seen[in.key]; ok {
+			return invalid.Errorf(at, in.ref.String(), "must not appear twice (first at %s)", first)
+		}
+		seen[in.key] = at
+		return nil
+	}
 	for doc, d := range docs {
 		field := "live[" + strconv.Itoa(doc) + "]"
 		raw := d.raw
@@ -121,7 +134,11 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 		}
 		items, isList := m["items"]
 		if !isList {
-			if _, err := inspect(field, m); err != nil {
+			in, err := inspect(field, m)
+			if err != nil {
+				return nil, err
+			}
+			if err := dup(field, in); err != nil {
 				return nil, err
 			}
 			out = append(out, &unstructured.Unstructured{Object: m})
@@ -148,7 +165,11 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 			if _, hasKind := item["kind"]; !hasKind && item["apiVersion"] == nil && itemKind != "" && itemKind != listKind {
 				item["kind"], item["apiVersion"] = itemKind, listAPIVersion
 			}
-			if _, err := inspect(at, item); err != nil {
+			in, err := inspect(at, item)
+			if err != nil {
+				return nil, err
+			}
+			if err := dup(at, in); err != nil {
 				return nil, err
 			}
 			out = append(out, &unstructured.Unstructured{Object: item})

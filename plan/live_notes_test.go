@@ -1,75 +1,121 @@
 package plan_test
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/partialtest"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// TestPlanNotesObjectsBeingDeleted: a live object with
-// metadata.deletionTimestamp (finalizers hold it) is noted on its plan,
+// TestPlanGradesObjectsBeingDeleted: a live object with
+// metadata.deletionTimestamp (finalizers hold it) is graded on its plan,
 // whatever the plan does with it (unchanged, updated, deleted), for every
-// object of the stack: the apply would update something about to vanish.
-func TestPlanNotesObjectsBeingDeleted(t *testing.T) {
+// object of the stack and every object that refers to it: one that holds
+// the stack's state or identity (the EtcdCluster, the DataStore, an Issuer,
+// a Certificate, a Secret, a member's volume) is a decision, which makes
+// the plan neither safe nor empty (a CI gate on exit 0 or "empty" would
+// pass over an etcd going away); any other is a note.
+func TestPlanGradesObjectsBeingDeleted(t *testing.T) {
+	deleting := func(u map[string]any) {
+		require.NoError(t, unstructured.SetNestedField(u, "2025-06-01T12:00:00Z", "metadata", "deletionTimestamp"))
+		require.NoError(t, unstructured.SetNestedStringSlice(u, []string{"example.com/hold"}, "metadata", "finalizers"))
+	}
+	stateful := map[string]bool{"EtcdCluster": true, "DataStore": true, "Issuer": true, "Certificate": true, "Secret": true, "PersistentVolumeClaim": true}
+	stacks, err := partialtest.Stacks()
+	require.NoError(t, err)
+	graded := map[string]bool{}
+	for _, s := range stacks {
+		all := append(slices.Clone(s.Objects), s.Referrers...)
+		for i, o := range all {
+			t.Run(s.Caller+"/"+o.Kind+"/"+o.Name, func(t *testing.T) {
+				var objs []etcdshapes.Object
+				for j, x := range all {
+					tree := runtime.DeepCopyJSON(x.Tree)
+					if j == i {
+						deleting(tree)
+					}
+					objs = append(objs, &unstructured.Unstructured{Object: tree})
+				}
+				p, _, err := plan.ForRequest(s.Request(), objs)
+				require.NoError(t, err)
+				var found []plan.Finding
+				for _, f := range p.AllFindings() {
+					if f.Path == "metadata.deletionTimestamp" && f.Object.Kind == o.Kind && f.Object.Name == o.Name {
+						found = append(found, f)
+					}
+				}
+				if len(found) == 0 {
+					// Neither planned nor a referrer the plan reads (a Pod, a
+					// Service of the operator's): nothing to grade.
+					require.False(t, stateful[o.Kind], "%s %s: no finding\n%s", o.Kind, o.Name, p)
+					require.True(t, p.SafeToApply(), "%s", p)
+					return
+				}
+				require.Len(t, found, 1, "%s", p)
+				f := found[0]
+				graded[o.Kind] = true
+				if !stateful[o.Kind] {
+					assert.Equal(t, plan.Note, f.Verdict, "%s", f)
+					assert.Contains(t, f.Message, `the live object is being deleted (deletionTimestamp "2025-06-01T12:00:00Z"; finalizers ["example.com/hold"])`)
+					assert.Contains(t, f.Message, "the apply leaves it until it is gone, and nothing recreates it until the next apply")
+					assert.True(t, p.SafeToApply(), "a note: %s", p)
+					assert.Contains(t, p.String(), "note metadata.deletionTimestamp: the live object is being deleted")
+					return
+				}
+				assert.Equal(t, plan.NeedsDecision, f.Verdict, "%s", f)
+				assert.Contains(t, f.Message, "the live "+o.Kind+` is being deleted (deletionTimestamp "2025-06-01T12:00:00Z"; finalizers ["example.com/hold"]), and `)
+				assert.Contains(t, f.Message, "would recreate it only after the deletion completes")
+				assert.False(t, p.SafeToApply(), "%s", p)
+				assert.False(t, p.Empty(), "%s", p)
+				assert.True(t, strings.HasPrefix(p.Summary(), "Not safe to apply: 0 refused by the API server, 1 need a decision"), p.Summary())
+			})
+		}
+	}
+	for k := range stateful {
+		require.True(t, graded[k], "no object of kind %s graded", k)
+	}
+	require.True(t, graded["CronJob"] && graded["Service"], "%v", graded)
+
 	s := goldentest.Scenario(t, "cluster-demo")
 	req := scenarioRequest(t, s)
-	deleting := func(u *unstructured.Unstructured) {
-		require.NoError(t, unstructured.SetNestedField(u.Object, "2025-06-01T12:00:00Z", "metadata", "deletionTimestamp"))
-		require.NoError(t, unstructured.SetNestedStringSlice(u.Object, []string{"example.com/hold"}, "metadata", "finalizers"))
-	}
 	noteOf := func(t *testing.T, p *plan.Result, kind, name string) plan.Finding {
 		t.Helper()
 		o := objectPlan(t, p, kind, name)
 		for _, f := range o.Findings {
 			if f.Path == "metadata.deletionTimestamp" {
-				assert.Equal(t, plan.Note, f.Verdict)
-				assert.Contains(t, f.Message, `the live object is being deleted (deletionTimestamp "2025-06-01T12:00:00Z"; finalizers ["example.com/hold"])`)
+				assert.Contains(t, f.Message, `is being deleted (deletionTimestamp "2025-06-01T12:00:00Z"; finalizers ["example.com/hold"])`)
 				return f
 			}
 		}
-		t.Fatalf("no deletion note on %s %s:\n%s", kind, name, p)
+		t.Fatalf("no deletion finding on %s %s:\n%s", kind, name, p)
 		return plan.Finding{}
 	}
-	kinds := 0
-	for i, o := range scenarioObjects(t, s) {
-		kind, name := kindName(o), o.GetName()
-		if kind == "KamajiControlPlane" || etcdshapes.IsUninstallHook(o) {
-			continue // read, or skipped: never planned
-		}
-		t.Run(kind+"/"+name, func(t *testing.T) {
-			live := scenarioObjects(t, s)
-			deleting(live[i].(*unstructured.Unstructured))
-			p, _, err := plan.ForRequest(req, live)
-			require.NoError(t, err)
-			f := noteOf(t, p, kind, name)
-			assert.Contains(t, f.Message, "the apply leaves it until it is gone, and nothing recreates it until the next apply")
-			assert.True(t, p.SafeToApply(), "a note: %s", p)
-			assert.Contains(t, p.String(), "note metadata.deletionTimestamp: the live object is being deleted")
-		})
-		kinds++
-	}
-	require.Greater(t, kinds, 10)
+	del := func(u *unstructured.Unstructured) { deleting(u.Object) }
 
 	// Updated.
 	live := scenarioObjects(t, s)
 	c := liveObject(t, live, "EtcdCluster", "kubernetes-demo-etcd")
-	deleting(c)
+	del(c)
 	require.NoError(t, unstructured.SetNestedField(c.Object, "3.6.10", "spec", "version"))
 	p, _, err := plan.ForRequest(req, live)
 	require.NoError(t, err)
 	assert.Equal(t, plan.Update, objectPlan(t, p, "EtcdCluster", "kubernetes-demo-etcd").Action)
-	assert.Contains(t, noteOf(t, p, "EtcdCluster", "kubernetes-demo-etcd").Message, "the apply updates it until it is gone")
+	f := noteOf(t, p, "EtcdCluster", "kubernetes-demo-etcd")
+	assert.Equal(t, plan.NeedsDecision, f.Verdict)
+	assert.Contains(t, f.Message, "the apply updates it until it is gone, and would recreate it only after the deletion completes (the next apply, as a create: a new, empty etcd")
 
 	// Deleted.
 	live = scenarioObjects(t, s)
-	deleting(liveObject(t, live, "CronJob", "kubernetes-demo-etcd-defrag"))
+	del(liveObject(t, live, "CronJob", "kubernetes-demo-etcd-defrag"))
 	desired, err := etcdshapes.Render(req)
 	require.NoError(t, err)
 	var without []etcdshapes.Object
@@ -147,3 +193,23 @@ func TestPlanNothingLive(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestDuplicateNamesTheFirst: an object given twice, to Compute or in a
+// live file (ReadObjects, which names places in the file: a List's items),
+// is refused naming both places, on either side of the plan.
+func TestDuplicateNamesTheFirst(t *testing.T) {
+	obj := func(apiVersion string) etcdshapes.Object {
+		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": apiVersion, "kind": "EtcdCluster",
+			"metadata": map[string]any{"name": "etcd", "namespace": "tenant-root"}}}
+	}
+	other := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Secret",
+		"metadata": map[string]any{"name": "a", "namespace": "tenant-root"}}}
+	objs := []etcdshapes.Object{obj("etcd-operator.cozystack.io/v1alpha2"), other, obj("etcd-operator.cozystack.io/v1alpha1")}
+	_, err := plan.Compute(objs, nil)
+	require.EqualError(t, err, `live[2]: invalid value "EtcdCluster tenant-root/etcd": must not appear twice (first at live[0])`)
+	_, err = plan.Compute(nil, objs)
+	require.EqualError(t, err, `desired[2]: invalid value "EtcdCluster tenant-root/etcd": must not appear twice (first at desired[0])`)
+	doc := "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\n"
+	_, err = plan.ReadObjects([]byte("apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSuffix(doc, "\n"), "\n", "\n  ") + "\n---\n" + doc))
+	require.EqualError(t, err, `live[1]: invalid value "EtcdCluster tenant-root/etcd": must not appear twice (first at live[0].items[0])`)
+}

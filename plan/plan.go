@@ -692,6 +692,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			op.Findings = append(op.Findings, f...)
 		}
 	}
+	res.Findings = append(res.Findings, deletingWitnesses(lv.evidence)...)
 	if res.NothingLive = lv.nothingLive(); res.NothingLive {
 		res.Findings = append(res.Findings, nothingLive(len(liveObjs), cfg.expectExisting))
 	} else {
@@ -733,8 +734,8 @@ func indexObjects(side string, objs []etcdshapes.Object) ([]*planObject, map[obj
 				return nil, nil, err
 			}
 		}
-		if _, dup := byKey[p.key]; dup {
-			return nil, nil, invalid.Errorf(field, p.ref.String(), "must not appear twice")
+		if first, dup := byKey[p.key]; dup {
+			return nil, nil, invalid.Errorf(field, p.ref.String(), "must not appear twice (first at %s)", first.field)
 		}
 		byKey[p.key] = p
 		out = append(out, p)

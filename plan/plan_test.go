@@ -1257,9 +1257,13 @@ metadata:
 }
 
 func TestPlanRefusesDuplicates(t *testing.T) {
-	objs, err := plan.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n"))
+	// ReadObjects refuses them itself (TestDuplicateNamesTheFirst), by
+	// their places in the file; Compute, by their places among its objects.
+	_, err := plan.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n"))
+	require.EqualError(t, err, `live[1]: invalid value "Secret x/a": must not appear twice (first at live[0])`)
+	objs, err := plan.ReadObjects([]byte("apiVersion: v1\nkind: Secret\nmetadata: {name: a, namespace: x}\n"))
 	require.NoError(t, err)
-	_, err = plan.Compute(objs, nil)
+	_, err = plan.Compute(append(objs, objs[0].DeepCopyObject().(etcdshapes.Object)), nil)
 	var ne *invalid.Error
 	require.ErrorAs(t, err, &ne)
 	assert.Equal(t, "live[1]", ne.Field)

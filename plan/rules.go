@@ -78,24 +78,94 @@ func createFindings(d *planObject) []Finding {
 	return nil
 }
 
-// deletingFindings note a live object that is being deleted (its
+// deletingFindings grade a live object that is being deleted (its
 // metadata.deletionTimestamp is set; finalizers hold it): an apply
 // updates it until it is gone, and nothing recreates it until the next
-// apply after that; a delete has nothing left to do.
+// apply after that; a delete has nothing left to do. Where the object
+// holds the stack's state or identity (holdsState) that is a decision: the
+// data or the keys go with it, and a plan that called it routine (safe,
+// empty, exit 0) would let a CI gate pass over an etcd going away. A
+// stateless object (a CronJob, a Service, RBAC) stays a note: the next
+// apply recreates it as it was.
 func deletingFindings(l *planObject, a Action) []Finding {
 	when := valueAt(l.tree, dotted("metadata.deletionTimestamp"))
 	if when == nil {
 		return nil
 	}
 	msg := "the live object is being deleted (deletionTimestamp " + show(when) + finalizers(l) + "): "
-	switch a {
-	case Delete:
-		msg += "the delete is already under way"
+	what, stateful := holdsState(l)
+	switch {
+	case a == Delete:
+		// The plan deletes it too: deleteFindings grade that.
+		return []Finding{{Verdict: Note, Object: l.ref, Path: "metadata.deletionTimestamp", Message: msg + "the delete is already under way"}}
+	case stateful:
+		return []Finding{{Verdict: NeedsDecision, Object: l.ref, Path: "metadata.deletionTimestamp", Message: "the live " + l.ref.Kind + " is being deleted (deletionTimestamp " +
+			show(when) + finalizers(l) + "), and " + what + " goes with it: the apply " + map[Action]string{Unchanged: "leaves it", Update: "updates it"}[a] +
+			" until it is gone, and would recreate it only after the deletion completes (" + recreates(l) + "). " +
+			"Find what deletes it (kubectl get -o yaml: ownerReferences, finalizers; who ran kubectl delete) and stop that, or decide the stack is meant to go, and plan again"}}
 	default:
-		msg += "the apply " + map[Action]string{Unchanged: "leaves it", Update: "updates it"}[a] +
-			" until it is gone, and nothing recreates it until the next apply; wait for the deletion to finish (or find what holds it), then plan again"
+		return []Finding{{Verdict: Note, Object: l.ref, Path: "metadata.deletionTimestamp", Message: msg + "the apply " + map[Action]string{Unchanged: "leaves it", Update: "updates it"}[a] +
+			" until it is gone, and nothing recreates it until the next apply; wait for the deletion to finish (or find what holds it), then plan again"}}
 	}
-	return []Finding{{Verdict: Note, Object: l.ref, Path: "metadata.deletionTimestamp", Message: msg}}
+}
+
+// stateKinds are the kinds, besides missingKinds' (the EtcdCluster, the
+// DataStore, the PKI's Issuers and Certificates), whose live objects hold
+// the stack's state or identity: a Secret of the stack (a kept Secret, a
+// CA's or a TLS Secret: private keys), a member's volume (its data).
+var stateKinds = map[schema.GroupKind]string{
+	secretKind: "its private key and certificate",
+	pvcKind:    "the member's data on the volume",
+}
+
+// holdsState reports whether a live object holds the stack's state or
+// identity, and what of it, for deletingFindings.
+func holdsState(l *planObject) (string, bool) {
+	gk := l.key.groupKind()
+	switch gk {
+	case etcdClusterKind:
+		return "the etcd's data (the tenant control planes' state)", true
+	case dataStoreKind:
+		return "what points the tenant control planes at the etcd", true
+	case issuerKind:
+		return "the issuer of the etcd's certificates", true
+	case certificateKind:
+		return "the certificate cert-manager keeps issued", true
+	}
+	what, ok := stateKinds[gk]
+	return what, ok
+}
+
+// recreates says who recreates a deleted stateful object, and what that
+// gives.
+func recreates(l *planObject) string {
+	if m, ok := missingKinds[l.key.groupKind()]; ok {
+		return "the next apply, as a create: " + m.creates
+	}
+	switch l.key.groupKind() {
+	case secretKind:
+		return "the next apply or cert-manager, as a new Secret with a new key: for the CA's, a new CA, which the etcd members and their clients do not trust"
+	case pvcKind:
+		return "the etcd operator, as a new, empty volume: the member joins anew without its data"
+	}
+	return "the next apply, as a create"
+}
+
+// deletingWitnesses are the findings of the live objects that are not
+// planned but refer to the stack and hold its state (a member's volume, a
+// TLS Secret cert-manager made; stackLiveness's evidence), being deleted.
+func deletingWitnesses(evidence []witness) []Finding {
+	var out []Finding
+	for _, w := range evidence {
+		if w.why == "" || w.obj.matched {
+			continue
+		}
+		if _, ok := holdsState(w.obj); !ok {
+			continue
+		}
+		out = append(out, deletingFindings(w.obj, Unchanged)...)
+	}
+	return out
 }
 
 // finalizers lists a live object's finalizers for a message, "" when none.

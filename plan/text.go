@@ -35,18 +35,62 @@ const (
 const ellipsis = "…"
 
 // valueJSON is a value's compact JSON (sorted keys, "<" and ">" as they
-// are), "<none>" for an absent one.
+// are), "<none>" for an absent one, with every string (a key or a value)
+// quoted as strconv.Quote quotes it: the escapes of invalid.FormatValue,
+// which quotes the values of the findings' messages, so that a value a
+// plan prints twice (on a ~ line and in a finding about it) reads alike
+// ("\x1b", where JSON writes "\u001b"), and an invalid byte shows as
+// itself where JSON would print U+FFFD for any.
 func valueJSON(v any) string {
 	if v == nil {
 		return "<none>"
 	}
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
+	writeValue(&b, v)
+	return b.String()
+}
+
+// writeValue is valueJSON of v into b.
+func writeValue(b *strings.Builder, v any) {
+	switch t := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case string:
+		b.WriteString(strconv.Quote(t))
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Quote(k))
+			b.WriteByte(':')
+			writeValue(b, t[k])
+		}
+		b.WriteByte('}')
+	case []any:
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeValue(b, e)
+		}
+		b.WriteByte(']')
+	default:
+		// Numbers, booleans, json.Number: their JSON.
+		js, err := json.Marshal(t)
+		if err != nil {
+			fmt.Fprint(b, t)
+			return
+		}
+		b.Write(js)
 	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // show prints a value as compact JSON, shortened for one line (cut at a

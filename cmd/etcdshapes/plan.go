@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/plan"
 	"io"
 	"strings"
 
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/spf13/cobra"
 )
 
@@ -233,6 +234,10 @@ func planLive(rf *renderFlags, liveFile, output, fieldManager string, expectExis
 	}
 	p, _, err := plan.ForRequestWith(req, live, opts)
 	if err != nil {
+		if namesLive(err) {
+			// As ReadObjects' refusals: the file, then the place in it.
+			return nil, fmt.Errorf("--live %s: %w", liveFile, err)
+		}
 		return nil, rf.inFlagTerms(err)
 	}
 	// The APIs a live object proves served are planned as listed, so
@@ -245,6 +250,18 @@ func planLive(rf *renderFlags, liveFile, output, fieldManager string, expectExis
 	warn(stderr, rf.valueWarnings(req.Values))
 	warn(stderr, rf.apiWarnings(apis))
 	return p, nil
+}
+
+// namesLive reports whether a plan's error is about a live object (a
+// field "live[i]..."), which the CLI names by its file as it does every
+// other refusal of the live file.
+func namesLive(err error) bool {
+	for _, e := range invalid.All(err) {
+		if strings.HasPrefix(e.Field, "live[") || e.Field == "live" {
+			return true
+		}
+	}
+	return false
 }
 
 // refsText is "EtcdCluster ns/name and DataStore name".

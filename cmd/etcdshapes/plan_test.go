@@ -297,6 +297,10 @@ func TestPlanCommandErrorsHaveOnePrefix(t *testing.T) {
 		return p
 	}
 	secret := "apiVersion: v1\nkind: Secret\nmetadata:\n  namespace: tenant-demo\n  name: a\n"
+	item := func(doc string) string { // doc as an item of a List
+		return "- " + strings.ReplaceAll(strings.TrimSuffix(doc, "\n"), "\n", "\n  ") + "\n"
+	}
+	cluster := "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: kubernetes-demo-etcd, namespace: tenant-demo}\n"
 	for _, tc := range []struct {
 		name   string
 		live   string
@@ -312,6 +316,14 @@ func TestPlanCommandErrorsHaveOnePrefix(t *testing.T) {
 		{"not YAML", file("y.yaml", "a: [\n"), "", `live[0]: invalid value "a: [": must be YAML`},
 		{"no namespace", file("ns.yaml", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: etcd-operator.cozystack.io/v1alpha2\n  kind: EtcdCluster\n  metadata: {name: kubernetes-demo-etcd}\n"), "",
 			`live[0].items[0].metadata.namespace: invalid value "": must be set: EtcdCluster "kubernetes-demo-etcd" is namespaced, and the plan does not guess its namespace`},
+		// An object given twice is named at both places in the file, in a
+		// List or not.
+		{"twice, in a List and after it", file("d1.yaml", "apiVersion: v1\nkind: List\nitems:\n"+item(cluster)+"---\n"+cluster), "",
+			`live[1]: invalid value "EtcdCluster tenant-demo/kubernetes-demo-etcd": must not appear twice (first at live[0].items[0])`},
+		{"twice in one List", file("d2.yaml", "apiVersion: v1\nkind: List\nitems:\n"+item(secret)+item(cluster)+item(strings.Replace(cluster, "v1alpha2", "v1alpha1", 1))), "",
+			`live[0].items[2]: invalid value "EtcdCluster tenant-demo/kubernetes-demo-etcd": must not appear twice (first at live[0].items[1])`},
+		{"twice in two documents", file("d3.yaml", secret+"---\n"+cluster+"---\n"+secret), "",
+			`live[2]: invalid value "Secret tenant-demo/a": must not appear twice (first at live[0])`},
 		{"a directory", dir, "", "--live " + dir + ": read " + dir + ": is a directory"},
 		{"missing", filepath.Join(dir, "none.yaml"), "", "--live: open " + filepath.Join(dir, "none.yaml") + ": no such file or directory"},
 		{"bad values", file("ok.yaml", secret), "etcd: {replicas: 2}\n", `etcd.replicas: invalid value 2: must be 1 or 3`},
