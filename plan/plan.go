@@ -863,7 +863,11 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, given []Option, 
 		}
 		kcp := kcpKey(r.Namespace, r.Release)
 		opts = append(opts, func(c *planConfig) { c.kcp = &kcp })
-		st, err := liveStateOf(r.Namespace, r.Release, naming.ClusterEtcdName(r.Release), liveObjs)
+		name, err := naming.ClusterEtcdName(r.Release)
+		if err != nil {
+			return nil, nil, err
+		}
+		st, err := liveStateOf(r.Namespace, r.Release, name, liveObjs)
 		if err != nil {
 			return nil, nil, err
 		}

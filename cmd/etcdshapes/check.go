@@ -158,7 +158,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 		}
 		n, err = naming.ForEtcdChart(f.namespace, release)
 		// Unmade names: CheckJob's "names" refusal would only repeat it.
-		skip["names"] = c.Add(err)
+		skip["names"] = c.Add(inFlagTerms(err, nil, nameFlagFields...))
 		o.Version = f.version
 		if f.size != "" {
 			var sizeErr error
@@ -190,7 +190,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 		}
 	} else {
 		n, err = naming.ForCluster(f.namespace, f.release)
-		skip["names"] = c.Add(err)
+		skip["names"] = c.Add(inFlagTerms(err, nil, nameFlagFields...))
 	}
 	// flagOf names the flag (or the live field) that set each option.
 	flagOf := maps.Clone(checkFlagOf)
@@ -294,7 +294,10 @@ func liveClusterOf(path string, stdin io.Reader, n naming.Names) (liveCluster, e
 	}
 	objs, err := plan.ReadObjects(data)
 	if err != nil {
-		return liveCluster{}, err
+		// The refusal names its place in the file; this, the file, as
+		// plan --live does. Not wrapped: the command's collector would
+		// record the refusal without the file.
+		return liveCluster{}, fmt.Errorf("--live %s: %v", path, err)
 	}
 	gk := v1alpha2.SchemeGroupVersion.WithKind("EtcdCluster").GroupKind()
 	ref := "EtcdCluster " + n.Namespace + "/" + n.Cluster

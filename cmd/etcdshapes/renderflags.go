@@ -106,6 +106,17 @@ func (r *renderFlags) valueWarnings(vals map[string]any) []string {
 	return values.EtcdChartWarnings(vals)
 }
 
+// inFlagTerms names the refusals of the inputs the flags set (the Request's
+// namespace, release, chart version and live state) by the flags.
+func (r *renderFlags) inFlagTerms(err error) error {
+	return inFlagTerms(err, r.flags,
+		flagField{field: "namespace", flag: "--namespace", value: &r.namespace},
+		flagField{field: "release", flag: "--release", value: &r.release},
+		flagField{field: "chartVersion", flag: "--chart-version", value: &r.chartVersion},
+		flagField{field: "live.dataStoreName", flag: "--live-datastore", value: &r.liveDataStore},
+		flagField{field: "live.storageClassName", flag: "--live-storage-class", value: &r.liveStorageClass})
+}
+
 // stdinUsers names the flags whose value is "-" (stdin), once per use.
 func (r *renderFlags) stdinUsers() []string {
 	var users []string
