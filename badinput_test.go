@@ -921,7 +921,7 @@ func (c badInput) refused(t *testing.T) (*invalid.Error, error) {
 func TestBadInputs(t *testing.T) {
 	cases := append(append(append(badInputs(), genBadInputs(t.TempDir())...), extrasBadInputs()...), snapshotBadInputs()...)
 	cases = append(append(cases, processBadInputs()...), applyBadInputs()...)
-	cases = append(cases, numbersBadInputs()...)
+	cases = append(append(cases, numbersBadInputs()...), inputs3BadInputs()...)
 	require.GreaterOrEqual(t, len(cases), 40)
 	names := map[string]bool{}
 	for _, c := range cases {

@@ -670,8 +670,13 @@ func newConstants() (*constants, error) {
 		}
 		k.TLSSecretSuffixes = append(k.TLSSecretSuffixes, suffix)
 	}
-	k.EtcdChartPVC = strings.Replace(fixed.DataPVC(0), "0", "%d", 1)
-	if fmt.Sprintf(k.EtcdChartPVC, 7) != fixed.DataPVC(7) {
+	pvc0, err0 := fixed.DataPVC(0)
+	pvc7, err7 := fixed.DataPVC(7)
+	if err := errors.Join(err0, err7); err != nil {
+		return nil, fmt.Errorf("chartgen: the etcd chart's PVC names: %w", err)
+	}
+	k.EtcdChartPVC = strings.Replace(pvc0, "0", "%d", 1)
+	if fmt.Sprintf(k.EtcdChartPVC, 7) != pvc7 {
 		return nil, fmt.Errorf("chartgen: the etcd chart's PVC names are not %q", k.EtcdChartPVC)
 	}
 	isAuth := func(k string) bool { return k == "auth" }

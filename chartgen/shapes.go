@@ -160,7 +160,11 @@ func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) 
 	if caller == etcdshapes.CallerCluster {
 		subs = append(subs, subst{from: n.Cluster, to: tokenFor("cluster")}, subst{from: n.Release, to: tokenFor("release")})
 	} else {
-		subs = append(subs, subst{from: strings.Join(s.pvcs(n, s.replicas[caller]), " "), to: tokenFor("pvcNames")})
+		pvcs, err := s.pvcs(n, s.replicas[caller])
+		if err != nil {
+			return nil, err
+		}
+		subs = append(subs, subst{from: strings.Join(pvcs, " "), to: tokenFor("pvcNames")})
 	}
 	subs = append(subs,
 		subst{from: n.DashboardUID(), to: tokenFor("dashboardUid")},
@@ -204,12 +208,16 @@ func keyFor(token string) string {
 	return strings.Join(parts, "")
 }
 
-func (s sentinel) pvcs(n naming.Names, replicas int32) []string {
+func (s sentinel) pvcs(n naming.Names, replicas int32) ([]string, error) {
 	var out []string
 	for i := 0; i < int(replicas); i++ {
-		out = append(out, n.DataPVC(i))
+		pvc, err := n.DataPVC(i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pvc)
 	}
-	return out
+	return out, nil
 }
 
 // shapeID names the shape an object of a stack is: the define and file
@@ -362,7 +370,9 @@ func renderStack(caller string, s sentinel) (stack, error) {
 	if st.subs, err = s.substitutions(caller, n); err != nil {
 		return st, err
 	}
-	st.tenants = naming.TenantPath(n.Namespace)
+	if st.tenants, err = naming.TenantPath(n.Namespace); err != nil {
+		return st, err
+	}
 	seen := map[string]bool{}
 	for _, o := range objs {
 		id, err := shapeID(n, o.GetObjectKind().GroupVersionKind().Kind, o.GetName())

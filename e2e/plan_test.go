@@ -169,7 +169,7 @@ func TestPlanAgainstServer(t *testing.T) {
 	}
 
 	onCluster := func(fn func(*etcdv1alpha2.EtcdCluster) error) apply.Modifier { return apply.ForKind(fn) }
-	restoreSrc, err := etcd.SnapshotFile(s3Destination(n), n.SnapshotSlot(0))
+	restoreSrc, err := etcd.SnapshotFile(s3Destination(n), slotName(t, n, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func TestSnapshotObjectsAccepted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		longest, err := etcd.Snapshot(n, n.SnapshotSlot(naming.MaxSnapshotKeep-1), pvc)
+		longest, err := etcd.Snapshot(n, slotName(t, n, naming.MaxSnapshotKeep-1), pvc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func TestSnapshotObjectsAccepted(t *testing.T) {
 				dest etcdv1alpha2.SnapshotLocation
 				name string
 			}{
-				{s3Destination(n), n.SnapshotSlot(0)},
+				{s3Destination(n), slotName(t, n, 0)},
 				{pvcDestination(n), "before-upgrade"},
 			} {
 				file, err := etcd.SnapshotFile(src.dest, src.name)
@@ -268,7 +268,7 @@ func TestSnapshotScheduleRBAC(t *testing.T) {
 		{"delete", resource, sched.Slots[2], true},
 		{"watch", resource, sched.Slots[1], true},
 		{"list", resource, sched.Slots[1], true},
-		{"delete", resource, n.SnapshotSlot(3), false}, // beyond the ring
+		{"delete", resource, slotName(t, n, 3), false}, // beyond the ring
 		{"delete", resource, "before-upgrade", false},  // a hand-made snapshot
 		{"list", resource, "", false},
 		{"update", resource, sched.Slots[0], false},
@@ -305,4 +305,14 @@ func TestSnapshotScheduleRBAC(t *testing.T) {
 		ok++
 	}
 	summaries.add("snapshot schedule RBAC: %d of %d access reviews as designed (least privilege on the ring's names)", ok, len(cases))
+}
+
+// slotName is n's snapshot slot i, which the test expects to be valid.
+func slotName(t testing.TB, n naming.Names, i int) string {
+	t.Helper()
+	s, err := n.SnapshotSlot(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

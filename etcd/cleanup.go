@@ -75,7 +75,7 @@ func Cleanup(n naming.Names, replicas int32) (CleanupHook, error) {
 	if err := c.Err(); err != nil {
 		return CleanupHook{}, err
 	}
-	return cleanup(n, replicas), nil
+	return cleanup(n, replicas)
 }
 
 func hookMeta(name, namespace, weight string, labels map[string]string) metav1.ObjectMeta {
@@ -91,7 +91,7 @@ func hookMeta(name, namespace, weight string, labels map[string]string) metav1.O
 	}
 }
 
-func cleanup(n naming.Names, replicas int32) CleanupHook {
+func cleanup(n naming.Names, replicas int32) (CleanupHook, error) {
 	etcdChart := n.Caller == naming.EtcdChart
 	var labels map[string]string
 	if etcdChart {
@@ -101,7 +101,11 @@ func cleanup(n naming.Names, replicas int32) CleanupHook {
 	var pvcs []string
 	if etcdChart {
 		for i := 0; i < int(replicas); i++ {
-			pvcs = append(pvcs, n.DataPVC(i))
+			pvc, err := n.DataPVC(i)
+			if err != nil {
+				return CleanupHook{}, err
+			}
+			pvcs = append(pvcs, pvc)
 		}
 	}
 
@@ -155,7 +159,7 @@ func cleanup(n naming.Names, replicas int32) CleanupHook {
 				},
 			},
 		},
-	}
+	}, nil
 }
 
 // etcdChartCleanupScript is the etcd chart's cleanup script: both deletions

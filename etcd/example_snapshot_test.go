@@ -73,7 +73,8 @@ func ExampleScheduledSnapshots() {
 func ExampleRestore() {
 	n, _ := naming.ForCluster("tenant-demo", "kubernetes-demo")
 	day := func(d int, slot int, phase string) v1alpha2.EtcdSnapshot {
-		s, _ := etcd.Snapshot(n, n.SnapshotSlot(slot), backups)
+		name, _ := n.SnapshotSlot(slot)
+		s, _ := etcd.Snapshot(n, name, backups)
 		s.CreationTimestamp = metav1.Date(2026, 12, d, 3, 0, 0, 0, time.UTC)
 		s.Status = &v1alpha2.EtcdSnapshotStatus{Phase: phase}
 		return *s

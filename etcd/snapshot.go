@@ -51,10 +51,6 @@ const (
 )
 
 var (
-	// s3BucketPattern is S3's bucket naming rule (MinIO and Ceph RGW
-	// follow it): 3-63 lowercase letters, digits, dots and hyphens,
-	// starting and ending with a letter or digit.
-	s3BucketPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$`)
 	s3RegionPattern = regexp.MustCompile(`^[A-Za-z0-9_.-]*$`)
 )
 
@@ -283,8 +279,8 @@ func validateLocation(field string, d v1alpha2.SnapshotLocation, exact bool) err
 func validateS3(field string, s *v1alpha2.S3Location, exact bool) error {
 	var c invalid.Collector
 	c.Add(validateEndpoint(field+".endpoint", s.Endpoint))
-	if !s3BucketPattern.MatchString(s.Bucket) || strings.Contains(s.Bucket, "..") {
-		c.Addf(field+".bucket", s.Bucket, "must be an S3 bucket name: 3-63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit")
+	if rule := s3BucketRule(s.Bucket); rule != "" {
+		c.Addf(field+".bucket", s.Bucket, "must be an S3 bucket name: %s", rule)
 	}
 	if len(s.Region) > maxS3Region || !s3RegionPattern.MatchString(s.Region) {
 		c.Addf(field+".region", s.Region, "must be at most %d letters, digits, '.', '_' or '-'", maxS3Region)

@@ -145,10 +145,10 @@ func ScheduledSnapshots(n naming.Names, o SnapshotScheduleOptions) (SnapshotSche
 	if keep == 0 {
 		keep = DefaultSnapshotKeep
 	}
-	// SnapshotSlots checks keep; the slot names are used only when every
-	// check passed.
+	// SnapshotSlots checks keep (and the names, refused above); the slot
+	// names are used only when every check passed.
 	slots, err := n.SnapshotSlots(keep)
-	c.Add(err)
+	c.AddExcept(err, map[string]bool{"names": true})
 	c.Add(ValidateSnapshotDestination("destination", o.Destination))
 	if err := c.Err(); err != nil {
 		return SnapshotSchedule{}, err

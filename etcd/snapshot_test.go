@@ -196,13 +196,13 @@ func TestSnapshotNamesFit(t *testing.T) {
 	assert.LessOrEqual(t, len(n.SnapshotSchedule()), naming.MaxCronJobName)
 	assert.Len(t, n.SnapshotSchedule(), naming.MaxCronJobName)
 	assert.True(t, strings.HasSuffix(n.SnapshotSchedule(), "-snapshot"))
-	assert.LessOrEqual(t, len(n.SnapshotSlot(naming.MaxSnapshotKeep-1)), naming.MaxSnapshotName)
-	assert.NoError(t, naming.ValidateSnapshotName("slot", n.SnapshotSlot(naming.MaxSnapshotKeep-1)))
+	assert.LessOrEqual(t, len(slot(t, n, naming.MaxSnapshotKeep-1)), naming.MaxSnapshotName)
+	assert.NoError(t, naming.ValidateSnapshotName("slot", slot(t, n, naming.MaxSnapshotKeep-1)))
 	// Deterministic.
 	assert.Equal(t, n.SnapshotSchedule(), n.SnapshotSchedule())
 	short := etcdNames(t)
 	assert.Equal(t, "etcd-snapshot", short.SnapshotSchedule())
-	assert.Equal(t, "etcd-snapshot-6", short.SnapshotSlot(6))
+	assert.Equal(t, "etcd-snapshot-6", slot(t, short, 6))
 }
 
 func TestSnapshotFile(t *testing.T) {
@@ -443,7 +443,7 @@ func TestNewestSnapshot(t *testing.T) {
 		{"the newest of several complete", []v1alpha2.EtcdSnapshot{good, at(n, "later", 1, 1, v1alpha2.SnapshotPhaseComplete), at(n, "earlier", 0, 59, v1alpha2.SnapshotPhaseComplete)}, "later"},
 		{"a tie within a second, either order", []v1alpha2.EtcdSnapshot{at(n, "b", 2, 0, v1alpha2.SnapshotPhaseComplete), at(n, "a", 2, 0, v1alpha2.SnapshotPhaseComplete)}, "b"},
 		{"a tie within a second, the other order", []v1alpha2.EtcdSnapshot{at(n, "a", 2, 0, v1alpha2.SnapshotPhaseComplete), at(n, "b", 2, 0, v1alpha2.SnapshotPhaseComplete)}, "b"},
-		{"a ring whose slot 0 came round and failed", []v1alpha2.EtcdSnapshot{at(n, n.SnapshotSlot(0), 4, 0, v1alpha2.SnapshotPhaseFailed), at(n, n.SnapshotSlot(1), 2, 0, v1alpha2.SnapshotPhaseComplete), at(n, n.SnapshotSlot(2), 3, 0, v1alpha2.SnapshotPhaseComplete)}, n.SnapshotSlot(2)},
+		{"a ring whose slot 0 came round and failed", []v1alpha2.EtcdSnapshot{at(n, slot(t, n, 0), 4, 0, v1alpha2.SnapshotPhaseFailed), at(n, slot(t, n, 1), 2, 0, v1alpha2.SnapshotPhaseComplete), at(n, slot(t, n, 2), 3, 0, v1alpha2.SnapshotPhaseComplete)}, slot(t, n, 2)},
 		{"without a namespace: the cluster's", []v1alpha2.EtcdSnapshot{noNamespace(at(n, "bare", 2, 0, v1alpha2.SnapshotPhaseComplete)), good}, "bare"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -482,4 +482,14 @@ func TestNewestSnapshot(t *testing.T) {
 		require.ErrorAs(t, err, &ne)
 		require.Contains(t, []string{"snapshot", "snapshot.status.phase"}, ne.Field)
 	}
+}
+
+// slot is n's snapshot slot i, which the test expects to be valid.
+func slot(t testing.TB, n naming.Names, i int) string {
+	t.Helper()
+	s, err := n.SnapshotSlot(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

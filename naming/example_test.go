@@ -39,7 +39,9 @@ func ExampleForEtcdChart() {
 func ExampleTenantPath() {
 	fmt.Println(naming.TenantPath("tenant-a-b"))
 	fmt.Println(naming.TenantPath("tenant-root"))
+	fmt.Println(naming.TenantPath("tenant--a"))
 	// Output:
-	// [tenant-a tenant-a-b tenant-root]
-	// [tenant-root]
+	// [tenant-a tenant-a-b tenant-root] <nil>
+	// [tenant-root] <nil>
+	// [] namespace: invalid value "tenant--a": must be a tenant namespace: every tenant name on the path must be non-empty
 }

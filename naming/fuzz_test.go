@@ -140,12 +140,20 @@ func checkNames(t *testing.T, n naming.Names) {
 		is("headless Service", n.LegacyHeadlessService(), 63, dns1035)
 	}
 	is("dashboard Role", n.DashboardResources(), 253, segment, subdomain)
-	is("data PVC", n.DataPVC(98), 253, subdomain)
+	pvc, err := n.DataPVC(naming.MaxMembers - 1)
+	if err != nil {
+		t.Fatalf("DataPVC(%d): %v", naming.MaxMembers-1, err)
+	}
+	is("data PVC", pvc, 253, subdomain)
 	// The certificate subject carries namespace and release (X.509 upper
 	// bound 64 for O and OU).
 	is("subject O", n.Namespace, 64)
 	is("subject OU", n.Release, 64)
-	for _, tn := range naming.TenantPath(n.Namespace) {
+	tenants, err := naming.TenantPath(n.Namespace)
+	if err != nil {
+		t.Fatalf("TenantPath(%q): %v", n.Namespace, err)
+	}
+	for _, tn := range tenants {
 		is("tenant", tn, 63, label)
 		is("super-admin group", tn+"-super-admin", 253)
 	}

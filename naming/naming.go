@@ -138,7 +138,7 @@ func ForEtcdChart(namespace, release string) (Names, error) {
 func ForCluster(namespace, release string) (Names, error) {
 	var c invalid.Collector
 	c.Add(ValidateTenantNamespace("namespace", namespace))
-	name := ClusterEtcdName(release)
+	name := clusterEtcdName(release)
 	// The release's rules build on each other: the first it breaks is
 	// its refusal.
 	if !c.Add(validateRelease(release)) {
@@ -160,9 +160,20 @@ func ForCluster(namespace, release string) (Names, error) {
 }
 
 // ClusterEtcdName is the EtcdCluster name of a tenant cluster's etcd,
-// "<release>-etcd", without ForCluster's checks: for reading the live
-// state of a cluster whose names may predate them.
-func ClusterEtcdName(release string) string { return release + "-etcd" }
+// "<release>-etcd", with only the checks every use of a tenant cluster's
+// names needs (a release Helm accepts: a DNS-1123 label, or of at most 63
+// characters a DNS-1123 subdomain, which makes "<release>-etcd" a valid
+// object name), not ForCluster's: for reading the live state of a cluster
+// whose names may predate them. Any other release is refused, an
+// *invalid.Error naming "release": "" would give "-etcd".
+func ClusterEtcdName(release string) (string, error) {
+	if err := validateRelease(release); err != nil {
+		return "", err
+	}
+	return clusterEtcdName(release), nil
+}
+
+func clusterEtcdName(release string) string { return release + "-etcd" }
 
 // validateClusterRelease checks what every use of a tenant cluster's names
 // needs: a tenant namespace and a release that is a DNS-1123 label, or of
@@ -226,8 +237,17 @@ func ValidateTenantNamespace(field, ns string) error {
 // TenantPath lists the tenants whose administrators see a namespace's
 // resources, as Cozystack's RBAC helpers derive them: every tenant on the
 // path to the namespace, shortest first, then tenant-root unless it is the
-// namespace itself. The namespace must have passed ValidateTenantNamespace.
-func TenantPath(ns string) []string {
+// namespace itself. A namespace ValidateTenantNamespace refuses is
+// refused with its error (field "namespace"): "tenant--a" would give the
+// tenant "tenant-", which names no namespace.
+func TenantPath(ns string) ([]string, error) {
+	if err := ValidateTenantNamespace("namespace", ns); err != nil {
+		return nil, err
+	}
+	return tenantPath(ns), nil
+}
+
+func tenantPath(ns string) []string {
 	parts := strings.Split(ns, "-")
 	out := make([]string, 0, len(parts))
 	for i := 2; i <= len(parts); i++ {
@@ -272,23 +292,39 @@ func (n Names) PeerCertificate() string { return n.Cluster + "-peer" }
 // etcd-operator, Kamaji and the defrag job present: "<name>-client".
 func (n Names) ClientCertificate() string { return n.Cluster + "-client" }
 
-// TLSSecret is the Secret cert-manager writes for a certificate name.
-func TLSSecret(certificate string) string { return certificate + "-tls" }
+// TLSSecret is the Secret cert-manager writes for a certificate name,
+// "<certificate>-tls". A certificate name that is not an object name (a
+// DNS-1123 subdomain), or so long that the Secret's name would not be
+// one, is refused, an *invalid.Error naming "certificate".
+func TLSSecret(certificate string) (string, error) {
+	if errs := validation.IsDNS1123Subdomain(certificate); len(errs) > 0 {
+		return "", invalid.Errorf("certificate", certificate, "must be a Certificate name (DNS-1123 subdomain): %s", strings.Join(errs, "; "))
+	}
+	secret := tlsSecret(certificate)
+	if len(secret) > validation.DNS1123SubdomainMaxLength {
+		return "", invalid.Errorf("certificate", certificate, "must be at most %d characters, so that its Secret %q is a name", validation.DNS1123SubdomainMaxLength-len(tlsSuffix), "<certificate>"+tlsSuffix)
+	}
+	return secret, nil
+}
+
+const tlsSuffix = "-tls"
+
+func tlsSecret(certificate string) string { return certificate + tlsSuffix }
 
 // PeerCASecret names the Secret of PeerCACertificate: "<name>-peer-ca-tls".
-func (n Names) PeerCASecret() string { return TLSSecret(n.PeerCACertificate()) }
+func (n Names) PeerCASecret() string { return tlsSecret(n.PeerCACertificate()) }
 
 // CASecret names the Secret of CACertificate: "<name>-ca-tls".
-func (n Names) CASecret() string { return TLSSecret(n.CACertificate()) }
+func (n Names) CASecret() string { return tlsSecret(n.CACertificate()) }
 
 // ServerSecret names the Secret of ServerCertificate: "<name>-server-tls".
-func (n Names) ServerSecret() string { return TLSSecret(n.ServerCertificate()) }
+func (n Names) ServerSecret() string { return tlsSecret(n.ServerCertificate()) }
 
 // PeerSecret names the Secret of PeerCertificate: "<name>-peer-tls".
-func (n Names) PeerSecret() string { return TLSSecret(n.PeerCertificate()) }
+func (n Names) PeerSecret() string { return tlsSecret(n.PeerCertificate()) }
 
 // ClientSecret names the Secret of ClientCertificate: "<name>-client-tls".
-func (n Names) ClientSecret() string { return TLSSecret(n.ClientCertificate()) }
+func (n Names) ClientSecret() string { return tlsSecret(n.ClientCertificate()) }
 
 // TLSSecrets lists the five PKI secrets in the order the cleanup deletes them.
 func (n Names) TLSSecrets() []string {
@@ -329,9 +365,24 @@ func (n Names) DashboardResources() string { return n.Release + "-dashboard-reso
 // PrometheusRule names the PrometheusRule of the etcd alerts: "<name>-rules".
 func (n Names) PrometheusRule() string { return n.Cluster + "-rules" }
 
+// MaxMembers bounds a stack's members, as etcd.MaxReplicas does: member
+// indices run from 0 to MaxMembers-1.
+const MaxMembers = 99
+
 // DataPVC is the PersistentVolumeClaim of member i (the etcd chart's legacy
-// StatefulSet naming, which the cleanup hook deletes).
-func (n Names) DataPVC(i int) string { return "data-" + n.Cluster + "-" + strconv.Itoa(i) }
+// StatefulSet naming, which the cleanup hook deletes): "data-<name>-<i>".
+// Names that Validate refuses, and an i outside 0 to MaxMembers-1 (-1
+// gave "data-etcd--1"), are refused, an *invalid.Error naming "names" or
+// "member".
+func (n Names) DataPVC(i int) (string, error) {
+	if err := n.Validate(); err != nil {
+		return "", err
+	}
+	if i < 0 || i >= MaxMembers {
+		return "", invalid.Errorf("member", i, "must be a member index from 0 to %d", MaxMembers-1)
+	}
+	return "data-" + n.Cluster + "-" + strconv.Itoa(i), nil
+}
 
 // DataStore is the Kamaji DataStore name. The etcd chart's shared datastore
 // is named after the namespace; a tenant cluster's is "<ns>.<release>",

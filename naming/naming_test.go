@@ -210,7 +210,9 @@ func TestTenantPath(t *testing.T) {
 	}
 	for ns, want := range cases {
 		require.NoError(t, naming.ValidateTenantNamespace("namespace", ns))
-		require.Equal(t, want, naming.TenantPath(ns), ns)
+		got, err := naming.TenantPath(ns)
+		require.NoError(t, err)
+		require.Equal(t, want, got, ns)
 	}
 	// An independent derivation over random namespaces: every prefix of
 	// the namespace that ends at a "-" after "tenant-x", then the
@@ -228,7 +230,8 @@ func TestTenantPath(t *testing.T) {
 		if ns != "tenant-root" {
 			want = append(want, "tenant-root")
 		}
-		got := naming.TenantPath(ns)
+		got, err := naming.TenantPath(ns)
+		require.NoError(t, err)
 		require.Equal(t, want, got, ns)
 		for _, tn := range got {
 			require.Empty(t, validation.IsDNS1123Label(tn))

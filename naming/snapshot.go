@@ -45,20 +45,39 @@ func (n Names) SnapshotSchedule() string {
 // SnapshotSlot is the name of slot i of the schedule's ring of EtcdSnapshots,
 // "<schedule>-<i>". A schedule that keeps N snapshots reuses the names of
 // slots 0 to N-1, so its Role can grant delete on exactly those names.
-// At most 52 + 1 + 2 = 55 characters for i below MaxSnapshotKeep.
-func (n Names) SnapshotSlot(i int) string {
+// At most 52 + 1 + 2 = 55 characters for i below MaxSnapshotKeep. Names
+// that Validate refuses, and an i outside 0 to MaxSnapshotKeep-1 (-1 gave
+// "etcd-snapshot--1"), are refused, an *invalid.Error naming "names" or
+// "slot".
+func (n Names) SnapshotSlot(i int) (string, error) {
+	if err := n.Validate(); err != nil {
+		return "", err
+	}
+	if i < 0 || i >= MaxSnapshotKeep {
+		return "", invalid.Errorf("slot", i, "must be a slot of a schedule's ring, from 0 to %d", MaxSnapshotKeep-1)
+	}
+	return n.snapshotSlot(i), nil
+}
+
+func (n Names) snapshotSlot(i int) string {
 	return n.SnapshotSchedule() + "-" + strconv.Itoa(i)
 }
 
 // SnapshotSlots lists the names of slots 0 to keep-1; keep must be between
-// MinSnapshotKeep and MaxSnapshotKeep.
+// MinSnapshotKeep and MaxSnapshotKeep, and n valid (Validate): each is
+// refused on its own ("names", "keep").
 func (n Names) SnapshotSlots(keep int) ([]string, error) {
+	var c invalid.Collector
+	c.Add(n.Validate())
 	if keep < MinSnapshotKeep || keep > MaxSnapshotKeep {
-		return nil, invalid.Errorf("keep", keep, "%s", KeepRule)
+		c.Addf("keep", keep, "%s", KeepRule)
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
 	}
 	out := make([]string, keep)
 	for i := range out {
-		out[i] = n.SnapshotSlot(i)
+		out[i] = n.snapshotSlot(i)
 	}
 	return out, nil
 }

@@ -104,8 +104,8 @@ func Build(n naming.Names) (PKI, error) {
 		Organizations:       []string{n.Namespace},
 		OrganizationalUnits: []string{n.Release},
 	}
-	ca := func(name string) *cmv1.Certificate {
-		c := certificate(n, name, subject)
+	ca := func(name, secret string) *cmv1.Certificate {
+		c := certificate(n, name, secret, subject)
 		c.Spec.IsCA = true
 		c.Spec.Usages = []cmv1.KeyUsage{cmv1.UsageSigning, cmv1.UsageKeyEncipherment, cmv1.UsageCertSign}
 		c.Spec.CommonName = name
@@ -114,8 +114,8 @@ func Build(n naming.Names) (PKI, error) {
 		c.Spec.IssuerRef = cmmeta.IssuerReference{Name: n.SelfSigningIssuer(), Kind: cmv1.IssuerKind, Group: "cert-manager.io"}
 		return c
 	}
-	leaf := func(name, issuer string, usages ...cmv1.KeyUsage) *cmv1.Certificate {
-		c := certificate(n, name, subject)
+	leaf := func(name, secret, issuer string, usages ...cmv1.KeyUsage) *cmv1.Certificate {
+		c := certificate(n, name, secret, subject)
 		c.Spec.CommonName = name
 		c.Spec.Usages = usages
 		c.Spec.DNSNames = DNSNames(n)
@@ -123,7 +123,7 @@ func Build(n naming.Names) (PKI, error) {
 		c.Spec.IssuerRef = cmmeta.IssuerReference{Name: issuer, Kind: cmv1.IssuerKind}
 		return c
 	}
-	client := certificate(n, n.ClientCertificate(), subject)
+	client := certificate(n, n.ClientCertificate(), n.ClientSecret(), subject)
 	client.Spec.CommonName = ClientCommonName
 	client.Spec.Usages = []cmv1.KeyUsage{cmv1.UsageSigning, cmv1.UsageKeyEncipherment, cmv1.UsageClientAuth}
 	client.Spec.IssuerRef = cmmeta.IssuerReference{Name: n.Issuer(), Kind: cmv1.IssuerKind}
@@ -132,11 +132,11 @@ func Build(n naming.Names) (PKI, error) {
 		SelfSigningIssuer: issuer(n, n.SelfSigningIssuer(), cmv1.IssuerConfig{SelfSigned: &cmv1.SelfSignedIssuer{}}),
 		PeerIssuer:        issuer(n, n.PeerIssuer(), cmv1.IssuerConfig{CA: &cmv1.CAIssuer{SecretName: n.PeerCASecret()}}),
 		Issuer:            issuer(n, n.Issuer(), cmv1.IssuerConfig{CA: &cmv1.CAIssuer{SecretName: n.CASecret()}}),
-		PeerCA:            ca(n.PeerCACertificate()),
-		CA:                ca(n.CACertificate()),
-		Server: leaf(n.ServerCertificate(), n.Issuer(),
+		PeerCA:            ca(n.PeerCACertificate(), n.PeerCASecret()),
+		CA:                ca(n.CACertificate(), n.CASecret()),
+		Server: leaf(n.ServerCertificate(), n.ServerSecret(), n.Issuer(),
 			cmv1.UsageClientAuth, cmv1.UsageServerAuth, cmv1.UsageSigning, cmv1.UsageKeyEncipherment),
-		Peer: leaf(n.PeerCertificate(), n.PeerIssuer(),
+		Peer: leaf(n.PeerCertificate(), n.PeerSecret(), n.PeerIssuer(),
 			cmv1.UsageServerAuth, cmv1.UsageClientAuth, cmv1.UsageSigning, cmv1.UsageKeyEncipherment),
 		Client: client,
 	}, nil
@@ -150,12 +150,14 @@ func issuer(n naming.Names, name string, cfg cmv1.IssuerConfig) *cmv1.Issuer {
 	}
 }
 
-func certificate(n naming.Names, name string, subject *cmv1.X509Subject) *cmv1.Certificate {
+// certificate is the Certificate name whose Secret is secret (the Names
+// method's TLSSecret of name).
+func certificate(n naming.Names, name, secret string, subject *cmv1.X509Subject) *cmv1.Certificate {
 	return &cmv1.Certificate{
 		TypeMeta:   metav1.TypeMeta{APIVersion: certManagerAPIVersion, Kind: cmv1.CertificateKind},
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: n.Namespace},
 		Spec: cmv1.CertificateSpec{
-			SecretName: naming.TLSSecret(name),
+			SecretName: secret,
 			Subject:    subject.DeepCopy(),
 			PrivateKey: &cmv1.CertificatePrivateKey{
 				RotationPolicy: cmv1.RotationPolicyAlways,

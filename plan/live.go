@@ -32,14 +32,18 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
-// Limits of one live document (ReadObjects), checked before it is parsed.
+// Limits of the live data ReadObjects reads, checked before any document
+// of it is parsed.
 const (
 	// MaxBytes bounds the live data ReadObjects reads: 64 MiB.
 	MaxBytes = inputlimit.MaxLiveBytes
-	// MaxNodes bounds the nodes of one document: 2,500,000 (YAML nodes,
-	// or JSON values), what `kubectl get -o yaml --show-managed-fields`
-	// prints for some 5,000 Pods.
+	// MaxNodes bounds the nodes of the live data, all its documents
+	// together: 2,500,000 (YAML nodes, or JSON values), what `kubectl
+	// get -o yaml --show-managed-fields` prints for some 5,000 Pods.
 	MaxNodes = inputlimit.MaxLiveNodes
+	// MaxDocuments bounds the documents of the live data, empty ones
+	// counted: 20,000 (kubectl get prints one object or List a call).
+	MaxDocuments = inputlimit.MaxLiveDocuments
 )
 
 // Kinds the plan reads from live objects besides the stack's own.
@@ -55,11 +59,13 @@ var (
 // either. Empty documents are skipped. The objects are
 // *unstructured.Unstructured, ready for Compute and LiveStateFromObjects.
 //
-// Data over MaxBytes (64 MiB) is refused unparsed, and so is a document
-// with more than MaxNodes (2,500,000) nodes, counted in one pass before
-// it is parsed (YAML: scalars, lists and maps, once expanded where aliases
-// repeat a node; JSON: values); docs/limits.md states what a
-// document at the limits costs.
+// Data over MaxBytes (64 MiB) is refused unparsed, and so is data of more
+// than MaxDocuments (20,000) documents, empty ones counted, or of more
+// than MaxNodes (2,500,000) nodes in all its documents together, counted
+// in one pass over each before any is parsed (YAML: scalars, lists and
+// maps, once expanded where aliases repeat a node; JSON: values); so the
+// whole file costs at most what one document at the limit does, and
+// docs/limits.md states what that is.
 //
 // A number that a decoder would read as another number (a negative zero;
 // but for an integer that fits an int64, which is read as one, a number
@@ -96,10 +102,10 @@ var (
 // around it ("etcdcluster", "EtcdCluster "), which kubectl never prints:
 // read as it is, it would match nothing.
 func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
-	if err := inputlimit.Live.CheckSize(data); err != nil {
-		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)
+	docs, err := liveDocuments(data)
+	if err != nil {
+		return nil, err
 	}
-	r := newDocReader(data)
 	var out []etcdshapes.Object
 	// seen is where each object is first, to name it beside a duplicate
 	// (the plan refuses one, but by its place among the objects read, not
@@ -112,21 +118,10 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 		seen[in.key] = at
 		return nil
 	}
-	// line is the line of data the next document starts on: the reader
-	// returns a document without the line --- that ends it.
-	line := 1
-	for doc := 0; ; doc++ {
-		raw, err := r.read()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
+	for doc, d := range docs {
 		field := "live[" + strconv.Itoa(doc) + "]"
-		if err != nil {
-			return nil, invalid.Errorf(field, "", "must be YAML: %v", err)
-		}
-		start := line
-		line += bytes.Count(raw, []byte("\n")) + 1
-		v, err := readDocument(field, raw, start)
+		raw := d.raw
+		v, err := readDocument(field, raw, d.line)
 		if err != nil {
 			return nil, err
 		}
@@ -179,6 +174,53 @@ func ReadObjects(data []byte) ([]etcdshapes.Object, error) {
 			}
 			out = append(out, &unstructured.Unstructured{Object: item})
 		}
+	}
+	return out, nil
+}
+
+// liveDocument is one document of live data and the line it starts on.
+type liveDocument struct {
+	raw  []byte
+	line int
+}
+
+// liveDocuments splits data into its documents and checks every one
+// (checkLiveDocument) and the stream as a whole (inputlimit.Stream: the
+// documents' number, empty ones counted, and their nodes together)
+// before any is parsed: a file of many documents within the limit of one
+// (896,264 documents of three lines, 16 million empty ones) cost half a
+// minute of CPU and 2 GB before, as parsing each costs a decoder's setup.
+func liveDocuments(data []byte) ([]liveDocument, error) {
+	if err := inputlimit.Live.CheckSize(data); err != nil {
+		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)
+	}
+	if err := inputlimit.Live.CheckDocuments(data); err != nil {
+		return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v: kubectl get prints one object or one List a call", err)
+	}
+	r := newDocReader(data)
+	stream := inputlimit.Stream{Limits: inputlimit.Live}
+	var docs []liveDocument
+	// line is the line of data the next document starts on: the reader
+	// returns a document without the line --- that ends it.
+	line := 1
+	for doc := 0; ; doc++ {
+		raw, err := r.read()
+		if errors.Is(err, io.EOF) {
+			return docs, nil
+		}
+		field := "live[" + strconv.Itoa(doc) + "]"
+		if err != nil {
+			return nil, invalid.Errorf(field, "", "must be YAML: %v", err)
+		}
+		nodes, err := checkLiveDocument(field, raw)
+		if err != nil {
+			return nil, err
+		}
+		if err := stream.Document(nodes); err != nil {
+			return nil, invalid.Errorf("live", inputlimit.FirstLine(data), "%v", err)
+		}
+		docs = append(docs, liveDocument{raw: raw, line: line})
+		line += bytes.Count(raw, []byte("\n")) + 1
 	}
 }
 
@@ -238,27 +280,29 @@ func (r *docReader) read() ([]byte, error) {
 
 // checkLiveDocument checks one live document against the limits, for
 // numbers a decoder would read as others and, for JSON, for bytes that are
-// not UTF-8, before readDocument parses it.
-func checkLiveDocument(field string, raw []byte) error {
+// not UTF-8, before readDocument parses it. It returns the nodes a
+// decoder builds of it, at most.
+func checkLiveDocument(field string, raw []byte) (int, error) {
 	js := bytes.TrimSpace(raw)
 	lossy := false
 	if bytes.HasPrefix(js, []byte("{")) && json.Valid(js) {
 		if i := invalidUTF8(js); i >= 0 {
-			return invalid.Errorf(field, inputlimit.FirstLine(js[i:]), "must be UTF-8: the bytes here are not (a JSON decoder would read each as U+FFFD)")
+			return 0, invalid.Errorf(field, inputlimit.FirstLine(js[i:]), "must be UTF-8: the bytes here are not (a JSON decoder would read each as U+FFFD)")
 		}
-		if err := inputlimit.Live.CheckJSON(js, func(text []byte) {
+		n, err := inputlimit.Live.CheckJSON(js, func(text []byte) {
 			if !lossy {
 				_, _, lossy = numpath.LossyJSON(string(text))
 			}
-		}); err != nil {
-			return invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
+		})
+		if err != nil {
+			return 0, invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
 		}
 		if lossy {
 			if f := numpath.JSON(js); f != nil {
-				return lossyNumber(field, f)
+				return 0, lossyNumber(field, f)
 			}
 		}
-		return nil
+		return n, nil
 	}
 	st, err := inputlimit.Live.CheckYAML(raw, func(text []byte) {
 		if !lossy {
@@ -266,14 +310,14 @@ func checkLiveDocument(field string, raw []byte) error {
 		}
 	})
 	if err != nil {
-		return invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
+		return 0, invalid.Errorf(field, inputlimit.FirstLine(raw), "%v", err)
 	}
 	if lossy || st.Approximate {
 		if f := numpath.YAML(raw); f != nil {
-			return lossyNumber(field, f)
+			return 0, lossyNumber(field, f)
 		}
 	}
-	return nil
+	return st.Decoded, nil
 }
 
 // lossyNumber is the refusal of a number a decoder reads as another.
@@ -628,7 +672,11 @@ func LiveStateFromObjects(namespace, release string, live []etcdshapes.Object) (
 			return etcdshapes.LiveState{}, err
 		}
 	}
-	return liveStateOf(namespace, release, naming.ClusterEtcdName(release), objs)
+	name, err := naming.ClusterEtcdName(release)
+	if err != nil {
+		return etcdshapes.LiveState{}, err
+	}
+	return liveStateOf(namespace, release, name, objs)
 }
 
 // liveStateOf is LiveStateFromObjects of objects in the plan's form.

@@ -947,7 +947,11 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		}
 		kcp := kcpKey(r.Namespace, r.Release)
 		opts = append(opts, func(c *planConfig) { c.kcp = &kcp })
-		st, err := liveStateOf(r.Namespace, r.Release, naming.ClusterEtcdName(r.Release), liveObjs)
+		name, err := naming.ClusterEtcdName(r.Release)
+		if err != nil {
+			return r, resolved{}, err
+		}
+		st, err := liveStateOf(r.Namespace, r.Release, name, liveObjs)
 		if err != nil {
 			return r, resolved{}, err
 		}

@@ -17,11 +17,8 @@ import (
 // readDocument parses one document of a live file, field ("live[3]"),
 // which starts on line start of the input, into its JSON tree (nil for an
 // empty document), as the API server's strict decoding reads it (see
-// ReadObjects).
+// ReadObjects); liveDocuments has checked it.
 func readDocument(field string, raw []byte, start int) (any, error) {
-	if err := checkLiveDocument(field, raw); err != nil {
-		return nil, err
-	}
 	var v any
 	// A JSON document (kubectl get -o json) is read as JSON: the same
 	// tree, without the YAML parser's cost.

@@ -84,7 +84,8 @@ func Dashboard(n naming.Names) (DashboardAccess, error) {
 	if err := n.Validate(); err != nil {
 		return DashboardAccess{}, err
 	}
-	if err := naming.ValidateTenantNamespace("namespace", n.Namespace); err != nil {
+	tenants, err := naming.TenantPath(n.Namespace)
+	if err != nil {
 		return DashboardAccess{}, err
 	}
 	read := []string{"get", "list", "watch"}
@@ -97,7 +98,7 @@ func Dashboard(n naming.Names) (DashboardAccess, error) {
 		},
 	}
 	var subjects []rbacv1.Subject
-	for _, t := range naming.TenantPath(n.Namespace) {
+	for _, t := range tenants {
 		subjects = append(subjects,
 			rbacv1.Subject{Kind: rbacv1.ServiceAccountKind, Name: t, Namespace: t},
 			rbacv1.Subject{Kind: rbacv1.GroupKind, Name: t + "-super-admin", APIGroup: rbacv1.GroupName},

@@ -515,7 +515,11 @@ func tenantPathTwin(t *testing.T, h helm) {
 			t.Fatal(err)
 		}
 		got, _ := json.Marshal(c["tenants"])
-		want, _ := json.Marshal(naming.TenantPath(ns))
+		tenants, err := naming.TenantPath(ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(tenants)
 		if !jsonEqual(t, string(want), string(got)) {
 			t.Fatalf("%s: library %s, helper %s", ns, want, got)
 		}

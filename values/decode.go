@@ -15,10 +15,12 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
+	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/internal/yamljson"
 	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	yamlv3 "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // Limits of one values document, checked before parsing so that a
@@ -27,10 +29,10 @@ import (
 const (
 	// MaxBytes is 16 MiB, far above any real values file.
 	MaxBytes = inputlimit.MaxValuesBytes
-	// MaxNodes bounds the YAML nodes of a document (scalars, lists and
-	// maps, counted in one pass before parsing, and once expanded where
-	// aliases repeat a node): 250,000, some twenty times the values of a
-	// large umbrella chart. A document at the limit parses within about
+	// MaxNodes bounds the YAML nodes of a values file's first document,
+	// the one read (scalars, lists and maps, counted in one pass before
+	// parsing, and once expanded where aliases repeat a node): 250,000,
+	// some twenty times the values of a large umbrella chart. A document at the limit parses within about
 	// a second and 100 MB (docs/limits.md).
 	MaxNodes = inputlimit.MaxValuesNodes
 	// MaxIndicators is MaxNodes.
@@ -70,7 +72,10 @@ func decodeValues(doc []byte) (map[string]any, error) {
 // JSON key (1 and "1"), of which Helm keeps either by chance, are a
 // *yamljson.KeyError.
 func unmarshalValues(doc []byte, m *map[string]any) error {
-	js, err := yamljson.ToJSON(doc, yamljson.Options{})
+	// Two keys that are one JSON key where neither chart reads (the
+	// platform's _namespace, say) are no refusal: the render is the same
+	// whichever the decoder keeps.
+	js, err := yamljson.ToJSON(doc, yamljson.Options{Ignored: ignoredByBoth})
 	if err != nil {
 		var ke *yamljson.KeyError
 		if errors.As(err, &ke) {
@@ -188,6 +193,19 @@ func normalizeLeaf(v any) any {
 		return json.Number(strconv.FormatInt(t, 10))
 	case int32:
 		return json.Number(strconv.FormatInt(int64(t), 10))
+	case resource.Quantity:
+		// A Go caller's quantity (a size, a resource limit) is the
+		// quantity string it prints, as YAML would hold it; one beyond
+		// the quantity bounds is kept, for the reader to refuse by them
+		// (printing it could cost what the bounds avoid).
+		if quantity.Check("", t) == nil {
+			if s := t.String(); quantity.Rule(s) == "" {
+				if back, err := resource.ParseQuantity(s); err == nil && back.Cmp(t) == 0 {
+					return s
+				}
+			}
+		}
+		return v
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {

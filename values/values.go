@@ -32,9 +32,10 @@ import (
 // come back as json.Number spelled as the document spells them ("1e21",
 // "2147483648"), so that a refusal quotes the input as written; the
 // options readers accept json.Number and every Go number kind alike. A
-// document over MaxBytes, or with more than MaxNodes YAML nodes (counted
-// before it is parsed, and once expanded where aliases repeat a node), is
-// refused before it is parsed.
+// document over MaxBytes, or whose first YAML document (the only one read,
+// as Helm reads a values file; what follows it is never scanned) has more
+// than MaxNodes YAML nodes (counted before it is parsed, and once expanded
+// where aliases repeat a node), is refused before it is parsed.
 //
 // Keys are read as Helm reads them too: a key given twice in one map (at
 // any depth, in flow style, in JSON, through a << merge key) is the later
@@ -48,11 +49,14 @@ func Merge(docs ...[]byte) (map[string]any, error) {
 	var c invalid.Collector
 	for i, doc := range docs {
 		field := fmt.Sprintf("values[%d]", i)
-		if _, err := inputlimit.Values.CheckYAML(doc, nil); err != nil {
+		// Only the first YAML document is read, as Helm reads a values
+		// file; the limits bound it, and what follows is never scanned.
+		first, err := inputlimit.Values.CheckFirstYAML(doc)
+		if err != nil {
 			c.Addf(field, inputlimit.FirstLine(doc), "%v", err)
 			continue
 		}
-		m, err := decodeValues(doc)
+		m, err := decodeValues(first)
 		if err != nil {
 			var ke *yamljson.KeyError
 			if errors.As(err, &ke) {
@@ -159,11 +163,12 @@ func ClusterEtcdKeys() []string { return slices.Clone(clusterEtcdKeys) }
 func AuthKeys() []string { return slices.Clone(authKeys) }
 
 // valuesMap normalises a caller's values (see normalizeValues) into a fresh map.
-// Values built in Go may be any graph: one that contains itself (under
-// the ignored _namespace too), nests deeper than jsontree.MaxDepth or
-// holds more than jsontree.MaxNodes values is refused before anything
-// walks it (every reader recurses), as an *invalid.Error naming the place
-// ("_namespace.a"); the values are then read as empty.
+// Values built in Go may be any graph: one that contains itself, nests
+// deeper than jsontree.MaxDepth or holds more than jsontree.MaxNodes
+// values is refused before anything walks it (every reader recurses), as
+// an *invalid.Error naming the place ("affinity.a"); the values are then
+// read as empty. The readers pass it their readView, so that what they
+// ignore (_namespace, ...) is never walked nor refused.
 func valuesMap(values map[string]any) (map[string]any, error) {
 	if values == nil {
 		return map[string]any{}, nil
@@ -190,7 +195,7 @@ func EtcdChart(values map[string]any) (etcd.Options, error) {
 func etcdChart(values map[string]any) (etcd.Options, error) {
 	var o etcd.Options
 	var c invalid.Collector
-	values, err := valuesMap(values)
+	values, err := valuesMap(readView(values, etcdChartShape))
 	if err != nil {
 		return o, err
 	}
@@ -288,7 +293,7 @@ func Cluster(values map[string]any) (ClusterEtcd, error) {
 
 func cluster(values map[string]any) (ClusterEtcd, error) {
 	var o ClusterEtcd
-	values, err := valuesMap(values)
+	values, err := valuesMap(readView(values, clusterShape))
 	if err != nil {
 		return o, err
 	}
@@ -550,6 +555,13 @@ func scalarString(field string, v any) (string, error) {
 	switch t := v.(type) {
 	case string:
 		return t, nil
+	case resource.Quantity:
+		// Beyond the bounds (normalizeValues gave any other as its
+		// text): refused by the bound it breaks.
+		if err := quantity.Check(field, t); err != nil {
+			return "", err
+		}
+		return "", invalid.Errorf(field, v, "must be a quantity whose text reads back as itself")
 	}
 	f, ok, err := valueNumber(field, v)
 	if err != nil {

@@ -54,7 +54,7 @@ const maxKeyWarnings = 10
 // errors quote values (invalid.FormatValue: escaped, cut past about 120
 // bytes).
 func ClusterWarnings(values map[string]any) []string {
-	return keyWarnings(values, "the kubernetes chart's etcd", []keyLevel{
+	return keyWarnings(values, clusterShape, "the kubernetes chart's etcd", []keyLevel{
 		{read: clusterTopKeys},
 		{path: []string{"_cluster"}, read: sorted(ratioKeys, storageClassKeys, []string{schedulingKey})},
 		{path: []string{"_cluster", schedulingKey}, read: []string{spreadKey}},
@@ -68,7 +68,7 @@ func ClusterWarnings(values map[string]any) []string {
 // The _cluster keys only the kubernetes chart reads (the etcd storage
 // classes) are no mistake.
 func EtcdChartWarnings(values map[string]any) []string {
-	return keyWarnings(values, "the etcd chart", []keyLevel{
+	return keyWarnings(values, etcdChartShape, "the etcd chart", []keyLevel{
 		{path: []string{"_cluster"}, read: sorted(ratioKeys, []string{schedulingKey}), passed: storageClassKeys},
 		{path: []string{"_cluster", schedulingKey}, read: []string{spreadKey}},
 	})
@@ -89,9 +89,10 @@ func sorted(lists ...[]string) []string {
 }
 
 // keyWarnings tells, for each level, the keys that are neither read nor
-// passed there and resemble a read one; reader names what ignores them.
-func keyWarnings(values map[string]any, reader string, levels []keyLevel) []string {
-	values, err := valuesMap(values)
+// passed there and resemble a read one; reader names what ignores them,
+// and shape what it reads (readView).
+func keyWarnings(values map[string]any, shape readShape, reader string, levels []keyLevel) []string {
+	values, err := valuesMap(readView(values, shape))
 	if err != nil {
 		return nil // the reader refuses them
 	}

@@ -124,11 +124,16 @@ func TestKeyWarningsBounded(t *testing.T) {
 	assert.Empty(t, ClusterWarnings(many))
 	assert.Less(t, time.Since(start), 5*time.Second)
 
-	// Values that contain themselves are the readers' to refuse.
+	// Values that contain themselves where a reader reads are the
+	// readers' to refuse; under a key they ignore (_cluster's unknown
+	// keys), no one's: the keys are still told.
 	loop := map[string]any{}
-	loop["_cluster"] = loop
+	loop["etcd"] = loop
 	loop["etcdd"] = 1
 	assert.Nil(t, ClusterWarnings(loop))
 	assert.Nil(t, EtcdChartWarnings(loop))
 	assert.Nil(t, ClusterWarnings(nil))
+	ignored := map[string]any{"etcdd": 1}
+	ignored["_cluster"] = ignored
+	assert.Equal(t, []string{warning(clusterReader, `"etcdd"`, `"etcd"`)}, ClusterWarnings(ignored))
 }

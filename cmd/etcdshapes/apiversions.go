@@ -69,7 +69,14 @@ func (r *renderFlags) apiWarnings(apis []string) []string {
 				invalid.FormatValue(s)))
 		}
 	}
-	return append(out, etcdshapes.APIVersionWarnings(r.caller, apis)...)
+	// The library names the list by its Go name; here it is the flag.
+	for _, w := range etcdshapes.APIVersionWarnings(r.caller, apis) {
+		if rest, ok := strings.CutPrefix(w, "apiVersions: "); ok {
+			w = "--api-versions: " + rest
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // warn prints warnings on stderr, one a line.

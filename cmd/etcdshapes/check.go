@@ -157,7 +157,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 		}
 		n, err = naming.ForEtcdChart(f.namespace, release)
 		// Unmade names: CheckJob's "names" refusal would only repeat it.
-		skip["names"] = c.Add(err)
+		skip["names"] = c.Add(inFlagTerms(err, nil, nameFlagFields...))
 		o.Version = f.version
 		if f.size != "" {
 			var sizeErr error
@@ -189,7 +189,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 		}
 	} else {
 		n, err = naming.ForCluster(f.namespace, f.release)
-		skip["names"] = c.Add(err)
+		skip["names"] = c.Add(inFlagTerms(err, nil, nameFlagFields...))
 	}
 	// flagOf names the flag (or the live field) that set each option.
 	flagOf := maps.Clone(checkFlagOf)
@@ -289,6 +289,13 @@ type liveCluster struct {
 func liveClusterOf(path string, stdin io.Reader, n naming.Names) (liveCluster, error) {
 	objs, err := readLiveObjects(path, stdin)
 	if err != nil {
+		// readLiveObjects names the file in a refusal of its content, as
+		// plan --live does; not wrapped here: the command's collector
+		// would record the refusal without the file. A file that cannot
+		// be read is named by the flag already.
+		if strings.HasPrefix(err.Error(), "--live "+path+": ") {
+			return liveCluster{}, errors.New(err.Error())
+		}
 		return liveCluster{}, err
 	}
 	gk := v1alpha2.SchemeGroupVersion.WithKind("EtcdCluster").GroupKind()

@@ -340,7 +340,7 @@ func TestOutputDir(t *testing.T) {
 	code, stdout2, stderr := cli(t, "", "render", "etcd", "-n", "tenant-root", "--output-dir", hand)
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout2)
-	require.Contains(t, stderr, fmt.Sprintf("etcdshapes: output-dir: invalid value %q: exists and was not written by etcdshapes", filepath.Join(hand, "03-cronjob-etcd-defrag.yaml")))
+	require.Contains(t, stderr, fmt.Sprintf("etcdshapes: --output-dir: invalid value %q: exists and was not written by etcdshapes", filepath.Join(hand, "03-cronjob-etcd-defrag.yaml")))
 	require.Contains(t, stderr, "etcdshapes: nothing was written to "+hand)
 	require.Equal(t, before, tree(t, hand))
 	ok(t, "", "render", "etcd", "-n", "tenant-root", "--output-dir", hand, "--force")
@@ -361,7 +361,7 @@ func TestOutputDir(t *testing.T) {
 	for _, d := range []string{link, fifoDir} {
 		code, _, stderr := cli(t, "", "render", "etcd", "-n", "tenant-root", "--output-dir", d, "--force")
 		require.Equal(t, 1, code, stderr)
-		require.Contains(t, stderr, "etcdshapes: output-dir: invalid value ")
+		require.Contains(t, stderr, "etcdshapes: --output-dir: invalid value ")
 	}
 	require.Equal(t, outside, tree(t, elsewhere))
 }

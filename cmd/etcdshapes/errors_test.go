@@ -23,8 +23,8 @@ func TestEveryErrorOneALine(t *testing.T) {
 		"etcdshapes: values.replicas: invalid value 100: is out of range: must be at most 99 (etcd advises at most 7 members)",
 		"etcdshapes: values.size: invalid value 0: must be a positive quantity of bytes",
 		`etcdshapes: _cluster.cpu-allocation-ratio: invalid value "-1": must be a number above 0 and at most 1e15`,
-		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
-		`etcdshapes: chartVersion: invalid value "one": must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): invalid semantic version`,
+		`etcdshapes: --namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
+		`etcdshapes: --chart-version: invalid value "one": must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): invalid semantic version`,
 	}, lines(stderr))
 
 	// One bad input is one line.
@@ -62,7 +62,7 @@ func TestRenderCheckEveryFlag(t *testing.T) {
 	code, _, stderr = cli(t, "", "render", "check", "etcd", "-n", "default", "--size", "lots", "--load", "xl", "--datascale", "--image", "my etcd")
 	require.Equal(t, 1, code, stderr)
 	require.Equal(t, []string{
-		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
+		`etcdshapes: --namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
 		`etcdshapes: --size: invalid value "lots": must be a quantity, e.g. "4Gi"`,
 		`etcdshapes: --image: invalid value "my etcd": must be an image reference without whitespace or control characters (e.g. "gcr.io/etcd-development/etcd:v3.6.11")`,
 	}, lines(stderr))
@@ -82,17 +82,17 @@ func TestRenderSnapshotEveryFlag(t *testing.T) {
 	require.Equal(t, 1, code, stderr)
 	require.Empty(t, stdout)
 	require.Equal(t, []string{
-		`etcdshapes: name: invalid value "Bad_Name": must be a DNS-1123 label of at most 63 characters (it names the snapshot file and what etcd-operator derives from it)`,
-		`etcdshapes: destination.pvc.claimName: invalid value "Bad": must be a PersistentVolumeClaim name (DNS-1123 subdomain)`,
+		`etcdshapes: --name: invalid value "Bad_Name": must be a DNS-1123 label of at most 63 characters (it names the snapshot file and what etcd-operator derives from it)`,
+		`etcdshapes: --pvc: invalid value "Bad": must be a PersistentVolumeClaim name (DNS-1123 subdomain)`,
 	}, lines(stderr))
 
 	code, _, stderr = cli(t, "", "render", "snapshot", "cluster", "-n", "default", "--release", "kubernetes-demo",
 		"--schedule", "0 24 * * *", "--keep", "0", "--s3-endpoint", "minio:9000", "--s3-bucket", "etcd-backups", "--s3-credentials-secret", "s3")
 	require.Equal(t, 1, code, stderr)
 	require.Equal(t, []string{
-		`etcdshapes: namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
-		`etcdshapes: keep: invalid value 0: must be between 2 and 100 (the ring always keeps its newest completed snapshot, the last good backup, so it needs a second slot for the next one)`,
-		`etcdshapes: schedule: invalid value "0 24 * * *": hour field "24": end of range (24) above maximum (23): 24`,
-		`etcdshapes: destination.s3.endpoint: invalid value "minio:9000": must be an http or https URL, e.g. "https://s3.amazonaws.com" or "http://minio.tenant-root.svc:9000"`,
+		`etcdshapes: --namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
+		`etcdshapes: --keep: invalid value 0: must be between 2 and 100 (the ring always keeps its newest completed snapshot, the last good backup, so it needs a second slot for the next one)`,
+		`etcdshapes: --schedule: invalid value "0 24 * * *": hour field "24": end of range (24) above maximum (23): 24`,
+		`etcdshapes: --s3-endpoint: invalid value "minio:9000": must be an http or https URL, e.g. "https://s3.amazonaws.com" or "http://minio.tenant-root.svc:9000"`,
 	}, lines(stderr))
 }

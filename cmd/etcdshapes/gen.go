@@ -99,13 +99,13 @@ func newGenCmd(e env) *cobra.Command {
 		}
 		files, err := chartgen.Chart(o)
 		if err != nil {
-			return err
+			return inFlagTerms(err, nil, flagField{field: "chartVersion", flag: "--chart-version"}, flagField{field: "caller", flag: "--caller"})
 		}
 		// One owner for every chart: a chart's files are all generated,
 		// so a directory may change from one chart to another (its
 		// files removed as stale), but never from or to a render's
 		// objects.
-		return writeDirectory("out", out, chartFiles(files), chartwrite.Options{Force: force, Marker: chartgen.Header, Owner: "gen chart", Adopts: adoptsChart},
+		return writeDirectory("--out", out, chartFiles(files), chartwrite.Options{Force: force, Marker: chartgen.Header, Owner: "gen chart", Adopts: adoptsChart},
 			func() string { return templateSize(o, files) }, nil, e.stdout, e.stderr)
 	})
 	gen.AddCommand(chart)

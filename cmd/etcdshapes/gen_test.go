@@ -152,8 +152,8 @@ func TestGenChartRefusesFilesItDidNotWrite(t *testing.T) {
 	code, stdout, stderr := gen(t, "--caller", "etcd", "--out", dir)
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
-	require.Equal(t, fmt.Sprintf(`etcdshapes: out: invalid value %q: exists and was not written by etcdshapes (the directory has no .etcdshapes-generated): move it away, or rerun with --force to replace it
-etcdshapes: out: invalid value %q: exists and was not written by etcdshapes (the directory has no .etcdshapes-generated): move it away, or rerun with --force to replace it
+	require.Equal(t, fmt.Sprintf(`etcdshapes: --out: invalid value %q: exists and was not written by etcdshapes (the directory has no .etcdshapes-generated): move it away, or rerun with --force to replace it
+etcdshapes: --out: invalid value %q: exists and was not written by etcdshapes (the directory has no .etcdshapes-generated): move it away, or rerun with --force to replace it
 etcdshapes: nothing was written to %s
 `, tpl, values, dir), stderr)
 	require.Equal(t, before, tree(t, dir))
@@ -169,7 +169,7 @@ etcdshapes: nothing was written to %s
 	code, stdout, stderr = gen(t, "--caller", "etcd", "--out", dir)
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
-	require.Contains(t, stderr, fmt.Sprintf("out: invalid value %q: was edited since etcdshapes wrote it", values))
+	require.Contains(t, stderr, fmt.Sprintf("--out: invalid value %q: was edited since etcdshapes wrote it", values))
 	require.Contains(t, stderr, "rerun with --force to replace it")
 	require.Equal(t, before, tree(t, dir))
 }
@@ -192,7 +192,7 @@ func TestGenChartFromBeforeTheManifest(t *testing.T) {
 	chart := filepath.Join(dir, "Chart.yaml")
 	code, _, stderr = gen(t, "--caller", "etcd", "--out", dir, "--chart-version", "9.9.9")
 	require.Equal(t, 1, code)
-	require.Contains(t, stderr, fmt.Sprintf("out: invalid value %q: carries the header of an earlier etcdshapes", chart))
+	require.Contains(t, stderr, fmt.Sprintf("--out: invalid value %q: carries the header of an earlier etcdshapes", chart))
 	code, _, stderr = gen(t, "--caller", "etcd", "--out", dir, "--chart-version", "9.9.9", "--force")
 	require.Equal(t, 0, code, stderr)
 	requireGenerated(t, dir, chartgen.Options{Caller: "etcd", Version: "9.9.9"})
@@ -312,7 +312,7 @@ func TestGenChartBadInputs(t *testing.T) {
 				code, stdout, stderr := gen(t, args...)
 				require.Equal(t, 1, code, stderr)
 				require.Empty(t, stdout)
-				require.Contains(t, stderr, fmt.Sprintf("etcdshapes: out: invalid value %q: %s", filepath.Join(out, filepath.FromSlash(c.value)), c.rule))
+				require.Contains(t, stderr, fmt.Sprintf("etcdshapes: --out: invalid value %q: %s", filepath.Join(out, filepath.FromSlash(c.value)), c.rule))
 				require.Equal(t, before, tree(t, filepath.Dir(out)))
 				require.Equal(t, outside, tree(t, elsewhere))
 			})
@@ -360,7 +360,7 @@ func TestGenUsage(t *testing.T) {
 		{[]string{"gen", "chart", "--caller", "etcd"}, 2, "--out"},
 		{[]string{"gen", "chart", "--caller", "etcd", "--out", "x", "extra"}, 2, "unexpected argument"},
 		{[]string{"gen", "chart", "--caller", "nope", "--out", "x"}, 1, `caller: invalid value "nope"`},
-		{[]string{"gen", "chart", "--caller", "etcd", "--chart-version", "1.x", "--out", "x"}, 1, "chartVersion"},
+		{[]string{"gen", "chart", "--caller", "etcd", "--chart-version", "1.x", "--out", "x"}, 1, "--chart-version: invalid value"},
 	} {
 		var out, errOut bytes.Buffer
 		code := run(c.args, nil, &out, &errOut)

@@ -46,9 +46,9 @@ func TestHeldLockFailsClearly(t *testing.T) {
 		require.Less(t, time.Since(began), saved)
 		require.Equal(t, exitError, code, stderr)
 		require.Empty(t, stdout)
-		field := "out"
+		field := "--out"
 		if args[0] == "render" {
-			field = "output-dir"
+			field = "--output-dir"
 		}
 		require.Equal(t, "etcdshapes: "+field+": invalid value \""+lock+"\": is locked by another process, most likely another etcdshapes writing "+dir+" (waited 200ms): run again when it is done\n"+
 			"etcdshapes: nothing was written to "+dir+"\n", stderr)

@@ -412,7 +412,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	}
 	objs, err := etcdshapes.Render(req)
 	if err != nil {
-		return nil, err
+		return nil, rf.inFlagTerms(err)
 	}
 	rf.served = req.APIVersions
 	warn(e.stderr, releaseWarnings(rf.caller, rf.release))

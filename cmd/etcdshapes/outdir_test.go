@@ -130,9 +130,9 @@ func TestOneDirectoryOneWriter(t *testing.T) {
 				code, stdout, stderr := b.run(t, dir, force...)
 				require.Equal(t, exitError, code, "%s\n%s", stdout, stderr)
 				require.Empty(t, stdout)
-				field := "out"
+				field := "--out"
 				if b.args[0] == "render" {
-					field = "output-dir"
+					field = "--output-dir"
 				}
 				require.Contains(t, stderr, "etcdshapes: "+field+": invalid value \""+filepath.Join(dir, chartwrite.ManifestName)+"\": ")
 				if legacy {
@@ -235,11 +235,11 @@ func TestOutputDirNeverDropsStateUnasked(t *testing.T) {
 			require.Equal(t, before, tree(t, dir))
 			var named, gated []string
 			for _, line := range strings.Split(stderr, "\n") {
-				if m := regexp.MustCompile(`^etcdshapes: output-dir: invalid value "([^"]+)": holds (\S+) (\S+), which this render no longer prints: `).FindStringSubmatch(line); m != nil {
+				if m := regexp.MustCompile(`^etcdshapes: --output-dir: invalid value "([^"]+)": holds (\S+) (\S+), which this render no longer prints: `).FindStringSubmatch(line); m != nil {
 					named = append(named, strings.TrimSuffix(m[1], ext))
 					require.Contains(t, line, "rerun with --prune-unsafe to remove it")
 				}
-				if m := regexp.MustCompile(`^etcdshapes: output-dir: invalid value "([^"]+)": holds (\S+) (\S+), which this render prints only where --api-versions lists (\S+), and it does not: `).FindStringSubmatch(line); m != nil {
+				if m := regexp.MustCompile(`^etcdshapes: --output-dir: invalid value "([^"]+)": holds (\S+) (\S+), which this render prints only where --api-versions lists (\S+), and it does not: `).FindStringSubmatch(line); m != nil {
 					gated = append(gated, strings.TrimSuffix(m[1], ext))
 					require.Contains(t, line, "rerun with --api-versions "+m[4]+"; to remove the object, rerun with --prune-unsafe")
 				}
@@ -298,7 +298,7 @@ func TestOutputDirKeepsGatedKindsUnasked(t *testing.T) {
 				require.Equal(t, before, tree(t, dir))
 				lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 				require.Len(t, lines, 2, stderr)
-				assert.Regexp(t, `^etcdshapes: output-dir: invalid value "[0-9]{2}-[a-z]+-[^"]+\.yaml": holds \S+ \S+, which this render prints only where --api-versions lists `+regexp.QuoteMeta(api)+", and it does not: ", lines[0])
+				assert.Regexp(t, `^etcdshapes: --output-dir: invalid value "[0-9]{2}-[a-z]+-[^"]+\.yaml": holds \S+ \S+, which this render prints only where --api-versions lists `+regexp.QuoteMeta(api)+", and it does not: ", lines[0])
 				assert.Contains(t, lines[0], "rerun with --api-versions "+api+"; to remove the object, rerun with --prune-unsafe")
 				assert.Equal(t, "etcdshapes: nothing was written to "+dir, lines[1])
 

@@ -530,7 +530,7 @@ func (o *outputFlags) writeDir(objs []etcdshapes.Object, places []int, total int
 	}
 	review := newPruneReview(objs, files, o.stack, served, !o.pruneUnsafe)
 	opts := chartwrite.Options{Force: o.force, Partial: filtered, Owner: o.owner(), Adopts: adoptsRender, Approve: review.approve}
-	return writeDirectory("output-dir", o.dir, files, opts, nil, review.removed, stdout, stderr)
+	return writeDirectory("--output-dir", o.dir, files, opts, nil, review.removed, stdout, stderr)
 }
 
 func indentJSON(b []byte) ([]byte, error) {

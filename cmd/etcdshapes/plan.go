@@ -40,9 +40,9 @@ const (
   planned: the plan lists them as not applied.
 
   --live FILE is what 'kubectl get -o yaml' prints (one object, a List, or several
-  documents, each after a line ---; "-" reads stdin; at most 64 MiB, and 2,500,000 YAML
-  nodes or JSON values a document: a busy namespace with managed fields fits; a number
-  no float64 holds as written, anywhere in it, is refused), e.g.
+  documents, each after a line ---; "-" reads stdin; at most 64 MiB, 20,000 documents
+  and 2,500,000 YAML nodes or JSON values in all: a busy namespace with managed fields
+  fits; a number no float64 holds as written, anywhere in it, is refused), e.g.
     kubectl get -n NS -o yaml --show-managed-fields \
       etcdclusters.etcd-operator.cozystack.io,certificates.cert-manager.io,...
   The live state (the EtcdCluster's storage class and spec.bootstrap, which a restored

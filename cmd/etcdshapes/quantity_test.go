@@ -137,5 +137,5 @@ func TestNumbersAsWritten(t *testing.T) {
 	require.NotContains(t, out, "etcd-snapshot-10")
 	code, _, stderr := cli(t, "", append(snapshot, "-3")...)
 	require.Equal(t, 1, code)
-	require.Equal(t, "etcdshapes: keep: invalid value -3: must be between 2 and 100 (the ring always keeps its newest completed snapshot, the last good backup, so it needs a second slot for the next one)\n", stderr)
+	require.Equal(t, "etcdshapes: --keep: invalid value -3: must be between 2 and 100 (the ring always keeps its newest completed snapshot, the last good backup, so it needs a second slot for the next one)\n", stderr)
 }

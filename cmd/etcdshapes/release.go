@@ -70,9 +70,13 @@ func releaseWarnings(caller, release string) []string {
 	if caller != etcdshapes.CallerCluster || release == "" || strings.HasPrefix(release, clusterReleasePrefix) {
 		return nil
 	}
+	name, err := naming.ClusterEtcdName(release)
+	if err != nil {
+		return nil // the release is refused, which says more
+	}
 	return []string{fmt.Sprintf("release %s does not start with %q, as Cozystack names a tenant cluster's release (cluster %s: %s); the objects are named after the release as given: %s",
 		invalid.FormatValue(release), clusterReleasePrefix, invalid.FormatValue(release), invalid.FormatValue(clusterReleasePrefix+release),
-		invalid.FormatValue(naming.ClusterEtcdName(release)))}
+		invalid.FormatValue(name))}
 }
 
 // requireRelease refuses a tenant cluster's command without a release;

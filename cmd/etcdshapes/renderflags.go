@@ -112,6 +112,17 @@ func (r *renderFlags) valueWarnings(vals map[string]any) []string {
 	return values.EtcdChartWarnings(vals)
 }
 
+// inFlagTerms names the refusals of the inputs the flags set (the Request's
+// namespace, release, chart version and live state) by the flags.
+func (r *renderFlags) inFlagTerms(err error) error {
+	return inFlagTerms(err, r.flags,
+		flagField{field: "namespace", flag: "--namespace", value: &r.namespace},
+		flagField{field: "release", flag: "--release", value: &r.release},
+		flagField{field: "chartVersion", flag: "--chart-version", value: &r.chartVersion},
+		flagField{field: "live.dataStoreName", flag: "--live-datastore", value: &r.liveDataStore},
+		flagField{field: "live.storageClassName", flag: "--live-storage-class", value: &r.liveStorageClass})
+}
+
 // stdinUsers names the flags whose value is "-" (stdin), once per use.
 func (r *renderFlags) stdinUsers() []string {
 	var users []string
@@ -209,12 +220,13 @@ func readLiveObjects(path string, stdin io.Reader) ([]etcdshapes.Object, error) 
 }
 
 // liveError names the live file in an error about a live object, as
-// ReadObjects' refusals are named: the file, then the place in it.
+// ReadObjects' refusals are named: the file, then the place in it; any
+// other refusal is named by the flags (inFlagTerms).
 func (r *renderFlags) liveError(err error) error {
 	if namesLive(err) {
 		return fmt.Errorf("--live %s: %w", r.live, err)
 	}
-	return err
+	return r.inFlagTerms(err)
 }
 
 // checkLive refuses a --live-storage-class or --live-datastore that
@@ -236,8 +248,9 @@ func (r *renderFlags) checkLive(live []etcdshapes.Object) error {
 		return r.liveError(err)
 	}
 	if sc && st.StorageClassName != nil && *st.StorageClassName != r.liveStorageClass {
+		cluster, _ := naming.ClusterEtcdName(r.release) // LiveStateFromObjects checked it
 		return usagef("--live-storage-class %q contradicts --live %s, whose EtcdCluster %s/%s has spec.storage.storageClassName %q: drop --live-storage-class (the live file says it) or fetch the live file again",
-			r.liveStorageClass, r.live, r.namespace, naming.ClusterEtcdName(r.release), *st.StorageClassName)
+			r.liveStorageClass, r.live, r.namespace, cluster, *st.StorageClassName)
 	}
 	if ds && st.DataStoreName != "" && st.DataStoreName != r.liveDataStore {
 		return usagef("--live-datastore %q contradicts --live %s, whose KamajiControlPlane %s/%s has spec.dataStoreName %q: drop --live-datastore (the live file says it) or fetch the live file again",

@@ -108,13 +108,30 @@ func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
 	fs.StringVar(&sf.pvc.SubPath, "pvc-subpath", "", "the `DIR` inside the claim (at most 957 bytes, segments of at most 255)")
 	printObjects(cmd, e, "", func() string { return stackName(caller, sf.namespace, sf.release) }, func() ([]etcdshapes.Object, error) {
 		objs, err := snapshotObjects(caller, &sf, cmd.Flags())
-		if err == nil {
-			warn(e.stderr, releaseWarnings(caller, sf.release))
+		if err != nil {
+			return nil, inFlagTerms(err, nil, snapshotFlagFields...)
 		}
-		return objs, err
+		warn(e.stderr, releaseWarnings(caller, sf.release))
+		return objs, nil
 	})
 	return cmd
 }
+
+// snapshotFlagFields are the flags of render snapshot by the fields the
+// builders and the names refuse: every input of the command is a flag,
+// so a field is always its flag's.
+var snapshotFlagFields = append(nameFlagFields[:len(nameFlagFields):len(nameFlagFields)], []flagField{
+	{field: "name", flag: "--name"},
+	{field: "schedule", flag: "--schedule"},
+	{field: "keep", flag: "--keep"},
+	{field: "destination.s3.endpoint", flag: "--s3-endpoint"},
+	{field: "destination.s3.bucket", flag: "--s3-bucket"},
+	{field: "destination.s3.key", flag: "--s3-key"},
+	{field: "destination.s3.region", flag: "--s3-region"},
+	{field: "destination.s3.credentialsSecretRef.name", flag: "--s3-credentials-secret"},
+	{field: "destination.pvc.claimName", flag: "--pvc"},
+	{field: "destination.pvc.subPath", flag: "--pvc-subpath"},
+}...)
 
 // renderSnapshot runs 'etcdshapes render snapshot ARGS...'.
 func renderSnapshot(args []string, stdout, stderr io.Writer) int {

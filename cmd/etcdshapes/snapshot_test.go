@@ -39,9 +39,9 @@ func TestRenderSnapshotErrors(t *testing.T) {
 		{append([]string{"etcd", "--namespace", "tenant-root", "--schedule", "@daily", "--keep", "0"}, pvc...), 1, "keep: invalid value 0"},
 		{append([]string{"etcd", "--namespace", "tenant-root", "--schedule", "every day"}, pvc...), 1, `schedule: invalid value "every day"`},
 		{[]string{"etcd", "--namespace", "tenant-root", "--name", "a", "--s3-endpoint", "https://s3", "--s3-bucket", "B", "--s3-credentials-secret", "c"}, 1,
-			`destination.s3.bucket: invalid value "B"`},
+			`--s3-bucket: invalid value "B"`},
 		{[]string{"etcd", "--namespace", "tenant-root", "--name", "a", "--s3-endpoint", "https://s3", "--s3-bucket", "bucket", "--s3-credentials-secret", "c", "--s3-key", "x"}, 1,
-			`destination.s3.key: invalid value "x": must be a prefix ending in "/"`},
+			`--s3-key: invalid value "x": must be a prefix ending in "/"`},
 		{append([]string{"etcd", "--namespace", "default", "--name", "a"}, pvc...), 1, `namespace: invalid value "default"`},
 	})
 }
@@ -62,20 +62,20 @@ func TestRenderSnapshotRefusesWhatNeverRuns(t *testing.T) {
 		args  []string
 		field string
 	}{
-		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "https://:443")...), "destination.s3.endpoint"},
-		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "https://minio:99999")...), "destination.s3.endpoint"},
-		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "http://minio:0")...), "destination.s3.endpoint"},
-		{append([]string{"--schedule", "0 3 30 2 *"}, s3...), "schedule"},
-		{append([]string{"--schedule", "0 0 31 4 *"}, s3...), "schedule"},
-		{append([]string{"--schedule", "TZ=UTC 0 3 * * *"}, s3...), "schedule"},
+		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "https://:443")...), "--s3-endpoint"},
+		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "https://minio:99999")...), "--s3-endpoint"},
+		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "http://minio:0")...), "--s3-endpoint"},
+		{append([]string{"--schedule", "0 3 30 2 *"}, s3...), "--schedule"},
+		{append([]string{"--schedule", "0 0 31 4 *"}, s3...), "--schedule"},
+		{append([]string{"--schedule", "TZ=UTC 0 3 * * *"}, s3...), "--schedule"},
 		// Over the length their consumer takes (etcd.MaxScheduleLength,
 		// MaxS3EndpointLength, MaxSnapshotPath less the appended file,
 		// MaxPathSegment).
-		{append([]string{"--schedule", "0" + strings.Repeat(" ", 1017) + "3 * * *"}, s3...), "schedule"},
-		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "https://s3.example.com/"+strings.Repeat("p", 1002))...), "destination.s3.endpoint"},
-		{append([]string{"--name", "x"}, append(s3, "--s3-key", strings.Repeat("k", 958)+"/")...), "destination.s3.key"},
-		{[]string{"--name", "x", "--pvc", "etcd-backups", "--pvc-subpath", strings.Repeat(strings.Repeat("d", 200)+"/", 4) + strings.Repeat("d", 154)}, "destination.pvc.subPath"},
-		{[]string{"--name", "x", "--pvc", "etcd-backups", "--pvc-subpath", "etcd/" + strings.Repeat("s", 256)}, "destination.pvc.subPath"},
+		{append([]string{"--schedule", "0" + strings.Repeat(" ", 1017) + "3 * * *"}, s3...), "--schedule"},
+		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "https://s3.example.com/"+strings.Repeat("p", 1002))...), "--s3-endpoint"},
+		{append([]string{"--name", "x"}, append(s3, "--s3-key", strings.Repeat("k", 958)+"/")...), "--s3-key"},
+		{[]string{"--name", "x", "--pvc", "etcd-backups", "--pvc-subpath", strings.Repeat(strings.Repeat("d", 200)+"/", 4) + strings.Repeat("d", 154)}, "--pvc-subpath"},
+		{[]string{"--name", "x", "--pvc", "etcd-backups", "--pvc-subpath", "etcd/" + strings.Repeat("s", 256)}, "--pvc-subpath"},
 	} {
 		code, stdout, stderr := run(c.args...)
 		require.Equal(t, 1, code, "%v: %s", c.args, stderr)
@@ -92,14 +92,14 @@ func TestRenderSnapshotRefusesWhatNeverRuns(t *testing.T) {
 	class = append(class, "\u2028", "\u2029", "\ufeff", "\u202e", "\ufffe", "\xff", "\xc3")
 	for _, ch := range class {
 		for _, f := range []struct{ flag, value, field string }{
-			{"--s3-key", "etcd" + ch + "x/", "destination.s3.key"},
-			{"--s3-endpoint", "https://s3" + ch + ".example.com", "destination.s3.endpoint"},
-			{"--s3-bucket", "etcd" + ch + "x", "destination.s3.bucket"},
-			{"--s3-region", "us" + ch + "east", "destination.s3.region"},
-			{"--s3-credentials-secret", "s3" + ch, "destination.s3.credentialsSecretRef.name"},
-			{"--pvc-subpath", "etcd" + ch + "x", "destination.pvc.subPath"},
-			{"--pvc", "etcd" + ch + "x", "destination.pvc.claimName"},
-			{"--name", "x" + ch + "y", "name"},
+			{"--s3-key", "etcd" + ch + "x/", "--s3-key"},
+			{"--s3-endpoint", "https://s3" + ch + ".example.com", "--s3-endpoint"},
+			{"--s3-bucket", "etcd" + ch + "x", "--s3-bucket"},
+			{"--s3-region", "us" + ch + "east", "--s3-region"},
+			{"--s3-credentials-secret", "s3" + ch, "--s3-credentials-secret"},
+			{"--pvc-subpath", "etcd" + ch + "x", "--pvc-subpath"},
+			{"--pvc", "etcd" + ch + "x", "--pvc"},
+			{"--name", "x" + ch + "y", "--name"},
 		} {
 			args := []string{"--name", "x"}
 			if f.flag == "--name" {

@@ -19,6 +19,7 @@ import (
 	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/apis/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
+	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -62,7 +63,7 @@ func signalExit(s os.Signal) int {
 // writeSignals: a write they stop before its commit point changes nothing
 // and the command exits 128+N; one they reach after it finishes, is
 // reported, and the command exits 128+N as well. field names the
-// directory's flag in messages ("output-dir", "out"). Refused files are
+// directory's flag in messages ("--output-dir", "--out"). Refused files are
 // reported on stderr (exit 1), an earlier run's recovery too. detail, when
 // set, adds to the summary of a write that succeeded (it may cost: gen's
 // template sizes render the chart again); removed, when set, says what
@@ -117,6 +118,11 @@ func writeDirectory(field, dir string, files []chartwrite.File, o chartwrite.Opt
 		var ne *invalid.Error
 		if errors.As(err, &ne) && ne.Field == chartwrite.Field {
 			ne.Field = field
+		}
+		if len(invalid.All(err)) == 0 {
+			// An I/O error ("lstat d: not a directory") names the
+			// flag it is about, as a refusal does.
+			err = fmt.Errorf("%s: %w", field, err)
 		}
 		sayErr(stderr, err)
 		if !errors.Is(err, chartwrite.ErrUnfinished) {
@@ -294,11 +300,16 @@ func (r *pruneReview) approve(p chartwrite.Plan) error {
 		if e.Data == nil {
 			// Above chartwrite.MaxFileSize, not read: only --force
 			// replaces or removes it.
-			refusals = append(refusals, invalid.Errorf("output-dir", file, "is too large to be read, so etcdshapes cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", verb, verb))
+			refusals = append(refusals, invalid.Errorf("--output-dir", file, "is too large to be read, so etcdshapes cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", verb, verb))
+			return
+		}
+		objs, err := objectsIn(e.Data)
+		if err != nil {
+			refusals = append(refusals, invalid.Errorf("--output-dir", file, "%v, so etcdshapes does not read it and cannot tell which objects it holds, and this render would %s it: a GitOps prune may delete them; rerun with --prune-unsafe to %s it", err, verb, verb))
 			return
 		}
 		var fates []string
-		for _, u := range objectsIn(e.Data) {
+		for _, u := range objs {
 			k := keyOf(u)
 			if now, ok := r.fileOf[k]; ok {
 				fates = append(fates, fmt.Sprintf("%s is now in %s", k, now))
@@ -306,7 +317,7 @@ func (r *pruneReview) approve(p chartwrite.Plan) error {
 			}
 			fates = append(fates, fmt.Sprintf("%s is no longer rendered", k))
 			if loss := stateLoss(u); loss != "" {
-				refusals = append(refusals, invalid.Errorf("output-dir", file, "holds %s, which this render no longer prints: %s the file makes a GitOps prune (or kubectl apply --prune) delete %s; rerun with --prune-unsafe to remove it from the directory",
+				refusals = append(refusals, invalid.Errorf("--output-dir", file, "holds %s, which this render no longer prints: %s the file makes a GitOps prune (or kubectl apply --prune) delete %s; rerun with --prune-unsafe to remove it from the directory",
 					k, verbing(verb), loss))
 			} else if api := gatedAPI(r.caller, k.gk); api != "" {
 				why := "which this render no longer prints"
@@ -315,7 +326,7 @@ func (r *pruneReview) approve(p chartwrite.Plan) error {
 					why = "which this render prints only where --api-versions lists " + api + ", and it does not"
 					fix = "if the management cluster serves the API, rerun with --api-versions " + api + "; to remove the object, rerun with --prune-unsafe"
 				}
-				refusals = append(refusals, invalid.Errorf("output-dir", file, "holds %s, %s: %s the file makes a GitOps prune (or kubectl apply --prune) delete %s; %s",
+				refusals = append(refusals, invalid.Errorf("--output-dir", file, "holds %s, %s: %s the file makes a GitOps prune (or kubectl apply --prune) delete %s; %s",
 					k, why, verbing(verb), capabilityLoss(k.gk), fix))
 			}
 		}
@@ -352,14 +363,22 @@ func (r *pruneReview) removed(path string) string { return r.fates[path] }
 // objectsIn reads the objects of a file as kubectl apply -f reads it: each
 // YAML document (or JSON object) with a kind. What is not an object (a
 // file someone wrote by hand, which only --force replaces or removes) is
-// none, since no GitOps tool applies it either.
-func objectsIn(data []byte) []*unstructured.Unstructured {
+// none, since no GitOps tool applies it either. A file beyond a live
+// file's limits of documents and nodes (inputlimit.Live.CheckStream: a
+// file of the directory's is as much the user's input as --live) is not
+// decoded: the error says which limit.
+func objectsIn(data []byte) ([]*unstructured.Unstructured, error) {
+	limits := inputlimit.Live
+	limits.What = "a file of the directory etcdshapes reads"
+	if err := limits.CheckStream(data); err != nil {
+		return nil, err
+	}
 	var out []*unstructured.Unstructured
 	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
 	for {
 		var m map[string]any
 		if err := dec.Decode(&m); err != nil {
-			return out
+			return out, nil
 		}
 		if items, ok := m["items"].([]any); ok && strings.HasSuffix(fmt.Sprint(m["kind"]), "List") {
 			for _, it := range items {

@@ -24,14 +24,21 @@ import (
 	yamlv3 "go.yaml.in/yaml/v3"
 )
 
-// Limits bound one document of a kind of input.
+// Limits bound a kind of input: one document of it and, for a stream of
+// documents, the stream.
 type Limits struct {
-	// Bytes bounds the document's size.
+	// Bytes bounds the document's size (a stream's: all of it).
 	Bytes int
 	// Nodes bounds the nodes parsing builds: scalars, lists, maps and
 	// the empty values of "a:", as Lex counts them, and once expanded
-	// where aliases repeat a node.
+	// where aliases repeat a node. In a stream of documents it bounds
+	// them all together, as it bounds one: each document's nodes cost
+	// what they cost in one.
 	Nodes int
+	// Documents bounds the documents of a stream, empty ones counted
+	// (each costs a decoder's setup whatever it holds: 16 million empty
+	// documents took minutes); 0 for an input of one document.
+	Documents int
 	// What names the kind of input in refusals.
 	What string
 }
@@ -48,11 +55,17 @@ const (
 	MaxValuesNodes = 250_000
 	// MaxLiveBytes bounds a live document: 64 MiB.
 	MaxLiveBytes = 64 << 20
-	// MaxLiveNodes bounds a live document's nodes: 2,500,000, what
-	// `kubectl get -o yaml --show-managed-fields` prints for some 5,000
-	// Pods or 20,000 of the stack's objects (a rendered stack, as the
-	// API server returns it with managed fields, has about 2,300 nodes).
+	// MaxLiveNodes bounds the nodes of a live file, all its documents
+	// together: 2,500,000, what `kubectl get -o yaml
+	// --show-managed-fields` prints for some 5,000 Pods or 20,000 of the
+	// stack's objects (a rendered stack, as the API server returns it
+	// with managed fields, has about 2,300 nodes).
 	MaxLiveNodes = 2_500_000
+	// MaxLiveDocuments bounds the documents of a live file, empty ones
+	// counted: 20,000. kubectl get prints one object or one List a call,
+	// so a live file of a few calls is a few documents; 20,000 is the
+	// stack's objects at the node limit, one a document.
+	MaxLiveDocuments = 20_000
 )
 
 var (
@@ -61,7 +74,7 @@ var (
 	Values = Limits{Bytes: MaxValuesBytes, Nodes: MaxValuesNodes, What: "a values file"}
 	// Live are the limits of a live document (plan --live, a List or
 	// one document of a multi-document stream).
-	Live = Limits{Bytes: MaxLiveBytes, Nodes: MaxLiveNodes, What: "a live file"}
+	Live = Limits{Bytes: MaxLiveBytes, Nodes: MaxLiveNodes, Documents: MaxLiveDocuments, What: "a live file"}
 )
 
 // CheckSize refuses a document over l.Bytes.
@@ -76,13 +89,14 @@ func mib(n int) string { return fmt.Sprintf("%d MiB", n>>20) }
 
 // CheckYAML refuses a YAML document over l.Bytes or whose nodes, counted
 // by Lex and, when it has aliases, expanded (Expanded), are more than
-// l.Nodes; it returns Lex's Stats. number, when not nil, is LexNumbers'
-// callback.
+// l.Nodes; it returns Lex's Stats, with Decoded set. number, when not
+// nil, is LexNumbers' callback.
 func (l Limits) CheckYAML(doc []byte, number func([]byte)) (Stats, error) {
 	if err := l.CheckSize(doc); err != nil {
 		return Stats{}, err
 	}
 	st := LexNumbers(doc, number)
+	st.Decoded = st.Nodes
 	if st.Nodes > l.Nodes {
 		return st, fmt.Errorf("has %d YAML nodes (scalars, lists and maps, counted before parsing), more than the limit of %d for %s, which keeps parsing bounded", st.Nodes, l.Nodes, l.What)
 	}
@@ -91,19 +105,127 @@ func (l Limits) CheckYAML(doc []byte, number func([]byte)) (Stats, error) {
 			return st, err
 		} else if n > l.Nodes {
 			return st, fmt.Errorf("expands to more than %d YAML nodes through its aliases (*name), the limit for %s, which keeps parsing bounded", l.Nodes, l.What)
+		} else {
+			st.Decoded = max(st.Nodes, n)
 		}
 	}
 	return st, nil
 }
 
-// CheckJSON refuses a JSON document over l.Bytes or with more than
-// l.Nodes values (LexJSON); number is LexJSON's callback.
-func (l Limits) CheckJSON(doc []byte, number func([]byte)) error {
+// CheckFirstYAML is CheckYAML of the stream's first document (LexFirst),
+// which it returns: a values file, of which Helm reads the first document
+// only, so that what follows it costs nothing and bounds nothing (a
+// second document of 260,000 list items, 4 million lines of "---"). The
+// byte limit is the whole stream's, as it is read.
+func (l Limits) CheckFirstYAML(doc []byte) (first []byte, err error) {
 	if err := l.CheckSize(doc); err != nil {
+		return nil, err
+	}
+	first, st := LexFirst(doc)
+	if st.Nodes > l.Nodes {
+		return nil, fmt.Errorf("has %d YAML nodes (scalars, lists and maps, counted before parsing) in its first document, more than the limit of %d for %s, which keeps parsing bounded", st.Nodes, l.Nodes, l.What)
+	}
+	if st.Aliases > 0 {
+		if n, err := Expanded(first, l.Nodes); err != nil {
+			return nil, err
+		} else if n > l.Nodes {
+			return nil, fmt.Errorf("expands to more than %d YAML nodes through its aliases (*name), the limit for %s, which keeps parsing bounded", l.Nodes, l.What)
+		}
+	}
+	return first, nil
+}
+
+// CheckJSON refuses a JSON document over l.Bytes or with more than
+// l.Nodes values (LexJSON), which it returns; number is LexJSON's
+// callback.
+func (l Limits) CheckJSON(doc []byte, number func([]byte)) (int, error) {
+	if err := l.CheckSize(doc); err != nil {
+		return 0, err
+	}
+	n := LexJSON(doc, number)
+	if n > l.Nodes {
+		return n, fmt.Errorf("has %d JSON values (counted before parsing), more than the limit of %d for %s, which keeps parsing bounded", n, l.Nodes, l.What)
+	}
+	return n, nil
+}
+
+// Stream tallies the nodes of a stream of documents against its Limits
+// as they come, before any is parsed: all the documents' nodes together
+// (each one's Decoded, or its JSON values).
+type Stream struct {
+	Limits
+	documents, nodes int
+}
+
+// Document counts one more document of nodes nodes; the error, when the
+// stream is over its nodes, says so. (Its documents CheckDocuments bounds
+// before any is read.)
+func (s *Stream) Document(nodes int) error {
+	s.documents++
+	s.nodes += nodes
+	if s.nodes > s.Nodes {
+		return fmt.Errorf("has more than %d YAML nodes in its documents together (%d in the first %d), the limit for %s, which keeps parsing bounded", s.Nodes, s.nodes, s.documents, s.What)
+	}
+	return nil
+}
+
+// Documents counts the YAML documents of a stream as apimachinery's
+// YAMLReader (and plan's reader) split it, empty ones counted: each line
+// that starts with "---" starts one, and so does any text before the
+// first such line. It stops counting beyond limit (limit+1 then), so that
+// it costs a pass over at most the documents a limit admits.
+func Documents(data []byte, limit int) int {
+	n := 0
+	if len(data) > 0 && !bytes.HasPrefix(data, []byte("---")) {
+		n = 1
+	}
+	for rest := data; len(rest) > 0 && n <= limit; {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			break
+		}
+		if rest = rest[i+1:]; bytes.HasPrefix(rest, []byte("---")) {
+			n++
+		}
+	}
+	if bytes.HasPrefix(data, []byte("---")) {
+		n++
+	}
+	return n
+}
+
+// CheckDocuments refuses a stream of more than l.Documents documents
+// (Documents), when l bounds them; it costs a pass over the lines of at
+// most that many documents.
+func (l Limits) CheckDocuments(data []byte) error {
+	if l.Documents > 0 && Documents(data, l.Documents) > l.Documents {
+		return fmt.Errorf("has more than %d YAML documents (empty ones counted), the limit for %s, which keeps reading bounded", l.Documents, l.What)
+	}
+	return nil
+}
+
+// CheckStream refuses a stream of documents over l's limits, for a
+// reader that tells nothing of the documents it skips: its size, its
+// documents (lines starting with "---", as apimachinery's YAMLReader
+// splits them, empty ones counted) and its nodes (Lex over the whole
+// stream, with aliases expanded: Expanded).
+func (l Limits) CheckStream(data []byte) error {
+	if err := l.CheckSize(data); err != nil {
 		return err
 	}
-	if n := LexJSON(doc, number); n > l.Nodes {
-		return fmt.Errorf("has %d JSON values (counted before parsing), more than the limit of %d for %s, which keeps parsing bounded", n, l.Nodes, l.What)
+	if err := l.CheckDocuments(data); err != nil {
+		return err
+	}
+	st := Lex(data)
+	if st.Nodes > l.Nodes {
+		return fmt.Errorf("has %d YAML nodes in its documents together, more than the limit of %d for %s, which keeps parsing bounded", st.Nodes, l.Nodes, l.What)
+	}
+	if st.Aliases > 0 {
+		if n, err := Expanded(data, l.Nodes); err != nil {
+			return err
+		} else if n > l.Nodes {
+			return fmt.Errorf("expands to more than %d YAML nodes through its aliases (*name), the limit for %s, which keeps parsing bounded", l.Nodes, l.What)
+		}
 	}
 	return nil
 }

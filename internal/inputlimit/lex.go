@@ -15,6 +15,9 @@ type Stats struct {
 	// copy of its anchor's node, so with any the nodes decoded may be
 	// more than Nodes (see Expanded).
 	Aliases int
+	// Decoded bounds the nodes a decoder builds: Nodes, or with aliases
+	// what they expand to; set by CheckYAML, 0 from Lex.
+	Decoded int
 	// Numbers are the plain scalars a YAML 1.1 reader may read as a
 	// number, for the caller's check, in stream order, when Lex was given
 	// a number callback; see LexNumbers.
@@ -54,6 +57,48 @@ func lex(doc []byte, number func([]byte)) Stats {
 	l := lexer{b: doc, number: number}
 	l.run()
 	return Stats{Nodes: l.n, Aliases: l.aliases, Approximate: l.failed}
+}
+
+// LexFirst is Lex of the stream's first document only, as
+// go.yaml.in/yaml/v2's Unmarshal reads it (Helm's values files, through
+// sigs.k8s.io/yaml): it stops where that parser ends the first document,
+// at the "---" that starts a second one (the first's own "---" opening
+// the stream is the first's) or after a "..." that ends it, and never
+// scans what follows. first is the stream up to there: parsed alone it is
+// the same document. Where Lex stops following the scanner (Approximate),
+// the document ends at the next line that starts with "---" or "..." and
+// a blank, where the parser ends it or fails, and the rest of it is
+// counted coarsely.
+func LexFirst(doc []byte) (first []byte, st Stats) {
+	l := lexer{b: doc, firstOnly: true, stop: -1}
+	l.run()
+	if l.stop < 0 {
+		l.stop = len(doc)
+	}
+	return doc[:l.stop], Stats{Nodes: l.n, Aliases: l.aliases, Approximate: l.failed}
+}
+
+// documentBoundary is the offset in b where the line that next starts
+// with a document indicator ("---" or "..." and a blank) at or after p
+// ends the first document: before "---", after "...". len(b) if none.
+func documentBoundary(b []byte, p int) int {
+	for i := p; i < len(b); {
+		if i == 0 || b[i-1] == '\n' || b[i-1] == '\r' && (i >= len(b) || b[i] != '\n') {
+			if rest := b[i:]; len(rest) >= 3 && (string(rest[:3]) == "---" || string(rest[:3]) == "...") &&
+				(len(rest) == 3 || rest[3] == ' ' || rest[3] == '\t' || rest[3] == '\n' || rest[3] == '\r') {
+				if rest[0] == '-' {
+					return i
+				}
+				return i + 3
+			}
+		}
+		j := bytes.IndexAny(b[i:], "\r\n")
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return len(b)
 }
 
 type tokenKind int
@@ -115,6 +160,13 @@ type lexer struct {
 	prev    tokenKind
 	failed  bool
 	number  func([]byte)
+
+	// firstOnly stops at the end of the first document (LexFirst):
+	// begun says it has begun (its "---" or a node), stop is the offset
+	// where it ends (-1 until then).
+	firstOnly bool
+	begun     bool
+	stop      int
 }
 
 // at is the byte at p+i, 0 beyond the end (the scanner's '\0').
@@ -183,6 +235,9 @@ func (l *lexer) skipLine() {
 
 // token counts the token of kind k as the nodes it may stand for.
 func (l *lexer) token(k tokenKind) {
+	if k != tStreamStart {
+		l.begun = true
+	}
 	switch k {
 	case tScalar, tAlias, tFlowSeqStart, tFlowMapStart, tBlockSeqStart, tBlockMapStart:
 		l.n++
@@ -233,6 +288,19 @@ func (l *lexer) fail() {
 	}
 	l.failed = true
 	rest := l.b[min(l.p, len(l.b)):]
+	if l.firstOnly {
+		// A document indicator that begins the first document is its
+		// own: the boundary is the next one.
+		from := min(l.p, len(l.b))
+		if !l.begun {
+			from = min(from+1, len(l.b))
+		}
+		l.stop = documentBoundary(l.b, from)
+		if l.stop < min(l.p, len(l.b)) {
+			l.stop = min(l.p, len(l.b))
+		}
+		rest = l.b[min(l.p, len(l.b)):l.stop]
+	}
 	n := 0
 	for _, c := range rest {
 		switch c {
@@ -291,6 +359,15 @@ func (l *lexer) next() bool {
 		return true
 	}
 	if l.col == 0 && (c == '-' && l.at(1) == '-' && l.at(2) == '-' || c == '.' && l.at(1) == '.' && l.at(2) == '.') && l.isBlankZ(3) {
+		if l.firstOnly && c == '-' && l.begun {
+			// A second document: the first ends here, as the stream
+			// would.
+			l.stop = l.p
+			l.unrollIndent(-1)
+			l.removeSimpleKey()
+			l.token(tStreamEnd)
+			return false
+		}
 		l.unrollIndent(-1)
 		l.removeSimpleKey()
 		l.simpleKeyAllowed = false
@@ -301,6 +378,10 @@ func (l *lexer) next() bool {
 			l.token(tDocStart)
 		} else {
 			l.token(tDocEnd)
+			if l.firstOnly {
+				l.stop = l.p
+				return false
+			}
 		}
 		return true
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -177,4 +178,77 @@ func FuzzLex(f *testing.F) {
 		}
 		checkBound(t, doc)
 	})
+}
+
+// secondDocuments are what may follow a first document: nothing the
+// values reader may scan.
+var secondDocuments = []string{
+	"", "---\n", "---\nb: 2\n", "---\n" + strings.Repeat("- x\n", 50), "---\n: : [\n\t'", "...\n", "...\n---\nz: 1\n",
+	"... # end\ngarbage: [\n", "--- a\n", "---\r\nb: 2\r\n", strings.Repeat("---\n", 50),
+}
+
+// TestLexFirstIsHelmsFirstDocument: LexFirst's first document parses as
+// what Helm's reader (sigs.k8s.io/yaml, go.yaml.in/yaml/v2's Unmarshal)
+// makes of the whole stream, or both fail; it never holds what the
+// reader skips, and its count bounds the values the reader builds. Over
+// the scanner's corners and generated streams, each followed by every
+// kind of later document.
+func TestLexFirstIsHelmsFirstDocument(t *testing.T) {
+	check := func(doc []byte) []byte {
+		t.Helper()
+		first, st := LexFirst(doc)
+		if !bytes.HasPrefix(doc, first) {
+			t.Fatalf("%q: first %q is not its start", doc, first)
+		}
+		var whole, alone any
+		errWhole, errAlone := yaml.Unmarshal(doc, &whole), yaml.Unmarshal(first, &alone)
+		if (errWhole == nil) != (errAlone == nil) || errWhole == nil && !reflect.DeepEqual(whole, alone) {
+			t.Errorf("%q: the reader makes %v (%v) of it, %v (%v) of its first document %q", doc, whole, errWhole, alone, errAlone, first)
+		}
+		if st.Aliases == 0 && !bytes.Contains(first, []byte("<<")) {
+			if n, ok := v2Nodes(doc); ok && n > st.Nodes {
+				t.Errorf("%q: yaml.v2 builds %d values, LexFirst counts %d", doc, n, st.Nodes)
+			}
+		}
+		return first
+	}
+	for _, c := range lexCases {
+		for _, next := range secondDocuments {
+			sep := ""
+			if c != "" && !strings.HasSuffix(c, "\n") {
+				sep = "\n"
+			}
+			for _, start := range []string{"", "---\n"} {
+				first := check([]byte(start + c + sep + next))
+				// What follows the first document is never its.
+				own := start + c + sep
+				if strings.HasPrefix(next, "...") {
+					own += "..."
+				}
+				if start+c != "" && !strings.Contains(c, "---") && !strings.Contains(c, "...") && len(first) > len(own) {
+					t.Errorf("%q: the first document %q holds what follows %q", start+c+sep+next, first, own)
+				}
+			}
+		}
+	}
+	r := rand.New(rand.NewSource(11))
+	for range 20000 {
+		check(randomYAML(r))
+	}
+}
+
+// TestDocuments: the documents of a stream as apimachinery's YAMLReader
+// splits it, empty ones counted, and the count stopped beyond a limit.
+func TestDocuments(t *testing.T) {
+	for doc, want := range map[string]int{
+		"": 0, "a": 1, "a: 1\n": 1, "---": 1, "---\n": 1, "---\na\n": 1, "a\n---\nb\n": 2, "---\n---\n": 2,
+		"\n---\n": 2, "--- # c\n---\r\n": 2, "a: '\n---\n'": 2, " ---\n": 1, "a\n ---\n": 1, "---\n--- x\n": 2,
+	} {
+		if got := Documents([]byte(doc), 100); got != want {
+			t.Errorf("Documents(%q) = %d, want %d", doc, got, want)
+		}
+	}
+	if got := Documents([]byte(strings.Repeat("---\n", 1000)), 10); got <= 10 || got > 12 {
+		t.Errorf("Documents stopped at %d, want just beyond 10", got)
+	}
 }

@@ -24,16 +24,17 @@ func Locate(doc []byte, o Options) *KeyError {
 	if yamlv3.Unmarshal(doc, &root) != nil || root.Kind != yamlv3.DocumentNode || len(root.Content) == 0 {
 		return nil
 	}
-	l := locator{unique: o.Unique, offset: max(o.Line, 1) - 1}
+	l := locator{unique: o.Unique, offset: max(o.Line, 1) - 1, ignored: o.Ignored}
 	l.node(root.Content[0], nil)
 	return l.found
 }
 
 type locator struct {
-	unique bool
-	offset int
-	visits int
-	found  *KeyError
+	unique  bool
+	ignored func(path []string, key string) bool
+	offset  int
+	visits  int
+	found   *KeyError
 }
 
 // seenKey is a key of a map: its value as yaml.v2 reads it and where.
@@ -149,6 +150,9 @@ func (l *locator) key(k *yamlv3.Node, path []string, seen map[string]seenKey, at
 	if same && !l.unique {
 		// The later one wins, as Helm reads it.
 		return s, true
+	}
+	if !same && l.ignored != nil && l.ignored(path, s) {
+		return s, true // no reader reads it (Options.Ignored)
 	}
 	l.found = &KeyError{Path: slices.Clone(path), Key: s, Same: same,
 		FirstLine: first.line, FirstColumn: first.column, FirstMerge: first.merge,

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,13 @@ type Options struct {
 	// positions count from the start of a file of several documents; 0
 	// counts from the document's own start, as 1 does.
 	Line int
+	// Ignored, when set, says which entries no reader of the document
+	// reads: key of the map at path (JSON keys from the top; indices as
+	// "[i]"). Two keys of such an entry's map that are one JSON key are
+	// then no refusal (which one a reader kept could change nothing); the
+	// value kept is the one whose key YAML gave as a string, else as the
+	// first of bool, int, int64, uint64 and float64.
+	Ignored func(path []string, key string) bool
 }
 
 // KeyError is two keys of one map that are one JSON key.
@@ -171,7 +179,14 @@ func Decode(doc []byte, o Options) (any, error) {
 			return nil, &DocumentsError{Next: nextDocument(doc, o.Line)}
 		}
 	}
-	out, err := jsonable(v)
+	var out any
+	var err error
+	if o.Ignored != nil {
+		var path []string
+		out, err = jsonableIgnoring(v, o.Ignored, &path)
+	} else {
+		out, err = jsonable(v)
+	}
 	if err != nil {
 		// Go's map order picked the error: the first refused key in
 		// the document's order is the one to report.
@@ -225,6 +240,76 @@ func jsonable(v any) (any, error) {
 		return l, nil
 	}
 	return v, nil
+}
+
+// jsonableIgnoring is jsonable but for the keys of entries ignored says
+// no reader reads (Options.Ignored): *path is v's place, a stack that
+// each level pushes onto and pops (a copy a level would cost the square
+// of the depth).
+func jsonableIgnoring(v any, ignored func([]string, string) bool, path *[]string) (any, error) {
+	switch t := v.(type) {
+	case map[any]any:
+		m := make(map[string]any, len(t))
+		// kept is the rank of the key whose value m holds, where two
+		// keys are one JSON key in an ignored entry.
+		var kept map[string]int
+		for k, e := range t {
+			s, ok := KeyString(k)
+			if !ok {
+				return nil, fmt.Errorf("unsupported map key of type: %s, key: %+#v, value: %+#v", reflect.TypeOf(k), k, e)
+			}
+			if _, dup := m[s]; dup {
+				if !ignored(*path, s) {
+					return nil, &KeyError{Path: slices.Clone(*path), Key: s}
+				}
+				if keyRank(k) >= kept[s] {
+					continue
+				}
+			}
+			*path = append(*path, s)
+			c, err := jsonableIgnoring(e, ignored, path)
+			*path = (*path)[:len(*path)-1]
+			if err != nil {
+				return nil, err
+			}
+			if kept == nil {
+				kept = map[string]int{}
+			}
+			m[s], kept[s] = c, keyRank(k)
+		}
+		return m, nil
+	case []any:
+		l := make([]any, len(t))
+		for i, e := range t {
+			*path = append(*path, "["+strconv.Itoa(i)+"]")
+			c, err := jsonableIgnoring(e, ignored, path)
+			*path = (*path)[:len(*path)-1]
+			if err != nil {
+				return nil, err
+			}
+			l[i] = c
+		}
+		return l, nil
+	}
+	return v, nil
+}
+
+// keyRank orders the kinds of key that can give one JSON key: a string
+// first, then bool, int, int64, uint64, float64.
+func keyRank(k any) int {
+	switch k.(type) {
+	case string:
+		return 0
+	case bool:
+		return 1
+	case int:
+		return 2
+	case int64:
+		return 3
+	case uint64:
+		return 4
+	}
+	return 5
 }
 
 // KeyString is the JSON key of a key as go.yaml.in/yaml/v2 decodes it,

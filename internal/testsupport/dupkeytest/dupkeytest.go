@@ -110,6 +110,10 @@ func ValuesForms() []ValuesForm {
 		{Name: "merge key", Doc: "resources:\n  <<: {cpu: 1, memory: 1Gi}\n  cpu: 2\n", Later: "resources: {cpu: 2, memory: 1Gi}\n"},
 		{Name: "in the spread constraints' YAML", Doc: spread("maxSkew: 1\n" + zone + "maxSkew: 2\n"), Later: spread(zone + "maxSkew: 2\n")},
 		{Name: "keys of different case", Doc: "_namespace: {a: 1, A: 2}\n", Later: "_namespace: {a: 1, A: 2}\n"},
-		{Name: "number and string", Doc: "_namespace:\n  1: a\n  \"1\": b\n", Field: "values[0]._namespace.1", Key: "1", Rule: "(lines 2 and 3), as 1 and \"1\" are: Helm keeps either, by chance"},
+		{Name: "number and string", Doc: "affinity:\n  podAffinity:\n    requiredDuringSchedulingIgnoredDuringExecution:\n    - topologyKey: kubernetes.io/hostname\n      labelSelector:\n        matchLabels:\n          1: a\n          \"1\": b\n",
+			Field: "values[0].affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchLabels.1", Key: "1", Rule: "(lines 7 and 8), as 1 and \"1\" are: Helm keeps either, by chance"},
+		// Where no chart reads (the platform's _namespace), which of the
+		// two Helm keeps changes nothing: no refusal.
+		{Name: "number and string where no chart reads", Doc: "_namespace:\n  1: a\n  \"1\": b\n", Later: "_namespace:\n  \"1\": b\n"},
 	}
 }

@@ -219,14 +219,18 @@ func referrers(n naming.Names) ([]Object, error) {
 		return m
 	}
 	instance := map[string]any{etcd.InstanceLabel: n.Cluster, "app.kubernetes.io/managed-by": "etcd-operator"}
+	pvc, err := n.DataPVC(0)
+	if err != nil {
+		return nil, err
+	}
 	out := []Object{
 		// A control plane on the stack's DataStore, in another namespace
 		// (the etcd chart's shared DataStore serves every tenant below).
 		{Kind: "KamajiControlPlane", Name: "kubernetes-other", Tree: kcp("tenant-other", "kubernetes-other", n.DataStore())},
 		{Kind: "TenantControlPlane", Name: "tcp", Tree: map[string]any{"apiVersion": "kamaji.clastix.io/v1alpha1", "kind": "TenantControlPlane",
 			"metadata": map[string]any{"name": "tcp", "namespace": "tenant-other", "uid": "uid-tcp"}, "spec": map[string]any{"dataStore": n.DataStore()}}},
-		{Kind: "PersistentVolumeClaim", Name: n.DataPVC(0), Tree: map[string]any{"apiVersion": "v1", "kind": "PersistentVolumeClaim",
-			"metadata": meta(n.DataPVC(0), nil), "spec": map[string]any{"accessModes": []any{"ReadWriteOnce"}}}},
+		{Kind: "PersistentVolumeClaim", Name: pvc, Tree: map[string]any{"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+			"metadata": meta(pvc, nil), "spec": map[string]any{"accessModes": []any{"ReadWriteOnce"}}}},
 		{Kind: "PersistentVolumeClaim", Name: "data-" + n.Cluster + "-abcde", Tree: map[string]any{"apiVersion": "v1", "kind": "PersistentVolumeClaim",
 			"metadata": meta("data-"+n.Cluster+"-abcde", instance), "spec": map[string]any{"accessModes": []any{"ReadWriteOnce"}}}},
 		{Kind: "Pod", Name: n.Cluster + "-abcde", Tree: map[string]any{"apiVersion": "v1", "kind": "Pod",
