@@ -131,6 +131,10 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 				return err
 			},
 		),
+		"plan.RequestFromLive": errs(func() error {
+			_, err := plan.RequestFromLive(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, []etcdshapes.Object{nil})
+			return err
+		}),
 		"plan.ForStack":        errs(func() error { _, err := plan.Compute(nil, nil, plan.ForStack(naming.Names{})); return err }),
 		"plan.TargetDataStore": runs(func() { _, _ = plan.Compute(nil, nil, plan.TargetDataStore("")) }),
 		"plan.AsFieldManager":  errs(func() error { _, err := plan.Compute(nil, nil, plan.AsFieldManager("\x00")); return err }),
@@ -150,6 +154,11 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 		"plan.ApplyCommand": func(t *testing.T) {
 			require.Equal(t, "kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -", plan.ApplyCommand(""))
 			require.Equal(t, "kubectl apply --server-side --field-manager='a b'\\''c' --force-conflicts -f -", plan.ApplyCommand("a b'c"))
+		},
+		"plan.ShellWord": func(t *testing.T) {
+			require.Equal(t, "''", plan.ShellWord(""))
+			require.Equal(t, "'a b'\\''c'", plan.ShellWord("a b'c"))
+			require.Equal(t, "tenant-demo", plan.ShellWord("tenant-demo"))
 		},
 		"plan.ExpectExisting": runs(func() { _, _ = plan.Compute(nil, nil, plan.ExpectExisting()) }),
 		"plan.Result.Count":   func(t *testing.T) { require.Zero(t, nilResult.Count(plan.Create)) },

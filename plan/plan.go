@@ -169,6 +169,11 @@ type Result struct {
 	// applied under another name (see OtherOwners). Summary qualifies the
 	// verdict with it.
 	OtherOwners *OtherOwners `json:"otherOwners,omitempty"`
+	// RenderCommand, when set, is the command that renders the objects the
+	// plan compared with (the CLI sets it: 'etcdshapes render ... --live
+	// FILE' with the plan's flags); the text prints it piped into
+	// ApplyCommand, so that what is applied is what was planned.
+	RenderCommand string `json:"renderCommand,omitempty"`
 }
 
 // ApplyCommand is the kubectl command that applies a render (on its
@@ -184,12 +189,13 @@ func ApplyCommand(manager string) string {
 	if manager == "" {
 		manager = apply.FieldManager
 	}
-	return "kubectl apply --server-side --field-manager=" + shellWord(manager) + " --force-conflicts -f -"
+	return "kubectl apply --server-side --field-manager=" + ShellWord(manager) + " --force-conflicts -f -"
 }
 
-// shellWord is s as one word of a POSIX shell: as it is when it holds
-// only characters no shell reads specially, else in single quotes.
-func shellWord(s string) string {
+// ShellWord is s as one word of a POSIX shell: as it is when it holds
+// only characters no shell reads specially, else in single quotes. The
+// CLI quotes the render command a plan prints with it.
+func ShellWord(s string) string {
 	for _, r := range s {
 		if !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
 			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
@@ -824,88 +830,11 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, given []Option, 
 	if err != nil {
 		return nil, nil, err
 	}
-	var (
-		opts     = append([]Option(nil), given...)
-		inferred []InferredAPI
-		// scope is the stack's objects (stackScope); nil where the
-		// desired render holds them all, which then gives it.
-		scope     map[objectKey]bool
-		haveNames bool
-	)
-	switch r.Caller {
-	case etcdshapes.CallerEtcd:
-		rel := r.Release
-		if rel == "" {
-			rel = naming.EtcdChartRelease
-		}
-		n, err := naming.ForEtcdChart(r.Namespace, rel)
-		if err != nil {
-			return nil, nil, err
-		}
-		opts, haveNames = append(opts, ForStack(n)), true
-		// The etcd chart's live state is the EtcdCluster's bootstrap.
-		if r.Live.Bootstrap == nil {
-			if r.Live.Bootstrap, err = liveBootstrapOf(r.Namespace, n.Cluster, liveObjs); err != nil {
-				return nil, nil, err
-			}
-		}
-		// The PodMonitor and the dashboard render only where their API
-		// is served: a live one proves it (see the cluster's case).
-		if needsStackScope(etcdshapes.CallerEtcd, r.APIVersions, liveByKey) {
-			if scope, err = stackScope(n); err != nil {
-				return nil, nil, err
-			}
-		}
-		r.APIVersions = withInferred(etcdshapes.CallerEtcd, r.APIVersions, &inferred, scope, liveByKey)
-	case etcdshapes.CallerCluster:
-		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
-			return nil, nil, err
-		}
-		kcp := kcpKey(r.Namespace, r.Release)
-		opts = append(opts, func(c *planConfig) { c.kcp = &kcp })
-		name, err := naming.ClusterEtcdName(r.Release)
-		if err != nil {
-			return nil, nil, err
-		}
-		st, err := liveStateOf(r.Namespace, r.Release, name, liveObjs)
-		if err != nil {
-			return nil, nil, err
-		}
-		if r.Live.DataStoreName == "" {
-			r.Live.DataStoreName = st.DataStoreName
-		}
-		if r.Live.StorageClassName == nil {
-			r.Live.StorageClassName = st.StorageClassName
-		}
-		if r.Live.Bootstrap == nil {
-			r.Live.Bootstrap = st.Bootstrap
-		}
-		n, err := naming.ForCluster(r.Namespace, r.Release)
-		if err != nil {
-			// Names that break a rule of the objects a stack renders are
-			// fine while the cluster stays on a shared datastore: it
-			// renders nothing, and nothing of it can be live to delete.
-			if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); !shared {
-				return nil, nil, err
-			}
-			opts = append(opts, TargetDataStore(r.Live.DataStoreName))
-			break
-		}
-		target := n.DataStore()
-		if r.Live.DataStoreName != "" {
-			target = r.Live.DataStoreName
-		}
-		opts, haveNames = append(opts, ForStack(n), TargetDataStore(target)), true
-		// A cluster on a shared datastore renders nothing of its stack;
-		// otherwise the render's scope does unless a live object is of
-		// an optional kind the render leaves out (needsStackScope).
-		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || needsStackScope(etcdshapes.CallerCluster, r.APIVersions, liveByKey) {
-			if scope, err = stackScope(n); err != nil {
-				return nil, nil, err
-			}
-		}
-		r.APIVersions = withInferred(etcdshapes.CallerCluster, r.APIVersions, &inferred, scope, liveByKey)
+	r, rs, err := resolve(r, liveObjs, liveByKey)
+	if err != nil {
+		return nil, nil, err
 	}
+	opts, inferred, scope, haveNames := append(append([]Option(nil), given...), rs.opts...), rs.inferred, rs.scope, rs.haveNames
 	desired, err := etcdshapes.Render(r)
 	if err != nil {
 		return nil, nil, err
@@ -948,6 +877,122 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, given []Option, 
 	return p, applied, nil
 }
 
+// RequestFromLive is r as ForRequest renders it against live: the tenant
+// cluster's live state (LiveStateFromObjects: its storage class, its
+// KamajiControlPlane's datastore, its spec.bootstrap) and, for the etcd
+// chart, the EtcdCluster's spec.bootstrap, read from live where r.Live
+// leaves them unset, and r.APIVersions with the optional APIs a live
+// object of the stack proves served (the plan's InferredAPIs). Render it
+// (etcdshapes.Render) to get the objects a plan of r against live
+// compares with: 'etcdshapes render --live' does, so that what is applied
+// is what was planned.
+func RequestFromLive(r etcdshapes.Request, live []etcdshapes.Object) (etcdshapes.Request, error) {
+	liveObjs, liveByKey, err := indexObjects("live", live)
+	if err != nil {
+		return r, invalid.Safe(err)
+	}
+	r, _, err = resolve(r, liveObjs, liveByKey)
+	return r, invalid.Safe(err)
+}
+
+// resolved is what resolve derives beside the request: the plan's
+// options for the stack, the inferred APIs and the stack's scope.
+type resolved struct {
+	opts      []Option
+	inferred  []InferredAPI
+	scope     map[objectKey]bool
+	haveNames bool
+}
+
+// resolve fills r's live state and served APIs from the live objects, as
+// the plan renders r; ForRequest and RequestFromLive share it so that a
+// render with --live is the plan's desired render.
+func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectKey]*planObject) (etcdshapes.Request, resolved, error) {
+	var (
+		opts     []Option
+		inferred []InferredAPI
+		// scope is the stack's objects (stackScope); nil where the
+		// desired render holds them all, which then gives it.
+		scope     map[objectKey]bool
+		haveNames bool
+	)
+	switch r.Caller {
+	case etcdshapes.CallerEtcd:
+		rel := r.Release
+		if rel == "" {
+			rel = naming.EtcdChartRelease
+		}
+		n, err := naming.ForEtcdChart(r.Namespace, rel)
+		if err != nil {
+			return r, resolved{}, err
+		}
+		opts, haveNames = append(opts, ForStack(n)), true
+		// The etcd chart's live state is the EtcdCluster's bootstrap.
+		if r.Live.Bootstrap == nil {
+			if r.Live.Bootstrap, err = liveBootstrapOf(r.Namespace, n.Cluster, liveObjs); err != nil {
+				return r, resolved{}, err
+			}
+		}
+		// The PodMonitor and the dashboard render only where their API
+		// is served: a live one proves it (see the cluster's case).
+		if needsStackScope(etcdshapes.CallerEtcd, r.APIVersions, liveByKey) {
+			if scope, err = stackScope(n); err != nil {
+				return r, resolved{}, err
+			}
+		}
+		r.APIVersions = withInferred(etcdshapes.CallerEtcd, r.APIVersions, &inferred, scope, liveByKey)
+	case etcdshapes.CallerCluster:
+		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
+			return r, resolved{}, err
+		}
+		kcp := kcpKey(r.Namespace, r.Release)
+		opts = append(opts, func(c *planConfig) { c.kcp = &kcp })
+		name, err := naming.ClusterEtcdName(r.Release)
+		if err != nil {
+			return r, resolved{}, err
+		}
+		st, err := liveStateOf(r.Namespace, r.Release, name, liveObjs)
+		if err != nil {
+			return r, resolved{}, err
+		}
+		if r.Live.DataStoreName == "" {
+			r.Live.DataStoreName = st.DataStoreName
+		}
+		if r.Live.StorageClassName == nil {
+			r.Live.StorageClassName = st.StorageClassName
+		}
+		if r.Live.Bootstrap == nil {
+			r.Live.Bootstrap = st.Bootstrap
+		}
+		n, err := naming.ForCluster(r.Namespace, r.Release)
+		if err != nil {
+			// Names that break a rule of the objects a stack renders are
+			// fine while the cluster stays on a shared datastore: it
+			// renders nothing, and nothing of it can be live to delete.
+			if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); !shared {
+				return r, resolved{}, err
+			}
+			opts = append(opts, TargetDataStore(r.Live.DataStoreName))
+			break
+		}
+		target := n.DataStore()
+		if r.Live.DataStoreName != "" {
+			target = r.Live.DataStoreName
+		}
+		opts, haveNames = append(opts, ForStack(n), TargetDataStore(target)), true
+		// A cluster on a shared datastore renders nothing of its stack;
+		// otherwise the render's scope does unless a live object is of
+		// an optional kind the render leaves out (needsStackScope).
+		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || needsStackScope(etcdshapes.CallerCluster, r.APIVersions, liveByKey) {
+			if scope, err = stackScope(n); err != nil {
+				return r, resolved{}, err
+			}
+		}
+		r.APIVersions = withInferred(etcdshapes.CallerCluster, r.APIVersions, &inferred, scope, liveByKey)
+	}
+	return r, resolved{opts: opts, inferred: inferred, scope: scope, haveNames: haveNames}, nil
+}
+
 // String renders the plan as text; see WriteText. A nil Result is
 // "<nil>".
 func (p *Result) String() string {
@@ -985,6 +1030,9 @@ func (p *Result) WriteText(out io.Writer) error {
 	textf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
 	textf(w, "\nField manager: %s, with force; apply with the same (%s).\n", p.fieldManager(), ApplyCommand(p.fieldManager()))
+	if p.RenderCommand != "" {
+		textf(w, "Apply what this plan planned with:\n  %s | %s\n", p.RenderCommand, ApplyCommand(p.fieldManager()))
+	}
 	if len(p.InferredAPIs) > 0 {
 		fmt.Fprintln(w)
 		for _, a := range p.InferredAPIs {

@@ -23,6 +23,8 @@ type apiVersionsValue struct {
 	pflag.Value
 	// cut are the values that hold more than their first record.
 	cut []string
+	// given are the values as given, for the render command a plan prints.
+	given []string
 }
 
 func newAPIVersionsValue(p *[]string) *apiVersionsValue {
@@ -35,6 +37,7 @@ func (v *apiVersionsValue) Set(s string) error {
 	if err := v.Value.Set(s); err != nil {
 		return err
 	}
+	v.given = append(v.given, s)
 	if strings.ContainsAny(s, "\r\n") {
 		r := csv.NewReader(strings.NewReader(s))
 		if _, err := r.Read(); err == nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/plan"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -288,16 +287,16 @@ type liveCluster struct {
 // stack's EtcdCluster among them: its size and version, each only where
 // set. A file without the EtcdCluster is refused, naming what it holds.
 func liveClusterOf(path string, stdin io.Reader, n naming.Names) (liveCluster, error) {
-	data, err := readInput("--live", path, stdin)
+	objs, err := readLiveObjects(path, stdin)
 	if err != nil {
+		// readLiveObjects names the file in a refusal of its content, as
+		// plan --live does; not wrapped here: the command's collector
+		// would record the refusal without the file. A file that cannot
+		// be read is named by the flag already.
+		if strings.HasPrefix(err.Error(), "--live "+path+": ") {
+			return liveCluster{}, errors.New(err.Error())
+		}
 		return liveCluster{}, err
-	}
-	objs, err := plan.ReadObjects(data)
-	if err != nil {
-		// The refusal names its place in the file; this, the file, as
-		// plan --live does. Not wrapped: the command's collector would
-		// record the refusal without the file.
-		return liveCluster{}, fmt.Errorf("--live %s: %v", path, err)
 	}
 	gk := v1alpha2.SchemeGroupVersion.WithKind("EtcdCluster").GroupKind()
 	ref := "EtcdCluster " + n.Namespace + "/" + n.Cluster

@@ -79,7 +79,7 @@ func TestGenChartWritesThenChangesNothing(t *testing.T) {
 	// Another version replaces only Chart.yaml.
 	code, stdout, stderr = gen(t, "--caller", "cluster", "--out", dir, "--chart-version", "1.2.4")
 	require.Equal(t, 0, code, stderr)
-	require.Contains(t, stdout, fmt.Sprintf("wrote 1 files to %s, 5 unchanged (", dir))
+	require.Contains(t, stdout, fmt.Sprintf("wrote 1 file to %s, 5 unchanged (", dir))
 }
 
 // TestGenChartRemovesOnlyItsOwnStaleFiles: files gen wrote and no longer
@@ -109,7 +109,7 @@ func TestGenChartRemovesOnlyItsOwnStaleFiles(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, stale)
-	require.Contains(t, stdout, fmt.Sprintf("removed %d stale generated files", len(stale)))
+	require.Contains(t, stdout, fmt.Sprintf("removed %d stale generated %s", len(stale), plural(len(stale), "file", "files")))
 	for _, p := range stale {
 		require.NoFileExists(t, filepath.Join(dir, filepath.FromSlash(p)))
 	}

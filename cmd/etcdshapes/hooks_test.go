@@ -286,7 +286,7 @@ func TestFilteredOutputDirNeverRemoves(t *testing.T) {
 	}
 	// Changed objects, filtered: only their files change.
 	out := ok(t, "", append(etcd, "-s", "EtcdCluster/etcd", "--set", "replicas=5")...)
-	require.Equal(t, "wrote 1 files to "+dir+", 0 unchanged\n", out)
+	require.Equal(t, "wrote 1 file to "+dir+", 0 unchanged\n", out)
 	now := files(t, dir)
 	require.Len(t, now, 25)
 	for name, content := range whole {
@@ -302,7 +302,7 @@ func TestFilteredOutputDirNeverRemoves(t *testing.T) {
 	requireManifestAgrees(t, dir)
 	// A whole render with the hooks takes the directory back, refusing
 	// nothing: the manifest still listed every file.
-	require.Regexp(t, `^wrote 1 files to .*, 23 unchanged\n$`, ok(t, "", append(etcd, "--include-hooks")...))
+	require.Regexp(t, `^wrote 1 file to .*, 23 unchanged\n$`, ok(t, "", append(etcd, "--include-hooks")...))
 	require.Equal(t, whole, files(t, dir))
 	// A whole render without the hooks removes their files: the directory
 	// holds what render prints for kubectl.

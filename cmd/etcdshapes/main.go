@@ -40,6 +40,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/errwriter"
+	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/spf13/cobra"
 )
 
@@ -374,6 +375,8 @@ func newRenderCallerCmd(e env, caller string) *cobra.Command {
 		example: strings.TrimSuffix(exampleRenderCluster, "\n"),
 	})
 	rf.register(cmd, caller)
+	cmd.Flags().StringVar(&rf.live, "live", "", liveHelp)
+	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	of := printObjects(cmd, e, caller, func() string { return stackName(caller, rf.namespace, rf.release) }, func() ([]etcdshapes.Object, error) { return renderObjects(&rf, e) })
 	of.served = func() []string { return rf.served }
 	return cmd
@@ -392,6 +395,20 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	req, err := rf.request(e.stdin)
 	if err != nil {
 		return nil, err
+	}
+	if rf.live != "" {
+		// The live state as plan reads it, with plan's own code, so
+		// that the render is the one the plan compared with.
+		live, err := rf.liveObjects(e.stdin)
+		if err != nil {
+			return nil, err
+		}
+		if err := rf.checkLive(live); err != nil {
+			return nil, err
+		}
+		if req, err = plan.RequestFromLive(req, live); err != nil {
+			return nil, rf.liveError(err)
+		}
 	}
 	objs, err := etcdshapes.Render(req)
 	if err != nil {

@@ -555,12 +555,12 @@ func reportWritten(dir string, res chartwrite.Result, detail string, removed fun
 		sayf(stderr, "left %s: %s", filepath.Join(dir, filepath.FromSlash(n.Path)), n.Reason)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "wrote %d files to %s, %d unchanged", len(res.Written), dir, len(res.Unchanged))
+	fmt.Fprintf(&b, "wrote %d %s to %s, %d unchanged", len(res.Written), plural(len(res.Written), "file", "files"), dir, len(res.Unchanged))
 	if detail != "" {
 		fmt.Fprintf(&b, " (%s)", detail)
 	}
 	if len(res.Removed) > 0 {
-		fmt.Fprintf(&b, ", removed %d stale generated files", len(res.Removed))
+		fmt.Fprintf(&b, ", removed %d stale generated %s", len(res.Removed), plural(len(res.Removed), "file", "files"))
 	}
 	if res.ManifestCreated {
 		fmt.Fprintf(&b, "; recorded them in %s", filepath.Join(dir, chartwrite.ManifestName))

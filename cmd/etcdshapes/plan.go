@@ -123,7 +123,6 @@ func newPlanCmd(e env) *cobra.Command {
 func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	var (
 		rf             renderFlags
-		liveFile       string
 		output         string
 		expectExisting bool
 		fieldManager   string
@@ -145,7 +144,7 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	})
 	rf.register(cmd, caller)
 	fs := cmd.Flags()
-	fs.StringVar(&liveFile, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (one object, a List or\nseveral documents; -o json too); \"-\" reads stdin; required")
+	fs.StringVar(&rf.live, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (one object, a List or\nseveral documents; -o json too); \"-\" reads stdin; required")
 	fs.StringVarP(&output, "output", "o", "text", "the plan's `FORMAT`: text or json (the plan as a JSON object)")
 	fs.BoolVar(&expectExisting, "expect-existing", false, "the stack exists: exit 3 when the live file lacks its EtcdCluster or DataStore (a\nfailed, partial or misdirected kubectl get), rather than plan a fresh install")
 	fs.StringVar(&fieldManager, "field-manager", apply.FieldManager,
@@ -157,7 +156,7 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	completeFlag(cmd, "output", "text", "json")
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
-		p, err := planLive(&rf, liveFile, output, fieldManager, expectExisting, e.stdin, e.stderr)
+		p, err := planLive(&rf, output, fieldManager, expectExisting, e.stdin, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -174,7 +173,7 @@ func newPlanCallerCmd(e env, caller string) *cobra.Command {
 		}
 		switch {
 		case expectExisting && p.NothingLive:
-			sayf(e.stderr, "--expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote %s (its namespace and kinds)", liveFile)
+			sayf(e.stderr, "--expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote %s (its namespace and kinds)", rf.live)
 		case expectExisting && len(p.MissingCore) > 0:
 			sayf(e.stderr, "--expect-existing: the live file is partial: it lacks the stack's %s; fetch %s into the live file and plan again (the plan names the kubectl get of each)", refsText(p.MissingCore), plural(len(p.MissingCore), "it", "them"))
 		}
@@ -193,35 +192,32 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
 }
 
-func planLive(rf *renderFlags, liveFile, output, fieldManager string, expectExisting bool, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
+func planLive(rf *renderFlags, output, fieldManager string, expectExisting bool, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
 	if err := rf.check("plan"); err != nil {
 		return nil, err
 	}
 	switch {
-	case liveFile == "":
+	case rf.live == "":
 		return nil, &usageError{errors.New("--live is required (the live objects, as kubectl get -o yaml prints them)")}
 	case output != "text" && output != "json":
 		return nil, usagef("--output must be text or json, not %q", output)
 	}
-	users := rf.stdinUsers()
-	if liveFile == "-" {
-		users = append([]string{"--live"}, users...)
-	}
-	if err := checkStdin(users); err != nil {
+	if err := checkStdin(rf.stdinUsers()); err != nil {
 		return nil, err
 	}
 	if err := apply.ValidateFieldManager("--field-manager", fieldManager); err != nil {
 		return nil, err
 	}
 
-	liveData, err := readInput("--live", liveFile, stdin)
+	live, err := rf.liveObjects(stdin)
 	if err != nil {
 		return nil, err
 	}
-	live, err := plan.ReadObjects(liveData)
-	if err != nil {
-		// The refusal names its place in the file; this, the file.
-		return nil, fmt.Errorf("--live %s: %w", liveFile, err)
+	// A live state flag that contradicts the live file is refused, as
+	// render refuses it: the render command the plan prints must render
+	// what it planned.
+	if err := rf.checkLive(live); err != nil {
+		return nil, err
 	}
 	// Live state flags that are not given are read from the live objects.
 	req, err := rf.request(stdin)
@@ -234,12 +230,9 @@ func planLive(rf *renderFlags, liveFile, output, fieldManager string, expectExis
 	}
 	p, _, err := plan.ForRequestWith(req, live, opts)
 	if err != nil {
-		if namesLive(err) {
-			// As ReadObjects' refusals: the file, then the place in it.
-			return nil, fmt.Errorf("--live %s: %w", liveFile, err)
-		}
-		return nil, rf.inFlagTerms(err)
+		return nil, rf.liveError(err)
 	}
+	p.RenderCommand = rf.renderCommand()
 	// The APIs a live object proves served are planned as listed, so
 	// their groups' other entries are no mistake.
 	apis := req.APIVersions

@@ -2,13 +2,16 @@ package main
 
 import (
 	"errors"
-	"github.com/etcdshapes/etcdshapes/values"
+	"fmt"
 	"io"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/strvals"
 	"github.com/etcdshapes/etcdshapes/monitoring"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/plan"
+	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -22,7 +25,10 @@ type renderFlags struct {
 	apiFlag                          *apiVersionsValue
 	sets                             strvals.Sets
 	liveDataStore, liveStorageClass  string
-	flags                            *pflag.FlagSet
+	// live is --live FILE: the live objects plan compares the render
+	// with, and render reads the live state from as plan does.
+	live  string
+	flags *pflag.FlagSet
 	// served are the APIs the render listed (Request.APIVersions), once
 	// it rendered.
 	served []string
@@ -120,6 +126,9 @@ func (r *renderFlags) inFlagTerms(err error) error {
 // stdinUsers names the flags whose value is "-" (stdin), once per use.
 func (r *renderFlags) stdinUsers() []string {
 	var users []string
+	if r.live == "-" {
+		users = append(users, "--live")
+	}
 	for _, f := range r.valueFiles {
 		if f == "-" {
 			users = append(users, "-f")
@@ -181,4 +190,111 @@ func (r *renderFlags) request(stdin io.Reader) (etcdshapes.Request, error) {
 		req.Live.StorageClassName = &sc
 	}
 	return req, nil
+}
+
+// liveHelp is render's --live: plan's live file, read alike.
+const liveHelp = "the live objects `FILE` as 'kubectl get -o yaml' prints them, read as 'etcdshapes plan --live'\n" +
+	"reads them (\"-\" reads stdin): the live state the plan reads (a tenant cluster's storage class\n" +
+	"and datastore, the EtcdCluster's spec.bootstrap, the APIs live objects prove served) is\n" +
+	"rendered as the plan rendered it; render with the plan's --live and flags to apply what it planned"
+
+// liveObjects reads --live as plan reads it (readLiveObjects).
+func (r *renderFlags) liveObjects(stdin io.Reader) ([]etcdshapes.Object, error) {
+	return readLiveObjects(r.live, stdin)
+}
+
+// readLiveObjects reads a --live file, as plan, render and render check
+// read it: the live input's limits, plan.ReadObjects, a refusal named by
+// the file.
+func readLiveObjects(path string, stdin io.Reader) ([]etcdshapes.Object, error) {
+	data, err := readInput("--live", path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	live, err := plan.ReadObjects(data)
+	if err != nil {
+		// The refusal names its place in the file; this, the file.
+		return nil, fmt.Errorf("--live %s: %w", path, err)
+	}
+	return live, nil
+}
+
+// liveError names the live file in an error about a live object, as
+// ReadObjects' refusals are named: the file, then the place in it; any
+// other refusal is named by the flags (inFlagTerms).
+func (r *renderFlags) liveError(err error) error {
+	if namesLive(err) {
+		return fmt.Errorf("--live %s: %w", r.live, err)
+	}
+	return r.inFlagTerms(err)
+}
+
+// checkLive refuses a --live-storage-class or --live-datastore that
+// contradicts the live file: both say what is live, and one of them is
+// wrong; the render (or plan) of either would apply what the other does
+// not expect, an immutable storage class refused or a stack on the wrong
+// datastore. A flag the live file says nothing of (no live EtcdCluster,
+// a KamajiControlPlane without spec.dataStoreName) is no contradiction.
+func (r *renderFlags) checkLive(live []etcdshapes.Object) error {
+	if r.caller != etcdshapes.CallerCluster {
+		return nil
+	}
+	sc, ds := r.flags.Changed("live-storage-class"), r.flags.Changed("live-datastore")
+	if !sc && !ds {
+		return nil
+	}
+	st, err := plan.LiveStateFromObjects(r.namespace, r.release, live)
+	if err != nil {
+		return r.liveError(err)
+	}
+	if sc && st.StorageClassName != nil && *st.StorageClassName != r.liveStorageClass {
+		cluster, _ := naming.ClusterEtcdName(r.release) // LiveStateFromObjects checked it
+		return usagef("--live-storage-class %q contradicts --live %s, whose EtcdCluster %s/%s has spec.storage.storageClassName %q: drop --live-storage-class (the live file says it) or fetch the live file again",
+			r.liveStorageClass, r.live, r.namespace, cluster, *st.StorageClassName)
+	}
+	if ds && st.DataStoreName != "" && st.DataStoreName != r.liveDataStore {
+		return usagef("--live-datastore %q contradicts --live %s, whose KamajiControlPlane %s/%s has spec.dataStoreName %q: drop --live-datastore (the live file says it) or fetch the live file again",
+			r.liveDataStore, r.live, r.namespace, r.release, st.DataStoreName)
+	}
+	return nil
+}
+
+// renderCommand is the 'etcdshapes render' command line these flags
+// describe, each value one shell word: the flags as given, the --set
+// family in Helm's order (the order it applies them in, whatever the
+// command line's), and --live. A plan prints it, so that what is
+// applied is what was planned.
+func (r *renderFlags) renderCommand() string {
+	w := []string{"etcdshapes", "render", r.caller}
+	if r.release != "" {
+		w = append(w, plan.ShellWord(r.release))
+	}
+	w = append(w, "-n", plan.ShellWord(r.namespace))
+	add := func(flag string, vals ...string) {
+		for _, v := range vals {
+			w = append(w, flag, plan.ShellWord(v))
+		}
+	}
+	add("-f", r.valueFiles...)
+	add("--set-json", r.sets.JSON...)
+	add("--set", r.sets.Values...)
+	add("--set-string", r.sets.Strings...)
+	add("--set-file", r.sets.Files...)
+	add("--set-literal", r.sets.Literals...)
+	if r.flags.Changed("chart-version") {
+		add("--chart-version", r.chartVersion)
+	}
+	add("--api-versions", r.apiFlag.given...)
+	if r.caller == etcdshapes.CallerCluster {
+		if r.flags.Changed("live-datastore") {
+			add("--live-datastore", r.liveDataStore)
+		}
+		if r.flags.Changed("live-storage-class") {
+			add("--live-storage-class", r.liveStorageClass)
+		}
+	}
+	if r.live != "" {
+		add("--live", r.live)
+	}
+	return strings.Join(w, " ")
 }
