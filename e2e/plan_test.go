@@ -127,22 +127,6 @@ func TestPlanAgainstServer(t *testing.T) {
 		return etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: planNS, ChartVersion: "1.2.3", Values: v}
 	}
 
-	// Objects of the namespace that belong to no stack: a hand-made
-	// snapshot and a snapshot schedule, applied by the same field manager.
-	// No plan may delete them.
-	n, err := naming.ForCluster(planNS, planRelease)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bystanders := bystanderObjects(t, n, "before-upgrade")
-	reqs, err := apply.Requests(bystanders)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if errs := applyAll(ctx, reqs); len(errs) > 0 {
-		t.Fatalf("applying the snapshot objects: %v", errs)
-	}
-
 	// Create: both stacks on an empty namespace (nothing of them live: the
 	// plan notes it).
 	for _, c := range []planCase{{name: "create the etcd chart stack", req: chartReq()}, {name: "create the tenant cluster stack", req: clusterReq()}} {
@@ -157,6 +141,25 @@ func TestPlanAgainstServer(t *testing.T) {
 	}
 	if t.Failed() {
 		t.FailNow()
+	}
+
+	// Objects of the namespace that belong to no stack: a hand-made
+	// snapshot and a snapshot schedule, applied by the same field manager.
+	// No plan may delete them. They are applied after the stacks are
+	// created: a snapshot schedule of the stack's EtcdCluster with no
+	// EtcdCluster live is evidence of a partial live file, which the
+	// plan makes a decision (plan/liveness.go).
+	n, err := naming.ForCluster(planNS, planRelease)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bystanders := bystanderObjects(t, n, "before-upgrade")
+	reqs, err := apply.Requests(bystanders)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := applyAll(ctx, reqs); len(errs) > 0 {
+		t.Fatalf("applying the snapshot objects: %v", errs)
 	}
 
 	// Unchanged: the live stacks plan empty and re-applying them writes
