@@ -75,7 +75,20 @@ type CheckOptions struct {
 	// (github.com/distribution/reference), registry and repository in
 	// lowercase; "" means EtcdImageRepository:v<Options.Version>.
 	Image string
+	// QuotaBackendBytes is the quota the running cluster has (a live
+	// EtcdCluster's spec.options.quotaBackendBytes, which a hand or another
+	// tool may have set otherwise than the stacks do; one without the field
+	// runs at etcd's default, EtcdDefaultQuotaBackendBytes): the quota rule
+	// guards the smaller of it and the quota of Options.Size, since the
+	// data volume bounds the database too. 0 means the quota of
+	// Options.Size alone, as the stacks set it. Negative is refused.
+	QuotaBackendBytes int64
 }
+
+// EtcdDefaultQuotaBackendBytes is etcd's --quota-backend-bytes when none
+// is given (2 GiB: DefaultQuotaBytes in etcd's server/storage/backend, as
+// the EtcdCluster CRD says of an absent or 0 spec.options.quotaBackendBytes).
+const EtcdDefaultQuotaBackendBytes int64 = 2 << 30
 
 // CheckWriteBytes is about how many bytes of keys and values the checks
 // of o write into the cluster (the database grows by more: bbolt's pages,
@@ -144,15 +157,22 @@ func CheckJob(n naming.Names, o Options, c CheckOptions) (*batchv1.Job, error) {
 	// where the size was refused (that refusal is among err's).
 	r, err := o.resolve()
 	errs.Add(err)
+	quota, of, larger := r.quota, "size "+r.Size.String(), "a larger size"
+	if c.QuotaBackendBytes < 0 {
+		errs.Addf("QuotaBackendBytes", c.QuotaBackendBytes, "must not be negative (0 means the quota of the size)")
+		quota = 0
+	} else if quota > 0 && c.QuotaBackendBytes > 0 && c.QuotaBackendBytes < quota {
+		quota, of, larger = c.QuotaBackendBytes, "the running cluster's quotaBackendBytes", "a cluster with a larger quota"
+	}
 	l, err := c.load()
-	if !errs.Add(err) && r.quota > 0 {
-		if written := checkWriteBytes(l, c.Datascale); written > r.quota/2 {
+	if !errs.Add(err) && quota > 0 {
+		if written := checkWriteBytes(l, c.Datascale); written > quota/2 {
 			what := "etcdctl check perf"
 			if c.Datascale {
 				what += " and check datascale"
 			}
-			errs.Addf("Load", l.name, "%s would write about %s, more than half of the cluster's quota of %s bytes (size %s): filling the quota stops every write; use a smaller load or a larger size",
-				what, humanBytes(written), strconv.FormatInt(r.quota, 10), r.Size.String())
+			errs.Addf("Load", l.name, "%s would write about %s, more than half of the cluster's quota of %s bytes (%s): filling the quota stops every write; use a smaller load or %s",
+				what, humanBytes(written), strconv.FormatInt(quota, 10), of, larger)
 		}
 	}
 	image := c.Image

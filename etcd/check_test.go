@@ -190,21 +190,36 @@ func TestCheckLoadsAgainstQuota(t *testing.T) {
 			require.NoError(t, err)
 			for _, size := range []string{"1Gi", "4Gi", "8Gi", "16Gi"} {
 				q := resource.MustParse(size)
-				quota, err := etcd.QuotaBackendBytes(q)
+				sized, err := etcd.QuotaBackendBytes(q)
 				require.NoError(t, err)
-				_, err = etcd.CheckJob(n, etcd.Options{Size: q}, o)
-				if written > quota/2 {
-					var ne *invalid.Error
-					require.True(t, errors.As(err, &ne), "%s %v %s: %v", load, datascale, size, err)
-					assert.Equal(t, "Load", ne.Field)
-					assert.Equal(t, load, ne.Value)
-					assert.Contains(t, ne.Rule, "half of the cluster's quota")
-				} else {
-					require.NoError(t, err, "%s %v %s", load, datascale, size)
+				// The running cluster's quota (0: the size's alone); the
+				// guard takes the smaller of the two.
+				for _, live := range []int64{0, 300_000_000, etcd.EtcdDefaultQuotaBackendBytes, 8 << 30} {
+					quota := sized
+					if live > 0 && live < quota {
+						quota = live
+					}
+					o := o
+					o.QuotaBackendBytes = live
+					_, err = etcd.CheckJob(n, etcd.Options{Size: q}, o)
+					if written > quota/2 {
+						var ne *invalid.Error
+						require.True(t, errors.As(err, &ne), "%s %v %s: %v", load, datascale, size, err)
+						assert.Equal(t, "Load", ne.Field)
+						assert.Equal(t, load, ne.Value)
+						assert.Contains(t, ne.Rule, "half of the cluster's quota")
+					} else {
+						require.NoError(t, err, "%s %v %s %d", load, datascale, size, live)
+					}
 				}
 			}
 		}
 	}
+	// A negative quota is refused, by name.
+	_, err = etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{QuotaBackendBytes: -1})
+	var ne *invalid.Error
+	require.True(t, errors.As(err, &ne), "%v", err)
+	assert.Equal(t, "QuotaBackendBytes", ne.Field)
 	// The default: every load alone fits 4Gi; xl with datascale does not.
 	for _, load := range []string{"s", "m", "l", "xl"} {
 		_, err := etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{Load: load})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"strconv"
 	"strings"
 
@@ -69,9 +70,11 @@ func checkDetails(caller string) string {
 
 // checkLiveNote is the help's word on --live.
 const checkLiveNote = `  --live FILE (what 'kubectl get -o yaml' prints; "-" reads stdin) reads the live
-  EtcdCluster of the stack: its spec.storage.size bounds the load and its spec.version
-  picks etcdctl, over the flags and their defaults, since they are what the check runs
-  against; stderr warns when they differ from what the flags (or their defaults) say.
+  EtcdCluster of the stack: its spec.storage.size bounds the load (and its
+  spec.options.quotaBackendBytes, where that is smaller: etcd's 2 GiB default where it is
+  absent) and its spec.version picks etcdctl, over the flags and their defaults, since
+  they are what the check runs against; stderr warns when they differ from what the
+  flags (or their defaults) say.
 `
 
 // newRenderCheckCmd is 'etcdshapes render check' and its two callers.
@@ -193,6 +196,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 	}
 	// flagOf names the flag (or the live field) that set each option.
 	flagOf := maps.Clone(checkFlagOf)
+	var liveQuota int64
 	if f.live != "" && !skip["names"] {
 		live, err := liveClusterOf(f.live, stdin, n)
 		if !c.Add(err) {
@@ -226,12 +230,24 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 				o.Version = live.version
 				flagOf["Version"] = "live: spec.version"
 			}
+			// The quota rule guards the quota the members run with.
+			// The volume bounds it too: only a smaller quota than the
+			// size's changes the guard, and only that is worth a warning.
+			if sized, err := etcd.QuotaBackendBytes(o.Size); err == nil && live.quota < sized {
+				what := "spec.options.quotaBackendBytes " + strconv.FormatInt(live.quota, 10)
+				if live.quota == etcd.EtcdDefaultQuotaBackendBytes {
+					what = "no spec.options.quotaBackendBytes (etcd's default " + strconv.FormatInt(live.quota, 10) + ")"
+				}
+				warnings = append(warnings, fmt.Sprintf("the live %s has %s, not the %s bytes of size %s: the check's quota guard uses the live quota", live.ref, what, strconv.FormatInt(sized, 10), o.Size.String()))
+			}
+			liveQuota = live.quota
+			flagOf["QuotaBackendBytes"] = "live: spec.options.quotaBackendBytes"
 			for _, w := range warnings {
 				sayf(stderr, "warning: %s", w)
 			}
 		}
 	}
-	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image})
+	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image, QuotaBackendBytes: liveQuota})
 	c.AddEach(err, func(e *invalid.Error) *invalid.Error {
 		if skip[e.Field] {
 			return nil
@@ -280,6 +296,10 @@ type liveCluster struct {
 	ref     string             // "EtcdCluster NS/NAME", for messages
 	size    *resource.Quantity // spec.storage.size; nil when absent
 	version string             // spec.version; "" when absent
+	// quota is the quota the members run with: spec.options'
+	// quotaBackendBytes, or etcd's default where it is absent or 0 (the
+	// CRD's word), whatever the size.
+	quota int64
 }
 
 // liveClusterOf reads the live objects at path (plan reads them alike:
@@ -328,6 +348,16 @@ func liveClusterOf(path string, stdin io.Reader, n naming.Names) (liveCluster, e
 			out.size = &q
 		}
 		out.version, _, _ = unstructured.NestedString(u.Object, "spec", "version")
+		out.quota = etcd.EtcdDefaultQuotaBackendBytes
+		if v, found, _ := unstructured.NestedFieldNoCopy(u.Object, "spec", "options", "quotaBackendBytes"); found && v != nil {
+			q, ok := liveInt64(v)
+			if !ok || q < 0 {
+				return liveCluster{}, invalid.Errorf("live: spec.options.quotaBackendBytes", v, "must be a whole number of bytes, 0 or more (the EtcdCluster CRD's int64)")
+			}
+			if q > 0 {
+				out.quota = q
+			}
+		}
 		return out, nil
 	}
 	found := "none"
@@ -345,6 +375,20 @@ func sizeRule(q resource.Quantity) string {
 		return ne.Rule
 	}
 	return ""
+}
+
+// liveInt64 is v as an int64, where it is one: an integer, or a float
+// (what a YAML or JSON decoder may make of 2e9) with no fraction, in range.
+func liveInt64(v any) (int64, bool) {
+	switch t := v.(type) {
+	case int64:
+		return t, true
+	case float64:
+		if t == math.Trunc(t) && t >= math.MinInt64 && t < math.MaxInt64 {
+			return int64(t), true
+		}
+	}
+	return 0, false
 }
 
 // liveQuantity reads a live quantity as the plan does (a string, or a

@@ -71,6 +71,7 @@ func TestRenderCheckErrors(t *testing.T) {
 }
 
 // TestRenderCheckUsesTheLiveCluster: with --live, the quota guard bounds
+// the load by the smaller of the live quota (etcd's default without one) and
 // the load by the live EtcdCluster's spec.storage.size and the check runs
 // the etcdctl of its spec.version, whatever --size and --etcd-version (or
 // their defaults, or the kubernetes chart's fixed ones) say: a live
@@ -82,11 +83,15 @@ func TestRenderCheckErrors(t *testing.T) {
 // a live cluster without a size leaves the flag's.
 func TestRenderCheckUsesTheLiveCluster(t *testing.T) {
 	dir := t.TempDir()
-	liveEtcd := func(name, size, version string) string {
+	// quota is spec.options.quotaBackendBytes as written, "" for none.
+	liveEtcd := func(name, size, version, quota string) string {
 		p := filepath.Join(dir, name)
 		doc := "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata:\n  name: etcd\n  namespace: tenant-root\nspec:\n"
 		if version != "" {
 			doc += "  version: " + version + "\n"
+		}
+		if quota != "" {
+			doc += "  options:\n    quotaBackendBytes: " + quota + "\n"
 		}
 		if size != "" {
 			doc += "  storage:\n    size: " + size + "\n"
@@ -94,9 +99,20 @@ func TestRenderCheckUsesTheLiveCluster(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(doc), 0o644))
 		return p
 	}
-	small, large := liveEtcd("small.yaml", "1Gi", "3.6.11"), liveEtcd("large.yaml", "8589934592", "3.6.11")
-	same := liveEtcd("same.yaml", "4294967296", "3.6.11")
-	older := liveEtcd("older.yaml", "", "3.6.10")
+	// The stacks set the quota of the size (etcd.QuotaBackendBytes).
+	small, large := liveEtcd("small.yaml", "1Gi", "3.6.11", "1020054733"), liveEtcd("large.yaml", "8589934592", "3.6.11", "8160437862")
+	same := liveEtcd("same.yaml", "4294967296", "3.6.11", "4080218931")
+	older := liveEtcd("older.yaml", "", "3.6.10", "4080218931")
+	// A quota set by hand below the size's, one as a float, none (etcd's
+	// 2 GiB default, below a 4Gi volume's), 0 (the same), bad ones.
+	handQuota := liveEtcd("hand.yaml", "4Gi", "3.6.11", "1000000000")
+	floatQuota := liveEtcd("float.yaml", "4Gi", "3.6.11", "1e9")
+	noQuota := liveEtcd("noquota.yaml", "4Gi", "3.6.11", "")
+	zeroQuota := liveEtcd("zeroquota.yaml", "4Gi", "3.6.11", "0")
+	bigQuota := liveEtcd("bigquota.yaml", "1Gi", "3.6.11", "8589934592")
+	negQuota := liveEtcd("negquota.yaml", "4Gi", "3.6.11", "-1")
+	strQuota := liveEtcd("strquota.yaml", "4Gi", "3.6.11", "'1Gi'")
+	fracQuota := liveEtcd("fracquota.yaml", "4Gi", "3.6.11", "1.5")
 	clusterLive := filepath.Join(dir, "cluster.json")
 	require.NoError(t, os.WriteFile(clusterLive, []byte(`{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"etcd-operator.cozystack.io/v1alpha2","kind":"EtcdCluster","metadata":{"name":"kubernetes-demo-etcd","namespace":"tenant-demo"},"spec":{"version":"3.6.11","storage":{"size":1073741824}}}]}`), 0o644))
 	etcdArgs := []string{"etcd", "-n", "tenant-root"}
@@ -130,6 +146,25 @@ func TestRenderCheckUsesTheLiveCluster(t *testing.T) {
 			stderr: []string{"warning: the live EtcdCluster tenant-demo/kubernetes-demo-etcd has spec.storage.size 1073741824, not the kubernetes chart's size 4Gi: the check's quota guard uses the live size", refusedL("1073741824")}},
 		{name: "from stdin", args: with(etcdArgs, "--load", "l", "--live", "-"), stdin: "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\nspec: {version: 3.6.11, storage: {size: 1Gi}}\n", code: 1,
 			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has spec.storage.size 1Gi, not the default size 4Gi: the check's quota guard uses the live size", refusedL("1Gi")}},
+		{name: "a quota set below the size's", args: with(etcdArgs, "--load", "l", "--live", handQuota), code: 1,
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has spec.options.quotaBackendBytes 1000000000, not the 4080218931 bytes of size 4Gi: the check's quota guard uses the live quota",
+				`--load: invalid value "l": etcdctl check perf would write about 624.0 MB, more than half of the cluster's quota of 1000000000 bytes (the running cluster's quotaBackendBytes): filling the quota stops every write; use a smaller load or a cluster with a larger quota`}},
+		{name: "a quota written as a float", args: with(etcdArgs, "--load", "l", "--live", floatQuota), code: 1,
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has spec.options.quotaBackendBytes 1000000000, not the 4080218931 bytes of size 4Gi: the check's quota guard uses the live quota",
+				`--load: invalid value "l": etcdctl check perf would write about 624.0 MB, more than half of the cluster's quota of 1000000000 bytes (the running cluster's quotaBackendBytes): filling the quota stops every write; use a smaller load or a cluster with a larger quota`}},
+		{name: "no quota: etcd's default", args: with(etcdArgs, "--load", "l", "--datascale", "--live", noQuota), code: 1,
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has no spec.options.quotaBackendBytes (etcd's default 2147483648), not the 4080218931 bytes of size 4Gi: the check's quota guard uses the live quota",
+				`--load: invalid value "l": etcdctl check perf and check datascale would write about 1.7 GB, more than half of the cluster's quota of 2147483648 bytes (the running cluster's quotaBackendBytes): filling the quota stops every write; use a smaller load or a cluster with a larger quota`}},
+		{name: "quota 0: etcd's default", args: with(etcdArgs, "--live", zeroQuota), code: 0,
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has no spec.options.quotaBackendBytes (etcd's default 2147483648), not the 4080218931 bytes of size 4Gi: the check's quota guard uses the live quota"}},
+		{name: "a quota above the volume's: the volume bounds", args: with(etcdArgs, "--load", "l", "--live", bigQuota), code: 1,
+			stderr: []string{"warning: the live EtcdCluster tenant-root/etcd has spec.storage.size 1Gi, not the default size 4Gi: the check's quota guard uses the live size", refusedL("1Gi")}},
+		{name: "a negative quota", args: with(etcdArgs, "--live", negQuota), code: 1,
+			stderr: []string{`live: spec.options.quotaBackendBytes: invalid value -1: must be a whole number of bytes, 0 or more (the EtcdCluster CRD's int64)`}},
+		{name: "a quota as a string", args: with(etcdArgs, "--live", strQuota), code: 1,
+			stderr: []string{`live: spec.options.quotaBackendBytes: invalid value "1Gi": must be a whole number of bytes, 0 or more (the EtcdCluster CRD's int64)`}},
+		{name: "a fractional quota", args: with(etcdArgs, "--live", fracQuota), code: 1,
+			stderr: []string{`live: spec.options.quotaBackendBytes: invalid value 1.5: must be a whole number of bytes, 0 or more (the EtcdCluster CRD's int64)`}},
 		{name: "another stack's live file", args: with(clusterArgs, "--live", small), code: 1,
 			stderr: []string{`--live: invalid value "` + small + `": holds no EtcdCluster tenant-demo/kubernetes-demo-etcd (EtcdClusters: tenant-root/etcd): pass what 'kubectl get -n tenant-demo -o yaml etcdclusters.etcd-operator.cozystack.io kubernetes-demo-etcd' prints`}},
 	} {
