@@ -174,6 +174,10 @@ type Result struct {
 	// FILE' with the plan's flags); the text prints it piped into
 	// ApplyCommand, so that what is applied is what was planned.
 	RenderCommand string `json:"renderCommand,omitempty"`
+	// RenderReadsStdin says that RenderCommand reads its standard input
+	// ("-" for --live, -f or --set-file), as the plan did: the text says
+	// to give it the same input again, since a printed command cannot.
+	RenderReadsStdin bool `json:"renderReadsStdin,omitempty"`
 }
 
 // ApplyCommand is the kubectl command that applies a render (on its
@@ -1032,6 +1036,9 @@ func (p *Result) WriteText(out io.Writer) error {
 	textf(w, "\nField manager: %s, with force; apply with the same (%s).\n", p.fieldManager(), ApplyCommand(p.fieldManager()))
 	if p.RenderCommand != "" {
 		textf(w, "Apply what this plan planned with:\n  %s | %s\n", p.RenderCommand, ApplyCommand(p.fieldManager()))
+		if p.RenderReadsStdin {
+			textf(w, "  (it reads stdin where the plan did: give it the same input again, or save that input to a file and name the file)\n")
+		}
 	}
 	if len(p.InferredAPIs) > 0 {
 		fmt.Fprintln(w)

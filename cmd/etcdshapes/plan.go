@@ -233,6 +233,7 @@ func planLive(rf *renderFlags, output, fieldManager string, expectExisting bool,
 		return nil, rf.liveError(err)
 	}
 	p.RenderCommand = rf.renderCommand()
+	p.RenderReadsStdin = rf.readsStdin()
 	// The APIs a live object proves served are planned as listed, so
 	// their groups' other entries are no mistake.
 	apis := req.APIVersions

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
@@ -264,6 +265,12 @@ func (r *renderFlags) checkLive(live []etcdshapes.Object) error {
 // family in Helm's order (the order it applies them in, whatever the
 // command line's), and --live. A plan prints it, so that what is
 // applied is what was planned.
+// readsStdin says whether the render reads its standard input: "-" as
+// the --live file, a values file or a --set-file's file.
+func (r *renderFlags) readsStdin() bool {
+	return r.live == "-" || slices.Contains(r.valueFiles, "-") || slices.Contains(r.sets.FilePaths(), "-")
+}
+
 func (r *renderFlags) renderCommand() string {
 	w := []string{"etcdshapes", "render", r.caller}
 	if r.release != "" {

@@ -204,3 +204,38 @@ func TestRenderLiveContradiction(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderCommandStdin: a plan that read stdin ("-" as --live, as a
+// values file or as a --set-file's file) prints a render command that
+// reads it too, and says so (text and -o json's renderReadsStdin); one
+// that read only files says nothing of stdin.
+func TestRenderCommandStdin(t *testing.T) {
+	base := []string{"plan", "cluster", "kubernetes-demo", "-n", "tenant-demo"}
+	_, live, _ := cli(t, "", "render", "cluster", "kubernetes-demo", "-n", "tenant-demo")
+	liveFile := writeTemp(t, []byte(live))
+	valuesFile := writeTemp(t, []byte("etcd: {replicas: 3}\n"))
+	const note = "  (it reads stdin where the plan did: give it the same input again, or save that input to a file and name the file)\n"
+	for _, tc := range []struct {
+		name  string
+		stdin string
+		args  []string
+		reads bool
+	}{
+		{"files only", "", []string{"--live", liveFile, "-f", valuesFile, "--set-file", "_namespace.note=" + valuesFile}, false},
+		{"--live -", live, []string{"--live", "-"}, true},
+		{"-f -", "etcd: {replicas: 3}\n", []string{"--live", liveFile, "-f", "-"}, true},
+		{"--set-file KEY=-", "x\n", []string{"--live", liveFile, "--set-file", "_namespace.note=-"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, text, stderr := cli(t, tc.stdin, append(append([]string{}, base...), tc.args...)...)
+			require.Contains(t, []int{exitOK, exitUnsafe}, code, stderr)
+			assert.Equal(t, tc.reads, strings.Contains(text, note), text)
+			var pj struct {
+				RenderReadsStdin bool `json:"renderReadsStdin"`
+			}
+			_, js, stderr := cli(t, tc.stdin, append(append(append([]string{}, base...), tc.args...), "-o", "json")...)
+			require.NoError(t, json.Unmarshal([]byte(js), &pj), js+stderr)
+			assert.Equal(t, tc.reads, pj.RenderReadsStdin)
+		})
+	}
+}
