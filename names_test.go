@@ -29,6 +29,7 @@ func builders() map[string]func(naming.Names) error {
 		"etcd.Cluster":       func(n naming.Names) error { _, err := etcd.Cluster(n, etcd.Options{}); return err },
 		"etcd.DefragCronJob": func(n naming.Names) error { _, err := etcd.DefragCronJob(n, etcd.Options{}); return err },
 		"etcd.Build":         func(n naming.Names) error { _, err := etcd.Build(n, etcd.Options{}); return err },
+		"etcd.BuildAt":       func(n naming.Names) error { _, err := etcd.BuildAt(n, etcd.Options{}, etcd.Paths{}); return err },
 		"etcd.VerticalPodAutoscaler": func(n naming.Names) error {
 			_, err := etcd.VerticalPodAutoscaler(n, etcd.Ratios{})
 			return err

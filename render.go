@@ -33,10 +33,13 @@ type Request struct {
 // Render reads the request's values in its caller's shape and builds the
 // caller's stack.
 //
-// Bad input is refused with every refusal (see invalid.List): those of the
-// values first, in the order the values reader checks them (so the first
-// is the one the chart prints), then those of the stack's other inputs and
-// of the options read, each field once.
+// Bad input is refused with every refusal (see invalid.List), each once and
+// named by its values key: those of the values first, in the order the
+// values reader checks them (so the first is the one the chart prints),
+// then those of the stack's other inputs and of the options read. The
+// stack validates the options under the chart's value keys
+// (values.EtcdChartPaths, values.ClusterPaths); a value the reader refused
+// reaches it as its zero, the default, so no field is refused twice.
 func Render(r Request) ([]Object, error) {
 	switch r.Caller {
 	case CallerEtcd:
@@ -45,24 +48,13 @@ func Render(r Request) ([]Object, error) {
 		}
 		e, verr := values.EtcdChart(r.Values)
 		// Built even when the values are refused, to report the other
-		// inputs' refusals too. A refused value may still reach the
-		// builder (values.version "latest", values.size "-1Gi" are
-		// passed on as read), which refuses it again under the same
-		// values key (values.EtcdChartError): withoutRepeats leaves out
-		// the builder's refusals of every field the values reader
-		// refused, so each field is refused once.
-		objs, err := EtcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions,
-			Live: LiveState{Bootstrap: r.Live.Bootstrap}})
-		err = asWritten(r.Values, values.EtcdChartError(err))
-		if verr != nil {
-			return nil, withoutRepeats(verr, err)
-		}
-		return objs, err
+		// inputs' refusals too.
+		objs, err := etcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions,
+			Live: LiveState{Bootstrap: r.Live.Bootstrap}}, valuesPaths(values.EtcdChartPaths()))
+		return renderResult(r.Values, objs, verr, err)
 	case CallerCluster:
 		c, verr := values.Cluster(r.Values)
-		// Built even when the values are refused, and each field
-		// refused once, as for CallerEtcd (values.ClusterError).
-		objs, err := Cluster(ClusterOptions{
+		objs, err := cluster(ClusterOptions{
 			Namespace:                 r.Namespace,
 			Release:                   r.Release,
 			ChartVersion:              r.ChartVersion,
@@ -74,30 +66,21 @@ func Render(r Request) ([]Object, error) {
 			Auth:                      c.Auth,
 			APIVersions:               r.APIVersions,
 			Live:                      r.Live,
-		})
-		err = asWritten(r.Values, values.ClusterError(err))
-		if verr != nil {
-			return nil, withoutRepeats(verr, err)
-		}
-		return objs, err
+		}, valuesPaths(values.ClusterPaths()))
+		return renderResult(r.Values, objs, verr, err)
 	default:
 		return nil, invalid.Errorf("caller", r.Caller, "must be %q or %q", CallerEtcd, CallerCluster)
 	}
 }
 
-// withoutRepeats is first's refusals followed by those of more whose field
-// first does not already refuse, so that a value the values reader refused
-// and the builder then checked again is reported once; an error in more
-// that holds no refusal is kept (see invalid.Collector.AddExcept).
-func withoutRepeats(first, more error) error {
-	var c invalid.Collector
-	c.Add(first)
-	reported := map[string]bool{}
-	for _, e := range invalid.All(first) {
-		reported[e.Field] = true
+// renderResult is the values reader's refusals followed by the stack's
+// (each quoting its value as written), or the stack's objects.
+func renderResult(vals map[string]any, objs []Object, verr, err error) ([]Object, error) {
+	err = asWritten(vals, err)
+	if verr != nil {
+		return nil, invalid.Join(verr, err)
 	}
-	c.AddExcept(more, reported)
-	return c.Err()
+	return objs, err
 }
 
 // asWritten gives each of the builder's refusals of a scalar of the

@@ -191,6 +191,7 @@ func one[T Object](o T, err error) ([]Object, error) {
 type stackBuild struct {
 	names        naming.Names
 	opts         etcd.Options
+	paths        etcd.Paths // name the options in the caller's terms
 	replicas     int32
 	chartVersion string
 	bootstrap    *etcdv1alpha2.BootstrapSpec // the live EtcdCluster's
@@ -217,7 +218,7 @@ func (l *lazy[T]) get(build func() (T, error)) (T, error) {
 }
 
 func (b *stackBuild) etcd() (etcd.Shapes, error) {
-	return b.shapes.get(func() (etcd.Shapes, error) { return etcd.Build(b.names, b.opts) })
+	return b.shapes.get(func() (etcd.Shapes, error) { return etcd.BuildAt(b.names, b.opts, b.paths) })
 }
 
 func (b *stackBuild) pki() (pki.PKI, error) {

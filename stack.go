@@ -4,7 +4,9 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/values"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // EtcdChartOptions are the inputs of the etcd chart's stack.
@@ -41,6 +43,42 @@ type EtcdChartOptions struct {
 // the chart version, the live state, then the etcd's options, in that
 // order. Nothing in APIVersions is refused.
 func EtcdChart(o EtcdChartOptions) ([]Object, error) {
+	return etcdChart(o, goPaths())
+}
+
+// inputPaths name a stack's inputs in its caller's terms (see etcd.Paths):
+// a Go caller's field names (goPaths), a chart's value keys (Render, from
+// values.Paths), so that each input is validated once, under its name.
+type inputPaths struct {
+	etcd etcd.Paths
+	// replicas, storageClassLocal and storageClassReplicated are
+	// ClusterOptions' fields of those names.
+	replicas, storageClassLocal, storageClassReplicated string
+}
+
+// goPaths are the stack options' Go field names. The etcd chart's etcd
+// options keep their own names ("Size", not "Etcd.Size"), as before.
+func goPaths() inputPaths {
+	return inputPaths{etcd: etcd.GoPaths(nil), replicas: "Replicas", storageClassLocal: "StorageClassLocal", storageClassReplicated: "StorageClassReplicated"}
+}
+
+// valuesPaths are a chart's value keys (values.EtcdChartPaths,
+// values.ClusterPaths).
+func valuesPaths(p values.Paths) inputPaths {
+	out := goPaths()
+	out.etcd = p.Etcd
+	for _, f := range []struct {
+		dst *string
+		p   *field.Path
+	}{{&out.replicas, p.Replicas}, {&out.storageClassLocal, p.StorageClassLocal}, {&out.storageClassReplicated, p.StorageClassReplicated}} {
+		if f.p != nil {
+			*f.dst = f.p.String()
+		}
+	}
+	return out
+}
+
+func etcdChart(o EtcdChartOptions, p inputPaths) ([]Object, error) {
 	if o.Release == "" {
 		o.Release = naming.EtcdChartRelease
 	}
@@ -50,9 +88,9 @@ func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 	if err != nil {
 		// The options are checked too, so that one run reports every
 		// bad input; without a bad name or input, the build checks them.
-		return nil, invalid.Join(err, opts.Validate())
+		return nil, invalid.Join(err, p.etcd.Validate(opts))
 	}
-	b := stackBuild{names: n, opts: opts, replicas: replicasOf(opts), chartVersion: o.ChartVersion, bootstrap: o.Live.Bootstrap}
+	b := stackBuild{names: n, opts: opts, paths: p.etcd, replicas: etcd.ReplicasOrDefault(opts.Replicas), chartVersion: o.ChartVersion, bootstrap: o.Live.Bootstrap}
 	return b.build(CallerEtcd, apis)
 }
 
@@ -124,8 +162,12 @@ type ClusterOptions struct {
 // state, the replicas, the storage classes, then the etcd's options.
 // Nothing in APIVersions is refused.
 func Cluster(o ClusterOptions) ([]Object, error) {
+	return cluster(o, goPaths())
+}
+
+func cluster(o ClusterOptions, p inputPaths) ([]Object, error) {
 	var c invalid.Collector
-	own, shared, apis, replicas, err := o.inputs()
+	own, shared, apis, replicas, err := o.inputs(p)
 	c.Add(err)
 	opts := etcd.Options{
 		Replicas:                  replicas,
@@ -152,16 +194,16 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 		// the default, which no other option depends on.
 		check := opts
 		check.Replicas, check.StorageClassName = 0, ""
-		c.Add(check.Validate())
+		c.Add(p.etcd.Validate(check))
 		return nil, c.Err()
 	}
 	if shared {
-		if err := opts.Validate(); err != nil {
+		if err := p.etcd.Validate(opts); err != nil {
 			return nil, err
 		}
 		return []Object{}, nil
 	}
-	b := stackBuild{names: n, opts: opts, replicas: replicas, chartVersion: o.ChartVersion, bootstrap: o.Live.Bootstrap}
+	b := stackBuild{names: n, opts: opts, paths: p.etcd, replicas: replicas, chartVersion: o.ChartVersion, bootstrap: o.Live.Bootstrap}
 	return b.build(CallerCluster, apis)
 }
 
@@ -170,22 +212,19 @@ func Cluster(o ClusterOptions) ([]Object, error) {
 // is the cluster's own DataStore name ("" when the namespace or release is
 // refused), shared whether it stays on another datastore, replicas the
 // count with its default applied.
-func (o ClusterOptions) inputs() (own string, shared bool, apis map[string]bool, replicas int32, err error) {
+func (o ClusterOptions) inputs(p inputPaths) (own string, shared bool, apis map[string]bool, replicas int32, err error) {
 	var c invalid.Collector
 	own, shared, err = o.sharesDataStore()
 	c.Add(err)
 	apis, err = stackInputs(o.ChartVersion, o.APIVersions)
 	c.Add(err)
 	c.Add(o.Live.Validate())
-	replicas = o.Replicas
-	if replicas == 0 {
-		replicas = etcd.DefaultReplicas
-	}
+	replicas = etcd.ReplicasOrDefault(o.Replicas)
 	if replicas != 1 && replicas != 3 {
-		c.Addf("Replicas", replicas, "must be 1 or 3")
+		c.Addf(p.replicas, replicas, "must be 1 or 3")
 	}
-	c.Add(validateStorageClass("StorageClassLocal", o.StorageClassLocal))
-	c.Add(validateStorageClass("StorageClassReplicated", o.StorageClassReplicated))
+	c.Add(validateStorageClass(p.storageClassLocal, o.StorageClassLocal))
+	c.Add(validateStorageClass(p.storageClassReplicated, o.StorageClassReplicated))
 	return own, shared, apis, replicas, c.Err()
 }
 
@@ -222,11 +261,4 @@ func storageClass(o ClusterOptions, replicas int32) string {
 		return o.StorageClassReplicated
 	}
 	return o.StorageClassLocal
-}
-
-func replicasOf(o etcd.Options) int32 {
-	if o.Replicas == 0 {
-		return etcd.DefaultReplicas
-	}
-	return o.Replicas
 }

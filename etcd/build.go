@@ -30,7 +30,13 @@ func (s Shapes) Objects() []manifest.Object {
 // do on their own). A stack that renders no VPA (its API is not served)
 // leaves Shapes.VPA out.
 func Build(n naming.Names, o Options) (Shapes, error) {
-	r, err := resolveFor(n, o)
+	return BuildAt(n, o, GoPaths(nil))
+}
+
+// BuildAt is Build with the options validated under the caller's paths
+// (see Paths), so that a refusal names the field as the caller wrote it.
+func BuildAt(n naming.Names, o Options, p Paths) (Shapes, error) {
+	r, err := resolveFor(n, o, p.complete())
 	if err != nil {
 		return Shapes{}, err
 	}
@@ -45,21 +51,22 @@ func Build(n naming.Names, o Options) (Shapes, error) {
 // first step of every builder that takes both. Both are refused together
 // (see invalid.List), the names first, so that each builder reports the
 // same first error.
-func resolveFor(n naming.Names, o Options) (resolved, error) {
+func resolveFor(n naming.Names, o Options, p Paths) (resolved, error) {
 	var errs invalid.Collector
 	namesOK := !errs.Add(n.Validate())
-	r, err := o.resolve()
+	r, err := o.resolve(p)
 	errs.Add(err)
-	if namesOK && r.Auth.validate() == nil {
+	secret := p.AuthRootCredentialsSecret.String()
+	if namesOK && r.Auth.validate(secret) == nil {
 		// A rule of the options against the names, once both are valid.
-		errs.Add(r.Auth.validateNames(n))
+		errs.Add(r.Auth.validateNames(secret, n))
 	}
 	return r, errs.Err()
 }
 
 // build is a builder of one object: resolveFor, then f.
 func build[T any](n naming.Names, o Options, f func(naming.Names, resolved) T) (T, error) {
-	r, err := resolveFor(n, o)
+	r, err := resolveFor(n, o, GoPaths(nil))
 	if err != nil {
 		var zero T
 		return zero, err

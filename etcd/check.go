@@ -155,7 +155,7 @@ func CheckJob(n naming.Names, o Options, c CheckOptions) (*batchv1.Job, error) {
 	// resolve fills in the defaults even when it refuses an option, so
 	// r.quota is the quota of the size the check runs against, or 0
 	// where the size was refused (that refusal is among err's).
-	r, err := o.resolve()
+	r, err := o.resolve(GoPaths(nil))
 	errs.Add(err)
 	quota, of, larger := r.quota, "size "+r.Size.String(), "a larger size"
 	if c.QuotaBackendBytes < 0 {

@@ -66,9 +66,7 @@ func (h CleanupHook) Objects() []manifest.Object {
 func Cleanup(n naming.Names, replicas int32) (CleanupHook, error) {
 	var c invalid.Collector
 	c.Add(n.Validate())
-	if replicas == 0 {
-		replicas = DefaultReplicas
-	}
+	replicas = ReplicasOrDefault(replicas)
 	if replicas < 1 || replicas > MaxReplicas {
 		c.Addf("replicas", replicas, "must be between 1 and %d", MaxReplicas)
 	}

@@ -42,6 +42,16 @@ const (
 	MaxReplicas = int32(99)
 )
 
+// ReplicasOrDefault is the member count n means: DefaultReplicas for 0,
+// else n. Every caller that defaults a replica count asks it, so that the
+// default lives in one place.
+func ReplicasOrDefault(n int32) int32 {
+	if n == 0 {
+		return DefaultReplicas
+	}
+	return n
+}
+
 // MinSizeRule is the refusal of a size below MinSize.
 const MinSizeRule = "must be at least " + MinSize + " (etcd.MinSize): etcd preallocates 128,000,000 bytes of write-ahead log on the data volume before it stores a key (two segments of 64,000,000), so a smaller volume never runs"
 
@@ -132,8 +142,7 @@ const (
 
 // validate checks the auth options on their own: the Secret is named
 // exactly when auth is on, and is a Secret name.
-func (a Auth) validate() error {
-	const field = "Auth.RootCredentialsSecret"
+func (a Auth) validate(field string) error {
 	switch {
 	case a.Enabled && a.RootCredentialsSecret == "":
 		return invalid.Errorf(field, a.RootCredentialsSecret, "must name the root credentials Secret (type %s, username %s and a password) when auth is enabled: etcd-operator turns auth on only once it reads the root password from it", RootCredentialsType, RootUser)
@@ -150,12 +159,12 @@ func (a Auth) validate() error {
 // validateNames refuses a root credentials Secret that is one of the
 // stack's TLS Secrets (the client certificate's, say): etcd-operator would
 // find no password there and never turn auth on.
-func (a Auth) validateNames(n naming.Names) error {
+func (a Auth) validateNames(field string, n naming.Names) error {
 	if a.RootCredentialsSecret == "" {
 		return nil
 	}
 	if slices.Contains(n.TLSSecrets(), a.RootCredentialsSecret) {
-		return invalid.Errorf("Auth.RootCredentialsSecret", a.RootCredentialsSecret,
+		return invalid.Errorf(field, a.RootCredentialsSecret,
 			"must not be one of the stack's TLS Secrets (%s): it must be a %s Secret of its own, holding the root password", strings.Join(n.TLSSecrets(), ", "), RootCredentialsType)
 	}
 	return nil
@@ -166,9 +175,13 @@ func (a Auth) validateNames(n naming.Names) error {
 // member Pods.
 // Every constraint is checked; the refusals come in list order.
 func ValidateSpreadConstraints(list []corev1.TopologySpreadConstraint) error {
+	return GoPaths(nil).ValidateSpreadConstraints(list)
+}
+
+func validateSpreadConstraints(p *k8sfield.Path, list []corev1.TopologySpreadConstraint) error {
 	var errs invalid.Collector
 	for i, c := range list {
-		errs.Add(validateSpread(i, c, list[:i]))
+		errs.Add(validateSpread(p.Index(i), c, list[:i]))
 	}
 	return errs.Err()
 }
@@ -176,6 +189,8 @@ func ValidateSpreadConstraints(list []corev1.TopologySpreadConstraint) error {
 // resolved is Options with defaults applied and inputs validated.
 type resolved struct {
 	Options
+	// paths name the options in the caller's terms.
+	paths Paths
 	// quota is the quota of Size (at least 1), or 0 when Size was refused.
 	quota     int64
 	resources *corev1.ResourceRequirements
@@ -187,41 +202,39 @@ type resolved struct {
 // the first is the one the chart, which stops at its first failure, prints.
 // A check that needs an earlier value valid (the requests need the ratios
 // and the limits) is skipped when that value was refused.
-func (o Options) resolve() (resolved, error) {
-	r := resolved{Options: o}
+func (o Options) resolve(p Paths) (resolved, error) {
+	r := resolved{Options: o, paths: p}
 	var c invalid.Collector
 	if r.Version == "" {
 		r.Version = DefaultVersion
 	}
-	c.Add(ValidateVersion(r.Version))
-	if r.Replicas == 0 {
-		r.Replicas = DefaultReplicas
-	}
+	c.Add(validateVersion(p.Version.String(), r.Version))
+	r.Replicas = ReplicasOrDefault(r.Replicas)
 	if r.Replicas < 1 {
-		c.Addf("Replicas", r.Replicas, "must be at least 1")
+		c.Addf(p.Replicas.String(), r.Replicas, "must be at least 1")
 	}
 	if r.Replicas > MaxReplicas {
-		c.Addf("Replicas", r.Replicas, "must be at most %d (etcd advises at most 7 members)", MaxReplicas)
+		c.Addf(p.Replicas.String(), r.Replicas, "must be at most %d (etcd advises at most 7 members)", MaxReplicas)
 	}
 	if r.Size.IsZero() {
 		r.Size = resource.MustParse(DefaultSize)
 	}
-	quota, err := quotaBackendBytes(r.Size)
+	quota, err := quotaBackendBytes(p.Size.String(), r.Size)
 	c.Add(err)
 	r.quota = quota
 	if r.StorageClassName != "" {
 		if errs := validation.IsDNS1123Subdomain(r.StorageClassName); len(errs) > 0 {
-			c.Addf("StorageClassName", r.StorageClassName, "must be a StorageClass name (DNS-1123 subdomain)")
+			c.Addf(p.StorageClassName.String(), r.StorageClassName, "must be a StorageClass name (DNS-1123 subdomain)")
 		}
 	}
 	if r.ServiceLabel != "" {
 		// A label value on the member pods and PVCs: the API server
 		// refuses anything else, long after the EtcdCluster was accepted.
 		if errs := validation.IsValidLabelValue(r.ServiceLabel); len(errs) > 0 {
-			c.Addf("ServiceLabel", r.ServiceLabel, "must be a label value (the cozystack.io/service label of the member pods): %s", strings.Join(errs, "; "))
+			c.Addf(p.ServiceLabel.String(), r.ServiceLabel, "must be a label value (the cozystack.io/service label of the member pods): %s", strings.Join(errs, "; "))
 		}
 	}
-	r.ratios, err = r.Ratios.parse()
+	r.ratios, err = r.Ratios.parse(p)
 	ratiosOK := !c.Add(err)
 	limits := r.Resources
 	if limits == nil {
@@ -237,17 +250,17 @@ func (o Options) resolve() (resolved, error) {
 		if !ratiosOK {
 			ratios = nil
 		}
-		if req, err := sanitize(limits, ratios); !c.Add(err) && ratiosOK {
+		if req, err := sanitize(limits, ratios, p); !c.Add(err) && ratiosOK {
 			if !c.Add(requestsWithinLimits(req, r.ratios)) {
 				r.resources = &req
 			}
 		}
 	}
-	c.Add(ValidateSpreadConstraints(r.TopologySpreadConstraints))
+	c.Add(validateSpreadConstraints(p.TopologySpreadConstraints, r.TopologySpreadConstraints))
 	if r.Affinity != nil {
-		c.Add(invalid.FromFieldErrors(validateAffinity(r.Affinity, k8sfield.NewPath("Affinity"))))
+		c.Add(invalid.FromFieldErrors(validateAffinity(r.Affinity, p.Affinity)))
 	}
-	c.Add(r.Auth.validate())
+	c.Add(r.Auth.validate(p.AuthRootCredentialsSecret.String()))
 	return r, c.Err()
 }
 
@@ -276,10 +289,11 @@ func requestsWithinLimits(req corev1.ResourceRequirements, p parsedRatios) error
 
 // Validate reports every input that breaks a rule: nil, the one
 // *invalid.Error, or an invalid.List in the order the checks ran (the
-// first is what the chart prints).
+// first is what the chart prints), each named by its Go field
+// (GoPaths(nil).Validate; Paths.Validate names them in another caller's
+// terms).
 func (o Options) Validate() error {
-	_, err := o.resolve()
-	return err
+	return GoPaths(nil).Validate(o)
 }
 
 // QuotaBackendBytes is etcd's --quota-backend-bytes for a data volume:
@@ -290,29 +304,29 @@ func (o Options) Validate() error {
 // charts' float64 arithmetic does not hold exactly (quantity.ChartRule)
 // and one below MinSize.
 func QuotaBackendBytes(size resource.Quantity) (int64, error) {
-	return quotaBackendBytes(size)
+	return quotaBackendBytes(GoPaths(nil).Size.String(), size)
 }
 
-func quotaBackendBytes(size resource.Quantity) (int64, error) {
-	if err := quantity.ChartCheck("Size", size); err != nil {
+func quotaBackendBytes(field string, size resource.Quantity) (int64, error) {
+	if err := quantity.ChartCheck(field, size); err != nil {
 		return 0, err
 	}
 	if size.Sign() <= 0 {
-		return 0, invalid.Errorf("Size", size.String(), "must be a positive quantity of bytes")
+		return 0, invalid.Errorf(field, size.String(), "must be a positive quantity of bytes")
 	}
 	if size.Cmp(minSize) < 0 {
-		return 0, invalid.Errorf("Size", size.String(), "%s", MinSizeRule)
+		return 0, invalid.Errorf(field, size.String(), "%s", MinSizeRule)
 	}
 	// The chart multiplies exact decimals (sprig's mulf), then formats the
 	// float64 result with %.0f.
 	d := new(inf.Dec).Mul(size.AsDec(), inf.NewDec(95, 2))
 	f, err := strconv.ParseFloat(d.String(), 64)
 	if err != nil || f >= math.MaxInt64 {
-		return 0, invalid.Errorf("Size", size.String(), "is too large for etcd's int64 quota")
+		return 0, invalid.Errorf(field, size.String(), "is too large for etcd's int64 quota")
 	}
 	n, err := strconv.ParseInt(strconv.FormatFloat(f, 'f', 0, 64), 10, 64)
 	if err != nil {
-		return 0, invalid.Errorf("Size", size.String(), "is too large for etcd's int64 quota")
+		return 0, invalid.Errorf(field, size.String(), "is too large for etcd's int64 quota")
 	}
 	return n, nil
 }
@@ -321,8 +335,8 @@ func quotaBackendBytes(size resource.Quantity) (int64, error) {
 // constraint: etcd-operator copies the constraints into the member Pods,
 // where a bad one would be refused long after the EtcdCluster was
 // accepted. before are the constraints that precede it.
-func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.TopologySpreadConstraint) error {
-	field := "TopologySpreadConstraints[" + strconv.Itoa(i) + "]"
+func validateSpread(at *k8sfield.Path, c corev1.TopologySpreadConstraint, before []corev1.TopologySpreadConstraint) error {
+	field := at.String()
 	var errs invalid.Collector
 	if c.MaxSkew < 1 {
 		errs.Addf(field+".maxSkew", c.MaxSkew, "must be at least 1")
@@ -366,7 +380,7 @@ func validateSpread(i int, c corev1.TopologySpreadConstraint, before []corev1.To
 			errs.Addf(field+pol.name, string(*pol.p), "must be Honor or Ignore")
 		}
 	}
-	errs.Add(invalid.FromFieldErrors(labelselector.Validate(c.LabelSelector, k8sfield.NewPath(field+".labelSelector"))))
+	errs.Add(invalid.FromFieldErrors(labelselector.Validate(c.LabelSelector, at.Child("labelSelector"))))
 	// The library adds a selector on the members when there is none.
 	keys := map[string]bool{InstanceLabel: c.LabelSelector == nil}
 	if c.LabelSelector != nil {

@@ -132,21 +132,20 @@ type parsedRatios struct{ cpu, memory, ephemeral ratio }
 // Validate reports every ratio that is not a number above zero (see
 // Options.Validate for the form of the error).
 func (r Ratios) Validate() error {
-	_, err := r.parse()
-	return err
+	return GoPaths(nil).ValidateRatios(r)
 }
 
 // parse reads the three ratios, each on its own, so that every bad one is
 // reported.
-func (r Ratios) parse() (parsedRatios, error) {
+func (r Ratios) parse(paths Paths) (parsedRatios, error) {
 	var p parsedRatios
 	var c invalid.Collector
 	var err error
-	p.cpu, err = parseRatio("Ratios.CPU", r.CPU, DefaultCPUAllocationRatio)
+	p.cpu, err = parseRatio(paths.RatioCPU.String(), r.CPU, DefaultCPUAllocationRatio)
 	c.Add(err)
-	p.memory, err = parseRatio("Ratios.Memory", r.Memory, DefaultMemoryAllocationRatio)
+	p.memory, err = parseRatio(paths.RatioMemory.String(), r.Memory, DefaultMemoryAllocationRatio)
 	c.Add(err)
-	p.ephemeral, err = parseRatio("Ratios.EphemeralStorage", r.EphemeralStorage, DefaultEphemeralStorageAllocationRatio)
+	p.ephemeral, err = parseRatio(paths.RatioEphemeralStorage.String(), r.EphemeralStorage, DefaultEphemeralStorageAllocationRatio)
 	c.Add(err)
 	return p, c.Err()
 }
@@ -164,11 +163,12 @@ const divisionScale = 16
 // request is identical to the chart's and moving a cluster from the chart to
 // this library does not roll its members.
 func SanitizeResources(limits corev1.ResourceList, r Ratios) (corev1.ResourceRequirements, error) {
-	p, err := r.parse()
+	paths := GoPaths(nil)
+	p, err := r.parse(paths)
 	if err != nil {
 		return corev1.ResourceRequirements{}, err
 	}
-	return sanitize(limits, &p)
+	return sanitize(limits, &p, paths)
 }
 
 // sortedNames are the names of limits, sorted, so that the refusals come in
@@ -186,15 +186,15 @@ func sortedNames(limits corev1.ResourceList) []string {
 // and derives the requests of those that pass. With no ratios (nil: they
 // were refused) it checks the limits alone, as the requests divide by the
 // ratios; the refusals of the limits and their order are the same.
-func sanitize(limits corev1.ResourceList, p *parsedRatios) (corev1.ResourceRequirements, error) {
+func sanitize(limits corev1.ResourceList, p *parsedRatios, paths Paths) (corev1.ResourceRequirements, error) {
 	out := corev1.ResourceRequirements{Limits: corev1.ResourceList{}, Requests: corev1.ResourceList{}}
 	names := sortedNames(limits)
 	var c invalid.Collector
-	c.Add(validateHugePagesNeedCPUOrMemory(limits, names))
+	c.Add(validateHugePagesNeedCPUOrMemory(paths.Resources.String(), limits, names))
 	for _, n := range names {
 		name := corev1.ResourceName(n)
 		limit := limits[name]
-		if c.Add(ValidateContainerResource(name, limit)) {
+		if c.Add(validateContainerResource(paths.resource(n), name, limit)) {
 			continue
 		}
 		out.Limits[name] = limit.DeepCopy()
@@ -211,7 +211,7 @@ func sanitize(limits corev1.ResourceList, p *parsedRatios) (corev1.ResourceRequi
 			}
 			q, ok := byteRequest(limit, r)
 			if !ok {
-				c.Addf("Resources["+n+"]", limit.String(),
+				c.Addf(paths.resource(n), limit.String(),
 					"divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)", n, r.text)
 				continue
 			}
@@ -233,8 +233,11 @@ func sanitize(limits corev1.ResourceList, p *parsedRatios) (corev1.ResourceRequi
 // as the Pod API requires of new Pods. The quantity must also be one the API
 // server stores unchanged.
 func ValidateContainerResource(name corev1.ResourceName, q resource.Quantity) error {
+	return GoPaths(nil).ValidateContainerResource(name, q)
+}
+
+func validateContainerResource(f string, name corev1.ResourceName, q resource.Quantity) error {
 	n := string(name)
-	f := "Resources[" + n + "]"
 	if errs := validation.IsQualifiedName(n); len(errs) > 0 {
 		return invalid.Errorf(f, n, "must be a resource name: %s", strings.Join(errs, "; "))
 	}
@@ -304,7 +307,7 @@ func validateHugePages(field, name string, q resource.Quantity) error {
 
 // validateHugePagesNeedCPUOrMemory is the Pod API's rule that a container
 // with hugepages also sets cpu or memory.
-func validateHugePagesNeedCPUOrMemory(limits corev1.ResourceList, names []string) error {
+func validateHugePagesNeedCPUOrMemory(field string, limits corev1.ResourceList, names []string) error {
 	_, cpu := limits[corev1.ResourceCPU]
 	_, memory := limits[corev1.ResourceMemory]
 	if cpu || memory {
@@ -312,7 +315,7 @@ func validateHugePagesNeedCPUOrMemory(limits corev1.ResourceList, names []string
 	}
 	for _, n := range names {
 		if strings.HasPrefix(n, corev1.ResourceHugePagesPrefix) {
-			return invalid.Errorf("Resources", strings.Join(names, ", "), "%s needs a cpu or memory limit beside it: the Pod API refuses hugepages without them", n)
+			return invalid.Errorf(field, strings.Join(names, ", "), "%s needs a cpu or memory limit beside it: the Pod API refuses hugepages without them", n)
 		}
 	}
 	return nil

@@ -24,8 +24,12 @@ const MaxVersionLength = 127
 // ValidateVersion checks an etcd version: X.Y.Z without leading zeros (see
 // VersionPattern), at most MaxVersionLength bytes.
 func ValidateVersion(v string) error {
+	return GoPaths(nil).ValidateVersion(v)
+}
+
+func validateVersion(field, v string) error {
 	if _, ok := parseVersion(v); !ok {
-		return invalid.Errorf("Version", v, "must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. %q", DefaultVersion)
+		return invalid.Errorf(field, v, "must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. %q", DefaultVersion)
 	}
 	return nil
 }

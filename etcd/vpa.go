@@ -28,7 +28,7 @@ func VerticalPodAutoscaler(n naming.Names, ratios Ratios) (*vpav1.VerticalPodAut
 	if err := n.Validate(); err != nil {
 		return nil, err
 	}
-	p, err := ratios.parse()
+	p, err := ratios.parse(GoPaths(nil))
 	if err != nil {
 		return nil, err
 	}

@@ -6,9 +6,10 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	. "github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // TestEveryBadKey: a values file with several bad keys is refused with
@@ -52,15 +53,23 @@ func TestMergeEveryDocument(t *testing.T) {
 	require.Equal(t, []string{"values[1]", "values[3]"}, invalidtest.Fields(err), "%v", err)
 }
 
-// TestRerootList: EtcdChartError and ClusterError re-root every refusal of
-// a list, in order.
-func TestRerootList(t *testing.T) {
-	err := invalid.Join(invalid.Errorf("Size", "0", "r"), invalid.Errorf("Resources[cpu]", "-1", "r"), invalid.Errorf("Ratios.CPU", "x", "r"), invalid.Errorf("namespace", "x", "r"))
-	require.Equal(t, []string{"values.size", "values.resources.cpu", "_cluster.cpu-allocation-ratio", "namespace"}, invalidtest.Fields(EtcdChartError(err)))
-	require.Equal(t, []string{"Size", "Resources[cpu]", "_cluster.cpu-allocation-ratio", "namespace"}, invalidtest.Fields(ClusterError(err)))
-	require.Equal(t, []string{"Size", "Resources[cpu]", "Ratios.CPU", "namespace"}, invalidtest.Fields(err), "the input is not changed")
-	var nilErr *invalid.Error
-	require.Equal(t, error(nilErr), EtcdChartError(nilErr))
+// TestPathsNameValueKeys: the builder's validation under a chart's paths
+// names each option by its values key, with no renaming afterwards; the
+// Go caller's paths name the Go fields.
+func TestPathsNameValueKeys(t *testing.T) {
+	o := etcd.Options{Size: resource.MustParse("1Ki"), Resources: corev1.ResourceList{"cpu": resource.MustParse("-1")}, Ratios: etcd.Ratios{CPU: "x"},
+		Version: "latest", Replicas: 100, TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{}}, StorageClassName: "A",
+		Affinity: &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{}}},
+		Auth:     etcd.Auth{RootCredentialsSecret: "s"}}
+	require.Equal(t, []string{"values.version", "values.replicas", "values.size", "values.storageClass", "_cluster.cpu-allocation-ratio", "values.resources.cpu",
+		"_cluster.scheduling.globalAppTopologySpreadConstraints[0].maxSkew", "_cluster.scheduling.globalAppTopologySpreadConstraints[0].topologyKey", "_cluster.scheduling.globalAppTopologySpreadConstraints[0].whenUnsatisfiable",
+		"values.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms", "values.auth.rootCredentialsSecret"},
+		invalidtest.Fields(EtcdChartPaths().Etcd.Validate(o)))
+	require.Equal(t, []string{"Version", "Replicas", "Size", "StorageClassName", "Ratios.CPU", "Resources[cpu]",
+		"TopologySpreadConstraints[0].maxSkew", "TopologySpreadConstraints[0].topologyKey", "TopologySpreadConstraints[0].whenUnsatisfiable",
+		"Affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms", "Auth.RootCredentialsSecret"},
+		invalidtest.Fields(o.Validate()))
+	require.Equal(t, []string{"etcd.replicas", "etcd.auth.rootCredentialsSecret"}, invalidtest.Fields(ClusterPaths().Etcd.Validate(etcd.Options{Replicas: -1, Auth: etcd.Auth{RootCredentialsSecret: "s"}})))
 }
 
 // TestRenderReportsTheOtherClusterValues: Render builds a tenant cluster's

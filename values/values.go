@@ -187,13 +187,14 @@ func valuesMap(values map[string]any) (map[string]any, error) {
 //
 // Every bad key is reported (see invalid.List), in the order the chart's
 // checks meet them; a key whose value was refused is not checked further.
+//
+// It returns what it read beside its refusals, so that a caller can check
+// the stack's other inputs too (Render does): a value it refuses is left at
+// its zero (the builder's default), so that the builder, which validates
+// the rest under EtcdChartPaths, refuses no field a second time.
 func EtcdChart(values map[string]any) (etcd.Options, error) {
-	o, err := etcdChart(values)
-	return o, EtcdChartError(err)
-}
-
-func etcdChart(values map[string]any) (etcd.Options, error) {
 	var o etcd.Options
+	paths := EtcdChartPaths().Etcd
 	var c invalid.Collector
 	values, err := valuesMap(readView(values, etcdChartShape))
 	if err != nil {
@@ -217,33 +218,37 @@ func etcdChart(values map[string]any) (etcd.Options, error) {
 	// Checked here as well as in the builder: an empty version is refused,
 	// not defaulted (the chart would render version: ""), and the field is
 	// named as the user wrote it.
-	if e.Version, err = optString("values.version", v["version"]); !c.Add(err) && !null["version"] {
-		c.Add(etcd.ValidateVersion(e.Version))
+	if e.Version, err = optString(paths.Version.String(), v["version"]); !c.Add(err) && !null["version"] {
+		if c.Add(paths.ValidateVersion(e.Version)) {
+			e.Version = ""
+		}
 	}
 	if raw, ok := v["replicas"]; ok && raw != nil {
-		n, err := wholeNumber("values.replicas", raw, 1, int64(etcd.MaxReplicas), "(etcd advises at most 7 members)")
+		n, err := wholeNumber(paths.Replicas.String(), raw, 1, int64(etcd.MaxReplicas), "(etcd advises at most 7 members)")
 		if !c.Add(err) {
 			e.Replicas = int32(n)
 		}
 	}
 	// The size's checks build on each other: each runs only when the one
 	// before passed.
-	if !c.Add(schemaWhole("values.size", v["size"])) {
-		if e.Size, err = optQuantity("values.size", v["size"]); !c.Add(err) {
+	size := paths.Size.String()
+	if !c.Add(schemaWhole(size, v["size"])) {
+		if e.Size, err = optQuantity(size, v["size"]); !c.Add(err) {
 			if raw, ok := v["size"]; ok {
-				if _, err := etcd.QuotaBackendBytes(e.Size); err != nil {
-					c.Add(asWritten(err, "values.size", nil, raw))
+				if err := paths.ValidateSize(e.Size); err != nil {
+					c.Add(asWritten(err, size, nil, raw))
+					e.Size = resource.Quantity{}
 				}
 			}
 		}
 	}
-	e.StorageClassName, err = optString("values.storageClass", v["storageClass"])
+	e.StorageClassName, err = optString(paths.StorageClassName.String(), v["storageClass"])
 	c.Add(err)
-	e.Resources, err = resourceMap("values.resources", v["resources"])
+	e.Resources, err = resourceMap(paths, v["resources"])
 	c.Add(err)
-	e.Affinity, err = affinityValue("values.affinity", v["affinity"])
+	e.Affinity, err = affinityValue(paths.Affinity.String(), v["affinity"])
 	c.Add(err)
-	e.Auth, err = authValue("values.auth", v["auth"])
+	e.Auth, err = authValue(etcdChartRoot.Child("auth").String(), v["auth"])
 	c.Add(err)
 	c.Add(refuseNullRatios(values["_cluster"]))
 	pl, err := platformValues(v["_cluster"])
@@ -287,17 +292,15 @@ type ClusterEtcd struct {
 // refused together (etcd.Ratios.Validate) are kept, so that the stack
 // refuses them under the same keys.
 func Cluster(values map[string]any) (ClusterEtcd, error) {
-	o, err := cluster(values)
-	return o, ClusterError(err)
-}
-
-func cluster(values map[string]any) (ClusterEtcd, error) {
 	var o ClusterEtcd
 	values, err := valuesMap(readView(values, clusterShape))
 	if err != nil {
 		return o, err
 	}
-	v := coalesce(map[string]any{"etcd": map[string]any{"replicas": json.Number("3")}}, values)
+	// No default is laid over the values: a replica count not given is
+	// 0, the stack's default (etcd.DefaultReplicas).
+	v := values
+	replicas := ClusterPaths().Replicas.String()
 	var c invalid.Collector
 	etcdValues, ok := v["etcd"].(map[string]any)
 	if !ok && v["etcd"] != nil {
@@ -305,19 +308,19 @@ func cluster(values map[string]any) (ClusterEtcd, error) {
 	}
 	c.Add(refuseUnknown("etcd.", etcdValues, clusterEtcdKeys, nil))
 	if raw, ok := etcdValues["replicas"]; ok && raw != nil {
-		f, ok, err := valueNumber("etcd.replicas", raw)
+		f, ok, err := valueNumber(replicas, raw)
 		switch {
 		case err != nil:
 			c.Add(err)
 		case !ok:
-			c.Addf("etcd.replicas", raw, "must be a number")
+			c.Addf(replicas, raw, "must be a number")
 		case f != 1 && f != 3:
-			c.Addf("etcd.replicas", raw, "must be 1 or 3")
+			c.Addf(replicas, raw, "must be 1 or 3")
 		default:
 			o.Replicas = int32(f)
 		}
 	}
-	o.Auth, err = authValue("etcd.auth", etcdValues["auth"])
+	o.Auth, err = authValue(clusterEtcdRoot.Child("auth").String(), etcdValues["auth"])
 	c.Add(err)
 	c.Add(refuseNullRatios(values["_cluster"]))
 	pl, err := platformValues(v["_cluster"])
@@ -336,7 +339,7 @@ func refuseNullRatios(raw any) error {
 	var errs invalid.Collector
 	for _, k := range []string{"cpu-allocation-ratio", "memory-allocation-ratio", "ephemeral-storage-allocation-ratio"} {
 		if x, ok := c[k]; ok && x == nil {
-			errs.Addf("_cluster."+k, nil, "must not be null: the chart reads a null ratio as 0 and divides by it")
+			errs.Addf(platformPath.Child(k).String(), nil, "must not be null: the chart reads a null ratio as 0 and divides by it")
 		}
 	}
 	return errs.Err()
@@ -362,33 +365,38 @@ func platformValues(raw any) (platform, error) {
 	}
 	var errs invalid.Collector
 	var err error
-	p.ratios.CPU, err = ratioValue("_cluster.cpu-allocation-ratio", c["cpu-allocation-ratio"])
+	p.ratios.CPU, err = ratioValue(ratioCPU.String(), c["cpu-allocation-ratio"])
 	read := !errs.Add(err)
-	p.ratios.Memory, err = ratioValue("_cluster.memory-allocation-ratio", c["memory-allocation-ratio"])
+	p.ratios.Memory, err = ratioValue(ratioMemory.String(), c["memory-allocation-ratio"])
 	read = !errs.Add(err) && read
-	p.ratios.EphemeralStorage, err = ratioValue("_cluster.ephemeral-storage-allocation-ratio", c["ephemeral-storage-allocation-ratio"])
+	p.ratios.EphemeralStorage, err = ratioValue(ratioEphemeral.String(), c["ephemeral-storage-allocation-ratio"])
 	read = !errs.Add(err) && read
 	if read {
-		// Refusals quote each ratio as written (a number unquoted, as
-		// the file spells it), not as the string it was read into.
-		raw := map[string]any{"Ratios.CPU": c["cpu-allocation-ratio"], "Ratios.Memory": c["memory-allocation-ratio"], "Ratios.EphemeralStorage": c["ephemeral-storage-allocation-ratio"]}
-		errs.AddEach(p.ratios.Validate(), func(e *invalid.Error) *invalid.Error {
+		// Checked together here, in the chart's order, and then left
+		// at their defaults when refused, so that the builder refuses
+		// them no second time. Refusals quote each ratio as written (a
+		// number unquoted, as the file spells it), not as the string it
+		// was read into.
+		raw := map[string]any{ratioCPU.String(): c["cpu-allocation-ratio"], ratioMemory.String(): c["memory-allocation-ratio"], ratioEphemeral.String(): c["ephemeral-storage-allocation-ratio"]}
+		if errs.AddEach(platformPaths(etcd.Paths{}).ValidateRatios(p.ratios), func(e *invalid.Error) *invalid.Error {
 			if v, ok := raw[e.Field]; ok && v != nil {
 				cp := *e
 				cp.Value = v
 				return &cp
 			}
 			return e
-		})
+		}) {
+			p.ratios = etcd.Ratios{}
+		}
 	}
-	p.storageClassLocal, err = optString("_cluster.etcd-storage-class-local", c["etcd-storage-class-local"])
+	p.storageClassLocal, err = optString(storageLocal.String(), c["etcd-storage-class-local"])
 	errs.Add(err)
-	p.storageClassReplicated, err = optString("_cluster.etcd-storage-class-replicated", c["etcd-storage-class-replicated"])
+	p.storageClassReplicated, err = optString(storageRepl.String(), c["etcd-storage-class-replicated"])
 	errs.Add(err)
 	if sched, ok := c["scheduling"]; ok && sched != nil {
 		sm, ok := sched.(map[string]any)
 		if !ok {
-			errs.Addf("_cluster.scheduling", sched, "must be a map")
+			errs.Addf(schedulingPath.String(), sched, "must be a map")
 		} else {
 			p.spread, err = ParseSpreadConstraints(sm["globalAppTopologySpreadConstraints"])
 			errs.Add(err)
@@ -396,8 +404,6 @@ func platformValues(raw any) (platform, error) {
 	}
 	return p, errs.Err()
 }
-
-const spreadField = "_cluster.scheduling.globalAppTopologySpreadConstraints"
 
 // MaxSpreadConstraintsLength bounds the YAML string of the platform's
 // global spread constraints, in bytes, checked before it is parsed (the
@@ -459,7 +465,7 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 		return nil, invalid.Errorf(spreadField, s, "must hold a non-empty topologySpreadConstraints: list")
 	}
 	list := *holder.TopologySpreadConstraints
-	if err := etcd.ValidateSpreadConstraints(list); err != nil {
+	if err := platformPaths(etcd.Paths{}).ValidateSpreadConstraints(list); err != nil {
 		return nil, err
 	}
 	return list, nil
@@ -647,7 +653,8 @@ func ratioValue(field string, v any) (string, error) {
 // resourceMap reads the flat resources map; a nested requests/limits map is
 // refused, as the chart's sanitiser refuses it. Names are read in sorted
 // order, so the first error is the same on every run.
-func resourceMap(field string, v any) (corev1.ResourceList, error) {
+func resourceMap(paths etcd.Paths, v any) (corev1.ResourceList, error) {
+	field := paths.Resources.String()
 	if v == nil {
 		return corev1.ResourceList{}, nil
 	}
@@ -674,7 +681,7 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 	out := make(corev1.ResourceList, len(m))
 	// Each resource is read on its own, so that every bad one is reported.
 	for _, k := range names {
-		q, err := resourceValue(field+"."+k, k, m[k])
+		q, err := resourceValue(paths, k, m[k])
 		if !errs.Add(err) {
 			out[corev1.ResourceName(k)] = q
 		}
@@ -685,8 +692,10 @@ func resourceMap(field string, v any) (corev1.ResourceList, error) {
 	return out, nil
 }
 
-// resourceValue reads the limit raw of the resource k, named f.
-func resourceValue(f, k string, raw any) (resource.Quantity, error) {
+// resourceValue reads the limit raw of the resource k, a child of
+// paths.Resources.
+func resourceValue(paths etcd.Paths, k string, raw any) (resource.Quantity, error) {
+	f := paths.Resources.Child(k).String()
 	var none resource.Quantity
 	if _, nested := raw.(map[string]any); nested {
 		return none, invalid.Errorf(f, raw, "a flat map of resources is expected, not a nested map")
@@ -729,7 +738,7 @@ func resourceValue(f, k string, raw any) (resource.Quantity, error) {
 	if q.Sign() < 0 {
 		return none, invalid.Errorf(f, raw, "must not be negative")
 	}
-	if err := etcd.ValidateContainerResource(corev1.ResourceName(k), q); err != nil {
+	if err := paths.ValidateContainerResource(corev1.ResourceName(k), q); err != nil {
 		return none, asWritten(err, f, k, raw)
 	}
 	return q, nil
@@ -759,7 +768,7 @@ func schemaWhole(field string, v any) error {
 // quotes the key itself (an invalid name) is kept.
 func asWritten(err error, field string, key, raw any) error {
 	var c invalid.Collector
-	c.AddEach(EtcdChartError(err), func(ne *invalid.Error) *invalid.Error {
+	c.AddEach(err, func(ne *invalid.Error) *invalid.Error {
 		if ne.Field != field || (key != nil && ne.Value == key) {
 			return ne
 		}
