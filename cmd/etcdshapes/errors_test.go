@@ -96,3 +96,30 @@ func TestRenderSnapshotEveryFlag(t *testing.T) {
 		`etcdshapes: --s3-endpoint: invalid value "minio:9000": must be an http or https URL, e.g. "https://s3.amazonaws.com" or "http://minio.tenant-root.svc:9000"`,
 	}, lines(stderr))
 }
+
+// TestEachRefusalOnceInFlagTerms: through the CLI, a refusal of an input a
+// flag set names the flag, one of the values names its values key, each
+// once (the library's callers: TestEachRefusalOnceInTheCallersTerms).
+func TestEachRefusalOnceInFlagTerms(t *testing.T) {
+	code, _, stderr := cli(t, "", "render", "etcd", "-n", "default", "--chart-version", "one",
+		"--set", "size=-1Gi,version=latest,storageClass=A_B,replicas=100", "--set-string", "_cluster.cpu-allocation-ratio=x")
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, []string{
+		`etcdshapes: values.version: invalid value "latest": must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. "3.6.11"`,
+		"etcdshapes: values.replicas: invalid value 100: is out of range: must be at most 99 (etcd advises at most 7 members)",
+		`etcdshapes: values.size: invalid value "-1Gi": must be a positive quantity of bytes`,
+		`etcdshapes: _cluster.cpu-allocation-ratio: invalid value "x": must be a decimal number`,
+		`etcdshapes: --namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`,
+		`etcdshapes: --chart-version: invalid value "one": must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): invalid semantic version`,
+		`etcdshapes: values.storageClass: invalid value "A_B": must be a StorageClass name (DNS-1123 subdomain)`,
+	}, lines(stderr))
+
+	code, _, stderr = cli(t, "", "render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--live-storage-class", "A_B",
+		"--set", "etcd.replicas=2,_cluster.etcd-storage-class-local=B_C")
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, []string{
+		"etcdshapes: etcd.replicas: invalid value 2: must be 1 or 3",
+		`etcdshapes: --live-storage-class: invalid value "A_B": must be a StorageClass name (DNS-1123 subdomain)`,
+		`etcdshapes: _cluster.etcd-storage-class-local: invalid value "B_C": must be a StorageClass name (DNS-1123 subdomain)`,
+	}, lines(stderr))
+}
