@@ -59,13 +59,18 @@ const (
 	PerCluster
 )
 
-// String returns "etcd" for EtcdChart and "cluster" for PerCluster (and for any
-// other value, "etcd").
+// String returns "etcd" for EtcdChart and "cluster" for PerCluster, the
+// spellings of etcdshapes.CallerEtcd and etcdshapes.CallerCluster, and
+// "Caller(N)" for any other value, which is no caller (it used to print
+// "etcd", hiding a bad value behind the etcd chart).
 func (c Caller) String() string {
-	if c == PerCluster {
+	switch c {
+	case EtcdChart:
+		return "etcd"
+	case PerCluster:
 		return "cluster"
 	}
-	return "etcd"
+	return "Caller(" + strconv.Itoa(int(c)) + ")"
 }
 
 // Names is every name one etcd stack uses. Build it with ForEtcdChart or

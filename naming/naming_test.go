@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -369,5 +370,15 @@ func TestDataStoreCollision(t *testing.T) {
 	} {
 		other, ok := naming.DataStoreCollision(name)
 		require.False(t, ok, "%s: %s", name, other)
+	}
+}
+
+// TestCallerString: each caller prints as the Request.Caller that selects
+// it; any other value is no caller and says so, not "etcd".
+func TestCallerString(t *testing.T) {
+	require.Equal(t, "etcd", naming.EtcdChart.String())
+	require.Equal(t, "cluster", naming.PerCluster.String())
+	for _, c := range []naming.Caller{-1, 2, 99} {
+		require.Equal(t, "Caller("+strconv.Itoa(int(c))+")", c.String())
 	}
 }

@@ -12,8 +12,11 @@
 // reads ("etcdd", "_cluster.cpu_allocation_ratio"), which the CLI prints
 // on stderr.
 //
-// The builders name a refused field in Go terms (etcd.Options' "Size",
-// "TopologySpreadConstraints[0].maxSkew"); EtcdChartError and ClusterError
-// re-root those paths to the values keys a chart user wrote
-// ("values.size", "_cluster.scheduling.globalAppTopologySpreadConstraints[0].maxSkew").
+// A refusal names the values key a chart user wrote ("values.size",
+// "_cluster.scheduling.globalAppTopologySpreadConstraints[0].maxSkew"): the
+// readers check what they read under those keys, and EtcdChartPaths and
+// ClusterPaths give the builders the same keys (etcd.Paths), so that the
+// builders' own rules name them too, with nothing renamed afterwards. A
+// value a reader refuses is returned at its zero (the builder's default),
+// so that no field is refused twice.
 package values

@@ -287,10 +287,11 @@ type ClusterEtcd struct {
 // reports them.
 //
 // Beside its refusals it returns what it read, so that a caller can check
-// the stack's other inputs too (Render does): a value refused as it is read
-// is left at its zero, the stack's default; ratios that are read but
-// refused together (etcd.Ratios.Validate) are kept, so that the stack
-// refuses them under the same keys.
+// the stack's other inputs too (Render does): a value it refuses (ratios
+// refused together, etcd.Paths.ValidateRatios, included) is left at its
+// zero, the stack's default, so that the stack, which validates under
+// ClusterPaths, refuses no field a second time. A replica count not given
+// is 0.
 func Cluster(values map[string]any) (ClusterEtcd, error) {
 	var o ClusterEtcd
 	values, err := valuesMap(readView(values, clusterShape))
