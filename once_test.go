@@ -45,11 +45,11 @@ func TestEachRefusalOnceInTheCallersTerms(t *testing.T) {
 		err: func() error {
 			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "default", Etcd: etcd.Options{
 				Version: "latest", Replicas: 100, Size: resource.MustParse("-1Gi"), StorageClassName: "A_B",
-				Resources: corev1.ResourceList{"cpu": resource.MustParse("-1"), "memory": resource.MustParse("1Gi")},
-				Ratios:    etcd.Ratios{CPU: "x", Memory: "0.5"},
-				Affinity:  &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{}}},
+				Resources:                 corev1.ResourceList{"cpu": resource.MustParse("-1"), "memory": resource.MustParse("1Gi")},
+				Ratios:                    etcd.Ratios{CPU: "x", Memory: "0.5"},
+				Affinity:                  &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{}}},
 				TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{MaxSkew: 0, TopologyKey: "zone", WhenUnsatisfiable: corev1.DoNotSchedule}},
-				Auth: etcd.Auth{RootCredentialsSecret: "root"},
+				Auth:                      etcd.Auth{RootCredentialsSecret: "root"},
 			}})
 			return err
 		},
