@@ -298,9 +298,10 @@ func Cluster(values map[string]any) (ClusterEtcd, error) {
 	if err != nil {
 		return o, err
 	}
-	// No default is laid over the values: a replica count not given is
-	// 0, the stack's default (etcd.DefaultReplicas).
-	v := values
+	// Coalesced as Helm does, which deletes a null (etcd.size: null), but
+	// over no default: a replica count not given is 0, the stack's
+	// default (etcd.ReplicasOrDefault), not a second copy of it here.
+	v := coalesce(map[string]any{}, values)
 	replicas := ClusterPaths().Replicas.String()
 	var c invalid.Collector
 	etcdValues, ok := v["etcd"].(map[string]any)
