@@ -6,7 +6,8 @@
 // An Error names the field in the caller's own terms: a Go caller of
 // etcd.Options reads the Go field ("Size", "Resources[cpu]"), a chart user
 // reads the values key ("values.size", "values.resources.cpu"), because the
-// values package re-roots the builders' paths to value keys. errors.As
+// builders validate under the paths their caller passes (etcd.Paths; the
+// values package passes its value keys). errors.As
 // recovers an *Error, or an apimachinery *field.Error of type Invalid for
 // code that speaks Kubernetes' validation errors.
 //

@@ -13,8 +13,8 @@ import (
 )
 
 // TestEveryBadKey: a values file with several bad keys is refused with
-// every one, each named by its values key (the builders' Go paths
-// re-rooted), in the order the checks run, the first being the one a
+// every one, each named by its values key (the builders validate under
+// EtcdChartPaths and ClusterPaths), in the order the checks run, the first being the one a
 // check that stops at its first failure gives.
 func TestEveryBadKey(t *testing.T) {
 	for _, c := range []struct {
