@@ -53,6 +53,10 @@ func builders() map[string]func(naming.Names) error {
 			_, err := etcd.CheckJob(n, etcd.Options{}, etcd.CheckOptions{})
 			return err
 		},
+		"etcd.CheckJobAt": func(n naming.Names) error {
+			_, err := etcd.CheckJobAt(n, etcd.Options{}, etcd.CheckOptions{}, etcd.Paths{})
+			return err
+		},
 		"monitoring.PodMonitor": func(n naming.Names) error { _, err := monitoring.PodMonitor(n); return err },
 		"monitoring.Dashboard": func(n naming.Names) error {
 			_, err := monitoring.Dashboard(n, monitoring.DashboardOptions{})

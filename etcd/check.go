@@ -150,12 +150,18 @@ func (o CheckOptions) load() (checkLoad, error) {
 // invalid.List), in that order; the quota rule needs a valid load and size,
 // so it is checked only when both are (whatever the other options hold).
 func CheckJob(n naming.Names, o Options, c CheckOptions) (*batchv1.Job, error) {
+	return CheckJobAt(n, o, c, GoPaths(nil))
+}
+
+// CheckJobAt is CheckJob with o validated under the caller's paths (see
+// Paths): the CLI names the flag, or the live field, that set each option.
+func CheckJobAt(n naming.Names, o Options, c CheckOptions, p Paths) (*batchv1.Job, error) {
 	var errs invalid.Collector
 	errs.Add(n.Validate())
 	// resolve fills in the defaults even when it refuses an option, so
 	// r.quota is the quota of the size the check runs against, or 0
 	// where the size was refused (that refusal is among err's).
-	r, err := o.resolve(GoPaths(nil))
+	r, err := o.resolve(p.complete())
 	errs.Add(err)
 	quota, of, larger := r.quota, "size "+r.Size.String(), "a larger size"
 	if c.QuotaBackendBytes < 0 {

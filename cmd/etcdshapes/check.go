@@ -19,6 +19,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 const (
@@ -186,7 +187,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 			default:
 				sizeErr = invalid.Errorf("--size", f.size, "%s", rule)
 			}
-			if skip["Size"] = c.Add(sizeErr); skip["Size"] {
+			if skip[sizeFlag] = c.Add(sizeErr); skip[sizeFlag] {
 				o.Size = refusedSize()
 			}
 		}
@@ -196,12 +197,15 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 	}
 	// flagOf names the flag (or the live field) that set each option.
 	flagOf := maps.Clone(checkFlagOf)
+	// paths name the options CheckJob validates by the flag that set
+	// them, or the live field that replaced it.
+	paths := etcd.Paths{Version: field.NewPath("--etcd-version"), Size: field.NewPath(sizeFlag)}
 	var liveQuota int64
 	if f.live != "" && !skip["names"] {
 		live, err := liveClusterOf(f.live, stdin, n)
 		if !c.Add(err) {
 			var warnings []string
-			if !skip["Size"] && live.size != nil {
+			if !skip[sizeFlag] && live.size != nil {
 				given := o.Size
 				what := "--size " + f.size
 				if f.size == "" {
@@ -214,7 +218,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 					warnings = append(warnings, fmt.Sprintf("the live %s has spec.storage.size %s, not %s: the check's quota guard uses the live size", live.ref, live.size.String(), what))
 				}
 				o.Size = *live.size
-				flagOf["Size"] = "live: spec.storage.size"
+				paths.Size = field.NewPath("live: spec.storage.size")
 			}
 			if live.version != "" {
 				given, what := f.version, "--etcd-version "+f.version
@@ -228,7 +232,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 					warnings = append(warnings, fmt.Sprintf("the live %s has spec.version %s, not %s: the check runs etcdctl of the live version", live.ref, live.version, what))
 				}
 				o.Version = live.version
-				flagOf["Version"] = "live: spec.version"
+				paths.Version = field.NewPath("live: spec.version")
 			}
 			// The quota rule guards the quota the members run with.
 			// The volume bounds it too: only a smaller quota than the
@@ -247,7 +251,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 			}
 		}
 	}
-	job, err := etcd.CheckJob(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image, QuotaBackendBytes: liveQuota})
+	job, err := etcd.CheckJobAt(n, o, etcd.CheckOptions{Load: f.load, Datascale: f.datascale, Image: f.image, QuotaBackendBytes: liveQuota}, paths)
 	c.AddEach(err, func(e *invalid.Error) *invalid.Error {
 		if skip[e.Field] {
 			return nil
@@ -267,13 +271,15 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 // refusal stands for it.
 func refusedSize() resource.Quantity { return *resource.NewQuantity(-1, resource.BinarySI) }
 
-// checkFlagOf names the flag that set each Go field CheckJob may refuse,
-// so that the error names what the user typed.
+// sizeFlag is the flag of the size.
+const sizeFlag = "--size"
+
+// checkFlagOf names the flag that set each CheckOptions field CheckJob may
+// refuse, so that the error names what the user typed (the options' own
+// are named by the paths CheckJobAt validates them under).
 var checkFlagOf = map[string]string{
-	"Version": "--etcd-version",
-	"Size":    "--size",
-	"Load":    "--load",
-	"Image":   "--image",
+	"Load":  "--load",
+	"Image": "--image",
 }
 
 // renamed is e with its field named as flagOf names it (the flag that set

@@ -33,13 +33,21 @@ func TestEveryErrorOneALine(t *testing.T) {
 	require.Equal(t, "etcdshapes: etcd.replicas: invalid value 2: must be 1 or 3\n", stderr)
 }
 
-// TestCheckFlagOne: each field CheckJob refuses is named by its flag; a
-// field that is no flag is kept.
+// TestCheckFlagOne: each field CheckJob refuses is named by its flag, once:
+// the options under the paths CheckJobAt validates them under, the check's
+// own fields through checkFlagOf; a field that is no flag is kept.
 func TestCheckFlagOne(t *testing.T) {
-	for field, want := range map[string]string{"Version": "--etcd-version", "Size": "--size", "Load": "--load", "Image": "--image", "namespace": "namespace"} {
+	for field, want := range map[string]string{"Load": "--load", "Image": "--image", "namespace": "namespace", "Version": "Version"} {
 		require.Equal(t, want, renamed(invalid.Errorf(field, "x", "r"), checkFlagOf).Field, field)
 	}
 	require.Nil(t, renamed(nil, checkFlagOf))
+	code, _, stderr := cli(t, "", "render", "check", "etcd", "-n", "tenant-root", "--etcd-version", "latest", "--size", "-1Gi", "--load", "q")
+	require.Equal(t, 1, code, stderr)
+	var fields []string
+	for _, l := range lines(stderr) {
+		fields = append(fields, strings.SplitN(strings.TrimPrefix(l, "etcdshapes: "), ":", 2)[0])
+	}
+	require.Equal(t, []string{"--size", "--etcd-version", "--load"}, fields, stderr)
 }
 
 // lines splits stderr into its lines.
