@@ -222,6 +222,18 @@ func refusals() []refusal {
 		e("size-below-floor-Gi", `size: 0.2499Gi`),
 		e("size-below-floor-bytes", `size: 268435455`),
 		e("size-below-floor-exponent", `size: 2.68e8`),
+		// etcd.MinMemory, in every unit and spelling, the quick
+		// test's forms among them (a quick match must not skip it).
+		e("memory-1Mi", "resources:\n  memory: 1Mi"),
+		e("memory-1k", "resources:\n  memory: 1k"),
+		e("memory-one-byte", "resources:\n  memory: 1"),
+		e("memory-31Mi", "resources:\n  memory: 31Mi"),
+		e("memory-33M", "resources:\n  memory: 33M"),
+		e("memory-below-floor-bytes", "resources:\n  memory: 33554431"),
+		e("memory-below-floor-Ki", "resources:\n  memory: 32767Ki"),
+		e("memory-below-floor-Gi", "resources:\n  memory: 0.0312Gi"),
+		e("memory-below-floor-milli", "resources:\n  memory: 33554431000m"),
+		e("memory-below-floor-exponent", "resources:\n  memory: 3.3e7"),
 		// The length bounds of the values' free-form strings.
 		e("ratio-too-long", "_cluster:\n  cpu-allocation-ratio: \"1."+strings.Repeat("0", 63)+"\""),
 		c("ratio-too-long", "_cluster:\n  ephemeral-storage-allocation-ratio: \"1."+strings.Repeat("0", 63)+"\""),

@@ -732,6 +732,12 @@ func resourceValue(f, k string, raw any) (resource.Quantity, error) {
 	if err := etcd.ValidateContainerResource(corev1.ResourceName(k), q); err != nil {
 		return none, asWritten(err, f, k, raw)
 	}
+	if k == string(corev1.ResourceMemory) {
+		// Where the chart checks it: with the limit's own rules.
+		if err := etcd.ValidateMemoryLimit(q); err != nil {
+			return none, asWritten(err, f, nil, raw)
+		}
+	}
 	return q, nil
 }
 
