@@ -450,6 +450,10 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	// later one.
 	js, err := yamljson.ToJSON([]byte(s), yamljson.Options{})
 	if err == nil {
+		// A value of the wrong type, named by its element and field.
+		if err := spreadTypeError([]byte(s), js); err != nil {
+			return nil, err
+		}
 		err = strictJSON(js, &holder)
 	}
 	if err != nil {
