@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	yamlv3 "go.yaml.in/yaml/v3"
 	corev1 "k8s.io/api/core/v1"
@@ -87,6 +88,11 @@ func index(n *yamlv3.Node, i int) *yamlv3.Node {
 func written(v any, n *yamlv3.Node) any {
 	if _, isNumber := v.(json.Number); !isNumber || n == nil || n.Kind != yamlv3.ScalarNode || n.Style != 0 {
 		return v
+	}
+	if !jsonnum.Is(n.Value) {
+		if num, ok := v.(json.Number); ok {
+			return Number{Text: n.Value, JSON: num}
+		}
 	}
 	return json.Number(n.Value)
 }

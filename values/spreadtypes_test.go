@@ -32,6 +32,8 @@ func TestSpreadDecodeNamesElementAndField(t *testing.T) {
 		{"  maxSkew: 1e10\n", ".maxSkew", n("1e10")},
 		{"  maxSkew: 9223372036854775808\n", ".maxSkew", n("9223372036854775808")},
 		{"  maxSkew: 2.5\n", ".maxSkew", n("2.5")},
+		{"  maxSkew: 0x7fffffffff\n", ".maxSkew", values.Number{Text: "0x7fffffffff", JSON: "549755813887"}},
+		{"  maxSkew: +3000000000\n", ".maxSkew", values.Number{Text: "+3000000000", JSON: "3000000000"}},
 		{"  maxSkew: one\n", ".maxSkew", "one"},
 		{"  maxSkew: \"3\"\n", ".maxSkew", "3"},
 		{"  maxSkew: true\n", ".maxSkew", true},
