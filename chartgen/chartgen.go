@@ -530,10 +530,10 @@ const (
 	// Up to six digits, five in Gi: values of at most 15 significant
 	// digits (quantity.ChartRule), far from the quantity code's limits.
 	quickQuantity = `((0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi)?|[1-9][0-9]{0,4}Gi)`
-	// A memory limit of 0 (no limit) or at least etcd.MinMemory (32Mi,
-	// 34M), in the forms of quickQuantity; any other takes the full
-	// check.
-	quickMemory = `^(0|(3[2-9]|[4-9][0-9]|[1-9][0-9]{2,5})Mi|[1-9][0-9]{0,4}Gi|(3[4-9]|[4-9][0-9]|[1-9][0-9]{2,5})M|[1-9][0-9]{0,5}G)$`
+	// A memory limit of 0 (no limit) or at least etcd.MinMemory: from
+	// 40Mi, in Mi or Gi (the forms of quickQuantity a limit is written
+	// in); any other (32Mi, 1G, 2147483648) takes the full check.
+	quickMemory = `^(0|([4-9][0-9]|[1-9][0-9]{2,5})Mi|[1-9][0-9]{0,4}Gi)$`
 	// A StorageClass or DataStore name of one label (with a length of at
 	// most 63). The configs test a name with regexMatch, which finds the
 	// pattern anywhere: the anchors make it a whole match. Unlike the

@@ -65,7 +65,7 @@ quantity with a unit, and as many fields as values. */ -}}
   (eq (len (splitList ";" $quick)) (add1 (len $res)))
   (not (regexReplaceAll "((0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi)?|[1-9][0-9]{0,4}Gi);" $quick ""))
   (or (not (hasKey $res "memory")) (regexMatch (print
-    "^(0|(3[2-9]|[4-9][0-9]|[1-9][0-9]{2,5})Mi|[1-9][0-9]{0,4}Gi|(3[4-9]|[4-9][0-9]|[1-9][0-9]{2,5})M|[1-9][0-9]{0,5}G)$") (toString $res.memory))) -}}
+    "^(0|([4-9][0-9]|[1-9][0-9]{2,5})Mi|[1-9][0-9]{0,4}Gi)$") (toString $res.memory))) -}}
 {{- else -}}
 {{- $e := $v.etcd | default dict -}}
 {{- $name = printf "%s-etcd" $rel -}}
