@@ -281,7 +281,7 @@ func constantsData(k *constants) []byte {
 		"request":   "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)",
 		// quantity.ChartRule's rules and etcd.MinSize's.
 		"digits": quantity.DigitsChartRule, "nano": quantity.NanoChartRule, "exact": quantity.ExactChartRule, "ei": quantity.EiChartRule,
-		"minSize": etcd.MinSizeRule}
+		"minSize": etcd.MinSizeRule, "minMemory": etcd.MinMemoryRule}
 	// The refusals of a number a float64 does not hold as written
 	// (etcdshapes.check.loss), keyed by what it loses.
 	loss := map[string]any{"negz": jsonnum.NegativeZeroRule, "under": jsonnum.UnderflowRule, "over": jsonnum.OverflowRule, "digits": jsonnum.DigitsRuleFormat}
@@ -459,7 +459,11 @@ type constants struct {
 	// MinSizeBytes is etcd.MinSize in bytes; MaxRatioLength and
 	// MaxSpreadLength bound a ratio's and the spread constraints' text
 	// (their rules are constants.json's).
-	MinSizeBytes                    int64
+	MinSizeBytes int64
+	// MinMemoryBytes is etcd.MinMemory in bytes; QuickMemory the memory
+	// limits the quick test vouches for (0, or at least etcd.MinMemory).
+	MinMemoryBytes                  int64
+	QuickMemory                     string
 	MaxRatioLength, MaxSpreadLength int
 	DefaultQuota                    string
 	LibraryName                     string
@@ -526,6 +530,10 @@ const (
 	// Up to six digits, five in Gi: values of at most 15 significant
 	// digits (quantity.ChartRule), far from the quantity code's limits.
 	quickQuantity = `((0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi)?|[1-9][0-9]{0,4}Gi)`
+	// A memory limit of 0 (no limit) or at least etcd.MinMemory: from
+	// 40Mi, in Mi or Gi (the forms of quickQuantity a limit is written
+	// in); any other (32Mi, 1G, 2147483648) takes the full check.
+	quickMemory = `^(0|([4-9][0-9]|[1-9][0-9]{2,5})Mi|[1-9][0-9]{0,4}Gi)$`
 	// A StorageClass or DataStore name of one label (with a length of at
 	// most 63). The configs test a name with regexMatch, which finds the
 	// pattern anywhere: the anchors make it a whole match. Unlike the
@@ -610,6 +618,8 @@ func newConstants() (*constants, error) {
 		QuantityLengthRule:     quantity.LengthRule,
 		QuantityExponentRule:   quantity.ExponentRule,
 		MinSizeBytes:           etcd.MinSizeBytes,
+		MinMemoryBytes:         etcd.MinMemoryBytes,
+		QuickMemory:            quickMemory,
 		MaxRatioLength:         etcd.MaxRatioLength,
 		MaxSpreadLength:        values.MaxSpreadConstraintsLength,
 		EtcdCluster:            apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},

@@ -419,6 +419,7 @@ upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- $rule := "" -}}
 {{- $v := $raw -}}
 {{- if has $n (list "cpu" "memory" "ephemeral-storage") -}}
+{{- if and (eq $n "memory") (gt $q.f 0.0) (lt $q.f [[ .MinMemoryBytes ]].0) }}{{ $rule = $.k.quantity.minMemory }}{{ end -}}
 {{- else if hasPrefix "hugepages-" $n -}}
 {{- $size := include "etcdshapes.check.quantity" (dict "value" (trimPrefix "hugepages-" $n) "try" true "k" $.k) | fromJson -}}
 {{- if $size.bad -}}

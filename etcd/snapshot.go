@@ -321,7 +321,7 @@ func validateEndpoint(field, endpoint string) error {
 	case u.User != nil:
 		// The URL would end up in the object, readable by anyone who can
 		// read snapshots.
-		return invalid.Errorf(field, redactUser(u), "must not carry credentials; use credentialsSecretRef")
+		return invalid.Errorf(field, redactUser(endpoint), "must not carry credentials; use credentialsSecretRef")
 	case strings.ContainsAny(endpoint, "?#"):
 		return invalid.Errorf(field, endpoint, "must not have a query or fragment (the AWS SDK refuses an endpoint with a query)")
 	case u.Hostname() == "":
@@ -429,14 +429,16 @@ func validatePath(field, p string, exact bool, r pathRules) error {
 	case exact && strings.HasSuffix(p, "/"):
 		return invalid.Errorf(field, p, "must name a file, not end in \"/\"")
 	}
-	return validateSegments(field, strings.TrimSuffix(p, "/"), r.maxSegment)
+	return validateSegments(field, p, r.maxSegment)
 }
 
 // validateSegments refuses empty, "." and ".." path segments and control
 // characters: an escape from the prefix or the volume, or a key that two
-// spellings reach.
+// spellings reach. A trailing "/" (a prefix's or a directory's) ends the
+// last segment and opens none; every refusal quotes p whole, as the
+// caller wrote it, never the path without its "/".
 func validateSegments(field, p string, maxSegment int) error {
-	for _, seg := range strings.Split(p, "/") {
+	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
 		if seg == "" || seg == "." || seg == ".." {
 			return invalid.Errorf(field, p, "must not contain empty, \".\" or \"..\" path segments")
 		}
@@ -470,8 +472,24 @@ func hiddenRune(p string) string {
 	return ""
 }
 
-func redactUser(u *url.URL) string {
-	c := *u
-	c.User = url.User("REDACTED")
-	return c.String()
+// redactUser is endpoint as written but for its userinfo (what lies
+// between "//" and the authority's last "@"), which reads "REDACTED": the
+// refusal must not echo a password, and quotes the rest of the URL as the
+// caller wrote it, not as url.URL respells it (a lowercased scheme,
+// re-escaped path).
+func redactUser(endpoint string) string {
+	i := strings.Index(endpoint, "//")
+	if i < 0 {
+		return endpoint
+	}
+	rest := endpoint[i+2:]
+	authority := rest
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		authority = rest[:j]
+	}
+	at := strings.LastIndex(authority, "@")
+	if at < 0 {
+		return endpoint
+	}
+	return endpoint[:i+2] + "REDACTED" + rest[at:]
 }

@@ -425,6 +425,7 @@ upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- $rule := "" -}}
 {{- $v := $raw -}}
 {{- if has $n (list "cpu" "memory" "ephemeral-storage") -}}
+{{- if and (eq $n "memory") (gt $q.f 0.0) (lt $q.f 33554432.0) }}{{ $rule = $.k.quantity.minMemory }}{{ end -}}
 {{- else if hasPrefix "hugepages-" $n -}}
 {{- $size := include "etcdshapes.check.quantity" (dict "value" (trimPrefix "hugepages-" $n) "try" true "k" $.k) | fromJson -}}
 {{- if $size.bad -}}
@@ -843,7 +844,7 @@ replicas or size was set to null. */ -}}
 {{- $v := dict -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" .values "out" $v) -}}
 {{- /* An empty version is refused, not defaulted. */ -}}
-{{- if or (gt (len $v.version) 127) (not (regexMatch "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$" $v.version)) -}}
+{{- if or (gt (len $v.version) 56) (not (regexMatch "^(0|[1-9][0-9]{0,17})\\.(0|[1-9][0-9]{0,17})\\.(0|[1-9][0-9]{0,17})$" $v.version)) -}}
 {{- include "etcdshapes.check.fail" (list "values.version" $v.version
   "must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. \"3.6.11\"") -}}
 {{- end -}}
