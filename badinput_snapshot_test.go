@@ -71,6 +71,15 @@ func snapshotBadInputs() []badInput {
 		{"snapshot endpoint query", endpoint("https://s3.example.com/?region=x"), ep, "https://s3.example.com/?region=x", "query"},
 		{"snapshot endpoint host not a DNS name", endpoint("https://s3_host:9000"), ep, "https://s3_host:9000", "DNS name"},
 		{"snapshot endpoint NEL", endpoint("https://s3\u0085.example.com"), ep, "https://s3\u0085.example.com", "printable ASCII"},
+		// A backup on the volume it backs up: lost with it.
+		{"snapshot onto a member's data volume", func() error {
+			_, err := etcd.Snapshot(n, "x", v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: "data-kubernetes-demo-etcd-0"}})
+			return err
+		}, "destination.pvc.claimName", "data-kubernetes-demo-etcd-0", "an etcd member's data volume"},
+		{"scheduled snapshots onto another etcd's member volume", func() error {
+			_, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Destination: v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: "data-etcd-1"}}})
+			return err
+		}, "destination.pvc.claimName", "data-etcd-1", "an etcd member's data volume"},
 		// Schedules the CronJob controller accepts and never runs.
 		{"schedule February 30", schedule("0 3 30 2 *"), sch, "0 3 30 2 *", "never fires"},
 		// A ring of one never takes a second snapshot: it keeps its

@@ -68,10 +68,55 @@ func Snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation) (*v1a
 	c.Add(n.Validate())
 	c.Add(naming.ValidateSnapshotName("name", name))
 	c.Add(ValidateSnapshotDestination("destination", dest))
+	c.Add(validateOffMembers(n, "destination", dest))
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return snapshot(n, name, dest, nil), nil
+}
+
+// validateOffMembers refuses a PVC destination that is an etcd member's
+// own data volume: "data-<name>-..." of the cluster being backed up (the
+// legacy "data-<name>-<i>" the cleanup hook deletes, and any member
+// suffix), or "data-<etcd>-<i>" of another stack's etcd in the namespace
+// (both callers' clusters end in "etcd": "etcd", "<release>-etcd"). A
+// backup there sits in the failure domain it is meant to survive, takes
+// the member's space (a full volume stops the member) and is deleted with
+// the member's data, by the uninstall cleanup too.
+func validateOffMembers(n naming.Names, field string, d v1alpha2.SnapshotLocation) error {
+	if d.PVC == nil {
+		return nil
+	}
+	claim := d.PVC.ClaimName
+	if len(validation.IsDNS1123Subdomain(claim)) > 0 {
+		return nil // refused as a name already
+	}
+	own := n.Cluster != "" && strings.HasPrefix(claim, "data-"+n.Cluster+"-")
+	if !own && !isMemberVolumeName(claim) {
+		return nil
+	}
+	return invalid.Errorf(field+".pvc.claimName", claim, "is an etcd member's data volume (data-<cluster>-<member>): a snapshot there is lost with the member's data, fills the member's volume and is deleted by the cleanup with it; use a PersistentVolumeClaim of its own")
+}
+
+// isMemberVolumeName reports whether claim has the form of another etcd
+// stack's member volume: "data-etcd-<i>" or "data-<release>-etcd-<i>",
+// <i> decimal.
+func isMemberVolumeName(claim string) bool {
+	rest, ok := strings.CutPrefix(claim, "data-")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(rest, '-')
+	if i < 0 || i == len(rest)-1 {
+		return false
+	}
+	for _, r := range rest[i+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	cluster := rest[:i]
+	return cluster == "etcd" || strings.HasSuffix(cluster, "-etcd")
 }
 
 func snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation, labels map[string]string) *v1alpha2.EtcdSnapshot {

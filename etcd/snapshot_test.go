@@ -493,3 +493,50 @@ func slot(t testing.TB, n naming.Names, i int) string {
 	}
 	return s
 }
+
+// TestSnapshotNotOnMemberVolumes: a PVC destination that is an etcd
+// member's data volume is refused by both builders, for both callers: the
+// cluster's own (any member suffix) and another stack's in the namespace
+// ("data-etcd-<i>", "data-<release>-etcd-<i>"); PVCs of their own pass,
+// those that merely look alike included.
+func TestSnapshotNotOnMemberVolumes(t *testing.T) {
+	cluster, shared := clusterNames(t, "kubernetes-demo"), etcdNames(t)
+	pvc := func(claim string) v1alpha2.SnapshotLocation {
+		return v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: claim, SubPath: "snaps"}}
+	}
+	for _, c := range []struct {
+		n       naming.Names
+		claim   string
+		refused bool
+	}{
+		{cluster, "data-kubernetes-demo-etcd-0", true},
+		{cluster, "data-kubernetes-demo-etcd-2", true},
+		{cluster, "data-kubernetes-demo-etcd-lhm7w", true},
+		{cluster, "data-etcd-0", true},
+		{cluster, "data-kubernetes-other-etcd-12", true},
+		{shared, "data-etcd-1", true},
+		{shared, "data-etcd-x7k2q", true},
+		{shared, "data-kubernetes-a-etcd-0", true},
+		{cluster, "etcd-backups", false},
+		{cluster, "data-backups-0", false},
+		{cluster, "data-etcd-backups", false},
+		{cluster, "data-kubernetes-demo-etcd", false},
+		{shared, "backup-data-etcd-0", false},
+		{shared, "data-etcd-", true}, // not a name: refused once, as that
+	} {
+		_, err := etcd.Snapshot(c.n, "before-upgrade", pvc(c.claim))
+		_, serr := etcd.ScheduledSnapshots(c.n, etcd.SnapshotScheduleOptions{Schedule: "0 3 * * *", Destination: pvc(c.claim)})
+		for _, e := range []error{err, serr} {
+			if c.claim == "data-etcd-" {
+				assert.Len(t, invalid.All(e), 1, "%v", e)
+				continue
+			}
+			if c.refused {
+				assertField(t, e, "destination.pvc.claimName")
+				assert.ErrorContains(t, e, "is an etcd member's data volume", c.claim)
+			} else {
+				assert.NoError(t, e, "%s for %s", c.claim, c.n.Cluster)
+			}
+		}
+	}
+}
