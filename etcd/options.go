@@ -108,8 +108,10 @@ type Options struct {
 	Resources corev1.ResourceList
 	// Ratios are the platform's allocation ratios.
 	Ratios Ratios
-	// Affinity of the members; nil means a soft pod anti-affinity on
-	// app.kubernetes.io/instance across kubernetes.io/hostname.
+	// Affinity of the members; nil, or an Affinity that sets none of its
+	// three fields (the chart's "affinity: {}"), means a soft pod
+	// anti-affinity on app.kubernetes.io/instance across
+	// kubernetes.io/hostname.
 	Affinity *corev1.Affinity
 	// TopologySpreadConstraints replace the default hostname spread when
 	// not empty. Each gets a labelSelector matching the cluster's members
