@@ -3,8 +3,9 @@
 // values files and Helm's --set flags.
 //
 //	etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
+//	                          [--live FILE]
 //	etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
-//	                          [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
+//	                          [--api-versions GROUP/VERSION/Kind]... [--live FILE] [--live-datastore NAME]
 //	                          [--live-storage-class NAME]
 //	etcdshapes render snapshot etcd|cluster [RELEASE] --namespace NS (--name NAME | --schedule CRON [--keep N]) DESTINATION
 //	etcdshapes render check etcd|cluster [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale]
@@ -47,10 +48,11 @@ import (
 // Synopses, shared by the overview and each command's help.
 const (
 	synopsisRenderEtcd = "  etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]...\n" +
-		"                            [--chart-version V] [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...\n"
+		"                            [--chart-version V] [--live FILE]\n" +
+		"                            [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...\n"
 	synopsisRenderCluster = `  etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]...
                             [--chart-version V] [--api-versions GROUP/VERSION/Kind]...
-                            [--live-datastore NAME] [--live-storage-class NAME]
+                            [--live FILE] [--live-datastore NAME] [--live-storage-class NAME]
                             [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...
 `
 	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
