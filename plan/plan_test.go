@@ -1572,3 +1572,45 @@ func TestPlanQuantityRespelledWithRealChanges(t *testing.T) {
 	assert.Equal(t, plan.Update, v.Action)
 	assert.Empty(t, v.Findings, "%s", p)
 }
+
+// TestPlanPKIChanges: a change to a CA Certificate's identity, a leaf
+// Certificate's Secret, signer, key or subject, or an Issuer is a
+// decision; a leaf's other names are not (cert-manager re-issues it from
+// the same CA, as SPEC's difference 7 does).
+func TestPlanPKIChanges(t *testing.T) {
+	set := func(kind, name string, value any, path ...string) func([]etcdshapes.Object) {
+		return func(objs []etcdshapes.Object) {
+			o := liveObject(t, objs, kind, name)
+			require.NoError(t, unstructured.SetNestedField(o.Object, value, path...))
+		}
+	}
+	for _, c := range []struct {
+		name     string
+		edit     func([]etcdshapes.Object)
+		decision string // the path of the decision; "" for none
+	}{
+		{"CA secretName", set("Certificate", "kubernetes-demo-etcd-ca", "old-ca-tls", "spec", "secretName"), "spec.secretName"},
+		{"CA commonName", set("Certificate", "kubernetes-demo-etcd-ca", "old", "spec", "commonName"), "spec.commonName"},
+		{"CA key algorithm", set("Certificate", "kubernetes-demo-etcd-peer-ca", "ECDSA", "spec", "privateKey", "algorithm"), "spec.privateKey"},
+		{"CA isCA", set("Certificate", "kubernetes-demo-etcd-ca", false, "spec", "isCA"), "spec.isCA"},
+		{"leaf secretName", set("Certificate", "kubernetes-demo-etcd-server", "old-server-tls", "spec", "secretName"), "spec.secretName"},
+		{"leaf issuer", set("Certificate", "kubernetes-demo-etcd-client", "other-issuer", "spec", "issuerRef", "name"), "spec.issuerRef"},
+		{"leaf commonName", set("Certificate", "kubernetes-demo-etcd-client", "someone", "spec", "commonName"), "spec.commonName"},
+		{"Issuer CA Secret", set("Issuer", "kubernetes-demo-etcd-issuer", "old-ca-tls", "spec", "ca", "secretName"), "spec.ca.secretName"},
+		{"leaf names", set("Certificate", "kubernetes-demo-etcd-server", []any{"kubernetes-demo-etcd"}, "spec", "dnsNames"), ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := planCluster(t, c.edit)
+			ds := findings(p, plan.NeedsDecision)
+			if c.decision == "" {
+				assert.Empty(t, ds)
+				assert.True(t, p.SafeToApply(), p.String())
+				return
+			}
+			require.Len(t, ds, 1, p.String())
+			assert.Equal(t, c.decision, ds[0].Path)
+			assert.Contains(t, ds[0].Message, "When a CA must change")
+			assert.False(t, p.SafeToApply())
+		})
+	}
+}

@@ -254,6 +254,7 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 			}
 		}
 	}
+	out = append(out, pkiFindings(d, l, after, changes)...)
 	switch gk {
 	case etcdClusterKind:
 		for _, c := range changes {
