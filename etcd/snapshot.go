@@ -353,32 +353,36 @@ func validateEndpoint(field, endpoint string) error {
 	if endpoint == "" {
 		return invalid.Errorf(field, endpoint, "must not be empty (%s)", example)
 	}
+	// Every refusal quotes the endpoint as written but for its userinfo,
+	// whatever else is wrong with it: a password must not reach a
+	// terminal or a log because the URL also fails another rule.
+	shown := redactUser(endpoint)
 	if len(endpoint) > MaxS3EndpointLength {
-		return invalid.Errorf(field, endpoint, "is longer than %d bytes (with a bucket and a 1024-byte key it would pass the 8000 octets of a request line every server takes)", MaxS3EndpointLength)
+		return invalid.Errorf(field, shown, "is longer than %d bytes (with a bucket and a 1024-byte key it would pass the 8000 octets of a request line every server takes)", MaxS3EndpointLength)
 	}
 	if strings.IndexFunc(endpoint, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
-		return invalid.Errorf(field, endpoint, "must be printable ASCII without spaces (an internationalized host in its xn-- form)")
+		return invalid.Errorf(field, shown, "must be printable ASCII without spaces (an internationalized host in its xn-- form)")
 	}
 	u, err := url.Parse(endpoint)
 	switch {
 	case err != nil || (u.Scheme != "https" && u.Scheme != "http"):
-		return invalid.Errorf(field, endpoint, "must be an http or https URL, %s", example)
+		return invalid.Errorf(field, shown, "must be an http or https URL, %s", example)
 	case u.User != nil:
 		// The URL would end up in the object, readable by anyone who can
 		// read snapshots.
-		return invalid.Errorf(field, redactUser(endpoint), "must not carry credentials; use credentialsSecretRef")
+		return invalid.Errorf(field, shown, "must not carry credentials; use credentialsSecretRef")
 	case strings.ContainsAny(endpoint, "?#"):
-		return invalid.Errorf(field, endpoint, "must not have a query or fragment (the AWS SDK refuses an endpoint with a query)")
+		return invalid.Errorf(field, shown, "must not have a query or fragment (the AWS SDK refuses an endpoint with a query)")
 	case u.Hostname() == "":
-		return invalid.Errorf(field, endpoint, "must name a host (an unset variable in \"https://$S3_HOST:443\" gives \"https://:443\"), %s", example)
+		return invalid.Errorf(field, shown, "must name a host (an unset variable in \"https://$S3_HOST:443\" gives \"https://:443\"), %s", example)
 	}
 	if port := u.Port(); port != "" || strings.HasSuffix(u.Host, ":") {
 		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			return invalid.Errorf(field, endpoint, "must have a port from 1 to 65535, or none (the scheme's)")
+			return invalid.Errorf(field, shown, "must have a port from 1 to 65535, or none (the scheme's)")
 		}
 	}
 	if host := u.Hostname(); net.ParseIP(host) == nil && (strings.Contains(u.Host, "[") || !isDNSName(host)) {
-		return invalid.Errorf(field, endpoint, "must name its host by a DNS name (labels of at most 63 letters, digits and '-', joined by '.') or an IP address")
+		return invalid.Errorf(field, shown, "must name its host by a DNS name (labels of at most 63 letters, digits and '-', joined by '.') or an IP address")
 	}
 	return nil
 }
@@ -523,9 +527,11 @@ func hiddenRune(p string) string {
 // caller wrote it, not as url.URL respells it (a lowercased scheme,
 // re-escaped path).
 func redactUser(endpoint string) string {
+	// The authority starts after "//", or at the start where there is
+	// none ("admin:secret@host" without a scheme).
 	i := strings.Index(endpoint, "//")
 	if i < 0 {
-		return endpoint
+		i = -2
 	}
 	rest := endpoint[i+2:]
 	authority := rest

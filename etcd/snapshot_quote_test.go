@@ -10,6 +10,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // TestSnapshotLocationQuotesAsWritten: every refusal of a snapshot
@@ -83,5 +84,33 @@ func TestSnapshotLocationQuotesAsWritten(t *testing.T) {
 			assert.Equal(t, c.field, ne.Field, "%v", err)
 			assert.Equal(t, c.quoted, ne.Value, "%v", err)
 		}
+	}
+}
+
+// TestEndpointCredentialsNeverShown: whatever rule an endpoint with
+// userinfo breaks (a bad escape, a space, a bad host, another scheme, no
+// scheme, a bad port, past the length bound), its refusal does not carry
+// the password.
+func TestEndpointCredentialsNeverShown(t *testing.T) {
+	const secret = "S3cr3t"
+	for _, e := range []string{
+		"https://admin:" + secret + "%zz@s3.example.com",
+		"https://admin:" + secret + " P@s3.example.com",
+		"https://admin:" + secret + "@[::1",
+		"ftp://admin:" + secret + "@s3.example.com",
+		"admin:" + secret + "@s3.example.com",
+		"https://admin:" + secret + "@s3.example.com:99999",
+		"https://admin:" + secret + "@s3_example.com",
+		"https://admin:" + secret + "@s3.example.com/?x=1",
+		"https://admin:" + secret + "\x1b]52;c;x\x07@s3.example.com",
+		"https://admin:" + secret + "@s3.example.com/" + strings.Repeat("p", etcd.MaxS3EndpointLength),
+		"https://admin:" + secret + "@s3.example.com",
+	} {
+		err := etcd.ValidateSnapshotDestination("destination", v1alpha2.SnapshotLocation{S3: &v1alpha2.S3Location{
+			Endpoint: e, Bucket: "etcd-backups", CredentialsSecretRef: corev1.LocalObjectReference{Name: "s"},
+		}})
+		require.Error(t, err, "%q", e)
+		assert.NotContains(t, err.Error(), secret, "%q", e)
+		assert.Contains(t, err.Error(), "REDACTED", "%q", e)
 	}
 }
