@@ -878,7 +878,38 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, given []Option, 
 		return nil, nil, err
 	}
 	p.InferredAPIs = inferred
+	keptStorageClass(p, r)
 	return p, applied, nil
+}
+
+// keptStorageClass says on the planned EtcdCluster when the storage class
+// it keeps (the live one: the field is immutable) is not the one the
+// values choose for a fresh cluster (etcdshapes.StorageClassWarnings,
+// which the render CLI prints too): on the member-count decision where
+// the plan changes spec.replicas, since the count the class was chosen
+// for changes (3 -> 1 on node-local storage: losing the node loses the
+// data), else as a note on spec.storage.storageClassName.
+func keptStorageClass(p *Result, r etcdshapes.Request) {
+	msgs := etcdshapes.StorageClassWarnings(r)
+	if len(msgs) == 0 {
+		return
+	}
+	for i := range p.Objects {
+		o := &p.Objects[i]
+		if o.Kind != etcdClusterKind.Kind || o.Action == Delete || o.Action == Create {
+			continue
+		}
+		for j := range o.Findings {
+			if f := &o.Findings[j]; f.Path == "spec.replicas" && f.Verdict == NeedsDecision {
+				f.Message += "; and " + strings.Join(msgs, "; ")
+				return
+			}
+		}
+		for _, m := range msgs {
+			o.Findings = append(o.Findings, Finding{Verdict: Note, Object: o.ObjectRef, Path: "spec.storage.storageClassName", Message: m})
+		}
+		return
+	}
 }
 
 // RequestFromLive is r as ForRequest renders it against live: the tenant
