@@ -148,9 +148,10 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 		"plan.Result.AllFindings": func(t *testing.T) {
 			require.Nil(t, nilResult.AllFindings())
 		},
-		"plan.Result.SafeToApply": func(t *testing.T) { require.False(t, nilResult.SafeToApply()) },
-		"plan.Result.Empty":       func(t *testing.T) { require.False(t, nilResult.Empty()) },
-		"plan.Result.Summary":     func(t *testing.T) { require.Equal(t, "No plan.", nilResult.Summary()) },
+		"plan.Result.SafeToApply":    func(t *testing.T) { require.False(t, nilResult.SafeToApply()) },
+		"plan.Result.Empty":          func(t *testing.T) { require.False(t, nilResult.Empty()) },
+		"plan.Result.NothingToApply": func(t *testing.T) { require.False(t, nilResult.NothingToApply()) },
+		"plan.Result.Summary":        func(t *testing.T) { require.Equal(t, "No plan.", nilResult.Summary()) },
 		"plan.ApplyCommand": func(t *testing.T) {
 			require.Equal(t, "kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -", plan.ApplyCommand(""))
 			require.Equal(t, "kubectl apply --server-side --field-manager='a b'\\''c' --force-conflicts -f -", plan.ApplyCommand("a b'c"))

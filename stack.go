@@ -334,11 +334,11 @@ func keptStorageClass(o ClusterOptions) string {
 	return msg
 }
 
-// quoteClass is a storage class name for a message: quoted, or "the
-// cluster's default StorageClass" for none.
+// quoteClass is a storage class name for a message, quoted; none is
+// `"" (the cluster's default StorageClass)`.
 func quoteClass(name string) string {
 	if name == "" {
-		return "the cluster's default StorageClass (no storageClassName)"
+		return `"" (the cluster's default StorageClass)`
 	}
 	return strconv.Quote(name)
 }
