@@ -1183,12 +1183,21 @@ func (p *Result) writeDeletes(w io.Writer) {
 	textf(w, "\nApplying does not delete: an apply creates and updates, and leaves the %d %s to delete above in place. "+
 		"Make the decisions about %s first; then delete %s so, in this order (what depends on an object before the object; each kubectl delete waits until its object is gone):\n",
 		n, plural(n, "object", "objects"), plural(n, "it", "them"), plural(n, "it", "them"))
+	leaves := false
 	for _, d := range p.Deletes {
 		if d.Holds != "" {
 			textf(w, "  %s   # stateful: %s goes with it\n", d.Command, d.Holds)
 		} else {
 			textf(w, "  %s\n", d.Command)
 		}
+		leaves = leaves || d.Object.Kind == etcdClusterKind.Kind || d.Object.Kind == certificateKind.Kind
+	}
+	if leaves {
+		// What the uninstall hook (the cleanup Job) would remove, and
+		// these deletes do not: cert-manager keeps a Certificate's Secret
+		// (unless run with --enable-certificate-owner-ref), and the
+		// members' volumes outlive the EtcdCluster.
+		textf(w, "  These leave the members' volumes (PVCs), which may outlive the EtcdCluster, and the TLS Secrets cert-manager issued (their private keys; cert-manager keeps them unless run with --enable-certificate-owner-ref): delete those too once the data and the keys are no longer needed.\n")
 	}
 }
 
