@@ -170,7 +170,7 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 			require.Equal(t, "null", string(b))
 			b, err = plan.Result{}.MarshalJSON()
 			require.NoError(t, err)
-			require.JSONEq(t, `{"safeToApply":true,"empty":true,"verdict":"No changes.","counts":{"create":0,"update":0,"delete":0,"unchanged":0,"refused":0,"needsDecision":0,"notes":0,"conflicts":0},"fieldManager":"etcdshapes","objects":null}`, string(b))
+			require.JSONEq(t, `{"safeToApply":true,"empty":true,"verdict":"No changes.","counts":{"create":0,"update":0,"delete":0,"unchanged":0,"refused":0,"needsDecision":0,"notes":0,"conflicts":0},"nothingToApply":true,"fieldManager":"etcdshapes","objects":null}`, string(b))
 		},
 		"plan.Result.String": func(t *testing.T) { require.Equal(t, "<nil>", nilResult.String()) },
 		"plan.Result.WriteText": errs(
