@@ -71,6 +71,15 @@ func snapshotBadInputs() []badInput {
 		{"snapshot endpoint query", endpoint("https://s3.example.com/?region=x"), ep, "https://s3.example.com/?region=x", "query"},
 		{"snapshot endpoint host not a DNS name", endpoint("https://s3_host:9000"), ep, "https://s3_host:9000", "DNS name"},
 		{"snapshot endpoint NEL", endpoint("https://s3\u0085.example.com"), ep, "https://s3\u0085.example.com", "printable ASCII"},
+		// A backup on the volume it backs up: lost with it.
+		{"snapshot onto a member's data volume", func() error {
+			_, err := etcd.Snapshot(n, "x", v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: "data-kubernetes-demo-etcd-0"}})
+			return err
+		}, "destination.pvc.claimName", "data-kubernetes-demo-etcd-0", "an etcd member's data volume"},
+		{"scheduled snapshots onto another etcd's member volume", func() error {
+			_, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "@daily", Destination: v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: "data-etcd-1"}}})
+			return err
+		}, "destination.pvc.claimName", "data-etcd-1", "an etcd member's data volume"},
 		// Schedules the CronJob controller accepts and never runs.
 		{"schedule February 30", schedule("0 3 30 2 *"), sch, "0 3 30 2 *", "never fires"},
 		// A ring of one never takes a second snapshot: it keeps its
@@ -106,14 +115,14 @@ func snapshotBadInputs() []badInput {
 		{"schedule non-ASCII space", schedule("0 3 * * *\u00a0"), sch, "0 3 * * *\u00a0", "printable ASCII"},
 		{"schedule field out of range", schedule("0 3 * * 7"), sch, "0 3 * * 7", "above maximum (6)"},
 		// Text the YAML printer refused unnamed or rewrote.
-		{"snapshot key NEL (printed as a space)", key("etcd\u0085x/"), "destination.s3.key", "etcd\u0085x", hidden},
-		{"snapshot key C1 control", key("etcd\u0090x/"), "destination.s3.key", "etcd\u0090x", hidden},
-		{"snapshot key DEL", key("etcd\x7fx/"), "destination.s3.key", "etcd\x7fx", hidden},
-		{"snapshot key line separator", key("etcd\u2028x/"), "destination.s3.key", "etcd\u2028x", hidden},
-		{"snapshot key BOM", key("\ufeffetcd/"), "destination.s3.key", "\ufeffetcd", hidden},
-		{"snapshot key right-to-left override", key("etcd\u202ex/"), "destination.s3.key", "etcd\u202ex", hidden},
-		{"snapshot key invalid UTF-8", key("etcd\xffx/"), "destination.s3.key", "etcd\xffx", "invalid UTF-8 byte 0xff"},
-		{"snapshot key noncharacter", key("etcd\ufffex/"), "destination.s3.key", "etcd\ufffex", hidden},
+		{"snapshot key NEL (printed as a space)", key("etcd\u0085x/"), "destination.s3.key", "etcd\u0085x/", hidden},
+		{"snapshot key C1 control", key("etcd\u0090x/"), "destination.s3.key", "etcd\u0090x/", hidden},
+		{"snapshot key DEL", key("etcd\x7fx/"), "destination.s3.key", "etcd\x7fx/", hidden},
+		{"snapshot key line separator", key("etcd\u2028x/"), "destination.s3.key", "etcd\u2028x/", hidden},
+		{"snapshot key BOM", key("\ufeffetcd/"), "destination.s3.key", "\ufeffetcd/", hidden},
+		{"snapshot key right-to-left override", key("etcd\u202ex/"), "destination.s3.key", "etcd\u202ex/", hidden},
+		{"snapshot key invalid UTF-8", key("etcd\xffx/"), "destination.s3.key", "etcd\xffx/", "invalid UTF-8 byte 0xff"},
+		{"snapshot key noncharacter", key("etcd\ufffex/"), "destination.s3.key", "etcd\ufffex/", hidden},
 		{"snapshot subPath NEL", subPath("etcd\u0085x"), "destination.pvc.subPath", "etcd\u0085x", hidden},
 		{"snapshot subPath invalid UTF-8", subPath("etcd\xc3"), "destination.pvc.subPath", "etcd\xc3", "invalid UTF-8"},
 		{"snapshot bucket NEL", func() error {

@@ -211,7 +211,7 @@ func badInputs() []badInput {
 		{"ephemeral storage beyond the quantity bounds", etcdValues("resources:\n  ephemeral-storage: 3000E\n"), "values.resources.ephemeral-storage", "3000E", "below 2^63"},
 		{"replicas past int32 as written", etcdValues("replicas: 2147483648"), "values.replicas", "2147483648", "out of range"},
 		{"replicas past int64", etcdValues("replicas: 99999999999999999999"), "values.replicas", "99999999999999999999", lossDigits},
-		{"replicas hexadecimal", etcdValues("replicas: 0x100"), "values.replicas", "256", "out of range"},
+		{"replicas hexadecimal", etcdValues("replicas: 0x100"), "values.replicas", "0x100", "out of range"},
 		{"replicas below range", etcdValues("replicas: -2147483649"), "values.replicas", "-2147483649", "out of range"},
 		{"cluster replicas past int32", clusterValues("etcd:\n  replicas: 4294967297\n"), "etcd.replicas", "4294967297", "1 or 3"},
 		{"long unknown key", etcdValues(strings.Repeat("k", 1000) + ": 1"), strings.Repeat("k", 1000), "1", "not a value of this chart"},

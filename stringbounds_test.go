@@ -134,7 +134,17 @@ const spreadHead = "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: top
 // the Go API, with its limit (docs/limits.md's table).
 func lengthBounds() []lengthBound {
 	ratio := func(n int) string { return "1." + repeatTo("0", n-2) }
-	version := func(n int) string { return "3.6." + "1" + repeatTo("0", n-5) }
+	// A version of n bytes whose numbers are each at most
+	// etcd.MaxVersionDigits long where n allows it: the last ones filled
+	// first, so that only past the limit does the first grow past it.
+	version := func(n int) string {
+		d := n - 2
+		p3 := min(d-2, etcd.MaxVersionDigits)
+		p2 := min(d-p3-1, etcd.MaxVersionDigits)
+		p1 := d - p3 - p2
+		num := func(k int) string { return "1" + strings.Repeat("0", k-1) }
+		return num(p1) + "." + num(p2) + "." + num(p3)
+	}
 	quantity := func(n int) string { return repeatTo("0", n-3) + "4Gi" }
 	spread := func(n int) string { return spreadHead + repeatTo("x", n-len(spreadHead)) }
 	sched := func(n int) string { return "0" + repeatTo(" ", n-8) + "3 * * *" }

@@ -176,13 +176,15 @@ func TestValuesKeepNumbersAsWritten(t *testing.T) {
 	require.Equal(t, json.Number("7.0"), v["e"])
 	require.Equal(t, json.Number("7.0"), v["f"])
 	require.Equal(t, "12", v["g"])
-	require.Equal(t, json.Number("16"), v["h"]) // no JSON spelling: canonical
-	require.Equal(t, true, v["i"])              // YAML 1.1, as Helm reads it
-	require.Equal(t, map[string]any{"k": json.Number("1000")}, v["j"])
+	// No JSON spelling: as written, beside the number Helm reads.
+	require.Equal(t, values.Number{Text: "0x10", JSON: "16"}, v["h"])
+	require.Equal(t, true, v["i"]) // YAML 1.1, as Helm reads it
+	require.Equal(t, map[string]any{"k": values.Number{Text: "1_000", JSON: "1000"}}, v["j"])
 	// Marshalled back, the numbers are numbers.
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	require.Contains(t, string(b), `"a":1e21`)
+	require.Contains(t, string(b), `"h":16`)
 }
 
 // TestSharedDataStorePlanWithLongNames: a legacy tenant cluster with a name

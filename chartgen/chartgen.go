@@ -255,8 +255,8 @@ func libraryFiles(version string) ([]File, error) {
 const constantsFile = "files/constants.json"
 
 // constantsData writes the tables of constantsFile: the apimachinery
-// messages (validationMessages), the affinity decoder's structs
-// (decodeTypes), the quantity bounds' and etcd.Auth's rules, keys sorted,
+// messages (validationMessages), the decoder twin's structs
+// (decodeTypes: the affinity's and the spread constraints'), the quantity bounds' and etcd.Auth's rules, keys sorted,
 // one entry per line.
 func constantsData(k *constants) []byte {
 	messages := map[string]string{}
@@ -264,7 +264,7 @@ func constantsData(k *constants) []byte {
 		messages[m.Key] = m.Value
 	}
 	structs := map[string]map[string]string{}
-	for _, t := range k.AffinityTypes {
+	for _, t := range k.DecodeTypes {
 		fields := map[string]string{}
 		for _, f := range t.Fields {
 			fields[f.Key] = f.Value
@@ -281,7 +281,7 @@ func constantsData(k *constants) []byte {
 		"request":   "divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)",
 		// quantity.ChartRule's rules and etcd.MinSize's.
 		"digits": quantity.DigitsChartRule, "nano": quantity.NanoChartRule, "exact": quantity.ExactChartRule, "ei": quantity.EiChartRule,
-		"minSize": etcd.MinSizeRule}
+		"minSize": etcd.MinSizeRule, "minMemory": etcd.MinMemoryRule}
 	// The refusals of a number a float64 does not hold as written
 	// (etcdshapes.check.loss), keyed by what it loses.
 	loss := map[string]any{"negz": jsonnum.NegativeZeroRule, "under": jsonnum.UnderflowRule, "over": jsonnum.OverflowRule, "digits": jsonnum.DigitsRuleFormat}
@@ -293,7 +293,7 @@ func constantsData(k *constants) []byte {
 		"spec": "enabled: true\nrootCredentialsSecretRef:\n  name: %s"}
 	// The length bounds of the values' free-form strings.
 	limits := map[string]any{"ratio": etcd.RatioLengthRule, "spread": values.SpreadLengthRule}
-	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "affinityStructs": structs, "quantity": bounds, "loss": loss, "auth": auth, "limits": limits}, "  ")
+	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "structs": structs, "quantity": bounds, "loss": loss, "auth": auth, "limits": limits}, "  ")
 	return append(js, '\n')
 }
 
@@ -393,8 +393,8 @@ type apiRef struct {
 	Kind       string
 }
 
-// affinityType is one type of the decoder twin's table (see decodeTypes).
-type affinityType struct {
+// decodeType is one struct of the decoder twin's table (see decodeTypes).
+type decodeType struct {
 	Name   string
 	Fields []kv
 }
@@ -459,7 +459,11 @@ type constants struct {
 	// MinSizeBytes is etcd.MinSize in bytes; MaxRatioLength and
 	// MaxSpreadLength bound a ratio's and the spread constraints' text
 	// (their rules are constants.json's).
-	MinSizeBytes                    int64
+	MinSizeBytes int64
+	// MinMemoryBytes is etcd.MinMemory in bytes; QuickMemory the memory
+	// limits the quick test vouches for (0, or at least etcd.MinMemory).
+	MinMemoryBytes                  int64
+	QuickMemory                     string
 	MaxRatioLength, MaxSpreadLength int
 	DefaultQuota                    string
 	LibraryName                     string
@@ -508,8 +512,10 @@ type constants struct {
 	// DataStore "<ns>.<release>" is not hashed.
 	MaxDataStoreNameMinusOne int
 	Messages                 []kv
-	AffinityType             string
-	AffinityTypes            []affinityType
+	// The decoder twin's root types (the affinity's, the global spread
+	// constraints') and the structs they hold.
+	AffinityType, SpreadType string
+	DecodeTypes              []decodeType
 }
 
 // The quick tests' patterns.
@@ -526,6 +532,10 @@ const (
 	// Up to six digits, five in Gi: values of at most 15 significant
 	// digits (quantity.ChartRule), far from the quantity code's limits.
 	quickQuantity = `((0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi)?|[1-9][0-9]{0,4}Gi)`
+	// A memory limit of 0 (no limit) or at least etcd.MinMemory: from
+	// 40Mi, in Mi or Gi (the forms of quickQuantity a limit is written
+	// in); any other (32Mi, 1G, 2147483648) takes the full check.
+	quickMemory = `^(0|([4-9][0-9]|[1-9][0-9]{2,5})Mi|[1-9][0-9]{0,4}Gi)$`
 	// A StorageClass or DataStore name of one label (with a length of at
 	// most 63). The configs test a name with regexMatch, which finds the
 	// pattern anywhere: the anchors make it a whole match. Unlike the
@@ -562,9 +572,21 @@ func newConstants() (*constants, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One table for both roots: the structs they share (the label
+	// selector's) are the same Go types.
 	affinityRoot, affinityTypes, err := decodeTypes(reflect.TypeFor[corev1.Affinity]())
 	if err != nil {
 		return nil, err
+	}
+	spreadRoot, spreadTypes, err := decodeTypes(reflect.TypeFor[[]corev1.TopologySpreadConstraint]())
+	if err != nil {
+		return nil, err
+	}
+	for n, t := range spreadTypes {
+		if a, ok := affinityTypes[n]; ok && !reflect.DeepEqual(a, t) {
+			return nil, fmt.Errorf("chartgen: two types print as %s; the decoder twin's table names types by it", n)
+		}
+		affinityTypes[n] = t
 	}
 	defQuota, err := quotaText(etcd.DefaultSize)
 	if err != nil {
@@ -610,6 +632,8 @@ func newConstants() (*constants, error) {
 		QuantityLengthRule:     quantity.LengthRule,
 		QuantityExponentRule:   quantity.ExponentRule,
 		MinSizeBytes:           etcd.MinSizeBytes,
+		MinMemoryBytes:         etcd.MinMemoryBytes,
+		QuickMemory:            quickMemory,
 		MaxRatioLength:         etcd.MaxRatioLength,
 		MaxSpreadLength:        values.MaxSpreadConstraintsLength,
 		EtcdCluster:            apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
@@ -629,6 +653,7 @@ func newConstants() (*constants, error) {
 		QuickResources:           quickResources,
 		MaxDataStoreNameMinusOne: naming.MaxDataStoreName - 1,
 		AffinityType:             affinityRoot,
+		SpreadType:               spreadRoot,
 		VPAMinCPUQuantity:        etcd.VPAMinCPU,
 		VPAMinMemoryQuantity:     etcd.VPAMinMemory,
 		VPAMaxCPUQuantity:        etcd.VPAMaxCPU,
@@ -727,7 +752,7 @@ func newConstants() (*constants, error) {
 		if t.Kind != "struct" {
 			continue
 		}
-		at := affinityType{Name: n}
+		at := decodeType{Name: n}
 		fields := make([]string, 0, len(t.Fields))
 		for f := range t.Fields {
 			fields = append(fields, f)
@@ -736,7 +761,7 @@ func newConstants() (*constants, error) {
 		for _, f := range fields {
 			at.Fields = append(at.Fields, kv{f, t.Fields[f]})
 		}
-		k.AffinityTypes = append(k.AffinityTypes, at)
+		k.DecodeTypes = append(k.DecodeTypes, at)
 	}
 	return k, nil
 }
@@ -797,7 +822,7 @@ func kindOfName(n string) string {
 
 // jsonType is what the helper "etcdshapes.check.decodeErrors" needs to know
 // of a Go type to refuse a value as the library's strict JSON decoding of
-// it does (affinityValue in values.go): its kind ("struct", "slice", "map",
+// it does (affinityValue and ParseSpreadConstraints in values.go): its kind ("struct", "slice", "map",
 // "string", "bool" or "int"), for a struct its name and its fields' JSON
 // names with their types, for a slice or map its element type, for an int
 // its range. Types are named as reflect prints them ("v1.NodeAffinity"),

@@ -554,16 +554,34 @@ func TestQuickPatterns(t *testing.T) {
 		if joined := q + ";"; regexp.MustCompile(quickQuantity+";").ReplaceAllString(joined, "") == "" && strings.Count(joined, ";") == 1 {
 			matched["quantity"]++
 			lim := resource.MustParse(q)
+			// A memory limit the quick test vouches for only where
+			// quickMemory matches too (etcd.MinMemory).
+			res := corev1.ResourceList{"cpu": lim, "ephemeral-storage": lim}
+			if match(quickMemory, q) {
+				matched["memory"]++
+				res["memory"] = lim
+			}
 			for _, ratio := range []string{"1", "1.5", "3", "10", "1e15"} {
 				o := etcd.Options{
-					Resources: corev1.ResourceList{"cpu": lim, "memory": lim, "ephemeral-storage": lim},
+					Resources: res,
 					Ratios:    etcd.Ratios{CPU: ratio, Memory: ratio, EphemeralStorage: ratio},
 				}
 				require.NoError(t, o.Validate(), "%s / %s", q, ratio)
 			}
+			if !match(quickMemory, q) {
+				// The full check then runs; it refuses what is below.
+				if err := (etcd.Options{Resources: corev1.ResourceList{"memory": lim}}).Validate(); err == nil {
+					require.False(t, lim.Sign() > 0 && lim.Value() < etcd.MinMemoryBytes, q)
+				}
+			}
+		}
+		// quickMemory admits nothing the library refuses as memory.
+		if m := random("0123456789", 6) + pick(r, "", "M", "G", "Mi", "Gi", "Ki", "k"); match(quickMemory, m) {
+			matched["memory"]++
+			require.NoError(t, etcd.Options{Resources: corev1.ResourceList{"memory": resource.MustParse(m)}}.Validate(), m)
 		}
 	}
-	for _, k := range []string{"namespace", "release", "version", "size", "quantity"} {
+	for _, k := range []string{"namespace", "release", "version", "size", "quantity", "memory"} {
 		require.Greater(t, matched[k], 20, "%s: too few random inputs match; the test proves little", k)
 	}
 	// The edges: each pattern's longest match is accepted.
@@ -574,7 +592,16 @@ func TestQuickPatterns(t *testing.T) {
 		require.NoError(t, etcd.Options{Size: resource.MustParse(size)}.Validate(), size)
 	}
 	for _, q := range []string{"999999", "999999Mi", "99999Gi", "999999G"} {
-		require.NoError(t, etcd.Options{Resources: corev1.ResourceList{"cpu": resource.MustParse(q), "memory": resource.MustParse(q)}}.Validate(), q)
+		require.NoError(t, etcd.Options{Resources: corev1.ResourceList{"cpu": resource.MustParse(q), "ephemeral-storage": resource.MustParse(q)}}.Validate(), q)
+	}
+	// quickMemory's edges: etcd.MinMemory and just below it, in each
+	// of its units.
+	for _, q := range []string{"0", "40Mi", "1Gi", "999999Mi", "99999Gi"} {
+		require.True(t, match(quickMemory, q), q)
+		require.NoError(t, etcd.Options{Resources: corev1.ResourceList{"memory": resource.MustParse(q)}}.Validate(), q)
+	}
+	for _, q := range []string{"39Mi", "31Mi", "33M", "1", "999999", "1k", "1Mi", "0Mi", "32768Ki"} {
+		require.False(t, match(quickMemory, q), q)
 	}
 	_ = etcdshapes.CallerEtcd
 }

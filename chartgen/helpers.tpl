@@ -56,7 +56,9 @@ quantity with a unit, and as many fields as values. */ -}}
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r [[ .MaxReplicas ]].0)
   (empty (omit $res[[ range .QuickResources ]] [[ q . ]][[ end ]]))
   (eq (len (splitList ";" $quick)) (add1 (len $res)))
-  (not (regexReplaceAll [[ q .QuickValue ]] $quick "")) -}}
+  (not (regexReplaceAll [[ q .QuickValue ]] $quick ""))
+  (or (not (hasKey $res "memory")) (regexMatch (print
+    [[ qparts .QuickMemory "    " ]]) (toString $res.memory))) -}}
 {{- else -}}
 {{- $e := $v.etcd | default dict -}}
 {{- $name = printf "%s-etcd" $rel -}}

@@ -93,7 +93,10 @@ func SpreadConstraints(n naming.Names, given []corev1.TopologySpreadConstraint) 
 }
 
 func affinity(n naming.Names, given *corev1.Affinity) *corev1.Affinity {
-	if given != nil {
+	// An Affinity that sets nothing is the chart's "affinity: {}", which
+	// its default turns into the default: the same here, so that a caller
+	// mapping values onto Options keeps the members spread.
+	if given != nil && (given.NodeAffinity != nil || given.PodAffinity != nil || given.PodAntiAffinity != nil) {
 		return given.DeepCopy()
 	}
 	// Soft: a hard rule leaves a member Pending when replicas exceed the

@@ -36,6 +36,25 @@ const (
 	MinSize = "256Mi"
 	// MinSizeBytes is MinSize in bytes.
 	MinSizeBytes = 256 << 20
+	// MinMemory is the least memory limit of an etcd member (the etcd
+	// container's resources.memory), 0 aside, which Kubernetes runs
+	// without a limit (the kubelet sets none for a zero). Measured on
+	// etcd v3.6.11 (built as e2e/works/cluster builds it, go1.26)
+	// started with the flags etcd-operator gives a member (client and
+	// peer mTLS, --quota-backend-bytes of a MinSize volume, periodic
+	// compaction, --snapshot-count=10000): a single member is resident
+	// at 32,860 KiB (VmHWM) once it answers its health check, before a
+	// key is written, three members at 35,632-36,192 KiB each; after
+	// 2,000 puts of 1 KiB, 47,460 KiB alone and 58,416-59,628 KiB in
+	// three. 32Mi (32,768 KiB) is below what an idle member already
+	// holds, and 14 MiB (31%) below the least peak with a little data:
+	// a smaller limit is OOM-killed at start, and the margin leaves a
+	// node, CPU count or build that needs somewhat less accepted. The
+	// floor is on the limit, the input: the request, floor(limit ÷
+	// memory ratio), is the platform's overcommit and may be smaller.
+	MinMemory = "32Mi"
+	// MinMemoryBytes is MinMemory in bytes.
+	MinMemoryBytes = 32 << 20
 	// MaxReplicas bounds the member count. etcd advises at most 7 members;
 	// the bound keeps the cleanup hook, which names one PVC per member,
 	// and its Role small.
@@ -54,6 +73,9 @@ func ReplicasOrDefault(n int32) int32 {
 
 // MinSizeRule is the refusal of a size below MinSize.
 const MinSizeRule = "must be at least " + MinSize + " (etcd.MinSize): etcd preallocates 128,000,000 bytes of write-ahead log on the data volume before it stores a key (two segments of 64,000,000), so a smaller volume never runs"
+
+// MinMemoryRule is the refusal of a memory limit below MinMemory.
+const MinMemoryRule = "must be at least " + MinMemory + " (etcd.MinMemory), or 0 for no limit: an etcd member is resident at 32 MiB before it stores a key (46 to 58 MiB with a little data), so a smaller limit is OOM-killed at start"
 
 // minSize is MinSize as a quantity.
 var minSize = *resource.NewQuantity(MinSizeBytes, resource.BinarySI)
@@ -80,12 +102,16 @@ type Options struct {
 	StorageClassName string
 	// Resources are the etcd container's limits as a flat map; requests
 	// are derived by SanitizeResources. Nil means cpu 1000m, memory 512Mi;
-	// an empty non-nil map renders no resources.
+	// an empty non-nil map renders no resources. A memory limit is 0 (no
+	// limit) or at least MinMemory; the request it derives may be
+	// smaller.
 	Resources corev1.ResourceList
 	// Ratios are the platform's allocation ratios.
 	Ratios Ratios
-	// Affinity of the members; nil means a soft pod anti-affinity on
-	// app.kubernetes.io/instance across kubernetes.io/hostname.
+	// Affinity of the members; nil, or an Affinity that sets none of its
+	// three fields (the chart's "affinity: {}"), means a soft pod
+	// anti-affinity on app.kubernetes.io/instance across
+	// kubernetes.io/hostname.
 	Affinity *corev1.Affinity
 	// TopologySpreadConstraints replace the default hostname spread when
 	// not empty. Each gets a labelSelector matching the cluster's members
@@ -312,21 +338,21 @@ func quotaBackendBytes(field string, size resource.Quantity) (int64, error) {
 		return 0, err
 	}
 	if size.Sign() <= 0 {
-		return 0, invalid.Errorf(field, size.String(), "must be a positive quantity of bytes")
+		return 0, invalid.Errorf(field, quantity.Quoted(size), "must be a positive quantity of bytes")
 	}
 	if size.Cmp(minSize) < 0 {
-		return 0, invalid.Errorf(field, size.String(), "%s", MinSizeRule)
+		return 0, invalid.Errorf(field, quantity.Quoted(size), "%s", MinSizeRule)
 	}
 	// The chart multiplies exact decimals (sprig's mulf), then formats the
 	// float64 result with %.0f.
 	d := new(inf.Dec).Mul(size.AsDec(), inf.NewDec(95, 2))
 	f, err := strconv.ParseFloat(d.String(), 64)
 	if err != nil || f >= math.MaxInt64 {
-		return 0, invalid.Errorf(field, size.String(), "is too large for etcd's int64 quota")
+		return 0, invalid.Errorf(field, quantity.Quoted(size), "is too large for etcd's int64 quota")
 	}
 	n, err := strconv.ParseInt(strconv.FormatFloat(f, 'f', 0, 64), 10, 64)
 	if err != nil {
-		return 0, invalid.Errorf(field, size.String(), "is too large for etcd's int64 quota")
+		return 0, invalid.Errorf(field, quantity.Quoted(size), "is too large for etcd's int64 quota")
 	}
 	return n, nil
 }

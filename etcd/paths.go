@@ -113,6 +113,12 @@ func (p Paths) ValidateContainerResource(name corev1.ResourceName, q resource.Qu
 	return validateContainerResource(p.complete().resource(string(name)), name, q)
 }
 
+// ValidateMemoryLimit is ValidateMemoryLimit with the limit named as p
+// names the memory resource of p.Resources.
+func (p Paths) ValidateMemoryLimit(q resource.Quantity) error {
+	return validateMemoryLimit(p.complete().resource(string(corev1.ResourceMemory)), q)
+}
+
 // ValidateRatios is Ratios.Validate with each ratio named by p.
 func (p Paths) ValidateRatios(r Ratios) error {
 	_, err := r.parse(p.complete())

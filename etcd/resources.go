@@ -197,6 +197,9 @@ func sanitize(limits corev1.ResourceList, p *parsedRatios, paths Paths) (corev1.
 		if c.Add(validateContainerResource(paths.resource(n), name, limit)) {
 			continue
 		}
+		if name == corev1.ResourceMemory && c.Add(validateMemoryLimit(paths.resource(n), limit)) {
+			continue
+		}
 		out.Limits[name] = limit.DeepCopy()
 		if p == nil {
 			continue
@@ -211,7 +214,7 @@ func sanitize(limits corev1.ResourceList, p *parsedRatios, paths Paths) (corev1.
 			}
 			q, ok := byteRequest(limit, r)
 			if !ok {
-				c.Addf(paths.resource(n), limit.String(),
+				c.Addf(paths.resource(n), quantity.Quoted(limit),
 					"divided by the %s allocation ratio %s it makes a request of 2^63 bytes or more, which the chart's integer conversion turns into garbage (a negative request on amd64)", n, r.text)
 				continue
 			}
@@ -249,7 +252,7 @@ func validateContainerResource(f string, name corev1.ResourceName, q resource.Qu
 		return err
 	}
 	if q.Sign() < 0 {
-		return invalid.Errorf(f, q.String(), "must not be negative")
+		return invalid.Errorf(f, quantity.Quoted(q), "must not be negative")
 	}
 	if !roundTrips(q) {
 		exact := q.AsDec().String()
@@ -273,11 +276,30 @@ func validateContainerResource(f string, name corev1.ResourceName, q resource.Qu
 		return invalid.Errorf(f, n, "must be an extended resource name that \"requests.<name>\" keeps valid")
 	default:
 		if q.MilliValue()%1000 != 0 {
-			return invalid.Errorf(f, q.String(), "an extended resource must be a whole number")
+			return invalid.Errorf(f, quantity.Quoted(q), "an extended resource must be a whole number")
 		}
 	}
 	return nil
 }
+
+// ValidateMemoryLimit refuses a memory limit of the etcd container that
+// no member runs within: one below MinMemory but 0 (which Kubernetes
+// runs without a limit). q is a limit ValidateContainerResource admits.
+// The refusal names Resources[memory] and quotes q. It judges the limit,
+// the input, never the request derived from it (see MinMemory).
+func ValidateMemoryLimit(q resource.Quantity) error {
+	return validateMemoryLimit(GoPaths(nil).resource(string(corev1.ResourceMemory)), q)
+}
+
+func validateMemoryLimit(field string, q resource.Quantity) error {
+	if q.Sign() > 0 && q.Cmp(minMemory) < 0 {
+		return invalid.Errorf(field, quantity.Quoted(q), "%s", MinMemoryRule)
+	}
+	return nil
+}
+
+// minMemory is MinMemory as a quantity.
+var minMemory = *resource.NewQuantity(MinMemoryBytes, resource.BinarySI)
 
 // validateHugePages is the Pod API's rule for a hugepages-<size> limit
 // (IsHugePageResourceValueDivisible): the page size parses as a quantity, is
@@ -300,7 +322,7 @@ func validateHugePages(field, name string, q resource.Quantity) error {
 		return invalid.Errorf(field, name, "must name a page size of a positive whole number of bytes, e.g. hugepages-2Mi or hugepages-1Gi")
 	}
 	if q.MilliValue()%1000 != 0 || q.Value()%size.Value() != 0 {
-		return invalid.Errorf(field, q.String(), "must be a whole multiple of the page size %s, as the Pod API requires", size.String())
+		return invalid.Errorf(field, quantity.Quoted(q), "must be a whole multiple of the page size %s, as the Pod API requires", size.String())
 	}
 	return nil
 }

@@ -59,8 +59,10 @@ func TestSanitizeProperties(t *testing.T) {
 	for _, l := range limits {
 		for _, rs := range ratios {
 			q := resource.MustParse(l)
-			got, err := SanitizeResources(corev1.ResourceList{corev1.ResourceCPU: q, corev1.ResourceMemory: q},
-				Ratios{CPU: rs, Memory: rs})
+			// Ephemeral storage divides as memory does (byteRequest),
+			// for limits below MinMemory too, which memory refuses.
+			got, err := SanitizeResources(corev1.ResourceList{corev1.ResourceCPU: q, corev1.ResourceEphemeralStorage: q},
+				Ratios{CPU: rs, EphemeralStorage: rs})
 			require.NoError(t, err)
 			exact := new(big.Rat).Quo(decRat(q.AsDec().String()), decRat(rs))
 
@@ -71,7 +73,7 @@ func TestSanitizeProperties(t *testing.T) {
 			tolerance := new(big.Rat).Add(big.NewRat(2, 1e9), new(big.Rat).Mul(new(big.Rat).Abs(exact), big.NewRat(1, 1e15)))
 			assert.True(t, diff.Cmp(tolerance) <= 0, "cpu %s/%s = %s, exact %s", l, rs, cpu.String(), exact.FloatString(12))
 
-			mem := got.Requests[corev1.ResourceMemory]
+			mem := got.Requests[corev1.ResourceEphemeralStorage]
 			floor := new(big.Int).Quo(exact.Num(), exact.Denom())
 			// The float64 step can lose the last unit of very large values.
 			d := new(big.Int).Sub(big.NewInt(mem.Value()), floor)

@@ -68,10 +68,55 @@ func Snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation) (*v1a
 	c.Add(n.Validate())
 	c.Add(naming.ValidateSnapshotName("name", name))
 	c.Add(ValidateSnapshotDestination("destination", dest))
+	c.Add(validateOffMembers(n, "destination", dest))
 	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return snapshot(n, name, dest, nil), nil
+}
+
+// validateOffMembers refuses a PVC destination that is an etcd member's
+// own data volume: "data-<name>-..." of the cluster being backed up (the
+// legacy "data-<name>-<i>" the cleanup hook deletes, and any member
+// suffix), or "data-<etcd>-<i>" of another stack's etcd in the namespace
+// (both callers' clusters end in "etcd": "etcd", "<release>-etcd"). A
+// backup there sits in the failure domain it is meant to survive, takes
+// the member's space (a full volume stops the member) and is deleted with
+// the member's data, by the uninstall cleanup too.
+func validateOffMembers(n naming.Names, field string, d v1alpha2.SnapshotLocation) error {
+	if d.PVC == nil {
+		return nil
+	}
+	claim := d.PVC.ClaimName
+	if len(validation.IsDNS1123Subdomain(claim)) > 0 {
+		return nil // refused as a name already
+	}
+	own := n.Cluster != "" && strings.HasPrefix(claim, "data-"+n.Cluster+"-")
+	if !own && !isMemberVolumeName(claim) {
+		return nil
+	}
+	return invalid.Errorf(field+".pvc.claimName", claim, "is an etcd member's data volume (data-<cluster>-<member>): a snapshot there is lost with the member's data, fills the member's volume and is deleted by the cleanup with it; use a PersistentVolumeClaim of its own")
+}
+
+// isMemberVolumeName reports whether claim has the form of another etcd
+// stack's member volume: "data-etcd-<i>" or "data-<release>-etcd-<i>",
+// <i> decimal.
+func isMemberVolumeName(claim string) bool {
+	rest, ok := strings.CutPrefix(claim, "data-")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(rest, '-')
+	if i < 0 || i == len(rest)-1 {
+		return false
+	}
+	for _, r := range rest[i+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	cluster := rest[:i]
+	return cluster == "etcd" || strings.HasSuffix(cluster, "-etcd")
 }
 
 func snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation, labels map[string]string) *v1alpha2.EtcdSnapshot {
@@ -321,7 +366,7 @@ func validateEndpoint(field, endpoint string) error {
 	case u.User != nil:
 		// The URL would end up in the object, readable by anyone who can
 		// read snapshots.
-		return invalid.Errorf(field, redactUser(u), "must not carry credentials; use credentialsSecretRef")
+		return invalid.Errorf(field, redactUser(endpoint), "must not carry credentials; use credentialsSecretRef")
 	case strings.ContainsAny(endpoint, "?#"):
 		return invalid.Errorf(field, endpoint, "must not have a query or fragment (the AWS SDK refuses an endpoint with a query)")
 	case u.Hostname() == "":
@@ -429,14 +474,16 @@ func validatePath(field, p string, exact bool, r pathRules) error {
 	case exact && strings.HasSuffix(p, "/"):
 		return invalid.Errorf(field, p, "must name a file, not end in \"/\"")
 	}
-	return validateSegments(field, strings.TrimSuffix(p, "/"), r.maxSegment)
+	return validateSegments(field, p, r.maxSegment)
 }
 
 // validateSegments refuses empty, "." and ".." path segments and control
 // characters: an escape from the prefix or the volume, or a key that two
-// spellings reach.
+// spellings reach. A trailing "/" (a prefix's or a directory's) ends the
+// last segment and opens none; every refusal quotes p whole, as the
+// caller wrote it, never the path without its "/".
 func validateSegments(field, p string, maxSegment int) error {
-	for _, seg := range strings.Split(p, "/") {
+	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
 		if seg == "" || seg == "." || seg == ".." {
 			return invalid.Errorf(field, p, "must not contain empty, \".\" or \"..\" path segments")
 		}
@@ -470,8 +517,24 @@ func hiddenRune(p string) string {
 	return ""
 }
 
-func redactUser(u *url.URL) string {
-	c := *u
-	c.User = url.User("REDACTED")
-	return c.String()
+// redactUser is endpoint as written but for its userinfo (what lies
+// between "//" and the authority's last "@"), which reads "REDACTED": the
+// refusal must not echo a password, and quotes the rest of the URL as the
+// caller wrote it, not as url.URL respells it (a lowercased scheme,
+// re-escaped path).
+func redactUser(endpoint string) string {
+	i := strings.Index(endpoint, "//")
+	if i < 0 {
+		return endpoint
+	}
+	rest := endpoint[i+2:]
+	authority := rest
+	if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+		authority = rest[:j]
+	}
+	at := strings.LastIndex(authority, "@")
+	if at < 0 {
+		return endpoint
+	}
+	return endpoint[:i+2] + "REDACTED" + rest[at:]
 }

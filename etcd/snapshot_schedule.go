@@ -150,6 +150,7 @@ func ScheduledSnapshots(n naming.Names, o SnapshotScheduleOptions) (SnapshotSche
 	slots, err := n.SnapshotSlots(keep)
 	c.AddExcept(err, map[string]bool{"names": true})
 	c.Add(ValidateSnapshotDestination("destination", o.Destination))
+	c.Add(validateOffMembers(n, "destination", o.Destination))
 	if err := c.Err(); err != nil {
 		return SnapshotSchedule{}, err
 	}

@@ -376,9 +376,9 @@ func TestSnapshotPathRules(t *testing.T) {
 		{s3Dest, "/etcd/", `destination.s3.key: invalid value "/etcd/": must not start with "/"`, `source.s3.key: invalid value "/etcd/": must not start with "/"`},
 		{s3Dest, "etcd", `destination.s3.key: invalid value "etcd": must be a prefix ending in "/" (the operator appends "<snapshot>.db")`, ""},
 		{s3Dest, "etcd/", "", `source.s3.key: invalid value "etcd/": must name a file, not end in "/"`},
-		{s3Dest, "a//b/", `destination.s3.key: invalid value "a//b": must not contain empty, "." or ".." path segments`, `source.s3.key: invalid value "a//b/": must name a file, not end in "/"`},
+		{s3Dest, "a//b/", `destination.s3.key: invalid value "a//b/": must not contain empty, "." or ".." path segments`, `source.s3.key: invalid value "a//b/": must name a file, not end in "/"`},
 		{s3Dest, "a/../b.db", `destination.s3.key: invalid value "a/../b.db": must be a prefix ending in "/" (the operator appends "<snapshot>.db")`, `source.s3.key: invalid value "a/../b.db": must not contain empty, "." or ".." path segments`},
-		{s3Dest, "a\x01/", `destination.s3.key: invalid value "a\x01": must be valid UTF-8 without control, format or line separator characters (it holds U+0001): etcd-operator writes the snapshot under this path, and restore must name it byte for byte`, `source.s3.key: invalid value "a\x01/": must name a file, not end in "/"`},
+		{s3Dest, "a\x01/", `destination.s3.key: invalid value "a\x01/": must be valid UTF-8 without control, format or line separator characters (it holds U+0001): etcd-operator writes the snapshot under this path, and restore must name it byte for byte`, `source.s3.key: invalid value "a\x01/": must name a file, not end in "/"`},
 		{pvcDest, "", "", `source.pvc.subPath: invalid value "": must be the exact path of the snapshot file on the volume (e.g. "etcd/<snapshot>.db")`},
 		{pvcDest, long, "destination.pvc.subPath: invalid value " + invalid.FormatValue(long) + ": must be at most 957 bytes, so that with the \"<snapshot>.db\" the operator appends (a snapshot name of up to 63 characters) the file's path is at most 1024", "source.pvc.subPath: invalid value " + invalid.FormatValue(long) + notFile},
 		{pvcDest, "/etcd", `destination.pvc.subPath: invalid value "/etcd": must be relative to the volume`, `source.pvc.subPath: invalid value "/etcd": must be relative to the volume`},
@@ -492,4 +492,51 @@ func slot(t testing.TB, n naming.Names, i int) string {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestSnapshotNotOnMemberVolumes: a PVC destination that is an etcd
+// member's data volume is refused by both builders, for both callers: the
+// cluster's own (any member suffix) and another stack's in the namespace
+// ("data-etcd-<i>", "data-<release>-etcd-<i>"); PVCs of their own pass,
+// those that merely look alike included.
+func TestSnapshotNotOnMemberVolumes(t *testing.T) {
+	cluster, shared := clusterNames(t, "kubernetes-demo"), etcdNames(t)
+	pvc := func(claim string) v1alpha2.SnapshotLocation {
+		return v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: claim, SubPath: "snaps"}}
+	}
+	for _, c := range []struct {
+		n       naming.Names
+		claim   string
+		refused bool
+	}{
+		{cluster, "data-kubernetes-demo-etcd-0", true},
+		{cluster, "data-kubernetes-demo-etcd-2", true},
+		{cluster, "data-kubernetes-demo-etcd-lhm7w", true},
+		{cluster, "data-etcd-0", true},
+		{cluster, "data-kubernetes-other-etcd-12", true},
+		{shared, "data-etcd-1", true},
+		{shared, "data-etcd-x7k2q", true},
+		{shared, "data-kubernetes-a-etcd-0", true},
+		{cluster, "etcd-backups", false},
+		{cluster, "data-backups-0", false},
+		{cluster, "data-etcd-backups", false},
+		{cluster, "data-kubernetes-demo-etcd", false},
+		{shared, "backup-data-etcd-0", false},
+		{shared, "data-etcd-", true}, // not a name: refused once, as that
+	} {
+		_, err := etcd.Snapshot(c.n, "before-upgrade", pvc(c.claim))
+		_, serr := etcd.ScheduledSnapshots(c.n, etcd.SnapshotScheduleOptions{Schedule: "0 3 * * *", Destination: pvc(c.claim)})
+		for _, e := range []error{err, serr} {
+			if c.claim == "data-etcd-" {
+				assert.Len(t, invalid.All(e), 1, "%v", e)
+				continue
+			}
+			if c.refused {
+				assertField(t, e, "destination.pvc.claimName")
+				assert.ErrorContains(t, e, "is an etcd member's data volume", c.claim)
+			} else {
+				assert.NoError(t, e, "%s for %s", c.claim, c.n.Cluster)
+			}
+		}
+	}
 }

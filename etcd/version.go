@@ -14,12 +14,20 @@ import (
 // does not exist. The EtcdCluster CRD's pattern (^\d+\.\d+\.\d+$) refuses
 // a pre-release or build suffix ("3.6.11-rc.0", "3.6.11+build"), which
 // this pattern refuses too; it also admits leading zeros, which this one
-// does not.
-const VersionPattern = `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
+// does not. Each number has at most MaxVersionDigits digits.
+const VersionPattern = `^(0|[1-9][0-9]{0,17})\.(0|[1-9][0-9]{0,17})\.(0|[1-9][0-9]{0,17})$`
 
-// MaxVersionLength bounds a version: the image tag "v<version>" must fit
-// the image reference grammar's 128 characters.
-const MaxVersionLength = 127
+// MaxVersionDigits bounds each number of a version: etcd reads its own
+// and its peers' versions into int64s (github.com/coreos/go-semver's
+// Version, which etcd's version and membership code use), so a number
+// past 9223372036854775807 is one no etcd can run as or agree on; 18
+// digits are always below it.
+const MaxVersionDigits = 18
+
+// MaxVersionLength bounds a version: three numbers of MaxVersionDigits
+// and two dots (the image tag "v<version>" fits the image reference
+// grammar's 128 characters well within it).
+const MaxVersionLength = 3*MaxVersionDigits + 2
 
 // ValidateVersion checks an etcd version: X.Y.Z without leading zeros (see
 // VersionPattern), at most MaxVersionLength bytes.
@@ -28,8 +36,16 @@ func ValidateVersion(v string) error {
 }
 
 func validateVersion(field, v string) error {
-	if _, ok := parseVersion(v); !ok {
+	parsed, ok := parseVersion(v)
+	if !ok {
 		return invalid.Errorf(field, v, "must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. %q", DefaultVersion)
+	}
+	// parseVersion reads numbers of any length (a live version compares
+	// whatever it holds); a version to render must be one etcd can run.
+	for _, n := range parsed {
+		if len(n) > MaxVersionDigits {
+			return invalid.Errorf(field, v, "must have at most %d digits in each number: etcd reads versions into int64s (go-semver), and a larger number is no version etcd can run", MaxVersionDigits)
+		}
 	}
 	return nil
 }

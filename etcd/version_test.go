@@ -14,7 +14,7 @@ import (
 // v<version> can hold; the hand-written reader agrees with VersionPattern.
 func TestValidateVersion(t *testing.T) {
 	pattern := regexp.MustCompile(etcd.VersionPattern)
-	good := []string{"3.6.11", "0.0.0", "3.10.0", "10.20.30", "3.5.100", strings.Repeat("1", 60) + ".0." + strings.Repeat("9", 60)}
+	good := []string{"3.6.11", "0.0.0", "3.10.0", "10.20.30", "3.5.100", strings.Repeat("9", 18) + "." + strings.Repeat("9", 18) + "." + strings.Repeat("9", 18)}
 	bad := []string{
 		"", "3", "3.6", "3.6.11.1", ".3.6", "3.6.", "3..6",
 		// Leading zeros, in each part: no image tag spells them.
@@ -23,8 +23,11 @@ func TestValidateVersion(t *testing.T) {
 		"3.6.11-rc.0", "3.6.11+build", "v3.6.11", "3.6.11 ", " 3.6.11", "3.6.11\n",
 		// Not ASCII digits.
 		"３.6.11", "3.6.1١", "3.6.x", "-3.6.11", "+3.6.11",
-		// Past the tag's 128 characters.
+		// Past MaxVersionLength.
 		"1.0." + strings.Repeat("1", etcd.MaxVersionLength-3),
+		// A number past MaxVersionDigits, in each part (past int64 or not).
+		"1" + strings.Repeat("0", 18) + ".0.0", "3." + strings.Repeat("1", 19) + ".0", "3.6." + strings.Repeat("9", 20),
+		strings.Repeat("1", 60) + ".0." + strings.Repeat("9", 60),
 	}
 	for _, v := range good {
 		assert.NoError(t, etcd.ValidateVersion(v), "%q", v)
@@ -37,7 +40,8 @@ func TestValidateVersion(t *testing.T) {
 			assert.False(t, pattern.MatchString(v), "%q", v)
 		}
 	}
-	require.NoError(t, etcd.ValidateVersion("1.0."+strings.Repeat("1", etcd.MaxVersionLength-4)))
+	require.EqualError(t, etcd.ValidateVersion("99999999999999999999.0.0"),
+		`Version: invalid value "99999999999999999999.0.0": must have at most 18 digits in each number: etcd reads versions into int64s (go-semver), and a larger number is no version etcd can run`)
 	require.EqualError(t, etcd.ValidateVersion("3.6.011"),
 		`Version: invalid value "3.6.011": must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. "3.6.11"`)
 }

@@ -182,12 +182,23 @@ func (p *printer) value(v any, depth int) {
 		}
 		return
 	case json.Number:
-		// A number as written; a Go caller's json.Number that is not one
-		// (any string converts) is quoted, as any other string.
+		// A number as written, in JSON's grammar or YAML 1.1's (a
+		// values file's "+1.5", "0x10", "1_000": what YAML reads as that
+		// number); a Go caller's json.Number that is neither (any string
+		// converts) is quoted, as any other string.
 		if jsonnum.Is(string(t)) {
 			p.write(string(t))
 		} else {
 			p.quoted(string(t))
+		}
+		return
+	case writtenNumber:
+		// A values file's number in a YAML 1.1 spelling ("+1.5",
+		// "0x10"), as written: plain where YAML reads it as a number.
+		if w := t.WrittenNumber(); yamlNumber(w) {
+			p.write(w)
+		} else {
+			p.quoted(w)
 		}
 		return
 	case bool:
@@ -502,4 +513,14 @@ func clip(s string, n int) string {
 		i--
 	}
 	return s[:i] + "…"
+}
+
+// writtenNumber is a number that keeps its spelling (values.Number).
+type writtenNumber interface{ WrittenNumber() string }
+
+// yamlNumber reports whether s, written plain, is a number YAML 1.1
+// reads (yamlnum.Decimal), so that printing it plain keeps its meaning.
+func yamlNumber(s string) bool {
+	_, ok := yamlnum.Decimal(s)
+	return ok
 }

@@ -196,6 +196,9 @@ func TestFormatValueEveryKind(t *testing.T) {
 		{json.Number("1e-400"), "1e-400"},
 		{json.Number("-0"), "-0"},
 		{json.Number("0x10"), `"0x10"`},
+		{writtenNumber("0x10"), "0x10"},
+		{writtenNumber("+1.5"), "+1.5"},
+		{writtenNumber("x"), `"x"`},
 		// Quantities, as values and pointers.
 		{resource.MustParse("1.5Gi"), `"1536Mi"`},
 		{ptrTo(resource.MustParse("1.5Gi")), `"1536Mi"`},
@@ -245,3 +248,8 @@ func TestFormatValueEveryKind(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// writtenNumber is a number that keeps its spelling, as values.Number.
+type writtenNumber string
+
+func (w writtenNumber) WrittenNumber() string { return string(w) }

@@ -796,6 +796,9 @@ func resourceFaults(f faultSet, v map[string]any, ratios map[string]float64, up 
 			continue
 		}
 		switch {
+		case name == "memory" && q.Sign() > 0 && q.Cmp(resource.MustParse("32Mi")) < 0:
+			cpuOrMemory = true
+			f.add(field, "below 32Mi, where an etcd member (32 MiB resident before it stores a key) is OOM-killed at start")
 		case name == "cpu" || name == "memory":
 			cpuOrMemory = true
 		case name == "ephemeral-storage":

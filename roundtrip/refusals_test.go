@@ -108,6 +108,9 @@ func refusals() []refusal {
 		decoder(e("spread-not-yaml-map", spread("- a\n"))),
 		decoder(e("spread-list-type", spread("topologySpreadConstraints: abc\n"))),
 		decoder(e("spread-skew-type", spread("topologySpreadConstraints:\n- maxSkew: one\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n"))),
+		decoder(e("spread-second-skew-fraction", spread("topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n- maxSkew: 2.5\n  topologyKey: rack\n  whenUnsatisfiable: DoNotSchedule\n"))),
+		decoder(e("spread-min-domains-type", spread("topologySpreadConstraints:\n- maxSkew: 1\n  minDomains: x\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n"))),
+		decoder(e("spread-match-label-keys-type", spread("topologySpreadConstraints:\n- maxSkew: 1\n  matchLabelKeys: x\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n"))),
 		e("spread-unknown-field", spread("topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n  foo: 1\n")),
 		e("spread-skew-zero", spread("topologySpreadConstraints:\n- maxSkew: 0\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n")),
 		e("spread-no-skew", spread("topologySpreadConstraints:\n- topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n")),
@@ -222,6 +225,18 @@ func refusals() []refusal {
 		e("size-below-floor-Gi", `size: 0.2499Gi`),
 		e("size-below-floor-bytes", `size: 268435455`),
 		e("size-below-floor-exponent", `size: 2.68e8`),
+		// etcd.MinMemory, in every unit and spelling, the quick
+		// test's forms among them (a quick match must not skip it).
+		e("memory-1Mi", "resources:\n  memory: 1Mi"),
+		e("memory-1k", "resources:\n  memory: 1k"),
+		e("memory-one-byte", "resources:\n  memory: 1"),
+		e("memory-31Mi", "resources:\n  memory: 31Mi"),
+		e("memory-33M", "resources:\n  memory: 33M"),
+		e("memory-below-floor-bytes", "resources:\n  memory: 33554431"),
+		e("memory-below-floor-Ki", "resources:\n  memory: 32767Ki"),
+		e("memory-below-floor-Gi", "resources:\n  memory: 0.0312Gi"),
+		e("memory-below-floor-milli", "resources:\n  memory: 33554431000m"),
+		e("memory-below-floor-exponent", "resources:\n  memory: 3.3e7"),
 		// The length bounds of the values' free-form strings.
 		e("ratio-too-long", "_cluster:\n  cpu-allocation-ratio: \"1."+strings.Repeat("0", 63)+"\""),
 		c("ratio-too-long", "_cluster:\n  ephemeral-storage-allocation-ratio: \"1."+strings.Repeat("0", 63)+"\""),
@@ -297,6 +312,7 @@ func refusals() []refusal {
 		}(),
 	}
 	out = append(out, wrongTypes()...)
+	out = append(out, spreadTypes()...)
 	r := at(out[len(out)-1], "tenant-demo", "kubernetes-demo")
 	r.name, r.live = "live-datastore-name", etcdshapes.LiveState{DataStoreName: "Bad_DS"}
 	out = append(out, r)
@@ -392,6 +408,58 @@ func wrongTypes() []refusal {
 				out = append(out, r)
 			}
 		}
+	}
+	return out
+}
+
+// spreadTypes: a global spread constraint with a value the library's
+// []corev1.TopologySpreadConstraint does not hold, in every kind of field
+// (int32 and *int32 past their range or not whole, strings and the enum
+// strings, []string, map[string]string, the label selector's structs and
+// lists), on both charts. The chart decodes the constraints with the same
+// types (the decoder twin) and refuses each with the library's message.
+func spreadTypes() []refusal {
+	const base = "topologySpreadConstraints:\n- maxSkew: 1\n  topologyKey: zone\n  whenUnsatisfiable: DoNotSchedule\n"
+	cases := []struct{ name, body string }{
+		{"skew-past-int32", strings.Replace(base, "maxSkew: 1", "maxSkew: 4294967297", 1)},
+		{"skew-int32-max-plus-one", strings.Replace(base, "maxSkew: 1", "maxSkew: 2147483648", 1)},
+		{"skew-below-int32", strings.Replace(base, "maxSkew: 1", "maxSkew: -2147483649", 1)},
+		{"skew-fraction", strings.Replace(base, "maxSkew: 1", "maxSkew: 1.5", 1)},
+		{"skew-bool", strings.Replace(base, "maxSkew: 1", "maxSkew: true", 1)},
+		{"min-domains-past-int32", base + "  minDomains: 2147483648\n"},
+		{"min-domains-string", base + "  minDomains: \"2\"\n"},
+		{"min-domains-list", base + "  minDomains: [2]\n"},
+		{"topology-key-number", strings.Replace(base, "topologyKey: zone", "topologyKey: 1", 1)},
+		{"topology-key-map", strings.Replace(base, "topologyKey: zone", "topologyKey: {a: b}", 1)},
+		{"when-number", strings.Replace(base, "whenUnsatisfiable: DoNotSchedule", "whenUnsatisfiable: 1", 1)},
+		{"node-affinity-policy-number", base + "  nodeAffinityPolicy: 1\n"},
+		{"node-taints-policy-bool", base + "  nodeTaintsPolicy: true\n"},
+		{"match-label-keys-number", base + "  matchLabelKeys: [1]\n"},
+		{"match-label-keys-string", base + "  matchLabelKeys: a\n"},
+		{"selector-string", base + "  labelSelector: x\n"},
+		{"match-labels-number", base + "  labelSelector:\n    matchLabels: {a: 1}\n"},
+		{"match-labels-bool", base + "  labelSelector:\n    matchLabels: {a: true}\n"},
+		{"match-labels-list", base + "  labelSelector:\n    matchLabels: [a]\n"},
+		{"match-expressions-map", base + "  labelSelector:\n    matchExpressions: {key: a}\n"},
+		{"match-expression-string", base + "  labelSelector:\n    matchExpressions: [a]\n"},
+		{"match-expression-key-number", base + "  labelSelector:\n    matchExpressions:\n    - key: 1\n      operator: Exists\n"},
+		{"match-expression-operator-number", base + "  labelSelector:\n    matchExpressions:\n    - key: a\n      operator: 1\n"},
+		{"match-expression-values-number", base + "  labelSelector:\n    matchExpressions:\n    - key: a\n      operator: In\n      values: [1]\n"},
+		{"match-expression-values-string", base + "  labelSelector:\n    matchExpressions:\n    - key: a\n      operator: In\n      values: a\n"},
+		{"match-expression-unknown", base + "  labelSelector:\n    matchExpressions:\n    - key: a\n      operator: Exists\n      foo: 1\n"},
+		{"selector-unknown", base + "  labelSelector:\n    matchLabel: {a: b}\n"},
+		{"item-number", "topologySpreadConstraints: [1]\n"},
+		{"list-string", "topologySpreadConstraints: abc\n"},
+		// The decoder's first type error wins over an unknown field before it.
+		{"type-after-unknown", base + "  aaa: 1\n  minDomains: x\n"},
+		{"second-item-type", base + strings.Replace(strings.TrimPrefix(base, "topologySpreadConstraints:\n"), "maxSkew: 1", "maxSkew: 2.5", 1)},
+	}
+	var out []refusal
+	for _, c := range cases {
+		v := "_cluster:\n  scheduling:\n    globalAppTopologySpreadConstraints: |\n" + indent(c.body, "      ")
+		out = append(out,
+			refusal{name: "spread-type/" + c.name, caller: "etcd", namespace: "tenant-root", release: "etcd", values: v},
+			refusal{name: "spread-type/" + c.name, caller: "cluster", namespace: "tenant-demo", release: "kubernetes-demo", values: v})
 	}
 	return out
 }
@@ -548,6 +616,19 @@ func testRefusals(t *testing.T, h helm) {
 			if r.decoder {
 				const cut = "list of constraints: "
 				msg := firstMessage(goErr)
+				// The library names a value of the wrong type by its
+				// element and field; the chart (its fromYaml holds no
+				// Go types) refuses the list, with the same rule up to
+				// the decoder's detail.
+				var ne *invalid.Error
+				const list = "_cluster.scheduling.globalAppTopologySpreadConstraints"
+				if asNamingError(goErr, &ne) && strings.HasPrefix(ne.Field, list+"[") {
+					if !strings.Contains(helmErr.Error(), list+": invalid value ") || !strings.Contains(helmErr.Error(), cut) {
+						t.Fatalf("refusals differ:\n  library: %s\n  chart:   %s", msg, helmErr)
+					}
+					decoded++
+					return
+				}
 				if i := strings.Index(msg, cut); i < 0 || !strings.Contains(helmErr.Error(), msg[:i+len(cut)]) {
 					t.Fatalf("refusals differ:\n  library: %s\n  chart:   %s", msg, helmErr)
 				}
@@ -708,4 +789,65 @@ func affinityDecodeTwin(t *testing.T, h helm) {
 		})
 	}
 	t.Logf("%s: affinities: %d of %d refused by both with the same message, %d of them by the decoder", h.name(), refused, cases, decoder)
+}
+
+// fullSpread is a global spread constraint list setting every field of a
+// corev1.TopologySpreadConstraint, valid.
+func fullSpread() []any {
+	return []any{map[string]any{
+		"maxSkew": 2.0, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "DoNotSchedule", "minDomains": 3.0,
+		"nodeAffinityPolicy": "Honor", "nodeTaintsPolicy": "Ignore", "matchLabelKeys": []any{"pod-template-hash"},
+		"labelSelector": map[string]any{
+			"matchLabels":      map[string]any{"tier": "db"},
+			"matchExpressions": []any{map[string]any{"key": "app", "operator": "In", "values": []any{"etcd"}}},
+		},
+	}}
+}
+
+// TestSpreadDecodeTwin: global spread constraints with values of the wrong
+// type or unknown fields anywhere are refused by both charts with the
+// library's message, as TestAffinityDecodeTwin does for the affinity.
+func TestSpreadDecodeTwin(t *testing.T) {
+	forEachHelm(t, spreadDecodeTwin)
+}
+
+func spreadDecodeTwin(t *testing.T, h helm) {
+	r := rand.New(rand.NewSource(7))
+	const cases = 200
+	refused := 0
+	for i := 0; i < cases; i++ {
+		l := fullSpread()
+		for n := 1 + r.Intn(3); n > 0; n-- {
+			mutate(r, l)
+		}
+		body, err := yaml.Marshal(map[string]any{"topologySpreadConstraints": l})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := yaml.Marshal(map[string]any{"_cluster": map[string]any{"scheduling": map[string]any{"globalAppTopologySpreadConstraints": string(body)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := renderInput{caller: "etcd", namespace: "tenant-root", release: "etcd", values: raw}
+		if i%2 == 1 {
+			in = renderInput{caller: "cluster", namespace: "tenant-demo", release: "kubernetes-demo", values: raw}
+		}
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			_, goErr := goRender(in)
+			_, helmErr := helmRender(t, h, in)
+			switch {
+			case goErr != nil && helmErr != nil:
+				checkSameRefusal(t, goErr, helmErr)
+				refused++
+			case goErr != nil:
+				t.Errorf("the library refuses (%v) but the chart renders", goErr)
+			case helmErr != nil:
+				t.Errorf("the chart refuses but the library renders: %v", helmErr)
+			}
+			if t.Failed() {
+				t.Logf("%s values:\n%s", in.caller, raw)
+			}
+		})
+	}
+	t.Logf("%s: spread constraints: %d of %d refused by both with the same message", h.name(), refused, cases)
 }

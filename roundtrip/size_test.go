@@ -75,8 +75,9 @@ func TestTemplateSize(t *testing.T) {
 	// the text to 2.03x. The third design of the charts (issue 21: each
 	// object its finished YAML, one config for both callers) brought it to
 	// 1.95x (1.96x with the size floor and the precision rule of the charts' checks); the checks, which values.schema.json is to replace, are still
-	// 59 kB of it, and the goal is 1.2x. The bound follows what is reached.
-	if limit := up * 197 / 100; ours > limit {
-		t.Errorf("the generated charts' template text is %d bytes, more than 1.97 times the upstream templates' %d", ours, up)
+	// 59 kB of it, and the goal is 1.2x. The bound follows what is reached
+	// (1.97x with the memory floor, etcd.MinMemory, and its quick test).
+	if limit := up * 198 / 100; ours > limit {
+		t.Errorf("the generated charts' template text is %d bytes, more than 1.98 times the upstream templates' %d", ours, up)
 	}
 }

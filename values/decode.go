@@ -138,14 +138,15 @@ func withLiterals(v any, n *yamlv3.Node, depth int) any {
 			}
 			return floatNumber(t)
 		}
-		// A YAML 1.1 spelling ("0x10", "1_000", "+1.5"): the canonical
-		// number, unless the float64 does not hold it; then its digits
-		// in JSON's spelling, which the readers refuse as written
-		// ("123_456_789_012_345_678" is 123456789012345678).
+		// A YAML 1.1 spelling ("0x10", "1_000", "+1.5", "007", ".5"):
+		// kept as written, so that a refusal quotes it so; every
+		// reader reads it as the number Helm reads (valueNumber, through
+		// yamlnum.Decimal), and the affinity, which goes to the API,
+		// as its JSON spelling (jsonNumbers).
 		if n.Style == 0 {
 			if d, ok := yamlnum.Decimal(n.Value); ok {
-				if f, loss, ok := jsonnum.Float(d); ok && f == t && loss != jsonnum.Exact {
-					return json.Number(jsonDecimal(d))
+				if f, _, ok := jsonnum.Float(d); ok && (f == t || math.Signbit(f) != math.Signbit(t)) {
+					return Number{Text: n.Value, JSON: jsonNumber(json.Number(n.Value))}
 				}
 			}
 		}
@@ -155,6 +156,28 @@ func withLiterals(v any, n *yamlv3.Node, depth int) any {
 	}
 	return v
 }
+
+// Number is a number of a values document written in a YAML 1.1
+// spelling that JSON has none for ("+1.5", "007", ".5", "0x10",
+// "1_000", as Helm's reader takes them): Merge returns it in place of a
+// json.Number, so that a refusal quotes it as written. Text is the
+// number as written, JSON the number Helm reads, in JSON's spelling
+// ("1.5", "7", "0.5", "16", "1000"; digits a float64 does not hold are
+// kept, as for a json.Number, and refused where the number is read). It
+// marshals as JSON, and the readers take it as they take a json.Number.
+type Number struct {
+	// Text is the number as the document writes it.
+	Text string
+	// JSON is the number Helm reads, in JSON's spelling.
+	JSON json.Number
+}
+
+// MarshalJSON writes the number Helm reads.
+func (n Number) MarshalJSON() ([]byte, error) { return []byte(n.JSON), nil }
+
+// WrittenNumber is the number as written, which a refusal prints plain
+// (package invalid).
+func (n Number) WrittenNumber() string { return n.Text }
 
 // floatNumber spells a float64 as a JSON number: plain decimals below 1e21,
 // exponent form above (as JavaScript and YAML printers do). NaN and the
@@ -181,7 +204,7 @@ func normalizeValues(v any) any { return jsontree.Copy(v, normalizeLeaf) }
 // map[string]any nor an []any.
 func normalizeLeaf(v any) any {
 	switch t := v.(type) {
-	case nil, string, bool, json.Number:
+	case nil, string, bool, json.Number, Number:
 		return v
 	case float64:
 		return floatNumber(t)
@@ -260,6 +283,16 @@ func normalizeLeaf(v any) any {
 // 3.0000000000000000001), so that a rule on the value would judge a
 // number the user did not write.
 func valueNumber(field string, v any) (f float64, isNumber bool, err error) {
+	if n, ok := v.(Number); ok {
+		// Read as its JSON number, refused as written.
+		f, isNumber, err := valueNumber(field, n.JSON)
+		if e, ok := err.(*invalid.Error); ok {
+			cp := *e
+			cp.Value = n
+			err = &cp
+		}
+		return f, isNumber, err
+	}
 	switch t := v.(type) {
 	case json.Number:
 		f, loss, ok := jsonnum.Float(string(t))
@@ -281,6 +314,55 @@ func valueNumber(field string, v any) (f float64, isNumber bool, err error) {
 		return t, true, nil
 	}
 	return 0, false, nil
+}
+
+// jsonNumber is n in JSON's grammar: n itself when it is JSON's, else
+// the number a YAML 1.1 spelling reads as (see withLiterals): its
+// canonical float64, or, where the float64 does not hold it, its digits
+// ("123_456_789_012_345_678" is 123456789012345678).
+func jsonNumber(n json.Number) json.Number {
+	if jsonnum.Is(string(n)) {
+		return n
+	}
+	d, ok := yamlnum.Decimal(string(n))
+	if !ok {
+		return n
+	}
+	f, loss, ok := jsonnum.Float(d)
+	if !ok {
+		return n
+	}
+	if loss != jsonnum.Exact {
+		return json.Number(jsonDecimal(d))
+	}
+	if num, isNumber := floatNumber(f).(json.Number); isNumber {
+		return num
+	}
+	return n
+}
+
+// jsonNumbers is v with every json.Number in JSON's grammar (jsonNumber),
+// maps and lists copied where they hold one.
+func jsonNumbers(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		return jsonNumber(t)
+	case Number:
+		return t.JSON
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = jsonNumbers(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = jsonNumbers(e)
+		}
+		return out
+	}
+	return v
 }
 
 // jsonDecimal spells d, a decimal yamlnum.Decimal gives, in JSON's
@@ -344,7 +426,7 @@ func checkNumbers(field string, v any) error {
 		if !utf8.ValidString(t) {
 			return invalid.Errorf(field, t, "must be UTF-8 text: a JSON decoder reads each byte that is not as U+FFFD")
 		}
-	case json.Number:
+	case json.Number, Number:
 		_, _, err := valueNumber(field, t)
 		return err
 	}

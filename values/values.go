@@ -458,6 +458,10 @@ func ParseSpreadConstraints(raw any) ([]corev1.TopologySpreadConstraint, error) 
 	// later one.
 	js, err := yamljson.ToJSON([]byte(s), yamljson.Options{})
 	if err == nil {
+		// A value of the wrong type, named by its element and field.
+		if err := spreadTypeError([]byte(s), js); err != nil {
+			return nil, err
+		}
 		err = strictJSON(js, &holder)
 	}
 	if err != nil {
@@ -638,7 +642,14 @@ func ratioValue(field string, v any) (string, error) {
 		// A number of a values file as the file spells it, so that a
 		// refusal quotes it as written ("1e-400", not the "0" of its
 		// float64); it reads as the same float64.
+		if yn, isYAML := v.(Number); isYAML {
+			// A YAML 1.1 spelling ("+0.5", "0x10") as JSON spells it,
+			// which the builder parses; refusals quote v (the
+			// callers map them back to it).
+			v = yn.JSON
+		}
 		if n, isNumber := v.(json.Number); isNumber {
+			n = jsonNumber(n)
 			if len(n) > etcd.MaxRatioLength {
 				// A long spelling of a number a float64 holds
 				// exactly ("1.000…0"): the chart sees only the
@@ -743,6 +754,12 @@ func resourceValue(paths etcd.Paths, k string, raw any) (resource.Quantity, erro
 	if err := paths.ValidateContainerResource(corev1.ResourceName(k), q); err != nil {
 		return none, asWritten(err, f, k, raw)
 	}
+	if k == string(corev1.ResourceMemory) {
+		// Where the chart checks it: with the limit's own rules.
+		if err := paths.ValidateMemoryLimit(q); err != nil {
+			return none, asWritten(err, f, k, raw)
+		}
+	}
 	return q, nil
 }
 
@@ -798,7 +815,9 @@ func affinityValue(field string, v any) (*corev1.Affinity, error) {
 	if err := checkNumbers(field, m); err != nil {
 		return nil, err
 	}
-	raw, err := json.Marshal(m)
+	// Numbers in a YAML 1.1 spelling ("+50", "0x10") as JSON spells
+	// them; the API gets the number Helm reads.
+	raw, err := json.Marshal(jsonNumbers(m))
 	if err != nil {
 		return nil, invalid.Errorf(field, v, "must be a pod affinity: %v", err)
 	}

@@ -3,8 +3,9 @@
 // values files and Helm's --set flags.
 //
 //	etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
+//	                          [--live FILE]
 //	etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
-//	                          [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
+//	                          [--api-versions GROUP/VERSION/Kind]... [--live FILE] [--live-datastore NAME]
 //	                          [--live-storage-class NAME]
 //	etcdshapes render snapshot etcd|cluster [RELEASE] --namespace NS (--name NAME | --schedule CRON [--keep N]) DESTINATION
 //	etcdshapes render check etcd|cluster [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale]
@@ -47,10 +48,11 @@ import (
 // Synopses, shared by the overview and each command's help.
 const (
 	synopsisRenderEtcd = "  etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]...\n" +
-		"                            [--chart-version V] [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...\n"
+		"                            [--chart-version V] [--live FILE]\n" +
+		"                            [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...\n"
 	synopsisRenderCluster = `  etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]...
                             [--chart-version V] [--api-versions GROUP/VERSION/Kind]...
-                            [--live-datastore NAME] [--live-storage-class NAME]
+                            [--live FILE] [--live-datastore NAME] [--live-storage-class NAME]
                             [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...
 `
 	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
@@ -110,7 +112,8 @@ resources) must be at most 64 characters long, with an exponent (e/E) between -9
 below 2^63 (8Ei) as a float64, and one the charts' float64 arithmetic holds exactly: at
 most 15 significant digits in its number and in its value (999999Gi is 16), a whole
 number of nano-units (not 1.5n), a float64 from 2^53 on. The size is at least 256Mi
-(etcd's write-ahead log takes 128 MB before a key is stored). A ratio is at most 64
+(etcd's write-ahead log takes 128 MB before a key is stored), a memory limit 0 (none) or
+at least 32Mi (a member holds 32 MiB before it stores a key). A ratio is at most 64
 characters, the spread constraints' string 32 KiB. A number (or a ratio) no float64
 holds as written is refused, not read as another: -0, 1e-400 (read as 0),
 3.0000000000000000001 (read as 3); write at most 15 significant digits. A values file

@@ -168,15 +168,17 @@ func ChartCheck(field string, q resource.Quantity) error {
 	}
 	d := q.AsDec() // q is a copy
 	if rule := chartCheck(d); rule != "" {
-		return invalid.Errorf(field, quoted(q), "%s", rule)
+		return invalid.Errorf(field, Quoted(q), "%s", rule)
 	}
 	return nil
 }
 
-// quoted is a quantity within the bounds as a refusal quotes it: its
-// String where that reads back as it, else its exact decimal (a Go
-// quantity of 1.5e-9 prints as "2n").
-func quoted(q resource.Quantity) string {
+// Quoted is a Go quantity within the bounds (ChartCheck admits it) as a
+// refusal quotes it, the caller's own value: its String where that reads
+// back as it, else its exact decimal (a Go quantity of 1.5e-9 prints as
+// "2n", which is another quantity). A Go caller's quantity keeps no text
+// of its own; values and flags quote their text, not this.
+func Quoted(q resource.Quantity) string {
 	if s := q.String(); readsAs(s, q) {
 		return s
 	}

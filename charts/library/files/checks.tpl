@@ -425,6 +425,7 @@ upstream sanitiser spells it ("1.073741824e+09"). */ -}}
 {{- $rule := "" -}}
 {{- $v := $raw -}}
 {{- if has $n (list "cpu" "memory" "ephemeral-storage") -}}
+{{- if and (eq $n "memory") (gt $q.f 0.0) (lt $q.f 33554432.0) }}{{ $rule = $.k.quantity.minMemory }}{{ end -}}
 {{- else if hasPrefix "hugepages-" $n -}}
 {{- $size := include "etcdshapes.check.quantity" (dict "value" (trimPrefix "hugepages-" $n) "try" true "k" $.k) | fromJson -}}
 {{- if $size.bad -}}
@@ -697,51 +698,26 @@ dict value k; JSON list of the global constraints as given, empty for none. */ -
 {{- if hasKey $doc "Error" -}}
 {{- include "etcdshapes.check.fail" (list $field $x (printf "%s: %s" $rule $doc.Error)) -}}
 {{- end -}}
+{{- /* strictJSON into []corev1.TopologySpreadConstraint, as the library
+decodes it (the decoder twin): the first value of the wrong type, else the
+first unknown field, the holder's keys first. */ -}}
+{{- $st := dict -}}
 {{- range $key := keys $doc | sortAlpha -}}
-{{- if ne $key "topologySpreadConstraints" -}}
-{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: unknown field %q" $rule $key)) -}}
+{{- if and (ne $key "topologySpreadConstraints") (not $st.strictErr) }}{{ $_ := set $st "strictErr" (printf "unknown field %q" $key) }}{{ end -}}
 {{- end -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" $doc.topologySpreadConstraints "type" $.k.spreadType "structs" $.k.structs "st" $st
+  "path" (list "" "topologySpreadConstraints" "topologySpreadConstraints")) -}}
+{{- with $st.typeErr | default $st.strictErr -}}
+{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: %s" $rule .)) -}}
 {{- end -}}
 {{- $list := $doc.topologySpreadConstraints -}}
 {{- if not $list -}}
 {{- include "etcdshapes.check.fail" (list $field $x "must hold a non-empty topologySpreadConstraints: list") -}}
 {{- end -}}
-{{- if not (kindIs "slice" $list) -}}
-{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: topologySpreadConstraints must be a list" $rule)) -}}
-{{- end -}}
-{{- $known := list "labelSelector" "matchLabelKeys" "maxSkew" "minDomains" "nodeAffinityPolicy" "nodeTaintsPolicy" "topologyKey" "whenUnsatisfiable" -}}
 {{- range $i, $c := $list -}}
 {{- $at := printf "%s[%d]" $field $i -}}
-{{- if not (kindIs "map" $c) -}}
-{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: item %d must be a map" $rule $i)) -}}
-{{- end -}}
-{{- range $key := keys $c | sortAlpha -}}
-{{- if not (has $key $known) -}}
-{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: unknown field \"topologySpreadConstraints[%d].%s\"" $rule $i $key)) -}}
-{{- end -}}
-{{- end -}}
-{{- range $key := list "maxSkew" "minDomains" -}}
-{{- $n := get $c $key -}}
-{{- if and (hasKey $c $key) (not (kindIs "invalid" $n)) (or (not (kindIs "float64" $n)) (ne $n (floor $n))) -}}
-{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: %s must be a whole number" $rule $key)) -}}
-{{- end -}}
-{{- end -}}
-{{- $ml := get $c "matchLabelKeys" -}}
-{{- if and (hasKey $c "matchLabelKeys") (not (kindIs "invalid" $ml)) (not (kindIs "slice" $ml)) -}}
-{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: matchLabelKeys must be a list" $rule)) -}}
-{{- end -}}
-{{- range $key := list "topologyKey" "whenUnsatisfiable" "nodeAffinityPolicy" "nodeTaintsPolicy" -}}
-{{- if and (hasKey $c $key) (not (kindIs "invalid" (get $c $key))) (not (kindIs "string" (get $c $key))) -}}
-{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: %s must be a string" $rule $key)) -}}
-{{- end -}}
-{{- end -}}
-{{- $sel := get $c "labelSelector" -}}
-{{- if and (hasKey $c "labelSelector") (not (kindIs "invalid" $sel)) (not (kindIs "map" $sel)) -}}
-{{- include "etcdshapes.check.fail" (list $field $x (printf "%s: labelSelector must be a label selector" $rule)) -}}
-{{- end -}}
-{{- end -}}
-{{- range $i, $c := $list -}}
-{{- $at := printf "%s[%d]" $field $i -}}
+{{- /* A null decodes to a zero constraint, which the rules below refuse. */ -}}
+{{- if kindIs "invalid" $c }}{{ $c = dict }}{{ end -}}
 {{- $skew := $c.maxSkew | default 0 -}}
 {{- if lt (float64 $skew) 1.0 -}}
 {{- include "etcdshapes.check.fail" (list (printf "%s.maxSkew" $at) (int64 $skew) "must be at least 1") -}}
@@ -843,7 +819,7 @@ replicas or size was set to null. */ -}}
 {{- $v := dict -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" .values "out" $v) -}}
 {{- /* An empty version is refused, not defaulted. */ -}}
-{{- if or (gt (len $v.version) 127) (not (regexMatch "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$" $v.version)) -}}
+{{- if or (gt (len $v.version) 56) (not (regexMatch "^(0|[1-9][0-9]{0,17})\\.(0|[1-9][0-9]{0,17})\\.(0|[1-9][0-9]{0,17})$" $v.version)) -}}
 {{- include "etcdshapes.check.fail" (list "values.version" $v.version
   "must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. \"3.6.11\"") -}}
 {{- end -}}
@@ -867,7 +843,7 @@ replicas or size was set to null. */ -}}
 {{- $affinity := $v.affinity | default dict -}}
 {{- if $affinity -}}
 {{- $st := dict -}}
-{{- include "etcdshapes.check.decodeErrors" (dict "value" $affinity "type" $k.affinityType "structs" $k.affinityStructs "st" $st "path" (list "" "" "")) -}}
+{{- include "etcdshapes.check.decodeErrors" (dict "value" $affinity "type" $k.affinityType "structs" $k.structs "st" $st "path" (list "" "" "")) -}}
 {{- with $st.typeErr | default $st.strictErr -}}
 {{- include "etcdshapes.check.fail" (list "values.affinity" $affinity (printf "must be a pod affinity: %s" .)) -}}
 {{- end -}}
@@ -963,7 +939,7 @@ only a rendered stack needs): dict caller namespace release full k. */ -}}
 
 {{- /* etcdshapes.check.constants: the library's constants the checks read,
 set on the dict it is given, which holds the tables of files/constants.json
-(the apimachinery messages, the affinity decoder's structs). */ -}}
+(the apimachinery messages, the decoder twin's structs). */ -}}
 {{- define "etcdshapes.check.constants" -}}
 {{- $_ := merge . (dict
   "etcdChartKeys" (list "_cluster" "affinity" "auth" "replicas" "resources" "size" "storageClass" "version" )
@@ -977,6 +953,7 @@ set on the dict it is given, which holds the tables of files/constants.json
   "maxClusterName" 56
   "instanceLabel" "app.kubernetes.io/instance"
   "affinityType" "v1.Affinity"
+  "spreadType" "[]v1.TopologySpreadConstraint"
 )
 -}}
 {{- end -}}

@@ -63,7 +63,9 @@ quantity with a unit, and as many fields as values. */ -}}
   (kindIs "float64" $r) (eq $r (floor $r)) (ge $r 1.0) (le $r 99.0)
   (empty (omit $res "cpu" "memory" "ephemeral-storage"))
   (eq (len (splitList ";" $quick)) (add1 (len $res)))
-  (not (regexReplaceAll "((0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi)?|[1-9][0-9]{0,4}Gi);" $quick "")) -}}
+  (not (regexReplaceAll "((0|[1-9][0-9]{0,5})(m|k|M|G|Ki|Mi)?|[1-9][0-9]{0,4}Gi);" $quick ""))
+  (or (not (hasKey $res "memory")) (regexMatch (print
+    "^(0|([4-9][0-9]|[1-9][0-9]{2,5})Mi|[1-9][0-9]{0,4}Gi)$") (toString $res.memory))) -}}
 {{- else -}}
 {{- $e := $v.etcd | default dict -}}
 {{- $name = printf "%s-etcd" $rel -}}
