@@ -148,9 +148,10 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 		"plan.Result.AllFindings": func(t *testing.T) {
 			require.Nil(t, nilResult.AllFindings())
 		},
-		"plan.Result.SafeToApply": func(t *testing.T) { require.False(t, nilResult.SafeToApply()) },
-		"plan.Result.Empty":       func(t *testing.T) { require.False(t, nilResult.Empty()) },
-		"plan.Result.Summary":     func(t *testing.T) { require.Equal(t, "No plan.", nilResult.Summary()) },
+		"plan.Result.SafeToApply":    func(t *testing.T) { require.False(t, nilResult.SafeToApply()) },
+		"plan.Result.Empty":          func(t *testing.T) { require.False(t, nilResult.Empty()) },
+		"plan.Result.NothingToApply": func(t *testing.T) { require.False(t, nilResult.NothingToApply()) },
+		"plan.Result.Summary":        func(t *testing.T) { require.Equal(t, "No plan.", nilResult.Summary()) },
 		"plan.ApplyCommand": func(t *testing.T) {
 			require.Equal(t, "kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -", plan.ApplyCommand(""))
 			require.Equal(t, "kubectl apply --server-side --field-manager='a b'\\''c' --force-conflicts -f -", plan.ApplyCommand("a b'c"))
@@ -169,7 +170,7 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 			require.Equal(t, "null", string(b))
 			b, err = plan.Result{}.MarshalJSON()
 			require.NoError(t, err)
-			require.JSONEq(t, `{"safeToApply":true,"empty":true,"verdict":"No changes.","counts":{"create":0,"update":0,"delete":0,"unchanged":0,"refused":0,"needsDecision":0,"notes":0,"conflicts":0},"fieldManager":"etcdshapes","objects":null}`, string(b))
+			require.JSONEq(t, `{"safeToApply":true,"empty":true,"verdict":"No changes.","counts":{"create":0,"update":0,"delete":0,"unchanged":0,"refused":0,"needsDecision":0,"notes":0,"conflicts":0},"nothingToApply":true,"fieldManager":"etcdshapes","objects":null}`, string(b))
 		},
 		"plan.Result.String": func(t *testing.T) { require.Equal(t, "<nil>", nilResult.String()) },
 		"plan.Result.WriteText": errs(

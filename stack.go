@@ -1,6 +1,9 @@
 package etcdshapes
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -261,4 +264,81 @@ func storageClass(o ClusterOptions, replicas int32) string {
 		return o.StorageClassReplicated
 	}
 	return o.StorageClassLocal
+}
+
+// StorageClassWarnings says, for a tenant cluster's render request, when
+// the storage class its EtcdCluster keeps (r.Live.StorageClassName: the
+// field is immutable, so the live class wins) is not the one its values
+// choose for a fresh cluster of the same member count
+// (_cluster.etcd-storage-class-replicated for 1 member,
+// _cluster.etcd-storage-class-local for 3), which one it keeps and what
+// that means for the data: one member kept on the class meant for 3
+// (each member its own node-local copy) loses the tenant's data with its
+// node. The render CLI prints them on stderr and the plan says the same
+// on the EtcdCluster (plan.ForRequest), so that a scale-down never keeps
+// node-local storage silently. None for the etcd chart, a cluster on a
+// shared datastore, no live class, or values the render refuses.
+func StorageClassWarnings(r Request) []string {
+	if r.Caller != CallerCluster || r.Live.StorageClassName == nil {
+		return nil
+	}
+	c, err := values.Cluster(r.Values)
+	if err != nil {
+		return nil
+	}
+	o := ClusterOptions{Namespace: r.Namespace, Release: r.Release, Replicas: c.Replicas,
+		StorageClassLocal: c.StorageClassLocal, StorageClassReplicated: c.StorageClassReplicated, Live: r.Live}
+	if shared, err := SharesDataStore(o); err != nil || shared {
+		return nil
+	}
+	if msg := keptStorageClass(o); msg != "" {
+		return []string{msg}
+	}
+	return nil
+}
+
+// keptStorageClass is StorageClassWarnings' message for o, "" when the
+// kept class is the one the values choose.
+func keptStorageClass(o ClusterOptions) string {
+	replicas := etcd.ReplicasOrDefault(o.Replicas)
+	kept := *o.Live.StorageClassName
+	fresh := o
+	fresh.Live.StorageClassName = nil
+	want := storageClass(fresh, replicas)
+	if kept == want {
+		return ""
+	}
+	key, other, otherKey := "etcd-storage-class-local", o.StorageClassReplicated, "etcd-storage-class-replicated"
+	if replicas == 1 {
+		key, other, otherKey = otherKey, o.StorageClassLocal, key
+	}
+	msg := fmt.Sprintf("the EtcdCluster keeps its live storage class %s (spec.storage.storageClassName is immutable), not %s, which _cluster.%s chooses for a fresh %d-member cluster",
+		quoteClass(kept), quoteClass(want), key, replicas)
+	switch {
+	case replicas == 1 && kept != "" && kept == other:
+		// The class the values give 3 members, each keeping its own
+		// copy on its node: one member has no other copy.
+		msg += fmt.Sprintf(": its single member sits on %s, the class _cluster.%s gives 3 members (node-local storage, each member its own copy): losing that node loses the tenant's data. "+
+			"To move it to %s, take a snapshot and restore it into a new cluster (docs/procedures.md, \"Recover from a snapshot\")", quoteClass(kept), otherKey, quoteClass(want))
+	case replicas != 1 && kept != "" && kept == other:
+		msg += fmt.Sprintf(": its %d members sit on %s, the class _cluster.%s gives 1 member (storage replicated underneath): each member keeps its own copy on replicated storage, so the data is stored %d times over and written through the replication on every commit. "+
+			"To move it to %s, take a snapshot and restore it into a new cluster (docs/procedures.md, \"Recover from a snapshot\")", replicas, quoteClass(kept), otherKey, replicas, quoteClass(want))
+	default:
+		// A class the values choose for neither count (a platform that
+		// changed its classes since): node-local or replicated is not
+		// known here.
+		msg += fmt.Sprintf(": %s is not a class the values choose for either member count, so whether it is node-local or replicated is not known here; "+
+			"if it is node-local and the cluster has 1 member, losing that node loses the tenant's data. "+
+			"To move it to %s, take a snapshot and restore it into a new cluster (docs/procedures.md, \"Recover from a snapshot\")", quoteClass(kept), quoteClass(want))
+	}
+	return msg
+}
+
+// quoteClass is a storage class name for a message, quoted; none is
+// `"" (the cluster's default StorageClass)`.
+func quoteClass(name string) string {
+	if name == "" {
+		return `"" (the cluster's default StorageClass)`
+	}
+	return strconv.Quote(name)
 }

@@ -22,11 +22,17 @@
 // of the stack, or an object that refers to it, is live: the live file is
 // partial, Result.MissingCore, or the stack lost it; with ExpectExisting,
 // a live file without the stack's EtcdCluster or DataStore; a live object
-// being deleted that holds the stack's state or identity) and what is
+// being deleted that holds the stack's state or identity; a larger backend
+// quota, which the defrag CronJob takes at once and the running members
+// only when replaced; a tenant cluster's member count changed on a kept
+// storage class its values would not choose) and what is
 // worth knowing (another live object being deleted, nothing of the stack live:
 // Result.NothingLive, any other object to create in a live stack, objects
 // of the stack's kinds in other namespaces);
-// Result.SafeToApply sums them up. Helm uninstall hooks are never planned,
+// Result.SafeToApply sums them up. An apply never deletes: Result.Deletes
+// are the plan's deletes as kubectl commands, in the order to run them
+// (what depends on an object first), and Result.NothingToApply says when
+// there is no apply to run at all. Helm uninstall hooks are never planned,
 // and a live object of a namespaced kind without a namespace, or of a
 // stack kind spelled with another case or whitespace around it, is
 // refused, never guessed at. Result.String, WriteText and Finding.String escape what they

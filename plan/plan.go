@@ -169,6 +169,12 @@ type Result struct {
 	// applied under another name (see OtherOwners). Summary qualifies the
 	// verdict with it.
 	OtherOwners *OtherOwners `json:"otherOwners,omitempty"`
+	// Deletes are the plan's deletes (the objects whose Action is Delete)
+	// as the kubectl commands that do them, in the order to run them:
+	// what depends on an object before the object (see DeleteStep). An
+	// apply never deletes, so these are run by hand, after the decisions
+	// the plan has about them are made.
+	Deletes []DeleteStep `json:"deletes,omitempty"`
 	// RenderCommand, when set, is the command that renders the objects the
 	// plan compared with (the CLI sets it: 'etcdshapes render ... --live
 	// FILE' with the plan's flags); the text prints it piped into
@@ -394,11 +400,14 @@ func (p Result) MarshalJSON() ([]byte, error) {
 		Empty       bool   `json:"empty"`
 		Verdict     string `json:"verdict"`
 		Counts      Counts `json:"counts"`
+		// NothingToApply says the render holds no object to apply: no
+		// apply command to run, only the deletes.
+		NothingToApply bool `json:"nothingToApply"`
 		// FieldManager hides the embedded field, which leaves the
 		// default out.
 		FieldManager string `json:"fieldManager"`
 		fields
-	}{p.SafeToApply(), p.Empty(), p.Summary(), p.Counts(), p.fieldManager(), fields(p)})
+	}{p.SafeToApply(), p.Empty(), p.Summary(), p.Counts(), p.NothingToApply(), p.fieldManager(), fields(p)})
 }
 
 // Option adjusts Compute.
@@ -653,6 +662,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		for _, l := range deletes {
 			res.Objects = append(res.Objects, ObjectPlan{ObjectRef: l.ref, Action: Delete, Findings: append(deleteFindings(l, rendersStack), deletingFindings(l, Delete)...)})
 		}
+		res.Deletes = deleteSteps(deletes)
 		if names.Caller == naming.PerCluster {
 			target := ""
 			switch {
@@ -878,7 +888,38 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, given []Option, 
 		return nil, nil, err
 	}
 	p.InferredAPIs = inferred
+	keptStorageClass(p, r)
 	return p, applied, nil
+}
+
+// keptStorageClass says on the planned EtcdCluster when the storage class
+// it keeps (the live one: the field is immutable) is not the one the
+// values choose for a fresh cluster (etcdshapes.StorageClassWarnings,
+// which the render CLI prints too): on the member-count decision where
+// the plan changes spec.replicas, since the count the class was chosen
+// for changes (3 -> 1 on node-local storage: losing the node loses the
+// data), else as a note on spec.storage.storageClassName.
+func keptStorageClass(p *Result, r etcdshapes.Request) {
+	msgs := etcdshapes.StorageClassWarnings(r)
+	if len(msgs) == 0 {
+		return
+	}
+	for i := range p.Objects {
+		o := &p.Objects[i]
+		if o.Kind != etcdClusterKind.Kind || o.Action == Delete || o.Action == Create {
+			continue
+		}
+		for j := range o.Findings {
+			if f := &o.Findings[j]; f.Path == "spec.replicas" && f.Verdict == NeedsDecision {
+				f.Message += "; and " + strings.Join(msgs, "; ")
+				return
+			}
+		}
+		for _, m := range msgs {
+			o.Findings = append(o.Findings, Finding{Verdict: Note, Object: o.ObjectRef, Path: "spec.storage.storageClassName", Message: m})
+		}
+		return
+	}
 }
 
 // RequestFromLive is r as ForRequest renders it against live: the tenant
@@ -1034,7 +1075,12 @@ func (p *Result) WriteText(out io.Writer) error {
 	textf(w, "Plan: %d to create, %d to update, %d to delete, %d unchanged.\n",
 		p.Count(Create), p.Count(Update), p.Count(Delete), p.Count(Unchanged))
 	textf(w, "\nField manager: %s, with force; apply with the same (%s).\n", p.fieldManager(), ApplyCommand(p.fieldManager()))
-	if p.RenderCommand != "" {
+	switch {
+	case p.NothingToApply():
+		// kubectl apply of an empty render fails ("no objects passed to
+		// apply"): no command to pipe it into.
+		textf(w, "Nothing to apply: the render holds no object to apply (%s).\n", map[bool]string{true: "the plan's changes are its deletes, below", false: "and the plan deletes nothing"}[len(p.Deletes) > 0])
+	case p.RenderCommand != "":
 		textf(w, "Apply what this plan planned with:\n  %s | %s\n", p.RenderCommand, ApplyCommand(p.fieldManager()))
 		if p.RenderReadsStdin {
 			textf(w, "  (it reads stdin where the plan did: give it the same input again, or save that input to a file and name the file)\n")
@@ -1108,12 +1154,51 @@ func (p *Result) WriteText(out io.Writer) error {
 		}
 		textf(w, "\nNot applied (Helm uninstall hooks): %s\n", strings.Join(names, ", "))
 	}
+	p.writeDeletes(w)
 	if conflicts := p.Counts().Conflicts; conflicts > 0 {
 		textf(w, "\n%d %s owned by other managers: an apply without force is refused (409 Conflict); with force, as apply.Requests' callers apply, %s takes %s.\n",
 			conflicts, plural(conflicts, "field changes that is", "fields change that are"), p.fieldManager(), plural(conflicts, "it", "them"))
 	}
 	textf(w, "\n%s\n", p.Summary())
 	return w.Err()
+}
+
+// NothingToApply reports whether the plan has no object to apply: none
+// it creates, updates or leaves unchanged (a tenant cluster that stays on
+// a shared datastore renders none), so there is no apply to run (kubectl
+// apply of an empty input fails: "no objects passed to apply"); its
+// deletes, if any, are Deletes. False for a nil Result.
+func (p *Result) NothingToApply() bool {
+	return p != nil && p.Count(Create)+p.Count(Update)+p.Count(Unchanged) == 0
+}
+
+// writeDeletes says that applying does not delete, and prints the
+// deletes to run (Deletes), in their order, each object that holds the
+// stack's state flagged.
+func (p *Result) writeDeletes(w io.Writer) {
+	if len(p.Deletes) == 0 {
+		return
+	}
+	n := len(p.Deletes)
+	textf(w, "\nApplying does not delete: an apply creates and updates, and leaves the %d %s to delete above in place. "+
+		"Make the decisions about %s first; then delete %s so, in this order (what depends on an object before the object; each kubectl delete waits until its object is gone):\n",
+		n, plural(n, "object", "objects"), plural(n, "it", "them"), plural(n, "it", "them"))
+	leaves := false
+	for _, d := range p.Deletes {
+		if d.Holds != "" {
+			textf(w, "  %s   # stateful: %s goes with it\n", d.Command, d.Holds)
+		} else {
+			textf(w, "  %s\n", d.Command)
+		}
+		leaves = leaves || d.Object.Kind == etcdClusterKind.Kind || d.Object.Kind == certificateKind.Kind
+	}
+	if leaves {
+		// What the uninstall hook (the cleanup Job) would remove, and
+		// these deletes do not: cert-manager keeps a Certificate's Secret
+		// (unless run with --enable-certificate-owner-ref), and the
+		// members' volumes outlive the EtcdCluster.
+		textf(w, "  These leave the members' volumes (PVCs), which may outlive the EtcdCluster, and the TLS Secrets cert-manager issued (their private keys; cert-manager keeps them unless run with --enable-certificate-owner-ref): delete those too once the data and the keys are no longer needed.\n")
+	}
 }
 
 // isNilWriter reports a nil writer or a typed nil pointer (a nil

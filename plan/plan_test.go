@@ -378,7 +378,6 @@ func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
 	// The same size spelled in bytes: TestPlanQuantityRespelled.
 
 	p = planSize("20Gi")
-	assert.True(t, p.SafeToApply(), "%s", p)
 	var paths []string
 	for _, n := range findings(p, plan.Note) {
 		paths = append(paths, n.Path)
@@ -386,8 +385,81 @@ func TestPlanSizeShrinkRefusedGrowthNoted(t *testing.T) {
 			assert.Contains(t, n.Message, "10Gi -> 20Gi")
 		}
 	}
-	// The backend quota follows the size.
 	assert.Equal(t, []string{"spec.options", "spec.storage.size"}, paths, "%s", p)
+	// The backend quota follows the size, and the defrag CronJob's with
+	// it at once, while the running members keep theirs: a decision
+	// (TestPlanQuotaChangeSplitsDefragFromMembers).
+	decisions := findings(p, plan.NeedsDecision)
+	require.Len(t, decisions, 1, "%s", p)
+	assert.Equal(t, "spec.options.quotaBackendBytes", decisions[0].Path)
+}
+
+// A change of the EtcdCluster's backend quota reaches new members only,
+// while the defrag CronJob measures against the new quota at once: a
+// larger quota (a bigger size, in any spelling; a live spec without a
+// quota, etcd's 2 GiB default) needs a decision that says the defrag
+// comes too late and what to do; a smaller one (a quota set by hand
+// above the size's) is a note, or a decision where the members' quota
+// exceeds the volume; the same quota says nothing.
+func TestPlanQuotaChangeSplitsDefragFromMembers(t *testing.T) {
+	s := goldentest.Scenario(t, "etcd-single-local-10Gi")
+	planOf := func(size string, liveQuota any) *plan.Result {
+		live := scenarioObjects(t, s)
+		c := liveObject(t, live, "EtcdCluster", "etcd")
+		if liveQuota == nil {
+			unstructured.RemoveNestedField(c.Object, "spec", "options", "quotaBackendBytes")
+		} else if liveQuota != "" {
+			require.NoError(t, unstructured.SetNestedField(c.Object, liveQuota, "spec", "options", "quotaBackendBytes"))
+		}
+		req := scenarioRequest(t, s)
+		req.Values["size"] = size
+		p, _, err := plan.ForRequest(req, live)
+		require.NoError(t, err)
+		return p
+	}
+	quotaFinding := func(p *plan.Result) *plan.Finding {
+		for _, f := range p.AllFindings() {
+			if f.Path == "spec.options.quotaBackendBytes" {
+				return &f
+			}
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		name      string
+		size      string
+		liveQuota any // "" as rendered; nil removed
+		verdict   plan.Verdict
+		want      []string
+	}{
+		{"20Gi", "20Gi", "", plan.NeedsDecision, []string{"10200547328 -> 20401094656", "--quota-backend-bytes=10200547328", "--etcd-storage-quota-bytes=20401094656", "too late", "NOSPACE", "one at a time"}},
+		{"20Gi in bytes", "21474836480", "", plan.NeedsDecision, []string{"--quota-backend-bytes=10200547328", "--etcd-storage-quota-bytes=20401094656", "NOSPACE"}},
+		{"11G", "11G", "", plan.NeedsDecision, []string{"--quota-backend-bytes=10200547328", "too late"}},
+		{"no live quota", "10Gi", nil, plan.NeedsDecision, []string{"2147483648 (etcd's default", "--etcd-storage-quota-bytes=10200547328", "too late"}},
+		{"hand quota below", "10Gi", int64(4 << 30), plan.NeedsDecision, []string{"--quota-backend-bytes=4294967296", "too late"}},
+		{"hand quota as a quantity", "10Gi", "4Gi", plan.NeedsDecision, []string{"--quota-backend-bytes=4294967296"}},
+		{"hand quota above", "10Gi", int64(10 << 30), plan.Note, []string{"--quota-backend-bytes=10737418240", "earlier than the members need"}},
+		{"hand quota above the volume", "10Gi", int64(12 << 30), plan.NeedsDecision, []string{"--quota-backend-bytes=12884901888", "exceeds the volume (10737418240 bytes)"}},
+		{"same", "10Gi", "", "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := planOf(tc.size, tc.liveQuota)
+			f := quotaFinding(p)
+			if tc.verdict == "" {
+				assert.Nil(t, f, "%s", p)
+				return
+			}
+			require.NotNil(t, f, "%s", p)
+			assert.Equal(t, tc.verdict, f.Verdict, "%s", p)
+			assert.Equal(t, "EtcdCluster", f.Object.Kind)
+			for _, w := range tc.want {
+				assert.Contains(t, f.Message, w)
+			}
+			if tc.verdict == plan.NeedsDecision {
+				assert.False(t, p.SafeToApply(), "%s", p)
+			}
+		})
+	}
 }
 
 func TestPlanStorageClassChangeRefused(t *testing.T) {

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -270,6 +271,11 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 				v, msg := versionChange(valueAt(l.tree, dotted("spec.version")), valueAt(after, dotted("spec.version")))
 				add(v, "spec.version", msg)
 			}
+			if covers(c, quotaField, l.tree, after) {
+				if v, msg, ok := quotaChange(valueAt(l.tree, dotted(quotaField)), valueAt(after, dotted(quotaField)), valueAt(after, dotted("spec.storage.size"))); ok {
+					add(v, quotaField, msg)
+				}
+			}
 			for _, f := range memberFields {
 				if covers(c, f.field, l.tree, after) {
 					add(Note, f.field, f.message)
@@ -500,6 +506,71 @@ func sizeChange(live, desired any) (Verdict, string, bool) {
 		return Note, fmt.Sprintf("the data volumes grow %s -> %s only where the StorageClass allows volume expansion", ls, ds), true
 	}
 	return "", "", false
+}
+
+// quotaField is the EtcdCluster's backend quota, the members'
+// --quota-backend-bytes.
+const quotaField = "spec.options.quotaBackendBytes"
+
+// quotaChange grades a change of the backend quota (the stacks derive it
+// from the size, so a size change is one; so is a quota set by hand in
+// the live spec that the render resets). etcd-operator gives spec.options
+// to new members only, so the running members keep the live quota (etcd's
+// 2 GiB default where the live spec has none) until each is replaced,
+// while the defrag CronJob, rendered from the same values, gets the new
+// quota at once (--etcd-storage-quota-bytes): its rule "dbQuotaUsage >
+// 0.8" (etcd.DefragRule) then measures each running member against a
+// quota it does not have. A larger new quota defragments too late: a
+// member fills its real quota (etcd's NOSPACE alarm, every write stops)
+// before the rule fires; that needs a decision. A smaller one defragments
+// early, which costs only more defragmentations: a note, unless the
+// members' quota exceeds the new volume (a member can fill its disk
+// before the quota). The render is not changed to keep the CronJob on
+// the live quota: the CronJob is the upstream chart's (parity), the plan
+// is where the live quota is known, and the mix lasts only until the
+// members are replaced.
+func quotaChange(live, desired, size any) (Verdict, string, bool) {
+	lq, lok := quotaBytes(live)
+	dq, dok := quotaBytes(desired)
+	if !lok || !dok || lq == dq {
+		return "", "", false
+	}
+	had := strconv.FormatInt(lq, 10)
+	if live == nil {
+		had += " (etcd's default: the live spec sets none)"
+	}
+	msg := fmt.Sprintf("the backend quota changes %s -> %d bytes: etcd-operator gives spec.options only to the members it creates from now on, "+
+		"so the running members keep --quota-backend-bytes=%s until each is replaced, while the defrag CronJob, rendered from the same values, "+
+		"switches at once to --etcd-storage-quota-bytes=%d: its rule %q measures each running member against a quota it does not have",
+		had, dq, strconv.FormatInt(lq, 10), dq, etcd.DefragRule)
+	const replace = "; replace the members one at a time after the apply, each healthy before the next (a new member takes the new quota; " +
+		"see docs/operator.md, \"What an EtcdCluster change does to the members\"), or keep the live size (and quota) until you can"
+	if dq > lq {
+		return NeedsDecision, msg + fmt.Sprintf(": it defragments too late (at 80%% of %d bytes, not of the members' %s), so a member can fill its real quota, "+
+			"raise etcd's NOSPACE alarm and stop every write before the defrag runs", dq, strconv.FormatInt(lq, 10)) + replace, true
+	}
+	if sq, ok := asQuantity(size); ok && lq > sq.Value() {
+		return NeedsDecision, msg + fmt.Sprintf(": it defragments earlier than needed, and the members' quota %s exceeds the volume (%s bytes): a member can fill its disk before etcd's quota stops it",
+			strconv.FormatInt(lq, 10), strconv.FormatInt(sq.Value(), 10)) + replace, true
+	}
+	return Note, msg + ": it defragments earlier than the members need, which costs only more defragmentations" + replace, true
+}
+
+// quotaBytes is a quota as bytes: absent or 0 is etcd's default
+// (etcd.EtcdDefaultQuotaBackendBytes, as the CRD says); a number or a
+// quantity otherwise.
+func quotaBytes(v any) (int64, bool) {
+	if v == nil {
+		return etcd.EtcdDefaultQuotaBackendBytes, true
+	}
+	q, ok := asQuantity(v)
+	if !ok {
+		return 0, false
+	}
+	if q.Value() == 0 {
+		return etcd.EtcdDefaultQuotaBackendBytes, true
+	}
+	return q.Value(), true
 }
 
 // versionChange grades a change of spec.version by etcd's own upgrade

@@ -54,6 +54,16 @@ var hooksNote = regexp.MustCompile(`(?m)^etcdshapes: left out \d+ Helm uninstall
 // withoutHooksNote is stderr without that line.
 func withoutHooksNote(stderr string) string { return hooksNote.ReplaceAllString(stderr, "") }
 
+// storageClassWarning is the line render prints on stderr when a tenant
+// cluster keeps a live storage class its values would not choose
+// (etcdshapes.StorageClassWarnings).
+var storageClassWarning = regexp.MustCompile(`(?m)^etcdshapes: warning: the EtcdCluster keeps its live storage class .*\n`)
+
+// withoutStorageClassWarning is stderr without that line.
+func withoutStorageClassWarning(stderr string) string {
+	return storageClassWarning.ReplaceAllString(stderr, "")
+}
+
 // The issue's command line: shorthand with its value attached, --set, -o json.
 func TestRenderClusterSetJSON(t *testing.T) {
 	out := ok(t, "", "render", "cluster", "-ntenant-demo", "--release", "kubernetes-demo", "--set", "etcd.replicas=1", "-o", "json")

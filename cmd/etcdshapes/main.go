@@ -421,6 +421,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	warn(e.stderr, releaseWarnings(rf.caller, rf.release))
 	warn(e.stderr, rf.valueWarnings(req.Values))
 	warn(e.stderr, rf.apiWarnings(req.APIVersions))
+	warn(e.stderr, etcdshapes.StorageClassWarnings(req))
 	if rf.caller == etcdshapes.CallerCluster && len(objs) == 0 {
 		sayf(e.stderr, "the cluster stays on the shared datastore %q; no etcd objects rendered", req.Live.DataStoreName)
 	}

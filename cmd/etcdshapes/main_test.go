@@ -153,6 +153,8 @@ func TestCLIRendersLikeTheLibrary(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			objs, err := s.Render()
 			require.NoError(t, err)
+			req, err := s.Request()
+			require.NoError(t, err)
 			whole, err := etcdshapes.Marshal(objs)
 			require.NoError(t, err)
 			applied, err := etcdshapes.Marshal(etcdshapes.WithoutUninstallHooks(objs))
@@ -171,10 +173,19 @@ func TestCLIRendersLikeTheLibrary(t *testing.T) {
 				{"flag wins over env", "1", []string{"--include-hooks=false"}, applied},
 			} {
 				t.Setenv(envIncludeHooks, tc.env)
-				var stdout, stderr bytes.Buffer
-				code := run(append(scenarioArgs(s), tc.flags...), strings.NewReader(s.Values), &stdout, &stderr)
-				require.Equal(t, 0, code, "%s: stderr: %s", tc.name, stderr.String())
+				var stdout, errOut bytes.Buffer
+				code := run(append(scenarioArgs(s), tc.flags...), strings.NewReader(s.Values), &stdout, &errOut)
+				require.Equal(t, 0, code, "%s: stderr: %s", tc.name, errOut.String())
 				require.Equal(t, string(tc.want), stdout.String(), tc.name)
+				// A kept live storage class the values would not choose is
+				// warned of, as the library says it.
+				var stderr bytes.Buffer
+				stderr.WriteString(withoutStorageClassWarning(errOut.String()))
+				var warned []string
+				for _, m := range storageClassWarning.FindAllString(errOut.String(), -1) {
+					warned = append(warned, strings.TrimSuffix(strings.TrimPrefix(m, "etcdshapes: warning: "), "\n"))
+				}
+				require.Equal(t, etcdshapes.StorageClassWarnings(req), warned, tc.name)
 				switch {
 				case len(objs) == 0:
 					require.Contains(t, stderr.String(), fmt.Sprintf("%q", s.Live.DataStoreName))

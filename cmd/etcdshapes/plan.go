@@ -53,6 +53,10 @@ const (
   removes and keeps other fields than the plan shows), and plan with the manager you apply
   with (metav1.ApplyOptions.FieldManager in Go); the plan's text prints the command:
     etcdshapes render ... | kubectl apply --server-side --field-manager=etcdshapes --force-conflicts -f -
+  An apply never deletes: a plan with deletes says so and prints the kubectl delete of
+  each, in the order to run them after the decisions (what depends on an object before
+  the object; the stateful ones flagged; -o json: "deletes"), and a plan whose render
+  holds nothing to apply prints no apply command ("Nothing to apply"; "nothingToApply").
   With managedFields, fields applied by the field manager and no longer rendered show as
   removed (or as changed to their default, where the API server fills one in); every other
   manager's are kept, and a change of one is a conflict, which force takes. A live stack

@@ -176,17 +176,28 @@ func TestPlanCommandReplicasNeedDecision(t *testing.T) {
 	assert.Contains(t, stdout.String(), "DECISION spec.replicas: replicas 3 -> 1: quorum 2 -> 1")
 }
 
-// A growing volume is safe: exit 0 with a note.
+// New resources for the members are safe: exit 0 with a note. A growing
+// volume is not: the backend quota follows the size, the defrag
+// CronJob's at once and the running members' only as each is replaced
+// (plan.TestPlanQuotaChangeSplitsDefragFromMembers).
 func TestPlanCommandSafeUpdate(t *testing.T) {
 	s := goldentest.Scenario(t, "etcd-defaults")
 	live := writeTemp(t, liveList(t, s, nil))
-	s.Values = "size: 8Gi\n"
+	s.Values = "resources: {cpu: 2, memory: 2Gi}\n"
 	var stdout, stderr bytes.Buffer
 	code := runPlan(planArgs(t, s, live), nil, &stdout, &stderr)
 	assert.Equal(t, 0, code, "%s%s", stdout.String(), stderr.String())
+	assert.Contains(t, stdout.String(), "note spec.resources")
+	assert.Contains(t, stdout.String(), "\nSafe to apply, qualified: ")
+
+	s.Values = "size: 8Gi\n"
+	stdout.Reset()
+	stderr.Reset()
+	code = runPlan(planArgs(t, s, live), nil, &stdout, &stderr)
+	assert.Equal(t, exitUnsafe, code, "%s%s", stdout.String(), stderr.String())
 	assert.Contains(t, stdout.String(), "~ spec.storage.size: \"4Gi\" -> \"8Gi\"")
 	assert.Contains(t, stdout.String(), "note spec.storage.size")
-	assert.Contains(t, stdout.String(), "\nSafe to apply, qualified: ")
+	assert.Contains(t, stdout.String(), "DECISION spec.options.quotaBackendBytes: the backend quota changes 4080218931 -> 8160437862 bytes")
 }
 
 // The etcd chart's version planned by etcd's upgrade policy: the issue's
