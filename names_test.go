@@ -34,9 +34,10 @@ func builders() map[string]func(naming.Names) error {
 			_, err := etcd.VerticalPodAutoscaler(n, etcd.Ratios{})
 			return err
 		},
-		"etcd.LegacyHeadlessService": func(n naming.Names) error { _, err := etcd.LegacyHeadlessService(n); return err },
-		"etcd.Cleanup":               func(n naming.Names) error { _, err := etcd.Cleanup(n, 3); return err },
-		"etcd.Snapshot":              func(n naming.Names) error { _, err := etcd.Snapshot(n, "now", dest); return err },
+		"etcd.LegacyHeadlessService":      func(n naming.Names) error { _, err := etcd.LegacyHeadlessService(n); return err },
+		"etcd.Cleanup":                    func(n naming.Names) error { _, err := etcd.Cleanup(n, 3); return err },
+		"etcd.Snapshot":                   func(n naming.Names) error { _, err := etcd.Snapshot(n, "now", dest); return err },
+		"etcd.ValidateOneOffSnapshotName": func(n naming.Names) error { return etcd.ValidateOneOffSnapshotName(n, "now") },
 		"etcd.ScheduledSnapshots": func(n naming.Names) error {
 			_, err := etcd.ScheduledSnapshots(n, etcd.SnapshotScheduleOptions{Schedule: "0 * * * *", Destination: dest})
 			return err

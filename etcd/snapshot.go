@@ -75,6 +75,25 @@ func Snapshot(n naming.Names, name string, dest v1alpha2.SnapshotLocation) (*v1a
 	return snapshot(n, name, dest, nil), nil
 }
 
+// ValidateOneOffSnapshotName refuses a one-off snapshot named as a slot of
+// the cluster's schedule ring ("<schedule>-<i>", naming.SnapshotSlot): the
+// schedule's Job replaces its slots' snapshots, so a hand-made snapshot
+// under such a name would be deleted by a scheduled run, and the ring's
+// promise (it never touches a snapshot it did not make) broken. Snapshot
+// builds the ring's snapshots too (as the schedule's Job does), so it does
+// not check this: call it for a snapshot a person names (render snapshot
+// --name does).
+func ValidateOneOffSnapshotName(n naming.Names, name string) error {
+	if err := n.Validate(); err != nil {
+		return err
+	}
+	rest, ok := strings.CutPrefix(name, n.SnapshotSchedule()+"-")
+	if !ok || rest == "" || strings.TrimLeft(rest, "0123456789") != "" {
+		return nil
+	}
+	return invalid.Errorf("name", name, "is a slot of the cluster's snapshot schedule (%s-<i>), which the schedule replaces: name a one-off snapshot otherwise", n.SnapshotSchedule())
+}
+
 // validateOffMembers refuses a PVC destination that is an etcd member's
 // own data volume: "data-<name>-..." of the cluster being backed up (the
 // legacy "data-<name>-<i>" the cleanup hook deletes, and any member
@@ -301,7 +320,16 @@ func ValidateSnapshotDestination(field string, d v1alpha2.SnapshotLocation) erro
 // names the exact snapshot file, as the CRD demands. Every bad field is
 // refused, as for a destination.
 func ValidateRestoreSource(field string, d v1alpha2.SnapshotLocation) error {
-	return validateLocation(field, d, true)
+	if err := validateLocation(field, d, true); err != nil {
+		return err
+	}
+	// A member's data volume holds no snapshot a stack wrote (Snapshot
+	// refuses it as a destination), and the restored cluster's first
+	// member may mount the same volume it restores from.
+	if d.PVC != nil && isMemberVolumeName(d.PVC.ClaimName) {
+		return invalid.Errorf(field+".pvc.claimName", d.PVC.ClaimName, "is an etcd member's data volume (data-<cluster>-<member>), which holds no snapshot: restore from the PersistentVolumeClaim or S3 location the snapshot was written to")
+	}
+	return nil
 }
 
 func validateLocation(field string, d v1alpha2.SnapshotLocation, exact bool) error {

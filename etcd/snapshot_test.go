@@ -540,3 +540,32 @@ func TestSnapshotNotOnMemberVolumes(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotNotInTheRing: a one-off snapshot named as a slot of the
+// cluster's schedule ring is refused (the schedule would replace it);
+// other names pass (the CLI's test: render snapshot --name).
+func TestSnapshotNotInTheRing(t *testing.T) {
+	for _, n := range []naming.Names{clusterNames(t, "kubernetes-demo"), etcdNames(t)} {
+		slot, err := n.SnapshotSlot(3)
+		require.NoError(t, err)
+		for _, name := range []string{slot, n.SnapshotSchedule() + "-0", n.SnapshotSchedule() + "-99", n.SnapshotSchedule() + "-123"} {
+			assertField(t, etcd.ValidateOneOffSnapshotName(n, name), "name")
+		}
+		for _, name := range []string{"before-upgrade", n.SnapshotSchedule() + "-manual", n.SnapshotSchedule()} {
+			assert.NoError(t, etcd.ValidateOneOffSnapshotName(n, name), name)
+		}
+	}
+}
+
+// TestRestoreNotFromMemberVolumes: a restore source on an etcd member's
+// data volume is refused; a PVC of its own passes.
+func TestRestoreNotFromMemberVolumes(t *testing.T) {
+	src := func(claim string) v1alpha2.SnapshotLocation {
+		return v1alpha2.SnapshotLocation{PVC: &v1alpha2.PVCLocation{ClaimName: claim, SubPath: "x.db"}}
+	}
+	for _, claim := range []string{"data-kubernetes-demo-etcd-0", "data-etcd-2"} {
+		assertField(t, etcd.Restore(src(claim))(&v1alpha2.EtcdCluster{}), "bootstrap.restore.source.pvc.claimName")
+		assertField(t, etcd.ValidateRestoreSource("source", src(claim)), "source.pvc.claimName")
+	}
+	require.NoError(t, etcd.Restore(src("etcd-backups"))(&v1alpha2.EtcdCluster{}))
+}

@@ -243,8 +243,12 @@ func upgradeMinimum(t version) (UpgradeMinimum, version, bool) {
 // versions run together, and a step etcd does not support as a rolling
 // change fails at the first new member.
 func VersionChange(from, to string) (VersionStep, string) {
+	// A version ValidateVersion refuses (a number past MaxVersionDigits
+	// included: no etcd runs it) cannot be graded.
 	f, fok := parseVersion(from)
 	t, tok := parseVersion(to)
+	fok = fok && ValidateVersion(from) == nil
+	tok = tok && ValidateVersion(to) == nil
 	switch {
 	case !fok || !tok:
 		bad := from
@@ -252,7 +256,7 @@ func VersionChange(from, to string) (VersionStep, string) {
 			bad = to
 		}
 		// Quoted and bounded: a live object may hold anything here.
-		return VersionUnknown, fmt.Sprintf("etcd %s -> %s cannot be graded: %s is not an etcd version X.Y.Z (without leading zeros), so etcd's upgrade path cannot be told; etcd supports patch changes and one minor version at a time (%s)",
+		return VersionUnknown, fmt.Sprintf("etcd %s -> %s cannot be graded: %s is not an etcd version X.Y.Z (without leading zeros, each number of at most 18 digits), so etcd's upgrade path cannot be told; etcd supports patch changes and one minor version at a time (%s)",
 			invalid.FormatValue(from), invalid.FormatValue(to), invalid.FormatValue(bad), EtcdUpgradePolicy)
 	case f == t:
 		return VersionSame, fmt.Sprintf("etcd %s is unchanged", from)

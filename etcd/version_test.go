@@ -47,9 +47,8 @@ func TestValidateVersion(t *testing.T) {
 }
 
 // TestVersionChange: etcd's policy, one step each, numbers compared as
-// numbers (3.10 after 3.9, 19 before 20, any length).
+// numbers (3.10 after 3.9, 19 before 20, up to MaxVersionDigits digits).
 func TestVersionChange(t *testing.T) {
-	big := strings.Repeat("9", 40)
 	for _, c := range []struct {
 		from, to string
 		step     etcd.VersionStep
@@ -74,7 +73,8 @@ func TestVersionChange(t *testing.T) {
 		{"3.9.4", "3.10.0", etcd.VersionMinorUpgrade},
 		{"3.19.4", "3.20.0", etcd.VersionMinorUpgrade},
 		{"3.99.4", "3.100.0", etcd.VersionMinorUpgrade},
-		{"3." + big + ".0", "3.1" + strings.Repeat("0", 40) + ".0", etcd.VersionMinorUpgrade},
+		{"3.99999999999999998.0", "3.99999999999999999.0", etcd.VersionMinorUpgrade},
+		{"3." + strings.Repeat("9", 17) + ".0", "3.1" + strings.Repeat("0", 17) + ".0", etcd.VersionMinorUpgrade},
 		{"3.6.11", "3.5.21", etcd.VersionMinorDowngrade},
 		{"3.10.0", "3.9.4", etcd.VersionMinorDowngrade},
 		{"3.4.30", "3.6.11", etcd.VersionSkippedMinor},
@@ -88,6 +88,9 @@ func TestVersionChange(t *testing.T) {
 		{"3.6.011", "3.6.11", etcd.VersionUnknown},
 		{"3.6.11", "v3.6.12", etcd.VersionUnknown},
 		{"", "3.6.11", etcd.VersionUnknown},
+		// A number no etcd runs (past MaxVersionDigits), live or desired.
+		{"3.6." + strings.Repeat("9", 19), "3.6.11", etcd.VersionUnknown},
+		{"3.6.11", "3.6." + strings.Repeat("9", 40), etcd.VersionUnknown},
 	} {
 		step, why := etcd.VersionChange(c.from, c.to)
 		assert.Equal(t, c.step, step, "%s -> %s: %s", c.from, c.to, why)

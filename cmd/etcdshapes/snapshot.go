@@ -189,6 +189,10 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 
 	if name != "" {
 		s, err := etcd.Snapshot(n, name, dest)
+		if err == nil {
+			// A person names this snapshot: never a slot of the ring.
+			err = etcd.ValidateOneOffSnapshotName(n, name)
+		}
 		if err := builderErr(err); err != nil {
 			return nil, err
 		}

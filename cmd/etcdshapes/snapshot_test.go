@@ -76,11 +76,17 @@ func TestRenderSnapshotRefusesWhatNeverRuns(t *testing.T) {
 		{append([]string{"--name", "x"}, append(s3, "--s3-key", strings.Repeat("k", 958)+"/")...), "--s3-key"},
 		{[]string{"--name", "x", "--pvc", "etcd-backups", "--pvc-subpath", strings.Repeat(strings.Repeat("d", 200)+"/", 4) + strings.Repeat("d", 154)}, "--pvc-subpath"},
 		{[]string{"--name", "x", "--pvc", "etcd-backups", "--pvc-subpath", "etcd/" + strings.Repeat("s", 256)}, "--pvc-subpath"},
+		// Lost with what it backs up, or replaced by the schedule.
+		{[]string{"--name", "x", "--pvc", "data-kubernetes-demo-etcd-0"}, "--pvc"},
+		{[]string{"--schedule", "@daily", "--pvc", "data-etcd-1"}, "--pvc"},
+		{[]string{"--name", "kubernetes-demo-etcd-snapshot-0", "--pvc", "etcd-backups"}, "--name"},
+		{append([]string{"--name", "x"}, append(s3, "--s3-endpoint", "ftp://admin:S3cr3t@s3.example.com")...), "--s3-endpoint"},
 	} {
 		code, stdout, stderr := run(c.args...)
 		require.Equal(t, 1, code, "%v: %s", c.args, stderr)
 		require.Empty(t, stdout)
 		require.True(t, strings.HasPrefix(stderr, "etcdshapes: "+c.field+": invalid value "), "%v: %s", c.args, stderr)
+		require.NotContains(t, stderr, "S3cr3t")
 	}
 	var class []string
 	for r := rune(1); r < 0x20; r++ {
