@@ -812,19 +812,9 @@ replicas or size was set to null. */ -}}
 {{- end -}}
 {{- $v := dict -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" .values "out" $v) -}}
-{{- /* An empty version is refused, not defaulted. */ -}}
-{{- if or (gt (len $v.version) [[ .MaxVersionLength ]]) (not (regexMatch [[ q .VersionPattern ]] $v.version)) -}}
-{{- include "etcdshapes.check.fail" (list "values.version" $v.version
-  [[ q .VersionRule ]]) -}}
-{{- end -}}
+{{- /* values.schema.json states the version's grammar and length and the
+replicas' range (Helm refuses them before any template runs). */ -}}
 {{- $r := $v.replicas -}}
-{{- if lt (float64 $r) 1.0 -}}
-{{- include "etcdshapes.check.fail" (list "values.replicas" $r "is out of range: must be at least 1") -}}
-{{- end -}}
-{{- if gt (float64 $r) (float64 $k.maxReplicas) -}}
-{{- include "etcdshapes.check.fail" (list "values.replicas" $r (printf "is out of range: must be at most %d (etcd advises at most 7 members)" (int
-  $k.maxReplicas))) -}}
-{{- end -}}
 {{- $_ := set $c "replicas" (int64 $r) -}}
 {{- $q := include "etcdshapes.check.quantity" (dict "field" "values.size" "value" $v.size "k" $k) | fromJson -}}
 {{- if le $q.f 0.0 -}}
@@ -942,7 +932,6 @@ set on the dict it is given, which holds the tables of [[ .ConstantsFile ]]
   "defaultVersion" [[ q .DefaultVersion ]]
   "defaultSize" [[ q .DefaultSize ]]
   "defaultRatios" (dict [[ range .Ratios ]][[ q .Key ]] [[ q .DefaultText ]] [[ end ]])
-  "maxReplicas" [[ .MaxReplicas ]]
   "etcdChartRelease" [[ q .EtcdChartRelease ]]
   "maxClusterName" [[ .MaxClusterName ]]
   "instanceLabel" [[ q .InstanceLabel ]]

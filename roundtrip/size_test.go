@@ -74,10 +74,13 @@ func TestTemplateSize(t *testing.T) {
 	// checks of etcd auth and of numbers no float64 holds as written took
 	// the text to 2.03x. The third design of the charts (issue 21: each
 	// object its finished YAML, one config for both callers) brought it to
-	// 1.95x (1.96x with the size floor and the precision rule of the charts' checks); the checks, which values.schema.json is to replace, are still
-	// 59 kB of it, and the goal is 1.2x. The bound follows what is reached
-	// (1.97x with the memory floor, etcd.MinMemory, and its quick test).
-	if limit := up * 198 / 100; ours > limit {
-		t.Errorf("the generated charts' template text is %d bytes, more than 1.98 times the upstream templates' %d", ours, up)
+	// 1.95x (1.96x with the size floor and the precision rule of the charts' checks); the
+	// spread constraints' hand-written type checks, replaced by the decoder
+	// twin, took it to 1.943x, and the version and replicas checks that
+	// values.schema.json states to 1.930x. The checks, which the schema is
+	// to replace, are still most of it, and the goal is 1.2x. The bound
+	// follows what is reached (1.932x with the memory floor, etcd.MinMemory).
+	if limit := up * 194 / 100; ours > limit {
+		t.Errorf("the generated charts' template text is %d bytes, more than 1.94 times the upstream templates' %d", ours, up)
 	}
 }

@@ -818,19 +818,9 @@ replicas or size was set to null. */ -}}
 {{- end -}}
 {{- $v := dict -}}
 {{- include "etcdshapes.check.dropNulls" (dict "in" .values "out" $v) -}}
-{{- /* An empty version is refused, not defaulted. */ -}}
-{{- if or (gt (len $v.version) 56) (not (regexMatch "^(0|[1-9][0-9]{0,17})\\.(0|[1-9][0-9]{0,17})\\.(0|[1-9][0-9]{0,17})$" $v.version)) -}}
-{{- include "etcdshapes.check.fail" (list "values.version" $v.version
-  "must be an etcd version X.Y.Z (decimal numbers without leading zeros, as etcd's image tags v<X.Y.Z> spell them), e.g. \"3.6.11\"") -}}
-{{- end -}}
+{{- /* values.schema.json states the version's grammar and length and the
+replicas' range (Helm refuses them before any template runs). */ -}}
 {{- $r := $v.replicas -}}
-{{- if lt (float64 $r) 1.0 -}}
-{{- include "etcdshapes.check.fail" (list "values.replicas" $r "is out of range: must be at least 1") -}}
-{{- end -}}
-{{- if gt (float64 $r) (float64 $k.maxReplicas) -}}
-{{- include "etcdshapes.check.fail" (list "values.replicas" $r (printf "is out of range: must be at most %d (etcd advises at most 7 members)" (int
-  $k.maxReplicas))) -}}
-{{- end -}}
 {{- $_ := set $c "replicas" (int64 $r) -}}
 {{- $q := include "etcdshapes.check.quantity" (dict "field" "values.size" "value" $v.size "k" $k) | fromJson -}}
 {{- if le $q.f 0.0 -}}
@@ -948,7 +938,6 @@ set on the dict it is given, which holds the tables of files/constants.json
   "defaultVersion" "3.6.11"
   "defaultSize" "4Gi"
   "defaultRatios" (dict "cpu" "10" "memory" "1" "ephemeral" "40" )
-  "maxReplicas" 99
   "etcdChartRelease" "etcd"
   "maxClusterName" 56
   "instanceLabel" "app.kubernetes.io/instance"
