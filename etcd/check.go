@@ -162,7 +162,9 @@ func CheckJobAt(n naming.Names, o Options, c CheckOptions, p Paths) (*batchv1.Jo
 	// r.quota is the quota of the size the check runs against, or 0
 	// where the size was refused (that refusal is among err's).
 	r, err := o.resolve(p.complete())
-	errs.Add(err)
+	if !errs.Add(err) || ValidateVersion(r.Version) == nil {
+		errs.Add(validateCheckVersion(p.complete().Version.String(), r.Version))
+	}
 	quota, of, larger := r.quota, "size "+r.Size.String(), "a larger size"
 	if c.QuotaBackendBytes < 0 {
 		errs.Addf("QuotaBackendBytes", c.QuotaBackendBytes, "must not be negative (0 means the quota of the size)")
@@ -193,6 +195,27 @@ func CheckJobAt(n naming.Names, o Options, c CheckOptions, p Paths) (*batchv1.Jo
 		return nil, err
 	}
 	return checkJob(n, image, l, c.Datascale), nil
+}
+
+// MinCheckVersion is the oldest etcd whose etcdctl the check Job can run:
+// before v3.4, etcdctl speaks the v2 API unless ETCDCTL_API=3 is set
+// (etcdctl's README: "If using released versions earlier than v3.4, set
+// ETCDCTL_API=3"), and v2's etcdctl has no check command, so the Job
+// would fail every time.
+const MinCheckVersion = "3.4.0"
+
+// validateCheckVersion refuses, at field, a valid version older than
+// MinCheckVersion.
+func validateCheckVersion(field, v string) error {
+	pv, ok := parseVersion(v)
+	if !ok {
+		return nil // refused as a version already
+	}
+	min, _ := parseVersion(MinCheckVersion)
+	if c := compareNumbers(pv[0], min[0]); c < 0 || (c == 0 && compareNumbers(pv[1], min[1]) < 0) {
+		return invalid.Errorf(field, v, "must be %s or later for the check: an older etcdctl speaks etcd's v2 API by default, which has no check perf or check datascale, so the Job would fail every time", MinCheckVersion)
+	}
+	return nil
 }
 
 // maxImage bounds an image reference (registry, path, tag and digest fit

@@ -285,3 +285,19 @@ func TestEmittedImagesAreReferences(t *testing.T) {
 		assert.NoError(t, err, image)
 	}
 }
+
+// TestCheckVersionFloor: the check refuses an etcd older than
+// MinCheckVersion (its etcdctl has no check command by default), at the
+// version's field; MinCheckVersion and later pass.
+func TestCheckVersionFloor(t *testing.T) {
+	n := etcdNames(t)
+	for _, v := range []string{"0.0.0", "2.3.8", "3.0.17", "3.3.27"} {
+		_, err := etcd.CheckJob(n, etcd.Options{Version: v}, etcd.CheckOptions{})
+		assertField(t, err, "Version")
+		assert.ErrorContains(t, err, "must be "+etcd.MinCheckVersion+" or later")
+	}
+	for _, v := range []string{etcd.MinCheckVersion, "3.5.26", "3.6.11", "4.0.0"} {
+		_, err := etcd.CheckJob(n, etcd.Options{Version: v}, etcd.CheckOptions{})
+		assert.NoError(t, err, v)
+	}
+}
