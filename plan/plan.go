@@ -1197,7 +1197,7 @@ func (p *Result) writeDeletes(w io.Writer) {
 		// these deletes do not: cert-manager keeps a Certificate's Secret
 		// (unless run with --enable-certificate-owner-ref), and the
 		// members' volumes outlive the EtcdCluster.
-		textf(w, "  These leave the members' volumes (PVCs), which may outlive the EtcdCluster, and the TLS Secrets cert-manager issued (their private keys; cert-manager keeps them unless run with --enable-certificate-owner-ref): delete those too once the data and the keys are no longer needed.\n")
+		textf(w, "  Deleting an EtcdCluster deletes its data: Kubernetes' garbage collector deletes etcd-operator's EtcdMembers and the data volumes (PVCs) they own (the EtcdCluster CRD: a member's PVC is owned by its EtcdMember); take a snapshot first (docs/procedures.md, Take a snapshot now). Volumes of the etcd chart's older StatefulSet (data-<name>-<i>) and the TLS Secrets cert-manager issued (their private keys; cert-manager keeps them unless run with --enable-certificate-owner-ref) stay: delete those once the data and the keys are no longer needed.\n")
 	}
 }
 

@@ -419,7 +419,7 @@ func deleteFindings(l *planObject, rendersStack bool) []Finding {
 	switch l.key.groupKind() {
 	case etcdClusterKind:
 		return []Finding{{Verdict: NeedsDecision, Object: l.ref,
-			Message: "deletes the etcd cluster: its members stop and every tenant control plane on it loses its datastore (the data volumes may remain)"}}
+			Message: "deletes the etcd cluster and its data: its members stop, their data volumes go with them (each PVC is owned by its EtcdMember, which the EtcdCluster owns), and every tenant control plane on it loses its datastore; take a snapshot first"}}
 	case dataStoreKind:
 		return []Finding{{Verdict: NeedsDecision, Object: l.ref,
 			Message: "deletes the Kamaji DataStore" + usedBy(l) + "; tenant control planes on it lose their datastore"}}

@@ -207,7 +207,7 @@ func stateLoss(u *unstructured.Unstructured) string {
 	gk := u.GroupVersionKind().GroupKind()
 	switch gk {
 	case schema.GroupKind{Group: etcdv1alpha2.GroupName, Kind: "EtcdCluster"}:
-		return "the etcd cluster: its members stop and every tenant control plane on it loses its datastore (its data volumes may go too)"
+		return "the etcd cluster: its members stop and every tenant control plane on it loses its datastore, and its data volumes go with it (each is owned by its EtcdMember)"
 	case schema.GroupKind{Group: etcdv1alpha2.GroupName, Kind: "EtcdSnapshot"}:
 		return "the snapshot, a backup"
 	case schema.GroupKind{Group: kamajiv1alpha1.GroupName, Kind: "DataStore"}:
