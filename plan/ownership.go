@@ -51,7 +51,8 @@ var unownedRemovalFields = func() []unownedRemovalField {
 	}
 	out = append(out,
 		unownedRemovalField{dataStoreKind, "spec.endpoints", "every tenant control plane on this DataStore loses endpoints of its etcd"},
-		unownedRemovalField{dataStoreKind, "spec.tlsConfig", "every tenant control plane on this DataStore loses credentials it authenticates to etcd with"})
+		unownedRemovalField{dataStoreKind, "spec.tlsConfig", "every tenant control plane on this DataStore loses credentials it authenticates to etcd with"},
+		unownedRemovalField{dataStoreKind, "spec.basicAuth", "every tenant control plane on this DataStore loses the user name and password it authenticates to etcd with"})
 	return out
 }()
 

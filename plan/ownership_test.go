@@ -109,6 +109,7 @@ func TestUnknownOwnershipIsNeverWeaker(t *testing.T) {
 		"EtcdCluster spec.additionalMetadata":        {map[string]any{"team": "a"}, []string{"spec", "additionalMetadata", "annotations"}},
 		"DataStore spec.endpoints":                   {}, // a list the render sets whole
 		"DataStore spec.tlsConfig":                   {"Zm9v", []string{"spec", "tlsConfig", "clientCertificate", "certificate", "content"}},
+		"DataStore spec.basicAuth":                   {map[string]any{"username": map[string]any{"content": "cm9vdA=="}}, []string{"spec", "basicAuth"}},
 	}
 	fields := plan.UnownedRemovalFields()
 	for _, f := range fields {

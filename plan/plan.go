@@ -1183,8 +1183,9 @@ func (p *Result) writeDeletes(w io.Writer) {
 	textf(w, "\nApplying does not delete: an apply creates and updates, and leaves the %d %s to delete above in place. "+
 		"Make the decisions about %s first; then delete %s so, in this order (what depends on an object before the object; each kubectl delete waits until its object is gone):\n",
 		n, plural(n, "object", "objects"), plural(n, "it", "them"), plural(n, "it", "them"))
-	leaves := false
+	leaves, datastore := false, false
 	for _, d := range p.Deletes {
+		datastore = datastore || d.Object.Kind == dataStoreKind.Kind
 		if d.Holds != "" {
 			textf(w, "  %s   # stateful: %s goes with it\n", d.Command, d.Holds)
 		} else {
@@ -1195,9 +1196,14 @@ func (p *Result) writeDeletes(w io.Writer) {
 	if leaves {
 		// What the uninstall hook (the cleanup Job) would remove, and
 		// these deletes do not: cert-manager keeps a Certificate's Secret
-		// (unless run with --enable-certificate-owner-ref), and the
-		// members' volumes outlive the EtcdCluster.
+		// (unless run with --enable-certificate-owner-ref); the members'
+		// volumes go with their EtcdMembers.
 		textf(w, "  Deleting an EtcdCluster deletes its data: Kubernetes' garbage collector deletes etcd-operator's EtcdMembers and the data volumes (PVCs) they own (the EtcdCluster CRD: a member's PVC is owned by its EtcdMember); take a snapshot first (docs/procedures.md, Take a snapshot now). Volumes of the etcd chart's older StatefulSet (data-<name>-<i>) and the TLS Secrets cert-manager issued (their private keys; cert-manager keeps them unless run with --enable-certificate-owner-ref) stay: delete those once the data and the keys are no longer needed.\n")
+	}
+	if datastore {
+		// Kamaji migrates a control plane's data to another DataStore
+		// and only then records it; deleting the source mid-way loses it.
+		textf(w, "  Delete nothing while a Kamaji datastore migration runs: wait until every TenantControlPlane that used this etcd shows the new DataStore in status.storage.dataStoreName (kubectl get tenantcontrolplanes -A -o custom-columns=NAME:.metadata.name,DATASTORE:.status.storage.dataStoreName), since the migration copies from this etcd.\n")
 	}
 }
 

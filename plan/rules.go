@@ -295,6 +295,10 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 			case covers(c, "spec.endpoints", l.tree, after):
 				add(NeedsDecision, "spec.endpoints", "every tenant control plane on this DataStore"+usedBy(l)+
 					" starts talking to other endpoints; the data does not move with them"+other)
+			case covers(c, "spec.basicAuth", l.tree, after):
+				add(NeedsDecision, "spec.basicAuth", "every tenant control plane on this DataStore"+usedBy(l)+
+					" starts authenticating to etcd with other credentials (a user name and password from other Secrets, or none); "+
+					"with the wrong ones it loses its datastore")
 			case covers(c, "spec.tlsConfig", l.tree, after):
 				add(NeedsDecision, "spec.tlsConfig", "every tenant control plane on this DataStore"+usedBy(l)+
 					" starts authenticating to etcd with other credentials (the Secrets its CA, client certificate and key come from); "+
