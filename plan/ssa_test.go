@@ -382,3 +382,22 @@ func TestPlanRefusesBadFieldManager(t *testing.T) {
 		require.ErrorContains(t, err, "ForStack and TargetDataStore are set from the request")
 	}
 }
+
+// TestPlanDataStoreBasicAuthRemovedNeedsDecision: a DataStore's basicAuth
+// that the field manager applied and the render no longer sets is removed
+// by the apply: the control planes lose their etcd credentials, a
+// decision (as a spec.tlsConfig change is).
+func TestPlanDataStoreBasicAuthRemovedNeedsDecision(t *testing.T) {
+	p := planCluster(t, func(objs []etcdshapes.Object) {
+		ds := liveObject(t, objs, "DataStore", "tenant-demo.kubernetes-demo")
+		require.NoError(t, unstructured.SetNestedField(ds.Object, "cm9vdA==", "spec", "basicAuth", "username", "content"))
+		addManaged(t, ds, apply.FieldManager, "Apply", "kamaji.clastix.io/v1alpha1",
+			`{"f:spec":{"f:basicAuth":{"f:username":{"f:content":{}}},"f:driver":{},"f:endpoints":{},"f:tlsConfig":{}}}`)
+	})
+	var paths []string
+	for _, f := range findings(p, plan.NeedsDecision) {
+		paths = append(paths, f.Path)
+	}
+	assert.Contains(t, paths, "spec.basicAuth", "%s", p)
+	assert.False(t, p.SafeToApply())
+}
