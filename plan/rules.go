@@ -394,9 +394,21 @@ func ownershipFindings(d *planObject, p *prediction) []Finding {
 		out = append(out, Finding{Verdict: Refused, Object: d.ref, Message: p.refusal})
 	}
 	if len(p.unknown) > 0 {
-		out = append(out, Finding{Verdict: Note, Object: d.ref,
-			Message: "the live object has fields the schema of " + d.ref.APIVersion + " " + d.ref.Kind +
-				" this library embeds does not know (a newer CRD or API version?); the plan leaves them as they are: " + strings.Join(p.unknown, ", ")})
+		msg := "the live object has fields the schema of " + d.ref.APIVersion + " " + d.ref.Kind +
+			" this library embeds does not know (a newer CRD or API version?); the plan leaves them as they are: " + strings.Join(p.unknown, ", ")
+		v := Note
+		switch gk := d.key.groupKind(); gk {
+		case etcdClusterKind, dataStoreKind:
+			// The API server knows them (it prunes what its CRD does not
+			// have), so an apply by a manager that owns them removes
+			// them, and what they do to the members or the control
+			// planes cannot be graded here.
+			v = NeedsDecision
+			msg += "; the API server knows them, and an apply by a field manager that owns them removes them, with an effect on the " +
+				map[schema.GroupKind]string{etcdClusterKind: "etcd members", dataStoreKind: "tenant control planes"}[gk] +
+				" this plan cannot grade: check them in the live object (kubectl get -o yaml --show-managed-fields) and the CRD the cluster serves, or plan with an etcdshapes that knows them"
+		}
+		out = append(out, Finding{Verdict: v, Object: d.ref, Message: msg})
 	}
 	return out
 }

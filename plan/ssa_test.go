@@ -401,3 +401,35 @@ func TestPlanDataStoreBasicAuthRemovedNeedsDecision(t *testing.T) {
 	assert.Contains(t, paths, "spec.basicAuth", "%s", p)
 	assert.False(t, p.SafeToApply())
 }
+
+// TestPlanUnknownLiveFieldsOfTheStackNeedDecision: live fields of an
+// EtcdCluster or a DataStore that the embedded schema does not know are a
+// decision (the API server knows them; an apply by their owner removes
+// them, with an effect the plan cannot grade); of another kind a note.
+func TestPlanUnknownLiveFieldsOfTheStackNeedDecision(t *testing.T) {
+	for _, c := range []struct {
+		kind, name string
+		decision   bool
+	}{
+		{"EtcdCluster", "kubernetes-demo-etcd", true},
+		{"DataStore", "tenant-demo.kubernetes-demo", true},
+		{"CronJob", "kubernetes-demo-etcd-defrag", false},
+	} {
+		t.Run(c.kind, func(t *testing.T) {
+			p := planCluster(t, func(objs []etcdshapes.Object) {
+				o := liveObject(t, objs, c.kind, c.name)
+				require.NoError(t, unstructured.SetNestedField(o.Object, int64(1), "spec", "zzNewerField"))
+				addManaged(t, o, apply.FieldManager, "Apply", o.GetAPIVersion(), `{"f:spec":{"f:zzNewerField":{}}}`)
+			})
+			var got []plan.Finding
+			for _, f := range p.AllFindings() {
+				if strings.Contains(f.Message, "does not know") {
+					got = append(got, f)
+				}
+			}
+			require.Len(t, got, 1, "%s", p)
+			assert.Equal(t, c.decision, got[0].Verdict == plan.NeedsDecision, "%s", p)
+			assert.Equal(t, !c.decision, p.SafeToApply(), "%s", p)
+		})
+	}
+}
