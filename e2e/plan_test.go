@@ -311,7 +311,9 @@ func TestPlanAgainstServer(t *testing.T) {
 	step(planCase{name: "new cluster restored from a snapshot", req: etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: planNS,
 		Release: restoreRelease, Values: upgraded.Values, APIVersions: golden.AllAPIs}, mods: []apply.Modifier{apply.ForKind(etcd.Restore(restoreSrc))}},
 		plan.Note, "spec.bootstrap.restore", &pt.created, "create")
-	step(planCase{name: "etcd chart size grown (values)", req: chartReq("size: 8Gi\n")}, plan.Note, "spec.storage.size", &pt.safe, "safe")
+	// The quota grows with it, which the running members do not get while
+	// the defrag CronJob does: a decision (plan's quotaChange).
+	step(planCase{name: "etcd chart size grown (values)", req: chartReq("size: 8Gi\n")}, plan.NeedsDecision, "spec.options.quotaBackendBytes", &pt.decision, "decision")
 	step(planCase{name: "etcd chart downgraded 3.6.11 -> 3.5.32", req: chartReq("size: 8Gi\nversion: 3.5.32\n")},
 		plan.NeedsDecision, "spec.version", &pt.decision, "decision")
 	step(planCase{name: "etcd chart upgraded 3.5.32 -> 3.6.11 (3.5.32: the 3.5 patch release etcd's 3.6 guide requires)", req: chartReq("size: 8Gi\n")}, plan.Note, "spec.version", &pt.safe, "safe")
