@@ -623,10 +623,8 @@ func testRefusals(t *testing.T, h helm) {
 				// element and field; the chart (its fromYaml holds no
 				// Go types) refuses the list, with the same rule up to
 				// the decoder's detail.
-				var ne *invalid.Error
-				const list = "_cluster.scheduling.globalAppTopologySpreadConstraints"
-				if asNamingError(goErr, &ne) && strings.HasPrefix(ne.Field, list+"[") {
-					if !strings.Contains(helmErr.Error(), list+": invalid value ") || !strings.Contains(helmErr.Error(), cut) {
+				if namesSpreadElement(goErr) {
+					if !spreadElementRefusal(goErr, helmErr) {
 						t.Fatalf("refusals differ:\n  library: %s\n  chart:   %s", msg, helmErr)
 					}
 					decoded++
@@ -643,6 +641,25 @@ func testRefusals(t *testing.T, h helm) {
 		})
 	}
 	t.Logf("%s: refusals: %d with the library's message or the schema's at its field, %d with it up to a YAML decoder's detail, %d numbers the chart cannot see as written", h.name(), same, decoded, lossy)
+}
+
+// spreadList is the values key of the global spread constraints.
+const spreadList = "_cluster.scheduling.globalAppTopologySpreadConstraints"
+
+// namesSpreadElement: the library refuses a value of the wrong type in
+// the spread constraints at its element and field
+// (spreadList+"[0].maxSkew").
+func namesSpreadElement(goErr error) bool {
+	var ne *invalid.Error
+	return asNamingError(goErr, &ne) && strings.HasPrefix(ne.Field, spreadList+"[")
+}
+
+// spreadElementRefusal: the library names the element and field, and the
+// chart (whose fromYaml holds no Go types) refuses the list with the
+// same rule up to its decoder twin's detail.
+func spreadElementRefusal(goErr, helmErr error) bool {
+	return namesSpreadElement(goErr) && strings.Contains(helmErr.Error(), spreadList+": invalid value ") &&
+		strings.Contains(helmErr.Error(), "list of constraints: json: ")
 }
 
 // checkLossy: the library refuses a YAML number no float64 holds as
@@ -776,17 +793,6 @@ func affinityDecodeTwin(t *testing.T, h helm) {
 			_, helmErr := helmRender(t, h, in)
 			switch {
 			case goErr != nil && helmErr != nil:
-				// The library names a value of the wrong type at its
-				// element and field; the chart's twin refuses the list
-				// with a Go decoder's detail (as TestRefusals' decoder
-				// cases). Any other refusal must be the same.
-				var ne *invalid.Error
-				const list = "_cluster.scheduling.globalAppTopologySpreadConstraints"
-				if asNamingError(goErr, &ne) && strings.HasPrefix(ne.Field, list+"[") &&
-					strings.Contains(helmErr.Error(), list+": invalid value ") && strings.Contains(helmErr.Error(), "list of constraints: json: ") {
-					refused++
-					break
-				}
 				checkSameRefusal(t, goErr, helmErr)
 				refused++
 				if strings.Contains(firstMessage(goErr), "must be a pod affinity: ") {
@@ -852,13 +858,9 @@ func spreadDecodeTwin(t *testing.T, h helm) {
 			switch {
 			case goErr != nil && helmErr != nil:
 				// The library names a value of the wrong type at its
-				// element and field; the chart's twin refuses the list
-				// with a Go decoder's detail (as TestRefusals' decoder
-				// cases). Any other refusal must be the same.
-				var ne *invalid.Error
-				const list = "_cluster.scheduling.globalAppTopologySpreadConstraints"
-				if asNamingError(goErr, &ne) && strings.HasPrefix(ne.Field, list+"[") &&
-					strings.Contains(helmErr.Error(), list+": invalid value ") && strings.Contains(helmErr.Error(), "list of constraints: json: ") {
+				// element and field; the chart's twin refuses the list.
+				// Any other refusal must be the same.
+				if spreadElementRefusal(goErr, helmErr) {
 					refused++
 					break
 				}
