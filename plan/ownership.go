@@ -181,7 +181,11 @@ func (o *OtherOwners) text(manager string) string {
 
 // managersOf counts, into owners, the managers of l's managedFields that
 // write the object itself (not a subresource such as status, whose fields
-// an apply never touches), and reports whether manager applied l.
+// an apply never touches), and reports whether manager applied l. Only
+// manager's Apply entry is its applies: an Update entry of the same name
+// (a `kubectl create` or an operator's client.Update under that name) is
+// another manager to the API server, whose fields an apply never removes,
+// so it is counted as such, by its name and operation.
 func managersOf(l *planObject, manager string, owners map[string]int) (own bool) {
 	if l.managed == nil {
 		return false
@@ -191,10 +195,14 @@ func managersOf(l *planObject, manager string, owners map[string]int) (own bool)
 		if e.mgr.Subresource != "" {
 			continue
 		}
-		if e.mgr.Name == manager {
+		if e.mgr.isApplier(manager) {
 			return true
 		}
-		seen[e.mgr.Name] = true
+		name := e.mgr.Name
+		if name == manager {
+			name += " (" + e.mgr.Operation + ")"
+		}
+		seen[name] = true
 	}
 	for name := range seen {
 		owners[name]++

@@ -250,3 +250,29 @@ func TestExpectExisting(t *testing.T) {
 	assert.True(t, p.Empty(), "%s", p)
 	assert.Equal(t, "No changes.", p.Summary())
 }
+
+// TestUpdateEntryOfTheManagerIsAnotherManager: a stack whose managedFields
+// name the plan's field manager only with operation Update (a `kubectl
+// create --field-manager etcdshapes`, an operator's client.Update) was
+// never applied by it: the API server keeps an Update manager's fields
+// when an apply stops setting them, so the plan says the stack is owned
+// by another manager, naming it with its operation, as it does for
+// another name.
+func TestUpdateEntryOfTheManagerIsAnotherManager(t *testing.T) {
+	live := serverLive(t)
+	for _, o := range live {
+		u := o.(*unstructured.Unstructured)
+		entries, _, _ := unstructured.NestedSlice(u.Object, "metadata", "managedFields")
+		for _, e := range entries {
+			if em := e.(map[string]any); em["manager"] == apply.FieldManager {
+				em["operation"] = "Update"
+			}
+		}
+		require.NoError(t, unstructured.SetNestedSlice(u.Object, entries, "metadata", "managedFields"))
+	}
+	p, _, err := plan.ForRequest(fixtureChartRequest(), live)
+	require.NoError(t, err)
+	require.NotNil(t, p.OtherOwners, "%s", p)
+	assert.Equal(t, []plan.ManagerCount{{Name: apply.FieldManager + " (Update)", Objects: p.OtherOwners.Objects}}, p.OtherOwners.Managers)
+	assert.Contains(t, p.String(), "\nOwned by other managers: etcdshapes, the field manager this plan is of, owns no field of the ")
+}
