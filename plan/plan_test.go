@@ -1637,7 +1637,8 @@ func TestPlanQuantityRespelledWithRealChanges(t *testing.T) {
 	for _, f := range c.Findings {
 		paths = append(paths, f.Path)
 	}
-	assert.Equal(t, []string{"spec.resources.requests.cpu", "spec.resources"}, paths, "%s", p)
+	// The live 1Gi limit drops to the render's: the memory rule's decision.
+	assert.Equal(t, []string{"spec.resources.requests.cpu", "spec.resources", "spec.resources.limits.memory"}, paths, "%s", p)
 	assert.Contains(t, c.Findings[0].Message, `("0.1" -> "100m")`)
 
 	v := objectPlan(t, p, "VerticalPodAutoscaler", "kubernetes-demo-etcd")
@@ -1683,6 +1684,69 @@ func TestPlanPKIChanges(t *testing.T) {
 			assert.Equal(t, c.decision, ds[0].Path)
 			assert.Contains(t, ds[0].Message, "When a CA must change")
 			assert.False(t, p.SafeToApply())
+		})
+	}
+}
+
+// TestPlanMemoryLimitDropNeedsDecision: etcd-operator gives a new memory
+// limit to the members it creates from now on, and such a member copies
+// and maps the whole database while it joins: a lower limit (in any
+// spelling), or one set where the live spec has none, can OOMKill every
+// replacement, so it needs a decision; a higher limit, the same limit
+// respelled and a limit removed are the member fields' note only.
+func TestPlanMemoryLimitDropNeedsDecision(t *testing.T) {
+	s := goldentest.Scenario(t, "etcd-single-local-10Gi")
+	planOf := func(memory string, liveLimit any) *plan.Result {
+		live := scenarioObjects(t, s)
+		c := liveObject(t, live, "EtcdCluster", "etcd")
+		if liveLimit == nil {
+			unstructured.RemoveNestedField(c.Object, "spec", "resources", "limits", "memory")
+		} else if liveLimit != "" {
+			require.NoError(t, unstructured.SetNestedField(c.Object, liveLimit, "spec", "resources", "limits", "memory"))
+		}
+		req := scenarioRequest(t, s)
+		req.Values["resources"] = map[string]any{"cpu": "1", "memory": memory}
+		p, _, err := plan.ForRequest(req, live)
+		require.NoError(t, err)
+		return p
+	}
+	limitFinding := func(p *plan.Result) *plan.Finding {
+		for _, f := range p.AllFindings() {
+			if f.Path == "spec.resources.limits.memory" && f.Verdict != plan.Note {
+				return &f
+			}
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		name      string
+		memory    string
+		liveLimit any // "" as rendered (512Mi); nil removed
+		decision  bool
+		want      []string
+	}{
+		{"lower", "256Mi", "", true, []string{"512Mi -> 256Mi", "OOMKilled", "kubectl top pod"}},
+		{"lower in bytes", "268435456", "", true, []string{"512Mi -> 268435456", "OOMKilled"}},
+		{"lower in another unit", "500M", "", true, []string{"512Mi -> 500M"}},
+		{"set where none was", "512Mi", nil, true, []string{"a memory limit 512Mi is set where the running members have none"}},
+		{"higher", "1Gi", "", false, nil},
+		{"respelled", "536870912", "", false, nil},
+		{"same", "512Mi", "", false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := planOf(tc.memory, tc.liveLimit)
+			f := limitFinding(p)
+			if !tc.decision {
+				assert.Nil(t, f, "%s", p)
+				return
+			}
+			require.NotNil(t, f, "%s", p)
+			assert.Equal(t, plan.NeedsDecision, f.Verdict, "%s", p)
+			assert.Equal(t, "EtcdCluster", f.Object.Kind)
+			for _, w := range tc.want {
+				assert.Contains(t, f.Message, w)
+			}
+			assert.False(t, p.SafeToApply(), "%s", p)
 		})
 	}
 }

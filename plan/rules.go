@@ -281,6 +281,11 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 					add(Note, f.field, f.message)
 				}
 			}
+			if covers(c, memoryLimitField, l.tree, after) {
+				if msg, ok := memoryLimitDrop(valueAt(l.tree, dotted(memoryLimitField)), valueAt(after, dotted(memoryLimitField))); ok {
+					add(NeedsDecision, memoryLimitField, msg)
+				}
+			}
 		}
 	case dataStoreKind:
 		// Where the control planes on the DataStore connect, and with what
@@ -349,6 +354,38 @@ var memberFields = []struct{ field, message string }{
 	{"spec.options", onNewMembers("etcd flags (spec.options: the backend quota, compaction, the snapshot count)")},
 	{"spec.additionalMetadata", "etcd-operator stamps the new labels and annotations only on the objects it creates from now on " +
 		"(the Pods, PVCs, Services, PodDisruptionBudget and EtcdMembers of new members): the existing ones keep theirs, and no member rolls"},
+}
+
+// memoryLimitField is the etcd container's memory limit.
+const memoryLimitField = "spec.resources.limits.memory"
+
+// memoryLimitDrop grades a lower memory limit, or one set where the live
+// spec has none: etcd-operator gives it to the members it creates from
+// now on, and such a member (a replacement after a node is lost, a
+// scale-up) first copies the whole database from the leader and maps it
+// into memory, so a limit below what the running members use kills it
+// while it joins (OOMKilled, again at every restart): the cluster stays a
+// member short exactly when it has lost one. The running members cannot
+// tell the plan their use, so a drop needs a decision; a raise or a
+// removal is the note every member field has.
+func memoryLimitDrop(live, desired any) (string, bool) {
+	d, dok := asQuantity(desired)
+	if !dok {
+		return "", false
+	}
+	if live == nil {
+		return fmt.Sprintf("a memory limit %s is set where the running members have none: a member etcd-operator creates from now on "+
+			"(a replacement, a scale-up) copies the whole database and maps it into memory while it joins, and is OOMKilled if it needs more; "+
+			"check the running members' memory use (kubectl top pod) against it first", d.String()), true
+	}
+	l, lok := asQuantity(live)
+	if !lok || d.Cmp(l) >= 0 {
+		return "", false
+	}
+	return fmt.Sprintf("the memory limit drops %s -> %s: a member etcd-operator creates from now on (a replacement, a scale-up) "+
+		"copies the whole database and maps it into memory while it joins, and is OOMKilled if it needs more than %s, "+
+		"so a lost member's replacement can fail again at every restart; check the running members' memory use (kubectl top pod) against it first",
+		l.String(), d.String(), d.String()), true
 }
 
 // onNewMembers is the note of a change of a member field that etcd-operator
