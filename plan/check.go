@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
 )
@@ -385,6 +386,17 @@ func managedOf(object string, v any) (*liveManaged, error) {
 				return nil, invalid.Errorf(at()+"."+k, shown(em[k]), "must be a string")
 			}
 			parts[j] = s
+		}
+		// The API server writes only these (apimachinery's
+		// ValidateManagedFields): an entry of another operation or
+		// fields type is no record of it, and would stand for ownership
+		// the plan cannot read. A fieldsType left out (a hand-made
+		// fixture) is FieldsV1, the one a fieldsV1 set is.
+		if parts[1] != string(metav1.ManagedFieldsOperationApply) && parts[1] != string(metav1.ManagedFieldsOperationUpdate) {
+			return nil, invalid.Errorf(at()+".operation", shown(em["operation"]), "must be Apply or Update, as the API server writes it")
+		}
+		if ft, err := optionalString(object, suffix, em["fieldsType"]); err != nil || (em["fieldsType"] != nil && ft != "FieldsV1") {
+			return nil, invalid.Errorf(at()+".fieldsType", shown(em["fieldsType"]), "must be FieldsV1, the only fields type the API server writes")
 		}
 		m.present = true
 		if em["fieldsV1"] == nil {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -90,6 +91,9 @@ func TestUninstallHooksOnlyOnRequest(t *testing.T) {
 		{"--include-hooks", "", []string{"--include-hooks"}, true},
 		{"env 1", "1", nil, true},
 		{"env true", "true", nil, true},
+		// The flag wins over the environment: the plan's printed
+		// render command says --include-hooks=false for that.
+		{"env 1, --include-hooks=false", "1", []string{"--include-hooks=false"}, false},
 	}
 	dirDone := map[string]bool{}
 	for n, s := range golden.All() {
@@ -146,7 +150,12 @@ func TestUninstallHooksOnlyOnRequest(t *testing.T) {
 				if opt.hooks {
 					require.Equal(t, all, got, "%s %s", form.name, opt.name)
 					require.ElementsMatch(t, hooks, gotHooks, "%s %s", form.name, opt.name)
-					require.Empty(t, withoutStorageClassWarning(stderr), "%s %s", form.name, opt.name)
+					// Turned on by the environment, they are warned of.
+					want := ""
+					if len(opt.flags) == 0 {
+						want = hooksPrinted(hooks, deletes) + "\n"
+					}
+					require.Equal(t, want, withoutStorageClassWarning(stderr), "%s %s", form.name, opt.name)
 					return
 				}
 				require.Empty(t, gotHooks, "%s %s: printed objects Helm runs on uninstall", form.name, opt.name)
@@ -202,12 +211,24 @@ func TestIncludeHooksEnvironment(t *testing.T) {
 			ok(t, "", "render", "check", "etcd", "-n", "tenant-root")
 		})
 	}
-	// Plan never applies hooks, whatever the environment says.
+	// Plan never applies hooks, whatever the environment says, and the
+	// render command it prints leaves them out in that environment too.
 	t.Setenv(envIncludeHooks, "1")
-	live := writeTemp(t, []byte(ok(t, "", "render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo")))
+	code, rendered, stderr := cli(t, "", "render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo")
+	require.Equal(t, 0, code, stderr)
+	require.Regexp(t, hooksWarning, stderr, "the environment's hooks are warned of")
+	live := writeTemp(t, []byte(rendered))
 	out := ok(t, "", "plan", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--live", live)
 	require.Contains(t, out, "Not applied (Helm uninstall hooks): ")
 	require.Contains(t, out, "\nNo changes, qualified: ", out)
+	m := regexp.MustCompile(`(?m)^  (etcdshapes render .*) \| kubectl apply`).FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	words := strings.Fields(m[1])
+	require.Equal(t, "--include-hooks=false", words[len(words)-1], m[1])
+	code, again, stderr := cli(t, "", words[1:]...)
+	require.Equal(t, 0, code, stderr)
+	require.NotContains(t, again, "-cleanup", "the printed render command applied the uninstall hooks")
+	require.NotRegexp(t, hooksWarning, stderr)
 }
 
 // TestShowOnlyUninstallHooks: a --show-only that matches only uninstall

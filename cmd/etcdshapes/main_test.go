@@ -189,6 +189,11 @@ func TestCLIRendersLikeTheLibrary(t *testing.T) {
 				switch {
 				case len(objs) == 0:
 					require.Contains(t, stderr.String(), fmt.Sprintf("%q", s.Live.DataStoreName))
+				case bytes.Equal(tc.want, whole) && len(tc.flags) == 0:
+					// Hooks the environment turned on are warned of, on
+					// one line.
+					require.Regexp(t, `^etcdshapes: warning: the output holds 4 Helm uninstall hooks \(ServiceAccount/\S+-cleanup, Role/\S+-cleanup, RoleBinding/\S+-cleanup, Job/\S+-cleanup\), printed because `+envIncludeHooks+`=`+tc.env+` is set: never apply it`, stderr.String(), tc.name)
+					require.Equal(t, 1, strings.Count(stderr.String(), "\n"), tc.name)
 				case bytes.Equal(tc.want, whole):
 					require.Empty(t, stderr.String(), tc.name)
 				default:

@@ -198,6 +198,7 @@ func (o *outputFlags) write(objs []etcdshapes.Object, stdout, stderr io.Writer) 
 		out      []etcdshapes.Object
 		places   []int // each printed object's place in objs
 		leftOut  []string
+		printed  []string // the uninstall hooks printed
 		filtered = len(o.showOnly) > 0
 	)
 	for i, obj := range objs {
@@ -206,9 +207,18 @@ func (o *outputFlags) write(objs []etcdshapes.Object, stdout, stderr io.Writer) 
 		case !o.includeHooks && etcdshapes.IsUninstallHook(obj):
 			leftOut = append(leftOut, objectName(obj))
 		default:
+			if etcdshapes.IsUninstallHook(obj) {
+				printed = append(printed, objectName(obj))
+			}
 			out = append(out, obj)
 			places = append(places, i)
 		}
+	}
+	if len(printed) > 0 && !o.flags.Changed("include-hooks") {
+		// Turned on by the environment, which a shell keeps for every
+		// later command: a pipe into kubectl apply is then the data loss
+		// the default avoids, with nothing on the command line to show it.
+		fmt.Fprintln(stderr, hooksPrinted(printed, cleanupDeletes(objs)))
 	}
 	if o.dir != "" {
 		err = o.writeDir(out, places, len(objs), filtered, stdout, stderr)
@@ -250,6 +260,17 @@ func hooksLeftOut(names []string, deletes string) string {
 	}
 	return invalid.Escape(fmt.Sprintf("etcdshapes: left out %d Helm uninstall %s (%s): helm install never creates %s, and applying %s runs the cleanup, which deletes %s; --include-hooks prints %s",
 		len(names), noun, strings.Join(names, ", "), them, them, deletes, them))
+}
+
+// hooksPrinted is the warning render prints on stderr when the
+// environment (envIncludeHooks) put Helm uninstall hooks (named
+// KIND/NAME) into its output: what applying them deletes.
+func hooksPrinted(names []string, deletes string) string {
+	if deletes == "" {
+		deletes = "what its Role allows"
+	}
+	return invalid.Escape(fmt.Sprintf("etcdshapes: warning: the output holds %d Helm uninstall %s (%s), printed because %s is set: never apply it (kubectl apply, a GitOps tool): creating the cleanup Job runs it, and it deletes %s; --include-hooks=false leaves them out",
+		len(names), map[bool]string{true: "hook", false: "hooks"}[len(names) == 1], strings.Join(names, ", "), envIncludeHooks+"="+os.Getenv(envIncludeHooks), deletes))
 }
 
 // cleanupDeletes says what the cleanup of objs' uninstall hooks deletes,

@@ -322,6 +322,16 @@ func TestPlanCommandErrorsHaveOnePrefix(t *testing.T) {
 		{"name a number", file("n.yaml", "---\n"+secret+"---\napiVersion: v1\nkind: Secret\nmetadata: {name: 7}\n"), "", `live[1].metadata.name: invalid value 7: must be the object's name`},
 		{"bad fieldsV1", file("m.yaml", secret+"  managedFields: [{manager: etcdshapes, operation: Apply, fieldsV1: {spec: {}}}]\n"), "",
 			`live[0].metadata.managedFields[0].fieldsV1: invalid value {spec: {}}: must be a field set (FieldsV1): parsing key as path element`},
+		// Entries the API server never writes: another fields type or
+		// operation would stand for ownership the plan cannot read.
+		{"fieldsType FieldsV2", file("m2.yaml", secret+"  managedFields: [{manager: etcdshapes, operation: Apply, fieldsType: FieldsV2, fieldsV1: {}}]\n"), "",
+			`live[0].metadata.managedFields[0].fieldsType: invalid value "FieldsV2": must be FieldsV1, the only fields type the API server writes`},
+		{"fieldsType a number", file("m3.yaml", secret+"  managedFields: [{manager: etcdshapes, operation: Apply, fieldsType: 1, fieldsV1: {}}]\n"), "",
+			`live[0].metadata.managedFields[0].fieldsType: invalid value 1: must be FieldsV1, the only fields type the API server writes`},
+		{"operation Patch", file("m4.yaml", secret+"  managedFields: [{manager: etcdshapes, operation: Patch, fieldsType: FieldsV1, fieldsV1: {}}]\n"), "",
+			`live[0].metadata.managedFields[0].operation: invalid value "Patch": must be Apply or Update, as the API server writes it`},
+		{"operation missing", file("m5.yaml", secret+"  managedFields: [{manager: etcdshapes, fieldsType: FieldsV1, fieldsV1: {}}]\n"), "",
+			`live[0].metadata.managedFields[0].operation: invalid value null: must be Apply or Update, as the API server writes it`},
 		{"replicas a string", file("r.yaml", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: etcd-operator.cozystack.io/v1alpha2\n  kind: EtcdCluster\n  metadata: {name: kubernetes-demo-etcd, namespace: tenant-demo}\n  spec: {replicas: three}\n"), "",
 			`live[0].items[0].spec.replicas: invalid value "three": must be a whole number of members`},
 		{"not YAML", file("y.yaml", "a: [\n"), "", `live[0]: invalid value "a: [": must be YAML`},

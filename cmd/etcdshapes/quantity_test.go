@@ -139,3 +139,42 @@ func TestNumbersAsWritten(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Equal(t, "etcdshapes: --keep: invalid value -3: must be between 2 and 100 (the ring always keeps its newest completed snapshot, the last good backup, so it needs a second slot for the next one)\n", stderr)
 }
+
+// TestQuantityWithoutDigit: a quantity whose number has no digit ("Mi",
+// "m", ".", "+", "-", "e5", ".e5", "Ki") is no quantity in Kubernetes'
+// grammar (the CRDs' pattern the API server checks needs a digit), though
+// resource.ParseQuantity reads most of them as 0: a "memory: Mi" would
+// silently render a limit of 0 (new members BestEffort). Each is refused
+// in every place a quantity is read, naming the key or flag and quoting
+// the text as typed; a live value of one is a change, never a respelling
+// of the render's quantity.
+func TestQuantityWithoutDigit(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+		return p
+	}
+	syntax := ": " + quantity.SyntaxRule
+	for _, s := range []string{"Mi", "Ki", "Gi", "m", "k", ".", "+", "-", "+.", "-Mi", "e5", ".e5", "E3", ".m"} {
+		for _, c := range []struct {
+			args []string
+			want string
+		}{
+			{[]string{"render", "etcd", "-n", "tenant-root", "--set-string", "resources.memory=" + s}, `values.resources.memory: invalid value "` + s + `"` + syntax},
+			{[]string{"render", "etcd", "-n", "tenant-root", "--set-string", "resources.cpu=" + s}, `values.resources.cpu: invalid value "` + s + `"` + syntax},
+			{[]string{"render", "etcd", "-n", "tenant-root", "--set-string", "resources.ephemeral-storage=" + s}, `values.resources.ephemeral-storage: invalid value "` + s + `"` + syntax},
+			{[]string{"render", "etcd", "-n", "tenant-root", "-f", file("f.yaml", "resources:\n  memory: \""+s+"\"\n")}, `values.resources.memory: invalid value "` + s + `"` + syntax},
+			{[]string{"render", "check", "etcd", "-n", "tenant-root", "--size", s}, `--size: invalid value "` + s + `": must be a quantity, e.g. "` + etcd.DefaultSize + `"`},
+		} {
+			code, stdout, stderr := cli(t, "", c.args...)
+			require.Equal(t, 1, code, "%q: %s", c.args, stderr)
+			require.Empty(t, stdout, "%q", c.args)
+			require.Equal(t, "etcdshapes: "+c.want+"\n", stderr, "%q", c.args)
+		}
+	}
+	live := file("live.yaml", "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: etcd, namespace: tenant-root}\nspec:\n  resources: {limits: {memory: Mi}}\n")
+	code, stdout, stderr := cli(t, "", "plan", "etcd", "-n", "tenant-root", "--live", live)
+	require.Equal(t, 3, code, "%s", stderr)
+	require.Contains(t, stdout, `~ spec.resources.limits.memory: "Mi" -> "512Mi"`, "no respelling of 0")
+}

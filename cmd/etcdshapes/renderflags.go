@@ -263,8 +263,8 @@ func (r *renderFlags) checkLive(live []etcdshapes.Object) error {
 // renderCommand is the 'etcdshapes render' command line these flags
 // describe, each value one shell word: the flags as given, the --set
 // family in Helm's order (the order it applies them in, whatever the
-// command line's), and --live. A plan prints it, so that what is
-// applied is what was planned.
+// command line's), --live, and --include-hooks=false. A plan prints it,
+// so that what is applied is what was planned.
 // readsStdin says whether the render reads its standard input: "-" as
 // the --live file, a values file or a --set-file's file.
 func (r *renderFlags) readsStdin() bool {
@@ -303,5 +303,10 @@ func (r *renderFlags) renderCommand() string {
 	if r.live != "" {
 		add("--live", r.live)
 	}
+	// What a plan applies never holds the uninstall hooks (their cleanup
+	// Job deletes the CAs and the volumes): say so on the command line,
+	// which ETCDSHAPES_INCLUDE_HOOKS in the shell that runs it cannot
+	// then override.
+	w = append(w, "--include-hooks=false")
 	return strings.Join(w, " ")
 }

@@ -187,11 +187,13 @@ type scanned struct {
 	mantissa, suffix, expDigits string
 }
 
-// scan splits s as ParseQuantity's grammar does: [+-] digits [. digits]
+// scan splits s as the quantity grammar does: [+-] digits [. digits]
 // suffix, where the suffix is an SI or binary one or e/E with a signed
-// exponent. ok is false for any other text, and where ParseQuantity
-// refuses a mantissa of no digit at all ("Mi", "-" and "." are 0, but not
-// on its exact path: with Pi or Ei, or an exponent below -9).
+// exponent. ok is false for any other text, and for a mantissa of no
+// digit at all: the grammar (resource.Quantity's doc, the CRDs' quantity
+// pattern the API server checks) needs one, though ParseQuantity reads
+// "Mi", "m", "-", "+" and "." as 0 (off its exact path), which silently
+// drops a limit a user meant to write ("memory: Mi").
 func scan(s string) (scanned, bool) {
 	var t scanned
 	if s == "" {
@@ -207,14 +209,14 @@ func scan(s string) (scanned, bool) {
 		i++
 	}
 	t.mantissa, t.suffix = s[:i], s[i:]
-	if strings.Count(t.mantissa, ".") > 1 {
+	if !digits || strings.Count(t.mantissa, ".") > 1 {
 		return t, false
 	}
 	if _, ok := decimalSuffixes[t.suffix]; ok {
 		return t, true
 	}
 	if _, ok := binaryShift[t.suffix]; ok {
-		return t, digits || (t.suffix != "Pi" && t.suffix != "Ei")
+		return t, true
 	}
 	if len(t.suffix) < 2 || (t.suffix[0] != 'e' && t.suffix[0] != 'E') {
 		return t, false
@@ -228,11 +230,6 @@ func scan(s string) (scanned, bool) {
 		return t, false
 	}
 	t.expDigits = strings.TrimLeft(e, "0")
-	// Below -9 is the exact path; beyond MaxExponent the exponent is
-	// refused anyway (whatever the 32 low bits ParseQuantity keeps of it).
-	if !digits && negative && len(t.expDigits) == 2 {
-		return t, false
-	}
 	return t, true
 }
 
@@ -241,8 +238,8 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // float is the quantity as the charts' float64 arithmetic reads it (sprig's
 // float64 is strconv.ParseFloat; a binary suffix multiplies by its power
 // of two exactly): the mantissa with the SI exponent, or times 2^(10k).
-// A mantissa of no digit is 0, as it is there. It needs the bounds on the
-// length and the exponent: then no float64 overflows.
+// It needs the bounds on the length and the exponent: then no float64
+// overflows.
 func (t scanned) float() float64 {
 	if shift, ok := binaryShift[t.suffix]; ok {
 		f, _ := strconv.ParseFloat(t.mantissa, 64)
