@@ -556,7 +556,9 @@ func sizeChange(live, desired any) (Verdict, string, bool) {
 	case -1:
 		return Refused, fmt.Sprintf("spec.storage.size cannot be shrunk (%s -> %s): PVCs cannot shrink", ls, ds), true
 	case 1:
-		return Note, fmt.Sprintf("the data volumes grow %s -> %s only where the StorageClass allows volume expansion", ls, ds), true
+		return Note, fmt.Sprintf("the data volumes grow %s -> %s for the members etcd-operator creates from now on; whether it also expands "+
+			"the running members' PVCs its CRD does not say (they keep the size they were created with unless it does), and an expansion needs a "+
+			"StorageClass that allows it: check kubectl get pvc after the apply", ls, ds), true
 	}
 	return "", "", false
 }
