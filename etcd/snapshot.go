@@ -114,7 +114,7 @@ func validateOffMembers(n naming.Names, field string, d v1alpha2.SnapshotLocatio
 	if !own && !isMemberVolumeName(claim) {
 		return nil
 	}
-	return invalid.Errorf(field+".pvc.claimName", claim, "is an etcd member's data volume (data-<cluster>-<member>): a snapshot there is lost with the member's data, fills the member's volume and is deleted by the cleanup with it; use a PersistentVolumeClaim of its own")
+	return invalid.Errorf(field+".pvc.claimName", claim, "is an etcd member's data volume (data-<cluster>-<member>): a snapshot there is lost with the member's data (deleting the EtcdCluster deletes the member volumes, as the etcd chart's uninstall cleanup does) and fills the member's volume; use a PersistentVolumeClaim of its own")
 }
 
 // isMemberVolumeName reports whether claim has the form of another etcd
