@@ -8,6 +8,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,7 +28,7 @@ func multiBadInputs() []multiBadInput {
 			[]string{"values.size", "_cluster.cpu-allocation-ratio"}},
 		{badInput{"values: unknown keys and a resource", etcdValues("sise: 4Gi\nresources:\n  cpu: lots\n  memory: -1\n"), "sise", "4Gi", "is not a value of this chart"},
 			[]string{"values.resources.cpu", "values.resources.memory"}},
-		{badInput{"values, then the namespace and chart version", render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "default", ChartVersion: "one", Values: map[string]any{"size": "4Xi", "storageClass": "Bad_Class"}}),
+		{badInput{"values, then the namespace and chart version", render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "default", ChartVersion: "one", Values: map[string]any{"size": "4Xi", "storageClass": "Bad_Class"}}),
 			"values.size", "4Xi", "quantity"},
 			[]string{"namespace", "chartVersion", "values.storageClass"}},
 		{badInput{"cluster values, then the live state", render(etcdshapes.Request{Values: map[string]any{"etcd": map[string]any{"replicas": 2}}, APIVersions: []string{"cilium.io/v2"}, Live: etcdshapes.LiveState{DataStoreName: "Bad_Store", StorageClassName: &bad}}),

@@ -1,10 +1,12 @@
 package etcdshapes_test
 
 import (
+	"strings"
+
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -13,7 +15,7 @@ import (
 // stackObject is the object of kind and name in the demo tenant cluster's
 // render (nil when none).
 func stackObject(kind, name string) etcdshapes.Object {
-	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	if err != nil {
 		return nil
 	}
@@ -65,7 +67,7 @@ func applyBadInputs() []badInput {
 			return err
 		}, "modifiers[1]", nil, "must be a modifier, not nil"},
 		{"modifier nil (plan)", func() error {
-			_, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, nil, nil)
+			_, _, err := plan.ForRequest(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, nil, nil)
 			return err
 		}, "modifiers[0]", nil, "must be a modifier, not nil"},
 		{"ForKind edit nil", func() error {

@@ -2,8 +2,10 @@ package etcdshapes_test
 
 import (
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/values"
 	"os"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -137,7 +139,7 @@ func ExampleRender() {
 		fmt.Println(err)
 		return
 	}
-	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-abc", Values: values})
+	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-abc", Values: values})
 	if err != nil {
 		fmt.Println(err)
 		return

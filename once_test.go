@@ -6,6 +6,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -29,7 +30,7 @@ func TestEachRefusalOnceInTheCallersTerms(t *testing.T) {
 	}{{
 		name: "etcd chart values",
 		err: func() error {
-			_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "default", Values: map[string]any{
+			_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "default", Values: map[string]any{
 				"version": "latest", "replicas": 100, "size": "-1Gi", "storageClass": "A_B", "resources": map[string]any{"cpu": "-1", "memory": "1Gi"},
 				"auth":     map[string]any{"rootCredentialsSecret": "root"},
 				"affinity": map[string]any{"nodeAffinity": map[string]any{"requiredDuringSchedulingIgnoredDuringExecution": map[string]any{"nodeSelectorTerms": []any{}}}},
@@ -62,7 +63,7 @@ func TestEachRefusalOnceInTheCallersTerms(t *testing.T) {
 			for k, v := range ratios {
 				cl[k] = v
 			}
-			_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: map[string]any{
+			_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: map[string]any{
 				"etcd": map[string]any{"replicas": 2, "auth": map[string]any{"rootCredentialsSecret": "root"}}, "_cluster": cl,
 			}})
 			return err

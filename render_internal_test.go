@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +36,7 @@ func TestRenderResultKeepsOtherErrors(t *testing.T) {
 // that parses but is negative, a version that is no X.Y.Z) reaches the
 // builder as its default, so it is reported once.
 func TestRenderRefusesEachValueOnce(t *testing.T) {
-	_, err := Render(Request{Caller: CallerEtcd, Namespace: "tenant-root", Values: map[string]any{"size": "-1Gi", "version": "latest"}})
+	_, err := Render(Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: map[string]any{"size": "-1Gi", "version": "latest"}})
 	var fields []string
 	for _, e := range invalid.All(err) {
 		fields = append(fields, e.Field)

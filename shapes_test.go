@@ -28,7 +28,7 @@ import (
 // per-cluster stack exactly when that API is served.
 func TestShapesTableDescribesTheStacks(t *testing.T) {
 	type stack struct {
-		caller string
+		caller naming.Caller
 		served []string
 		objs   func() ([]etcdshapes.Object, error)
 	}
@@ -44,10 +44,10 @@ func TestShapesTableDescribesTheStacks(t *testing.T) {
 			served = all
 		}
 		stacks = append(stacks,
-			stack{etcdshapes.CallerEtcd, served, func() ([]etcdshapes.Object, error) {
+			stack{naming.CallerEtcd, served, func() ([]etcdshapes.Object, error) {
 				return etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", APIVersions: served})
 			}},
-			stack{etcdshapes.CallerCluster, served, func() ([]etcdshapes.Object, error) {
+			stack{naming.CallerCluster, served, func() ([]etcdshapes.Object, error) {
 				return etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: served})
 			}})
 	}

@@ -94,7 +94,7 @@ func etcdChart(o EtcdChartOptions, p inputPaths) ([]Object, error) {
 		return nil, invalid.Join(err, p.etcd.Validate(opts))
 	}
 	b := stackBuild{names: n, opts: opts, paths: p.etcd, replicas: etcd.ReplicasOrDefault(opts.Replicas), chartVersion: o.ChartVersion, bootstrap: o.Live.Bootstrap}
-	return b.build(CallerEtcd, apis)
+	return b.build(naming.CallerEtcd, apis)
 }
 
 // inputs checks the names and the stack's inputs beside the etcd's
@@ -207,7 +207,7 @@ func cluster(o ClusterOptions, p inputPaths) ([]Object, error) {
 		return []Object{}, nil
 	}
 	b := stackBuild{names: n, opts: opts, paths: p.etcd, replicas: replicas, chartVersion: o.ChartVersion, bootstrap: o.Live.Bootstrap}
-	return b.build(CallerCluster, apis)
+	return b.build(naming.CallerCluster, apis)
 }
 
 // inputs checks everything of a tenant cluster's stack beside its etcd
@@ -279,7 +279,7 @@ func storageClass(o ClusterOptions, replicas int32) string {
 // node-local storage silently. None for the etcd chart, a cluster on a
 // shared datastore, no live class, or values the render refuses.
 func StorageClassWarnings(r Request) []string {
-	if r.Caller != CallerCluster || r.Live.StorageClassName == nil {
+	if r.Caller != naming.CallerCluster || r.Live.StorageClassName == nil {
 		return nil
 	}
 	c, err := values.Cluster(r.Values)

@@ -14,6 +14,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/monitoring"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/values"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -62,13 +63,13 @@ func pathOf(n int) string {
 
 // etcdRender renders the etcd chart with values built in Go.
 func boundsEtcd(v map[string]any) error {
-	_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+	_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})
 	return err
 }
 
 // clusterRender renders the kubernetes chart's etcd with values built in Go.
 func boundsCluster(v map[string]any) error {
-	_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
+	_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
+	"github.com/etcdshapes/etcdshapes/naming"
 	. "github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -94,7 +95,7 @@ func TestRenderReportsTheOtherClusterValues(t *testing.T) {
 			require.NoError(t, err)
 			_, verr := Cluster(v)
 			require.Equal(t, c.want[0], invalidtest.Fields(verr)[0], "the values reader refuses first: %v", verr)
-			_, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
+			_, err = etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
 			invalidtest.RequireEvery(t, err, c.want...)
 		})
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 )
 
@@ -91,7 +92,7 @@ func TestUninstallHooksOnlyOnRequest(t *testing.T) {
 		{"env 1", "1", nil, true},
 		{"env true", "true", nil, true},
 	}
-	dirDone := map[string]bool{}
+	dirDone := map[naming.Caller]bool{}
 	for n, s := range golden.All() {
 		objs, err := s.Render()
 		require.NoError(t, err)

@@ -6,14 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/kamaji"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/kamaji"
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	"github.com/etcdshapes/etcdshapes"
@@ -295,7 +296,7 @@ func TestCreateUpgradeSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	desired, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: release,
+	desired, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: release,
 		Values: map[string]any{}, APIVersions: served})
 	if err != nil {
 		t.Fatal(err)
