@@ -101,7 +101,7 @@ const maxNameWarnings = 10
 
 // APIVersionWarnings lists what in apiVersions, the served list of
 // caller's stack (naming.CallerEtcd or naming.CallerCluster; Request.APIVersions,
-// EtcdChartOptions.APIVersions, ClusterOptions.APIVersions, the CLI's
+// EtcdChartStackOptions.APIVersions, ClusterStackOptions.APIVersions, the CLI's
 // --api-versions), is likely a mistake, in list order, each entry once.
 // The stacks render the same with and without the warnings: none of them
 // is a refusal (see servedAPIs), and the CLI prints them on stderr, where

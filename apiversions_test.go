@@ -44,6 +44,6 @@ func TestAPIVersionWarningsBounded(t *testing.T) {
 	w := etcdshapes.APIVersionWarnings(naming.CallerCluster, list)
 	require.Len(t, w, 11)
 	require.Equal(t, "apiVersions: 9990 more entries are not an API's name", w[10])
-	_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: list})
+	_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: list})
 	require.NoError(t, err)
 }

@@ -76,11 +76,11 @@ func applyBadInputs() []badInput {
 		}, "ForKind", nil, "needs an edit"},
 		{"plan option nil", func() error { _, err := plan.Compute(nil, nil, plan.TargetDataStore("x"), nil); return err }, "opts[1]", nil, "not nil"},
 		{"etcd chart live datastore", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}})
 			return err
 		}, "live.dataStoreName", "tenant-root", "must be empty: the etcd chart reads no live DataStore"},
 		{"etcd chart live storage class", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Live: etcdshapes.LiveState{StorageClassName: ptr("fast")}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Live: etcdshapes.LiveState{StorageClassName: ptr("fast")}})
 			return err
 		}, "live.storageClassName", "fast", "must be unset"},
 	}

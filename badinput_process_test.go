@@ -63,7 +63,7 @@ func processBadInputs() []badInput {
 	// modify applies modifiers to the etcd chart's stack.
 	modify := func(mods ...apply.Modifier) func() error {
 		return func() error {
-			objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+			objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root"})
 			if err != nil {
 				return err
 			}

@@ -140,7 +140,7 @@ func badInputs() []badInput {
 		{"size 255Mi", etcdValues("size: 255Mi"), "values.size", "255Mi", "at least 256Mi"},
 		{"size 0.25G", etcdValues("size: 0.25G"), "values.size", "0.25G", "at least 256Mi"},
 		{"Go size 1Mi", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: resource.MustParse("1Mi")}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: resource.MustParse("1Mi")}})
 			return err
 		}, "Size", "1Mi", "at least 256Mi"},
 		{"Go quota of 4Mi", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("4Mi")); return err }, "Size", "4Mi", "at least 256Mi"},
@@ -257,7 +257,7 @@ func badInputs() []badInput {
 		{"version past the image tag", etcdValues(`version: "3.6.` + strings.Repeat("1", 124) + `"`), "values.version", "3.6." + strings.Repeat("1", 124), "X.Y.Z"},
 		{"version not ASCII digits", etcdValues(`version: "3.6.１1"`), "values.version", "3.6.１1", "X.Y.Z"},
 		{"typed version leading zero", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Version: "3.6.011"}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: etcd.Options{Version: "3.6.011"}})
 			return err
 		}, "Version", "3.6.011", "without leading zeros"},
 		{"chart version", render(etcdshapes.Request{ChartVersion: "latest"}), "chartVersion", "latest", "SemVer"},
@@ -278,11 +278,11 @@ func badInputs() []badInput {
 		{"cluster replicas 5", clusterValues("etcd:\n  replicas: 5\n"), "etcd.replicas", "5", "1 or 3"},
 		{"cluster replicas 0", clusterValues("etcd:\n  replicas: 0\n"), "etcd.replicas", "0", "1 or 3"},
 		{"typed cluster replicas", func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 4})
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 4})
 			return err
 		}, "Replicas", "4", "1 or 3"},
 		{"typed etcd replicas", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Replicas: -1}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: etcd.Options{Replicas: -1}})
 			return err
 		}, "Replicas", "-1", "at least 1"},
 		// Ratios.
@@ -316,7 +316,7 @@ func badInputs() []badInput {
 		{"spread matchLabelKeys", etcdValues(spread(zone + "  matchLabelKeys: [app.kubernetes.io/instance]\n")), sf + "[0].matchLabelKeys[0]", "app.kubernetes.io/instance", "labelSelector"},
 		{"spread nodeTaintsPolicy", etcdValues(spread(zone + "  nodeTaintsPolicy: Always\n")), sf + "[0].nodeTaintsPolicy", "Always", "Honor or Ignore"},
 		{"typed spread", func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo",
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo",
 				TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{MaxSkew: -1, TopologyKey: "a", WhenUnsatisfiable: corev1.DoNotSchedule}}})
 			return err
 		}, "TopologySpreadConstraints[0].maxSkew", "-1", "at least 1"},
@@ -340,7 +340,7 @@ func badInputs() []badInput {
 		{"namespace too long", render(etcdshapes.Request{Namespace: "tenant-" + strings.Repeat("a", 57)}), "namespace", "tenant-" + strings.Repeat("a", 57), "63"},
 		{"etcd release other than etcd", render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Release: "etcd2"}), "release", "etcd2", `"etcd"`},
 		{"typed etcd release", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Release: "kubernetes-demo"})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Release: "kubernetes-demo"})
 			return err
 		}, "release", "kubernetes-demo", `"etcd"`},
 		{"release too long", render(etcdshapes.Request{Release: long}), "release", long, "more than 56"},
@@ -348,7 +348,7 @@ func badInputs() []badInput {
 		{"release with a dot", render(etcdshapes.Request{Release: "kubernetes.demo"}), "release", "kubernetes.demo", "DNS-1123"},
 		{"release starting with a digit", render(etcdshapes.Request{Release: "1-demo"}), "release", "1-demo", "letter"},
 		{"release empty", func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo"})
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo"})
 			return err
 		}, "release", "", "empty"},
 		// API versions: nothing in a served list is refused (see
@@ -408,13 +408,13 @@ func authBadInputs() []badInput {
 	callers := []caller{
 		{"values.auth", func(a string) func() error { return etcdValues("auth: " + a) }, func(a etcd.Auth) func() error {
 			return func() error {
-				_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Auth: a}})
+				_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: etcd.Options{Auth: a}})
 				return err
 			}
 		}, etcdNames},
 		{"etcd.auth", func(a string) func() error { return clusterValues("etcd:\n  auth: " + a) }, func(a etcd.Auth) func() error {
 			return func() error {
-				_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Auth: a})
+				_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Auth: a})
 				return err
 			}
 		}, clusterNames},
@@ -703,7 +703,7 @@ func quantityBadInputs() []badInput {
 		{"--set ratio as written", setValues("_cluster.memory-allocation-ratio=1e-400"), "_cluster.memory-allocation-ratio", "1e-400", lossUnder},
 		// Go options.
 		{"Go size huge", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: huge(999999999)}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: huge(999999999)}})
 			return err
 		}, "Size", "1e999999999", expo},
 		{"Go size parsed huge", func() error {
@@ -1081,9 +1081,9 @@ func TestAPIListsNeverRefused(t *testing.T) {
 
 			var typed []etcdshapes.Object
 			if c.caller == naming.CallerEtcd {
-				typed, err = etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: req.Namespace, APIVersions: c.apis})
+				typed, err = etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: req.Namespace, APIVersions: c.apis})
 			} else {
-				typed, err = etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: req.Namespace, Release: req.Release, APIVersions: c.apis})
+				typed, err = etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: req.Namespace, Release: req.Release, APIVersions: c.apis})
 			}
 			require.NoError(t, err)
 			require.Equal(t, c.kinds, optionalKinds(typed), "kinds rendered by the options")

@@ -64,10 +64,10 @@ func FuzzValues(f *testing.F) {
 		}
 		// The readers must not modify the merged values.
 		before, _ := json.Marshal(merged)
-		if _, err := values.EtcdChart(merged); err != nil {
+		if _, err := values.ReadEtcdChart(merged); err != nil {
 			requireNamingError(t, err)
 		}
-		if _, err := values.Cluster(merged); err != nil {
+		if _, err := values.ReadCluster(merged); err != nil {
 			requireNamingError(t, err)
 		}
 		if after, _ := json.Marshal(merged); !bytes.Equal(before, after) {

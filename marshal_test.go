@@ -212,7 +212,7 @@ func TestMarshalExactIntegers(t *testing.T) {
 // TestNilObjects: Marshal and MarshalObject refuse nil and typed-nil
 // objects with an error naming the position; Sort puts them last.
 func TestNilObjects(t *testing.T) {
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	require.NoError(t, err)
 	for name, bad := range map[string]etcdshapes.Object{
 		"nil":              nil,

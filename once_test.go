@@ -44,7 +44,7 @@ func TestEachRefusalOnceInTheCallersTerms(t *testing.T) {
 	}, {
 		name: "etcd chart Go options",
 		err: func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "default", Etcd: etcd.Options{
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "default", Etcd: etcd.Options{
 				Version: "latest", Replicas: 100, Size: resource.MustParse("-1Gi"), StorageClassName: "A_B",
 				Resources:                 corev1.ResourceList{"cpu": resource.MustParse("-1"), "memory": resource.MustParse("1Gi")},
 				Ratios:                    etcd.Ratios{CPU: "x", Memory: "0.5"},
@@ -73,7 +73,7 @@ func TestEachRefusalOnceInTheCallersTerms(t *testing.T) {
 	}, {
 		name: "kubernetes chart Go options",
 		err: func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 2, StorageClassLocal: "A_B",
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 2, StorageClassLocal: "A_B",
 				Ratios:                    etcd.Ratios{CPU: "x", Memory: "0.5"},
 				TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{MaxSkew: 0, TopologyKey: "zone", WhenUnsatisfiable: corev1.DoNotSchedule}},
 				Auth:                      etcd.Auth{RootCredentialsSecret: "root"}})

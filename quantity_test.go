@@ -214,7 +214,7 @@ func FuzzQuantities(f *testing.F) {
 			"live": liveDoc(etcdClusterDoc("storage: {size: " + string(q) + "}\nresources: {limits: {memory: " + string(q) + "}}\n")),
 			"Go": func() error {
 				g := *resource.NewScaledQuantity(mantissa, resource.Scale(exp))
-				objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root",
+				objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root",
 					Etcd: etcd.Options{Size: g, Resources: corev1.ResourceList{corev1.ResourceMemory: g}}})
 				if err == nil {
 					checkRenderedQuantities(t, objs)

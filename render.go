@@ -22,8 +22,8 @@ type Request struct {
 	ChartVersion string
 	// Values are the chart's values.
 	Values map[string]any
-	// APIVersions is the served API set (see EtcdChartOptions.APIVersions
-	// and ClusterOptions.APIVersions).
+	// APIVersions is the served API set (see EtcdChartStackOptions.APIVersions
+	// and ClusterStackOptions.APIVersions).
 	APIVersions []string
 	// Live is the live state: DataStoreName and StorageClassName are a
 	// tenant cluster's (naming.CallerCluster; naming.CallerEtcd ignores them), Bootstrap
@@ -47,15 +47,15 @@ func Render(r Request) ([]Object, error) {
 		if r.Release == "" {
 			r.Release = naming.EtcdChartRelease
 		}
-		e, verr := values.EtcdChart(r.Values)
+		e, verr := values.ReadEtcdChart(r.Values)
 		// Built even when the values are refused, to report the other
 		// inputs' refusals too.
-		objs, err := etcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions,
+		objs, err := etcdChart(EtcdChartStackOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions,
 			Live: LiveState{Bootstrap: r.Live.Bootstrap}}, valuesPaths(values.EtcdChartPaths()))
 		return renderResult(r.Values, objs, verr, err)
 	case naming.CallerCluster:
-		c, verr := values.Cluster(r.Values)
-		objs, err := cluster(ClusterOptions{
+		c, verr := values.ReadCluster(r.Values)
+		objs, err := cluster(ClusterStackOptions{
 			Namespace:                 r.Namespace,
 			Release:                   r.Release,
 			ChartVersion:              r.ChartVersion,

@@ -42,7 +42,7 @@ func TestRenderRefusesEachValueOnce(t *testing.T) {
 		fields = append(fields, e.Field)
 	}
 	require.ElementsMatch(t, []string{"values.version", "values.size"}, fields, err)
-	vals, verr := values.EtcdChart(map[string]any{"size": "-1Gi", "version": "latest"})
+	vals, verr := values.ReadEtcdChart(map[string]any{"size": "-1Gi", "version": "latest"})
 	require.Error(t, verr)
 	require.Empty(t, vals.Version, "the values reader leaves a refused version at its default, which the builder does not refuse again")
 	require.True(t, vals.Size.IsZero(), "the values reader leaves a refused size at its default, which the builder does not refuse again")

@@ -37,9 +37,9 @@ func Scope(n naming.Names) ([]StackObject, error) {
 	var objs []Object
 	var err error
 	if n.Caller == naming.CallerEtcd {
-		objs, err = EtcdChart(EtcdChartOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
+		objs, err = EtcdChartStack(EtcdChartStackOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
 	} else {
-		objs, err = Cluster(ClusterOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
+		objs, err = ClusterStack(ClusterStackOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
 	}
 	if err != nil {
 		return nil, err

@@ -95,7 +95,7 @@ func TestSharedDataStoreSkipsNameRules(t *testing.T) {
 		own.Live = etcdshapes.LiveState{}
 		_, err = etcdshapes.Render(own)
 		require.Error(t, err, "%s on its own datastore", rel)
-		ok, err := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: rel, Live: shared.Live})
+		ok, err := etcdshapes.SharesDataStore(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: rel, Live: shared.Live})
 		require.NoError(t, err)
 		require.True(t, ok)
 

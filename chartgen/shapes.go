@@ -111,7 +111,7 @@ func (s sentinel) render(caller naming.Caller, apis []string, live etcdshapes.Li
 	}
 	switch caller {
 	case naming.CallerEtcd:
-		return etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{
+		return etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{
 			Namespace:    s.namespace,
 			Release:      naming.EtcdChartRelease,
 			ChartVersion: s.chartVersion,
@@ -128,7 +128,7 @@ func (s sentinel) render(caller naming.Caller, apis []string, live etcdshapes.Li
 	case naming.CallerCluster:
 		// The per-cluster etcd fixes version and size; the sentinel run
 		// proves that (a varying value would survive as a literal).
-		return etcdshapes.Cluster(etcdshapes.ClusterOptions{
+		return etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{
 			Namespace:              s.namespace,
 			Release:                s.release,
 			ChartVersion:           s.chartVersion,

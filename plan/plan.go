@@ -1015,7 +1015,7 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 			// Names that break a rule of the objects a stack renders are
 			// fine while the cluster stays on a shared datastore: it
 			// renders nothing, and nothing of it can be live to delete.
-			if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); !shared {
+			if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterStackOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); !shared {
 				return r, resolved{}, err
 			}
 			opts = append(opts, TargetDataStore(r.Live.DataStoreName))
@@ -1029,7 +1029,7 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		// A cluster on a shared datastore renders nothing of its stack;
 		// otherwise the render's scope does unless a live object is of
 		// an optional kind the render leaves out (needsStackScope).
-		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || needsStackScope(naming.CallerCluster, r.APIVersions, liveByKey) {
+		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterStackOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || needsStackScope(naming.CallerCluster, r.APIVersions, liveByKey) {
 			if scope, err = stackScope(n); err != nil {
 				return r, resolved{}, err
 			}

@@ -1345,7 +1345,7 @@ func TestPlanRefusesDuplicates(t *testing.T) {
 // Typed objects read by a client carry no apiVersion/kind; the plan finds
 // them in the scheme.
 func TestPlanTypedLiveWithoutTypeMeta(t *testing.T) {
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	require.NoError(t, err)
 	live := make([]etcdshapes.Object, len(objs))
 	for i, o := range objs {

@@ -402,7 +402,7 @@ func TestRefusesUnsafePlan(t *testing.T) {
 	h := newHarness(t)
 	ns, release := "tenant-op", "kubernetes-adopt"
 	n := tenantCluster(t, ns, release)
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: ns, Release: release})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: ns, Release: release})
 	if err != nil {
 		t.Fatal(err)
 	}
