@@ -8,6 +8,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/monitoring"
+	"github.com/etcdshapes/etcdshapes/naming"
 
 	"k8s.io/apimachinery/pkg/util/validation"
 )
@@ -40,7 +41,7 @@ var optionalAPIs = func() []string {
 // OptionalAPIsOf lists the optional APIs that decide whether caller's
 // stack renders a shape (those of its AlwaysFor shapes left out), in the
 // table's order.
-func OptionalAPIsOf(caller string) []string {
+func OptionalAPIsOf(caller naming.Caller) []string {
 	var out []string
 	for _, s := range shapes {
 		if s.API != "" && slices.Contains(s.Callers, caller) && !slices.Contains(s.AlwaysFor, caller) && !slices.Contains(out, s.API) {
@@ -99,8 +100,8 @@ func servedAPIs(list []string) map[string]bool {
 const maxNameWarnings = 10
 
 // APIVersionWarnings lists what in apiVersions, the served list of
-// caller's stack (CallerEtcd or CallerCluster; Request.APIVersions,
-// EtcdChartOptions.APIVersions, ClusterOptions.APIVersions, the CLI's
+// caller's stack (naming.CallerEtcd or naming.CallerCluster; Request.APIVersions,
+// EtcdChartStackOptions.APIVersions, ClusterStackOptions.APIVersions, the CLI's
 // --api-versions), is likely a mistake, in list order, each entry once.
 // The stacks render the same with and without the warnings: none of them
 // is a refusal (see servedAPIs), and the CLI prints them on stderr, where
@@ -128,7 +129,7 @@ const maxNameWarnings = 10
 // and is not told. Each entry is printed as errors print values
 // (invalid.FormatValue: quoted and escaped where needed, cut past about
 // 120 bytes).
-func APIVersionWarnings(caller string, apiVersions []string) []string {
+func APIVersionWarnings(caller naming.Caller, apiVersions []string) []string {
 	gated := OptionalAPIsOf(caller)
 	var (
 		out       []string

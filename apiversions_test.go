@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,16 +21,16 @@ func TestAPIVersionWarningsOnce(t *testing.T) {
 		`apiVersions: "" is not an API's name (group/version or group/version/Kind), so it matches nothing, as in Helm`,
 		`apiVersions: "monitoring.coreos.com/v1" is in the API group of monitoring.coreos.com/v1/PodMonitor, which the list does not hold, so no PodMonitor is rendered: an API is served only when listed exactly, as Helm's .Capabilities.APIVersions.Has matches it`,
 		`apiVersions: "cilium.io/v2" is in the API group of cilium.io/v2/CiliumNetworkPolicy, which the list does not hold, so no CiliumNetworkPolicy is rendered: an API is served only when listed exactly, as Helm's .Capabilities.APIVersions.Has matches it`,
-	}, etcdshapes.APIVersionWarnings(etcdshapes.CallerCluster, list))
+	}, etcdshapes.APIVersionWarnings(naming.CallerCluster, list))
 	// The etcd chart renders no CiliumNetworkPolicy: its group is no
 	// mistake there.
-	require.Len(t, etcdshapes.APIVersionWarnings(etcdshapes.CallerEtcd, list), 3)
+	require.Len(t, etcdshapes.APIVersionWarnings(naming.CallerEtcd, list), 3)
 	// Nothing is refused, and nothing is listed for an empty list or for
 	// every optional API.
-	_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: list})
+	_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: list})
 	require.NoError(t, err)
-	require.Empty(t, etcdshapes.APIVersionWarnings(etcdshapes.CallerCluster, nil))
-	require.Empty(t, etcdshapes.APIVersionWarnings(etcdshapes.CallerCluster, etcdshapes.OptionalAPIs()))
+	require.Empty(t, etcdshapes.APIVersionWarnings(naming.CallerCluster, nil))
+	require.Empty(t, etcdshapes.APIVersionWarnings(naming.CallerCluster, etcdshapes.OptionalAPIs()))
 }
 
 // TestAPIVersionWarningsBounded: a list of ten thousand distinct entries
@@ -40,9 +41,9 @@ func TestAPIVersionWarningsBounded(t *testing.T) {
 	for i := range list {
 		list[i] = fmt.Sprintf("%d %s", i, pad)
 	}
-	w := etcdshapes.APIVersionWarnings(etcdshapes.CallerCluster, list)
+	w := etcdshapes.APIVersionWarnings(naming.CallerCluster, list)
 	require.Len(t, w, 11)
 	require.Equal(t, "apiVersions: 9990 more entries are not an API's name", w[10])
-	_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: list})
+	_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: list})
 	require.NoError(t, err)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/dupkeytest"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"
@@ -34,7 +35,7 @@ func etcdRender(t *testing.T, doc string) string {
 	t.Helper()
 	v, err := values.Merge([]byte(doc))
 	require.NoError(t, err, "%q", doc)
-	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})
 	require.NoError(t, err, "%q", doc)
 	out, err := etcdshapes.Marshal(objs)
 	require.NoError(t, err)

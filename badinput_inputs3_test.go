@@ -40,7 +40,7 @@ func inputs3BadInputs() []badInput {
 		{"data PVC of a negative member", func() error { _, err := names.DataPVC(-1); return err }, "member", -1, "member index from 0 to 98"},
 		{"snapshot slot beyond the ring", func() error { _, err := names.SnapshotSlot(naming.MaxSnapshotKeep); return err }, "slot", naming.MaxSnapshotKeep, "from 0 to 99"},
 		{"tenant path of an empty tenant", func() error { _, err := naming.TenantPath("tenant--a"); return err }, "namespace", "tenant--a", "every tenant name on the path must be non-empty"},
-		{"Go quantity beyond the bounds in values", func() error { _, err := values.EtcdChart(map[string]any{"size": huge}); return err }, "values.size", "2e90", "out of range"},
+		{"Go quantity beyond the bounds in values", func() error { _, err := values.ReadEtcdChart(map[string]any{"size": huge}); return err }, "values.size", "2e90", "out of range"},
 	}
 }
 

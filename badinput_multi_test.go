@@ -8,6 +8,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,29 +28,29 @@ func multiBadInputs() []multiBadInput {
 			[]string{"values.size", "_cluster.cpu-allocation-ratio"}},
 		{badInput{"values: unknown keys and a resource", etcdValues("sise: 4Gi\nresources:\n  cpu: lots\n  memory: -1\n"), "sise", "4Gi", "is not a value of this chart"},
 			[]string{"values.resources.cpu", "values.resources.memory"}},
-		{badInput{"values, then the namespace and chart version", render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "default", ChartVersion: "one", Values: map[string]any{"size": "4Xi", "storageClass": "Bad_Class"}}),
+		{badInput{"values, then the namespace and chart version", render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "default", ChartVersion: "one", Values: map[string]any{"size": "4Xi", "storageClass": "Bad_Class"}}),
 			"values.size", "4Xi", "quantity"},
 			[]string{"namespace", "chartVersion", "values.storageClass"}},
 		{badInput{"cluster values, then the live state", render(etcdshapes.Request{Values: map[string]any{"etcd": map[string]any{"replicas": 2}}, APIVersions: []string{"cilium.io/v2"}, Live: etcdshapes.LiveState{DataStoreName: "Bad_Store", StorageClassName: &bad}}),
 			"etcd.replicas", "2", "1 or 3"},
 			[]string{"live.dataStoreName", "live.storageClassName"}},
 		{badInput{"etcd chart: names, inputs and options", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Release: "other", APIVersions: []string{"not an api", "v1"}, Etcd: etcd.Options{Version: "3", Replicas: -1}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Release: "other", APIVersions: []string{"not an api", "v1"}, Etcd: etcd.Options{Version: "3", Replicas: -1}})
 			return err
 		}, "release", "other", "release \"etcd\""},
 			[]string{"Version", "Replicas"}},
 		{badInput{"cluster: every input", func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", ChartVersion: "v", Replicas: 2, StorageClassLocal: "A", Ratios: etcd.Ratios{CPU: "x"}})
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", ChartVersion: "v", Replicas: 2, StorageClassLocal: "A", Ratios: etcd.Ratios{CPU: "x"}})
 			return err
 		}, "chartVersion", "v", "chart version"},
 			[]string{"Replicas", "StorageClassLocal", "Ratios.CPU"}},
 		{badInput{"cluster: release rules and options", func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-", Release: "1demo", Ratios: etcd.Ratios{CPU: "x", Memory: "0"}})
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-", Release: "1demo", Ratios: etcd.Ratios{CPU: "x", Memory: "0"}})
 			return err
 		}, "namespace", "tenant-", "namespace name"},
 			[]string{"Ratios.CPU", "Ratios.Memory"}},
 		{badInput{"cluster: a name only the rendered stack needs", func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "1demo", Ratios: etcd.Ratios{Memory: "0"}})
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "1demo", Ratios: etcd.Ratios{Memory: "0"}})
 			return err
 		}, "release", "1demo", "start with a letter"},
 			[]string{"Ratios.Memory"}},

@@ -14,6 +14,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/strvals"
 	"github.com/etcdshapes/etcdshapes/internal/yamlnum"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 )
 
@@ -34,7 +35,7 @@ func setJSON(args ...string) func() error {
 		if err := (strvals.Sets{JSON: args}).Apply(v, nil); err != nil {
 			return err
 		}
-		_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+		_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})
 		return err
 	}
 }

@@ -1,10 +1,12 @@
 package etcdshapes_test
 
 import (
+	"strings"
+
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
-	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -13,7 +15,7 @@ import (
 // stackObject is the object of kind and name in the demo tenant cluster's
 // render (nil when none).
 func stackObject(kind, name string) etcdshapes.Object {
-	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	if err != nil {
 		return nil
 	}
@@ -65,7 +67,7 @@ func applyBadInputs() []badInput {
 			return err
 		}, "modifiers[1]", nil, "must be a modifier, not nil"},
 		{"modifier nil (plan)", func() error {
-			_, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, nil, nil)
+			_, _, err := plan.ForRequest(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, nil, nil)
 			return err
 		}, "modifiers[0]", nil, "must be a modifier, not nil"},
 		{"ForKind edit nil", func() error {
@@ -74,11 +76,11 @@ func applyBadInputs() []badInput {
 		}, "ForKind", nil, "needs an edit"},
 		{"plan option nil", func() error { _, err := plan.Compute(nil, nil, plan.TargetDataStore("x"), nil); return err }, "opts[1]", nil, "not nil"},
 		{"etcd chart live datastore", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}})
 			return err
 		}, "live.dataStoreName", "tenant-root", "must be empty: the etcd chart reads no live DataStore"},
 		{"etcd chart live storage class", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Live: etcdshapes.LiveState{StorageClassName: ptr("fast")}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Live: etcdshapes.LiveState{StorageClassName: ptr("fast")}})
 			return err
 		}, "live.storageClassName", "fast", "must be unset"},
 	}

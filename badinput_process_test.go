@@ -8,6 +8,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -62,7 +63,7 @@ func processBadInputs() []badInput {
 	// modify applies modifiers to the etcd chart's stack.
 	modify := func(mods ...apply.Modifier) func() error {
 		return func() error {
-			objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+			objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root"})
 			if err != nil {
 				return err
 			}
@@ -90,7 +91,7 @@ func processBadInputs() []badInput {
 			return err
 		}, "fieldManager", "a\tb", "printable characters only"},
 		{"field manager not UTF-8", func() error {
-			_, _, err := plan.ForRequestWith(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, nil, []plan.Option{plan.AsFieldManager("a\xffb")})
+			_, _, err := plan.ForRequestWith(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}, nil, []plan.Option{plan.AsFieldManager("a\xffb")})
 			return err
 		}, "fieldManager", "a\xffb", "valid UTF-8"},
 		// Trees a walker could not finish.

@@ -143,14 +143,14 @@ func snapshotBadInputs() []badInput {
 		}, "bootstrap.restore.source.s3.key", "etcd\u0085x.db", hidden},
 		// Annotations passed in, and any object the printer is handed.
 		{"annotation NEL", func() error {
-			objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+			objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 			if err != nil {
 				return err
 			}
 			return apply.Modify(objs, apply.WithAnnotations(map[string]string{"example.com/note": "a\u0085b"}))
 		}, "annotations.example.com/note", "a\u0085b", "YAML cannot carry byte for byte"},
 		{"annotation invalid UTF-8", func() error {
-			objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+			objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 			if err != nil {
 				return err
 			}

@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/plan"
-	"github.com/etcdshapes/etcdshapes/values"
 	"math"
 	"math/big"
 	"os"
@@ -16,6 +13,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/chartgen"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -47,7 +49,7 @@ func etcdValues(doc string) func() error {
 		if err != nil {
 			return err
 		}
-		_, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+		_, err = etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})
 		return err
 	}
 }
@@ -59,7 +61,7 @@ func clusterValues(doc string) func() error {
 		if err != nil {
 			return err
 		}
-		_, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
+		_, err = etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
 		return err
 	}
 }
@@ -67,7 +69,7 @@ func clusterValues(doc string) func() error {
 // goValues renders the etcd chart from values built in Go.
 func goValues(v map[string]any) func() error {
 	return func() error {
-		_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+		_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})
 		return err
 	}
 }
@@ -75,12 +77,12 @@ func goValues(v map[string]any) func() error {
 func render(r etcdshapes.Request) func() error {
 	return func() error {
 		if r.Caller == "" {
-			r.Caller = etcdshapes.CallerCluster
+			r.Caller = naming.CallerCluster
 		}
 		if r.Namespace == "" {
 			r.Namespace = "tenant-demo"
 		}
-		if r.Release == "" && r.Caller == etcdshapes.CallerCluster {
+		if r.Release == "" && r.Caller == naming.CallerCluster {
 			r.Release = "kubernetes-demo"
 		}
 		_, err := etcdshapes.Render(r)
@@ -138,7 +140,7 @@ func badInputs() []badInput {
 		{"size 255Mi", etcdValues("size: 255Mi"), "values.size", "255Mi", "at least 256Mi"},
 		{"size 0.25G", etcdValues("size: 0.25G"), "values.size", "0.25G", "at least 256Mi"},
 		{"Go size 1Mi", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: resource.MustParse("1Mi")}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: resource.MustParse("1Mi")}})
 			return err
 		}, "Size", "1Mi", "at least 256Mi"},
 		{"Go quota of 4Mi", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("4Mi")); return err }, "Size", "4Mi", "at least 256Mi"},
@@ -171,7 +173,7 @@ func badInputs() []badInput {
 			if err != nil {
 				return err
 			}
-			return render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})()
+			return render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})()
 		}, "values.size", "null", "must be set"},
 		{"cpu ratio null", etcdValues("_cluster:\n  cpu-allocation-ratio: null\n"), "_cluster.cpu-allocation-ratio", "null", "divides by it"},
 		{"ephemeral ratio null", clusterValues("_cluster:\n  ephemeral-storage-allocation-ratio: null\n"), "_cluster.ephemeral-storage-allocation-ratio", "null", "divides by it"},
@@ -238,7 +240,7 @@ func badInputs() []badInput {
 			if err != nil {
 				return err
 			}
-			_, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+			_, err = etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})
 			return err
 		}, "values.version", "null", "must be set"},
 
@@ -255,7 +257,7 @@ func badInputs() []badInput {
 		{"version past the image tag", etcdValues(`version: "3.6.` + strings.Repeat("1", 124) + `"`), "values.version", "3.6." + strings.Repeat("1", 124), "X.Y.Z"},
 		{"version not ASCII digits", etcdValues(`version: "3.6.１1"`), "values.version", "3.6.１1", "X.Y.Z"},
 		{"typed version leading zero", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Version: "3.6.011"}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: etcd.Options{Version: "3.6.011"}})
 			return err
 		}, "Version", "3.6.011", "without leading zeros"},
 		{"chart version", render(etcdshapes.Request{ChartVersion: "latest"}), "chartVersion", "latest", "SemVer"},
@@ -276,11 +278,11 @@ func badInputs() []badInput {
 		{"cluster replicas 5", clusterValues("etcd:\n  replicas: 5\n"), "etcd.replicas", "5", "1 or 3"},
 		{"cluster replicas 0", clusterValues("etcd:\n  replicas: 0\n"), "etcd.replicas", "0", "1 or 3"},
 		{"typed cluster replicas", func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 4})
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 4})
 			return err
 		}, "Replicas", "4", "1 or 3"},
 		{"typed etcd replicas", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Replicas: -1}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: etcd.Options{Replicas: -1}})
 			return err
 		}, "Replicas", "-1", "at least 1"},
 		// Ratios.
@@ -314,7 +316,7 @@ func badInputs() []badInput {
 		{"spread matchLabelKeys", etcdValues(spread(zone + "  matchLabelKeys: [app.kubernetes.io/instance]\n")), sf + "[0].matchLabelKeys[0]", "app.kubernetes.io/instance", "labelSelector"},
 		{"spread nodeTaintsPolicy", etcdValues(spread(zone + "  nodeTaintsPolicy: Always\n")), sf + "[0].nodeTaintsPolicy", "Always", "Honor or Ignore"},
 		{"typed spread", func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo",
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo",
 				TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{MaxSkew: -1, TopologyKey: "a", WhenUnsatisfiable: corev1.DoNotSchedule}}})
 			return err
 		}, "TopologySpreadConstraints[0].maxSkew", "-1", "at least 1"},
@@ -331,14 +333,14 @@ func badInputs() []badInput {
 			"values.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator", "Has", "supported"},
 		// Namespaces, releases, name lengths.
 		{"namespace not a tenant", render(etcdshapes.Request{Namespace: "default"}), "namespace", "default", "tenant"},
-		{"namespace kube-system", render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "kube-system"}), "namespace", "kube-system", "tenant"},
+		{"namespace kube-system", render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "kube-system"}), "namespace", "kube-system", "tenant"},
 		{"namespace empty tenant", render(etcdshapes.Request{Namespace: "tenant-"}), "namespace", "tenant-", "DNS-1123"},
 		{"namespace empty tenant part", render(etcdshapes.Request{Namespace: "tenant-a--b"}), "namespace", "tenant-a--b", "non-empty"},
 		{"namespace uppercase", render(etcdshapes.Request{Namespace: "tenant-Demo"}), "namespace", "tenant-Demo", "DNS-1123"},
 		{"namespace too long", render(etcdshapes.Request{Namespace: "tenant-" + strings.Repeat("a", 57)}), "namespace", "tenant-" + strings.Repeat("a", 57), "63"},
-		{"etcd release other than etcd", render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Release: "etcd2"}), "release", "etcd2", `"etcd"`},
+		{"etcd release other than etcd", render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Release: "etcd2"}), "release", "etcd2", `"etcd"`},
 		{"typed etcd release", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Release: "kubernetes-demo"})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Release: "kubernetes-demo"})
 			return err
 		}, "release", "kubernetes-demo", `"etcd"`},
 		{"release too long", render(etcdshapes.Request{Release: long}), "release", long, "more than 56"},
@@ -346,7 +348,7 @@ func badInputs() []badInput {
 		{"release with a dot", render(etcdshapes.Request{Release: "kubernetes.demo"}), "release", "kubernetes.demo", "DNS-1123"},
 		{"release starting with a digit", render(etcdshapes.Request{Release: "1-demo"}), "release", "1-demo", "letter"},
 		{"release empty", func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo"})
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo"})
 			return err
 		}, "release", "", "empty"},
 		// API versions: nothing in a served list is refused (see
@@ -371,6 +373,13 @@ func badInputs() []badInput {
 		{"values not a map", etcdValues("- a\n- b\n"), "values[0]", "- a …", "YAML map"},
 		{"values not YAML", etcdValues("a: [\n"), "values[0]", "a: [", "YAML map"},
 		{"caller", render(etcdshapes.Request{Caller: "kubernetes"}), "caller", "kubernetes", `"etcd" or "cluster"`},
+		// The zero caller is no caller: it is not the etcd chart (the int
+		// naming.Caller read 0 as the etcd chart).
+		{"caller empty", func() error {
+			_, err := etcdshapes.Render(etcdshapes.Request{Namespace: "tenant-root", Release: "etcd"})
+			return err
+		}, "caller", "", `"etcd" or "cluster"`},
+		{"chartgen caller", func() error { _, err := chartgen.Chart(chartgen.Options{Caller: "kubernetes"}); return err }, "caller", "kubernetes", `"etcd" or "cluster"`},
 		{"typed spread parser", func() error { _, err := values.ParseSpreadConstraints(42); return err }, sf, "42", "YAML string"},
 		{"typed quota", func() error { _, err := etcd.QuotaBackendBytes(resource.MustParse("-1")); return err }, "Size", "-1", "positive"},
 	}, append(append(append(badLiveInputs(), quantityBadInputs()...), dupKeyBadInputs()...), authBadInputs()...)...)
@@ -399,13 +408,13 @@ func authBadInputs() []badInput {
 	callers := []caller{
 		{"values.auth", func(a string) func() error { return etcdValues("auth: " + a) }, func(a etcd.Auth) func() error {
 			return func() error {
-				_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Auth: a}})
+				_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: etcd.Options{Auth: a}})
 				return err
 			}
 		}, etcdNames},
 		{"etcd.auth", func(a string) func() error { return clusterValues("etcd:\n  auth: " + a) }, func(a etcd.Auth) func() error {
 			return func() error {
-				_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Auth: a})
+				_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Auth: a})
 				return err
 			}
 		}, clusterNames},
@@ -464,7 +473,7 @@ func liveDoc(doc string) func() error {
 		if err != nil {
 			return err
 		}
-		_, _, err = plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
+		_, _, err = plan.ForRequest(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
 		return err
 	}
 }
@@ -473,7 +482,7 @@ func liveDoc(doc string) func() error {
 // Go caller passes them.
 func liveObjs(objs ...etcdshapes.Object) func() error {
 	return func() error {
-		_, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
+		_, _, err := plan.ForRequest(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
 		return err
 	}
 }
@@ -596,7 +605,7 @@ func badLiveInputs() []badInput {
 		{"live EtcdSnapshot cluster a number", liveDoc("apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdSnapshot\nmetadata: {name: s, namespace: tenant-demo}\nspec: {clusterRef: {name: 1}}\n"),
 			"live[0].spec.clusterRef.name", "1", "string"},
 		{"live TenantControlPlane datastore a number (Go)", func() error {
-			_, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"},
+			_, _, err := plan.ForRequest(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"},
 				[]etcdshapes.Object{unstructuredObj(map[string]any{"apiVersion": "kamaji.clastix.io/v1alpha1", "kind": "TenantControlPlane",
 					"metadata": map[string]any{"name": "tcp", "namespace": "tenant-demo"}, "spec": map[string]any{"dataStore": int64(5)}})})
 			return err
@@ -634,7 +643,7 @@ func setValues(args ...string) func() error {
 		if err := (strvals.Sets{Values: args}).Apply(v, nil); err != nil {
 			return err
 		}
-		_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+		_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})
 		return err
 	}
 }
@@ -694,7 +703,7 @@ func quantityBadInputs() []badInput {
 		{"--set ratio as written", setValues("_cluster.memory-allocation-ratio=1e-400"), "_cluster.memory-allocation-ratio", "1e-400", lossUnder},
 		// Go options.
 		{"Go size huge", func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: huge(999999999)}})
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: etcd.Options{Size: huge(999999999)}})
 			return err
 		}, "Size", "1e999999999", expo},
 		{"Go size parsed huge", func() error {
@@ -950,7 +959,7 @@ func TestBadInputs(t *testing.T) {
 // APIVersionWarnings tells the likely mistakes.
 type apiListInput struct {
 	name   string
-	caller string // "" is CallerCluster
+	caller naming.Caller // "" is CallerCluster
 	apis   []string
 	kinds  []string // the optional kinds rendered, in the table's order
 	warn   []string // one substring a warning, in order; nil: none
@@ -1001,7 +1010,7 @@ func apiListInputs() []apiListInput {
 		{name: "autoscaling group/version", apis: []string{"autoscaling.k8s.io/v1", vmps}, kinds: []string{"VMPodScrape"}, warn: []string{"in the API group of " + vpa}},
 		{name: "another version", apis: []string{"autoscaling.k8s.io/v1beta2/VerticalPodAutoscaler"}, warn: []string{"no VerticalPodAutoscaler is rendered"}},
 		{name: "another kind of the group", apis: []string{"cilium.io/v2/CiliumClusterwideNetworkPolicy", vpa}, kinds: []string{"VerticalPodAutoscaler"}, warn: []string{"no CiliumNetworkPolicy"}},
-		{name: "other kinds of the PodMonitor's group, etcd chart", caller: etcdshapes.CallerEtcd,
+		{name: "other kinds of the PodMonitor's group, etcd chart", caller: naming.CallerEtcd,
 			apis:  []string{"monitoring.coreos.com/v1/ServiceMonitor", "monitoring.coreos.com/v1/PrometheusRule", "monitoring.coreos.com/v1", gd},
 			kinds: []string{"VerticalPodAutoscaler", "VMPodScrape", "GrafanaDashboard"},
 			warn:  []string{`apiVersions: "monitoring.coreos.com/v1/ServiceMonitor" and 2 more entries are in the API group of ` + pm + ", which the list does not hold, so no PodMonitor is rendered"}},
@@ -1010,7 +1019,7 @@ func apiListInputs() []apiListInput {
 			warn: []string{"of " + vpa, "of " + vmps, "of " + pm, "of " + gd, "of " + cnp}},
 		// The etcd chart renders its VPA and VMPodScrape always: their
 		// groups are no mistake there; the CiliumNetworkPolicy is not its.
-		{name: "always-rendered groups, etcd chart", caller: etcdshapes.CallerEtcd, apis: []string{"autoscaling.k8s.io/v1", "operator.victoriametrics.com/v1beta1", "cilium.io/v2"}, kinds: alwaysEtcd},
+		{name: "always-rendered groups, etcd chart", caller: naming.CallerEtcd, apis: []string{"autoscaling.k8s.io/v1", "operator.victoriametrics.com/v1beta1", "cilium.io/v2"}, kinds: alwaysEtcd},
 		// APIs the stacks know nothing of, and a cluster's served names.
 		{name: "unknown APIs", apis: []string{"example.com/v1/Widget", "example.com/stable/my-widget", "apps/v1", "v1", "v1/Pod", "v2beta1/Thing"}},
 		{name: "a cluster's whole served list", apis: []string{"v1", "v1/Pod", "apps/v1", "apps/v1/Deployment", "autoscaling/v2", "autoscaling/v2/HorizontalPodAutoscaler",
@@ -1059,11 +1068,11 @@ func TestAPIListsNeverRefused(t *testing.T) {
 		require.False(t, names[c.name], "duplicate case %q", c.name)
 		names[c.name] = true
 		if c.caller == "" {
-			c.caller = etcdshapes.CallerCluster
+			c.caller = naming.CallerCluster
 		}
 		t.Run(c.name, func(t *testing.T) {
 			req := etcdshapes.Request{Caller: c.caller, Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: c.apis}
-			if c.caller == etcdshapes.CallerEtcd {
+			if c.caller == naming.CallerEtcd {
 				req.Release = ""
 			}
 			objs, err := etcdshapes.Render(req)
@@ -1071,10 +1080,10 @@ func TestAPIListsNeverRefused(t *testing.T) {
 			require.Equal(t, c.kinds, optionalKinds(objs), "kinds rendered")
 
 			var typed []etcdshapes.Object
-			if c.caller == etcdshapes.CallerEtcd {
-				typed, err = etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: req.Namespace, APIVersions: c.apis})
+			if c.caller == naming.CallerEtcd {
+				typed, err = etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: req.Namespace, APIVersions: c.apis})
 			} else {
-				typed, err = etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: req.Namespace, Release: req.Release, APIVersions: c.apis})
+				typed, err = etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: req.Namespace, Release: req.Release, APIVersions: c.apis})
 			}
 			require.NoError(t, err)
 			require.Equal(t, c.kinds, optionalKinds(typed), "kinds rendered by the options")

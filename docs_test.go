@@ -16,6 +16,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 	"github.com/etcdshapes/etcdshapes/internal/doccheck"
 	"github.com/etcdshapes/etcdshapes/kamaji"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -365,10 +366,10 @@ func TestExampleValuesFilesRender(t *testing.T) {
 		var docs [][]byte
 		switch {
 		case strings.HasPrefix(name, "etcd"):
-			req = etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}
+			req = etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}
 			docs = [][]byte{base, raw}
 		case strings.HasPrefix(name, "cluster"):
-			req = etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
+			req = etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
 			docs = [][]byte{raw}
 		default:
 			t.Errorf("%s: name it etcd*.yaml or cluster*.yaml, for the chart it is for", f)
@@ -392,7 +393,7 @@ func TestExampleValuesFilesRender(t *testing.T) {
 func TestOperatorDocListsEveryKind(t *testing.T) {
 	d := readMarkdown(t, filepath.Join("docs", "operator.md"))
 	controlPlane := "kamajicontrolplanes." + kamaji.ControlPlaneKind.Group
-	callers := map[string]bool{}
+	callers := map[naming.Caller]bool{}
 	for _, b := range d.blocks {
 		if b.info != "sh" || !strings.Contains(b.text, "--show-managed-fields") {
 			continue
@@ -402,12 +403,12 @@ func TestOperatorDocListsEveryKind(t *testing.T) {
 		if !strings.Contains(b.text, "kubectl get -n") {
 			continue
 		}
-		var caller string
+		var caller naming.Caller
 		switch {
-		case strings.Contains(b.text, "etcdshapes plan "+etcdshapes.CallerCluster):
-			caller = etcdshapes.CallerCluster
-		case strings.Contains(b.text, "etcdshapes plan "+etcdshapes.CallerEtcd):
-			caller = etcdshapes.CallerEtcd
+		case strings.Contains(b.text, "etcdshapes plan "+naming.CallerCluster.String()):
+			caller = naming.CallerCluster
+		case strings.Contains(b.text, "etcdshapes plan "+naming.CallerEtcd.String()):
+			caller = naming.CallerEtcd
 		default:
 			t.Errorf("docs/operator.md:%d: a live file's block without the plan that reads it", b.line)
 			continue
@@ -422,7 +423,7 @@ func TestOperatorDocListsEveryKind(t *testing.T) {
 			listed[tok] = true
 		}
 		want := map[string]bool{}
-		if caller == etcdshapes.CallerCluster {
+		if caller == naming.CallerCluster {
 			want[controlPlane] = true
 		}
 		for _, s := range etcdshapes.Shapes() {
@@ -457,6 +458,6 @@ func TestOperatorDocListsEveryKind(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, map[string]bool{etcdshapes.CallerEtcd: true, etcdshapes.CallerCluster: true}, callers,
+	assert.Equal(t, map[naming.Caller]bool{naming.CallerEtcd: true, naming.CallerCluster: true}, callers,
 		"docs/operator.md has a live file's commands for both callers")
 }

@@ -2,8 +2,10 @@ package etcdshapes_test
 
 import (
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/values"
 	"os"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -23,8 +25,8 @@ func printKindsAndNames(objs []etcdshapes.Object, err error) {
 
 // The etcd chart's stack for a tenant, on the chart's defaults except the
 // volume size.
-func ExampleEtcdChart() {
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{
+func ExampleEtcdChartStack() {
+	objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{
 		Namespace: "tenant-root",
 		Etcd:      etcd.Options{Size: resource.MustParse("10Gi")},
 	})
@@ -59,9 +61,9 @@ func ExampleEtcdChart() {
 // A tenant cluster's etcd where only the VPA API is served, and the live
 // EtcdCluster already has a storage class, which wins because it is
 // immutable.
-func ExampleCluster() {
+func ExampleClusterStack() {
 	live := "replicated-ssd"
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{
 		Namespace:         "tenant-demo",
 		Release:           "kubernetes-demo",
 		StorageClassLocal: "local",
@@ -94,7 +96,7 @@ func ExampleCluster() {
 // etcd chart, the members' volumes) as soon as it is created. The etcd
 // chart's pre-install Secrets stay: helm install creates them.
 func ExampleWithoutUninstallHooks() {
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+	objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -119,8 +121,8 @@ func ExampleWithoutUninstallHooks() {
 
 // A tenant cluster whose live control plane uses another datastore stays
 // there: nothing is rendered, so no datastore migration starts.
-func ExampleCluster_sharedDataStore() {
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{
+func ExampleClusterStack_sharedDataStore() {
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{
 		Namespace: "tenant-demo",
 		Release:   "kubernetes-demo",
 		Live:      etcdshapes.LiveState{DataStoreName: "tenant-root"},
@@ -137,7 +139,7 @@ func ExampleRender() {
 		fmt.Println(err)
 		return
 	}
-	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-abc", Values: values})
+	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-abc", Values: values})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -168,8 +170,8 @@ func ExampleRender() {
 
 // Bad input is refused with an error that names the field, the value and
 // the rule.
-func ExampleCluster_badReplicas() {
-	_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 2})
+func ExampleClusterStack_badReplicas() {
+	_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 2})
 	fmt.Println(err)
 	// Output: Replicas: invalid value 2: must be 1 or 3
 }

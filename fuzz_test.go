@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/plan"
-	"github.com/etcdshapes/etcdshapes/values"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/plan"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/testdata/crdcheck"
@@ -62,10 +64,10 @@ func FuzzValues(f *testing.F) {
 		}
 		// The readers must not modify the merged values.
 		before, _ := json.Marshal(merged)
-		if _, err := values.EtcdChart(merged); err != nil {
+		if _, err := values.ReadEtcdChart(merged); err != nil {
 			requireNamingError(t, err)
 		}
-		if _, err := values.Cluster(merged); err != nil {
+		if _, err := values.ReadCluster(merged); err != nil {
 			requireNamingError(t, err)
 		}
 		if after, _ := json.Marshal(merged); !bytes.Equal(before, after) {
@@ -149,9 +151,9 @@ func (in stackInput) request() (etcdshapes.Request, error) {
 	if err != nil {
 		return etcdshapes.Request{}, err
 	}
-	r := etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: in.namespace, Release: in.release, ChartVersion: in.chartVersion, Values: values}
+	r := etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: in.namespace, Release: in.release, ChartVersion: in.chartVersion, Values: values}
 	if in.cluster {
-		r.Caller = etcdshapes.CallerCluster
+		r.Caller = naming.CallerCluster
 		if in.apiVersions != "" {
 			r.APIVersions = strings.Split(in.apiVersions, ",")
 		}
@@ -325,8 +327,8 @@ func FuzzInputFiles(f *testing.F) {
 			requireNamingError(t, err)
 		} else {
 			for _, r := range []etcdshapes.Request{
-				{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: values},
-				{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: values},
+				{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: values},
+				{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: values},
 			} {
 				if _, err := etcdshapes.Render(r); err != nil {
 					requireNamingError(t, err)
@@ -337,8 +339,8 @@ func FuzzInputFiles(f *testing.F) {
 			requireNamingError(t, err)
 		} else {
 			for _, r := range []etcdshapes.Request{
-				{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"},
-				{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"},
+				{Caller: naming.CallerEtcd, Namespace: "tenant-root"},
+				{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"},
 			} {
 				_, _, _ = plan.ForRequest(r, live)
 			}

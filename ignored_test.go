@@ -8,6 +8,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 )
@@ -18,25 +19,26 @@ import (
 // the kubernetes chart every top-level key but _cluster and etcd), each
 // with the tree put there: values with tree at that place.
 var ignoredPlaces = []struct {
-	caller, place string
-	values        func(tree any) map[string]any
+	caller naming.Caller
+	place  string
+	values func(tree any) map[string]any
 }{
-	{etcdshapes.CallerEtcd, "_namespace", func(t any) map[string]any { return map[string]any{"_namespace": t} }},
-	{etcdshapes.CallerCluster, "_namespace", func(t any) map[string]any { return map[string]any{"_namespace": t} }},
-	{etcdshapes.CallerEtcd, "backup", func(t any) map[string]any { return map[string]any{"backup": t} }},
-	{etcdshapes.CallerEtcd, "_cluster.unknown", func(t any) map[string]any {
+	{naming.CallerEtcd, "_namespace", func(t any) map[string]any { return map[string]any{"_namespace": t} }},
+	{naming.CallerCluster, "_namespace", func(t any) map[string]any { return map[string]any{"_namespace": t} }},
+	{naming.CallerEtcd, "backup", func(t any) map[string]any { return map[string]any{"backup": t} }},
+	{naming.CallerEtcd, "_cluster.unknown", func(t any) map[string]any {
 		return map[string]any{"_cluster": map[string]any{"unknown": t, "cpu-allocation-ratio": 5}}
 	}},
-	{etcdshapes.CallerCluster, "_cluster.unknown", func(t any) map[string]any {
+	{naming.CallerCluster, "_cluster.unknown", func(t any) map[string]any {
 		return map[string]any{"_cluster": map[string]any{"unknown": t}}
 	}},
-	{etcdshapes.CallerEtcd, "_cluster.scheduling.unknown", func(t any) map[string]any {
+	{naming.CallerEtcd, "_cluster.scheduling.unknown", func(t any) map[string]any {
 		return map[string]any{"_cluster": map[string]any{"scheduling": map[string]any{"unknown": t}}}
 	}},
-	{etcdshapes.CallerCluster, "addons", func(t any) map[string]any { return map[string]any{"addons": t} }},
+	{naming.CallerCluster, "addons", func(t any) map[string]any { return map[string]any{"addons": t} }},
 	// A _cluster map that contains itself: its own key _cluster is not
 	// one the readers read.
-	{etcdshapes.CallerCluster, "_cluster._cluster", func(t any) map[string]any {
+	{naming.CallerCluster, "_cluster._cluster", func(t any) map[string]any {
 		c := map[string]any{"memory-allocation-ratio": 2}
 		c["_cluster"] = c
 		return map[string]any{"_cluster": c, "x": t}
@@ -63,9 +65,9 @@ func TestIgnoredValuesNeverRefused(t *testing.T) {
 	}
 	for _, p := range ignoredPlaces {
 		for name, tree := range trees {
-			t.Run(p.caller+" "+p.place+" "+name, func(t *testing.T) {
+			t.Run(p.caller.String()+" "+p.place+" "+name, func(t *testing.T) {
 				req := etcdshapes.Request{Caller: p.caller, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: p.values(tree())}
-				if p.caller == etcdshapes.CallerEtcd {
+				if p.caller == naming.CallerEtcd {
 					req.Namespace, req.Release = "tenant-root", ""
 				}
 				start := time.Now()
@@ -75,7 +77,7 @@ func TestIgnoredValuesNeverRefused(t *testing.T) {
 				if _, _, err := plan.ForRequest(req, nil); err != nil {
 					t.Fatalf("plan: %v", err)
 				}
-				if p.caller == etcdshapes.CallerEtcd {
+				if p.caller == naming.CallerEtcd {
 					_ = values.EtcdChartWarnings(req.Values)
 				} else {
 					_ = values.ClusterWarnings(req.Values)
@@ -98,15 +100,18 @@ func TestIgnoredValuesNeverRefused(t *testing.T) {
 		}
 		return b.String()
 	}
-	for _, f := range []struct{ caller, name, doc string }{
-		{etcdshapes.CallerEtcd, "_namespace flow 9999 deep", "_namespace: " + flow(9999) + "\n"},
-		{etcdshapes.CallerCluster, "_namespace flow 9999 deep", "_namespace: " + flow(9999) + "\n"},
-		{etcdshapes.CallerEtcd, "_namespace block 5000 deep", block("_namespace", 5000)},
-		{etcdshapes.CallerEtcd, "backup flow 9999 deep", "backup: " + flow(9999) + "\n"},
-		{etcdshapes.CallerEtcd, "_cluster key flow 9998 deep", "_cluster:\n  x: " + flow(9998) + "\n"},
-		{etcdshapes.CallerCluster, "a chart key flow 9999 deep", "addons: " + flow(9999) + "\n"},
+	for _, f := range []struct {
+		caller    naming.Caller
+		name, doc string
+	}{
+		{naming.CallerEtcd, "_namespace flow 9999 deep", "_namespace: " + flow(9999) + "\n"},
+		{naming.CallerCluster, "_namespace flow 9999 deep", "_namespace: " + flow(9999) + "\n"},
+		{naming.CallerEtcd, "_namespace block 5000 deep", block("_namespace", 5000)},
+		{naming.CallerEtcd, "backup flow 9999 deep", "backup: " + flow(9999) + "\n"},
+		{naming.CallerEtcd, "_cluster key flow 9998 deep", "_cluster:\n  x: " + flow(9998) + "\n"},
+		{naming.CallerCluster, "a chart key flow 9999 deep", "addons: " + flow(9999) + "\n"},
 	} {
-		t.Run(f.caller+" file "+f.name, func(t *testing.T) {
+		t.Run(f.caller.String()+" file "+f.name, func(t *testing.T) {
 			if len(f.doc) > inputlimit.MaxValuesBytes {
 				t.Fatalf("the file is %d bytes, beyond the limit", len(f.doc))
 			}
@@ -115,7 +120,7 @@ func TestIgnoredValuesNeverRefused(t *testing.T) {
 				t.Fatalf("Merge: %v", err)
 			}
 			req := etcdshapes.Request{Caller: f.caller, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v}
-			if f.caller == etcdshapes.CallerEtcd {
+			if f.caller == naming.CallerEtcd {
 				req.Namespace, req.Release = "tenant-root", ""
 			}
 			if _, err := etcdshapes.Render(req); err != nil {
@@ -134,20 +139,20 @@ func TestIgnoredValuesNeverRefused(t *testing.T) {
 // refused, as before (TestCallerTreesBounded), naming their place.
 func TestReadValuesStillChecked(t *testing.T) {
 	for _, tc := range []struct {
-		caller string
+		caller naming.Caller
 		values map[string]any
 		field  string
 	}{
-		{etcdshapes.CallerEtcd, map[string]any{"affinity": selfMap("a")}, "affinity.a"},
-		{etcdshapes.CallerEtcd, map[string]any{"unknown": selfMap("a")}, "unknown.a"},
-		{etcdshapes.CallerEtcd, map[string]any{"_cluster": map[string]any{"cpu-allocation-ratio": selfMap("a")}}, "_cluster.cpu-allocation-ratio.a"},
-		{etcdshapes.CallerCluster, map[string]any{"etcd": selfMap("x")}, "etcd.x"},
-		{etcdshapes.CallerCluster, map[string]any{"_cluster": map[string]any{"scheduling": map[string]any{"globalAppTopologySpreadConstraints": selfMap("a")}}},
+		{naming.CallerEtcd, map[string]any{"affinity": selfMap("a")}, "affinity.a"},
+		{naming.CallerEtcd, map[string]any{"unknown": selfMap("a")}, "unknown.a"},
+		{naming.CallerEtcd, map[string]any{"_cluster": map[string]any{"cpu-allocation-ratio": selfMap("a")}}, "_cluster.cpu-allocation-ratio.a"},
+		{naming.CallerCluster, map[string]any{"etcd": selfMap("x")}, "etcd.x"},
+		{naming.CallerCluster, map[string]any{"_cluster": map[string]any{"scheduling": map[string]any{"globalAppTopologySpreadConstraints": selfMap("a")}}},
 			"_cluster.scheduling.globalAppTopologySpreadConstraints.a"},
 	} {
 		t.Run(fmt.Sprint(tc.field), func(t *testing.T) {
 			req := etcdshapes.Request{Caller: tc.caller, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: tc.values}
-			if tc.caller == etcdshapes.CallerEtcd {
+			if tc.caller == naming.CallerEtcd {
 				req.Namespace, req.Release = "tenant-root", ""
 			}
 			_, err := etcdshapes.Render(req)

@@ -16,6 +16,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/bigyaml"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"
@@ -79,7 +80,7 @@ func TestRealisticInputWithinLimits(t *testing.T) {
 	require.LessOrEqual(t, st.Nodes, values.MaxNodes)
 	merged, err := values.Merge(v)
 	require.NoError(t, err)
-	_, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: merged})
+	_, err = etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: merged})
 	require.NoError(t, err)
 
 	live, err := bigyaml.LiveList("tenant-root", 300_000)
@@ -88,7 +89,7 @@ func TestRealisticInputWithinLimits(t *testing.T) {
 	objs, err := plan.ReadObjects(live)
 	require.NoError(t, err)
 	require.Greater(t, len(objs), 500)
-	_, _, err = plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, objs)
+	_, _, err = plan.ForRequest(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}, objs)
 	require.NoError(t, err)
 
 	// Copies of the items up to just under the live limit: the check

@@ -3,13 +3,15 @@ package etcdshapes_test
 import (
 	"bytes"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"math"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 
 	"sigs.k8s.io/yaml"
 
@@ -181,7 +183,7 @@ func TestMarshalExactIntegers(t *testing.T) {
 	// Sizes from 2^53/0.95 bytes on that the charts' float64 arithmetic
 	// holds exactly (quantity.ChartRule: 9Pi, 7Ei are not).
 	for _, size := range []string{"10P", "9E", "9.2E", "2E", "1e16", "9.5e15", "9500000000000000", "5000P"} {
-		objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root",
+		objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root",
 			Values: map[string]any{"size": size}})
 		require.NoError(t, err, size)
 		var quota int64
@@ -210,7 +212,7 @@ func TestMarshalExactIntegers(t *testing.T) {
 // TestNilObjects: Marshal and MarshalObject refuse nil and typed-nil
 // objects with an error naming the position; Sort puts them last.
 func TestNilObjects(t *testing.T) {
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	require.NoError(t, err)
 	for name, bad := range map[string]etcdshapes.Object{
 		"nil":              nil,

@@ -78,7 +78,7 @@ func goAPIErrors(h string) map[string]error {
 	errs := map[string]error{}
 	r := func(what string, req etcdshapes.Request) {
 		if req.Caller == "" {
-			req.Caller = etcdshapes.CallerEtcd
+			req.Caller = naming.CallerEtcd
 		}
 		if req.Namespace == "" {
 			req.Namespace = "tenant-root"
@@ -94,7 +94,7 @@ func goAPIErrors(h string) map[string]error {
 	r("release", etcdshapes.Request{Release: h})
 	r("chart version", etcdshapes.Request{ChartVersion: h})
 	r("api versions", etcdshapes.Request{APIVersions: []string{h}})
-	r("live datastore", etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Live: etcdshapes.LiveState{DataStoreName: h}})
+	r("live datastore", etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Live: etcdshapes.LiveState{DataStoreName: h}})
 	_, errs["values document"] = values.Merge([]byte(h))
 	_, errs["values document value"] = values.Merge([]byte("version: " + h + "\nsize: [" + h))
 	_, errs["naming"] = naming.ForCluster(h, h)
@@ -111,7 +111,7 @@ func goAPIErrors(h string) map[string]error {
 	liveEtcd := obj("etcd-operator.cozystack.io/v1alpha2", "EtcdCluster", "etcd", map[string]any{h: h, "replicas": h, "storage": map[string]any{"size": h}})
 	_, errs["plan live fields"] = plan.Compute([]etcdshapes.Object{liveEtcd}, []etcdshapes.Object{obj("etcd-operator.cozystack.io/v1alpha2", "EtcdCluster", "etcd", map[string]any{"replicas": int64(3)})})
 	_, errs["plan desired name"] = plan.Compute(nil, []etcdshapes.Object{obj("v1", h, h, nil)})
-	_, _, errs["plan for request"] = plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: map[string]any{h: h}}, []etcdshapes.Object{liveEtcd})
+	_, _, errs["plan for request"] = plan.ForRequest(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: map[string]any{h: h}}, []etcdshapes.Object{liveEtcd})
 	_, errs["apply kind"] = apply.Requests([]etcdshapes.Object{obj(h, h, h, nil)})
 	_, errs["apply labels"] = apply.Requests([]etcdshapes.Object{obj("v1", "Secret", "s", nil)}, apply.WithLabels(map[string]string{h: h}))
 	_, errs["apply label value"] = apply.Requests([]etcdshapes.Object{obj("v1", "Secret", "s", nil)}, apply.WithLabels(map[string]string{"k": h}))

@@ -88,7 +88,7 @@ func TestBuildersRefuseUnmadeNames(t *testing.T) {
 			require.NoError(t, build(cluster))
 			for bad, n := range map[string]naming.Names{
 				"zero":    {},
-				"literal": {Caller: naming.PerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Cluster: "kubernetes-demo-etcd"},
+				"literal": {Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Cluster: "kubernetes-demo-etcd"},
 				"edited":  edited,
 				"moved":   movedNS,
 			} {

@@ -111,15 +111,15 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 		"plan.ForRequest": errs(
 			func() error { _, _, err := plan.ForRequest(etcdshapes.Request{}, nil); return err },
 			func() error {
-				_, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, []etcdshapes.Object{nil})
+				_, _, err := plan.ForRequest(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}, []etcdshapes.Object{nil})
 				return err
 			},
 			func() error {
-				_, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, nil, nil)
+				_, _, err := plan.ForRequest(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}, nil, nil)
 				return err
 			},
 			func() error {
-				_, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, nil, apply.ForKind[*v1alpha2.EtcdCluster](nil))
+				_, _, err := plan.ForRequest(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}, nil, apply.ForKind[*v1alpha2.EtcdCluster](nil))
 				return err
 			},
 		),
@@ -132,7 +132,7 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 			},
 		),
 		"plan.RequestFromLive": errs(func() error {
-			_, err := plan.RequestFromLive(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, []etcdshapes.Object{nil})
+			_, err := plan.RequestFromLive(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}, []etcdshapes.Object{nil})
 			return err
 		}),
 		"plan.ForStack":        errs(func() error { _, err := plan.Compute(nil, nil, plan.ForStack(naming.Names{})); return err }),
@@ -141,7 +141,7 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 		"plan.ForRequestWith": errs(
 			func() error { _, _, err := plan.ForRequestWith(etcdshapes.Request{}, nil, nil); return err },
 			func() error {
-				_, _, err := plan.ForRequestWith(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, []etcdshapes.Object{nil}, []plan.Option{nil})
+				_, _, err := plan.ForRequestWith(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}, []etcdshapes.Object{nil}, []plan.Option{nil})
 				return err
 			},
 		),

@@ -6,6 +6,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -29,7 +30,7 @@ func TestEachRefusalOnceInTheCallersTerms(t *testing.T) {
 	}{{
 		name: "etcd chart values",
 		err: func() error {
-			_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "default", Values: map[string]any{
+			_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "default", Values: map[string]any{
 				"version": "latest", "replicas": 100, "size": "-1Gi", "storageClass": "A_B", "resources": map[string]any{"cpu": "-1", "memory": "1Gi"},
 				"auth":     map[string]any{"rootCredentialsSecret": "root"},
 				"affinity": map[string]any{"nodeAffinity": map[string]any{"requiredDuringSchedulingIgnoredDuringExecution": map[string]any{"nodeSelectorTerms": []any{}}}},
@@ -43,7 +44,7 @@ func TestEachRefusalOnceInTheCallersTerms(t *testing.T) {
 	}, {
 		name: "etcd chart Go options",
 		err: func() error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "default", Etcd: etcd.Options{
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "default", Etcd: etcd.Options{
 				Version: "latest", Replicas: 100, Size: resource.MustParse("-1Gi"), StorageClassName: "A_B",
 				Resources:                 corev1.ResourceList{"cpu": resource.MustParse("-1"), "memory": resource.MustParse("1Gi")},
 				Ratios:                    etcd.Ratios{CPU: "x", Memory: "0.5"},
@@ -62,7 +63,7 @@ func TestEachRefusalOnceInTheCallersTerms(t *testing.T) {
 			for k, v := range ratios {
 				cl[k] = v
 			}
-			_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: map[string]any{
+			_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: map[string]any{
 				"etcd": map[string]any{"replicas": 2, "auth": map[string]any{"rootCredentialsSecret": "root"}}, "_cluster": cl,
 			}})
 			return err
@@ -72,7 +73,7 @@ func TestEachRefusalOnceInTheCallersTerms(t *testing.T) {
 	}, {
 		name: "kubernetes chart Go options",
 		err: func() error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 2, StorageClassLocal: "A_B",
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 2, StorageClassLocal: "A_B",
 				Ratios:                    etcd.Ratios{CPU: "x", Memory: "0.5"},
 				TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{MaxSkew: 0, TopologyKey: "zone", WhenUnsatisfiable: corev1.DoNotSchedule}},
 				Auth:                      etcd.Auth{RootCredentialsSecret: "root"}})

@@ -15,6 +15,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
 	"github.com/etcdshapes/etcdshapes/internal/strvals"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/etcdshapes/etcdshapes/values"
 	corev1 "k8s.io/api/core/v1"
@@ -50,24 +51,24 @@ func quantityForms() []string {
 // and fields it compares), and etcd.Options built in Go from the text.
 func quantityEntries(s string) map[string]func() error {
 	q, _ := json.Marshal(s)
-	file := func(caller string, doc string) func() error {
-		if caller == etcdshapes.CallerEtcd {
+	file := func(caller naming.Caller, doc string) func() error {
+		if caller == naming.CallerEtcd {
 			return etcdValues(doc)
 		}
 		return clusterValues(doc)
 	}
 	live := func(spec string) func() error { return liveDoc(etcdClusterDoc(spec)) }
 	return map[string]func() error{
-		"values size":          file(etcdshapes.CallerEtcd, "size: "+string(q)),
-		"values size number":   file(etcdshapes.CallerEtcd, "size: "+s),
-		"values cpu":           file(etcdshapes.CallerEtcd, "resources: {cpu: "+string(q)+"}"),
-		"values memory":        file(etcdshapes.CallerEtcd, "resources: {memory: "+string(q)+"}"),
-		"values memory number": file(etcdshapes.CallerEtcd, "resources:\n  memory: "+s),
-		"values ephemeral":     file(etcdshapes.CallerEtcd, "resources: {ephemeral-storage: "+string(q)+"}"),
-		"values hugepages":     file(etcdshapes.CallerEtcd, "resources: {hugepages-2Mi: "+string(q)+"}"),
-		"values page size":     file(etcdshapes.CallerEtcd, "resources: {hugepages-"+strings.Trim(string(q), `"`)+": 2Mi}"),
-		"values extended":      file(etcdshapes.CallerEtcd, "resources: {example.com/device: "+string(q)+"}"),
-		"values ratio":         file(etcdshapes.CallerCluster, "_cluster: {cpu-allocation-ratio: "+string(q)+"}"),
+		"values size":          file(naming.CallerEtcd, "size: "+string(q)),
+		"values size number":   file(naming.CallerEtcd, "size: "+s),
+		"values cpu":           file(naming.CallerEtcd, "resources: {cpu: "+string(q)+"}"),
+		"values memory":        file(naming.CallerEtcd, "resources: {memory: "+string(q)+"}"),
+		"values memory number": file(naming.CallerEtcd, "resources:\n  memory: "+s),
+		"values ephemeral":     file(naming.CallerEtcd, "resources: {ephemeral-storage: "+string(q)+"}"),
+		"values hugepages":     file(naming.CallerEtcd, "resources: {hugepages-2Mi: "+string(q)+"}"),
+		"values page size":     file(naming.CallerEtcd, "resources: {hugepages-"+strings.Trim(string(q), `"`)+": 2Mi}"),
+		"values extended":      file(naming.CallerEtcd, "resources: {example.com/device: "+string(q)+"}"),
+		"values ratio":         file(naming.CallerCluster, "_cluster: {cpu-allocation-ratio: "+string(q)+"}"),
 		"--set memory":         setValues("resources.memory=" + s),
 		"--set cpu":            setValues("resources.cpu=" + s),
 		"live size":            live("storage: {size: " + string(q) + "}\n"),
@@ -193,7 +194,7 @@ func FuzzQuantities(f *testing.F) {
 				if err != nil {
 					return err
 				}
-				objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+				objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})
 				if err == nil {
 					checkRenderedQuantities(t, objs)
 				}
@@ -204,7 +205,7 @@ func FuzzQuantities(f *testing.F) {
 				if err := (strvals.Sets{Strings: []string{"resources.memory=" + s}}).Apply(v, nil); err != nil {
 					return err
 				}
-				objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+				objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})
 				if err == nil {
 					checkRenderedQuantities(t, objs)
 				}
@@ -213,7 +214,7 @@ func FuzzQuantities(f *testing.F) {
 			"live": liveDoc(etcdClusterDoc("storage: {size: " + string(q) + "}\nresources: {limits: {memory: " + string(q) + "}}\n")),
 			"Go": func() error {
 				g := *resource.NewScaledQuantity(mantissa, resource.Scale(exp))
-				objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root",
+				objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root",
 					Etcd: etcd.Options{Size: g, Resources: corev1.ResourceList{corev1.ResourceMemory: g}}})
 				if err == nil {
 					checkRenderedQuantities(t, objs)
@@ -255,7 +256,7 @@ func BenchmarkQuantities(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
+	req := etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
 	objs, err := etcdshapes.Render(req)
 	if err != nil {
 		b.Fatal(err)
@@ -281,11 +282,11 @@ func BenchmarkQuantities(b *testing.B) {
 		run  func() error
 	}{
 		{"render/defaults", func() error {
-			_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"})
+			_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"})
 			return err
 		}},
 		{"render/worst-admitted", func() error {
-			_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: worst})
+			_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: worst})
 			return err
 		}},
 		{"plan/live-as-rendered", func() error {
@@ -314,7 +315,7 @@ func BenchmarkQuantities(b *testing.B) {
 // in bounded time as a change of those fields to the rendered ones, not as
 // "no changes" and not as a refusal: the apply is what repairs them.
 func TestPlanLiveQuantitiesBeyondBounds(t *testing.T) {
-	req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
+	req := etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
 	objs, err := etcdshapes.Render(req)
 	if err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ func Example_readme() {
 // (TestREADMEGoExampleIsAnExample holds the two equal).
 func readmeExample() error {
 	// A tenant cluster's whole stack, as helm template orders it (hooks last).
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{
 		Namespace: "tenant-demo", Release: "kubernetes-demo", Replicas: 1, // 1 or 3; 0 means 3
 	})
 	if err != nil {

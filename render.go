@@ -11,21 +11,22 @@ import (
 // Request is one render as chart tooling and the CLI describe it: a caller,
 // where it is installed, and the chart's values (see values.Merge).
 type Request struct {
-	// Caller is CallerEtcd or CallerCluster.
-	Caller string
+	// Caller is naming.CallerEtcd or naming.CallerCluster; any other
+	// value is refused (naming.Caller.Validate, field "caller").
+	Caller naming.Caller
 	// Namespace is the tenant namespace.
 	Namespace string
-	// Release is the Helm release; for CallerEtcd empty means "etcd".
+	// Release is the Helm release; for naming.CallerEtcd empty means "etcd".
 	Release string
 	// ChartVersion is the calling chart's version; empty means "0.0.0".
 	ChartVersion string
 	// Values are the chart's values.
 	Values map[string]any
-	// APIVersions is the served API set (see EtcdChartOptions.APIVersions
-	// and ClusterOptions.APIVersions).
+	// APIVersions is the served API set (see EtcdChartStackOptions.APIVersions
+	// and ClusterStackOptions.APIVersions).
 	APIVersions []string
 	// Live is the live state: DataStoreName and StorageClassName are a
-	// tenant cluster's (CallerCluster; CallerEtcd ignores them), Bootstrap
+	// tenant cluster's (naming.CallerCluster; naming.CallerEtcd ignores them), Bootstrap
 	// is read by both callers.
 	Live LiveState
 }
@@ -42,19 +43,19 @@ type Request struct {
 // reaches it as its zero, the default, so no field is refused twice.
 func Render(r Request) ([]Object, error) {
 	switch r.Caller {
-	case CallerEtcd:
+	case naming.CallerEtcd:
 		if r.Release == "" {
 			r.Release = naming.EtcdChartRelease
 		}
-		e, verr := values.EtcdChart(r.Values)
+		e, verr := values.ReadEtcdChart(r.Values)
 		// Built even when the values are refused, to report the other
 		// inputs' refusals too.
-		objs, err := etcdChart(EtcdChartOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions,
+		objs, err := etcdChart(EtcdChartStackOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions,
 			Live: LiveState{Bootstrap: r.Live.Bootstrap}}, valuesPaths(values.EtcdChartPaths()))
 		return renderResult(r.Values, objs, verr, err)
-	case CallerCluster:
-		c, verr := values.Cluster(r.Values)
-		objs, err := cluster(ClusterOptions{
+	case naming.CallerCluster:
+		c, verr := values.ReadCluster(r.Values)
+		objs, err := cluster(ClusterStackOptions{
 			Namespace:                 r.Namespace,
 			Release:                   r.Release,
 			ChartVersion:              r.ChartVersion,
@@ -69,7 +70,7 @@ func Render(r Request) ([]Object, error) {
 		}, valuesPaths(values.ClusterPaths()))
 		return renderResult(r.Values, objs, verr, err)
 	default:
-		return nil, invalid.Errorf("caller", r.Caller, "must be %q or %q", CallerEtcd, CallerCluster)
+		return nil, r.Caller.Validate("caller")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"
 )
@@ -35,13 +36,13 @@ func TestRenderResultKeepsOtherErrors(t *testing.T) {
 // that parses but is negative, a version that is no X.Y.Z) reaches the
 // builder as its default, so it is reported once.
 func TestRenderRefusesEachValueOnce(t *testing.T) {
-	_, err := Render(Request{Caller: CallerEtcd, Namespace: "tenant-root", Values: map[string]any{"size": "-1Gi", "version": "latest"}})
+	_, err := Render(Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: map[string]any{"size": "-1Gi", "version": "latest"}})
 	var fields []string
 	for _, e := range invalid.All(err) {
 		fields = append(fields, e.Field)
 	}
 	require.ElementsMatch(t, []string{"values.version", "values.size"}, fields, err)
-	vals, verr := values.EtcdChart(map[string]any{"size": "-1Gi", "version": "latest"})
+	vals, verr := values.ReadEtcdChart(map[string]any{"size": "-1Gi", "version": "latest"})
 	require.Error(t, verr)
 	require.Empty(t, vals.Version, "the values reader leaves a refused version at its default, which the builder does not refuse again")
 	require.True(t, vals.Size.IsZero(), "the values reader leaves a refused size at its default, which the builder does not refuse again")

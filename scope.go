@@ -36,10 +36,10 @@ func Scope(n naming.Names) ([]StackObject, error) {
 	apis := slices.DeleteFunc(slices.Clone(optionalAPIs), func(a string) bool { return a == APIGrafanaDashboard })
 	var objs []Object
 	var err error
-	if n.Caller == naming.EtcdChart {
-		objs, err = EtcdChart(EtcdChartOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
+	if n.Caller == naming.CallerEtcd {
+		objs, err = EtcdChartStack(EtcdChartStackOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
 	} else {
-		objs, err = Cluster(ClusterOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
+		objs, err = ClusterStack(ClusterStackOptions{Namespace: n.Namespace, Release: n.Release, APIVersions: apis})
 	}
 	if err != nil {
 		return nil, err

@@ -38,17 +38,17 @@ type Shape struct {
 	Kind schema.GroupVersionKind
 	// Resource is the kind's API resource (its plural), e.g. "etcdclusters".
 	Resource string
-	// Callers are the stacks that render it (CallerEtcd, CallerCluster);
+	// Callers are the stacks that render it (naming.CallerEtcd, naming.CallerCluster);
 	// none for the shapes built outside the stacks (snapshots, checks,
 	// the PodMonitor and the dashboard).
-	Callers []string
+	Callers []naming.Caller
 	// API, when set, is the API (in OptionalAPIs' form) that must be
 	// served for a stack to render the shape, but in the stacks of
 	// AlwaysFor.
 	API string
 	// AlwaysFor are the callers that render the shape whatever is served:
 	// the etcd chart's VPA and VMPodScrape, as upstream renders them.
-	AlwaysFor []string
+	AlwaysFor []naming.Caller
 	// Hook is the Helm hook the shape's objects run as ("post-delete",
 	// "pre-install"), or "" for a regular object; UninstallHook says
 	// whether it is one that is never applied (IsUninstallHook).
@@ -68,7 +68,7 @@ func Shapes() []Shape { return slices.Clone(shapes) }
 
 // RendersFor reports whether the stack of caller renders the shape when
 // served is the set of served APIs.
-func (s Shape) RendersFor(caller string, served map[string]bool) bool {
+func (s Shape) RendersFor(caller naming.Caller, served map[string]bool) bool {
 	if !slices.Contains(s.Callers, caller) {
 		return false
 	}
@@ -76,9 +76,9 @@ func (s Shape) RendersFor(caller string, served map[string]bool) bool {
 }
 
 var (
-	both      = []string{CallerEtcd, CallerCluster}
-	etcdOnly  = []string{CallerEtcd}
-	clusterOn = []string{CallerCluster}
+	both      = []naming.Caller{naming.CallerEtcd, naming.CallerCluster}
+	etcdOnly  = []naming.Caller{naming.CallerEtcd}
+	clusterOn = []naming.Caller{naming.CallerCluster}
 )
 
 func gvk(gv schema.GroupVersion, kind string) schema.GroupVersionKind { return gv.WithKind(kind) }
@@ -234,7 +234,7 @@ func (b *stackBuild) cleanup() (etcd.CleanupHook, error) {
 }
 
 // build renders the shapes of caller that served allows, sorted.
-func (b *stackBuild) build(caller string, served map[string]bool) ([]Object, error) {
+func (b *stackBuild) build(caller naming.Caller, served map[string]bool) ([]Object, error) {
 	objs := make([]Object, 0, 24)
 	for i := range shapes {
 		s := &shapes[i]

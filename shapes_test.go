@@ -28,7 +28,7 @@ import (
 // per-cluster stack exactly when that API is served.
 func TestShapesTableDescribesTheStacks(t *testing.T) {
 	type stack struct {
-		caller string
+		caller naming.Caller
 		served []string
 		objs   func() ([]etcdshapes.Object, error)
 	}
@@ -44,11 +44,11 @@ func TestShapesTableDescribesTheStacks(t *testing.T) {
 			served = all
 		}
 		stacks = append(stacks,
-			stack{etcdshapes.CallerEtcd, served, func() ([]etcdshapes.Object, error) {
-				return etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", APIVersions: served})
+			stack{naming.CallerEtcd, served, func() ([]etcdshapes.Object, error) {
+				return etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", APIVersions: served})
 			}},
-			stack{etcdshapes.CallerCluster, served, func() ([]etcdshapes.Object, error) {
-				return etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: served})
+			stack{naming.CallerCluster, served, func() ([]etcdshapes.Object, error) {
+				return etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: served})
 			}})
 	}
 	for _, st := range stacks {
@@ -163,10 +163,10 @@ func TestScopeIsTheFullRender(t *testing.T) {
 		full  func() ([]etcdshapes.Object, error)
 	}{
 		{func() (naming.Names, error) { return naming.ForEtcdChart("tenant-root", "etcd") }, func() ([]etcdshapes.Object, error) {
-			return etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", APIVersions: etcdshapes.OptionalAPIs()})
+			return etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", APIVersions: etcdshapes.OptionalAPIs()})
 		}},
 		{func() (naming.Names, error) { return naming.ForCluster("tenant-demo", "kubernetes-demo") }, func() ([]etcdshapes.Object, error) {
-			return etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: etcdshapes.OptionalAPIs()})
+			return etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: etcdshapes.OptionalAPIs()})
 		}},
 	} {
 		n, err := tc.names()
@@ -203,9 +203,9 @@ func TestResourceForEveryKindEmitted(t *testing.T) {
 		require.NoError(t, err)
 		objs = append(objs, o)
 	}
-	etcdChart, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", APIVersions: etcdshapes.OptionalAPIs()})
+	etcdChart, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", APIVersions: etcdshapes.OptionalAPIs()})
 	require.NoError(t, err)
-	cluster, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: etcdshapes.OptionalAPIs()})
+	cluster, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: etcdshapes.OptionalAPIs()})
 	require.NoError(t, err)
 	objs = append(etcdChart, cluster...)
 	n, err := naming.ForCluster("tenant-demo", "kubernetes-demo")

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/values"
 )
 
@@ -29,7 +30,7 @@ func TestQuantitySpellingAsDocumented(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Release: "etcd", Values: v})
+			objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Release: "etcd", Values: v})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,8 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// EtcdChartOptions are the inputs of the etcd chart's stack.
-type EtcdChartOptions struct {
+// EtcdChartStackOptions are the inputs of the etcd chart's stack.
+type EtcdChartStackOptions struct {
 	// Namespace is the tenant namespace, "tenant-…".
 	Namespace string
 	// Release must be "etcd"; empty means "etcd".
@@ -37,7 +37,7 @@ type EtcdChartOptions struct {
 	Live LiveState
 }
 
-// EtcdChart returns every object the etcd chart renders, in the order helm
+// EtcdChartStack returns every object the etcd chart renders, in the order helm
 // template prints them (Sort: Helm's install order of kinds, the hooks
 // last, the pre-install Secrets among them, which helm install creates
 // first).
@@ -45,7 +45,7 @@ type EtcdChartOptions struct {
 // Bad input is refused with every refusal (see invalid.List): the names,
 // the chart version, the live state, then the etcd's options, in that
 // order. Nothing in APIVersions is refused.
-func EtcdChart(o EtcdChartOptions) ([]Object, error) {
+func EtcdChartStack(o EtcdChartStackOptions) ([]Object, error) {
 	return etcdChart(o, goPaths())
 }
 
@@ -55,7 +55,7 @@ func EtcdChart(o EtcdChartOptions) ([]Object, error) {
 type inputPaths struct {
 	etcd etcd.Paths
 	// replicas, storageClassLocal and storageClassReplicated are
-	// ClusterOptions' fields of those names.
+	// ClusterStackOptions' fields of those names.
 	replicas, storageClassLocal, storageClassReplicated string
 }
 
@@ -81,7 +81,7 @@ func valuesPaths(p values.Paths) inputPaths {
 	return out
 }
 
-func etcdChart(o EtcdChartOptions, p inputPaths) ([]Object, error) {
+func etcdChart(o EtcdChartStackOptions, p inputPaths) ([]Object, error) {
 	if o.Release == "" {
 		o.Release = naming.EtcdChartRelease
 	}
@@ -94,12 +94,12 @@ func etcdChart(o EtcdChartOptions, p inputPaths) ([]Object, error) {
 		return nil, invalid.Join(err, p.etcd.Validate(opts))
 	}
 	b := stackBuild{names: n, opts: opts, paths: p.etcd, replicas: etcd.ReplicasOrDefault(opts.Replicas), chartVersion: o.ChartVersion, bootstrap: o.Live.Bootstrap}
-	return b.build(CallerEtcd, apis)
+	return b.build(naming.CallerEtcd, apis)
 }
 
 // inputs checks the names and the stack's inputs beside the etcd's
 // options, each on its own.
-func (o EtcdChartOptions) inputs() (naming.Names, map[string]bool, error) {
+func (o EtcdChartStackOptions) inputs() (naming.Names, map[string]bool, error) {
 	var c invalid.Collector
 	n, err := naming.ForEtcdChart(o.Namespace, o.Release)
 	c.Add(err)
@@ -114,8 +114,8 @@ func (o EtcdChartOptions) inputs() (naming.Names, map[string]bool, error) {
 	return n, apis, c.Err()
 }
 
-// ClusterOptions are the inputs of a tenant cluster's etcd stack.
-type ClusterOptions struct {
+// ClusterStackOptions are the inputs of a tenant cluster's etcd stack.
+type ClusterStackOptions struct {
 	// Namespace is the tenant namespace, "tenant-…".
 	Namespace string
 	// Release is the kubernetes chart's release, "kubernetes-<cluster>";
@@ -151,7 +151,7 @@ type ClusterOptions struct {
 	Live LiveState
 }
 
-// Cluster returns every object the kubernetes chart renders for its etcd,
+// ClusterStack returns every object the kubernetes chart renders for its etcd,
 // in the order helm template prints them (Sort); none when the cluster
 // stays on a shared datastore.
 //
@@ -164,11 +164,11 @@ type ClusterOptions struct {
 // the checks run: the namespace and release, the chart version, the live
 // state, the replicas, the storage classes, then the etcd's options.
 // Nothing in APIVersions is refused.
-func Cluster(o ClusterOptions) ([]Object, error) {
+func ClusterStack(o ClusterStackOptions) ([]Object, error) {
 	return cluster(o, goPaths())
 }
 
-func cluster(o ClusterOptions, p inputPaths) ([]Object, error) {
+func cluster(o ClusterStackOptions, p inputPaths) ([]Object, error) {
 	var c invalid.Collector
 	own, shared, apis, replicas, err := o.inputs(p)
 	c.Add(err)
@@ -207,7 +207,7 @@ func cluster(o ClusterOptions, p inputPaths) ([]Object, error) {
 		return []Object{}, nil
 	}
 	b := stackBuild{names: n, opts: opts, paths: p.etcd, replicas: replicas, chartVersion: o.ChartVersion, bootstrap: o.Live.Bootstrap}
-	return b.build(CallerCluster, apis)
+	return b.build(naming.CallerCluster, apis)
 }
 
 // inputs checks everything of a tenant cluster's stack beside its etcd
@@ -215,7 +215,7 @@ func cluster(o ClusterOptions, p inputPaths) ([]Object, error) {
 // is the cluster's own DataStore name ("" when the namespace or release is
 // refused), shared whether it stays on another datastore, replicas the
 // count with its default applied.
-func (o ClusterOptions) inputs(p inputPaths) (own string, shared bool, apis map[string]bool, replicas int32, err error) {
+func (o ClusterStackOptions) inputs(p inputPaths) (own string, shared bool, apis map[string]bool, replicas int32, err error) {
 	var c invalid.Collector
 	own, shared, err = o.sharesDataStore()
 	c.Add(err)
@@ -241,14 +241,14 @@ const (
 // than its own, in which case Cluster renders nothing. It needs only a
 // tenant namespace and a DNS-1123 release (naming.ClusterDataStore), not
 // the rules of the names a rendered stack would use.
-func SharesDataStore(o ClusterOptions) (bool, error) {
+func SharesDataStore(o ClusterStackOptions) (bool, error) {
 	_, shared, err := o.sharesDataStore()
 	return shared, err
 }
 
 // sharesDataStore is SharesDataStore, with the cluster's own DataStore name
 // it compares the live one with ("" when it refuses).
-func (o ClusterOptions) sharesDataStore() (own string, shared bool, err error) {
+func (o ClusterStackOptions) sharesDataStore() (own string, shared bool, err error) {
 	own, err = naming.ClusterDataStore(o.Namespace, o.Release)
 	if err != nil {
 		return "", false, err
@@ -256,7 +256,7 @@ func (o ClusterOptions) sharesDataStore() (own string, shared bool, err error) {
 	return own, o.Live.DataStoreName != "" && o.Live.DataStoreName != own, nil
 }
 
-func storageClass(o ClusterOptions, replicas int32) string {
+func storageClass(o ClusterStackOptions, replicas int32) string {
 	if o.Live.StorageClassName != nil {
 		return *o.Live.StorageClassName
 	}
@@ -279,14 +279,14 @@ func storageClass(o ClusterOptions, replicas int32) string {
 // node-local storage silently. None for the etcd chart, a cluster on a
 // shared datastore, no live class, or values the render refuses.
 func StorageClassWarnings(r Request) []string {
-	if r.Caller != CallerCluster || r.Live.StorageClassName == nil {
+	if r.Caller != naming.CallerCluster || r.Live.StorageClassName == nil {
 		return nil
 	}
-	c, err := values.Cluster(r.Values)
+	c, err := values.ReadCluster(r.Values)
 	if err != nil {
 		return nil
 	}
-	o := ClusterOptions{Namespace: r.Namespace, Release: r.Release, Replicas: c.Replicas,
+	o := ClusterStackOptions{Namespace: r.Namespace, Release: r.Release, Replicas: c.Replicas,
 		StorageClassLocal: c.StorageClassLocal, StorageClassReplicated: c.StorageClassReplicated, Live: r.Live}
 	if shared, err := SharesDataStore(o); err != nil || shared {
 		return nil
@@ -299,7 +299,7 @@ func StorageClassWarnings(r Request) []string {
 
 // keptStorageClass is StorageClassWarnings' message for o, "" when the
 // kept class is the one the values choose.
-func keptStorageClass(o ClusterOptions) string {
+func keptStorageClass(o ClusterStackOptions) string {
 	replicas := etcd.ReplicasOrDefault(o.Replicas)
 	kept := *o.Live.StorageClassName
 	fresh := o

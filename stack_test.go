@@ -21,15 +21,15 @@ func find[T Object](t *testing.T, objs []Object) T {
 	return zero
 }
 
-func clusterOf(t *testing.T, o ClusterOptions) *v1alpha2.EtcdCluster {
+func clusterOf(t *testing.T, o ClusterStackOptions) *v1alpha2.EtcdCluster {
 	t.Helper()
-	objs, err := Cluster(o)
+	objs, err := ClusterStack(o)
 	require.NoError(t, err)
 	return find[*v1alpha2.EtcdCluster](t, objs)
 }
 
 func TestClusterStorageClass(t *testing.T) {
-	base := ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", StorageClassLocal: "local", StorageClassReplicated: "replicated"}
+	base := ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", StorageClassLocal: "local", StorageClassReplicated: "replicated"}
 	live := func(s string) *string { return &s }
 
 	three := base
@@ -47,15 +47,15 @@ func TestClusterStorageClass(t *testing.T) {
 	empty.Live.StorageClassName = live("")
 	assert.Equal(t, "", clusterOf(t, empty).Spec.Storage.StorageClassName, "a live empty class stays empty")
 
-	none := ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"}
+	none := ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"}
 	assert.Equal(t, "", clusterOf(t, none).Spec.Storage.StorageClassName)
 }
 
 func TestClusterSharedDataStore(t *testing.T) {
-	o := ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: []string{APICiliumNetworkPolicy}}
+	o := ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: []string{APICiliumNetworkPolicy}}
 
 	o.Live.DataStoreName = "tenant-root"
-	objs, err := Cluster(o)
+	objs, err := ClusterStack(o)
 	require.NoError(t, err)
 	assert.Empty(t, objs, "a cluster on another datastore stays there")
 	shares, err := SharesDataStore(o)
@@ -63,20 +63,20 @@ func TestClusterSharedDataStore(t *testing.T) {
 	assert.True(t, shares)
 
 	o.Live.DataStoreName = "tenant-demo.kubernetes-demo"
-	objs, err = Cluster(o)
+	objs, err = ClusterStack(o)
 	require.NoError(t, err)
 	assert.NotEmpty(t, objs, "its own datastore renders the stack")
 
 	// Bad input is refused even when nothing would be rendered.
 	o.Live.DataStoreName = "tenant-root"
 	o.Replicas = 2
-	_, err = Cluster(o)
+	_, err = ClusterStack(o)
 	assert.Error(t, err)
 }
 
 func TestClusterOptionalAPIs(t *testing.T) {
 	kinds := func(apis ...string) []string {
-		objs, err := Cluster(ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: apis})
+		objs, err := ClusterStack(ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: apis})
 		require.NoError(t, err)
 		var out []string
 		for _, o := range objs {
@@ -101,9 +101,9 @@ func TestClusterOptionalAPIs(t *testing.T) {
 
 func TestStacksAreWellFormed(t *testing.T) {
 	stacks := map[string]func() ([]Object, error){
-		"etcd": func() ([]Object, error) { return EtcdChart(EtcdChartOptions{Namespace: "tenant-root"}) },
+		"etcd": func() ([]Object, error) { return EtcdChartStack(EtcdChartStackOptions{Namespace: "tenant-root"}) },
 		"cluster": func() ([]Object, error) {
-			return Cluster(ClusterOptions{Namespace: "tenant-x", Release: "kubernetes-x", APIVersions: []string{APICiliumNetworkPolicy, APIVMPodScrape, APIVerticalPodAutoscaler}})
+			return ClusterStack(ClusterStackOptions{Namespace: "tenant-x", Release: "kubernetes-x", APIVersions: []string{APICiliumNetworkPolicy, APIVMPodScrape, APIVerticalPodAutoscaler}})
 		},
 	}
 	for name, build := range stacks {
@@ -136,7 +136,7 @@ func TestStacksAreWellFormed(t *testing.T) {
 }
 
 func TestSortIsHelmInstallOrder(t *testing.T) {
-	objs, err := EtcdChart(EtcdChartOptions{Namespace: "tenant-root"})
+	objs, err := EtcdChartStack(EtcdChartStackOptions{Namespace: "tenant-root"})
 	require.NoError(t, err)
 	var got []string
 	for _, o := range objs {

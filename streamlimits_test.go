@@ -11,6 +11,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/bigyaml"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"
 )
@@ -74,7 +75,7 @@ func TestLiveStreamBounded(t *testing.T) {
 				var err error
 				objs, err = plan.ReadObjects(doc)
 				if err == nil {
-					_, _, err = plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, objs)
+					_, _, err = plan.ForRequest(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}, objs)
 				}
 				return err
 			})
@@ -105,7 +106,7 @@ func TestLiveStreamAtTheLimits(t *testing.T) {
 			start := time.Now()
 			objs, err := plan.ReadObjects(doc)
 			require.NoError(t, err)
-			_, _, err = plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, objs)
+			_, _, err = plan.ForRequest(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}, objs)
 			require.NoError(t, err)
 			require.Less(t, time.Since(start), 2*time.Minute, "%d objects", len(objs))
 		})

@@ -14,6 +14,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/monitoring"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/values"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -62,18 +63,18 @@ func pathOf(n int) string {
 
 // etcdRender renders the etcd chart with values built in Go.
 func boundsEtcd(v map[string]any) error {
-	_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v})
+	_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v})
 	return err
 }
 
 // clusterRender renders the kubernetes chart's etcd with values built in Go.
 func boundsCluster(v map[string]any) error {
-	_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
+	_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
 	return err
 }
 
 func boundsOptions(o etcd.Options) error {
-	_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: o})
+	_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: o})
 	return err
 }
 
@@ -210,24 +211,24 @@ func lengthBounds() []lengthBound {
 		lengthBound{"etcd.Ratios.CPU", etcd.MaxRatioLength, "Ratios.CPU", ratio, func(s string) error { return etcd.Ratios{CPU: s}.Validate() }},
 		lengthBound{"etcd.Ratios.Memory", etcd.MaxRatioLength, "Ratios.Memory", ratio, func(s string) error { return etcd.Ratios{Memory: s}.Validate() }},
 		lengthBound{"etcd.Ratios.EphemeralStorage", etcd.MaxRatioLength, "Ratios.EphemeralStorage", ratio, func(s string) error { return etcd.Ratios{EphemeralStorage: s}.Validate() }},
-		lengthBound{"etcdshapes.EtcdChartOptions.Namespace", 63, "namespace", func(n int) string { return "tenant-" + repeatTo("a", n-7) }, func(s string) error {
-			_, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: s})
+		lengthBound{"etcdshapes.EtcdChartStackOptions.Namespace", 63, "namespace", func(n int) string { return "tenant-" + repeatTo("a", n-7) }, func(s string) error {
+			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: s})
 			return err
 		}},
-		lengthBound{"etcdshapes.ClusterOptions.Release", 51, "release", func(n int) string { return "kubernetes-" + repeatTo("a", n-11) }, func(s string) error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: s})
+		lengthBound{"etcdshapes.ClusterStackOptions.Release", 51, "release", func(n int) string { return "kubernetes-" + repeatTo("a", n-11) }, func(s string) error {
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: s})
 			return err
 		}},
-		lengthBound{"etcdshapes.ClusterOptions.ChartVersion", 256, "chartVersion", func(n int) string { return "1.0.0-" + repeatTo("a", n-6) }, func(s string) error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", ChartVersion: s})
+		lengthBound{"etcdshapes.ClusterStackOptions.ChartVersion", 256, "chartVersion", func(n int) string { return "1.0.0-" + repeatTo("a", n-6) }, func(s string) error {
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", ChartVersion: s})
 			return err
 		}},
 		lengthBound{"etcdshapes.LiveState.DataStoreName", 253, "live.dataStoreName", subdomainOf, func(s string) error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Live: etcdshapes.LiveState{DataStoreName: s}})
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Live: etcdshapes.LiveState{DataStoreName: s}})
 			return err
 		}},
 		lengthBound{"etcdshapes.LiveState.StorageClassName", 253, "live.storageClassName", subdomainOf, func(s string) error {
-			_, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Live: etcdshapes.LiveState{StorageClassName: &s}})
+			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Live: etcdshapes.LiveState{StorageClassName: &s}})
 			return err
 		}},
 		lengthBound{"etcd.SnapshotScheduleOptions.Schedule", etcd.MaxScheduleLength, "schedule", sched, func(s string) error { return schedule(etcd.SnapshotScheduleOptions{Schedule: s}) }},
@@ -338,25 +339,25 @@ func TestStringLengthBounds(t *testing.T) {
 // boundedElsewhere are the string fields of the Go API's options that
 // lengthBounds does not take one by one, and why.
 var boundedElsewhere = map[string]string{
-	"etcdshapes.EtcdChartOptions.Release":                 "must be \"etcd\"",
-	"etcdshapes.EtcdChartOptions.ChartVersion":            "as ClusterOptions.ChartVersion (monitoring.ValidateChartVersion: SemVer's 256)",
-	"etcdshapes.EtcdChartOptions.APIVersions":             "never refused: a served list is the cluster's (Helm's VersionSet.Has); entries are matched whole, in linear time",
-	"etcdshapes.ClusterOptions.Namespace":                 "as EtcdChartOptions.Namespace (a tenant namespace, a DNS-1123 label)",
-	"etcdshapes.ClusterOptions.APIVersions":               "as EtcdChartOptions.APIVersions",
-	"etcdshapes.ClusterOptions.StorageClassLocal":         "a StorageClass name, as values' _cluster.etcd-storage-class-local",
-	"etcdshapes.ClusterOptions.StorageClassReplicated":    "a StorageClass name, as values' _cluster.etcd-storage-class-replicated",
-	"etcdshapes.LiveState.Bootstrap":                      "a live value, rendered as the API server stored it",
-	"etcdshapes.Request.Caller":                           "etcd or cluster",
-	"etcdshapes.Request.Namespace":                        "as EtcdChartOptions.Namespace",
-	"etcdshapes.Request.Release":                          "as ClusterOptions.Release",
-	"etcdshapes.Request.ChartVersion":                     "as ClusterOptions.ChartVersion",
-	"etcdshapes.Request.Values":                           "the values, each in lengthBounds (values.*, _cluster.*)",
-	"etcdshapes.Request.APIVersions":                      "as EtcdChartOptions.APIVersions",
-	"etcd.CheckOptions.Load":                              "one of s, m, l or xl",
-	"etcd.Options.Resources":                              "quantities (values.resources.cpu) and resource names (values.resources)",
-	"etcd.Options.Size":                                   "a resource.Quantity: quantity.Check bounds its digits (64) and its exponent (99)",
-	"etcdshapes.ClusterOptions.TopologySpreadConstraints": "as etcd.Options.TopologySpreadConstraints (the API server's Pod rules: label keys of at most 317, values of 63)",
-	"monitoring.DashboardOptions.InstanceSelector":        "a label selector (apimachinery's ValidateLabelSelector: keys of at most 317, values of 63)",
+	"etcdshapes.EtcdChartStackOptions.Release":                 "must be \"etcd\"",
+	"etcdshapes.EtcdChartStackOptions.ChartVersion":            "as ClusterStackOptions.ChartVersion (monitoring.ValidateChartVersion: SemVer's 256)",
+	"etcdshapes.EtcdChartStackOptions.APIVersions":             "never refused: a served list is the cluster's (Helm's VersionSet.Has); entries are matched whole, in linear time",
+	"etcdshapes.ClusterStackOptions.Namespace":                 "as EtcdChartStackOptions.Namespace (a tenant namespace, a DNS-1123 label)",
+	"etcdshapes.ClusterStackOptions.APIVersions":               "as EtcdChartStackOptions.APIVersions",
+	"etcdshapes.ClusterStackOptions.StorageClassLocal":         "a StorageClass name, as values' _cluster.etcd-storage-class-local",
+	"etcdshapes.ClusterStackOptions.StorageClassReplicated":    "a StorageClass name, as values' _cluster.etcd-storage-class-replicated",
+	"etcdshapes.LiveState.Bootstrap":                           "a live value, rendered as the API server stored it",
+	"etcdshapes.Request.Caller":                                "etcd or cluster",
+	"etcdshapes.Request.Namespace":                             "as EtcdChartStackOptions.Namespace",
+	"etcdshapes.Request.Release":                               "as ClusterStackOptions.Release",
+	"etcdshapes.Request.ChartVersion":                          "as ClusterStackOptions.ChartVersion",
+	"etcdshapes.Request.Values":                                "the values, each in lengthBounds (values.*, _cluster.*)",
+	"etcdshapes.Request.APIVersions":                           "as EtcdChartStackOptions.APIVersions",
+	"etcd.CheckOptions.Load":                                   "one of s, m, l or xl",
+	"etcd.Options.Resources":                                   "quantities (values.resources.cpu) and resource names (values.resources)",
+	"etcd.Options.Size":                                        "a resource.Quantity: quantity.Check bounds its digits (64) and its exponent (99)",
+	"etcdshapes.ClusterStackOptions.TopologySpreadConstraints": "as etcd.Options.TopologySpreadConstraints (the API server's Pod rules: label keys of at most 317, values of 63)",
+	"monitoring.DashboardOptions.InstanceSelector":             "a label selector (apimachinery's ValidateLabelSelector: keys of at most 317, values of 63)",
 }
 
 // stringFields are the string inputs of the Go API's options, by the type
@@ -395,7 +396,7 @@ func stringFields() []string {
 			}
 		}
 	}
-	for _, v := range []any{etcd.Options{}, etcdshapes.EtcdChartOptions{}, etcdshapes.ClusterOptions{}, etcdshapes.Request{}, etcd.SnapshotScheduleOptions{},
+	for _, v := range []any{etcd.Options{}, etcdshapes.EtcdChartStackOptions{}, etcdshapes.ClusterStackOptions{}, etcdshapes.Request{}, etcd.SnapshotScheduleOptions{},
 		etcd.CheckOptions{}, monitoring.DashboardOptions{}, metav1.OwnerReference{}} {
 		walk(reflect.TypeOf(v))
 	}

@@ -2,10 +2,12 @@ package etcdshapes_test
 
 import (
 	"encoding/json"
-	"github.com/etcdshapes/etcdshapes/plan"
-	"github.com/etcdshapes/etcdshapes/values"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/plan"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/stretchr/testify/require"
@@ -57,8 +59,8 @@ func TestPlatformValuesIgnored(t *testing.T) {
 		req    etcdshapes.Request
 		extras []string
 	}{
-		{etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root"}, append(extras, etcdOnly...)},
-		{etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo",
+		{etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root"}, append(extras, etcdOnly...)},
+		{etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo",
 			APIVersions: []string{etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape, etcdshapes.APICiliumNetworkPolicy}}, extras},
 	} {
 		base := c.req
@@ -84,7 +86,7 @@ func TestSharedDataStoreSkipsNameRules(t *testing.T) {
 		"1-legacy-cluster",                           // does not start with a letter
 		"kubernetes.demo",                            // a dot: Helm's release names allow it, a Service name does not
 	} {
-		shared := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel,
+		shared := etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: rel,
 			Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}}
 		objs, err := etcdshapes.Render(shared)
 		require.NoError(t, err, rel)
@@ -93,7 +95,7 @@ func TestSharedDataStoreSkipsNameRules(t *testing.T) {
 		own.Live = etcdshapes.LiveState{}
 		_, err = etcdshapes.Render(own)
 		require.Error(t, err, "%s on its own datastore", rel)
-		ok, err := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: rel, Live: shared.Live})
+		ok, err := etcdshapes.SharesDataStore(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: rel, Live: shared.Live})
 		require.NoError(t, err)
 		require.True(t, ok)
 
@@ -105,7 +107,7 @@ func TestSharedDataStoreSkipsNameRules(t *testing.T) {
 	}
 	// What no release may be, shared or not.
 	for _, rel := range []string{"", "Kubernetes-Demo", "kubernetes-demo-", "kubernetes..demo", strings.Repeat("a", 64)} {
-		_, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel,
+		_, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: rel,
 			Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}})
 		require.ErrorContains(t, err, "release", rel)
 	}
@@ -115,7 +117,7 @@ func TestSharedDataStoreSkipsNameRules(t *testing.T) {
 // render exactly as the same number read from YAML.
 func TestGoNumbersAreYAMLNumbers(t *testing.T) {
 	etcdReq := func(v map[string]any) etcdshapes.Request {
-		return etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", Values: v}
+		return etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", Values: v}
 	}
 	want := renderYAML(t, etcdReq(fromYAML(t, "replicas: 1\nsize: 1073741824\nresources:\n  cpu: 2\n  memory: 1073741824\n_cluster:\n  cpu-allocation-ratio: 4\n  memory-allocation-ratio: 2\n")))
 	for _, n := range []func(int) any{
@@ -155,7 +157,7 @@ func TestGoNumbersAreYAMLNumbers(t *testing.T) {
 	require.Equal(t, renderYAML(t, etcdReq(yamlForm)), renderYAML(t, etcdReq(typed)))
 	// The caller's map is not changed.
 	require.IsType(t, map[string]string{}, typed["resources"])
-	c := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
+	c := etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
 	c.Values = fromYAML(t, "etcd:\n  replicas: 1\n")
 	want = renderYAML(t, c)
 	for _, r := range []any{1, int64(1), uint(1), 1.0, float32(1), json.Number("1"), json.Number("1.0"), json.Number("1e0")} {
@@ -198,12 +200,12 @@ func TestSharedDataStorePlanWithLongNames(t *testing.T) {
 	st, err := plan.LiveStateFromObjects("tenant-demo", rel, live)
 	require.NoError(t, err)
 	require.Equal(t, "tenant-root", st.DataStoreName)
-	p, desired, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel}, live)
+	p, desired, err := plan.ForRequest(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: rel}, live)
 	require.NoError(t, err)
 	require.Empty(t, desired)
 	require.True(t, p.SafeToApply(), p.String())
 	require.Contains(t, p.String(), "No changes")
 	// Without the shared datastore the names are refused.
-	_, _, err = plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: rel}, nil)
+	_, _, err = plan.ForRequest(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: rel}, nil)
 	require.ErrorContains(t, err, "more than 56")
 }

@@ -123,7 +123,7 @@ func TestApplyRequestsAreGoldenAndMeanEveryField(t *testing.T) {
 }
 
 func TestApplyRequestsDoNotChangeInputs(t *testing.T) {
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	require.NoError(t, err)
 	before, err := etcdshapes.Marshal(objs)
 	require.NoError(t, err)
@@ -139,7 +139,7 @@ func TestApplyRequestsDoNotChangeInputs(t *testing.T) {
 }
 
 func TestWithOwnerReference(t *testing.T) {
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	require.NoError(t, err)
 	yes := true
 	owner := metav1.OwnerReference{APIVersion: "apps.cozystack.io/v1alpha1", Kind: "Kubernetes", Name: "demo", UID: "1234", Controller: &yes, BlockOwnerDeletion: &yes}
@@ -165,7 +165,7 @@ func TestWithOwnerReference(t *testing.T) {
 }
 
 func TestWithLabelsAndAnnotationsRefuseConflictsAndBadKeys(t *testing.T) {
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+	objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root"})
 	require.NoError(t, err)
 	var ne *invalid.Error
 
@@ -190,7 +190,7 @@ func TestWithLabelsAndAnnotationsRefuseConflictsAndBadKeys(t *testing.T) {
 }
 
 func TestForKindEditsOneKind(t *testing.T) {
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+	objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root"})
 	require.NoError(t, err)
 	seconds := int32(900)
 	n := 0
@@ -220,7 +220,7 @@ func TestRequestResourceOfOtherKinds(t *testing.T) {
 		require.Len(t, reqs, 1)
 		assert.Equal(t, o.GroupVersionKind().GroupVersion().WithResource(""), reqs[0].Resource, o.GetKind())
 	}
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+	objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root"})
 	require.NoError(t, err)
 	reqs, err := apply.Requests(objs)
 	require.NoError(t, err)
@@ -234,7 +234,7 @@ func TestRequestResourceOfOtherKinds(t *testing.T) {
 // Modify is all or nothing: a modifier failing on a later object leaves
 // the earlier ones untouched.
 func TestModifyIsAtomic(t *testing.T) {
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root"})
+	objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root"})
 	require.NoError(t, err)
 	before, err := etcdshapes.Marshal(objs)
 	require.NoError(t, err)
@@ -265,7 +265,7 @@ func TestLabelsAndAnnotationsTextClass(t *testing.T) {
 	class = append(class, "\u2028", "\u2029", "\ufeff", "\ufffe", "\uffff", "\xff", "\xc3")
 	for _, c := range class {
 		v := "a" + c + "b"
-		objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+		objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 		require.NoError(t, err)
 		err = apply.Modify(objs, apply.WithLabels(map[string]string{"example.com/l": v}))
 		var bad *invalid.Error

@@ -11,7 +11,7 @@ import (
 // Server-side apply requests for a stack, owned by the operator's own
 // resource and labelled; the cleanup hooks are left out.
 func ExampleRequests() {
-	objs, _ := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, _ := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	yes := true
 	reqs, err := apply.Requests(objs,
 		apply.WithOwnerReference(metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "TenantEtcd", Name: "demo", UID: "6f1c", Controller: &yes}),

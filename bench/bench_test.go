@@ -8,6 +8,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"sigs.k8s.io/yaml"
 )
 
@@ -15,15 +16,15 @@ import (
 // caller renders: the charts' defaults, the per-cluster one with every
 // optional API served.
 type caller struct {
-	name     string // sub-benchmark name
-	scenario string // golden scenario
-	chart    string // chartgen.Options.Caller
-	upstream string // the upstream chart, under ../shared/upstream
+	name     string        // sub-benchmark name
+	scenario string        // golden scenario
+	chart    naming.Caller // chartgen.Options.Caller
+	upstream string        // the upstream chart, under ../shared/upstream
 }
 
 var callers = []caller{
-	{name: "etcd-chart", scenario: "etcd-defaults", chart: etcdshapes.CallerEtcd, upstream: "etcd"},
-	{name: "cluster", scenario: "cluster-demo", chart: etcdshapes.CallerCluster, upstream: "kubernetes"},
+	{name: "etcd-chart", scenario: "etcd-defaults", chart: naming.CallerEtcd, upstream: "etcd"},
+	{name: "cluster", scenario: "cluster-demo", chart: naming.CallerCluster, upstream: "kubernetes"},
 }
 
 func request(tb testing.TB, c caller) etcdshapes.Request {

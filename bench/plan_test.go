@@ -2,11 +2,13 @@ package bench
 
 import (
 	"encoding/json"
-	"github.com/etcdshapes/etcdshapes/plan"
-	"github.com/etcdshapes/etcdshapes/values"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/plan"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
@@ -24,8 +26,8 @@ var planCallers = []struct {
 	name string
 	req  etcdshapes.Request
 }{
-	{"etcd-chart", etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"}},
-	{"cluster", etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture",
+	{"etcd-chart", etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"}},
+	{"cluster", etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture",
 		ChartVersion: "1.2.3", APIVersions: golden.AllAPIs}},
 }
 

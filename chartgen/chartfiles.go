@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/plainjson"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
@@ -16,15 +16,15 @@ import (
 // the library chart), values.yaml and values.schema.json in that chart's
 // own values shape, the one template that renders the stack, and the ci/
 // values `helm lint` and chart-testing render.
-func chartFiles(caller, version string) ([]File, error) {
+func chartFiles(caller naming.Caller, version string) ([]File, error) {
 	var name, description, values string
 	var schema map[string]any
 	var ci []File
 	switch caller {
-	case etcdshapes.CallerEtcd:
+	case naming.CallerEtcd:
 		name, values, schema, ci = "etcd", etcdValues(), etcdSchema(), etcdCIValues
 		description = "Cozystack's shared etcd of a tenant namespace (install as release \"etcd\"), generated from the etcdshapes builders."
-	case etcdshapes.CallerCluster:
+	case naming.CallerCluster:
 		name, values, schema, ci = "kubernetes-etcd", clusterValues(), clusterSchema(), clusterCIValues
 		description = "The etcd of one Cozystack tenant Kubernetes cluster (install as the kubernetes chart's release \"kubernetes-<name>\"), generated from the etcdshapes builders."
 	}
@@ -233,10 +233,10 @@ func with(p map[string]any, kv ...any) map[string]any {
 // platformSchema is the _cluster map's; the storage classes are names for
 // a tenant cluster, which reads them, and any string for the etcd chart,
 // which ignores them.
-func platformSchema(caller string) map[string]any {
+func platformSchema(caller naming.Caller) map[string]any {
 	ratio := func(desc string) map[string]any { return prop(desc, "string", "number", "null") }
 	class := func(desc string) map[string]any { return prop(desc, "string", "null") }
-	if caller == etcdshapes.CallerCluster {
+	if caller == naming.CallerCluster {
 		class = func(desc string) map[string]any { return nameProp(desc, "string", "null") }
 	}
 	return with(prop("Platform values Cozystack passes to every chart; the keys below are read, the others ignored.", "object", "null"),
@@ -283,7 +283,7 @@ func etcdSchema() map[string]any {
 			"default", map[string]any{"cpu": etcd.DefaultCPU, "memory": etcd.DefaultMemory}),
 		"affinity": with(prop("Affinity of the members (a pod affinity); empty means a soft anti-affinity across nodes.", "object"), "default", map[string]any{}),
 		"auth":     authSchema(),
-		"_cluster": platformSchema(etcdshapes.CallerEtcd),
+		"_cluster": platformSchema(naming.CallerEtcd),
 	})
 }
 
@@ -306,6 +306,6 @@ func clusterSchema() map[string]any {
 				"replicas": with(prop("etcd members: 1 or 3.", "integer", "null"), "enum", []any{clusterReplicas[0], clusterReplicas[1], nil}, "default", etcd.DefaultReplicas),
 				"auth":     authSchema(),
 			}),
-		"_cluster": platformSchema(etcdshapes.CallerCluster),
+		"_cluster": platformSchema(naming.CallerCluster),
 	})
 }

@@ -8,9 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
-	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/values"
 	"math"
 	"reflect"
 	"slices"
@@ -19,6 +16,10 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+
+	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
@@ -35,10 +36,10 @@ import (
 
 // Options say what to generate.
 type Options struct {
-	// Caller is etcdshapes.CallerEtcd ("etcd") or etcdshapes.CallerCluster
+	// Caller is naming.CallerEtcd ("etcd") or naming.CallerCluster
 	// ("cluster"): the application chart of that caller. Empty with
 	// Library.
-	Caller string
+	Caller naming.Caller
 	// Version is the version of the generated charts (Chart.yaml, and the
 	// library dependency's); empty means "0.0.0". The WorkloadMonitor shows
 	// the application chart's.
@@ -118,7 +119,7 @@ func chart(o Options, library func(version string) ([]File, error)) ([]File, err
 			return nil, invalid.Errorf("vendor", true, "applies to an application chart, not the library chart")
 		}
 		files, err = library(version)
-	case o.Caller == etcdshapes.CallerEtcd || o.Caller == etcdshapes.CallerCluster:
+	case o.Caller == naming.CallerEtcd || o.Caller == naming.CallerCluster:
 		files, err = chartFiles(o.Caller, version)
 		if err == nil && o.Vendor {
 			var lib []File
@@ -128,7 +129,7 @@ func chart(o Options, library func(version string) ([]File, error)) ([]File, err
 			}
 		}
 	default:
-		return nil, invalid.Errorf("caller", o.Caller, "must be %q or %q", etcdshapes.CallerEtcd, etcdshapes.CallerCluster)
+		return nil, o.Caller.Validate("caller")
 	}
 	if err != nil {
 		return nil, err
@@ -363,7 +364,7 @@ type apiGroup struct {
 // Shape.AlwaysFor holds them (alwaysAPIs).
 func apiExpr(api string) string {
 	has := fmt.Sprintf("($root.Capabilities.APIVersions.Has %s)", templateQuote(api))
-	e, c := slices.Contains(alwaysAPIs(etcdshapes.CallerEtcd), api), slices.Contains(alwaysAPIs(etcdshapes.CallerCluster), api)
+	e, c := slices.Contains(alwaysAPIs(naming.CallerEtcd), api), slices.Contains(alwaysAPIs(naming.CallerCluster), api)
 	switch {
 	case e && c:
 		return "true"
@@ -596,8 +597,8 @@ func newConstants() (*constants, error) {
 		DefaultQuota:           defQuota,
 		LibraryName:            LibraryName,
 		NoLibraryMessage:       fmt.Sprintf("etcdshapes: the %s library chart is not a dependency of this chart (named %q, fetched by helm dependency build): its templates run files of that chart", LibraryName, LibraryName),
-		CallerEtcd:             etcdshapes.CallerEtcd,
-		CallerCluster:          etcdshapes.CallerCluster,
+		CallerEtcd:             naming.CallerEtcd.String(),
+		CallerCluster:          naming.CallerCluster.String(),
 		ClusterReplicas:        clusterReplicas,
 		DefaultVersion:         etcd.DefaultVersion,
 		DefaultReplicas:        etcd.DefaultReplicas,

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"text/template"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -198,7 +199,7 @@ func TestChartFiles(t *testing.T) {
 
 	// The shared stack and each caller's own hold every object of its
 	// stack with every optional API served.
-	for _, caller := range []string{"etcd", "cluster"} {
+	for _, caller := range naming.Callers() {
 		objs, err := sentinels[0].render(caller, etcdshapes.OptionalAPIs(), etcdshapes.LiveState{})
 		require.NoError(t, err)
 		stack := string(libPath[stackFile]) + string(libPath[callerFile(caller)])
@@ -236,7 +237,7 @@ func libraryText(t *testing.T) map[string]string {
 func shapesOf(t *testing.T) string {
 	l := libraryText(t)
 	var b strings.Builder
-	for _, caller := range []string{"etcd", "cluster"} {
+	for _, caller := range naming.Callers() {
 		b.WriteString(l[callerFile(caller)])
 	}
 	b.WriteString(l[stackFile])
@@ -430,8 +431,9 @@ func TestEmitterRoundTrips(t *testing.T) {
 func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 	defer func() { shapeRules = rules }()
 	for _, c := range []struct {
-		caller, shape, path string
-		quick               bool
+		caller      naming.Caller
+		shape, path string
+		quick       bool
 	}{
 		{"etcd", "etcdCluster", "spec.replicas", true},
 		{"etcd", "etcdCluster", "spec.resources", true},
@@ -446,7 +448,7 @@ func TestGenerationNoticesUncoveredInputs(t *testing.T) {
 		if !c.quick && !testtier.Slow {
 			continue // the slow tier's, below
 		}
-		shapeRules = func(caller, shape string) map[string]rule {
+		shapeRules = func(caller naming.Caller, shape string) map[string]rule {
 			r := rules(caller, shape)
 			if caller == c.caller && shape == c.shape {
 				delete(r, c.path)
@@ -469,7 +471,7 @@ func TestSchemasDeclareTypes(t *testing.T) {
 		"etcd":    {"version", "replicas", "size", "storageClass", "resources", "affinity", "_cluster"},
 		"cluster": {"etcd", "etcd.replicas", "_cluster"},
 	} {
-		files, err := Chart(Options{Caller: caller})
+		files, err := Chart(Options{Caller: naming.Caller(caller)})
 		require.NoError(t, err)
 		for _, f := range files {
 			if f.Path != "values.schema.json" {
@@ -603,7 +605,7 @@ func TestQuickPatterns(t *testing.T) {
 	for _, q := range []string{"39Mi", "31Mi", "33M", "1", "999999", "1k", "1Mi", "0Mi", "32768Ki"} {
 		require.False(t, match(quickMemory, q), q)
 	}
-	_ = etcdshapes.CallerEtcd
+	_ = naming.CallerEtcd
 }
 
 func pick(r *rand.Rand, xs ...string) string { return xs[r.Intn(len(xs))] }
@@ -636,12 +638,12 @@ func (h quickHeads) cluster(ns, rel string) bool {
 // configTexts is the library chart's config (one define for both
 // callers), by caller; it fails when it is missing, so that a test of its
 // text cannot pass on no text.
-func configTexts(t *testing.T) map[string]string {
+func configTexts(t *testing.T) map[naming.Caller]string {
 	t.Helper()
 	files, err := Chart(Options{Library: true})
 	require.NoError(t, err)
-	out := map[string]string{}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	out := map[naming.Caller]string{}
+	for _, caller := range naming.Callers() {
 		for _, f := range files {
 			if f.Path == configFile {
 				out[caller] = string(f.Data)
@@ -663,13 +665,13 @@ func TestQuickHeads(t *testing.T) {
 	require.NoError(t, err)
 	h := quickHeads{k}
 	configs := configTexts(t)
-	for caller, uses := range map[string][]string{
-		etcdshapes.CallerEtcd: {
+	for caller, uses := range map[naming.Caller][]string{
+		naming.CallerEtcd: {
 			`{{- $head := printf "%s;%s;%s" $ns $version $size -}}`,
 			fmt.Sprintf(`(le (len $ns) %d)`, k.MaxLabel),
 			"(eq (regexFind (print\n    " + templateQuoteParts(k.QuickEtcd, "    ") + ") $head) $head)",
 		},
-		etcdshapes.CallerCluster: {
+		naming.CallerCluster: {
 			`{{- $dataStore = printf "%s.%s" $ns $rel -}}`,
 			`{{- $head := printf "%s;%s" $ns $rel -}}`,
 			fmt.Sprintf(`(le (len $rel) %d) (le (len $dataStore) %d)`, k.MaxQuickRelease, k.MaxDataStoreName),
@@ -737,7 +739,7 @@ func TestQuickHeads(t *testing.T) {
 		}
 		return pick(r, "x", "-", ";", "\n", " ", "A", "0")
 	}
-	passed := map[string]int{}
+	passed := map[naming.Caller]int{}
 	for i := 0; i < 5000; i++ {
 		ns := stray() + "tenant-" + random("ab0-", 12) + stray()
 		if r.Intn(8) == 0 {
@@ -771,7 +773,7 @@ func TestQuickHeads(t *testing.T) {
 				[]string{n.Cluster, n.DefragCronJob(), n.CleanupJob(), n.DataStore()}, "%s %s", ns, rel)
 		}
 	}
-	for _, caller := range []string{"etcd", "cluster"} {
+	for _, caller := range naming.Callers() {
 		require.Greater(t, passed[caller], 20, "%s: too few random heads pass; the test proves little", caller)
 	}
 }
@@ -785,7 +787,7 @@ func TestQuickLabel(t *testing.T) {
 	k, err := newConstants()
 	require.NoError(t, err)
 	configs := configTexts(t)
-	for caller, x := range map[string]string{etcdshapes.CallerEtcd: "$sc", etcdshapes.CallerCluster: "$x"} {
+	for caller, x := range map[naming.Caller]string{naming.CallerEtcd: "$sc", naming.CallerCluster: "$x"} {
 		use := fmt.Sprintf(`(or (not %s) (and (le (len %s) %d) (regexMatch %s %s)))`, x, x, k.MaxLabel, templateQuote(k.LabelPattern), x)
 		require.Equal(t, 1, strings.Count(configs[caller], use), "%s: %s", caller, use)
 	}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/monitoring"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -78,7 +77,7 @@ func numberPattern(s string) *regexp.Regexp {
 // the library's model for every count of replicas and for both callers'
 // names of both sentinel sets.
 func dashboardData() ([]byte, error) {
-	n, err := sentinels[0].names(etcdshapes.CallerCluster)
+	n, err := sentinels[0].names(naming.CallerCluster)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +129,7 @@ func dashboardData() ([]byte, error) {
 	// Read and fill it as files/dashboard.tpl does and compare.
 	parts = strings.Split(strings.TrimSuffix(data, "\n"), "\n"+dashboardSplit+"\n")
 	for _, s := range sentinels {
-		for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		for _, caller := range naming.Callers() {
 			n, err := s.names(caller)
 			if err != nil {
 				return nil, err

@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"sigs.k8s.io/yaml"
 )
 
@@ -30,8 +30,8 @@ import (
 // writes where this caller writes a constant: the etcd
 // chart is always named etcd, a tenant cluster's etcd has a fixed version,
 // size and quota. The caller's config gives these fields these values.
-func fixedValues(caller string) ([][2]string, error) {
-	if caller == etcdshapes.CallerEtcd {
+func fixedValues(caller naming.Caller) ([][2]string, error) {
+	if caller == naming.CallerEtcd {
 		return [][2]string{{tokenText("cluster"), "etcd"}, {tokenText("release"), "etcd"}}, nil
 	}
 	quota, err := quotaText(etcd.DefaultSize)

@@ -27,7 +27,7 @@ type sentinel struct {
 	chartVersion string
 	storageClass string
 	size         string
-	replicas     map[string]int32 // by caller
+	replicas     map[naming.Caller]int32 // by caller
 	ratios       etcd.Ratios
 	// authSecret is the root credentials Secret: the sentinels render
 	// auth on, so that spec.auth is in the shapes (its block holds the
@@ -54,7 +54,7 @@ var sentinels = [2]sentinel{
 		chartVersion: "99.98.97-zzsentinel.a",
 		storageClass: "zzsentinel-storage-class-a",
 		size:         "7777Mi",
-		replicas:     map[string]int32{etcdshapes.CallerEtcd: 3, etcdshapes.CallerCluster: 3},
+		replicas:     map[naming.Caller]int32{naming.CallerEtcd: 3, naming.CallerCluster: 3},
 		ratios:       etcd.Ratios{CPU: "10", Memory: "1", EphemeralStorage: "40"},
 		authSecret:   "zzsentinel-root-credentials-a",
 	},
@@ -65,7 +65,7 @@ var sentinels = [2]sentinel{
 		chartVersion: "99.98.97-zzsentinel.b",
 		storageClass: "zzsentinel-storage-class-b",
 		size:         "3333Mi",
-		replicas:     map[string]int32{etcdshapes.CallerEtcd: 5, etcdshapes.CallerCluster: 1},
+		replicas:     map[naming.Caller]int32{naming.CallerEtcd: 5, naming.CallerCluster: 1},
 		ratios:       etcd.Ratios{CPU: "3", Memory: "1.5", EphemeralStorage: "7"},
 		authSecret:   "zzsentinel-root-b",
 	},
@@ -96,22 +96,22 @@ func (s sentinel) literals() ([]string, error) {
 	return []string{s.version, s.chartVersion, s.size, quota}, err
 }
 
-func (s sentinel) names(caller string) (naming.Names, error) {
-	if caller == etcdshapes.CallerEtcd {
+func (s sentinel) names(caller naming.Caller) (naming.Names, error) {
+	if caller == naming.CallerEtcd {
 		return naming.ForEtcdChart(s.namespace, naming.EtcdChartRelease)
 	}
 	return naming.ForCluster(s.namespace, s.release)
 }
 
 // render builds the caller's stack from the sentinel inputs.
-func (s sentinel) render(caller string, apis []string, live etcdshapes.LiveState) ([]etcdshapes.Object, error) {
+func (s sentinel) render(caller naming.Caller, apis []string, live etcdshapes.LiveState) ([]etcdshapes.Object, error) {
 	size, err := resource.ParseQuantity(s.size)
 	if err != nil {
 		return nil, err
 	}
 	switch caller {
-	case etcdshapes.CallerEtcd:
-		return etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{
+	case naming.CallerEtcd:
+		return etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{
 			Namespace:    s.namespace,
 			Release:      naming.EtcdChartRelease,
 			ChartVersion: s.chartVersion,
@@ -125,10 +125,10 @@ func (s sentinel) render(caller string, apis []string, live etcdshapes.LiveState
 				Auth:             s.auth(),
 			},
 		})
-	case etcdshapes.CallerCluster:
+	case naming.CallerCluster:
 		// The per-cluster etcd fixes version and size; the sentinel run
 		// proves that (a varying value would survive as a literal).
-		return etcdshapes.Cluster(etcdshapes.ClusterOptions{
+		return etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{
 			Namespace:              s.namespace,
 			Release:                s.release,
 			ChartVersion:           s.chartVersion,
@@ -151,13 +151,13 @@ func (s sentinel) auth() etcd.Auth {
 // substitutions are the sentinel texts of one run and the tokens of the
 // config fields (see the etcdshapes.config helper) that compute them,
 // longest first; the stacks write each token as its field's action.
-func (s sentinel) substitutions(caller string, n naming.Names) ([]subst, error) {
+func (s sentinel) substitutions(caller naming.Caller, n naming.Names) ([]subst, error) {
 	quota, err := s.quota()
 	if err != nil {
 		return nil, err
 	}
 	var subs []subst
-	if caller == etcdshapes.CallerCluster {
+	if caller == naming.CallerCluster {
 		subs = append(subs, subst{from: n.Cluster, to: tokenFor("cluster")}, subst{from: n.Release, to: tokenFor("release")})
 	} else {
 		pvcs, err := s.pvcs(n, s.replicas[caller])
@@ -283,7 +283,7 @@ var shapeRules = rules
 // string substitutions: numbers, optional fields, whole subtrees the
 // helpers compute, and lists that repeat per item. Every rule must match a
 // field of the builders' output, so a renamed field fails generation.
-func rules(caller, shape string) map[string]rule {
+func rules(caller naming.Caller, shape string) map[string]rule {
 	str := func(key string) rule { return rule{mode: stringExpr, token: tokenFor(key)} }
 	num := func(key string) rule { return rule{mode: scalarExpr, token: tokenFor(key)} }
 	switch shape {
@@ -320,7 +320,7 @@ func rules(caller, shape string) map[string]rule {
 			p + "maxAllowed.memory": str("vpaMaxMemory"),
 		}
 	case "cleanupRole":
-		if caller == etcdshapes.CallerEtcd {
+		if caller == naming.CallerEtcd {
 			return map[string]rule{"rules[0].resourceNames": {mode: stringList, token: tokenFor("pvcs")}}
 		}
 	case "dashboardRoleBinding":
@@ -345,7 +345,7 @@ type object struct {
 
 // stack is a caller's stack rendered from one sentinel set.
 type stack struct {
-	caller  string
+	caller  naming.Caller
 	subs    []subst
 	tenants []string
 	objects []object
@@ -353,7 +353,7 @@ type stack struct {
 
 // renderStack renders the caller's stack from sentinel s, in the builders'
 // install order, every optional API served.
-func renderStack(caller string, s sentinel) (stack, error) {
+func renderStack(caller naming.Caller, s sentinel) (stack, error) {
 	st := stack{caller: caller}
 	n, err := s.names(caller)
 	if err != nil {
@@ -403,7 +403,7 @@ var optionalAPIs = etcdshapes.OptionalAPIs()
 
 // alwaysAPIs are the optional APIs whose shapes caller renders whatever is
 // served (Shape.AlwaysFor): its config serves them.
-func alwaysAPIs(caller string) []string {
+func alwaysAPIs(caller naming.Caller) []string {
 	var out []string
 	for _, s := range etcdshapes.Shapes() {
 		if s.API != "" && slices.Contains(s.AlwaysFor, caller) && !slices.Contains(out, s.API) {
@@ -422,7 +422,7 @@ func apiGate(api string) string { return fmt.Sprintf("(index .apis %q)", api) }
 // appears only with an API is gated on it. The whole stack is gated on
 // $.render, which is false for a cluster that stays on a shared datastore;
 // the generator checks that such a cluster renders nothing.
-func shapeGates(caller string, s sentinel) (map[string][]string, error) {
+func shapeGates(caller naming.Caller, s sentinel) (map[string][]string, error) {
 	gates := map[string][]string{}
 	n, err := s.names(caller)
 	if err != nil {
@@ -451,7 +451,7 @@ func shapeGates(caller string, s sentinel) (map[string][]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if caller == etcdshapes.CallerCluster {
+	if caller == naming.CallerCluster {
 		shared, err := ids(optionalAPIs, etcdshapes.LiveState{DataStoreName: sentinelMarker + "-other-datastore"})
 		if err != nil {
 			return nil, err
@@ -495,13 +495,15 @@ func objectMap(o etcdshapes.Object) (map[string]any, error) {
 
 // The defines of the stacks: a caller's own objects, and the objects both
 // callers render.
-func stackName(caller string) string { return "etcdshapes." + caller + ".objects" }
+func stackName(caller naming.Caller) string { return "etcdshapes." + caller.String() + ".objects" }
 
 const sharedStackName = "etcdshapes.objects"
 
 // objectFile is the file of an object kept apart from the stack text: one
 // whose data holds template delimiters, which is plain YAML to print.
-func objectFile(caller, id string) string { return "files/" + caller + "-" + kebab(id) + ".yaml" }
+func objectFile(caller naming.Caller, id string) string {
+	return "files/" + caller.String() + "-" + kebab(id) + ".yaml"
+}
 
 // kebab turns a shape id into a file name: "prometheusRule" →
 // "prometheus-rule".
@@ -607,16 +609,16 @@ func stackDefine(name string, objs []objText, about string) string {
 
 // mergeStacks puts every object both callers render and whose texts merge
 // in the shared stack, and the others in their caller's own.
-func mergeStacks(e, c []objText) (shared []objText, own map[string][]objText, err error) {
-	fixedE, err := fixedValues(etcdshapes.CallerEtcd)
+func mergeStacks(e, c []objText) (shared []objText, own map[naming.Caller][]objText, err error) {
+	fixedE, err := fixedValues(naming.CallerEtcd)
 	if err != nil {
 		return nil, nil, err
 	}
-	fixedC, err := fixedValues(etcdshapes.CallerCluster)
+	fixedC, err := fixedValues(naming.CallerCluster)
 	if err != nil {
 		return nil, nil, err
 	}
-	own = map[string][]objText{}
+	own = map[naming.Caller][]objText{}
 	inEtcd := map[string]objText{}
 	for _, o := range e {
 		inEtcd[o.id] = o
@@ -625,7 +627,7 @@ func mergeStacks(e, c []objText) (shared []objText, own map[string][]objText, er
 	for _, co := range c {
 		eo, ok := inEtcd[co.id]
 		if !ok {
-			own[etcdshapes.CallerCluster] = append(own[etcdshapes.CallerCluster], co)
+			own[naming.CallerCluster] = append(own[naming.CallerCluster], co)
 			continue
 		}
 		text, ok := mergeObject(eo.body, co.body, fixedE, fixedC)
@@ -642,11 +644,11 @@ func mergeStacks(e, c []objText) (shared []objText, own map[string][]objText, er
 			merged[co.id] = true
 			continue
 		}
-		own[etcdshapes.CallerCluster] = append(own[etcdshapes.CallerCluster], co)
+		own[naming.CallerCluster] = append(own[naming.CallerCluster], co)
 	}
 	for _, eo := range e {
 		if !merged[eo.id] {
-			own[etcdshapes.CallerEtcd] = append(own[etcdshapes.CallerEtcd], eo)
+			own[naming.CallerEtcd] = append(own[naming.CallerEtcd], eo)
 		}
 	}
 	return shared, own, nil
@@ -656,7 +658,9 @@ func mergeStacks(e, c []objText) (shared []objText, own map[string][]objText, er
 // render; callerFile a caller's, its config and its own objects.
 const stackFile = "templates/_etcdshapes_objects.tpl"
 
-func callerFile(caller string) string { return "templates/_etcdshapes_" + caller + ".tpl" }
+func callerFile(caller naming.Caller) string {
+	return "templates/_etcdshapes_" + caller.String() + ".tpl"
+}
 
 // The headers of the stack files.
 const (
@@ -673,8 +677,8 @@ the config (etcdshapes.config).`
 // template of the objects both render, each caller's template (its config
 // and its own objects) and the objects kept apart as files.
 func libraryStacks(s sentinel) ([]File, error) {
-	texts := map[string]stackText{}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	texts := map[naming.Caller]stackText{}
+	for _, caller := range naming.Callers() {
 		st, err := renderStack(caller, s)
 		if err != nil {
 			return nil, err
@@ -685,12 +689,12 @@ func libraryStacks(s sentinel) ([]File, error) {
 		}
 		texts[caller] = sx
 	}
-	shared, own, err := mergeStacks(texts[etcdshapes.CallerEtcd].objs, texts[etcdshapes.CallerCluster].objs)
+	shared, own, err := mergeStacks(texts[naming.CallerEtcd].objs, texts[naming.CallerCluster].objs)
 	if err != nil {
 		return nil, err
 	}
 	out := []File{{Path: stackFile, Data: []byte(tplHeader("") + stackDefine(sharedStackName, shared, sharedStackAbout))}}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	for _, caller := range naming.Callers() {
 		ownText := stackDefine(stackName(caller), own[caller], fmt.Sprintf(ownStackAbout, stackName(caller), callerTitle[caller]))
 		out = append(out, texts[caller].objects...)
 		out = append(out, File{Path: callerFile(caller), Data: []byte(tplHeader("") + ownText)})
@@ -699,7 +703,7 @@ func libraryStacks(s sentinel) ([]File, error) {
 }
 
 // callerTitle names a caller in the files' comments.
-var callerTitle = map[string]string{etcdshapes.CallerEtcd: "etcd chart", etcdshapes.CallerCluster: "per-cluster etcd"}
+var callerTitle = map[naming.Caller]string{naming.CallerEtcd: "etcd chart", naming.CallerCluster: "per-cluster etcd"}
 
 // shapesFiles writes the stacks from the first sentinel set, after
 // checking that the second set writes the same text: a field that depends

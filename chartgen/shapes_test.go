@@ -10,6 +10,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
@@ -58,26 +59,26 @@ func TestTemplatesCoverTheShapesTable(t *testing.T) {
 	for _, s := range etcdshapes.Shapes() {
 		rows[s.ID] = s
 	}
-	texts := map[string][]objText{}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	texts := map[naming.Caller][]objText{}
+	for _, caller := range naming.Callers() {
 		st, err := renderStack(caller, sentinels[0])
 		require.NoError(t, err)
 		sx, err := writeStack(st, shapeReasons)
 		require.NoError(t, err)
 		texts[caller] = sx.objs
 	}
-	shared, own, err := mergeStacks(texts[etcdshapes.CallerEtcd], texts[etcdshapes.CallerCluster])
+	shared, own, err := mergeStacks(texts[naming.CallerEtcd], texts[naming.CallerCluster])
 	require.NoError(t, err)
-	kept := map[string]string{}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	kept := map[string]naming.Caller{}
+	for _, caller := range naming.Callers() {
 		for _, o := range texts[caller] {
 			if strings.HasPrefix(o.body, "{{ include \"etcdshapes.file\"") {
 				kept[o.id] = caller
 			}
 		}
 	}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
-		t.Run(caller, func(t *testing.T) {
+	for _, caller := range naming.Callers() {
+		t.Run(caller.String(), func(t *testing.T) {
 			covered := map[string]bool{}
 			for _, o := range slices.Concat(shared, own[caller]) {
 				id, ok := rowOf[o.id]

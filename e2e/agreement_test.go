@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/plan"
 	"maps"
 	"math/rand/v2"
 	"os"
@@ -18,6 +16,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/plan"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
@@ -225,8 +226,8 @@ func agreementTemplates(t *testing.T) []agreeTemplate {
 	t.Helper()
 	var objs []etcdshapes.Object
 	for _, r := range []etcdshapes.Request{
-		{Caller: etcdshapes.CallerEtcd, Namespace: agreeNS, ChartVersion: "1.2.3"},
-		{Caller: etcdshapes.CallerCluster, Namespace: agreeNS, Release: agreeRelease, ChartVersion: "1.2.3", APIVersions: golden.AllAPIs},
+		{Caller: naming.CallerEtcd, Namespace: agreeNS, ChartVersion: "1.2.3"},
+		{Caller: naming.CallerCluster, Namespace: agreeNS, Release: agreeRelease, ChartVersion: "1.2.3", APIVersions: golden.AllAPIs},
 	} {
 		objs = append(objs, mustRender(t, r)...)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/client-go/discovery"
 )
 
@@ -64,9 +65,9 @@ func TestServedListNeverRefused(t *testing.T) {
 	if !slices.Contains(withoutPodMonitor, "monitoring.coreos.com/v1/PrometheusRule") {
 		t.Fatal("the test server does not serve the PrometheusRule")
 	}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	for _, caller := range naming.Callers() {
 		req := etcdshapes.Request{Caller: caller, Namespace: "tenant-demo", Release: "kubernetes-demo", APIVersions: list}
-		if caller == etcdshapes.CallerEtcd {
+		if caller == naming.CallerEtcd {
 			req.Release = ""
 		}
 		objs, err := etcdshapes.Render(req)

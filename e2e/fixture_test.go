@@ -7,13 +7,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/plan"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
@@ -35,8 +37,8 @@ const (
 
 func fixtureRequests() []etcdshapes.Request {
 	return []etcdshapes.Request{
-		{Caller: etcdshapes.CallerEtcd, Namespace: fixtureNS, ChartVersion: "1.2.3"},
-		{Caller: etcdshapes.CallerCluster, Namespace: fixtureNS, Release: fixtureRelease, ChartVersion: "1.2.3", APIVersions: golden.AllAPIs},
+		{Caller: naming.CallerEtcd, Namespace: fixtureNS, ChartVersion: "1.2.3"},
+		{Caller: naming.CallerCluster, Namespace: fixtureNS, Release: fixtureRelease, ChartVersion: "1.2.3", APIVersions: golden.AllAPIs},
 	}
 }
 

@@ -84,12 +84,12 @@ func stackKinds() ([]schema.GroupVersionKind, error) {
 			out = append(out, gvk)
 		}
 	}
-	cluster, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-kinds", Release: "kubernetes-kinds",
+	cluster, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-kinds", Release: "kubernetes-kinds",
 		APIVersions: []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}})
 	if err != nil {
 		return nil, err
 	}
-	chart, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-kinds", Release: naming.EtcdChartRelease})
+	chart, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-kinds", Release: naming.EtcdChartRelease})
 	if err != nil {
 		return nil, err
 	}

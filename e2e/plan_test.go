@@ -5,12 +5,13 @@ package e2e
 import (
 	"context"
 	"errors"
-	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/plan"
-	"github.com/etcdshapes/etcdshapes/values"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/plan"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
@@ -115,7 +116,7 @@ func TestPlanAgainstServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: planNS, Release: planRelease, ChartVersion: "1.2.3",
+		return etcdshapes.Request{Caller: naming.CallerCluster, Namespace: planNS, Release: planRelease, ChartVersion: "1.2.3",
 			Values: v, APIVersions: golden.AllAPIs}
 	}
 	chartReq := func(overlays ...string) etcdshapes.Request {
@@ -124,7 +125,7 @@ func TestPlanAgainstServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: planNS, ChartVersion: "1.2.3", Values: v}
+		return etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: planNS, ChartVersion: "1.2.3", Values: v}
 	}
 
 	// Create: both stacks on an empty namespace (nothing of them live: the
@@ -308,7 +309,7 @@ func TestPlanAgainstServer(t *testing.T) {
 	// A create in a live stack: the VPA is new (its API listed again) or
 	// the live objects lack it, which the plan notes.
 	step(planCase{name: "VPA API listed again: the VPA is created", req: upgraded}, plan.Note, "", &pt.created, "create")
-	step(planCase{name: "new cluster restored from a snapshot", req: etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: planNS,
+	step(planCase{name: "new cluster restored from a snapshot", req: etcdshapes.Request{Caller: naming.CallerCluster, Namespace: planNS,
 		Release: restoreRelease, Values: upgraded.Values, APIVersions: golden.AllAPIs}, mods: []apply.Modifier{apply.ForKind(etcd.Restore(restoreSrc))}},
 		plan.Note, "spec.bootstrap.restore", &pt.created, "create")
 	// The quota grows with it, which the running members do not get while

@@ -12,6 +12,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -36,7 +37,7 @@ func TestQuantityRespellingAgainstServer(t *testing.T) {
 	if err := ensureNamespace(ctx, ns); err != nil {
 		t.Fatal(err)
 	}
-	objs := mustRender(t, etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: release, ChartVersion: "1.2.3", APIVersions: golden.AllAPIs})
+	objs := mustRender(t, etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: release, ChartVersion: "1.2.3", APIVersions: golden.AllAPIs})
 	reqs, err := apply.Requests(objs)
 	if err != nil {
 		t.Fatal(err)

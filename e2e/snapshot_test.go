@@ -46,7 +46,7 @@ func snapshotStacks(t *testing.T) []naming.Names {
 	seen := map[string]bool{}
 	var out []naming.Names
 	for _, s := range golden.All() {
-		key := s.Caller + "\x00" + s.Namespace + "\x00" + s.Release
+		key := s.Caller.String() + "\x00" + s.Namespace + "\x00" + s.Release
 		if seen[key] {
 			continue
 		}

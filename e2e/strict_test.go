@@ -10,6 +10,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/naming"
 	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -24,7 +25,7 @@ func TestServerRejectsBadObjects(t *testing.T) {
 	ctx := context.Background()
 	var objs []etcdshapes.Object
 	for _, s := range golden.All() {
-		if s.Caller == etcdshapes.CallerEtcd {
+		if s.Caller == naming.CallerEtcd {
 			var err error
 			if objs, err = s.Render(); err != nil {
 				t.Fatal(err)

@@ -5,10 +5,12 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/values"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
@@ -55,7 +57,7 @@ _cluster:
 func TestClusterUpgradeWithLiveState(t *testing.T) {
 	ctx := context.Background()
 	for _, s := range golden.All() {
-		if s.Caller != etcdshapes.CallerCluster {
+		if s.Caller != naming.CallerCluster {
 			continue
 		}
 		t.Run(s.Name, func(t *testing.T) {

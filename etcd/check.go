@@ -273,7 +273,7 @@ func imageReason(err error) string {
 
 func checkJob(n naming.Names, image string, l checkLoad, datascale bool) *batchv1.Job {
 	var podMeta metav1.ObjectMeta
-	if n.Caller == naming.PerCluster {
+	if n.Caller == naming.CallerCluster {
 		podMeta.Labels = map[string]string{AllowToEtcdClusterLabel: n.Cluster}
 	}
 	container := func(name, check string) corev1.Container {

@@ -117,7 +117,7 @@ func TestCheckJobLeastPrivilege(t *testing.T) {
 		require.NotNil(t, pod.AutomountServiceAccountToken)
 		assert.False(t, *pod.AutomountServiceAccountToken)
 		assert.Equal(t, defrag.Spec.JobTemplate.Spec.Template.Labels, j.Spec.Template.Labels, "the defrag's network policy label")
-		if n.Caller == naming.PerCluster {
+		if n.Caller == naming.CallerCluster {
 			assert.Equal(t, map[string]string{etcd.AllowToEtcdClusterLabel: n.Cluster}, j.Spec.Template.Labels)
 		} else {
 			assert.Empty(t, j.Spec.Template.Labels)

@@ -1,9 +1,10 @@
 package etcd
 
 import (
+	"strings"
+
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/manifest"
-	"strings"
 
 	"github.com/etcdshapes/etcdshapes/naming"
 	batchv1 "k8s.io/api/batch/v1"
@@ -90,7 +91,7 @@ func hookMeta(name, namespace, weight string, labels map[string]string) metav1.O
 }
 
 func cleanup(n naming.Names, replicas int32) (CleanupHook, error) {
-	etcdChart := n.Caller == naming.EtcdChart
+	etcdChart := n.Caller == naming.CallerEtcd
 	var labels map[string]string
 	if etcdChart {
 		labels = map[string]string{InstanceLabel: n.Cluster}

@@ -36,7 +36,7 @@ func DefragCronJob(n naming.Names, o Options) (*batchv1.CronJob, error) {
 
 func defragCronJob(n naming.Names, r resolved) *batchv1.CronJob {
 	var podMeta metav1.ObjectMeta
-	if n.Caller == naming.PerCluster {
+	if n.Caller == naming.CallerCluster {
 		podMeta.Labels = map[string]string{AllowToEtcdClusterLabel: n.Cluster}
 	}
 	return cronJob(n.DefragCronJob(), n.Namespace, DefragSchedule, 1800, corev1.PodTemplateSpec{

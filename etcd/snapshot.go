@@ -278,7 +278,7 @@ func SnapshotSource(s *v1alpha2.EtcdSnapshot) (v1alpha2.SnapshotLocation, error)
 // changing or removing it on an existing cluster (Plan reports that as
 // refused), so restore into a new cluster or one deleted first.
 //
-//	objs, _ := etcdshapes.Cluster(o)
+//	objs, _ := etcdshapes.ClusterStack(o)
 //	err := apply.Modify(objs, apply.ForKind(etcd.Restore(src)))
 //
 // A bad source and a memory-backed cluster are both refused (see

@@ -248,7 +248,7 @@ func TestRestore(t *testing.T) {
 	assertField(t, err, "bootstrap.restore")
 
 	// Through the stack: ForKind applies it to the EtcdCluster only.
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	require.NoError(t, err)
 	src.PVC.SubPath = "daily/kubernetes-demo-etcd-snapshot-2.db"
 	require.NoError(t, apply.Modify(objs, apply.ForKind(etcd.Restore(src))))

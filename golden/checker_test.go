@@ -18,7 +18,7 @@ import (
 // each object's JSON form keyed by kind.
 func stack(t *testing.T) map[string]map[string]any {
 	t.Helper()
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{
 		Namespace: "tenant-demo", Release: "kubernetes-demo",
 		APIVersions: []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape},
 	})
@@ -151,7 +151,7 @@ func TestCheckerRefuses(t *testing.T) {
 
 func TestCheckerYAML(t *testing.T) {
 	c := crdcheck.ForTest(t)
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	require.NoError(t, err)
 	out, err := etcdshapes.Marshal(objs)
 	require.NoError(t, err)

@@ -2,6 +2,7 @@ package golden
 
 import (
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/values"
 	"sigs.k8s.io/yaml"
 )
@@ -31,8 +32,8 @@ _cluster:
 type Scenario struct {
 	// Name is the golden file's base name.
 	Name string
-	// Caller is etcdshapes.CallerEtcd or etcdshapes.CallerCluster.
-	Caller string
+	// Caller is naming.CallerEtcd or naming.CallerCluster.
+	Caller naming.Caller
 	// Namespace is the tenant namespace rendered into.
 	Namespace string
 	// Release is the Helm release: "etcd" for the etcd chart, the tenant
@@ -87,10 +88,10 @@ func str(s string) *string { return &s }
 // names as in the reference set), then the cases the charts get wrong.
 func All() []Scenario {
 	etcdCase := func(name, ns, values string) Scenario {
-		return Scenario{Name: name, Caller: etcdshapes.CallerEtcd, Namespace: ns, Release: "etcd", Values: values}
+		return Scenario{Name: name, Caller: naming.CallerEtcd, Namespace: ns, Release: "etcd", Values: values}
 	}
 	clusterCase := func(name, ns, rel, values string, apis []string) Scenario {
-		return Scenario{Name: name, Caller: etcdshapes.CallerCluster, Namespace: ns, Release: rel, Values: values, APIVersions: apis}
+		return Scenario{Name: name, Caller: naming.CallerCluster, Namespace: ns, Release: rel, Values: values, APIVersions: apis}
 	}
 	shared := clusterCase("cluster-shared", "tenant-demo", "kubernetes-demo", "{}", AllAPIs)
 	shared.Live.DataStoreName = "tenant-root"

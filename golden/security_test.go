@@ -9,6 +9,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/testdata/crdcheck"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	batchv1 "k8s.io/api/batch/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -355,7 +356,7 @@ func sorted(s []string) []string {
 func TestCleanupRoleMatchesJobReplicas(t *testing.T) {
 	for _, replicas := range []int32{1, 2, 3, 5, 7} {
 		objs, err := etcdshapes.Render(etcdshapes.Request{
-			Caller: etcdshapes.CallerEtcd, Namespace: "tenant-x",
+			Caller: naming.CallerEtcd, Namespace: "tenant-x",
 			Values: map[string]any{"replicas": float64(replicas)},
 		})
 		require.NoError(t, err)

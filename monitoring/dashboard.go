@@ -112,10 +112,7 @@ func DashboardJSON(n naming.Names, o DashboardOptions) ([]byte, error) {
 // independent of each other; the folder's own rules give one refusal.
 func (o DashboardOptions) validate() (int32, error) {
 	var c invalid.Collector
-	replicas := o.Replicas
-	if replicas == 0 {
-		replicas = etcd.DefaultReplicas
-	}
+	replicas := etcd.ReplicasOrDefault(o.Replicas)
 	if replicas < 1 || replicas > etcd.MaxReplicas {
 		c.Addf("replicas", o.Replicas, "must be between 1 and %d", etcd.MaxReplicas)
 	}

@@ -33,14 +33,12 @@ func ValidateChartVersion(field, v string) error {
 // WorkloadMonitor builds the dashboard's monitor of the members: replicas
 // must run, a quorum (replicas/2+1) keeps the cluster operational. version
 // is the calling chart's version ("" means DefaultChartVersion); replicas 0
-// means etcd.DefaultReplicas. Bad names, replicas and version are refused
+// means etcd.DefaultReplicas (etcd.ReplicasOrDefault). Bad names, replicas and version are refused
 // together (see invalid.List), in that order.
 func WorkloadMonitor(n naming.Names, replicas int32, version string) (*v1alpha1.WorkloadMonitor, error) {
 	var c invalid.Collector
 	c.Add(n.Validate())
-	if replicas == 0 {
-		replicas = etcd.DefaultReplicas
-	}
+	replicas = etcd.ReplicasOrDefault(replicas)
 	if replicas < 1 {
 		c.Addf("replicas", replicas, "must be at least 1")
 	}

@@ -136,7 +136,7 @@ func checkNames(t *testing.T, n naming.Names) {
 	is("VMPodScrape", n.PodScrape(), 253, subdomain)
 	is("PrometheusRule", n.PrometheusRule(), 253, subdomain)
 	is("ServiceHost", n.ServiceHost(), 253, subdomain)
-	if n.Caller == naming.EtcdChart {
+	if n.Caller == naming.CallerEtcd {
 		is("headless Service", n.LegacyHeadlessService(), 63, dns1035)
 	}
 	is("dashboard Role", n.DashboardResources(), 253, segment, subdomain)

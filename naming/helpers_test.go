@@ -55,7 +55,7 @@ func helperNames(t *testing.T) (valid, unmade []naming.Names) {
 	edited.Cluster = "-" + edited.Cluster
 	unmade = []naming.Names{
 		{},
-		{Caller: naming.PerCluster, Namespace: "tenant-a", Release: "kubernetes-a", Cluster: "kubernetes-a-etcd"},
+		{Caller: naming.CallerCluster, Namespace: "tenant-a", Release: "kubernetes-a", Cluster: "kubernetes-a-etcd"},
 		edited,
 	}
 	return valid, unmade
@@ -277,13 +277,32 @@ func TestEveryHelperGivesANameOrAnError(t *testing.T) {
 		}),
 		// String names a caller, not an object.
 		"Caller.String": func(t *testing.T) {
-			// Only the two callers print as one; any other value says
-			// it is none (TestCallerString).
-			for _, c := range []naming.Caller{naming.EtcdChart, naming.PerCluster, -1, 2} {
-				known := c == naming.EtcdChart || c == naming.PerCluster
-				if s := c.String(); s == "" || known != (s == "etcd" || s == "cluster") {
-					t.Fatalf("Caller(%d).String() = %q", c, s)
+			// The two callers print as their spelling; any other value
+			// prints as it is, never as a chart (TestCallerString).
+			for _, s := range helperStrings {
+				if got := naming.Caller(s).String(); got != s {
+					t.Fatalf("Caller(%q).String() = %q", clip(s), clip(got))
 				}
+			}
+		},
+		// Validate accepts the two callers and refuses any other value,
+		// naming the field and the value (TestCallerValidate).
+		"Caller.Validate": func(t *testing.T) {
+			for _, s := range append(helperStrings, "cluster", "ETCD", " etcd") {
+				c := naming.Caller(s)
+				err := c.Validate("caller")
+				if known := c == naming.CallerEtcd || c == naming.CallerCluster; known != (err == nil) {
+					t.Fatalf("Caller(%q).Validate: %v", clip(s), err)
+				}
+				var bad *invalid.Error
+				if err != nil && (!errors.As(err, &bad) || bad.Field != "caller" || bad.Value != s) {
+					t.Fatalf("Caller(%q).Validate: %v, want an *invalid.Error of caller quoting the value", clip(s), err)
+				}
+			}
+		},
+		"Callers": func(t *testing.T) {
+			if got := naming.Callers(); !slices.Equal(got, []naming.Caller{naming.CallerEtcd, naming.CallerCluster}) {
+				t.Fatalf("Callers() = %v", got)
 			}
 		},
 		"Names.Validate": names(func(t *testing.T, n naming.Names) {

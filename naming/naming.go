@@ -48,29 +48,38 @@ const (
 	JobKeep       = 46 // cleanup Job: "-cleanup"
 )
 
-// Caller says which chart the shapes are rendered for.
-type Caller int
+// Caller is the chart an etcd stack is rendered for, spelled as the
+// command line and Request.Caller spell it. Its only values are
+// CallerEtcd and CallerCluster; any other (the zero value "" included)
+// is no caller, and every function that takes one refuses it
+// (Caller.Validate), never reading it as either chart.
+type Caller string
 
 const (
-	// EtcdChart is the etcd chart: one shared etcd per tenant, named "etcd".
-	EtcdChart Caller = iota
-	// PerCluster is the kubernetes chart: one etcd per tenant cluster, named
-	// "<release>-etcd".
-	PerCluster
+	// CallerEtcd is the etcd chart: one shared etcd per tenant namespace,
+	// named "etcd".
+	CallerEtcd Caller = "etcd"
+	// CallerCluster is the kubernetes chart's etcd: one etcd per tenant
+	// cluster, named "<release>-etcd".
+	CallerCluster Caller = "cluster"
 )
 
-// String returns "etcd" for EtcdChart and "cluster" for PerCluster, the
-// spellings of etcdshapes.CallerEtcd and etcdshapes.CallerCluster, and
-// "Caller(N)" for any other value, which is no caller (it used to print
-// "etcd", hiding a bad value behind the etcd chart).
-func (c Caller) String() string {
+// Callers are the two callers, CallerEtcd first.
+func Callers() []Caller { return []Caller{CallerEtcd, CallerCluster} }
+
+// String is the caller's spelling, "etcd" or "cluster"; any other value
+// prints as it is, so a bad one is never shown as a chart.
+func (c Caller) String() string { return string(c) }
+
+// Validate refuses a value that is neither CallerEtcd nor CallerCluster:
+// an *invalid.Error naming field (the caller's name of the input:
+// "caller", "--caller", "Caller") and the value as given.
+func (c Caller) Validate(field string) error {
 	switch c {
-	case EtcdChart:
-		return "etcd"
-	case PerCluster:
-		return "cluster"
+	case CallerEtcd, CallerCluster:
+		return nil
 	}
-	return "Caller(" + strconv.Itoa(int(c)) + ")"
+	return invalid.Errorf(field, string(c), "must be %q or %q", CallerEtcd, CallerCluster)
 }
 
 // Names is every name one etcd stack uses. Build it with ForEtcdChart or
@@ -84,7 +93,7 @@ type Names struct {
 	// object of the stack lives in.
 	Namespace string
 	// Release is the Helm release: "etcd" for the etcd chart, the tenant
-	// cluster's release (e.g. "kubernetes-demo") for PerCluster.
+	// cluster's release (e.g. "kubernetes-demo") for CallerCluster.
 	Release string
 	// Cluster is the EtcdCluster name and the base of every other name.
 	Cluster string
@@ -133,7 +142,7 @@ func ForEtcdChart(namespace, release string) (Names, error) {
 	if err := c.Err(); err != nil {
 		return Names{}, err
 	}
-	return Names{Caller: EtcdChart, Namespace: namespace, Release: release, Cluster: EtcdChartName}.sealed(), nil
+	return Names{Caller: CallerEtcd, Namespace: namespace, Release: release, Cluster: EtcdChartName}.sealed(), nil
 }
 
 // ForCluster returns the names of a tenant cluster's etcd: "<release>-etcd".
@@ -161,7 +170,7 @@ func ForCluster(namespace, release string) (Names, error) {
 	if err := c.Err(); err != nil {
 		return Names{}, err
 	}
-	return Names{Caller: PerCluster, Namespace: namespace, Release: release, Cluster: name}.sealed(), nil
+	return Names{Caller: CallerCluster, Namespace: namespace, Release: release, Cluster: name}.sealed(), nil
 }
 
 // ClusterEtcdName is the EtcdCluster name of a tenant cluster's etcd,
@@ -393,7 +402,7 @@ func (n Names) DataPVC(i int) (string, error) {
 // is named after the namespace; a tenant cluster's is "<ns>.<release>",
 // hashed down to 63 characters when longer.
 func (n Names) DataStore() string {
-	if n.Caller == EtcdChart {
+	if n.Caller == CallerEtcd {
 		return n.Namespace
 	}
 	return clusterDataStore(n.Namespace, n.Release)
@@ -435,12 +444,12 @@ func dataStoreCollision(name string, self *Names) (string, bool) {
 		return "", false
 	}
 	if ns, rel, dotted := strings.Cut(name, "."); dotted {
-		isSelf := self != nil && self.Caller == PerCluster && self.Namespace == ns && self.Release == rel
+		isSelf := self != nil && self.Caller == CallerCluster && self.Namespace == ns && self.Release == rel
 		if n, err := ForCluster(ns, rel); err == nil && n.DataStore() == name && !isSelf {
 			return fmt.Sprintf("release %q in namespace %q (its plain <namespace>.<release>)", rel, ns), true
 		}
 	} else {
-		isSelf := self != nil && self.Caller == EtcdChart && self.Namespace == name
+		isSelf := self != nil && self.Caller == CallerEtcd && self.Namespace == name
 		if n, err := ForEtcdChart(name, EtcdChartRelease); err == nil && n.DataStore() == name && !isSelf {
 			return fmt.Sprintf("the etcd chart in namespace %q (its namespace)", name), true
 		}

@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"math/rand"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
 
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
@@ -374,11 +374,27 @@ func TestDataStoreCollision(t *testing.T) {
 }
 
 // TestCallerString: each caller prints as the Request.Caller that selects
-// it; any other value is no caller and says so, not "etcd".
+// it; any other value prints as it is, not as "etcd".
 func TestCallerString(t *testing.T) {
-	require.Equal(t, "etcd", naming.EtcdChart.String())
-	require.Equal(t, "cluster", naming.PerCluster.String())
-	for _, c := range []naming.Caller{-1, 2, 99} {
-		require.Equal(t, "Caller("+strconv.Itoa(int(c))+")", c.String())
+	require.Equal(t, "etcd", naming.CallerEtcd.String())
+	require.Equal(t, "cluster", naming.CallerCluster.String())
+	for _, s := range []string{"", "Etcd", "kubernetes", "2"} {
+		require.Equal(t, s, naming.Caller(s).String())
+	}
+}
+
+// TestCallerValidate: an unknown caller is refused, naming the field the
+// caller gave and the value; the zero value is no caller either (the int
+// it replaced read 0 as the etcd chart).
+func TestCallerValidate(t *testing.T) {
+	require.NoError(t, naming.CallerEtcd.Validate("caller"))
+	require.NoError(t, naming.CallerCluster.Validate("caller"))
+	for _, s := range []string{"", "Etcd", "kubernetes", "0"} {
+		err := naming.Caller(s).Validate("--caller")
+		var bad *invalid.Error
+		require.ErrorAs(t, err, &bad, "%q", s)
+		require.Equal(t, "--caller", bad.Field)
+		require.Equal(t, s, bad.Value)
+		require.Equal(t, `--caller: invalid value "`+s+`": must be "etcd" or "cluster"`, err.Error())
 	}
 }

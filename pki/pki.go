@@ -1,9 +1,10 @@
 package pki
 
 import (
+	"time"
+
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/manifest"
-	"time"
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	cmmeta "github.com/cert-manager/cert-manager/pkg/apis/meta/v1"
@@ -79,7 +80,7 @@ func ExtraDNSNames(n naming.Names) []string {
 	// server certificates carry the client Service's names; without them
 	// every EtcdSnapshot fails TLS verification with a hostname mismatch.
 	client := []string{n.ClientService(), n.ClientService() + "." + n.Namespace + ".svc"}
-	if n.Caller == naming.EtcdChart {
+	if n.Caller == naming.CallerEtcd {
 		// Adopted legacy members keep their <name>-headless subdomain.
 		return append([]string{"*." + n.LegacyHeadlessService() + "." + n.Namespace + ".svc"}, client...)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,9 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/etcdshapes/etcdshapes"
+
 	"github.com/etcdshapes/etcdshapes/internal/crdgen"
 	"github.com/etcdshapes/etcdshapes/internal/crdpath"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/testdata/crdcheck"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -229,8 +231,8 @@ const serverFixture = "../testdata/apiserver/live.yaml"
 // serverFixtureRequests are the e2e suite's fixtureRequests.
 func serverFixtureRequests() []etcdshapes.Request {
 	return []etcdshapes.Request{
-		{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
-		{Caller: etcdshapes.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3",
+		{Caller: naming.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
+		{Caller: naming.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3",
 			APIVersions: []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}},
 	}
 }

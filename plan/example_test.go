@@ -2,10 +2,12 @@ package plan_test
 
 import (
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"strings"
+
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/plan"
 
 	"github.com/etcdshapes/etcdshapes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -16,7 +18,7 @@ import (
 // it, with another TLS secret and 3 members): the desired single member
 // is a decision, the TLS change is refused.
 func ExampleForRequest() {
-	req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
+	req := etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
 	objs, _ := etcdshapes.Render(req)
 	yaml, _ := etcdshapes.Marshal(objs)
 	live, err := plan.ReadObjects([]byte(strings.Replace(string(yaml), "name: kubernetes-demo-etcd-server-tls", "name: old-server-tls", 1)))
@@ -68,7 +70,7 @@ func ExampleForRequest_modifiers() {
 		apply.WithOwnerReference(metav1.OwnerReference{APIVersion: "example.com/v1", Kind: "TenantEtcd", Name: "demo", UID: "6f1c", Controller: &yes}),
 		apply.WithLabels(map[string]string{"app.kubernetes.io/managed-by": "tenant-etcd-operator"}),
 	}
-	req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
+	req := etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
 	applied, _ := etcdshapes.Render(req)
 	_ = apply.Modify(applied, mods...)
 	yaml, _ := etcdshapes.Marshal(applied)
@@ -115,7 +117,7 @@ func ExampleForRequest_modifiers() {
 // before, unchanged, plans empty.
 func ExampleAsFieldManager() {
 	const manager = "my-operator"
-	req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
+	req := etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}
 	live, err := etcdshapes.Render(req)
 	if err != nil {
 		fmt.Println(err)

@@ -2,14 +2,16 @@ package plan
 
 import (
 	"fmt"
-	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/apply"
 	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/naming"
 
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -30,8 +32,8 @@ func TestFastPathAgreesWithTheMerge(t *testing.T) {
 	require.NoError(t, err)
 	var desired []etcdshapes.Object
 	for _, r := range []etcdshapes.Request{
-		{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
-		{Caller: etcdshapes.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3",
+		{Caller: naming.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
+		{Caller: naming.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3",
 			APIVersions: []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}},
 	} {
 		objs, err := etcdshapes.Render(r)
@@ -248,7 +250,7 @@ func TestMergeKeepsTheLiveOrderOfLongLists(t *testing.T) {
 	require.NoError(t, err)
 	base, err := ReadObjects(data)
 	require.NoError(t, err)
-	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"})
+	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"})
 	require.NoError(t, err)
 	var desired, liveCron etcdshapes.Object
 	for _, o := range objs {

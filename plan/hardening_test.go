@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/plan"
 	"maps"
 	"os"
 	"path/filepath"
@@ -15,6 +12,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/plan"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
@@ -430,8 +432,8 @@ func (w *failingWriter) Write(b []byte) (int, error) {
 // testdata/apiserver/live.yaml holds as kube-apiserver returned them.
 func serverFixtureRequests(apis []string) []etcdshapes.Request {
 	return []etcdshapes.Request{
-		{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
-		{Caller: etcdshapes.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3", APIVersions: apis},
+		{Caller: naming.CallerEtcd, Namespace: "tenant-fixture", ChartVersion: "1.2.3"},
+		{Caller: naming.CallerCluster, Namespace: "tenant-fixture", Release: "kubernetes-fixture", ChartVersion: "1.2.3", APIVersions: apis},
 	}
 }
 
@@ -452,7 +454,7 @@ func TestPlanOfServerDefaultedStacksIsEmpty(t *testing.T) {
 				assert.True(t, p.Empty(), "%s", p)
 				assert.True(t, p.SafeToApply(), "%s", p)
 				assert.NotEmpty(t, desired)
-				if req.Caller == etcdshapes.CallerCluster && apis == nil {
+				if req.Caller == naming.CallerCluster && apis == nil {
 					assert.Len(t, p.InferredAPIs, 3, "%s", p)
 				} else {
 					assert.Empty(t, p.InferredAPIs, "%s", p)

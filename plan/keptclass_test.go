@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -82,7 +83,7 @@ func TestPlanSaysWhatTheKeptStorageClassMeans(t *testing.T) {
 func TestStorageClassWarnings(t *testing.T) {
 	classes := map[string]any{"etcd-storage-class-local": "local", "etcd-storage-class-replicated": "repl"}
 	req := func(replicas int, live *string) etcdshapes.Request {
-		return etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo",
+		return etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo",
 			Values: map[string]any{"_cluster": classes, "etcd": map[string]any{"replicas": replicas}}, Live: etcdshapes.LiveState{StorageClassName: live}}
 	}
 	s := func(v string) *string { return &v }
@@ -98,6 +99,6 @@ func TestStorageClassWarnings(t *testing.T) {
 	shared.Live.DataStoreName = "tenant-root"
 	assert.Empty(t, etcdshapes.StorageClassWarnings(shared), "a shared datastore renders no EtcdCluster")
 	etcdChart := req(1, s("local"))
-	etcdChart.Caller = etcdshapes.CallerEtcd
+	etcdChart.Caller = naming.CallerEtcd
 	assert.Empty(t, etcdshapes.StorageClassWarnings(etcdChart))
 }

@@ -6,13 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
-	"github.com/etcdshapes/etcdshapes/internal/printer"
-	"github.com/etcdshapes/etcdshapes/internal/typedjson"
-	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/kamaji"
-	"github.com/etcdshapes/etcdshapes/manifest"
 	"io"
 	"math"
 	"slices"
@@ -20,6 +13,14 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
+	"github.com/etcdshapes/etcdshapes/internal/printer"
+	"github.com/etcdshapes/etcdshapes/internal/typedjson"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/kamaji"
+	"github.com/etcdshapes/etcdshapes/manifest"
 
 	"github.com/etcdshapes/etcdshapes/internal/inputlimit"
 	"github.com/etcdshapes/etcdshapes/internal/jsontree"
@@ -798,7 +799,7 @@ func stackScope(n naming.Names) (map[objectKey]bool, error) {
 // delete one) and about the desired objects, which the render's scope
 // holds. So unless a live object is of one of those kinds, the two scopes
 // answer alike.
-func needsStackScope(caller string, listed []string, live map[objectKey]*planObject) bool {
+func needsStackScope(caller naming.Caller, listed []string, live map[objectKey]*planObject) bool {
 	kinds := unlistedKinds(caller, listed)
 	if len(kinds) == 0 {
 		return false
@@ -813,7 +814,7 @@ func needsStackScope(caller string, listed []string, live map[objectKey]*planObj
 
 // unlistedKinds are the kinds of the caller's optional APIs that listed
 // leaves out: what a render with listed lacks of its stack.
-func unlistedKinds(caller string, listed []string) []schema.GroupKind {
+func unlistedKinds(caller naming.Caller, listed []string) []schema.GroupKind {
 	var kinds []schema.GroupKind
 	for _, api := range etcdshapes.OptionalAPIsOf(caller) {
 		if !slices.Contains(listed, api) {

@@ -36,7 +36,7 @@ func TestPlanGradesObjectsBeingDeleted(t *testing.T) {
 	for _, s := range stacks {
 		all := append(slices.Clone(s.Objects), s.Referrers...)
 		for i, o := range all {
-			t.Run(s.Caller+"/"+o.Kind+"/"+o.Name, func(t *testing.T) {
+			t.Run(s.Caller.String()+"/"+o.Kind+"/"+o.Name, func(t *testing.T) {
 				var objs []etcdshapes.Object
 				for j, x := range all {
 					tree := runtime.DeepCopyJSON(x.Tree)

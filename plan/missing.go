@@ -217,7 +217,7 @@ func otherNamespaces(n naming.Names, scope map[objectKey]bool, live []*planObjec
 	for k := range scope {
 		kinds[k.groupKind()] = true
 	}
-	if n.Caller == naming.PerCluster {
+	if n.Caller == naming.CallerCluster {
 		kinds[kamajiControlPlaneKind] = true
 	}
 	var named, others []*planObject

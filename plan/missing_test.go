@@ -45,7 +45,7 @@ func withReplicas(t *testing.T, s golden.Scenario) etcdshapes.Request {
 		}
 		return 1
 	}
-	if s.Caller == etcdshapes.CallerCluster {
+	if s.Caller == naming.CallerCluster {
 		etcdValues, _ := values["etcd"].(map[string]any)
 		e := map[string]any{}
 		for k, v := range etcdValues {
@@ -309,7 +309,7 @@ func TestPlanOneLiveObjectIsAStack(t *testing.T) {
 			t.Run(s.Name+"/"+u.GetKind()+"/"+u.GetName(), func(t *testing.T) {
 				p, _, err := plan.ForRequest(req, []etcdshapes.Object{o})
 				require.NoError(t, err)
-				op := objectPlan(t, p, "EtcdCluster", map[string]string{etcdshapes.CallerEtcd: "etcd"}[s.Caller]+map[string]string{etcdshapes.CallerCluster: "kubernetes-demo-etcd"}[s.Caller])
+				op := objectPlan(t, p, "EtcdCluster", map[naming.Caller]string{naming.CallerEtcd: "etcd"}[s.Caller]+map[naming.Caller]string{naming.CallerCluster: "kubernetes-demo-etcd"}[s.Caller])
 				require.Equal(t, plan.Create, op.Action)
 				decided := slices.ContainsFunc(op.Findings, func(f plan.Finding) bool {
 					return f.Verdict == plan.NeedsDecision && strings.HasPrefix(f.Message,

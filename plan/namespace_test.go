@@ -8,6 +8,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/goldentest"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -61,7 +62,7 @@ func TestPlanNamespaceByScope(t *testing.T) {
 			check("Compute", err, field)
 			_, _, err = plan.ForRequest(req, edited)
 			check("ForRequest", err, field)
-			if s.Caller == etcdshapes.CallerCluster {
+			if s.Caller == naming.CallerCluster {
 				_, err = plan.LiveStateFromObjects(s.Namespace, s.Release, edited)
 				check("LiveStateFromObjects", err, field)
 			}

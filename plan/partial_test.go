@@ -34,7 +34,7 @@ func TestPartlyLiveStackIsNeverSafe(t *testing.T) {
 			if len(c.Objects) == 1 {
 				alone[c.Objects[0]["kind"].(string)] = true
 			}
-			t.Run(s.Caller+"/"+c.Name, func(t *testing.T) {
+			t.Run(s.Caller.String()+"/"+c.Name, func(t *testing.T) {
 				data, err := c.LiveFile()
 				require.NoError(t, err)
 				live, err := plan.ReadObjects(data)

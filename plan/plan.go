@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes"
-	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
 	"reflect"
 	"slices"
@@ -14,6 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/invalid"
 
 	"github.com/etcdshapes/etcdshapes/internal/errwriter"
 	"github.com/etcdshapes/etcdshapes/naming"
@@ -663,7 +664,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			res.Objects = append(res.Objects, ObjectPlan{ObjectRef: l.ref, Action: Delete, Findings: append(deleteFindings(l, rendersStack), deletingFindings(l, Delete)...)})
 		}
 		res.Deletes = deleteSteps(deletes)
-		if names.Caller == naming.PerCluster {
+		if names.Caller == naming.CallerCluster {
 			target := ""
 			switch {
 			case cfg.dataStore != nil:
@@ -686,7 +687,7 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 		res.Findings = append(res.Findings, otherNamespaces(*names, scope, liveObjs)...)
 	}
 	kcp := cfg.kcp
-	if kcp == nil && names != nil && names.Caller == naming.PerCluster {
+	if kcp == nil && names != nil && names.Caller == naming.CallerCluster {
 		k := kcpKey(names.Namespace, names.Release)
 		kcp = &k
 	}
@@ -962,7 +963,7 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		haveNames bool
 	)
 	switch r.Caller {
-	case etcdshapes.CallerEtcd:
+	case naming.CallerEtcd:
 		rel := r.Release
 		if rel == "" {
 			rel = naming.EtcdChartRelease
@@ -980,13 +981,13 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		}
 		// The PodMonitor and the dashboard render only where their API
 		// is served: a live one proves it (see the cluster's case).
-		if needsStackScope(etcdshapes.CallerEtcd, r.APIVersions, liveByKey) {
+		if needsStackScope(naming.CallerEtcd, r.APIVersions, liveByKey) {
 			if scope, err = stackScope(n); err != nil {
 				return r, resolved{}, err
 			}
 		}
-		r.APIVersions = withInferred(etcdshapes.CallerEtcd, r.APIVersions, &inferred, scope, liveByKey)
-	case etcdshapes.CallerCluster:
+		r.APIVersions = withInferred(naming.CallerEtcd, r.APIVersions, &inferred, scope, liveByKey)
+	case naming.CallerCluster:
 		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
 			return r, resolved{}, err
 		}
@@ -1014,7 +1015,7 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 			// Names that break a rule of the objects a stack renders are
 			// fine while the cluster stays on a shared datastore: it
 			// renders nothing, and nothing of it can be live to delete.
-			if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); !shared {
+			if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterStackOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); !shared {
 				return r, resolved{}, err
 			}
 			opts = append(opts, TargetDataStore(r.Live.DataStoreName))
@@ -1028,12 +1029,12 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		// A cluster on a shared datastore renders nothing of its stack;
 		// otherwise the render's scope does unless a live object is of
 		// an optional kind the render leaves out (needsStackScope).
-		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || needsStackScope(etcdshapes.CallerCluster, r.APIVersions, liveByKey) {
+		if shared, _ := etcdshapes.SharesDataStore(etcdshapes.ClusterStackOptions{Namespace: r.Namespace, Release: r.Release, Live: r.Live}); shared || needsStackScope(naming.CallerCluster, r.APIVersions, liveByKey) {
 			if scope, err = stackScope(n); err != nil {
 				return r, resolved{}, err
 			}
 		}
-		r.APIVersions = withInferred(etcdshapes.CallerCluster, r.APIVersions, &inferred, scope, liveByKey)
+		r.APIVersions = withInferred(naming.CallerCluster, r.APIVersions, &inferred, scope, liveByKey)
 	}
 	return r, resolved{opts: opts, inferred: inferred, scope: scope, haveNames: haveNames}, nil
 }
@@ -1375,7 +1376,7 @@ func textf(w io.Writer, format string, args ...any) {
 // withInferred is listed with the optional APIs that gate caller's shapes
 // and that a live object of the stack's scope proves served (inferAPIs),
 // which it records in inferred.
-func withInferred(caller string, listed []string, inferred *[]InferredAPI, scope map[objectKey]bool, live map[objectKey]*planObject) []string {
+func withInferred(caller naming.Caller, listed []string, inferred *[]InferredAPI, scope map[objectKey]bool, live map[objectKey]*planObject) []string {
 	*inferred = slices.DeleteFunc(inferAPIs(listed, scope, live), func(a InferredAPI) bool {
 		return !slices.Contains(etcdshapes.OptionalAPIsOf(caller), a.API)
 	})

@@ -3,15 +3,16 @@ package plan_test
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/naming"
-	"github.com/etcdshapes/etcdshapes/plan"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/plan"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
@@ -149,7 +150,7 @@ func scenarioLive(t *testing.T, s golden.Scenario) []byte {
 	marshalled, err := os.ReadFile(filepath.Join("..", "golden", "testdata", s.Name+".yaml"))
 	require.NoError(t, err)
 	var kcp *unstructured.Unstructured
-	if s.Caller == etcdshapes.CallerCluster {
+	if s.Caller == naming.CallerCluster {
 		ds, err := goldentest.DataStore(s)
 		require.NoError(t, err)
 		kcp = kamajiControlPlane(s.Namespace, s.Release, ds)
@@ -218,7 +219,7 @@ func TestPlanOfLiveStackAgainstItselfIsEmpty(t *testing.T) {
 // The live state comes from the live objects.
 func TestLiveStateFromObjects(t *testing.T) {
 	for _, s := range golden.All() {
-		if s.Caller != etcdshapes.CallerCluster {
+		if s.Caller != naming.CallerCluster {
 			continue
 		}
 		t.Run(s.Name, func(t *testing.T) {
@@ -569,18 +570,18 @@ func TestPlanCollidingDataStoreNames(t *testing.T) {
 	require.Equal(t, nb.DataStore(), na.DataStore(), "the pair collides")
 	require.NotEqual(t, na.ClientEndpoint(), nb.ClientEndpoint())
 
-	bObjs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: b})
+	bObjs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: b})
 	require.NoError(t, err)
 	yamlB, err := etcdshapes.Marshal(bObjs)
 	require.NoError(t, err)
 	live, err := plan.ReadObjects(yamlB) // as the API server stores B's stack
 	require.NoError(t, err)
-	aObjs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: a})
+	aObjs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: a})
 	require.NoError(t, err)
 	for name, compute := range map[string]func() (*plan.Result, error){
 		"Compute": func() (*plan.Result, error) { return plan.Compute(live, aObjs) },
 		"ForRequest": func() (*plan.Result, error) {
-			p, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: a}, live)
+			p, _, err := plan.ForRequest(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: a}, live)
 			return p, err
 		},
 	} {
@@ -627,7 +628,7 @@ func TestPlanCollidingDataStoreMissingFromLive(t *testing.T) {
 		return out
 	}
 	liveOf := func(release string) []etcdshapes.Object {
-		objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: release})
+		objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: release})
 		require.NoError(t, err)
 		y, err := etcdshapes.Marshal(objs)
 		require.NoError(t, err)
@@ -644,7 +645,7 @@ func TestPlanCollidingDataStoreMissingFromLive(t *testing.T) {
 		{"B against A's stack without its DataStore", b, `release "` + a + `" in namespace "` + ns + `"`, withoutDataStore(liveOf(a))},
 		{"B against nothing", b, `release "` + a + `" in namespace "` + ns + `"`, nil},
 	} {
-		req := etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: c.release}
+		req := etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: c.release}
 		desired, err := etcdshapes.Render(req)
 		require.NoError(t, err)
 		for entry, compute := range map[string]func() (*plan.Result, error){
@@ -672,7 +673,7 @@ func TestPlanCollidingDataStoreMissingFromLive(t *testing.T) {
 		}
 	}
 	// Fetched: the release's own DataStore, as applied, decides it.
-	p, _, err := plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: a}, liveOf(a))
+	p, _, err := plan.ForRequest(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: a}, liveOf(a))
 	require.NoError(t, err)
 	require.True(t, p.SafeToApply(), "%s", p)
 	require.Equal(t, plan.Unchanged, objectPlan(t, p, "DataStore", name).Action)
@@ -1124,7 +1125,7 @@ func TestPlanRestoredClusterKeepsItsBootstrap(t *testing.T) {
 			require.NoError(t, err)
 			var kcp *unstructured.Unstructured
 			cluster := "etcd"
-			if s.Caller == etcdshapes.CallerCluster {
+			if s.Caller == naming.CallerCluster {
 				kcp = kamajiControlPlane(s.Namespace, s.Release, s.Namespace+"."+s.Release)
 				cluster = s.Release + "-etcd"
 			}
@@ -1133,7 +1134,7 @@ func TestPlanRestoredClusterKeepsItsBootstrap(t *testing.T) {
 			require.NoError(t, err)
 			want := &v1alpha2.BootstrapSpec{Restore: &v1alpha2.RestoreSpec{Source: src("a.db")}}
 
-			if s.Caller == etcdshapes.CallerCluster {
+			if s.Caller == naming.CallerCluster {
 				st, err := plan.LiveStateFromObjects(s.Namespace, s.Release, live)
 				require.NoError(t, err)
 				require.Equal(t, want, st.Bootstrap)
@@ -1344,7 +1345,7 @@ func TestPlanRefusesDuplicates(t *testing.T) {
 // Typed objects read by a client carry no apiVersion/kind; the plan finds
 // them in the scheme.
 func TestPlanTypedLiveWithoutTypeMeta(t *testing.T) {
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo"})
 	require.NoError(t, err)
 	live := make([]etcdshapes.Object, len(objs))
 	for i, o := range objs {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -105,7 +106,7 @@ func TestPlanRefusesMisspelledStackKinds(t *testing.T) {
 				objs := []etcdshapes.Object{&unstructured.Unstructured{Object: good}, &unstructured.Unstructured{Object: bad}}
 				_, err := plan.Compute(objs, nil)
 				check("Compute", err, "live[1]")
-				_, _, err = plan.ForRequest(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
+				_, _, err = plan.ForRequest(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo"}, objs)
 				check("ForRequest", err, "live[1]")
 				_, err = plan.LiveStateFromObjects("tenant-demo", "kubernetes-demo", objs)
 				check("LiveStateFromObjects", err, "live[1]")

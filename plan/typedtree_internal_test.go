@@ -12,10 +12,10 @@ import (
 // every object of every stack the builders render.
 func TestTypedTreeIsThePrintedDocument(t *testing.T) {
 	var objs []etcdshapes.Object
-	chart, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Release: "etcd"})
+	chart, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Release: "etcd"})
 	require.NoError(t, err)
 	objs = append(objs, chart...)
-	cluster, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo",
+	cluster, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo",
 		APIVersions: []string{etcdshapes.APICiliumNetworkPolicy, etcdshapes.APIVerticalPodAutoscaler, etcdshapes.APIVMPodScrape}})
 	require.NoError(t, err)
 	objs = append(objs, cluster...)

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	v3util "helm.sh/helm/v3/pkg/chartutil"
 	v4common "helm.sh/helm/v4/pkg/chart/common"
 )
@@ -70,7 +71,7 @@ var upstreamKinds = []string{"VerticalPodAutoscaler", "VMPodScrape", "CiliumNetw
 // where Helm's .Capabilities.APIVersions.Has says their API is served,
 // with the list appended to Helm's default set as `helm template` does.
 // Helm v3's and v4's VersionSet must agree.
-func helmServed(t *testing.T, caller string, list []string) []string {
+func helmServed(t *testing.T, caller naming.Caller, list []string) []string {
 	t.Helper()
 	v3 := append(slices.Clone(v3util.DefaultCapabilities.APIVersions), list...)
 	v4 := append(slices.Clone(v4common.DefaultCapabilities.APIVersions), list...)
@@ -84,7 +85,7 @@ func helmServed(t *testing.T, caller string, list []string) []string {
 		if !slices.Contains(gated, api) {
 			// The etcd chart's VPA and VMPodScrape always render; its
 			// stack has no CiliumNetworkPolicy.
-			has = caller == etcdshapes.CallerEtcd && api != etcdshapes.APICiliumNetworkPolicy
+			has = caller == naming.CallerEtcd && api != etcdshapes.APICiliumNetworkPolicy
 		}
 		if has {
 			out = append(out, kindOfAPI(api))
@@ -150,9 +151,9 @@ func TestAPIVersionsDifferential(t *testing.T) {
 	engines := helms(t)
 	lists := apiLists()
 	counts := map[string]int{}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	for _, caller := range naming.Callers() {
 		ns, rel := "tenant-demo", "kubernetes-demo"
-		if caller == etcdshapes.CallerEtcd {
+		if caller == naming.CallerEtcd {
 			rel = "etcd"
 		}
 		for i, list := range lists {
@@ -285,8 +286,8 @@ func TestAPIVersionsHelmCLI(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(probe, "Chart.yaml"), "apiVersion: v2\nname: probe\nversion: 0.0.0\n")
 	writeFile(t, filepath.Join(probe, "templates", "probe.yaml"), tpl.String())
-	charts := map[string][2]string{}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	charts := map[naming.Caller][2]string{}
+	for _, caller := range naming.Callers() {
 		charts[caller] = [2]string{filepath.Join(upstreamDir(), chartDir(caller)), writeChartDir(t, caller)}
 	}
 	run := func(bin string, args ...string) (string, string, error) {
@@ -308,13 +309,13 @@ func TestAPIVersionsHelmCLI(t *testing.T) {
 				for _, v := range values {
 					flags = append(flags, "--api-versions", v)
 				}
-				for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+				for _, caller := range naming.Callers() {
 					ns, rel := "tenant-demo", "kubernetes-demo"
-					if caller == etcdshapes.CallerEtcd {
+					if caller == naming.CallerEtcd {
 						rel = "etcd"
 					}
 					where := fmt.Sprintf("%s, command line %d %q", caller, i, clipList(values))
-					ours, ourErr, cliErr := run(cli, append([]string{"render", caller, "-n", ns, "--release", rel, "--include-hooks"}, flags...)...)
+					ours, ourErr, cliErr := run(cli, append([]string{"render", caller.String(), "-n", ns, "--release", rel, "--include-hooks"}, flags...)...)
 					if slices.Contains(values, "") {
 						// Where helm reads an empty value as no entry, the
 						// CLI refuses it, as every flag's empty value (an
@@ -347,7 +348,7 @@ func TestAPIVersionsHelmCLI(t *testing.T) {
 					for _, api := range etcdshapes.OptionalAPIs() {
 						k := kindOfAPI(api)
 						if slices.Contains(etcdshapes.OptionalAPIsOf(caller), api) && served[k] ||
-							caller == etcdshapes.CallerEtcd && (k == "VerticalPodAutoscaler" || k == "VMPodScrape") {
+							caller == naming.CallerEtcd && (k == "VerticalPodAutoscaler" || k == "VMPodScrape") {
 							want = append(want, k)
 						}
 					}

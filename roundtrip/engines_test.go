@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
+	"github.com/etcdshapes/etcdshapes/naming"
 	v3chart "helm.sh/helm/v3/pkg/chart"
 	v3loader "helm.sh/helm/v3/pkg/chart/loader"
 	v3util "helm.sh/helm/v3/pkg/chartutil"
@@ -144,8 +145,8 @@ func loadFiles(t testing.TB, h helm, key string, files func() ([]chartgen.File, 
 
 // appChart is the caller's generated application chart with the library
 // chart in its charts/ directory, as `helm dependency build` leaves it.
-func appChart(t testing.TB, h helm, caller string) any {
-	return loadFiles(t, h, "app/"+caller, func() ([]chartgen.File, error) {
+func appChart(t testing.TB, h helm, caller naming.Caller) any {
+	return loadFiles(t, h, "app/"+caller.String(), func() ([]chartgen.File, error) {
 		return chartgen.Chart(chartgen.Options{Caller: caller, Version: chartVersion, Vendor: true})
 	})
 }

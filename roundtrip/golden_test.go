@@ -2,9 +2,11 @@ package roundtrip
 
 import (
 	"errors"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/chartgen"
@@ -29,7 +31,7 @@ func firstMessage(err error) string {
 // requires the builders' objects, field for field, on every Helm.
 func TestGoldenScenarios(t *testing.T) {
 	forEachHelm(t, func(t *testing.T, h helm) {
-		perCaller := map[string]int{}
+		perCaller := map[naming.Caller]int{}
 		objects := 0
 		for _, s := range golden.All() {
 			t.Run(s.Name, func(t *testing.T) {
@@ -58,7 +60,7 @@ func TestLibraryAll(t *testing.T) {
 		}
 		return []chartgen.File{
 			{Path: "values.yaml", Data: values},
-			{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller + `") }}`)},
+			{Path: "templates/" + s.Caller.String() + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller.String() + `") }}`)},
 		}
 	})
 }
@@ -69,7 +71,7 @@ func TestLibraryAll(t *testing.T) {
 // the library's objects.
 func TestGoldenScenariosChecked(t *testing.T) {
 	goldenThroughLibrary(t, "checked-", func(s golden.Scenario, app []chartgen.File) []chartgen.File {
-		files := []chartgen.File{{Path: "templates/" + s.Caller + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller + `" "checks" true) }}`)}}
+		files := []chartgen.File{{Path: "templates/" + s.Caller.String() + ".yaml", Data: []byte(`{{ include "etcdshapes.stack" (dict "root" $ "caller" "` + s.Caller.String() + `" "checks" true) }}`)}}
 		for _, f := range app {
 			if f.Path == "values.yaml" || f.Path == "values.schema.json" {
 				files = append(files, f)
@@ -91,7 +93,7 @@ func goldenThroughLibrary(t *testing.T, prefix string, files func(s golden.Scena
 				if err != nil {
 					t.Fatal(err)
 				}
-				c := withLibrary(t, h, prefix+s.Caller, files(s, app)...)
+				c := withLibrary(t, h, prefix+s.Caller.String(), files(s, app)...)
 				in := renderInput{caller: s.Caller, release: s.Release, namespace: s.Namespace,
 					values: []byte(s.Values), apiVersions: s.APIVersions, live: s.Live}
 				out, err := h.render(c, in.values, in)
@@ -127,7 +129,7 @@ func TestDashboardNames(t *testing.T) {
 			}
 		}
 		for _, in := range inputs {
-			t.Run(in.caller+"/"+in.namespace+"/"+in.release+"/"+strings.TrimSpace(string(in.values)), func(t *testing.T) {
+			t.Run(in.caller.String()+"/"+in.namespace+"/"+in.release+"/"+strings.TrimSpace(string(in.values)), func(t *testing.T) {
 				compareRenders(t, h, in)
 			})
 		}

@@ -3,13 +3,15 @@ package roundtrip
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/values"
 	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/kamaji"
@@ -66,7 +68,7 @@ func (l liveClient) GetClientFor(apiVersion, kind string) (dynamic.Namespaceable
 
 // renderInput is one `helm template`.
 type renderInput struct {
-	caller      string
+	caller      naming.Caller
 	release     string
 	namespace   string
 	values      []byte

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"sigs.k8s.io/yaml"
 )
 
@@ -36,8 +37,8 @@ func TestHelmBinary(t *testing.T) {
 }
 
 func helmBinary(t *testing.T, helm string) {
-	dirs := map[string]string{}
-	for _, caller := range []string{"etcd", "cluster"} {
+	dirs := map[naming.Caller]string{}
+	for _, caller := range naming.Callers() {
 		dirs[caller] = writeChartDir(t, caller)
 	}
 	var inputs []renderInput

@@ -77,9 +77,9 @@ func asciiJSON(b []byte) []byte {
 
 // probeConfig fills a config with etcdshapes.config; checks runs every
 // check (the general path) even for input the quick tests vouch for.
-func probeConfig(t *testing.T, h helm, caller, namespace, release string, values map[string]any, checks ...bool) (map[string]any, error) {
+func probeConfig(t *testing.T, h helm, caller naming.Caller, namespace, release string, values map[string]any, checks ...bool) (map[string]any, error) {
 	t.Helper()
-	if caller == etcdshapes.CallerEtcd {
+	if caller == naming.CallerEtcd {
 		// The values.yaml defaults Helm would coalesce under these values
 		// (an absent version, replicas or size is a null the checks refuse).
 		v := map[string]any{"version": etcd.DefaultVersion, "replicas": etcd.DefaultReplicas, "size": etcd.DefaultSize}
@@ -153,7 +153,7 @@ func namesTwin(t *testing.T, h helm) {
 		pairs = append(pairs, p)
 	}
 	for _, p := range pairs {
-		for _, caller := range []string{"etcd", "cluster"} {
+		for _, caller := range naming.Callers() {
 			rel := p.rel
 			if caller == "etcd" {
 				rel = "etcd"

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
+	"github.com/etcdshapes/etcdshapes/naming"
 	v3loader "helm.sh/helm/v3/pkg/chart/loader"
 	v3util "helm.sh/helm/v3/pkg/chartutil"
 	v3engine "helm.sh/helm/v3/pkg/engine"
@@ -28,13 +29,13 @@ const lintRelease = "test-release"
 
 // writeChartDir writes the caller's application chart with the library
 // chart in its charts/ directory, as `helm dependency build` leaves it.
-func writeChartDir(t *testing.T, caller string) string {
+func writeChartDir(t *testing.T, caller naming.Caller) string {
 	t.Helper()
 	files, err := chartgen.Chart(chartgen.Options{Caller: caller, Version: chartVersion, Vendor: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(t.TempDir(), caller)
+	dir := filepath.Join(t.TempDir(), caller.String())
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -75,10 +76,10 @@ func ciValues(t *testing.T, dir string) map[string][]byte {
 // optional API served, as lint serves none; the etcd chart's release
 // check, which lint's release name fails, only logs in lint mode).
 func TestLint(t *testing.T) {
-	for _, caller := range []string{"etcd", "cluster"} {
+	for _, caller := range naming.Callers() {
 		dir := writeChartDir(t, caller)
 		for name, raw := range ciValues(t, dir) {
-			t.Run(caller+"/"+name, func(t *testing.T) {
+			t.Run(caller.String()+"/"+name, func(t *testing.T) {
 				vals, err := v3util.ReadValues(raw)
 				if err != nil {
 					t.Fatal(err)

@@ -2,13 +2,13 @@ package roundtrip
 
 import (
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 )
 
 // TestOracleInputsOnTheChart renders the upstream oracle test's generated
@@ -31,8 +31,8 @@ func TestOracleInputsOnTheChart(t *testing.T) {
 		}
 	}
 	forEachHelm(t, func(t *testing.T, h helm) {
-		counts := map[string][3]int{}
-		for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		counts := map[naming.Caller][3]int{}
+		for _, caller := range naming.Callers() {
 			for seed := int64(1); seed <= int64(n); seed++ {
 				g := generate(caller, seed)
 				in := renderInput{caller: caller, namespace: g.namespace, release: g.release, values: g.valuesYAML(), apiVersions: g.apis, live: g.live}
@@ -71,7 +71,7 @@ func TestOracleInputsOnTheChart(t *testing.T) {
 				})
 			}
 		}
-		for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		for _, caller := range naming.Callers() {
 			c := counts[caller]
 			t.Logf("%s: %s: %d inputs rendered alike, %d refused alike, %d refused by both, by the chart's schema first", h.name(), caller, c[0], c[1], c[2])
 		}

@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -49,7 +49,7 @@ func cleanupJobName(name string) string          { return hashName(name+"-cleanu
 
 // etcdName is the EtcdCluster name of the input.
 func etcdName(in oracleInput) string {
-	if in.caller == etcdshapes.CallerEtcd {
+	if in.caller == naming.CallerEtcd {
 		return "etcd"
 	}
 	return in.release + "-etcd"
@@ -58,7 +58,7 @@ func etcdName(in oracleInput) string {
 // sharedDataStore: the live KamajiControlPlane names another datastore, so
 // the cluster renders nothing.
 func sharedDataStore(in oracleInput) bool {
-	return in.caller == etcdshapes.CallerCluster && in.live.DataStoreName != "" && in.live.DataStoreName != ownDataStoreName(in.namespace, in.release)
+	return in.caller == naming.CallerCluster && in.live.DataStoreName != "" && in.live.DataStoreName != ownDataStoreName(in.namespace, in.release)
 }
 
 // quantityString spells a values scalar as the library and the API read it
@@ -226,7 +226,7 @@ func quota(size any) (*big.Int, bool) {
 
 // effectiveSize is the size the input's EtcdCluster gets.
 func effectiveSize(in oracleInput) any {
-	if in.caller == etcdshapes.CallerEtcd {
+	if in.caller == naming.CallerEtcd {
 		if s, ok := in.values["size"]; ok {
 			return s
 		}
@@ -318,7 +318,7 @@ func expectFromUpstream(in oracleInput, up []object) ([]object, []string, error)
 	// spelled like a number ("4e+9", "+8589934592", "1E3") as that number
 	// and the EtcdCluster gets the number; the library keeps the quantity
 	// as given. Same value.
-	if in.caller == etcdshapes.CallerEtcd {
+	if in.caller == naming.CallerEtcd {
 		if u, ok := unquotedSizeDifference(sizeStr); ok {
 			st, _ := dig(ec, "spec", "storage").(map[string]any)
 			if st["size"] != u.upstream {
@@ -367,7 +367,7 @@ func expectFromUpstream(in oracleInput, up []object) ([]object, []string, error)
 	applied = append(applied, "1:defrag-args")
 
 	// 3: the etcd chart's VMPodScrape selects the instance.
-	if in.caller == etcdshapes.CallerEtcd {
+	if in.caller == naming.CallerEtcd {
 		ps := byKind["VMPodScrape"]
 		if len(ps) != 1 || !reflect.DeepEqual(dig(ps[0], "spec", "selector", "matchLabels"), map[string]any{instanceLabel: "etcd"}) {
 			return nil, nil, fmt.Errorf("the upstream VMPodScrape lacks difference 3: %v", ps)
@@ -402,7 +402,7 @@ func expectFromUpstream(in oracleInput, up []object) ([]object, []string, error)
 	}
 
 	// 7 (README): the cleanup Job name fits 63 characters.
-	if in.caller == etcdshapes.CallerCluster {
+	if in.caller == naming.CallerCluster {
 		jobs := byKind["Job"]
 		if len(jobs) != 1 {
 			return nil, nil, fmt.Errorf("want one cleanup Job, got %d", len(jobs))
@@ -568,7 +568,7 @@ func inputFaults(in oracleInput, up []object) faultSet {
 			f.add("namespace", "not a tenant namespace")
 		}
 	}
-	if in.caller == etcdshapes.CallerCluster && !shared {
+	if in.caller == naming.CallerCluster && !shared {
 		if len(in.release)+len("-etcd") > 56 {
 			f.add("release", "etcd name over 56 characters")
 		}
@@ -576,12 +576,12 @@ func inputFaults(in oracleInput, up []object) faultSet {
 			f.add("release", "not a DNS-1035 label: the <release>-etcd-client Service name is invalid")
 		}
 	}
-	if in.caller == etcdshapes.CallerCluster && chartutil.ValidateReleaseName(in.release) != nil {
+	if in.caller == naming.CallerCluster && chartutil.ValidateReleaseName(in.release) != nil {
 		// helm install refuses the release, so no such cluster exists; the
 		// library may refuse it even on a shared datastore.
 		f.loose("release", "a release name Helm refuses")
 	}
-	if in.caller == etcdshapes.CallerEtcd && in.release != "etcd" {
+	if in.caller == naming.CallerEtcd && in.release != "etcd" {
 		f.add("release", "the etcd chart's release must be etcd")
 	}
 	// Nothing in the served API list is refused (the README's
@@ -628,7 +628,7 @@ func inputFaults(in oracleInput, up []object) faultSet {
 		}
 	}
 	for _, k := range []string{"etcd-storage-class-local", "etcd-storage-class-replicated"} {
-		if in.caller != etcdshapes.CallerCluster {
+		if in.caller != naming.CallerCluster {
 			break
 		}
 		if v, ok := cm[k]; ok && v != nil {
@@ -639,7 +639,7 @@ func inputFaults(in oracleInput, up []object) faultSet {
 	}
 	spreadFaults(f, cm)
 
-	if in.caller == etcdshapes.CallerCluster {
+	if in.caller == naming.CallerCluster {
 		if e, ok := in.values["etcd"].(map[string]any); ok {
 			if r := e["replicas"]; r != nil && r != 1.0 && r != 3.0 {
 				f.add("etcd.replicas", "not 1 or 3")
@@ -1038,7 +1038,7 @@ func affinityFaults(f faultSet, x any) {
 func upstreamErrorFields(in oracleInput, err error) (fields []string, known bool) {
 	msg := err.Error()
 	prefix := "values."
-	if in.caller == etcdshapes.CallerCluster {
+	if in.caller == naming.CallerCluster {
 		prefix = ""
 	}
 	switch {
@@ -1096,8 +1096,8 @@ func upstreamErrorFields(in oracleInput, err error) (fields []string, known bool
 
 // requiredClasses are the generator classes a run of 500 or more inputs must
 // cover per caller (a class matches itself and "<class>-…").
-var requiredClasses = map[string][]string{
-	etcdshapes.CallerEtcd: {
+var requiredClasses = map[naming.Caller][]string{
+	naming.CallerEtcd: {
 		"size/Ki", "size/Mi", "size/Gi", "size/Ti", "size/Pi", "size/Ei", "size/k", "size/M", "size/G", "size/T", "size/P", "size/E",
 		"size/m", "size/plain-integer", "size/plain-decimal", "size/exponent", "size/number", "size/invalid",
 		"resources/cpu-m", "resources/cpu-number", "resources/cpu-exponent", "resources/cpu-decimal", "resources/cpu-integer", "resources/cpu-u", "resources/cpu-n", "resources/cpu-k",
@@ -1116,7 +1116,7 @@ var requiredClasses = map[string][]string{
 		"apis/none", "apis/cilium+vpa+vmpodscrape", "apis/unrelated",
 		"platform/_namespace", "platform/unknown-cluster-keys", "platform/backup", "platform/cluster-not-a-map",
 	},
-	etcdshapes.CallerCluster: {
+	naming.CallerCluster: {
 		"release/short", "release/defrag-limit-1", "release/defrag-limit+0", "release/defrag-limit+1", "release/cleanup-limit-1", "release/cleanup-limit+0",
 		"release/cleanup-limit+1", "release/etcd-name-limit", "release/datastore-limit-1", "release/datastore-limit+0", "release/datastore-limit+1", "release/invalid",
 		"namespace/tenant-root", "namespace/depth-2", "namespace/depth-4", "namespace/length-62", "namespace/not-a-tenant",
@@ -1134,7 +1134,7 @@ var requiredClasses = map[string][]string{
 
 // requiredDifferences are the deliberate differences a run of 500 or more
 // inputs must exercise per caller.
-var requiredDifferences = map[string][]string{
-	etcdshapes.CallerEtcd:    {"1:defrag-args", "1+4:defrag-quota", "3:podscrape-selector", "4:quota", "4:number-size", "5:spread-selectors", "5:duplicate-selector", "9:size-unquoted"},
-	etcdshapes.CallerCluster: {"1:defrag-args", "2:defrag-name", "5:spread-selectors", "5:duplicate-selector", "7:cleanup-job-name", "shared-datastore"},
+var requiredDifferences = map[naming.Caller][]string{
+	naming.CallerEtcd:    {"1:defrag-args", "1+4:defrag-quota", "3:podscrape-selector", "4:quota", "4:number-size", "5:spread-selectors", "5:duplicate-selector", "9:size-unquoted"},
+	naming.CallerCluster: {"1:defrag-args", "2:defrag-name", "5:spread-selectors", "5:duplicate-selector", "7:cleanup-job-name", "shared-datastore"},
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"sigs.k8s.io/yaml"
 )
 
@@ -23,7 +24,7 @@ import (
 // oracleInput is one generated input.
 type oracleInput struct {
 	seed      int64
-	caller    string
+	caller    naming.Caller
 	namespace string
 	release   string
 	apis      []string
@@ -83,13 +84,13 @@ func (g *gen) faulty(dim string) bool {
 }
 
 // faultDims are the dimensions a fault can be planted in, per caller.
-var faultDims = map[string][]string{
-	etcdshapes.CallerEtcd:    {"namespace", "release", "version", "replicas", "size", "storageClass", "resources", "ratio", "spread", "affinity", "cluster"},
-	etcdshapes.CallerCluster: {"namespace", "release", "replicas", "storageClass", "ratio", "spread", "cluster", "live"},
+var faultDims = map[naming.Caller][]string{
+	naming.CallerEtcd:    {"namespace", "release", "version", "replicas", "size", "storageClass", "resources", "ratio", "spread", "affinity", "cluster"},
+	naming.CallerCluster: {"namespace", "release", "replicas", "storageClass", "ratio", "spread", "cluster", "live"},
 }
 
 // generate draws the input of one seed for caller.
-func generate(caller string, seed int64) oracleInput {
+func generate(caller naming.Caller, seed int64) oracleInput {
 	g := &gen{r: rand.New(rand.NewSource(seed))}
 	if g.chance(0.25) {
 		g.fault = choose(g, faultDims[caller]...)
@@ -98,7 +99,7 @@ func generate(caller string, seed int64) oracleInput {
 	in := oracleInput{seed: seed, caller: caller, values: map[string]any{}}
 	in.namespace = g.namespace()
 	in.apis = g.apiSet()
-	if caller == etcdshapes.CallerEtcd {
+	if caller == naming.CallerEtcd {
 		in.release = "etcd"
 		if g.faulty("release") {
 			in.release = choose(g, "etcd2", "etcd-a", "kubernetes-demo", "Etcd")
@@ -579,7 +580,7 @@ func (g *gen) badRatio() any {
 
 var ratioKeys = []string{"cpu-allocation-ratio", "memory-allocation-ratio", "ephemeral-storage-allocation-ratio"}
 
-func (g *gen) platform(caller string, v map[string]any) {
+func (g *gen) platform(caller naming.Caller, v map[string]any) {
 	c := map[string]any{}
 	badRatio := g.faulty("ratio")
 	badKey := ""
@@ -599,7 +600,7 @@ func (g *gen) platform(caller string, v map[string]any) {
 	} else if g.chance(0.45) {
 		c["scheduling"] = g.spread()
 	}
-	if caller == etcdshapes.CallerCluster || g.chance(0.3) {
+	if caller == naming.CallerCluster || g.chance(0.3) {
 		// Read by the kubernetes chart; unknown to the etcd chart.
 		bad := g.faulty("storageClass")
 		for _, k := range []string{"etcd-storage-class-local", "etcd-storage-class-replicated"} {
@@ -656,7 +657,7 @@ func (g *gen) platform(caller string, v map[string]any) {
 
 // nulls sets a few of the keys the charts read to null, which deletes a
 // chart default (Helm) or means no value.
-func (g *gen) nulls(caller string, v map[string]any) {
+func (g *gen) nulls(caller naming.Caller, v map[string]any) {
 	if !g.chance(0.15) {
 		return
 	}
@@ -664,7 +665,7 @@ func (g *gen) nulls(caller string, v map[string]any) {
 	paths := [][]string{{"_cluster"}, {"_cluster", "scheduling"}, {"_cluster", "scheduling", "globalAppTopologySpreadConstraints"},
 		{"_cluster", "cpu-allocation-ratio"}, {"_cluster", "memory-allocation-ratio"}, {"_cluster", "etcd-storage-class-local"}}
 	paths = append(paths, []string{"_namespace"})
-	if caller == etcdshapes.CallerEtcd {
+	if caller == naming.CallerEtcd {
 		paths = append(paths, []string{"version"}, []string{"replicas"}, []string{"size"}, []string{"storageClass"}, []string{"affinity"},
 			[]string{"resources"}, []string{"resources", "cpu"}, []string{"resources", "example.com/device"})
 		paths = append(paths, []string{"backup"})

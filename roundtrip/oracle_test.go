@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,7 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
+
 	"helm.sh/helm/v3/pkg/chart"
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
@@ -57,12 +58,12 @@ func TestUpstreamOracle(t *testing.T) {
 	seeds := oracleSeeds(t)
 	pool := newUpstreamPool(t, upstreamDir())
 	var mu sync.Mutex
-	stats := map[string]*oracleStats{}
+	stats := map[naming.Caller]*oracleStats{}
 	start := time.Now()
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	for _, caller := range naming.Callers() {
 		st := &oracleStats{classes: map[string]int{}, differences: map[string]int{}, refusals: map[string]int{}}
 		stats[caller] = st
-		t.Run(caller, func(t *testing.T) {
+		t.Run(caller.String(), func(t *testing.T) {
 			for _, seed := range seeds {
 				t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 					t.Parallel()
@@ -75,7 +76,7 @@ func TestUpstreamOracle(t *testing.T) {
 			}
 		})
 	}
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	for _, caller := range naming.Callers() {
 		st := stats[caller]
 		t.Logf("%s: %d inputs: (a) both render %d (%d of them render nothing), (b) library refuses %d, (c) upstream fails %d; deliberate differences applied: %s; refused fields: %s",
 			caller, st.total, st.outcomes["a"], st.empty, st.outcomes["b"], st.outcomes["c"], st.describe(st.differences), st.describe(st.refusals))
@@ -85,7 +86,7 @@ func TestUpstreamOracle(t *testing.T) {
 	}
 	t.Logf("upstream oracle: %d inputs per caller (seeds %d to %d) in %s", len(seeds), seeds[0], seeds[len(seeds)-1], time.Since(start).Round(time.Millisecond))
 	if len(seeds) >= 500 && os.Getenv("ETCDSHAPES_ORACLE_SEEDS") == "" && !t.Failed() {
-		for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+		for _, caller := range naming.Callers() {
 			stats[caller].requireCoverage(t, caller)
 		}
 	}
@@ -149,7 +150,7 @@ func upstreamDir() string {
 type upstreamPool struct {
 	dir  string
 	mu   sync.Mutex
-	free map[string][]*chart.Chart
+	free map[naming.Caller][]*chart.Chart
 }
 
 func newUpstreamPool(t *testing.T, dir string) *upstreamPool {
@@ -158,17 +159,17 @@ func newUpstreamPool(t *testing.T, dir string) *upstreamPool {
 			t.Fatalf("the upstream charts are missing: %v. %s", err, upstreamWhat)
 		}
 	}
-	return &upstreamPool{dir: dir, free: map[string][]*chart.Chart{}}
+	return &upstreamPool{dir: dir, free: map[naming.Caller][]*chart.Chart{}}
 }
 
-func chartDir(caller string) string {
-	if caller == etcdshapes.CallerEtcd {
+func chartDir(caller naming.Caller) string {
+	if caller == naming.CallerEtcd {
 		return "etcd"
 	}
 	return "kubernetes"
 }
 
-func (p *upstreamPool) get(caller string) (*chart.Chart, error) {
+func (p *upstreamPool) get(caller naming.Caller) (*chart.Chart, error) {
 	p.mu.Lock()
 	if l := p.free[caller]; len(l) > 0 {
 		c := l[len(l)-1]
@@ -180,7 +181,7 @@ func (p *upstreamPool) get(caller string) (*chart.Chart, error) {
 	return loader.LoadDir(filepath.Join(p.dir, chartDir(caller)))
 }
 
-func (p *upstreamPool) put(caller string, c *chart.Chart) {
+func (p *upstreamPool) put(caller naming.Caller, c *chart.Chart) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.free[caller] = append(p.free[caller], c)
@@ -500,7 +501,7 @@ func (s *oracleStats) describe(m map[string]int) string {
 
 // requireCoverage fails when a run of 500 or more inputs missed a class the
 // generator is meant to cover, a deliberate difference, or an outcome.
-func (s *oracleStats) requireCoverage(t *testing.T, caller string) {
+func (s *oracleStats) requireCoverage(t *testing.T, caller naming.Caller) {
 	t.Helper()
 	var missing []string
 	for _, o := range []string{"a", "b", "c"} {
@@ -533,7 +534,7 @@ func (s *oracleStats) requireCoverage(t *testing.T, caller string) {
 // TestOracleGeneratorDeterministic: a seed gives the same input every time,
 // so a failure's seed reproduces it.
 func TestOracleGeneratorDeterministic(t *testing.T) {
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
+	for _, caller := range naming.Callers() {
 		for seed := int64(0); seed < 200; seed++ {
 			a, b := generate(caller, seed), generate(caller, seed)
 			if a.describe() != b.describe() {

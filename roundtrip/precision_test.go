@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/quantity"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -75,7 +75,7 @@ func TestQuantityPrecisionRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			in := renderInput{caller: etcdshapes.CallerEtcd, release: "etcd", namespace: "tenant-root", values: doc}
+			in := renderInput{caller: naming.CallerEtcd, release: "etcd", namespace: "tenant-root", values: doc}
 			t.Run(fmt.Sprintf("%s=%s", field, q), func(t *testing.T) {
 				compareRenders(t, h, in)
 				lib, err := goRender(in)

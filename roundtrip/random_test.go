@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"sigs.k8s.io/yaml"
 )
 
@@ -154,7 +155,7 @@ func randomValues(t *testing.T, h helm) {
 	// Every optional API, for both callers: the etcd chart gates its
 	// PodMonitor and GrafanaDashboard too.
 	apis := etcdshapes.OptionalAPIs()
-	counts := map[string]int{}
+	counts := map[naming.Caller]int{}
 	for i := 0; i < 2*randomCases; i++ {
 		in := renderInput{namespace: randomTenant(r)}
 		var values map[string]any

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 )
 
 // referenceWhat says what ETCDSHAPES_REFERENCE names, for the messages of
@@ -26,10 +27,11 @@ func referenceDir() string {
 }
 
 type referenceCase struct {
-	name, caller, release, namespace string
-	apis                             []string
-	live                             etcdshapes.LiveState
-	expectFail                       bool
+	name, release, namespace string
+	caller                   naming.Caller
+	apis                     []string
+	live                     etcdshapes.LiveState
+	expectFail               bool
 }
 
 // readCases reads cases.tsv: name, set, caller, release, namespace,
@@ -52,7 +54,7 @@ func readCases(t *testing.T, dir string) []referenceCase {
 		if len(f) != 9 {
 			t.Fatalf("cases.tsv: want 9 columns: %q", line)
 		}
-		c := referenceCase{name: f[0], caller: f[2], release: f[3], namespace: f[4], expectFail: f[8] == "fail"}
+		c := referenceCase{name: f[0], caller: naming.Caller(f[2]), release: f[3], namespace: f[4], expectFail: f[8] == "fail"}
 		switch f[5] {
 		case "-":
 		case "all":

@@ -3,11 +3,13 @@ package roundtrip
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/values"
 	"math/rand"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/jsonnum"
@@ -17,7 +19,7 @@ import (
 
 type refusal struct {
 	name      string
-	caller    string
+	caller    naming.Caller
 	namespace string
 	release   string
 	values    string
@@ -400,7 +402,7 @@ func wrongTypes() []refusal {
 	for _, caller := range []string{"etcd", "cluster"} {
 		for _, k := range keys[caller] {
 			for _, typ := range k.wrong {
-				r := refusal{name: "type/" + k.key + "=" + typ, caller: caller, values: nested(k.key, yamlValues[typ])}
+				r := refusal{name: "type/" + k.key + "=" + typ, caller: naming.Caller(caller), values: nested(k.key, yamlValues[typ])}
 				r.namespace, r.release = "tenant-root", "etcd"
 				if caller == "cluster" {
 					r.namespace, r.release = "tenant-demo", "kubernetes-demo"
@@ -484,7 +486,7 @@ func nested(path, value string) string {
 // library reads (the charts' value keys, etcd.replicas and the platform's
 // keys), so a key added to the library without a case fails here.
 func TestWrongTypesCoverEveryKey(t *testing.T) {
-	covered := map[string]map[string]bool{"etcd": {}, "cluster": {}}
+	covered := map[naming.Caller]map[string]bool{naming.CallerEtcd: {}, naming.CallerCluster: {}}
 	for _, r := range wrongTypes() {
 		key := strings.SplitN(strings.TrimPrefix(r.name, "type/"), "=", 2)[0]
 		covered[r.caller][strings.SplitN(key, ".", 2)[0]] = true
@@ -512,7 +514,10 @@ func TestWrongTypesCoverEveryKey(t *testing.T) {
 // and hands the templates the others, which must read them as absent. (A
 // null version, replicas, size or ratio is refused: see the refusals.)
 func TestNullValues(t *testing.T) {
-	for _, c := range []struct{ caller, values string }{
+	for _, c := range []struct {
+		caller naming.Caller
+		values string
+	}{
 		{"etcd", "resources:\n  gpu: null"},
 		{"etcd", "resources:\n  limits: null\n  requests: null"},
 		{"etcd", "resources:\n  cpu: null\n  memory: null"},
@@ -539,7 +544,7 @@ func TestNullValues(t *testing.T) {
 		if c.caller == "cluster" {
 			in.namespace, in.release = "tenant-demo", "kubernetes-demo"
 		}
-		t.Run(c.caller+"/"+c.values, func(t *testing.T) {
+		t.Run(c.caller.String()+"/"+c.values, func(t *testing.T) {
 			if _, err := goRender(in); err != nil {
 				t.Fatalf("the library refuses: %v", err)
 			}
@@ -564,8 +569,9 @@ func indent(s, pad string) string {
 func TestIgnoredAndShared(t *testing.T) {
 	shared := etcdshapes.LiveState{DataStoreName: "default"}
 	for _, c := range []struct {
-		caller, values, release string
-		live                    etcdshapes.LiveState
+		caller          naming.Caller
+		values, release string
+		live            etcdshapes.LiveState
 	}{
 		{caller: "etcd", values: "_namespace:\n  etcd: tenant-root\n  host: example.org\nbackup:\n  enabled: true\n  s3: {bucket: x}"},
 		{caller: "etcd", values: "_namespace: 5\nbackup: [x]\n_cluster:\n  unknown: {a: 1}"},
@@ -582,7 +588,7 @@ func TestIgnoredAndShared(t *testing.T) {
 				in.release = c.release
 			}
 		}
-		t.Run(c.caller+"/"+in.release+"/"+c.values, func(t *testing.T) {
+		t.Run(c.caller.String()+"/"+in.release+"/"+c.values, func(t *testing.T) {
 			if _, err := goRender(in); err != nil {
 				t.Fatalf("the library refuses: %v", err)
 			}
@@ -601,7 +607,7 @@ func TestRefusals(t *testing.T) {
 func testRefusals(t *testing.T, h helm) {
 	same, decoded, lossy := 0, 0, 0
 	for _, r := range refusals() {
-		t.Run(r.caller+"/"+r.name, func(t *testing.T) {
+		t.Run(r.caller.String()+"/"+r.name, func(t *testing.T) {
 			in := renderInput{caller: r.caller, release: r.release, namespace: r.namespace, values: []byte(r.values), live: r.live}
 			_, goErr := goRender(in)
 			if goErr == nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
+	"github.com/etcdshapes/etcdshapes/naming"
 )
 
 // TestTemplateSize: the template text a chart maintainer reviews, as
@@ -58,7 +59,7 @@ func TestTemplateSize(t *testing.T) {
 			files = append(files, fmt.Sprintf("%s %d", f.Path, len(f.Data)))
 		}
 	}
-	for _, caller := range []string{"etcd", "cluster"} {
+	for _, caller := range naming.Callers() {
 		app, err := chartgen.Chart(chartgen.Options{Caller: caller})
 		if err != nil {
 			t.Fatal(err)

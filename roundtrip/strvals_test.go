@@ -3,7 +3,6 @@ package roundtrip
 import (
 	"encoding/json"
 	"fmt"
-	esvalues "github.com/etcdshapes/etcdshapes/values"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -11,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	esvalues "github.com/etcdshapes/etcdshapes/values"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/chartgen"
@@ -283,8 +285,8 @@ func TestChartVersionsMatchHelm(t *testing.T) {
 	accepted := 0
 	for _, v := range versions {
 		helmErr := (&chart.Metadata{APIVersion: chart.APIVersionV2, Name: "etcd", Version: v}).Validate()
-		_, libErr := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: "tenant-root", ChartVersion: v})
-		_, genErr := chartgen.Chart(chartgen.Options{Caller: etcdshapes.CallerEtcd, Version: v})
+		_, libErr := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: "tenant-root", ChartVersion: v})
+		_, genErr := chartgen.Chart(chartgen.Options{Caller: naming.CallerEtcd, Version: v})
 		if v == "" {
 			// Empty means the default (0.0.0) to the library and gen chart.
 			continue

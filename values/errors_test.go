@@ -6,6 +6,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/etcd"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/invalidtest"
+	"github.com/etcdshapes/etcdshapes/naming"
 	. "github.com/etcdshapes/etcdshapes/values"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -38,9 +39,9 @@ func TestEveryBadKey(t *testing.T) {
 			v, err := Merge([]byte(c.doc))
 			require.NoError(t, err)
 			if c.cluster {
-				_, err = Cluster(v)
+				_, err = ReadCluster(v)
 			} else {
-				_, err = EtcdChart(v)
+				_, err = ReadEtcdChart(v)
 			}
 			invalidtest.RequireEvery(t, err, c.want...)
 		})
@@ -92,9 +93,9 @@ func TestRenderReportsTheOtherClusterValues(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			v, err := Merge([]byte(c.doc))
 			require.NoError(t, err)
-			_, verr := Cluster(v)
+			_, verr := ReadCluster(v)
 			require.Equal(t, c.want[0], invalidtest.Fields(verr)[0], "the values reader refuses first: %v", verr)
-			_, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
+			_, err = etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: "tenant-demo", Release: "kubernetes-demo", Values: v})
 			invalidtest.RequireEvery(t, err, c.want...)
 		})
 	}
@@ -102,7 +103,7 @@ func TestRenderReportsTheOtherClusterValues(t *testing.T) {
 	// left at its zero.
 	v, err := Merge([]byte("etcd:\n  replicas: 2\n_cluster:\n  cpu-allocation-ratio: 4\n  etcd-storage-class-local: local\n"))
 	require.NoError(t, err)
-	o, err := Cluster(v)
+	o, err := ReadCluster(v)
 	require.Error(t, err)
 	require.Equal(t, ClusterEtcd{Ratios: etcd.Ratios{CPU: "4"}, StorageClassLocal: "local"}, o)
 }

@@ -18,7 +18,7 @@ import (
 // quantity" for a quantity.
 func TestGoQuantitiesInValues(t *testing.T) {
 	mem := resource.MustParse("1Gi")
-	o, err := EtcdChart(map[string]any{
+	o, err := ReadEtcdChart(map[string]any{
 		"size":      resource.MustParse("10Gi"),
 		"resources": map[string]any{"cpu": resource.MustParse("2"), "memory": &mem},
 	})
@@ -28,7 +28,7 @@ func TestGoQuantitiesInValues(t *testing.T) {
 	if o.Size.String() != "10Gi" || o.Resources.Cpu().String() != "2" || o.Resources.Memory().String() != "1Gi" {
 		t.Fatalf("read size %s, resources %v", o.Size.String(), o.Resources)
 	}
-	o, err = EtcdChart(map[string]any{"resources": corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}})
+	o, err = ReadEtcdChart(map[string]any{"resources": corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("500m")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestGoQuantitiesInValues(t *testing.T) {
 		{map[string]any{"size": huge}, "values.size"},
 		{map[string]any{"resources": map[string]any{"memory": &huge}}, "values.resources.memory"},
 	} {
-		_, err := EtcdChart(tc.values)
+		_, err := ReadEtcdChart(tc.values)
 		all := invalid.All(err)
 		if len(all) != 1 || all[0].Field != tc.field || strings.Contains(all[0].Rule, "must be a quantity (") {
 			t.Fatalf("%v: got %v, want one refusal of %s by a bound", tc.values, err, tc.field)

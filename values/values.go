@@ -179,7 +179,7 @@ func valuesMap(values map[string]any) (map[string]any, error) {
 	return normalizeValues(values).(map[string]any), nil
 }
 
-// EtcdChart reads the etcd chart's values (merged with Merge, or built in
+// ReadEtcdChart reads the etcd chart's values (merged with Merge, or built in
 // Go with any number types) into the etcd's options. Unknown
 // keys are refused: a typo must not fall back to a default. Unknown keys
 // under _cluster, and the top-level _namespace and backup, are ignored;
@@ -192,7 +192,7 @@ func valuesMap(values map[string]any) (map[string]any, error) {
 // the stack's other inputs too (Render does): a value it refuses is left at
 // its zero (the builder's default), so that the builder, which validates
 // the rest under EtcdChartPaths, refuses no field a second time.
-func EtcdChart(values map[string]any) (etcd.Options, error) {
+func ReadEtcdChart(values map[string]any) (etcd.Options, error) {
 	var o etcd.Options
 	paths := EtcdChartPaths().Etcd
 	var c invalid.Collector
@@ -280,7 +280,7 @@ type ClusterEtcd struct {
 	Auth etcd.Auth
 }
 
-// Cluster reads the kubernetes chart's values for its etcd. Only
+// ReadCluster reads the kubernetes chart's values for its etcd. Only
 // etcd.replicas, etcd.auth and _cluster are read; unknown keys under etcd
 // are refused, other keys are ignored (the chart has many, and the
 // platform passes _namespace). Every bad key is reported, as EtcdChart
@@ -292,7 +292,7 @@ type ClusterEtcd struct {
 // zero, the stack's default, so that the stack, which validates under
 // ClusterPaths, refuses no field a second time. A replica count not given
 // is 0.
-func Cluster(values map[string]any) (ClusterEtcd, error) {
+func ReadCluster(values map[string]any) (ClusterEtcd, error) {
 	var o ClusterEtcd
 	values, err := valuesMap(readView(values, clusterShape))
 	if err != nil {

@@ -20,7 +20,7 @@ func TestValuesMergeLikeHelm(t *testing.T) {
 		[]byte("replicas: 1\n"),
 	)
 	require.NoError(t, err)
-	o, err := EtcdChart(values)
+	o, err := ReadEtcdChart(values)
 	require.NoError(t, err)
 	assert.Equal(t, int32(1), o.Replicas, "a later file wins")
 	cpu, mem := o.Resources[corev1.ResourceCPU], o.Resources[corev1.ResourceMemory]
@@ -31,16 +31,16 @@ func TestValuesMergeLikeHelm(t *testing.T) {
 	// A null deletes the chart default: no resources at all.
 	values, err = Merge([]byte("resources:\n  cpu: 2\n"), []byte("resources: null\n"))
 	require.NoError(t, err)
-	o, err = EtcdChart(values)
+	o, err = ReadEtcdChart(values)
 	require.NoError(t, err)
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: o})
+	objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: o})
 	require.NoError(t, err)
 	assert.Nil(t, etcdClusterOf(t, objs).Spec.Resources)
 
 	// The kubernetes chart's other values are not ours to judge.
 	values, err = Merge([]byte("host: example.org\nnodeGroups: {md0: {minReplicas: 2}}\netcd:\n  replicas: 1\n"))
 	require.NoError(t, err)
-	co, err := Cluster(values)
+	co, err := ReadCluster(values)
 	require.NoError(t, err)
 	assert.Equal(t, int32(1), co.Replicas)
 }
@@ -55,9 +55,9 @@ func TestValuesMergeLikeHelm(t *testing.T) {
 func TestNumberLimitsSpelledLikeTheChart(t *testing.T) {
 	values, err := Merge([]byte("size: 5000000000\nresources:\n  cpu: 2\n  memory: 1073741824\n  ephemeral-storage: 5368709120.5\n  hugepages-2Mi: 4194304\n"))
 	require.NoError(t, err)
-	o, err := EtcdChart(values)
+	o, err := ReadEtcdChart(values)
 	require.NoError(t, err)
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: o})
+	objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: o})
 	require.NoError(t, err)
 	ec := etcdClusterOf(t, objs)
 	spelled := map[corev1.ResourceName]string{}
@@ -81,9 +81,9 @@ func TestValueKeys(t *testing.T) {
 	keys[0] = "changed"
 	require.NotEqual(t, "changed", EtcdChartKeys()[0], "a copy")
 	for _, k := range EtcdChartKeys() {
-		_, err := EtcdChart(map[string]any{k: chartDefaults[k]})
+		_, err := ReadEtcdChart(map[string]any{k: chartDefaults[k]})
 		require.NoError(t, err, k)
-		_, err = EtcdChart(map[string]any{k: nil})
+		_, err = ReadEtcdChart(map[string]any{k: nil})
 		var ne *invalid.Error
 		if k == "version" || k == "replicas" || k == "size" {
 			// Known, but a null would clear the chart's default.
@@ -93,7 +93,7 @@ func TestValueKeys(t *testing.T) {
 		} else {
 			require.NoError(t, err, k)
 		}
-		_, err = EtcdChart(map[string]any{k + "x": 1})
+		_, err = ReadEtcdChart(map[string]any{k + "x": 1})
 		require.ErrorAs(t, err, &ne, k+"x")
 		require.Contains(t, ne.Rule, "not a value of this chart")
 	}
@@ -101,18 +101,18 @@ func TestValueKeys(t *testing.T) {
 	for _, k := range EtcdChartIgnoredKeys() {
 		require.NotContains(t, EtcdChartKeys(), k)
 		for _, v := range []any{nil, "x", 1, []any{1}, map[string]any{"enabled": true, "s3": map[string]any{"bucket": 7}}} {
-			_, err := EtcdChart(map[string]any{k: v})
+			_, err := ReadEtcdChart(map[string]any{k: v})
 			require.NoError(t, err, "%s: %v", k, v)
 		}
 	}
 	require.True(t, slices.IsSorted(ClusterEtcdKeys()))
 	clusterDefaults := map[string]any{"replicas": float64(3)}
 	for _, k := range ClusterEtcdKeys() {
-		_, err := Cluster(map[string]any{"etcd": map[string]any{k: clusterDefaults[k]}})
+		_, err := ReadCluster(map[string]any{"etcd": map[string]any{k: clusterDefaults[k]}})
 		require.NoError(t, err, k)
-		_, err = Cluster(map[string]any{"etcd": map[string]any{k: nil}})
+		_, err = ReadCluster(map[string]any{"etcd": map[string]any{k: nil}})
 		require.NoError(t, err, k)
-		_, err = Cluster(map[string]any{"etcd": map[string]any{k + "x": 1}})
+		_, err = ReadCluster(map[string]any{"etcd": map[string]any{k + "x": 1}})
 		var ne *invalid.Error
 		require.ErrorAs(t, err, &ne, k+"x")
 	}
@@ -122,16 +122,16 @@ func TestValueKeys(t *testing.T) {
 	authDefaults := map[string]any{"enabled": false, "rootCredentialsSecret": ""}
 	for _, k := range AuthKeys() {
 		for _, v := range []any{authDefaults[k], nil} {
-			_, err := EtcdChart(map[string]any{"auth": map[string]any{k: v}})
+			_, err := ReadEtcdChart(map[string]any{"auth": map[string]any{k: v}})
 			require.NoError(t, err, k)
-			_, err = Cluster(map[string]any{"etcd": map[string]any{"auth": map[string]any{k: v}}})
+			_, err = ReadCluster(map[string]any{"etcd": map[string]any{"auth": map[string]any{k: v}}})
 			require.NoError(t, err, k)
 		}
 		var ne *invalid.Error
-		_, err := EtcdChart(map[string]any{"auth": map[string]any{k + "x": 1}})
+		_, err := ReadEtcdChart(map[string]any{"auth": map[string]any{k + "x": 1}})
 		require.ErrorAs(t, err, &ne, k+"x")
 		require.Equal(t, "values.auth."+k+"x", ne.Field)
-		_, err = Cluster(map[string]any{"etcd": map[string]any{"auth": map[string]any{k + "x": 1}}})
+		_, err = ReadCluster(map[string]any{"etcd": map[string]any{"auth": map[string]any{k + "x": 1}}})
 		require.ErrorAs(t, err, &ne, k+"x")
 		require.Equal(t, "etcd.auth."+k+"x", ne.Field)
 	}

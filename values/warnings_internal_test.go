@@ -25,8 +25,8 @@ func TestWarnedKeysAreRead(t *testing.T) {
 		require.Error(t, err, field)
 		assert.Contains(t, fields(err)[0], field+": invalid value ", field)
 	}
-	cluster := func(v map[string]any) error { _, err := Cluster(v); return err }
-	etcdChart := func(v map[string]any) error { _, err := EtcdChart(v); return err }
+	cluster := func(v map[string]any) error { _, err := ReadCluster(v); return err }
+	etcdChart := func(v map[string]any) error { _, err := ReadEtcdChart(v); return err }
 	bad := []any{"x"} // a list where a map or a scalar is read
 	for _, k := range clusterTopKeys {
 		refuses(t, cluster, map[string]any{k: bad}, k)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,7 +43,7 @@ func TestCLIAPIVersionsAsHelm(t *testing.T) {
 	)
 	for _, c := range []struct {
 		name   string
-		caller string
+		caller naming.Caller
 		values []string
 		kinds  []string
 		warn   []string // one substring a stderr line, in order
@@ -61,17 +62,17 @@ func TestCLIAPIVersionsAsHelm(t *testing.T) {
 		{name: "trailing line break", values: []string{cnp + "\n"}, kinds: []string{"CiliumNetworkPolicy"}},
 		{name: "upper case", values: []string{"CILIUM.IO/v2/CiliumNetworkPolicy"}, warn: []string{"; did you mean " + cnp + "?"}},
 		{name: "group/version", values: []string{"cilium.io/v2"}, warn: []string{`"cilium.io/v2" is in the API group of ` + cnp + ", which the list does not hold, so no CiliumNetworkPolicy is rendered"}},
-		{name: "a served list without the PodMonitor", caller: etcdshapes.CallerEtcd, values: []string{"monitoring.coreos.com/v1,monitoring.coreos.com/v1/ServiceMonitor,v1,apps/v1"},
+		{name: "a served list without the PodMonitor", caller: naming.CallerEtcd, values: []string{"monitoring.coreos.com/v1,monitoring.coreos.com/v1/ServiceMonitor,v1,apps/v1"},
 			kinds: []string{"VerticalPodAutoscaler", "VMPodScrape"}, warn: []string{`"monitoring.coreos.com/v1" and 1 more entries are in the API group of ` + etcdshapes.APIPodMonitor}},
 		{name: "non-ASCII and a terminal escape", values: []string{"ciliüm.io/v2/CiliumNetworkPolicy,\x1b]52;c;aGk=\x07"}, warn: []string{`"ciliüm.io/v2/CiliumNetworkPolicy" ` + notName, `"\x1b]52;c;aGk=\a" ` + notName}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			caller := c.caller
 			if caller == "" {
-				caller = etcdshapes.CallerCluster
+				caller = naming.CallerCluster
 			}
-			args := []string{"render", caller, "-n", "tenant-demo"}
-			if caller == etcdshapes.CallerCluster {
+			args := []string{"render", caller.String(), "-n", "tenant-demo"}
+			if caller == naming.CallerCluster {
 				args = append(args, "--release", "kubernetes-demo")
 			}
 			for _, v := range c.values {

@@ -55,12 +55,12 @@ const (
 
 // checkDetails are the help's details for caller "" (both), etcd or
 // cluster: only the etcd chart's etcd has a version and size to give.
-func checkDetails(caller string) string {
+func checkDetails(caller naming.Caller) string {
 	note := ""
 	switch caller {
-	case etcdshapes.CallerEtcd:
+	case naming.CallerEtcd:
 		note = "  Pass the etcd chart's values.version and values.size as --etcd-version and --size.\n"
-	case etcdshapes.CallerCluster:
+	case naming.CallerCluster:
 		note = "  A tenant cluster's etcd has the kubernetes chart's fixed version and size.\n"
 	default:
 		note = "  A tenant cluster's etcd has the kubernetes chart's fixed version and size; for the\n" +
@@ -94,22 +94,22 @@ type checkFlags struct {
 	datascale                                            bool
 }
 
-func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
+func newRenderCheckCallerCmd(e env, caller naming.Caller) *cobra.Command {
 	var cf checkFlags
 	cmd := callerCommand(caller, callerHelp{
 		use:   "etcd [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale] [flags]",
 		short: "Check the etcd chart's etcd with etcdctl check perf",
 		long: "etcdshapes render check etcd renders a Job that checks the etcd chart's etcd with etcdctl.\n\n" +
-			synopsisCheckEtcd + aboutRelease + checkDetails(etcdshapes.CallerEtcd),
+			synopsisCheckEtcd + aboutRelease + checkDetails(naming.CallerEtcd),
 	}, callerHelp{
 		use:   "cluster RELEASE --namespace NS [--load s|m|l|xl] [--datascale] [flags]",
 		short: "Check a tenant cluster's etcd with etcdctl check perf",
 		long: "etcdshapes render check cluster renders a Job that checks a tenant cluster's etcd with etcdctl.\n\n" +
-			synopsisCheckCluster + aboutRelease + checkDetails(etcdshapes.CallerCluster),
+			synopsisCheckCluster + aboutRelease + checkDetails(naming.CallerCluster),
 	})
 	fs := cmd.Flags()
 	fs.StringVarP(&cf.namespace, "namespace", "n", "", "the stack's tenant namespace `NS` (\"tenant-…\"); required")
-	if caller == etcdshapes.CallerEtcd {
+	if caller == naming.CallerEtcd {
 		fs.StringVar(&cf.version, "etcd-version", "", fmt.Sprintf("the cluster's etcd `X.Y.Z` (the chart's values.version), whose etcdctl runs (default %s)", etcd.DefaultVersion))
 		fs.StringVar(&cf.size, "size", "", fmt.Sprintf("the cluster's data volume `QUANTITY` (the chart's values.size), whose quota bounds the load\n(default %s; at least %s; at most 15 significant digits and 64 characters, whole nano-units)", etcd.DefaultSize, etcd.MinSize))
 		completeFlag(cmd, "etcd-version")
@@ -136,7 +136,7 @@ func newRenderCheckCallerCmd(e env, caller string) *cobra.Command {
 	return cmd
 }
 
-func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Writer) ([]etcdshapes.Object, error) {
+func checkObjects(caller naming.Caller, f *checkFlags, stdin io.Reader, stderr io.Writer) ([]etcdshapes.Object, error) {
 	if f.namespace == "" {
 		return nil, &usageError{errors.New("--namespace is required")}
 	}
@@ -154,7 +154,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 		// skip are CheckJob's refusals a refusal above already stands for.
 		skip = map[string]bool{}
 	)
-	if caller == etcdshapes.CallerEtcd {
+	if caller == naming.CallerEtcd {
 		release := f.release
 		if release == "" {
 			release = naming.EtcdChartRelease
@@ -210,7 +210,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 				what := "--size " + f.size
 				if f.size == "" {
 					given, what = resource.MustParse(etcd.DefaultSize), "the default size "+etcd.DefaultSize
-					if caller == etcdshapes.CallerCluster {
+					if caller == naming.CallerCluster {
 						what = "the kubernetes chart's size " + etcd.DefaultSize
 					}
 				}
@@ -224,7 +224,7 @@ func checkObjects(caller string, f *checkFlags, stdin io.Reader, stderr io.Write
 				given, what := f.version, "--etcd-version "+f.version
 				if f.version == "" {
 					given, what = etcd.DefaultVersion, "the default version "+etcd.DefaultVersion
-					if caller == etcdshapes.CallerCluster {
+					if caller == naming.CallerCluster {
 						what = "the kubernetes chart's version " + etcd.DefaultVersion
 					}
 				}

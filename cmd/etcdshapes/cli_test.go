@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/etcdshapes/etcdshapes/plan"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +13,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/plan"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
@@ -109,7 +110,7 @@ func yamlDocs(t *testing.T, s string) []map[string]any {
 
 // scenarioArgs are a golden scenario's render flags, its values on stdin.
 func scenarioArgs(s golden.Scenario) []string {
-	args := []string{"render", s.Caller, "--namespace", s.Namespace, "--chart-version", "0.0.0", "-f", "-"}
+	args := []string{"render", s.Caller.String(), "--namespace", s.Namespace, "--chart-version", "0.0.0", "-f", "-"}
 	if s.Release != "" {
 		args = append(args, "--release", s.Release)
 	}

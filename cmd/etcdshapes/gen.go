@@ -5,6 +5,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/chartgen"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
 )
 
@@ -71,9 +72,10 @@ func newGenCmd(e env) *cobra.Command {
 		return usagef("unknown gen target %q (want chart)", arg)
 	})
 	var (
-		o     chartgen.Options
-		out   string
-		force bool
+		o      chartgen.Options
+		caller string
+		out    string
+		force  bool
 	)
 	chart := &cobra.Command{
 		Use:   "chart --caller etcd|cluster --out DIR [--chart-version V] [--force]",
@@ -85,7 +87,7 @@ func newGenCmd(e env) *cobra.Command {
 		Args: noArgs,
 	}
 	fs := chart.Flags()
-	fs.StringVar(&o.Caller, "caller", "", "the stack: \"etcd\" (the etcd chart) or \"cluster\" (the kubernetes chart's etcd);\nrequired unless --library")
+	fs.StringVar(&caller, "caller", "", "the stack: \"etcd\" (the etcd chart) or \"cluster\" (the kubernetes chart's etcd);\nrequired unless --library")
 	fs.StringVar(&o.Version, "chart-version", "", "the generated chart's version `V` in Chart.yaml and the library dependency's, SemVer as Helm checks it (default "+chartgen.DefaultVersion+")")
 	fs.BoolVar(&o.Library, "library", false, "write the library chart (Chart.yaml type: library) that the application charts depend on")
 	fs.StringVar(&out, "out", "", "the chart's directory `DIR`, created if missing; required")
@@ -94,6 +96,7 @@ func newGenCmd(e env) *cobra.Command {
 	completeFlag(chart, "chart-version")
 	_ = chart.MarkFlagDirname("out")
 	chart.RunE = runE(func(*cobra.Command, []string) error {
+		o.Caller = naming.Caller(caller)
 		if out == "" || (o.Caller == "" && !o.Library) {
 			return usagef("--out and --caller are required (--caller may be left out with --library)")
 		}

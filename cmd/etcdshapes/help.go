@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
 )
 
@@ -136,11 +136,11 @@ func parentCommand(cmd *cobra.Command, unknown func(arg string) error) *cobra.Co
 // callersCommand makes cmd (plan, render snapshot, render check) a
 // parentCommand of the two callers' subcommands, etcd and cluster, each
 // made by newCaller; any other argument is refused as an unknown caller.
-func callersCommand(e env, cmd *cobra.Command, newCaller func(e env, caller string) *cobra.Command) *cobra.Command {
+func callersCommand(e env, cmd *cobra.Command, newCaller func(e env, caller naming.Caller) *cobra.Command) *cobra.Command {
 	cmd = parentCommand(cmd, func(arg string) error {
 		return usagef("unknown caller %q (want etcd or cluster)", arg)
 	})
-	cmd.AddCommand(newCaller(e, etcdshapes.CallerEtcd), newCaller(e, etcdshapes.CallerCluster))
+	cmd.AddCommand(newCaller(e, naming.CallerEtcd), newCaller(e, naming.CallerCluster))
 	return cmd
 }
 
@@ -151,9 +151,9 @@ type callerHelp struct{ use, short, long, example string }
 // callerCommand is caller's subcommand (etcd or cluster) with the help
 // of that caller, etcd's or cluster's; it takes no positional argument
 // until registerRelease gives it the release's.
-func callerCommand(caller string, etcd, cluster callerHelp) *cobra.Command {
+func callerCommand(caller naming.Caller, etcd, cluster callerHelp) *cobra.Command {
 	h := cluster
-	if caller == etcdshapes.CallerEtcd {
+	if caller == naming.CallerEtcd {
 		h = etcd
 	}
 	return &cobra.Command{Use: h.use, Short: h.short, Long: h.long, Example: h.example, Args: noArgs}

@@ -16,6 +16,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/golden"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
 	"github.com/etcdshapes/etcdshapes/internal/testsupport/testtier"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 )
 
@@ -95,7 +96,7 @@ func TestUninstallHooksOnlyOnRequest(t *testing.T) {
 		// render command says --include-hooks=false for that.
 		{"env 1, --include-hooks=false", "1", []string{"--include-hooks=false"}, false},
 	}
-	dirDone := map[string]bool{}
+	dirDone := map[naming.Caller]bool{}
 	for n, s := range golden.All() {
 		objs, err := s.Render()
 		require.NoError(t, err)

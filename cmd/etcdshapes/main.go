@@ -41,6 +41,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/errwriter"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/spf13/cobra"
 )
@@ -358,11 +359,11 @@ func newRenderCmd(e env) *cobra.Command {
 	}, func(arg string) error {
 		return usagef("unknown caller %q (want etcd, cluster, snapshot or check)", arg)
 	})
-	cmd.AddCommand(newRenderCallerCmd(e, etcdshapes.CallerEtcd), newRenderCallerCmd(e, etcdshapes.CallerCluster), newRenderSnapshotCmd(e), newRenderCheckCmd(e))
+	cmd.AddCommand(newRenderCallerCmd(e, naming.CallerEtcd), newRenderCallerCmd(e, naming.CallerCluster), newRenderSnapshotCmd(e), newRenderCheckCmd(e))
 	return cmd
 }
 
-func newRenderCallerCmd(e env, caller string) *cobra.Command {
+func newRenderCallerCmd(e env, caller naming.Caller) *cobra.Command {
 	var rf renderFlags
 	cmd := callerCommand(caller, callerHelp{
 		use:   "etcd [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
@@ -422,7 +423,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	warn(e.stderr, rf.valueWarnings(req.Values))
 	warn(e.stderr, rf.apiWarnings(req.APIVersions))
 	warn(e.stderr, etcdshapes.StorageClassWarnings(req))
-	if rf.caller == etcdshapes.CallerCluster && len(objs) == 0 {
+	if rf.caller == naming.CallerCluster && len(objs) == 0 {
 		sayf(e.stderr, "the cluster stays on the shared datastore %q; no etcd objects rendered", req.Live.DataStoreName)
 	}
 	return objs, nil
@@ -430,9 +431,9 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 
 // render renders like 'etcdshapes render CALLER ARGS...' and returns the
 // output and the error, unreported.
-func render(caller string, args []string, stdin io.Reader, stderr io.Writer) ([]byte, error) {
+func render(caller naming.Caller, args []string, stdin io.Reader, stderr io.Writer) ([]byte, error) {
 	var out strings.Builder
-	_, err := execute(append([]string{"render", caller}, args...), stdin, &out, stderr)
+	_, err := execute(append([]string{"render", caller.String()}, args...), stdin, &out, stderr)
 	var re *runError
 	if errors.As(err, &re) {
 		err = re.err

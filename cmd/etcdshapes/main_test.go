@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
@@ -100,7 +102,7 @@ func TestCLIBadInputs(t *testing.T) {
 			require.Contains(t, msg, c.value)
 			require.Equal(t, 1, strings.Count(msg, "\n"), "one line: %q", msg)
 
-			_, err := render(args[0], args[1:], strings.NewReader(""), &bytes.Buffer{})
+			_, err := render(naming.Caller(args[0]), args[1:], strings.NewReader(""), &bytes.Buffer{})
 			var ne *invalid.Error
 			require.True(t, errors.As(err, &ne), "not a *invalid.Error: %T %v", err, err)
 			require.Equal(t, c.field, ne.Field)

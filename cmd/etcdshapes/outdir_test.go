@@ -14,6 +14,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -272,15 +273,15 @@ func TestOutputDirNeverDropsStateUnasked(t *testing.T) {
 // --prune-unsafe the file goes, and the summary names every file removed,
 // each with what became of its objects.
 func TestOutputDirKeepsGatedKindsUnasked(t *testing.T) {
-	for _, caller := range []string{etcdshapes.CallerEtcd, etcdshapes.CallerCluster} {
-		base := []string{"render", caller, "-n", "tenant-demo"}
-		if caller == etcdshapes.CallerCluster {
+	for _, caller := range naming.Callers() {
+		base := []string{"render", caller.String(), "-n", "tenant-demo"}
+		if caller == naming.CallerCluster {
 			base = append(base, "--release", "kubernetes-demo")
 		}
 		apis := etcdshapes.OptionalAPIsOf(caller)
 		require.NotEmpty(t, apis)
 		for _, api := range apis {
-			t.Run(caller+" "+api, func(t *testing.T) {
+			t.Run(caller.String()+" "+api, func(t *testing.T) {
 				dir := filepath.Join(t.TempDir(), "out")
 				with := func(apis []string, more ...string) []string {
 					args := append([]string{}, base...)

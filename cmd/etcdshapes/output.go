@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
 	"os"
 	"path"
@@ -13,6 +12,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/internal/chartwrite"
@@ -52,7 +54,7 @@ type outputFlags struct {
 	// stack is the caller whose stack the command renders (render
 	// etcd|cluster), "" for another command's objects: a --show-only kind
 	// of its stack that the render leaves out is told why.
-	stack        string
+	stack        naming.Caller
 	includeHooks bool
 	flags        *pflag.FlagSet
 	// served, set for render etcd|cluster, is the APIs its render
@@ -126,7 +128,7 @@ func (o *outputFlags) register(cmd *cobra.Command, def string, hooks bool) {
 // (render snapshot, render check). name names the stack the objects
 // belong to, "NAMESPACE/RELEASE", once objects has checked the flags:
 // with the command's path it is the owner --output-dir records.
-func printObjects(cmd *cobra.Command, e env, stack string, name func() string, objects func() ([]etcdshapes.Object, error)) *outputFlags {
+func printObjects(cmd *cobra.Command, e env, stack naming.Caller, name func() string, objects func() ([]etcdshapes.Object, error)) *outputFlags {
 	var of outputFlags
 	of.register(cmd, outputYAML, stack != "")
 	of.stack = stack

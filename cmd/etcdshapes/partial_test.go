@@ -29,10 +29,10 @@ func TestPlanPartlyLiveStackIsNeverSafe(t *testing.T) {
 	dir := t.TempDir()
 	for _, s := range stacks {
 		for i, c := range s.Cases() {
-			t.Run(s.Caller+"/"+c.Name, func(t *testing.T) {
+			t.Run(s.Caller.String()+"/"+c.Name, func(t *testing.T) {
 				data, err := c.LiveFile()
 				require.NoError(t, err)
-				file := filepath.Join(dir, s.Caller+"-"+strconv.Itoa(i)+".json")
+				file := filepath.Join(dir, s.Caller.String()+"-"+strconv.Itoa(i)+".json")
 				require.NoError(t, os.WriteFile(file, data, 0o600))
 				for _, expect := range []bool{false, true} {
 					args := s.Args(file)

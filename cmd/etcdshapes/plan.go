@@ -9,6 +9,7 @@ import (
 
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/spf13/cobra"
 )
@@ -124,7 +125,7 @@ func newPlanCmd(e env) *cobra.Command {
 	}, newPlanCallerCmd)
 }
 
-func newPlanCallerCmd(e env, caller string) *cobra.Command {
+func newPlanCallerCmd(e env, caller naming.Caller) *cobra.Command {
 	var (
 		rf             renderFlags
 		output         string

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/plan"
 	"io"
 	"maps"
 	"os"
@@ -14,6 +13,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/etcdshapes/etcdshapes/naming"
+	"github.com/etcdshapes/etcdshapes/plan"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/golden"
@@ -49,7 +51,7 @@ func liveList(t *testing.T, s golden.Scenario, edit func(*unstructured.Unstructu
 		}
 		items = append(items, u.Object)
 	}
-	if s.Caller == etcdshapes.CallerCluster {
+	if s.Caller == naming.CallerCluster {
 		ds, err := goldentest.DataStore(s)
 		require.NoError(t, err)
 		items = append(items, map[string]any{
@@ -68,7 +70,7 @@ func planArgs(t *testing.T, s golden.Scenario, liveFile string) []string {
 	t.Helper()
 	values := filepath.Join(t.TempDir(), "values.yaml")
 	require.NoError(t, os.WriteFile(values, []byte(s.Values), 0o644))
-	args := []string{s.Caller, "--namespace", s.Namespace, "--release", s.Release, "-f", values, "--chart-version", "0.0.0", "--live", liveFile}
+	args := []string{s.Caller.String(), "--namespace", s.Namespace, "--release", s.Release, "-f", values, "--chart-version", "0.0.0", "--live", liveFile}
 	for _, a := range s.APIVersions {
 		args = append(args, "--api-versions", a)
 	}
@@ -541,7 +543,7 @@ func TestPlanCommandExpectExisting(t *testing.T) {
 func TestPlanCommandCollidingDataStore(t *testing.T) {
 	const ns = "tenant-demo1"
 	b := "kubernetes-" + strings.Repeat("b", 40)
-	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: b})
+	objs, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: b})
 	require.NoError(t, err)
 	var stack, ds []etcdshapes.Object
 	for _, o := range etcdshapes.WithoutUninstallHooks(objs) {
@@ -556,7 +558,7 @@ func TestPlanCommandCollidingDataStore(t *testing.T) {
 	require.NoError(t, err)
 	dsYAML, err := etcdshapes.Marshal(ds)
 	require.NoError(t, err)
-	s := golden.Scenario{Name: "collide", Caller: etcdshapes.CallerCluster, Namespace: ns, Release: b}
+	s := golden.Scenario{Name: "collide", Caller: naming.CallerCluster, Namespace: ns, Release: b}
 	var stdout, stderr bytes.Buffer
 	code := runPlan(planArgs(t, s, writeTemp(t, stackYAML)), nil, &stdout, &stderr)
 	require.Equal(t, 3, code, "%s%s", stdout.String(), stderr.String())
@@ -614,7 +616,7 @@ func TestPlanCommandMissingLiveObject(t *testing.T) {
 		require.NoError(t, yaml.Unmarshal(liveList(t, s, nil), &live))
 		items := live["items"].([]any)
 		set := "replicas=1"
-		if s.Caller == etcdshapes.CallerCluster {
+		if s.Caller == naming.CallerCluster {
 			set = "etcd.replicas=3" // the scenario has 1
 		}
 		for i, it := range items {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
@@ -17,9 +16,9 @@ import (
 // chart): 'render cluster kubernetes-demo -n tenant-demo' is
 // 'render cluster --release kubernetes-demo -n tenant-demo'. Given both
 // ways, they must be the same release (a usage error otherwise).
-func registerRelease(cmd *cobra.Command, caller string, release *string) {
+func registerRelease(cmd *cobra.Command, caller naming.Caller, release *string) {
 	fs := cmd.Flags()
-	if caller == etcdshapes.CallerEtcd {
+	if caller == naming.CallerEtcd {
 		fs.StringVar(release, "release", "", "the Helm release `NAME` (or the RELEASE argument): must be \""+naming.EtcdChartRelease+"\", the default")
 		completeFlag(cmd, "release", naming.EtcdChartRelease)
 	} else {
@@ -30,7 +29,7 @@ func registerRelease(cmd *cobra.Command, caller string, release *string) {
 	}
 	cmd.Args = releaseArgs(release)
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		if len(args) == 0 && caller == etcdshapes.CallerEtcd {
+		if len(args) == 0 && caller == naming.CallerEtcd {
 			return []cobra.Completion{naming.EtcdChartRelease}, cobra.ShellCompDirectiveNoFileComp
 		}
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -66,8 +65,8 @@ const clusterReleasePrefix = "kubernetes-"
 // Cozystack names them: 'render cluster demo' renders demo-etcd, where
 // the cluster "demo" of Cozystack is kubernetes-demo-etcd. The release
 // is quoted as errors quote values (bounded, escaped).
-func releaseWarnings(caller, release string) []string {
-	if caller != etcdshapes.CallerCluster || release == "" || strings.HasPrefix(release, clusterReleasePrefix) {
+func releaseWarnings(caller naming.Caller, release string) []string {
+	if caller != naming.CallerCluster || release == "" || strings.HasPrefix(release, clusterReleasePrefix) {
 		return nil
 	}
 	name, err := naming.ClusterEtcdName(release)
@@ -81,8 +80,8 @@ func releaseWarnings(caller, release string) []string {
 
 // requireRelease refuses a tenant cluster's command without a release;
 // command names it in the message ("render cluster", "plan cluster").
-func requireRelease(caller, release, command string) error {
-	if caller == etcdshapes.CallerCluster && release == "" {
+func requireRelease(caller naming.Caller, release, command string) error {
+	if caller == naming.CallerCluster && release == "" {
 		return usagef("--release is required for %s (or the release as its argument: %s RELEASE)", command, command)
 	}
 	return nil

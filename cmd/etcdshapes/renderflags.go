@@ -20,7 +20,7 @@ import (
 // renderFlags are the flags that describe one render; render and plan share
 // them so that a plan always describes what render would print.
 type renderFlags struct {
-	caller                           string
+	caller                           naming.Caller
 	namespace, release, chartVersion string
 	valueFiles, apiVersions          []string
 	apiFlag                          *apiVersionsValue
@@ -35,7 +35,7 @@ type renderFlags struct {
 	served []string
 }
 
-func (r *renderFlags) register(cmd *cobra.Command, caller string) {
+func (r *renderFlags) register(cmd *cobra.Command, caller naming.Caller) {
 	r.caller = caller
 	fs := cmd.Flags()
 	r.flags = fs
@@ -53,7 +53,7 @@ func (r *renderFlags) register(cmd *cobra.Command, caller string) {
 	fs.StringArrayVar(&r.sets.JSON, "set-json", nil, "set `KEY=JSON`[,KEY=JSON]... as helm --set-json (e.g. etcd='{\"replicas\":1}')")
 	fs.StringArrayVar(&r.sets.Literals, "set-literal", nil, "set `KEY=VALUE` as helm --set-literal: the value taken literally, commas and all")
 	gated := "The VPA, VMPodScrape, CiliumNetworkPolicy, PodMonitor and GrafanaDashboard render only when listed:"
-	if caller == etcdshapes.CallerEtcd {
+	if caller == naming.CallerEtcd {
 		gated = "The PodMonitor and GrafanaDashboard render only when listed (the VPA and VMPodScrape always):"
 	}
 	r.apiFlag = newAPIVersionsValue(&r.apiVersions)
@@ -66,7 +66,7 @@ func (r *renderFlags) register(cmd *cobra.Command, caller string) {
 			"is not GROUP/VERSION[/Kind] (\"cilium.io/v2/CiliumNetworkPolicy \"), or of one of their groups\n"+
 			"while the list lacks its exact API (cilium.io/v2), renders nothing and is warned about on stderr.")
 	completeFlag(cmd, "api-versions", etcdshapes.OptionalAPIs()...)
-	if caller == etcdshapes.CallerCluster {
+	if caller == naming.CallerCluster {
 		fs.StringVar(&r.liveDataStore, "live-datastore", "",
 			"spec.dataStoreName of the live KamajiControlPlane, a DataStore `NAME`. If it names another\ndatastore, the cluster stays there and nothing is rendered.")
 		fs.StringVar(&r.liveStorageClass, "live-storage-class", "",
@@ -97,7 +97,7 @@ func (r *renderFlags) check(command string) error {
 	if err := requireRelease(r.caller, r.release, command+" cluster"); err != nil {
 		return err
 	}
-	if r.caller == etcdshapes.CallerCluster && r.flags.Changed("live-datastore") && r.liveDataStore == "" {
+	if r.caller == naming.CallerCluster && r.flags.Changed("live-datastore") && r.liveDataStore == "" {
 		return &usageError{errors.New("--live-datastore needs a DataStore name")}
 	}
 	return nil
@@ -107,7 +107,7 @@ func (r *renderFlags) check(command string) error {
 // with: the keys the caller's chart ignores that resemble a key it reads
 // (values.ClusterWarnings, values.EtcdChartWarnings).
 func (r *renderFlags) valueWarnings(vals map[string]any) []string {
-	if r.caller == etcdshapes.CallerCluster {
+	if r.caller == naming.CallerCluster {
 		return values.ClusterWarnings(vals)
 	}
 	return values.EtcdChartWarnings(vals)
@@ -182,7 +182,7 @@ func (r *renderFlags) request(stdin io.Reader) (etcdshapes.Request, error) {
 	}
 	req := etcdshapes.Request{Caller: r.caller, Namespace: r.namespace, Release: r.release, ChartVersion: r.chartVersion, Values: values}
 	req.APIVersions = append([]string(nil), r.apiVersions...)
-	if r.caller != etcdshapes.CallerCluster {
+	if r.caller != naming.CallerCluster {
 		return req, nil
 	}
 	req.Live.DataStoreName = r.liveDataStore
@@ -237,7 +237,7 @@ func (r *renderFlags) liveError(err error) error {
 // datastore. A flag the live file says nothing of (no live EtcdCluster,
 // a KamajiControlPlane without spec.dataStoreName) is no contradiction.
 func (r *renderFlags) checkLive(live []etcdshapes.Object) error {
-	if r.caller != etcdshapes.CallerCluster {
+	if r.caller != naming.CallerCluster {
 		return nil
 	}
 	sc, ds := r.flags.Changed("live-storage-class"), r.flags.Changed("live-datastore")
@@ -272,7 +272,7 @@ func (r *renderFlags) readsStdin() bool {
 }
 
 func (r *renderFlags) renderCommand() string {
-	w := []string{"etcdshapes", "render", r.caller}
+	w := []string{"etcdshapes", "render", r.caller.String()}
 	if r.release != "" {
 		w = append(w, plan.ShellWord(r.release))
 	}
@@ -292,7 +292,7 @@ func (r *renderFlags) renderCommand() string {
 		add("--chart-version", r.chartVersion)
 	}
 	add("--api-versions", r.apiFlag.given...)
-	if r.caller == etcdshapes.CallerCluster {
+	if r.caller == naming.CallerCluster {
 		if r.flags.Changed("live-datastore") {
 			add("--live-datastore", r.liveDataStore)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -69,9 +70,9 @@ func TestRenderLiveIsWhatPlanPlanned(t *testing.T) {
 			require.NoError(t, err)
 
 			// The objects the plan compared the live ones with.
-			req := etcdshapes.Request{Caller: tc.args[0], Namespace: "tenant-root", Values: map[string]any{"replicas": 1}}
-			if tc.args[0] == etcdshapes.CallerCluster {
-				req = etcdshapes.Request{Caller: tc.args[0], Namespace: "tenant-demo", Release: "kubernetes-demo", Values: map[string]any{"etcd": map[string]any{"replicas": 1}}}
+			req := etcdshapes.Request{Caller: naming.Caller(tc.args[0]), Namespace: "tenant-root", Values: map[string]any{"replicas": 1}}
+			if tc.args[0] == naming.CallerCluster.String() {
+				req = etcdshapes.Request{Caller: naming.Caller(tc.args[0]), Namespace: "tenant-demo", Release: "kubernetes-demo", Values: map[string]any{"etcd": map[string]any{"replicas": 1}}}
 			}
 			_, desired, err := plan.ForRequest(req, liveObjs)
 			require.NoError(t, err)

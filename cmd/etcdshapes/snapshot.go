@@ -3,10 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/invalid"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/etcdshapes/etcdshapes/invalid"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
@@ -79,7 +80,7 @@ type snapshotFlags struct {
 	pvc                                v1alpha2.PVCLocation
 }
 
-func newRenderSnapshotCallerCmd(e env, caller string) *cobra.Command {
+func newRenderSnapshotCallerCmd(e env, caller naming.Caller) *cobra.Command {
 	var sf snapshotFlags
 	cmd := callerCommand(caller, callerHelp{
 		use:   "etcd [RELEASE] --namespace NS (--name NAME | --schedule CRON [--keep N]) (--s3-endpoint URL ... | --pvc CLAIM) [flags]",
@@ -138,7 +139,7 @@ func renderSnapshot(args []string, stdout, stderr io.Writer) int {
 	return run(append([]string{"render", "snapshot"}, args...), nil, stdout, stderr)
 }
 
-func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcdshapes.Object, error) {
+func snapshotObjects(caller naming.Caller, f *snapshotFlags, fs *pflag.FlagSet) ([]etcdshapes.Object, error) {
 	set := func(name string) bool { return fs.Changed(name) }
 	usesS3 := set("s3-endpoint") || set("s3-bucket") || set("s3-key") || set("s3-region") || set("s3-force-path-style") || set("s3-credentials-secret")
 	usesPVC := set("pvc") || set("pvc-subpath")
@@ -164,7 +165,7 @@ func snapshotObjects(caller string, f *snapshotFlags, fs *pflag.FlagSet) ([]etcd
 	var c invalid.Collector
 	var n naming.Names
 	var err error
-	if caller == etcdshapes.CallerEtcd {
+	if caller == naming.CallerEtcd {
 		if release == "" {
 			release = naming.EtcdChartRelease
 		}

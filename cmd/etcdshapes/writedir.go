@@ -148,8 +148,8 @@ func writeDirectory(field, dir string, files []chartwrite.File, o chartwrite.Opt
 // stackName is "NAMESPACE/RELEASE" of a render's stack, the etcd chart's
 // release "etcd" when not given: with the command, the owner its
 // --output-dir records.
-func stackName(caller, namespace, release string) string {
-	if caller == etcdshapes.CallerEtcd && release == "" {
+func stackName(caller naming.Caller, namespace, release string) string {
+	if caller == naming.CallerEtcd && release == "" {
 		release = naming.EtcdChartRelease
 	}
 	return namespace + "/" + release
@@ -255,7 +255,7 @@ func capabilityLoss(gk schema.GroupKind) string {
 
 // gatedAPI is the optional API that decides whether caller's stack renders
 // objects of gk ("" when none does: the kind renders whatever is served).
-func gatedAPI(caller string, gk schema.GroupKind) string {
+func gatedAPI(caller naming.Caller, gk schema.GroupKind) string {
 	for _, s := range etcdshapes.Shapes() {
 		if s.API != "" && s.Kind.GroupKind() == gk && slices.Contains(s.Callers, caller) && !slices.Contains(s.AlwaysFor, caller) {
 			return s.API
@@ -274,16 +274,16 @@ func gatedAPI(caller string, gk schema.GroupKind) string {
 // --prune-unsafe (enforce false). It records what became of each
 // removed file's objects, which the summary says (removed).
 type pruneReview struct {
-	caller  string   // the stack's caller; "" for render snapshot|check
-	served  []string // the APIs the render listed
-	enforce bool     // without --prune-unsafe
+	caller  naming.Caller // the stack's caller; "" for render snapshot|check
+	served  []string      // the APIs the render listed
+	enforce bool          // without --prune-unsafe
 	// fileOf is each printed object's file.
 	fileOf map[objectKey]string
 	// fates are, by removed path, what became of its objects.
 	fates map[string]string
 }
 
-func newPruneReview(printed []etcdshapes.Object, files []chartwrite.File, caller string, served []string, enforce bool) *pruneReview {
+func newPruneReview(printed []etcdshapes.Object, files []chartwrite.File, caller naming.Caller, served []string, enforce bool) *pruneReview {
 	r := &pruneReview{caller: caller, served: served, enforce: enforce, fileOf: make(map[objectKey]string, len(printed)), fates: map[string]string{}}
 	for i, o := range printed {
 		r.fileOf[keyOf(o)] = files[i].Path

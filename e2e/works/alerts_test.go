@@ -48,6 +48,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/apis/victoriametrics/v1beta1"
 	"github.com/etcdshapes/etcdshapes/e2e/works/internal/third_party/promtool"
 	"github.com/etcdshapes/etcdshapes/golden"
+	"github.com/etcdshapes/etcdshapes/naming"
 	monv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/prometheus/util/junitxml"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -199,11 +200,11 @@ func b4Stacks(t testing.TB) (shared, tenant []etcdshapes.Object) {
 	t.Helper()
 	const ns = "tenant-root"
 	var err error
-	shared, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerEtcd, Namespace: ns, APIVersions: golden.MonitoringAPIs})
+	shared, err = etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: ns, APIVersions: golden.MonitoringAPIs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tenant, err = etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: "kubernetes-demo",
+	tenant, err = etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: "kubernetes-demo",
 		APIVersions: append(append([]string{}, golden.AllAPIs...), golden.MonitoringAPIs...)})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
-	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	kamajiv1alpha1 "github.com/etcdshapes/etcdshapes/apis/kamaji/v1alpha1"
 	"github.com/etcdshapes/etcdshapes/apis/victoriametrics/v1beta1"
@@ -91,7 +90,7 @@ func render(t testing.TB, s golden.Scenario) (st *stack, ok bool) {
 // names are the scenario's names, for the builders outside the stack
 // (the check Job).
 func scenarioNames(s golden.Scenario) (naming.Names, error) {
-	if s.Caller == etcdshapes.CallerEtcd {
+	if s.Caller == naming.CallerEtcd {
 		return naming.ForEtcdChart(s.Namespace, s.Release)
 	}
 	return naming.ForCluster(s.Namespace, s.Release)

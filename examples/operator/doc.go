@@ -1,5 +1,5 @@
 // Command operator is an example controller that keeps one tenant
-// cluster's etcd stack (the objects etcdshapes.Cluster renders) in the
+// cluster's etcd stack (the objects etcdshapes.ClusterStack renders) in the
 // state a ConfigMap asks for, with controller-runtime.
 //
 // It shows the order of operations the library is built for, and why:

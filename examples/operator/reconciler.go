@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"unicode/utf8"
+
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/kamaji"
 	"github.com/etcdshapes/etcdshapes/plan"
-	"slices"
-	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
@@ -153,7 +154,7 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 		// adds would show as removed (from managedFields) on every
 		// reconcile. desired comes back annotated.
 		p, desired, err = plan.ForRequest(etcdshapes.Request{
-			Caller: etcdshapes.CallerCluster, Namespace: cm.Namespace, Release: in.release,
+			Caller: naming.CallerCluster, Namespace: cm.Namespace, Release: in.release,
 			ChartVersion: r.ChartVersion, Values: in.values, APIVersions: apis, Live: st,
 		}, live, apply.WithAnnotations(map[string]string{ConfigAnnotation: cm.Namespace + "/" + cm.Name}))
 	}

@@ -6,14 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/etcdshapes/etcdshapes/apply"
-	"github.com/etcdshapes/etcdshapes/kamaji"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/etcdshapes/etcdshapes/apply"
+	"github.com/etcdshapes/etcdshapes/kamaji"
 
 	cmv1 "github.com/cert-manager/cert-manager/pkg/apis/certmanager/v1"
 	"github.com/etcdshapes/etcdshapes"
@@ -295,7 +296,7 @@ func TestCreateUpgradeSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	desired, err := etcdshapes.Render(etcdshapes.Request{Caller: etcdshapes.CallerCluster, Namespace: ns, Release: release,
+	desired, err := etcdshapes.Render(etcdshapes.Request{Caller: naming.CallerCluster, Namespace: ns, Release: release,
 		Values: map[string]any{}, APIVersions: served})
 	if err != nil {
 		t.Fatal(err)
@@ -401,7 +402,7 @@ func TestRefusesUnsafePlan(t *testing.T) {
 	h := newHarness(t)
 	ns, release := "tenant-op", "kubernetes-adopt"
 	n := tenantCluster(t, ns, release)
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: ns, Release: release})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: ns, Release: release})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func renderEtcdChart(auth bool) (*stack, error) {
 		return nil, err
 	}
 	o := etcd.Options{Auth: authOf(n, auth)}
-	objs, err := etcdshapes.EtcdChart(etcdshapes.EtcdChartOptions{Namespace: "tenant-root", Etcd: o})
+	objs, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Etcd: o})
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func renderCluster(auth bool) (*stack, error) {
 	if err != nil {
 		return nil, err
 	}
-	objs, err := etcdshapes.Cluster(etcdshapes.ClusterOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Auth: authOf(n, auth)})
+	objs, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Auth: authOf(n, auth)})
 	if err != nil {
 		return nil, err
 	}

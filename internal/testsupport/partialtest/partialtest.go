@@ -15,6 +15,7 @@ import (
 	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/internal/testsupport/stacknames"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"sigs.k8s.io/yaml"
 )
@@ -34,8 +35,10 @@ type Object struct {
 
 // Stack is one stack, rendered with every optional API of its caller.
 type Stack struct {
-	// Caller, Namespace and Release are the stack's.
-	Caller, Namespace, Release string
+	// Caller is the stack's caller.
+	Caller naming.Caller
+	// Namespace and Release are the stack's.
+	Namespace, Release string
 	// APIVersions are the caller's optional APIs, all of them.
 	APIVersions []string
 	// Objects are the stack's render (uninstall hooks included) and, for
@@ -62,9 +65,12 @@ type Case struct {
 // cluster's in tenant-demo, each with every optional API.
 func Stacks() ([]Stack, error) {
 	var out []Stack
-	for _, s := range []struct{ caller, ns, release string }{
-		{etcdshapes.CallerEtcd, "tenant-root", naming.EtcdChartRelease},
-		{etcdshapes.CallerCluster, "tenant-demo", "kubernetes-demo"},
+	for _, s := range []struct {
+		caller      naming.Caller
+		ns, release string
+	}{
+		{naming.CallerEtcd, "tenant-root", naming.EtcdChartRelease},
+		{naming.CallerCluster, "tenant-demo", "kubernetes-demo"},
 	} {
 		st, err := stack(s.caller, s.ns, s.release)
 		if err != nil {
@@ -83,8 +89,8 @@ func (s Stack) Request() etcdshapes.Request {
 // Args are the CLI's arguments that plan the stack against the live file
 // (flags after them are appended).
 func (s Stack) Args(liveFile string) []string {
-	args := []string{"plan", s.Caller}
-	if s.Caller == etcdshapes.CallerCluster {
+	args := []string{"plan", s.Caller.String()}
+	if s.Caller == naming.CallerCluster {
 		args = append(args, s.Release)
 	}
 	args = append(args, "-n", s.Namespace, "--live", liveFile)
@@ -170,15 +176,9 @@ func (c Case) LiveFile() ([]byte, error) {
 	return json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "metadata": map[string]any{"resourceVersion": ""}, "items": items}, "", "  ")
 }
 
-func stack(caller, ns, release string) (Stack, error) {
+func stack(caller naming.Caller, ns, release string) (Stack, error) {
 	st := Stack{Caller: caller, Namespace: ns, Release: release, APIVersions: etcdshapes.OptionalAPIsOf(caller)}
-	var n naming.Names
-	var err error
-	if caller == etcdshapes.CallerEtcd {
-		n, err = naming.ForEtcdChart(ns, release)
-	} else {
-		n, err = naming.ForCluster(ns, release)
-	}
+	n, err := stacknames.Of(caller, ns, release)
 	if err != nil {
 		return Stack{}, err
 	}
@@ -194,7 +194,7 @@ func stack(caller, ns, release string) (Stack, error) {
 		kind := o.GetObjectKind().GroupVersionKind().Kind
 		st.Objects = append(st.Objects, Object{Kind: kind, Name: o.GetName(), Tree: tree, Core: kind == "EtcdCluster" || kind == "DataStore"})
 	}
-	if caller == etcdshapes.CallerCluster {
+	if caller == naming.CallerCluster {
 		// The tenant's own control plane, on its own DataStore: what a
 		// live tenant cluster has.
 		st.Objects = append(st.Objects, Object{Kind: "KamajiControlPlane", Name: release, Tree: kcp(ns, release, n.DataStore())})
@@ -258,7 +258,7 @@ func referrers(n naming.Names) ([]Object, error) {
 		{Kind: "Service", Name: n.ClientService(), Tree: map[string]any{"apiVersion": "v1", "kind": "Service", "metadata": meta(n.ClientService(), nil)}},
 	}
 	for _, name := range n.TLSSecrets() {
-		if n.Caller == naming.EtcdChart && (name == n.CASecret() || name == n.ClientSecret()) {
+		if n.Caller == naming.CallerEtcd && (name == n.CASecret() || name == n.ClientSecret()) {
 			continue // the etcd chart's kept Secrets: the stack's own
 		}
 		out = append(out, Object{Kind: "Secret", Name: name, Tree: map[string]any{"apiVersion": "v1", "kind": "Secret", "type": "kubernetes.io/tls",

@@ -6,16 +6,19 @@ package stacknames
 import (
 	"cmp"
 
-	"github.com/etcdshapes/etcdshapes"
 	"github.com/etcdshapes/etcdshapes/naming"
 )
 
-// Of returns naming.ForEtcdChart's names for etcdshapes.CallerEtcd (an
+// Of returns naming.ForEtcdChart's names for naming.CallerEtcd (an
 // empty release is the chart's, naming.EtcdChartRelease, as a Request's
-// is) and naming.ForCluster's for any other caller, with their errors.
-func Of(caller, namespace, release string) (naming.Names, error) {
-	if caller == etcdshapes.CallerEtcd {
+// is) and naming.ForCluster's for naming.CallerCluster, with their
+// errors; any other caller is refused (naming.Caller.Validate).
+func Of(caller naming.Caller, namespace, release string) (naming.Names, error) {
+	switch caller {
+	case naming.CallerEtcd:
 		return naming.ForEtcdChart(namespace, cmp.Or(release, naming.EtcdChartRelease))
+	case naming.CallerCluster:
+		return naming.ForCluster(namespace, release)
 	}
-	return naming.ForCluster(namespace, release)
+	return naming.Names{}, caller.Validate("caller")
 }
