@@ -220,7 +220,7 @@ const schemaSubdomainPattern = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z
 // seventeen nested optional x, and Helm compiles the pattern twice at
 // every render (the meta-schema's "format": "regex" check, then the
 // schema): the bounded pattern cost some 1,100 allocations a render, the
-// two here some 250 (bench's TestPhases, TestSchemaPatternCost).
+// two here some 250 (bench's TestPhases).
 const schemaVersionPattern = `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
 
 // anchored is an anchored pattern p as the schema states it, in a group:
