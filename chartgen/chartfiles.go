@@ -3,6 +3,7 @@ package chartgen
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
@@ -199,19 +200,57 @@ etcd:
 // no text the library accepts is refused.
 const schemaQuantityPattern = `^[+-]?[0-9]*\.?[0-9]*([numkMGTPE]|[KMGTPE]i|[eE][+-]?0*[0-9]{1,2})?$`
 
+// schemaRatioPattern is an allocation ratio's text as the library reads
+// it (strconv.ParseFloat's decimal and hexadecimal forms, without a sign
+// but "+"; not the empty text, which the library refuses). A negative
+// ratio, inf and nan are ones the library refuses by their value (at
+// most etcd.MaxRatio, above 0); a number's range is the schema's
+// exclusiveMinimum and maximum. What the pattern cannot say (a decimal a
+// float64 does not hold, a text above the bound, a number whose decimal
+// is longer than etcd.MaxRatioLength) the helpers refuse.
+const schemaRatioPattern = `^[+]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+)$`
+
 // schemaSubdomainPattern is a DNS-1123 subdomain (a StorageClass or a
 // Secret name) or the empty text, which the library reads as none.
 const schemaSubdomainPattern = `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$`
 
+// schemaVersionPattern is etcd.VersionPattern without its bound on each
+// number's digits, which versionProp states apart (a run of more than
+// etcd.MaxVersionDigits digits refused): Go's regexp compiles x{0,17} as
+// seventeen nested optional x, and Helm compiles the pattern twice at
+// every render (the meta-schema's "format": "regex" check, then the
+// schema): the bounded pattern cost some 1,100 allocations a render, the
+// two here some 250 (bench's TestPhases).
+const schemaVersionPattern = `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
+
+// anchored is an anchored pattern p as the schema states it, in a group:
+// "(^...$)". Go's regexp tries a one-pass program for a pattern that
+// begins with "^" (a third of its compile's allocations), and a group
+// first skips that analysis; what the pattern matches is the same.
+func anchored(p string) string {
+	if !strings.HasPrefix(p, "^") || !strings.HasSuffix(p, "$") {
+		panic("chartgen: schema pattern " + p + " is not anchored")
+	}
+	return "(" + p + ")"
+}
+
 // quantityProp is a quantity: a string of its grammar, at most
 // quantity.MaxLength characters, or a number.
 func quantityProp(desc string, types ...string) map[string]any {
-	return with(prop(desc, types...), "pattern", schemaQuantityPattern, "maxLength", quantity.MaxLength)
+	return with(prop(desc, types...), "pattern", anchored(schemaQuantityPattern), "maxLength", quantity.MaxLength)
 }
 
 // nameProp is an optional DNS-1123 subdomain.
 func nameProp(desc string, types ...string) map[string]any {
-	return with(prop(desc, types...), "pattern", schemaSubdomainPattern, "maxLength", validation.DNS1123SubdomainMaxLength)
+	return with(prop(desc, types...), "pattern", anchored(schemaSubdomainPattern), "maxLength", validation.DNS1123SubdomainMaxLength)
+}
+
+// versionProp is etcd.ValidateVersion's grammar and bounds: X.Y.Z
+// (schemaVersionPattern), no number of more than etcd.MaxVersionDigits
+// digits, at most etcd.MaxVersionLength characters.
+func versionProp(desc string) map[string]any {
+	return with(prop(desc, "string"), "pattern", anchored(schemaVersionPattern), "maxLength", etcd.MaxVersionLength,
+		"not", map[string]any{"pattern": fmt.Sprintf("[0-9]{%d}", etcd.MaxVersionDigits+1)})
 }
 
 // prop is a property of the given types.
@@ -234,7 +273,11 @@ func with(p map[string]any, kv ...any) map[string]any {
 // a tenant cluster, which reads them, and any string for the etcd chart,
 // which ignores them.
 func platformSchema(caller naming.Caller) map[string]any {
-	ratio := func(desc string) map[string]any { return prop(desc, "string", "number", "null") }
+	// The three ratios share one definition (ratioSchema): its pattern is
+	// compiled once a render, not three times.
+	ratio := func(desc string) map[string]any {
+		return map[string]any{"description": desc, "$ref": "#/definitions/ratio"}
+	}
 	class := func(desc string) map[string]any { return prop(desc, "string", "null") }
 	if caller == naming.CallerCluster {
 		class = func(desc string) map[string]any { return nameProp(desc, "string", "null") }
@@ -253,21 +296,31 @@ func platformSchema(caller naming.Caller) map[string]any {
 		})
 }
 
-// chartSchema is a chart's values.schema.json: an object of properties.
+// ratioSchema is an allocation ratio (platformSchema): a string of
+// schemaRatioPattern, at most etcd.MaxRatioLength characters, or a number
+// above 0 and at most etcd.MaxRatio.
+func ratioSchema() map[string]any {
+	return with(prop("An allocation ratio: request = limit / ratio.", "string", "number", "null"),
+		"pattern", anchored(schemaRatioPattern), "maxLength", etcd.MaxRatioLength,
+		"exclusiveMinimum", 0, "maximum", json.Number(strconv.FormatFloat(etcd.MaxRatio, 'g', -1, 64)))
+}
+
+// chartSchema is a chart's values.schema.json: an object of properties,
+// and the definitions they share.
 func chartSchema(title string, properties map[string]any) map[string]any {
 	return map[string]any{
-		"$schema":    "http://json-schema.org/draft-07/schema#",
-		"type":       "object",
-		"title":      title,
-		"properties": properties,
+		"$schema":     "http://json-schema.org/draft-07/schema#",
+		"type":        "object",
+		"title":       title,
+		"properties":  properties,
+		"definitions": map[string]any{"ratio": ratioSchema()},
 	}
 }
 
 func etcdSchema() map[string]any {
 	replicas := with(prop(fmt.Sprintf("Number of etcd members, 1 to %d.", etcd.MaxReplicas), "integer"), "minimum", 1, "maximum", etcd.MaxReplicas)
 	return chartSchema("etcd", map[string]any{
-		"version": with(prop("etcd version, X.Y.Z.", "string"), "pattern", etcd.VersionPattern, "maxLength", etcd.MaxVersionLength,
-			"default", etcd.DefaultVersion),
+		"version":  with(versionProp("etcd version, X.Y.Z."), "default", etcd.DefaultVersion),
 		"replicas": with(replicas, "default", etcd.DefaultReplicas),
 		// A fraction is refused for size, as upstream's schema refuses
 		// it ("1.5" as a string is a quantity); the helpers refuse one

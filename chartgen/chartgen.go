@@ -293,7 +293,7 @@ func constantsData(k *constants) []byte {
 		// spec.auth, a format of the Secret's name as JSON.
 		"spec": "enabled: true\nrootCredentialsSecretRef:\n  name: %s"}
 	// The length bounds of the values' free-form strings.
-	limits := map[string]any{"ratio": etcd.RatioLengthRule, "spread": values.SpreadLengthRule}
+	limits := map[string]any{"ratio": etcd.RatioLengthRule, "ratioRange": etcd.RatioRangeRule, "spread": values.SpreadLengthRule}
 	js, _ := plainjson.Marshal(map[string]any{"//": Header, "messages": messages, "structs": structs, "quantity": bounds, "loss": loss, "auth": auth, "limits": limits}, "  ")
 	return append(js, '\n')
 }
@@ -466,8 +466,13 @@ type constants struct {
 	MinMemoryBytes                  int64
 	QuickMemory                     string
 	MaxRatioLength, MaxSpreadLength int
-	DefaultQuota                    string
-	LibraryName                     string
+	// MaxRatio is etcd.MaxRatio as a float literal; ChartDigits is
+	// quantity.ChartDigits and ChartDigitsBound 10^ChartDigits as a float
+	// literal, the least value of more digits.
+	MaxRatio, ChartDigitsBound string
+	ChartDigits                int
+	DefaultQuota               string
+	LibraryName                string
 	// NoLibraryMessage is the refusal of a chart that lacks the library
 	// chart as a dependency.
 	NoLibraryMessage string
@@ -636,6 +641,9 @@ func newConstants() (*constants, error) {
 		MinMemoryBytes:         etcd.MinMemoryBytes,
 		QuickMemory:            quickMemory,
 		MaxRatioLength:         etcd.MaxRatioLength,
+		MaxRatio:               floatLiteral(etcd.MaxRatio),
+		ChartDigits:            quantity.ChartDigits,
+		ChartDigitsBound:       floatLiteral(math.Pow10(quantity.ChartDigits)),
 		MaxSpreadLength:        values.MaxSpreadConstraintsLength,
 		EtcdCluster:            apiRef{v1alpha2.SchemeGroupVersion.String(), "EtcdCluster"},
 		// The live object whose spec.dataStoreName the per-cluster chart

@@ -484,6 +484,10 @@ func TestSchemasDeclareTypes(t *testing.T) {
 			walk = func(path string, props map[string]any) {
 				for name, raw := range props {
 					p := raw.(map[string]any)
+					// A property of a shared definition declares its type there.
+					if ref, ok := p["$ref"].(string); ok {
+						p = schema["definitions"].(map[string]any)[strings.TrimPrefix(ref, "#/definitions/")].(map[string]any)
+					}
 					require.Contains(t, p, "type", "%s: %s%s", caller, path, name)
 					seen[path+name] = true
 					if sub, ok := p["properties"].(map[string]any); ok {

@@ -5,8 +5,8 @@
 // library and the named templates of both callers) or a caller's
 // application chart (the etcd chart, or the kubernetes chart's per-cluster
 // etcd: Chart.yaml depending on the library chart, values.yaml,
-// values.schema.json with the values' types, one template and ci/
-// values). The library chart holds three templates:
+// values.schema.json, one template and ci/ values). The library chart
+// holds these templates:
 //
 //   - _etcdshapes_shapes.tpl, generated: one define per object
 //     ("etcdshapes.<object>") and one per caller for the whole stack
@@ -23,10 +23,27 @@
 //     quantities, quota, the resource sanitiser with the upstream chart's
 //     float arithmetic, live state), computed once per render, with quick
 //     tests that vouch for common input.
-//   - _etcdshapes_checks.tpl, hand-written (checks.tpl and validate.tpl
-//     here): every rule of the library in its order, with its messages,
-//     kept as text that etcdshapes.config parses (tpl) only for input the
-//     quick tests do not vouch for.
+//   - files/checks.tpl and files/validate.tpl, hand-written (checks.tpl
+//     and validate.tpl here), with files/constants.json (the messages and
+//     tables they read): every rule of the library the schema cannot
+//     state, in its order, kept as files that etcdshapes.config runs
+//     (tpl) only for input the quick tests do not vouch for.
+//
+// values.schema.json (chartfiles.go) states every rule of a single value
+// that JSON Schema can: the types, the version's grammar, digits and
+// length, the replicas' range or choice, a quantity's grammar and length,
+// a size's range as a number, the names' grammar and length, and an
+// allocation ratio's grammar, length and range (one definition the three
+// ratios share). Helm refuses such a value before any template runs, in
+// the schema's words, at the value's path. The checks keep what a schema
+// cannot say: a quantity's or ratio's value as the float64 arithmetic
+// holds it (significant digits, nano-units, 2^53, loss of a decimal),
+// ranges of a quantity's value, rules across fields (requests within
+// limits, the VPA's bounds, hugepages beside cpu or memory), names derived
+// from the release and the namespace, the live state. Helm compiles the
+// schema at every render (its patterns twice): each property and pattern
+// costs every render allocations, so patterns are grouped (anchored) and
+// shared, and bench's TestPhases measures the schema's share.
 //
 // The library's constants (defaults, limits, patterns, messages) are
 // written into the helpers at generation time ([[ ]] actions), so the chart

@@ -31,6 +31,13 @@ const (
 // (internal/quantity.MaxLength), as a ratio divides quantities.
 const MaxRatioLength = 64
 
+// MaxRatio bounds an allocation ratio's value (above 0 and at most
+// MaxRatio); RatioRangeRule is the refusal of a ratio outside.
+const (
+	MaxRatio       = 1e15
+	RatioRangeRule = "must be a number above 0 and at most 1e15"
+)
+
 // RatioLengthRule is the refusal of a ratio longer than MaxRatioLength.
 const RatioLengthRule = "is longer than 64 characters, the most a ratio takes (every float64 is written exactly in at most 24)"
 
@@ -85,8 +92,8 @@ func parseRatio(field, s, def string) (ratio, error) {
 	if _, loss, ok := jsonnum.Float(s); ok && loss != jsonnum.Exact {
 		return ratio{}, invalid.Errorf(field, s, "%s", loss.Rule(f))
 	}
-	if !(f > 0) || f > 1e15 {
-		return ratio{}, invalid.Errorf(field, s, "must be a number above 0 and at most 1e15")
+	if !(f > 0) || f > MaxRatio {
+		return ratio{}, invalid.Errorf(field, s, "%s", RatioRangeRule)
 	}
 	// The chart converts the ratio to a float64 and then to the shortest
 	// decimal that rounds to it; do the same so "0.3" divides as 0.3.

@@ -637,7 +637,7 @@ func ratioValue(field string, v any) (string, error) {
 	}
 	if ok {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return "", invalid.Errorf(field, v, "must be a number above 0 and at most 1e15")
+			return "", invalid.Errorf(field, v, "%s", etcd.RatioRangeRule)
 		}
 		// A number of a values file as the file spells it, so that a
 		// refusal quotes it as written ("1e-400", not the "0" of its

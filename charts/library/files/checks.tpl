@@ -294,8 +294,8 @@ takes numbers through a float64's shortest form, which rounds 2^60). */ -}}
 {{- end -}}
 {{- $big := ge (mulf $f $f) 0x1p126 }}{{ $ns := mulf $f 1e9 -}}
 {{- if not (or $bad .derived) -}}
-{{- $d := regexReplaceAll "^0+|0+$" (regexReplaceAll "[^0-9]" $num "") "" }}{{ $n := atoi $d }}{{ $r := 1e15 -}}
-{{- if $factors }}{{ range until 21 }}{{ if and (not (mod $n 5)) (lt $r (mulf 1e15 (first $factors))) -}}
+{{- $d := regexReplaceAll "^0+|0+$" (regexReplaceAll "[^0-9]" $num "") "" }}{{ $n := atoi $d }}{{ $r := 1000000000000000.0 -}}
+{{- if $factors }}{{ range until 21 }}{{ if and (not (mod $n 5)) (lt $r (mulf 1000000000000000.0 (first $factors))) -}}
 {{ $n = div $n 5 }}{{ $r = mulf $r 2 }}{{ end }}{{ end }}{{ end -}}
 {{- if and $big (kindIs "float64" $x) }}{{ $rule = $q.rangeRule -}}
 {{- else if gt (len $s) (int 64) }}{{ $rule = $q.lengthRule -}}
@@ -341,7 +341,11 @@ written) q (parsed) k; 95% of the size in bytes, printed like "%.0f". */ -}}
 {{- end -}}
 
 {{- /* etcdshapes.check.ratios (ratioValue in values.go, etcd.Ratios.Validate): dict
-cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. */ -}}
+cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. The
+schema's definitions.ratio holds a ratio's type, grammar (a string
+strconv.ParseFloat reads, no sign but "+"), length and a number's range;
+what it cannot say is checked here: a decimal a float64 does not hold, a
+text's value out of range. */ -}}
 {{- define "etcdshapes.check.ratios" -}}
 {{- $cl := .cluster | default dict -}}
 {{- $k := .k -}}
@@ -352,16 +356,13 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. */ -}}
 {{- $x := index $cl (index . 1) -}}
 {{- if kindIs "invalid" $x -}}
 {{- $_ := set $raw (index . 0) "" -}}
-{{- else if and (kindIs "string" $x) (ne $x "") -}}
-{{- if gt (len $x) 64 }}{{ include "etcdshapes.check.fail" (list $field $x $k.limits.ratio) }}{{ end -}}
+{{- else if kindIs "string" $x -}}
 {{- $_ := set $raw (index . 0) $x -}}
 {{- else if kindIs "float64" $x -}}
 {{- $_ := set $raw (index . 0) (include "etcdshapes.check.formatFloat" (dict "value" $x)) -}}
-{{- else if or (kindIs "int64" $x) (kindIs "int" $x) -}}
+{{- else -}}
 {{- /* helm --set writes whole numbers as integers; values files never do. */ -}}
 {{- $_ := set $raw (index . 0) (printf "%d" $x) -}}
-{{- else -}}
-{{- include "etcdshapes.check.fail" (list $field $x "must be a number above 0") -}}
 {{- end -}}
 {{- end -}}
 {{- $out := dict -}}
@@ -371,17 +372,12 @@ cluster (the _cluster map) k; JSON {cpu memory ephemeral given}. */ -}}
 {{- $s := get $raw (index . 0) -}}
 {{- if eq $s "" }}{{ $s = get $k.defaultRatios (index . 0) }}{{ end -}}
 {{- $_ := set $given (index . 0) $s -}}
-{{- /* strconv.ParseFloat's grammar: decimal, hexadecimal, inf, nan. */ -}}
-{{- if not (regexMatch (print "^([+-]?(([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?"
-  "|0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)[pP][+-]?[0-9]+|[iI][nN][fF]([iI][nN][iI][tT][yY])?)|[nN][aA][nN])$") $s) -}}
-{{- include "etcdshapes.check.fail" (list $field $s "must be a decimal number") -}}
-{{- end -}}
 {{- $f := float64 $s -}}
 {{- if regexMatch "^[+-]?[0-9.]+([eE][+-]?[0-9]+)?$" $s }}{{ with include "etcdshapes.check.loss" (list $s $f) -}}
 {{- include "etcdshapes.check.fail" (list $field $s (replace "%s" (printf "%v" $f) (get $k.loss .))) -}}
 {{- end }}{{ end -}}
-{{- if or (not (gt $f 0.0)) (gt $f 1e15) -}}
-{{- include "etcdshapes.check.fail" (list $field $s "must be a number above 0 and at most 1e15") -}}
+{{- if or (not (gt $f 0.0)) (gt $f 1000000000000000.0) -}}
+{{- include "etcdshapes.check.fail" (list $field $s $k.limits.ratioRange) -}}
 {{- end -}}
 {{- $_ := set $out (index . 0) $f -}}
 {{- end -}}
