@@ -99,6 +99,9 @@ func (f inputFlag) content() string {
 		return "apiVersion: etcd-operator.cozystack.io/v1alpha2\nkind: EtcdCluster\nmetadata: {name: " + name + ", namespace: " + ns + "}\nspec: {version: 3.6.11, storage: {size: 10Gi}}\n"
 	case f.flag.Name == "live":
 		return "apiVersion: v1\nkind: List\nitems: []\n"
+	case f.flag.Name == "restore-from":
+		// A Complete snapshot of the stack's cluster.
+		return snapshotsOf(f.cmdArgs[1], snap("nightly-0", "", "Complete", "2025-01-01T00:00:00Z"))
 	case f.cmdArgs[1] == "cluster":
 		return "etcd:\n  replicas: 1\n"
 	}
@@ -152,7 +155,8 @@ func TestFIFOInputs(t *testing.T) {
 		names = append(names, f.String())
 	}
 	for _, want := range []string{"render etcd --values", "render etcd --set-file", "render cluster --values", "render cluster --set-file",
-		"plan etcd --live", "plan etcd --values", "plan etcd --set-file", "plan cluster --live"} {
+		"plan etcd --live", "plan etcd --values", "plan etcd --set-file", "plan cluster --live",
+		"render etcd --restore-from", "render cluster --restore-from", "plan etcd --restore-from", "plan cluster --restore-from"} {
 		require.Contains(t, names, want)
 	}
 
@@ -215,7 +219,7 @@ func TestFIFOInputs(t *testing.T) {
 			writeFIFO(p, 0, 0, nil)
 			return p
 		}, code: exitError, want: func(f inputFlag, path string) string {
-			if f.errFlag() == "--live" {
+			if f.errFlag() == "--live" || f.errFlag() == "--restore-from" {
 				return fmt.Sprintf("etcdshapes: %s: invalid value %q: is larger than 67108864 bytes (64 MiB), the limit for a live file\n", f.errFlag(), path)
 			}
 			return fmt.Sprintf("etcdshapes: %s: invalid value %q: is larger than 16777216 bytes (16 MiB), the limit for a values file\n", f.errFlag(), path)
@@ -279,6 +283,13 @@ func TestFIFOInputs(t *testing.T) {
 					case <-time.After(time.Until(deadline)):
 						t.Fatalf("no end within %s", hangLimit)
 					}
+				}
+				if j.r.name == "writer that writes nothing" && j.f.flag.Name == "restore-from" {
+					// Read to its end, an empty file holds no snapshot
+					// to restore from, and is refused so.
+					require.Equal(t, exitError, res.code, res.stderr)
+					assert.Contains(t, res.stderr, `"0 snapshots": hold no EtcdSnapshot of cluster`)
+					return
 				}
 				if j.r.name == "writer that writes nothing" && j.f.flag.Name == "live" && j.f.cmdArgs[1] == "check" {
 					// render check needs the stack's EtcdCluster in the

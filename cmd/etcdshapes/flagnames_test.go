@@ -82,6 +82,8 @@ func TestEveryFlagErrorNamesTheFlag(t *testing.T) {
 		"prune-unsafe":          {args: []string{"--prune-unsafe"}},
 		"include-hooks":         boolean("a boolean: every value is valid"),
 		"live":                  {args: []string{"--live", filepath.Join(dir, "missing-live.yaml")}},
+		"restore-from":          {args: []string{"--restore-from", filepath.Join(dir, "missing-snapshots.yaml")}},
+		"restore-snapshot":      {args: []string{"--restore-snapshot", "nightly-0"}}, // without --restore-from
 		"field-manager":         {args: []string{"--field-manager", "a\tb"}},
 		"expect-existing":       {args: []string{"--expect-existing"}},
 		"load":                  {args: []string{"--load", "q"}},

@@ -59,7 +59,7 @@ func runWithin(t *testing.T, d time.Duration, args []string, stdin io.Reader) (i
 	}
 }
 
-// TestHostileInputFiles: every way a values or live file can be too big
+// TestHostileInputFiles: every way a values, live or snapshots file can be too big
 // (a device without end, a huge regular file, an endless stdin, an endless
 // FIFO) ends quickly with an error naming the flag and the file, after
 // reading at most one byte past the limit, and heap use stays bounded.
@@ -98,6 +98,12 @@ func TestHostileInputFiles(t *testing.T) {
 			return []string{"plan", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--live", os.DevNull, "-f", p}
 		},
 		"plan --live": func(p string) []string { return []string{"plan", "etcd", "-n", "tenant-root", "--live", p} },
+		"render --restore-from": func(p string) []string {
+			return []string{"render", "cluster", "-n", "tenant-demo", "--release", "kubernetes-demo", "--restore-from", p}
+		},
+		"plan --restore-from": func(p string) []string {
+			return []string{"plan", "etcd", "-n", "tenant-root", "--live", os.DevNull, "--restore-from", p}
+		},
 		"render --set-file": func(p string) []string {
 			return []string{"render", "etcd", "-n", "tenant-root", "--set-file", "storageClass=" + p}
 		},
@@ -121,10 +127,10 @@ func TestHostileInputFiles(t *testing.T) {
 				require.Equal(t, 1, code, stderr)
 				require.Empty(t, stdout)
 				require.Equal(t, 1, strings.Count(stderr, "etcdshapes:"), stderr)
-				require.Regexp(t, `^etcdshapes: (--values|--live|--set-file|values\[0\]|--live \S+: live\[0\]): invalid value "`, stderr)
+				require.Regexp(t, `^etcdshapes: (--values|--live|--set-file|--restore-from|values\[0\]|--(live|restore-from) \S+: live\[0\]): invalid value "`, stderr)
 				require.Contains(t, stderr, "limit")
 				limit := values.MaxBytes
-				if cname == "plan --live" {
+				if cname == "plan --live" || strings.HasSuffix(cname, "--restore-from") {
 					limit = plan.MaxBytes
 				}
 				if e, ok := stdin.(*endless); ok {

@@ -40,6 +40,7 @@ import (
 	"syscall"
 
 	"github.com/etcdshapes/etcdshapes"
+	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/internal/errwriter"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/plan"
@@ -400,11 +401,11 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	var live []etcdshapes.Object
 	if rf.live != "" {
 		// The live state as plan reads it, with plan's own code, so
 		// that the render is the one the plan compared with.
-		live, err := rf.liveObjects(e.stdin)
-		if err != nil {
+		if live, err = rf.liveObjects(e.stdin); err != nil {
 			return nil, err
 		}
 		if err := rf.checkLive(live); err != nil {
@@ -414,11 +415,25 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 			return nil, rf.liveError(err)
 		}
 	}
+	if rf.restored, err = rf.readRestore(e.stdin); err != nil {
+		return nil, err
+	}
 	objs, err := etcdshapes.Render(req)
 	if err != nil {
 		return nil, rf.inFlagTerms(err)
 	}
+	if rf.restored != nil {
+		// The stack's EtcdCluster only, as the Go procedure does:
+		// apply.Modify(objs, apply.ForKind(etcd.Restore(src))).
+		if err := apply.Modify(objs, rf.restored.modifier(rf)); err != nil {
+			return nil, err
+		}
+		if err := rf.checkRestored(rf.restored, req.Live.DataStoreName); err != nil {
+			return nil, err
+		}
+	}
 	rf.served = req.APIVersions
+	rf.sayRestore(e.stderr, live)
 	warn(e.stderr, releaseWarnings(rf.caller, rf.release))
 	warn(e.stderr, rf.valueWarnings(req.Values))
 	warn(e.stderr, rf.apiWarnings(req.APIVersions))

@@ -229,13 +229,31 @@ func planLive(rf *renderFlags, output, fieldManager string, expectExisting bool,
 	if err != nil {
 		return nil, err
 	}
+	if rf.restored, err = rf.readRestore(stdin); err != nil {
+		return nil, err
+	}
 	opts := []plan.Option{plan.AsFieldManager(fieldManager)}
 	if expectExisting {
 		opts = append(opts, plan.ExpectExisting())
 	}
-	p, _, err := plan.ForRequestWith(req, live, opts)
+	var mods []apply.Modifier
+	if rf.restored != nil {
+		mods = append(mods, rf.restored.modifier(rf))
+	}
+	p, _, err := plan.ForRequestWith(req, live, opts, mods...)
 	if err != nil {
 		return nil, rf.liveError(err)
+	}
+	if rf.restored != nil {
+		ds := req.Live.DataStoreName
+		if ds == "" && rf.caller == naming.CallerCluster {
+			if st, err := plan.LiveStateFromObjects(rf.namespace, rf.release, live); err == nil {
+				ds = st.DataStoreName
+			}
+		}
+		if err := rf.checkRestored(rf.restored, ds); err != nil {
+			return nil, err
+		}
 	}
 	p.RenderCommand = rf.renderCommand()
 	p.RenderReadsStdin = rf.readsStdin()
@@ -248,6 +266,7 @@ func planLive(rf *renderFlags, output, fieldManager string, expectExisting bool,
 	warn(stderr, releaseWarnings(rf.caller, rf.release))
 	warn(stderr, rf.valueWarnings(req.Values))
 	warn(stderr, rf.apiWarnings(apis))
+	rf.sayRestore(stderr, live)
 	return p, nil
 }
 

@@ -28,8 +28,13 @@ type renderFlags struct {
 	liveDataStore, liveStorageClass  string
 	// live is --live FILE: the live objects plan compares the render
 	// with, and render reads the live state from as plan does.
-	live  string
-	flags *pflag.FlagSet
+	live string
+	// restoreFrom and restoreSnapshot are --restore-from FILE (the
+	// namespace's EtcdSnapshots) and --restore-snapshot NAME; restored is
+	// the snapshot they chose, once read.
+	restoreFrom, restoreSnapshot string
+	restored                     *restore
+	flags                        *pflag.FlagSet
 	// served are the APIs the render listed (Request.APIVersions), once
 	// it rendered.
 	served []string
@@ -75,6 +80,7 @@ func (r *renderFlags) register(cmd *cobra.Command, caller naming.Caller) {
 		completeFlag(cmd, "live-datastore")
 		completeFlag(cmd, "live-storage-class")
 	}
+	r.registerRestore(cmd)
 	for _, f := range []string{"namespace", "chart-version", "set", "set-string", "set-json", "set-literal"} {
 		completeFlag(cmd, f)
 	}
@@ -100,7 +106,7 @@ func (r *renderFlags) check(command string) error {
 	if r.caller == naming.CallerCluster && r.flags.Changed("live-datastore") && r.liveDataStore == "" {
 		return &usageError{errors.New("--live-datastore needs a DataStore name")}
 	}
-	return nil
+	return r.checkRestore()
 }
 
 // valueWarnings are the warnings about the values the command renders
@@ -129,6 +135,9 @@ func (r *renderFlags) stdinUsers() []string {
 	var users []string
 	if r.live == "-" {
 		users = append(users, "--live")
+	}
+	if r.restoreFrom == "-" {
+		users = append(users, "--restore-from")
 	}
 	for _, f := range r.valueFiles {
 		if f == "-" {
@@ -205,19 +214,25 @@ func (r *renderFlags) liveObjects(stdin io.Reader) ([]etcdshapes.Object, error) 
 }
 
 // readLiveObjects reads a --live file, as plan, render and render check
-// read it: the live input's limits, plan.ReadObjects, a refusal named by
-// the file.
+// read it (readObjectsFile).
 func readLiveObjects(path string, stdin io.Reader) ([]etcdshapes.Object, error) {
-	data, err := readInput("--live", path, stdin)
+	return readObjectsFile("--live", path, stdin)
+}
+
+// readObjectsFile reads a file of objects as kubectl get prints them, for
+// --live and --restore-from alike: the live input's limits (readInput),
+// plan.ReadObjects, a refusal named by the flag and the file.
+func readObjectsFile(flag, path string, stdin io.Reader) ([]etcdshapes.Object, error) {
+	data, err := readInput(flag, path, stdin)
 	if err != nil {
 		return nil, err
 	}
-	live, err := plan.ReadObjects(data)
+	objs, err := plan.ReadObjects(data)
 	if err != nil {
 		// The refusal names its place in the file; this, the file.
-		return nil, fmt.Errorf("--live %s: %w", path, err)
+		return nil, fmt.Errorf("%s %s: %w", flag, path, err)
 	}
-	return live, nil
+	return objs, nil
 }
 
 // liveError names the live file in an error about a live object, as
@@ -260,17 +275,20 @@ func (r *renderFlags) checkLive(live []etcdshapes.Object) error {
 	return nil
 }
 
+// readsStdin says whether the render reads its standard input: "-" as
+// the --live or --restore-from file, a values file or a --set-file's file.
+func (r *renderFlags) readsStdin() bool {
+	return r.live == "-" || r.restoreFrom == "-" || slices.Contains(r.valueFiles, "-") || slices.Contains(r.sets.FilePaths(), "-")
+}
+
 // renderCommand is the 'etcdshapes render' command line these flags
 // describe, each value one shell word: the flags as given, the --set
 // family in Helm's order (the order it applies them in, whatever the
-// command line's), --live, and --include-hooks=false. A plan prints it,
-// so that what is applied is what was planned.
-// readsStdin says whether the render reads its standard input: "-" as
-// the --live file, a values file or a --set-file's file.
-func (r *renderFlags) readsStdin() bool {
-	return r.live == "-" || slices.Contains(r.valueFiles, "-") || slices.Contains(r.sets.FilePaths(), "-")
-}
-
+// command line's), --live, the restore flags, and --include-hooks=false.
+// A plan prints it, so that what is applied is what was planned: a
+// restore names the snapshot the plan restored from (--restore-snapshot),
+// so that a snapshot completed since, in a file fetched again, does not
+// change what is applied.
 func (r *renderFlags) renderCommand() string {
 	w := []string{"etcdshapes", "render", r.caller.String()}
 	if r.release != "" {
@@ -302,6 +320,15 @@ func (r *renderFlags) renderCommand() string {
 	}
 	if r.live != "" {
 		add("--live", r.live)
+	}
+	if r.restoreFrom != "" {
+		add("--restore-from", r.restoreFrom)
+		switch {
+		case r.restored != nil:
+			add("--restore-snapshot", r.restored.snap.Name)
+		case r.restoreSnapshot != "":
+			add("--restore-snapshot", r.restoreSnapshot)
+		}
 	}
 	// What a plan applies never holds the uninstall hooks (their cleanup
 	// Job deletes the CAs and the volumes): say so on the command line,
