@@ -3,10 +3,10 @@
 // values files and Helm's --set flags.
 //
 //	etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
-//	                          [--live FILE]
+//	                          [--live FILE] [--restore-from FILE [--restore-snapshot NAME]]
 //	etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [--chart-version V]
 //	                          [--api-versions GROUP/VERSION/Kind]... [--live FILE] [--live-datastore NAME]
-//	                          [--live-storage-class NAME]
+//	                          [--live-storage-class NAME] [--restore-from FILE [--restore-snapshot NAME]]
 //	etcdshapes render snapshot etcd|cluster [RELEASE] --namespace NS (--name NAME | --schedule CRON [--keep N]) DESTINATION
 //	etcdshapes render check etcd|cluster [RELEASE] --namespace NS [--load s|m|l|xl] [--datascale]
 //	etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
@@ -51,10 +51,12 @@ import (
 const (
 	synopsisRenderEtcd = "  etcdshapes render etcd    [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]...\n" +
 		"                            [--chart-version V] [--live FILE]\n" +
+		"                            [--restore-from FILE [--restore-snapshot NAME]]\n" +
 		"                            [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...\n"
 	synopsisRenderCluster = `  etcdshapes render cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]...
                             [--chart-version V] [--api-versions GROUP/VERSION/Kind]...
                             [--live FILE] [--live-datastore NAME] [--live-storage-class NAME]
+                            [--restore-from FILE [--restore-snapshot NAME]]
                             [-o yaml|json] [--output-dir DIR] [--show-only KIND[/NAME]]...
 `
 	synopsisGen = `  etcdshapes gen chart --caller etcd|cluster --out DIR [--chart-version V] [--force]
@@ -150,6 +152,15 @@ objects holding state or of a kind an API gates (without --prune-unsafe), 2 usag
 1, true, 0, false or empty included); output that cannot be written (a closed pipe,
 a full disk) exits 1. What a message quotes of the input is escaped as Go quotes
 strings ("\n", "\x1b", "\u202e"): no control character reaches the terminal.
+`
+	aboutRestore = `Restore: --restore-from FILE reads the namespace's EtcdSnapshots (kubectl get
+etcdsnapshots.etcd-operator.cozystack.io -n NS -o yaml > FILE; "-" reads stdin) and seeds the
+stack's EtcdCluster, and nothing else, from the newest snapshot of its cluster that completed
+(phase Complete), or from the one --restore-snapshot NAME names: spec.bootstrap.restore.source,
+the snapshot's file. Snapshots of other clusters are never taken; none Complete is refused,
+naming the phases found. The CRD takes spec.bootstrap on a new cluster only: delete the live
+EtcdCluster first, and plan with a live file fetched after (docs/procedures.md, "Recover from
+a snapshot"); the render command a plan prints names the snapshot it planned.
 `
 	exampleRenderCluster = "  etcdshapes render cluster kubernetes-demo -n tenant-demo --set etcd.replicas=1 -o json\n"
 	exampleRenderEtcd    = "  etcdshapes render etcd --namespace tenant-root -f values.yaml --show-only EtcdCluster\n"
@@ -370,13 +381,13 @@ func newRenderCallerCmd(e env, caller naming.Caller) *cobra.Command {
 		use:   "etcd [RELEASE] --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: `The etcd chart's stack: one shared etcd per tenant namespace, named "etcd"`,
 		long: "etcdshapes render etcd renders the etcd chart's stack for a tenant namespace.\n\n" +
-			synopsisRenderEtcd + aboutRelease + "\n" + aboutRenderEtcd + "\n" + aboutValues + "\n" + aboutOutput,
+			synopsisRenderEtcd + aboutRelease + "\n" + aboutRenderEtcd + "\n" + aboutValues + "\n" + aboutRestore + "\n" + aboutOutput,
 		example: strings.TrimSuffix(exampleRenderEtcd, "\n"),
 	}, callerHelp{
 		use:   "cluster RELEASE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
 		short: `The kubernetes chart's etcd for one tenant cluster, named "<release>-etcd"`,
 		long: "etcdshapes render cluster renders the kubernetes chart's etcd stack for one tenant cluster.\n\n" +
-			synopsisRenderCluster + aboutRelease + "\n" + aboutRenderCluster + "\n" + aboutValues + "\n" + aboutOutput,
+			synopsisRenderCluster + aboutRelease + "\n" + aboutRenderCluster + "\n" + aboutValues + "\n" + aboutRestore + "\n" + aboutOutput,
 		example: strings.TrimSuffix(exampleRenderCluster, "\n"),
 	})
 	rf.register(cmd, caller)

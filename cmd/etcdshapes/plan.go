@@ -16,12 +16,13 @@ import (
 
 const (
 	synopsisPlanEtcd = `  etcdshapes plan etcd    [RELEASE] --live FILE --namespace NS [-f VALUES]... [--chart-version V]
+                          [--restore-from FILE [--restore-snapshot NAME]]
                           [--expect-existing] [--output text|json] [--field-manager NAME]
 `
 	synopsisPlanCluster = `  etcdshapes plan cluster RELEASE --live FILE --namespace NS [-f VALUES]... [--chart-version V]
                           [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
-                          [--live-storage-class NAME] [--expect-existing] [--output text|json]
-                          [--field-manager NAME]
+                          [--live-storage-class NAME] [--restore-from FILE [--restore-snapshot NAME]]
+                          [--expect-existing] [--output text|json] [--field-manager NAME]
 `
 	planAbout = `
   Renders the stack as 'etcdshapes render' does and compares it with the live objects:
@@ -90,6 +91,15 @@ const (
   decision (exit 3) for the EtcdCluster, the DataStore, the Issuers and Certificates (and
   one of the etcd chart's two Secrets while the other is live), a note for any other kind
   (an API newly served).
+
+  --restore-from FILE (the namespace's EtcdSnapshots, as 'kubectl get
+  etcdsnapshots.etcd-operator.cozystack.io -n NS -o yaml' prints them) plans the restore of
+  'etcdshapes render --restore-from': the EtcdCluster bootstraps from the newest Complete
+  snapshot of its cluster (--restore-snapshot NAME: that one), and the render command the plan
+  prints names it (--restore-snapshot), so that a snapshot completed since changes nothing.
+  Delete the EtcdCluster first (docs/procedures.md, "Recover from a snapshot"): with it gone
+  from the live file, its create is the decision above ("bootstrapped from the snapshot"); with
+  it live, spec.bootstrap is REFUSED (the CRD takes it at creation only), and stderr says so.
 
   A live file that holds nothing of the stack (empty, or another namespace's objects)
   plans a fresh install, with a note saying so. --expect-existing refuses that plan, and

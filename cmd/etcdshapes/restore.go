@@ -20,13 +20,13 @@ import (
 // snapshot" (docs/procedures.md), which in Go is etcd.NewestSnapshot,
 // etcd.SnapshotSource and apply.ForKind(etcd.Restore(src)).
 const (
-	restoreFromHelp = "the namespace's EtcdSnapshots `FILE`, as 'kubectl get etcdsnapshots.etcd-operator.cozystack.io\n" +
-		"-n NS -o yaml' prints them (a List or documents; \"-\" reads stdin; read with --live's limits):\n" +
-		"the stack's EtcdCluster, and nothing else, bootstraps from the newest Complete snapshot of\n" +
-		"its cluster (spec.bootstrap.restore.source, etcd.Restore). The CRD takes it on a new cluster\n" +
-		"only: delete the live EtcdCluster first (docs/procedures.md, \"Recover from a snapshot\")"
-	restoreSnapshotHelp = "with --restore-from: restore from the EtcdSnapshot `NAME` of the file, not the newest; it\n" +
-		"must be the stack's cluster's and Complete"
+	restoreFromHelp = "the namespace's EtcdSnapshots `FILE`, as 'kubectl get -n NS -o yaml\n" +
+		"etcdsnapshots.etcd-operator.cozystack.io' prints them (\"-\" reads stdin; read as --live):\n" +
+		"the stack's EtcdCluster, and nothing else, bootstraps from its cluster's newest Complete\n" +
+		"snapshot (spec.bootstrap.restore.source). The CRD takes it on a new cluster only: delete\n" +
+		"the live EtcdCluster first (docs/procedures.md, \"Recover from a snapshot\")"
+	restoreSnapshotHelp = "with --restore-from: restore from the file's EtcdSnapshot `NAME`, not the newest;\n" +
+		"it must be of the stack's cluster and Complete"
 )
 
 // registerRestore adds --restore-from and --restore-snapshot to a render
