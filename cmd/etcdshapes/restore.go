@@ -12,6 +12,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -245,12 +246,35 @@ func (r *renderFlags) sayRestore(w io.Writer, live []etcdshapes.Object) {
 		n.Namespace, n.Cluster, rs.snap.Name, v1alpha2.SnapshotPhaseComplete, created, sourceText(rs.src))
 	for _, o := range live {
 		gvk := o.GetObjectKind().GroupVersionKind()
-		if gvk.Group == v1alpha2.GroupName && gvk.Kind == "EtcdCluster" && o.GetName() == n.Cluster && o.GetNamespace() == n.Namespace {
-			sayf(w, "warning: --restore-from %s: --live %s holds the live EtcdCluster %s/%s, and the CRD refuses adding spec.bootstrap to an existing cluster (the plan says REFUSED): delete the EtcdCluster first, then fetch the live file again and plan (docs/procedures.md, \"Recover from a snapshot\")",
-				r.restoreFrom, r.live, n.Namespace, n.Cluster)
-			return
+		if gvk.Group != v1alpha2.GroupName || gvk.Kind != "EtcdCluster" || o.GetName() != n.Cluster || o.GetNamespace() != n.Namespace {
+			continue
 		}
+		if restoredFrom(o, rs.src) {
+			return // restored from this file already: nothing changes
+		}
+		sayf(w, "warning: --restore-from %s: --live %s holds the live EtcdCluster %s/%s, and the CRD refuses adding or changing spec.bootstrap on an existing cluster (the plan says REFUSED): delete the EtcdCluster first, then fetch the live file again and plan (docs/procedures.md, \"Recover from a snapshot\")",
+			r.restoreFrom, r.live, n.Namespace, n.Cluster)
+		return
 	}
+}
+
+// restoredFrom reports whether the live EtcdCluster o already bootstrapped
+// from src: its spec.bootstrap is the one the restore renders, and the
+// apply changes nothing of it.
+func restoredFrom(o etcdshapes.Object, src v1alpha2.SnapshotLocation) bool {
+	u, ok := o.(*unstructured.Unstructured)
+	if !ok {
+		return false
+	}
+	m, found, err := unstructured.NestedMap(u.Object, "spec", "bootstrap")
+	if err != nil || !found {
+		return false
+	}
+	var b v1alpha2.BootstrapSpec
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m, &b); err != nil || b.Restore == nil {
+		return false
+	}
+	return equality.Semantic.DeepEqual(b.Restore.Source, src)
 }
 
 // sourceText is a restore source as one line: s3://bucket/key (endpoint)

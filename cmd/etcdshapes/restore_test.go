@@ -341,11 +341,26 @@ func TestPlanRestoreFrom(t *testing.T) {
 			assert.Contains(t, text, "~ update EtcdCluster ")
 			assert.Contains(t, text, "REFUSED spec.bootstrap: spec.bootstrap cannot be added to or removed from an existing cluster")
 			assert.Contains(t, stderr, "etcdshapes: warning: --restore-from "+snaps+": --live "+liveFull+" holds the live EtcdCluster "+ns+"/"+cluster+
-				", and the CRD refuses adding spec.bootstrap to an existing cluster (the plan says REFUSED): delete the EtcdCluster first")
+				", and the CRD refuses adding or changing spec.bootstrap on an existing cluster (the plan says REFUSED): delete the EtcdCluster first")
 			// render says the same.
 			code, _, stderr = cli(t, "", append(append([]string{"render"}, args...), "--restore-from", snaps, "--live", liveFull)...)
 			require.Equal(t, 0, code, stderr)
 			assert.Contains(t, stderr, "etcdshapes: warning: --restore-from "+snaps+": --live "+liveFull+" holds the live EtcdCluster ")
+
+			// Once restored, the live EtcdCluster keeps the source: a
+			// plan with the same flags changes nothing of it, and says
+			// nothing of a refusal; one from another snapshot is refused.
+			restored := writeTemp(t, []byte(got))
+			for _, again := range []struct {
+				pin     string
+				code    int
+				refused bool
+			}{{"nightly-1", exitOK, false}, {"nightly-0", exitUnsafe, true}} {
+				code, text, stderr = cli(t, "", append(append([]string{"plan"}, args...), "--restore-from", snaps, "--restore-snapshot", again.pin, "--live", restored)...)
+				require.Equal(t, again.code, code, "%s: %s\n%s", again.pin, text, stderr)
+				assert.Equal(t, again.refused, strings.Contains(text, "REFUSED spec.bootstrap"), again.pin)
+				assert.Equal(t, again.refused, strings.Contains(stderr, "warning: --restore-from"), again.pin)
+			}
 		})
 	}
 }
