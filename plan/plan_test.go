@@ -667,7 +667,16 @@ func TestPlanCollidingDataStoreMissingFromLive(t *testing.T) {
 				assert.Contains(t, f.Message, "cannot decide: the live objects hold no DataStore \""+name+"\"")
 				assert.Contains(t, f.Message, c.other)
 				assert.Contains(t, f.Message, "kubectl get datastores.kamaji.clastix.io "+name+" -o yaml --show-managed-fields")
-				assert.Len(t, findings(p, plan.NeedsDecision), 1, "the one decision: %s", p)
+				// The one decision, and where nothing of the stack is
+				// live (another stack's objects are not its), the
+				// nothing-live one.
+				decisions := findings(p, plan.NeedsDecision)
+				if p.NothingLive {
+					require.Len(t, decisions, 2, "the collision's and nothing live's: %s", p)
+					assert.True(t, strings.HasPrefix(decisions[1].Message, "nothing live: "), decisions[1].Message)
+				} else {
+					assert.Len(t, decisions, 1, "the one decision: %s", p)
+				}
 				assert.Contains(t, p.String(), "DECISION: cannot decide")
 			})
 		}
@@ -677,8 +686,9 @@ func TestPlanCollidingDataStoreMissingFromLive(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, p.SafeToApply(), "%s", p)
 	require.Equal(t, plan.Unchanged, objectPlan(t, p, "DataStore", name).Action)
-	// No other stack can render tenant-demo.kubernetes-demo.
-	p, _, err = plan.ForRequest(scenarioRequest(t, goldentest.Scenario(t, "cluster-demo")), nil)
+	// No other stack can render tenant-demo.kubernetes-demo: its fresh
+	// install is safe.
+	p, _, err = plan.ForRequestWith(scenarioRequest(t, goldentest.Scenario(t, "cluster-demo")), nil, []plan.Option{plan.FreshInstall()})
 	require.NoError(t, err)
 	require.True(t, p.SafeToApply(), "%s", p)
 }
@@ -913,8 +923,8 @@ func TestPlanBootstrapChangeRefused(t *testing.T) {
 	assert.Equal(t, "spec.bootstrap", refused[0].Path)
 	assert.Equal(t, bootstrapAddedOrRemoved, refused[0].Message, "added to a live cluster")
 
-	// Into a new cluster it is a note.
-	p, err = plan.Compute(nil, desired)
+	// Into a new cluster (a fresh install) it is a note.
+	p, err = plan.Compute(nil, desired, plan.FreshInstall())
 	require.NoError(t, err)
 	assert.True(t, p.SafeToApply())
 	notes := findings(p, plan.Note)

@@ -84,6 +84,7 @@ func TestEveryFlagErrorNamesTheFlag(t *testing.T) {
 		"live":                  {args: []string{"--live", filepath.Join(dir, "missing-live.yaml")}},
 		"field-manager":         {args: []string{"--field-manager", "a\tb"}},
 		"expect-existing":       {args: []string{"--expect-existing"}},
+		"fresh-install":         {args: []string{"--fresh-install", "--expect-existing"}},
 		"load":                  {args: []string{"--load", "q"}},
 		"size":                  {args: []string{"--size", "1x"}},
 		"etcd-version":          {args: []string{"--etcd-version", "3.x"}},
