@@ -1740,6 +1740,11 @@ func TestPlanMemoryLimitDropNeedsDecision(t *testing.T) {
 		{"lower in bytes", "268435456", "", true, []string{"512Mi -> 268435456", "OOMKilled"}},
 		{"lower in another unit", "500M", "", true, []string{"512Mi -> 500M"}},
 		{"set where none was", "512Mi", nil, true, []string{"a memory limit 512Mi is set where the running members have none"}},
+		// A limit of 0 is no limit, live or desired, in any spelling.
+		{"set where the live limit is 0", "512Mi", "0", true, []string{"a memory limit 512Mi is set where the running members have none"}},
+		{"set where the live limit is 0Mi", "512Mi", "0Mi", true, []string{"a memory limit 512Mi is set where the running members have none"}},
+		{"set where the live limit is the number 0", "512Mi", int64(0), true, []string{"a memory limit 512Mi is set where the running members have none"}},
+		{"removed (0)", "0", "", false, nil},
 		{"higher", "1Gi", "", false, nil},
 		{"respelled", "536870912", "", false, nil},
 		{"same", "512Mi", "", false, nil},

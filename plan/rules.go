@@ -377,7 +377,7 @@ var memberFields = []struct{ field, message string }{
 const memoryLimitField = "spec.resources.limits.memory"
 
 // memoryLimitDrop grades a lower memory limit, or one set where the live
-// spec has none: etcd-operator gives it to the members it creates from
+// spec has none (no limit, or a limit of 0, which is none): etcd-operator gives it to the members it creates from
 // now on, and such a member (a replacement after a node is lost, a
 // scale-up) first copies the whole database from the leader and maps it
 // into memory, so a limit below what the running members use kills it
@@ -387,10 +387,11 @@ const memoryLimitField = "spec.resources.limits.memory"
 // removal is the note every member field has.
 func memoryLimitDrop(live, desired any) (string, bool) {
 	d, dok := asQuantity(desired)
-	if !dok {
+	if !dok || d.IsZero() {
+		// 0 is no limit (etcd.Options.Resources, the charts): a removal.
 		return "", false
 	}
-	if live == nil {
+	if l, ok := asQuantity(live); live == nil || ok && l.IsZero() {
 		return fmt.Sprintf("a memory limit %s is set where the running members have none: a member etcd-operator creates from now on "+
 			"(a replacement, a scale-up) copies the whole database and maps it into memory while it joins, and is OOMKilled if it needs more; "+
 			"check the running members' memory use (kubectl top pod) against it first", d.String()), true
