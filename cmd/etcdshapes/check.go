@@ -159,9 +159,9 @@ func checkObjects(caller naming.Caller, f *checkFlags, stdin io.Reader, stderr i
 		if release == "" {
 			release = naming.EtcdChartRelease
 		}
-		n, err = naming.ForEtcdChart(f.namespace, release)
+		n, err = naming.ForEtcdChartAt(f.namespace, release, namePaths)
 		// Unmade names: CheckJob's "names" refusal would only repeat it.
-		skip["names"] = c.Add(inFlagTerms(err, nil, nameFlagFields...))
+		skip["names"] = c.Add(err)
 		o.Version = f.version
 		if f.size != "" {
 			var sizeErr error
@@ -192,8 +192,8 @@ func checkObjects(caller naming.Caller, f *checkFlags, stdin io.Reader, stderr i
 			}
 		}
 	} else {
-		n, err = naming.ForCluster(f.namespace, f.release)
-		skip["names"] = c.Add(inFlagTerms(err, nil, nameFlagFields...))
+		n, err = naming.ForClusterAt(f.namespace, f.release, namePaths)
+		skip["names"] = c.Add(err)
 	}
 	// flagOf names the flag (or the live field) that set each option.
 	flagOf := maps.Clone(checkFlagOf)
