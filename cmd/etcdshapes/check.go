@@ -152,6 +152,14 @@ func checkObjects(caller naming.Caller, f *checkFlags, stdin io.Reader, stderr i
 		err error
 		o   etcd.Options
 		// skip are CheckJob's refusals a refusal above already stands for.
+		// It stays (not validate-once) for two reasons: CheckJobAt
+		// validates the names itself and refuses names the constructor
+		// refused as "names" (it has no form that takes the options
+		// without names), and --size is refused as text (the bounds
+		// before ParseQuantity, whose cost grows with the number) before
+		// CheckJobAt sees a quantity, which then needs refusedSize so
+		// that the quota rule is not checked against a size the user
+		// did not mean.
 		skip = map[string]bool{}
 	)
 	if caller == naming.CallerEtcd {
