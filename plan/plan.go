@@ -1008,7 +1008,7 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		if rel == "" {
 			rel = naming.EtcdChartRelease
 		}
-		n, err := naming.ForEtcdChart(r.Namespace, rel)
+		n, err := naming.ForEtcdChartAt(r.Namespace, rel, r.Paths.Names)
 		if err != nil {
 			return r, resolved{}, err
 		}
@@ -1028,7 +1028,9 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		}
 		r.APIVersions = withInferred(naming.CallerEtcd, r.APIVersions, &inferred, scope, liveByKey)
 	case naming.CallerCluster:
-		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
+		// The names under the request's paths, as Render refuses them:
+		// what follows needs no rule of them these do not check.
+		if _, err := naming.ClusterDataStoreAt(r.Namespace, r.Release, r.Paths.Names); err != nil {
 			return r, resolved{}, err
 		}
 		kcp := kcpKey(r.Namespace, r.Release)
@@ -1050,7 +1052,7 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		if r.Live.Bootstrap == nil {
 			r.Live.Bootstrap = st.Bootstrap
 		}
-		n, err := naming.ForCluster(r.Namespace, r.Release)
+		n, err := naming.ForClusterAt(r.Namespace, r.Release, r.Paths.Names)
 		if err != nil {
 			// Names that break a rule of the objects a stack renders are
 			// fine while the cluster stays on a shared datastore: it

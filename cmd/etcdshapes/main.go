@@ -416,7 +416,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	}
 	objs, err := etcdshapes.Render(req)
 	if err != nil {
-		return nil, rf.inFlagTerms(err)
+		return nil, err
 	}
 	rf.served = req.APIVersions
 	warn(e.stderr, releaseWarnings(rf.caller, rf.release))
