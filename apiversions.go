@@ -63,8 +63,8 @@ func OptionalAPIs() []string { return slices.Clone(optionalAPIs) }
 // chart version (monitoring.ValidateChartVersion, Helm's rule). It returns
 // the optional APIs the served list holds (servedAPIs), which nothing in
 // it can make fail.
-func stackInputs(chartVersion string, apiVersions []string) (map[string]bool, error) {
-	return servedAPIs(apiVersions), monitoring.ValidateChartVersion("chartVersion", chartVersion)
+func stackInputs(chartVersion string, apiVersions []string, p inputPaths) (map[string]bool, error) {
+	return servedAPIs(apiVersions), monitoring.ValidateChartVersion(p.chartVersion, chartVersion)
 }
 
 // servedAPIs is the set of the optional APIs that list holds.

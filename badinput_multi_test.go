@@ -37,22 +37,22 @@ func multiBadInputs() []multiBadInput {
 		{badInput{"etcd chart: names, inputs and options", func() error {
 			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Release: "other", APIVersions: []string{"not an api", "v1"}, Etcd: etcd.Options{Version: "3", Replicas: -1}})
 			return err
-		}, "release", "other", "release \"etcd\""},
+		}, "Release", "other", "release \"etcd\""},
 			[]string{"Version", "Replicas"}},
 		{badInput{"cluster: every input", func() error {
 			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", ChartVersion: "v", Replicas: 2, StorageClassLocal: "A", Ratios: etcd.Ratios{CPU: "x"}})
 			return err
-		}, "chartVersion", "v", "chart version"},
+		}, "ChartVersion", "v", "chart version"},
 			[]string{"Replicas", "StorageClassLocal", "Ratios.CPU"}},
 		{badInput{"cluster: release rules and options", func() error {
 			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-", Release: "1demo", Ratios: etcd.Ratios{CPU: "x", Memory: "0"}})
 			return err
-		}, "namespace", "tenant-", "namespace name"},
+		}, "Namespace", "tenant-", "namespace name"},
 			[]string{"Ratios.CPU", "Ratios.Memory"}},
 		{badInput{"cluster: a name only the rendered stack needs", func() error {
 			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "1demo", Ratios: etcd.Ratios{Memory: "0"}})
 			return err
-		}, "release", "1demo", "start with a letter"},
+		}, "Release", "1demo", "start with a letter"},
 			[]string{"Ratios.Memory"}},
 	}
 }

@@ -78,10 +78,10 @@ func applyBadInputs() []badInput {
 		{"etcd chart live datastore", func() error {
 			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Live: etcdshapes.LiveState{DataStoreName: "tenant-root"}})
 			return err
-		}, "live.dataStoreName", "tenant-root", "must be empty: the etcd chart reads no live DataStore"},
+		}, "Live.DataStoreName", "tenant-root", "must be empty: the etcd chart reads no live DataStore"},
 		{"etcd chart live storage class", func() error {
 			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Live: etcdshapes.LiveState{StorageClassName: ptr("fast")}})
 			return err
-		}, "live.storageClassName", "fast", "must be unset"},
+		}, "Live.StorageClassName", "fast", "must be unset"},
 	}
 }

@@ -342,7 +342,7 @@ func badInputs() []badInput {
 		{"typed etcd release", func() error {
 			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: "tenant-root", Release: "kubernetes-demo"})
 			return err
-		}, "release", "kubernetes-demo", `"etcd"`},
+		}, "Release", "kubernetes-demo", `"etcd"`},
 		{"release too long", render(etcdshapes.Request{Release: long}), "release", long, "more than 56"},
 		{"release uppercase", render(etcdshapes.Request{Release: "Kubernetes-demo"}), "release", "Kubernetes-demo", "DNS-1123"},
 		{"release with a dot", render(etcdshapes.Request{Release: "kubernetes.demo"}), "release", "kubernetes.demo", "DNS-1123"},
@@ -350,7 +350,7 @@ func badInputs() []badInput {
 		{"release empty", func() error {
 			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo"})
 			return err
-		}, "release", "", "empty"},
+		}, "Release", "", "empty"},
 		// API versions: nothing in a served list is refused (see
 		// apiListInputs below).
 		// Live state.

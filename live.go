@@ -3,6 +3,7 @@ package etcdshapes
 import (
 	etcdv1alpha2 "github.com/etcdshapes/etcdshapes/apis/etcd/v1alpha2"
 	"github.com/etcdshapes/etcdshapes/invalid"
+	"github.com/etcdshapes/etcdshapes/values"
 
 	"k8s.io/apimachinery/pkg/util/validation"
 )
@@ -43,14 +44,26 @@ func validateStorageClass(field, name string) error {
 // live.storageClassName. Both are checked: two bad names give an
 // invalid.List.
 func (l LiveState) Validate() error {
+	return l.validate(requestPaths())
+}
+
+// ValidateLive is LiveState.Validate with the names named by p (a nil
+// path is its default, see RequestPaths): for a caller that checks a live
+// state it passes on before it builds the Request.
+func (p RequestPaths) ValidateLive(l LiveState) error {
+	return l.validate(valuesPaths(values.Paths{}, p))
+}
+
+// validate is Validate with the names named by p.
+func (l LiveState) validate(p inputPaths) error {
 	var c invalid.Collector
 	if l.DataStoreName != "" {
 		if errs := validation.IsDNS1123Subdomain(l.DataStoreName); len(errs) > 0 {
-			c.Addf("live.dataStoreName", l.DataStoreName, "must be a DataStore name (DNS-1123 subdomain)")
+			c.Addf(p.liveDataStoreName, l.DataStoreName, "must be a DataStore name (DNS-1123 subdomain)")
 		}
 	}
 	if l.StorageClassName != nil {
-		c.Add(validateStorageClass("live.storageClassName", *l.StorageClassName))
+		c.Add(validateStorageClass(p.liveStorageClassName, *l.StorageClassName))
 	}
 	return c.Err()
 }

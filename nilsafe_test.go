@@ -162,8 +162,12 @@ func TestPlanAndApplyAreNilSafe(t *testing.T) {
 			require.Equal(t, "tenant-demo", plan.ShellWord("tenant-demo"))
 		},
 		"plan.ExpectExisting": runs(func() { _, _ = plan.Compute(nil, nil, plan.ExpectExisting()) }),
-		"plan.Result.Count":   func(t *testing.T) { require.Zero(t, nilResult.Count(plan.Create)) },
-		"plan.Result.Counts":  func(t *testing.T) { require.Zero(t, nilResult.Counts()) },
+		"plan.FreshInstall": errs(func() error {
+			_, err := plan.Compute(nil, nil, plan.FreshInstall(), plan.ExpectExisting())
+			return err
+		}),
+		"plan.Result.Count":  func(t *testing.T) { require.Zero(t, nilResult.Count(plan.Create)) },
+		"plan.Result.Counts": func(t *testing.T) { require.Zero(t, nilResult.Counts()) },
 		"plan.Result.MarshalJSON": func(t *testing.T) {
 			b, err := json.Marshal(nilResult)
 			require.NoError(t, err)

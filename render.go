@@ -6,6 +6,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/etcdshapes/etcdshapes/values"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Request is one render as chart tooling and the CLI describe it: a caller,
@@ -29,6 +30,26 @@ type Request struct {
 	// tenant cluster's (naming.CallerCluster; naming.CallerEtcd ignores them), Bootstrap
 	// is read by both callers.
 	Live LiveState
+	// Paths name the request's inputs beside its values in the caller's
+	// terms (the CLI's flags); the zero value names them as the fields
+	// of a request ("namespace", "chartVersion", "live.dataStoreName").
+	Paths RequestPaths
+}
+
+// RequestPaths name a Request's inputs beside its values, whose refusals
+// name their value keys: a refusal names the input as the caller wrote
+// it ("--namespace", "--chart-version" for a command line), each input
+// validated once, under its path. A nil path is the default in
+// parentheses.
+type RequestPaths struct {
+	// Names are the namespace's ("namespace") and the release's
+	// ("release").
+	Names naming.Paths
+	// ChartVersion is the chart version's ("chartVersion").
+	ChartVersion *field.Path
+	// LiveDataStoreName and LiveStorageClassName are the live state's
+	// ("live.dataStoreName", "live.storageClassName").
+	LiveDataStoreName, LiveStorageClassName *field.Path
 }
 
 // Render reads the request's values in its caller's shape and builds the
@@ -51,7 +72,7 @@ func Render(r Request) ([]Object, error) {
 		// Built even when the values are refused, to report the other
 		// inputs' refusals too.
 		objs, err := etcdChart(EtcdChartStackOptions{Namespace: r.Namespace, Release: r.Release, ChartVersion: r.ChartVersion, Etcd: e, APIVersions: r.APIVersions,
-			Live: LiveState{Bootstrap: r.Live.Bootstrap}}, valuesPaths(values.EtcdChartPaths()))
+			Live: LiveState{Bootstrap: r.Live.Bootstrap}}, valuesPaths(values.EtcdChartPaths(), r.Paths))
 		return renderResult(r.Values, objs, verr, err)
 	case naming.CallerCluster:
 		c, verr := values.ReadCluster(r.Values)
@@ -67,7 +88,7 @@ func Render(r Request) ([]Object, error) {
 			Auth:                      c.Auth,
 			APIVersions:               r.APIVersions,
 			Live:                      r.Live,
-		}, valuesPaths(values.ClusterPaths()))
+		}, valuesPaths(values.ClusterPaths(), r.Paths))
 		return renderResult(r.Values, objs, verr, err)
 	default:
 		return nil, r.Caller.Validate("caller")

@@ -54,22 +54,49 @@ func EtcdChartStack(o EtcdChartStackOptions) ([]Object, error) {
 // values.Paths), so that each input is validated once, under its name.
 type inputPaths struct {
 	etcd etcd.Paths
+	// names are the namespace's and the release's.
+	names naming.Paths
+	// chartVersion, liveDataStoreName and liveStorageClassName are the
+	// chart version's and the live state's.
+	chartVersion, liveDataStoreName, liveStorageClassName string
 	// replicas, storageClassLocal and storageClassReplicated are
 	// ClusterStackOptions' fields of those names.
 	replicas, storageClassLocal, storageClassReplicated string
 }
 
-// goPaths are the stack options' Go field names. The etcd chart's etcd
-// options keep their own names ("Size", not "Etcd.Size"), as before.
+// goPaths are the stack options' Go field names ("Namespace",
+// "ChartVersion", "Live.DataStoreName"). The etcd chart's etcd options
+// keep their own names ("Size", not "Etcd.Size"), as before.
 func goPaths() inputPaths {
-	return inputPaths{etcd: etcd.GoPaths(nil), replicas: "Replicas", storageClassLocal: "StorageClassLocal", storageClassReplicated: "StorageClassReplicated"}
+	return inputPaths{etcd: etcd.GoPaths(nil), names: naming.Paths{Namespace: field.NewPath("Namespace"), Release: field.NewPath("Release")},
+		chartVersion: "ChartVersion", liveDataStoreName: "Live.DataStoreName", liveStorageClassName: "Live.StorageClassName",
+		replicas: "Replicas", storageClassLocal: "StorageClassLocal", storageClassReplicated: "StorageClassReplicated"}
+}
+
+// requestPaths are a Request's default names of its inputs beside its
+// values (see RequestPaths), which LiveState.Validate names the live
+// state by too.
+func requestPaths() inputPaths {
+	p := goPaths()
+	p.names = naming.Paths{}
+	p.chartVersion, p.liveDataStoreName, p.liveStorageClassName = "chartVersion", "live.dataStoreName", "live.storageClassName"
+	return p
 }
 
 // valuesPaths are a chart's value keys (values.EtcdChartPaths,
 // values.ClusterPaths).
-func valuesPaths(p values.Paths) inputPaths {
-	out := goPaths()
+func valuesPaths(p values.Paths, r RequestPaths) inputPaths {
+	out := requestPaths()
 	out.etcd = p.Etcd
+	out.names = r.Names
+	for _, f := range []struct {
+		dst *string
+		p   *field.Path
+	}{{&out.chartVersion, r.ChartVersion}, {&out.liveDataStoreName, r.LiveDataStoreName}, {&out.liveStorageClassName, r.LiveStorageClassName}} {
+		if f.p != nil {
+			*f.dst = f.p.String()
+		}
+	}
 	for _, f := range []struct {
 		dst *string
 		p   *field.Path
@@ -85,7 +112,7 @@ func etcdChart(o EtcdChartStackOptions, p inputPaths) ([]Object, error) {
 	if o.Release == "" {
 		o.Release = naming.EtcdChartRelease
 	}
-	n, apis, err := o.inputs()
+	n, apis, err := o.inputs(p)
 	opts := o.Etcd
 	opts.ServiceLabel = etcdChartServiceLabel
 	if err != nil {
@@ -99,17 +126,17 @@ func etcdChart(o EtcdChartStackOptions, p inputPaths) ([]Object, error) {
 
 // inputs checks the names and the stack's inputs beside the etcd's
 // options, each on its own.
-func (o EtcdChartStackOptions) inputs() (naming.Names, map[string]bool, error) {
+func (o EtcdChartStackOptions) inputs(p inputPaths) (naming.Names, map[string]bool, error) {
 	var c invalid.Collector
-	n, err := naming.ForEtcdChart(o.Namespace, o.Release)
+	n, err := naming.ForEtcdChartAt(o.Namespace, o.Release, p.names)
 	c.Add(err)
-	apis, err := stackInputs(o.ChartVersion, o.APIVersions)
+	apis, err := stackInputs(o.ChartVersion, o.APIVersions, p)
 	c.Add(err)
 	if o.Live.DataStoreName != "" {
-		c.Addf("live.dataStoreName", o.Live.DataStoreName, "must be empty: the etcd chart reads no live DataStore (a tenant cluster's live state)")
+		c.Addf(p.liveDataStoreName, o.Live.DataStoreName, "must be empty: the etcd chart reads no live DataStore (a tenant cluster's live state)")
 	}
 	if o.Live.StorageClassName != nil {
-		c.Addf("live.storageClassName", *o.Live.StorageClassName, "must be unset: the etcd chart takes its storage class from values.storageClass (the live storage class is a tenant cluster's live state)")
+		c.Addf(p.liveStorageClassName, *o.Live.StorageClassName, "must be unset: the etcd chart takes its storage class from values.storageClass (the live storage class is a tenant cluster's live state)")
 	}
 	return n, apis, c.Err()
 }
@@ -185,7 +212,7 @@ func cluster(o ClusterStackOptions, p inputPaths) ([]Object, error) {
 	// datastore's rules (own is derived), which refuse them first and the
 	// same way.
 	if !shared && own != "" {
-		n, err = naming.ForCluster(o.Namespace, o.Release)
+		n, err = naming.ForClusterAt(o.Namespace, o.Release, p.names)
 		c.Add(err)
 	}
 	if c.Len() > 0 {
@@ -217,11 +244,11 @@ func cluster(o ClusterStackOptions, p inputPaths) ([]Object, error) {
 // count with its default applied.
 func (o ClusterStackOptions) inputs(p inputPaths) (own string, shared bool, apis map[string]bool, replicas int32, err error) {
 	var c invalid.Collector
-	own, shared, err = o.sharesDataStore()
+	own, shared, err = o.sharesDataStore(p.names)
 	c.Add(err)
-	apis, err = stackInputs(o.ChartVersion, o.APIVersions)
+	apis, err = stackInputs(o.ChartVersion, o.APIVersions, p)
 	c.Add(err)
-	c.Add(o.Live.Validate())
+	c.Add(o.Live.validate(p))
 	replicas = etcd.ReplicasOrDefault(o.Replicas)
 	if replicas != 1 && replicas != 3 {
 		c.Addf(p.replicas, replicas, "must be 1 or 3")
@@ -242,14 +269,14 @@ const (
 // tenant namespace and a DNS-1123 release (naming.ClusterDataStore), not
 // the rules of the names a rendered stack would use.
 func SharesDataStore(o ClusterStackOptions) (bool, error) {
-	_, shared, err := o.sharesDataStore()
+	_, shared, err := o.sharesDataStore(naming.Paths{})
 	return shared, err
 }
 
 // sharesDataStore is SharesDataStore, with the cluster's own DataStore name
 // it compares the live one with ("" when it refuses).
-func (o ClusterStackOptions) sharesDataStore() (own string, shared bool, err error) {
-	own, err = naming.ClusterDataStore(o.Namespace, o.Release)
+func (o ClusterStackOptions) sharesDataStore(p naming.Paths) (own string, shared bool, err error) {
+	own, err = naming.ClusterDataStoreAt(o.Namespace, o.Release, p)
 	if err != nil {
 		return "", false, err
 	}

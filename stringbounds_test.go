@@ -211,23 +211,23 @@ func lengthBounds() []lengthBound {
 		lengthBound{"etcd.Ratios.CPU", etcd.MaxRatioLength, "Ratios.CPU", ratio, func(s string) error { return etcd.Ratios{CPU: s}.Validate() }},
 		lengthBound{"etcd.Ratios.Memory", etcd.MaxRatioLength, "Ratios.Memory", ratio, func(s string) error { return etcd.Ratios{Memory: s}.Validate() }},
 		lengthBound{"etcd.Ratios.EphemeralStorage", etcd.MaxRatioLength, "Ratios.EphemeralStorage", ratio, func(s string) error { return etcd.Ratios{EphemeralStorage: s}.Validate() }},
-		lengthBound{"etcdshapes.EtcdChartStackOptions.Namespace", 63, "namespace", func(n int) string { return "tenant-" + repeatTo("a", n-7) }, func(s string) error {
+		lengthBound{"etcdshapes.EtcdChartStackOptions.Namespace", 63, "Namespace", func(n int) string { return "tenant-" + repeatTo("a", n-7) }, func(s string) error {
 			_, err := etcdshapes.EtcdChartStack(etcdshapes.EtcdChartStackOptions{Namespace: s})
 			return err
 		}},
-		lengthBound{"etcdshapes.ClusterStackOptions.Release", 51, "release", func(n int) string { return "kubernetes-" + repeatTo("a", n-11) }, func(s string) error {
+		lengthBound{"etcdshapes.ClusterStackOptions.Release", 51, "Release", func(n int) string { return "kubernetes-" + repeatTo("a", n-11) }, func(s string) error {
 			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: s})
 			return err
 		}},
-		lengthBound{"etcdshapes.ClusterStackOptions.ChartVersion", 256, "chartVersion", func(n int) string { return "1.0.0-" + repeatTo("a", n-6) }, func(s string) error {
+		lengthBound{"etcdshapes.ClusterStackOptions.ChartVersion", 256, "ChartVersion", func(n int) string { return "1.0.0-" + repeatTo("a", n-6) }, func(s string) error {
 			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", ChartVersion: s})
 			return err
 		}},
-		lengthBound{"etcdshapes.LiveState.DataStoreName", 253, "live.dataStoreName", subdomainOf, func(s string) error {
+		lengthBound{"etcdshapes.LiveState.DataStoreName", 253, "Live.DataStoreName", subdomainOf, func(s string) error {
 			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Live: etcdshapes.LiveState{DataStoreName: s}})
 			return err
 		}},
-		lengthBound{"etcdshapes.LiveState.StorageClassName", 253, "live.storageClassName", subdomainOf, func(s string) error {
+		lengthBound{"etcdshapes.LiveState.StorageClassName", 253, "Live.StorageClassName", subdomainOf, func(s string) error {
 			_, err := etcdshapes.ClusterStack(etcdshapes.ClusterStackOptions{Namespace: "tenant-demo", Release: "kubernetes-demo", Live: etcdshapes.LiveState{StorageClassName: &s}})
 			return err
 		}},
@@ -347,6 +347,11 @@ var boundedElsewhere = map[string]string{
 	"etcdshapes.ClusterStackOptions.StorageClassLocal":         "a StorageClass name, as values' _cluster.etcd-storage-class-local",
 	"etcdshapes.ClusterStackOptions.StorageClassReplicated":    "a StorageClass name, as values' _cluster.etcd-storage-class-replicated",
 	"etcdshapes.LiveState.Bootstrap":                           "a live value, rendered as the API server stored it",
+	"etcdshapes.RequestPaths.ChartVersion":                     "a path the caller names its input by, not an input: a refusal quotes the value, bounded, not the path",
+	"etcdshapes.RequestPaths.LiveDataStoreName":                "as RequestPaths.ChartVersion",
+	"etcdshapes.RequestPaths.LiveStorageClassName":             "as RequestPaths.ChartVersion",
+	"naming.Paths.Namespace":                                   "as RequestPaths.ChartVersion",
+	"naming.Paths.Release":                                     "as RequestPaths.ChartVersion",
 	"etcdshapes.Request.Caller":                                "etcd or cluster",
 	"etcdshapes.Request.Namespace":                             "as EtcdChartStackOptions.Namespace",
 	"etcdshapes.Request.Release":                               "as ClusterStackOptions.Release",

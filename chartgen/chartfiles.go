@@ -192,13 +192,13 @@ etcd:
 // the helpers check. The keys the etcd chart ignores (_namespace, backup)
 // are not declared: any content is accepted, as the library accepts it.
 
-// schemaQuantityPattern is resource.ParseQuantity's grammar as a JSON
-// Schema pattern (Go's regexp, unanchored, hence the anchors), with the
-// library's bound on the exponent (quantity.MaxExponent, two significant
-// digits). It admits a few texts the grammar does not (a binary suffix of
-// P or E without a digit, the empty text), which the helpers refuse, and
-// no text the library accepts is refused.
-const schemaQuantityPattern = `^[+-]?[0-9]*\.?[0-9]*([numkMGTPE]|[KMGTPE]i|[eE][+-]?0*[0-9]{1,2})?$`
+// schemaQuantityPattern is the quantity grammar as a JSON Schema pattern
+// (Go's regexp, unanchored, hence the anchors): a number with at least one
+// digit (resource.ParseQuantity reads "Mi" or "." as 0, the grammar and the
+// CRDs' pattern refuse them, and so does the library), with the library's
+// bound on the exponent (quantity.MaxExponent, two significant digits).
+// No text the library accepts is refused.
+const schemaQuantityPattern = `^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([numkMGTPE]|[KMGTPE]i|[eE][+-]?0*[0-9]{1,2})?$`
 
 // schemaRatioPattern is an allocation ratio's text as the library reads
 // it (strconv.ParseFloat's decimal and hexadecimal forms, without a sign

@@ -270,7 +270,7 @@ with try {bad} or {bound}. */ -}}
 {{- else }}{{ include "etcdshapes.check.fail" (list .field $x "must be a quantity (a string such as \"4Gi\" or a number)") }}{{ end -}}
 {{- $re := "^([+-]?)([0-9]*\\.?[0-9]*)(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE]?)$" -}}
 {{- $num := regexReplaceAll $re $s "${1}${2}" }}{{ $suffix := regexReplaceAll $re $s "${3}" -}}
-{{- $bad := or (eq $s "") (not (regexMatch $re $s)) (and (not (regexMatch "[0-9]" $num)) (regexMatch "^(Pi|Ei|[eE]-0*[1-9][0-9])$" $suffix)) -}}
+{{- $bad := or (not (regexMatch $re $s)) (not (regexMatch "[0-9]" $num)) -}}
 {{- /* Binary multipliers as factors that sprig's decimals hold exactly (it
 takes numbers through a float64's shortest form, which rounds 2^60). */ -}}
 {{- $binary := dict "Ki" (list 1024) "Mi" (list 1048576) "Gi" (list 1073741824) "Ti" (list 1099511627776) "Pi" (list 1125899906842624) "Ei" (list

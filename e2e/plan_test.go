@@ -74,6 +74,9 @@ type planCase struct {
 	// plan, when set, plans the case instead of plan.ForRequest: a Go
 	// caller's Plan of desired objects it built itself.
 	plan func(live []etcdshapes.Object) (*plan.Result, []etcdshapes.Object, error)
+	// fresh plans the case as a fresh install (plan.FreshInstall): nothing
+	// of its stack is live. Without it, nothing live is a decision.
+	fresh bool
 }
 
 // TestPlanAgainstServer installs an etcd chart stack and a tenant cluster's
@@ -128,9 +131,16 @@ func TestPlanAgainstServer(t *testing.T) {
 		return etcdshapes.Request{Caller: naming.CallerEtcd, Namespace: planNS, ChartVersion: "1.2.3", Values: v}
 	}
 
-	// Create: both stacks on an empty namespace (nothing of them live: the
-	// plan notes it).
-	for _, c := range []planCase{{name: "create the etcd chart stack", req: chartReq()}, {name: "create the tenant cluster stack", req: clusterReq()}} {
+	// Create: both stacks on an empty namespace (nothing of them live).
+	// Planned as they are, nothing live is a decision (a failed kubectl
+	// get looks the same); planned as a fresh install (plan.FreshInstall),
+	// a note, and the server accepts the creates.
+	for _, c := range []planCase{{name: "create the etcd chart stack", req: chartReq(), fresh: true}, {name: "create the tenant cluster stack", req: clusterReq(), fresh: true}} {
+		unsaid := c
+		unsaid.name, unsaid.fresh = c.name+" (not said to be a fresh install)", false
+		if q, _ := planOf(ctx, t, unsaid); !q.NothingLive || q.SafeToApply() || !hasFinding(q, plan.NeedsDecision, "", "") {
+			t.Errorf("%s: nothing live, not said to be a fresh install: want a decision:\n%s", unsaid.name, q)
+		}
 		p := planAccepted(ctx, t, c, plan.Note)
 		if p != nil && p.Count(plan.Create) != len(p.Objects) {
 			t.Errorf("%s: want only creates:\n%s", c.name, p)
@@ -310,7 +320,7 @@ func TestPlanAgainstServer(t *testing.T) {
 	// the live objects lack it, which the plan notes.
 	step(planCase{name: "VPA API listed again: the VPA is created", req: upgraded}, plan.Note, "", &pt.created, "create")
 	step(planCase{name: "new cluster restored from a snapshot", req: etcdshapes.Request{Caller: naming.CallerCluster, Namespace: planNS,
-		Release: restoreRelease, Values: upgraded.Values, APIVersions: golden.AllAPIs}, mods: []apply.Modifier{apply.ForKind(etcd.Restore(restoreSrc))}},
+		Release: restoreRelease, Values: upgraded.Values, APIVersions: golden.AllAPIs}, mods: []apply.Modifier{apply.ForKind(etcd.Restore(restoreSrc))}, fresh: true},
 		plan.Note, "spec.bootstrap.restore", &pt.created, "create")
 	// The quota grows with it, which the running members do not get while
 	// the defrag CronJob does: a decision (plan's quotaChange).
@@ -421,10 +431,14 @@ func planOf(ctx context.Context, t *testing.T, c planCase) (*plan.Result, []etcd
 		p       *plan.Result
 		desired []etcdshapes.Object
 	)
+	var opts []plan.Option
+	if c.fresh {
+		opts = append(opts, plan.FreshInstall())
+	}
 	if c.plan != nil {
 		p, desired, err = c.plan(live)
 	} else {
-		p, desired, err = plan.ForRequest(c.req, live, c.mods...)
+		p, desired, err = plan.ForRequestWith(c.req, live, opts, c.mods...)
 	}
 	if err != nil {
 		t.Fatalf("%s: plan: %v", c.name, err)
@@ -599,7 +613,9 @@ func planAccepted(ctx context.Context, t *testing.T, c planCase, want plan.Verdi
 		return nil
 	}
 	again := c
-	again.name += " (after the apply)"
+	// After the apply the stack is live: a fresh install's plan is no
+	// longer one.
+	again.name, again.fresh = again.name+" (after the apply)", false
 	after, _ := planOf(ctx, t, again)
 	if !after.Empty() {
 		t.Errorf("%s: after the apply the same request still plans changes:\n%s", c.name, after)

@@ -16,6 +16,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/naming"
 	pathvalidation "k8s.io/apimachinery/pkg/api/validation/path"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Inputs of every kind the helpers take: negative, zero, edge and huge
@@ -211,6 +212,35 @@ func TestEveryHelperGivesANameOrAnError(t *testing.T) {
 						continue
 					}
 					isName(t, "ClusterDataStore", name, naming.MaxDataStoreName, subdomain)
+				}
+			}
+		},
+		// The At forms: the plain form's names, a refusal under the
+		// caller's paths.
+		"ForEtcdChartAt": func(t *testing.T) {
+			for _, ns := range helperStrings {
+				for _, rel := range []string{"etcd", "", "Etcd", "kubernetes-demo"} {
+					n, err := naming.ForEtcdChartAt(ns, rel, atPaths)
+					want, wantErr := naming.ForEtcdChart(ns, rel)
+					sameAt(t, "ForEtcdChartAt", n, want, err, wantErr)
+				}
+			}
+		},
+		"ForClusterAt": func(t *testing.T) {
+			for _, ns := range helperStrings {
+				for _, rel := range helperStrings {
+					n, err := naming.ForClusterAt(ns, rel, atPaths)
+					want, wantErr := naming.ForCluster(ns, rel)
+					sameAt(t, "ForClusterAt", n, want, err, wantErr)
+				}
+			}
+		},
+		"ClusterDataStoreAt": func(t *testing.T) {
+			for _, ns := range helperStrings {
+				for _, rel := range helperStrings {
+					n, err := naming.ClusterDataStoreAt(ns, rel, atPaths)
+					want, wantErr := naming.ClusterDataStore(ns, rel)
+					sameAt(t, "ClusterDataStoreAt", n, want, err, wantErr)
 				}
 			}
 		},
@@ -435,4 +465,27 @@ func exportedFuncs(t *testing.T) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// atPaths are the helpers' At forms' paths in their tests.
+var atPaths = naming.Paths{Namespace: field.NewPath("spec", "namespace"), Release: field.NewPath("--release")}
+
+// sameAt: an At form gives what its plain form gives, its refusals
+// under atPaths ("namespace" as "spec.namespace", "release" as
+// "--release"), each with the plain form's value and rule.
+func sameAt[T comparable](t *testing.T, helper string, got, want T, err, wantErr error) {
+	t.Helper()
+	if got != want {
+		t.Fatalf("%s: %v, want %v", helper, got, want)
+	}
+	g, w := invalid.All(err), invalid.All(wantErr)
+	if len(g) != len(w) {
+		t.Fatalf("%s: %v, want the refusals of %v", helper, err, wantErr)
+	}
+	rename := map[string]string{"namespace": "spec.namespace", "release": "--release"}
+	for i := range g {
+		if g[i].Field != rename[w[i].Field] || g[i].Value != w[i].Value || g[i].Rule != w[i].Rule {
+			t.Fatalf("%s: refusal %#v, want %#v under %q", helper, g[i], w[i], rename[w[i].Field])
+		}
+	}
 }

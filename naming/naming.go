@@ -134,10 +134,16 @@ func (n Names) Validate() error {
 // Both are checked, each on its own, so that a bad pair is refused with
 // both refusals (see invalid.List).
 func ForEtcdChart(namespace, release string) (Names, error) {
+	return ForEtcdChartAt(namespace, release, Paths{})
+}
+
+// ForEtcdChartAt is ForEtcdChart with the namespace and release refused
+// under the caller's paths (see Paths).
+func ForEtcdChartAt(namespace, release string, p Paths) (Names, error) {
 	var c invalid.Collector
-	c.Add(ValidateTenantNamespace("namespace", namespace))
+	c.Add(ValidateTenantNamespace(p.namespace(), namespace))
 	if release != EtcdChartRelease {
-		c.Addf("release", release, "the etcd chart must be installed as release %q", EtcdChartRelease)
+		c.Addf(p.release(), release, "the etcd chart must be installed as release %q", EtcdChartRelease)
 	}
 	if err := c.Err(); err != nil {
 		return Names{}, err
@@ -150,19 +156,26 @@ func ForEtcdChart(namespace, release string) (Names, error) {
 // release; ClusterDataStore needs fewer.
 // A bad namespace and a bad release are both refused (see invalid.List).
 func ForCluster(namespace, release string) (Names, error) {
+	return ForClusterAt(namespace, release, Paths{})
+}
+
+// ForClusterAt is ForCluster with the namespace and release refused under
+// the caller's paths (see Paths).
+func ForClusterAt(namespace, release string, p Paths) (Names, error) {
 	var c invalid.Collector
-	c.Add(ValidateTenantNamespace("namespace", namespace))
+	rel := p.release()
+	c.Add(ValidateTenantNamespace(p.namespace(), namespace))
 	name := clusterEtcdName(release)
 	// The release's rules build on each other: the first it breaks is
 	// its refusal.
-	if !c.Add(validateRelease(release)) {
+	if !c.Add(validateRelease(rel, release)) {
 		if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
-			c.Addf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
+			c.Addf(rel, release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
 		} else if errs := validation.IsDNS1035Label(release); len(errs) > 0 {
-			c.Addf("release", release,
+			c.Addf(rel, release,
 				"must start with a letter: etcd-operator names a Service \"<release>-etcd-client\" and Service names are DNS-1035 labels")
 		} else if len(name) > MaxClusterName {
-			c.Addf("release", release,
+			c.Addf(rel, release,
 				"the etcd name %q is %d characters, more than %d (etcd-operator derives pod and Service names from it)",
 				name, len(name), MaxClusterName)
 		}
@@ -181,7 +194,7 @@ func ForCluster(namespace, release string) (Names, error) {
 // whose names may predate them. Any other release is refused, an
 // *invalid.Error naming "release": "" would give "-etcd".
 func ClusterEtcdName(release string) (string, error) {
-	if err := validateRelease(release); err != nil {
+	if err := validateRelease("release", release); err != nil {
 		return "", err
 	}
 	return clusterEtcdName(release), nil
@@ -194,20 +207,20 @@ func clusterEtcdName(release string) string { return release + "-etcd" }
 // at most 63 characters a DNS-1123 subdomain, the grammar Helm requires of
 // release names (dots allowed); the label the rendered objects need is then
 // ForCluster's rule.
-func validateClusterRelease(namespace, release string) error {
-	return invalid.Join(ValidateTenantNamespace("namespace", namespace), validateRelease(release))
+func validateClusterRelease(namespace, release string, p Paths) error {
+	return invalid.Join(ValidateTenantNamespace(p.namespace(), namespace), validateRelease(p.release(), release))
 }
 
 // validateRelease is validateClusterRelease's rule of the release alone.
-func validateRelease(release string) error {
+func validateRelease(field, release string) error {
 	if release == "" {
-		return invalid.Errorf("release", release, "must not be empty")
+		return invalid.Errorf(field, release, "must not be empty")
 	}
 	if errs := validation.IsDNS1123Label(release); len(errs) > 0 {
 		// Helm's release names may hold dots (a DNS-1123 subdomain); such a
 		// release is refused only where objects are named after it.
 		if len(release) > validation.DNS1123LabelMaxLength || len(validation.IsDNS1123Subdomain(release)) > 0 {
-			return invalid.Errorf("release", release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
+			return invalid.Errorf(field, release, "must be a DNS-1123 label: %s", strings.Join(errs, "; "))
 		}
 	}
 	return nil
@@ -221,7 +234,13 @@ func validateRelease(release string) error {
 // KamajiControlPlane names a shared datastore, renders nothing and must
 // still be recognised.
 func ClusterDataStore(namespace, release string) (string, error) {
-	if err := validateClusterRelease(namespace, release); err != nil {
+	return ClusterDataStoreAt(namespace, release, Paths{})
+}
+
+// ClusterDataStoreAt is ClusterDataStore with the namespace and release
+// refused under the caller's paths (see Paths).
+func ClusterDataStoreAt(namespace, release string, p Paths) (string, error) {
+	if err := validateClusterRelease(namespace, release, p); err != nil {
 		return "", err
 	}
 	return clusterDataStore(namespace, release), nil

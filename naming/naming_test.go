@@ -5,14 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/etcdshapes/etcdshapes/invalid"
-
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // specHash is the SPEC's truncation rule, written from the SPEC text
@@ -396,5 +397,39 @@ func TestCallerValidate(t *testing.T) {
 		require.Equal(t, "--caller", bad.Field)
 		require.Equal(t, s, bad.Value)
 		require.Equal(t, `--caller: invalid value "`+s+`": must be "etcd" or "cluster"`, err.Error())
+	}
+}
+
+// TestNamesAtCallersPaths: the constructors refuse the namespace and the
+// release under the paths their caller passes, each once; nil paths are
+// "namespace" and "release".
+func TestNamesAtCallersPaths(t *testing.T) {
+	p := naming.Paths{Namespace: field.NewPath("--namespace"), Release: field.NewPath("spec", "release")}
+	fields := func(err error) []string {
+		var out []string
+		for _, e := range invalid.All(err) {
+			out = append(out, e.Field)
+		}
+		return out
+	}
+	_, err := naming.ForEtcdChartAt("default", "my-etcd", p)
+	if got := fields(err); !slices.Equal(got, []string{"--namespace", "spec.release"}) {
+		t.Fatalf("ForEtcdChartAt: %v (%v)", got, err)
+	}
+	_, err = naming.ForClusterAt("default", "Bad_", p)
+	if got := fields(err); !slices.Equal(got, []string{"--namespace", "spec.release"}) {
+		t.Fatalf("ForClusterAt: %v (%v)", got, err)
+	}
+	_, err = naming.ForClusterAt("tenant-a", "1-cluster", p)
+	if got := fields(err); !slices.Equal(got, []string{"spec.release"}) {
+		t.Fatalf("ForClusterAt, a release of ForCluster's own rules: %v (%v)", got, err)
+	}
+	_, err = naming.ClusterDataStoreAt("default", "", p)
+	if got := fields(err); !slices.Equal(got, []string{"--namespace", "spec.release"}) {
+		t.Fatalf("ClusterDataStoreAt: %v (%v)", got, err)
+	}
+	_, err = naming.ForClusterAt("default", "Bad_", naming.Paths{})
+	if got := fields(err); !slices.Equal(got, []string{"namespace", "release"}) {
+		t.Fatalf("ForClusterAt, nil paths: %v (%v)", got, err)
 	}
 }

@@ -20,14 +20,17 @@
 // change, a new DataStore of such a name that the live objects lack, an
 // EtcdCluster, DataStore, Issuer or Certificate to create while the rest
 // of the stack, or an object that refers to it, is live: the live file is
-// partial, Result.MissingCore, or the stack lost it; with ExpectExisting,
-// a live file without the stack's EtcdCluster or DataStore; a live object
+// partial, Result.MissingCore, or the stack lost it; nothing of the stack
+// live, Result.NothingLive, which a failed or misdirected kubectl get
+// leaves, unless FreshInstall says the plan is of a fresh install; with
+// FreshInstall, anything of the stack live; with ExpectExisting, a live
+// file without the stack's EtcdCluster or DataStore; a live object
 // being deleted that holds the stack's state or identity; a larger backend
 // quota, which the defrag CronJob takes at once and the running members
 // only when replaced; a tenant cluster's member count changed on a kept
 // storage class its values would not choose) and what is
-// worth knowing (another live object being deleted, nothing of the stack live:
-// Result.NothingLive, any other object to create in a live stack, objects
+// worth knowing (another live object being deleted, nothing of the stack
+// live with FreshInstall, any other object to create in a live stack, objects
 // of the stack's kinds in other namespaces);
 // Result.SafeToApply sums them up. An apply never deletes: Result.Deletes
 // are the plan's deletes as kubectl commands, in the order to run them

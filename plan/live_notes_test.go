@@ -132,10 +132,13 @@ func TestPlanGradesObjectsBeingDeleted(t *testing.T) {
 
 // TestPlanNothingLive: a plan that finds nothing of the stack among the
 // live objects (none, or only other stacks' and other namespaces'
-// objects) says so in a note and in Result.NothingLive, through Compute
-// and ForRequest; one live object of the stack (any of them, a keep
-// Secret, the tenant cluster's KamajiControlPlane alone on a shared
-// datastore) is enough to say nothing.
+// objects) says so in Result.NothingLive and in a finding, through
+// Compute and ForRequest: a decision by default (a failed or misdirected
+// kubectl get looks the same), naming how to plan a fresh install; a note
+// with FreshInstall; a decision with ExpectExisting. One live object of
+// the stack (any of them, a keep Secret, the tenant cluster's
+// KamajiControlPlane alone on a shared datastore) is enough to say
+// nothing, and is a decision with FreshInstall: the install is not fresh.
 func TestPlanNothingLive(t *testing.T) {
 	demo := goldentest.Scenario(t, "cluster-demo")
 	other := scenarioObjects(t, goldentest.Scenario(t, "cluster-longname")) // another release's stack
@@ -147,34 +150,52 @@ func TestPlanNothingLive(t *testing.T) {
 		live []etcdshapes.Object
 		say  string
 	}{
-		{"nil", nil, "nothing live: the live objects are empty, so every object is a create (a fresh install)"},
+		{"nil", nil, "nothing live: the live objects are empty"},
 		{"empty", []etcdshapes.Object{}, "nothing live: the live objects are empty"},
 		{"another release's stack", other, "nothing live: none of the " + itoa(len(other)) + " live objects is this stack's"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			p, _, err := plan.ForRequest(req, c.live)
-			require.NoError(t, err)
-			q, err := plan.Compute(c.live, desired)
-			require.NoError(t, err)
-			for _, r := range []*plan.Result{p, q} {
-				require.True(t, r.NothingLive, "%s", r)
-				require.Equal(t, len(r.Objects), r.Count(plan.Create), "%s", r)
-				require.Len(t, r.Findings, 1, "%s", r)
-				assert.Equal(t, plan.Note, r.Findings[0].Verdict)
-				assert.Contains(t, r.Findings[0].Message, c.say)
-				assert.Contains(t, r.Findings[0].Message, "--expect-existing")
-				assert.Contains(t, r.String(), "\n    note: "+c.say)
-				assert.True(t, strings.HasPrefix(r.Findings[0].String(), "note: nothing live: "), r.Findings[0].String())
-			}
-		})
+		for _, e := range []struct {
+			name    string
+			opts    []plan.Option
+			verdict plan.Verdict
+			text    string // the finding's line in the plan's text
+			says    string
+		}{
+			{"default", nil, plan.NeedsDecision, "DECISION", ": the live file holds nothing of the stack, so the plan is of a fresh install, every object a create. " +
+				"A kubectl get that failed (an empty file left, its error on stderr) or was misdirected (another namespace, another context, the stack's kinds left out) writes the same file"},
+			{"FreshInstall", []plan.Option{plan.FreshInstall()}, plan.Note, "note", ", so every object is a create: a fresh install, as expected (--fresh-install, plan.FreshInstall)"},
+			{"ExpectExisting", []plan.Option{plan.ExpectExisting()}, plan.NeedsDecision, "DECISION", ", yet the stack is expected to exist (--expect-existing, plan.ExpectExisting)"},
+		} {
+			t.Run(c.name+"/"+e.name, func(t *testing.T) {
+				p, _, err := plan.ForRequestWith(req, c.live, e.opts)
+				require.NoError(t, err)
+				q, err := plan.Compute(c.live, desired, e.opts...)
+				require.NoError(t, err)
+				for _, r := range []*plan.Result{p, q} {
+					require.True(t, r.NothingLive, "%s", r)
+					require.Equal(t, len(r.Objects), r.Count(plan.Create), "%s", r)
+					require.Len(t, r.Findings, 1, "%s", r)
+					assert.Equal(t, e.verdict, r.Findings[0].Verdict)
+					assert.Contains(t, r.Findings[0].Message, c.say+e.says)
+					assert.Contains(t, r.String(), "\n    "+e.text+": "+c.say)
+					assert.True(t, strings.HasPrefix(r.Findings[0].String(), string(e.verdict)+": nothing live: "), r.Findings[0].String())
+					assert.Equal(t, e.verdict == plan.Note, r.SafeToApply(), "%s", r)
+				}
+			})
+		}
 	}
-	// Anything of the stack live: no note.
+	// Anything of the stack live: not nothing live, and not fresh.
 	for i, o := range scenarioObjects(t, demo) {
 		t.Run("only "+kindName(o), func(t *testing.T) {
 			live := scenarioObjects(t, demo)[i : i+1]
 			p, _, err := plan.ForRequest(req, live)
 			require.NoError(t, err)
 			require.False(t, p.NothingLive, "%s", p)
+			p, _, err = plan.ForRequestWith(req, live, []plan.Option{plan.FreshInstall()})
+			require.NoError(t, err)
+			require.False(t, p.NothingLive, "%s", p)
+			require.False(t, p.SafeToApply(), "%s", p)
+			assert.Contains(t, p.String(), "\n    DECISION: a fresh install was expected (--fresh-install, plan.FreshInstall), but the stack is live: ")
 		})
 	}
 	etcd := goldentest.Scenario(t, "etcd-defaults")
@@ -190,6 +211,11 @@ func TestPlanNothingLive(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, p.NothingLive, "%s", p)
 	require.True(t, p.Empty(), "%s", p)
+	// It proves nothing of the etcd, but the tenant cluster is live.
+	p, _, err = plan.ForRequestWith(scenarioRequest(t, shared), scenarioObjects(t, shared), []plan.Option{plan.FreshInstall()})
+	require.NoError(t, err)
+	require.False(t, p.SafeToApply(), "%s", p)
+	assert.Contains(t, p.String(), "but the stack is live: 1 live object is of the stack or refers to it (KamajiControlPlane tenant-demo/kubernetes-demo: the tenant cluster's KamajiControlPlane)")
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -13,7 +13,8 @@ import (
 // Whether the stack is live, wholly, in part or not at all, is decided
 // here once (stackLiveness), and every rule that asks reads the same
 // answer: the partly live stack's creates (missingFindings), nothing live
-// (Result.NothingLive) and ExpectExisting (Result.MissingCore). Two
+// (Result.NothingLive), FreshInstall's live stack (notFresh) and
+// ExpectExisting (Result.MissingCore). Two
 // answers would disagree on some live file, and the file they disagree
 // on is one that a plan calls safe while the apply changes a live etcd
 // unseen: the tenant's KamajiControlPlane alone, or the etcd chart's two
@@ -67,16 +68,16 @@ type liveness struct {
 	// etcd: the tenant cluster's KamajiControlPlane on another DataStore
 	// (a cluster on a shared datastore, or leaving it), a DataStore of the
 	// stack's name that points at another etcd (another release's: two
-	// releases can render one DataStore name). Nothing is live only
-	// without evidence and without these.
-	related bool
+	// releases can render one DataStore name), each with how. Nothing is
+	// live only without evidence and without these.
+	related []witness
 	// missingCore are the desired core objects (isCore) that the live
 	// objects lack, in the desired order.
 	missingCore []*planObject
 }
 
 // nothingLive: nothing of the stack, nothing that refers to it.
-func (l liveness) nothingLive() bool { return len(l.evidence) == 0 && !l.related }
+func (l liveness) nothingLive() bool { return len(l.evidence) == 0 && len(l.related) == 0 }
 
 // partial: the stack is evidenced, and its core is not all there.
 func (l liveness) partial() bool { return len(l.evidence) > 0 && len(l.missingCore) > 0 }
@@ -92,7 +93,8 @@ func stackLiveness(live, desired []*planObject, desiredByKey map[objectKey]*plan
 	for _, l := range live {
 		if d := desiredByKey[l.key]; d != nil {
 			if l.key.groupKind() == dataStoreKind && !sharesEndpoint(l.tree, d.tree) {
-				out.related = true // another etcd's (collisionFindings)
+				// Another etcd's (collisionFindings).
+				out.related = append(out.related, witness{obj: l, why: "a DataStore of the stack's name that points at another etcd"})
 				continue
 			}
 			out.evidence = append(out.evidence, witness{obj: l})
@@ -110,7 +112,7 @@ func stackLiveness(live, desired []*planObject, desiredByKey map[objectKey]*plan
 		case why != "":
 			out.evidence = append(out.evidence, witness{obj: l, why: why})
 		case kcp != nil && l.key == *kcp:
-			out.related = true
+			out.related = append(out.related, witness{obj: l, why: "the tenant cluster's KamajiControlPlane"})
 		}
 	}
 	for _, d := range desired {

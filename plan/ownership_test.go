@@ -227,11 +227,21 @@ func TestPlanSaysOtherManagersOwnTheStack(t *testing.T) {
 	assert.Contains(t, p.String(), `- spec.storage.storageClassName: "local"`)
 }
 
-// TestExpectExisting: a plan that finds nothing of the stack live is a
-// fresh install, safe with a note; with ExpectExisting it needs a
-// decision, and its verdict says so. A live stack is no matter.
+// TestExpectExisting: a plan that finds nothing of the stack live is of a
+// fresh install, which needs a decision, and its verdict says so; with
+// FreshInstall it is safe, with a note; with ExpectExisting it needs a
+// decision that says the stack is expected. A live stack is no matter,
+// but with FreshInstall (the install is not fresh).
 func TestExpectExisting(t *testing.T) {
 	p, _, err := plan.ForRequest(fixtureChartRequest(), nil)
+	require.NoError(t, err)
+	assert.True(t, p.NothingLive)
+	assert.False(t, p.SafeToApply(), "%s", p)
+	assert.Equal(t, "Not safe to apply: 0 refused by the API server, 1 need a decision.", p.Summary())
+	require.Len(t, findings(p, plan.NeedsDecision), 1)
+	assert.Contains(t, findings(p, plan.NeedsDecision)[0].Message, "to plan a fresh install, say so: etcdshapes plan --fresh-install (plan.FreshInstall)")
+
+	p, _, err = plan.ForRequestWith(fixtureChartRequest(), nil, []plan.Option{plan.FreshInstall()})
 	require.NoError(t, err)
 	assert.True(t, p.NothingLive)
 	assert.True(t, p.SafeToApply(), "%s", p)
@@ -249,6 +259,12 @@ func TestExpectExisting(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, p.Empty(), "%s", p)
 	assert.Equal(t, "No changes.", p.Summary())
+
+	p, _, err = plan.ForRequestWith(fixtureChartRequest(), serverLive(t), []plan.Option{plan.FreshInstall()})
+	require.NoError(t, err)
+	assert.False(t, p.NothingLive)
+	assert.Equal(t, "Not safe to apply: 0 refused by the API server, 1 need a decision.", p.Summary())
+	assert.Contains(t, findings(p, plan.NeedsDecision)[0].Message, "a fresh install was expected (--fresh-install, plan.FreshInstall), but the stack is live: ")
 }
 
 // TestUpdateEntryOfTheManagerIsAnotherManager: a stack whose managedFields

@@ -146,10 +146,10 @@ type Result struct {
 	// NothingLive says that no live object is of the stack (none of the
 	// desired objects, none of the objects the stack can render, not the
 	// tenant cluster's KamajiControlPlane): the plan is of a fresh
-	// install, every object a create, and a note in Findings says so. A
-	// live file fetched from the wrong namespace, or not at all, looks the
-	// same: a caller that knows the stack exists refuses such a plan
-	// (the CLI's --expect-existing).
+	// install, every object a create. A live file fetched from the wrong
+	// namespace or context, or not at all, looks the same, so a finding
+	// in Findings says so as a decision (SafeToApply is false), unless
+	// FreshInstall says the stack does not exist yet: then as a note.
 	NothingLive bool `json:"nothingLive,omitempty"`
 	// MissingCore are the stack's stateful core objects (its EtcdCluster,
 	// its DataStore) that the desired objects hold and the live objects
@@ -425,8 +425,19 @@ type planConfig struct {
 	kcp *objectKey
 	// fieldManager is AsFieldManager's name; empty for apply.FieldManager.
 	fieldManager string
-	// expectExisting is ExpectExisting's.
-	expectExisting bool
+	// expectExisting is ExpectExisting's, freshInstall FreshInstall's;
+	// never both (checkExpectation).
+	expectExisting, freshInstall bool
+}
+
+// checkExpectation refuses ExpectExisting with FreshInstall: one says
+// the stack exists, the other that it does not.
+func (c *planConfig) checkExpectation() error {
+	if c.expectExisting && c.freshInstall {
+		return invalid.Errorf("opts", "ExpectExisting, FreshInstall", "must not hold both: ExpectExisting says the stack exists, "+
+			"FreshInstall that it does not (the CLI's --expect-existing and --fresh-install)")
+	}
+	return nil
 }
 
 // kcpKey is the key of the KamajiControlPlane of a tenant cluster.
@@ -454,16 +465,33 @@ func AsFieldManager(name string) Option {
 // lack its stateful core, the EtcdCluster and the DataStore the desired
 // objects hold, needs a decision, so SafeToApply is false. That is a plan
 // that finds nothing of the stack among the live objects
-// (Result.NothingLive: a failed or misdirected kubectl get looks the same
-// as a fresh install), which then gets a decision rather than a note, and
-// a plan of a partial live file (Result.MissingCore: the live objects
-// hold some of the stack, or objects that refer to it, such as a
+// (Result.NothingLive, a decision without ExpectExisting too: a failed or
+// misdirected kubectl get looks the same as a fresh install), and a plan
+// of a partial live file (Result.MissingCore: the live objects hold some
+// of the stack, or objects that refer to it, such as a
 // KamajiControlPlane on its DataStore, but not its core), whatever else
 // is live. A desired stack without a core (a tenant cluster that stays on
 // a shared datastore renders nothing) needs only something of it live.
-// The CLI's plan --expect-existing.
+// Not with FreshInstall (Compute and ForRequestWith refuse both, field
+// "opts"). The CLI's plan --expect-existing.
 func ExpectExisting() Option {
 	return func(c *planConfig) { c.expectExisting = true }
+}
+
+// FreshInstall says that the stack does not exist yet: the plan is of a
+// fresh install. Without it, a plan that finds nothing of the stack among
+// the live objects (Result.NothingLive) needs a decision, since a live
+// file that a failed or misdirected kubectl get wrote (empty, another
+// namespace's or context's objects, the stack's kinds left out) looks
+// the same as a fresh install, and applying its plan over a stack that
+// exists changes it unseen; with FreshInstall nothing live is a note,
+// and the plan may be safe to apply. A live stack is then what needs a
+// decision: any live object of the stack, or that refers to it, means the
+// install is not fresh. Not with ExpectExisting (Compute and
+// ForRequestWith refuse both, field "opts"). The CLI's plan
+// --fresh-install.
+func FreshInstall() Option {
+	return func(c *planConfig) { c.freshInstall = true }
 }
 
 // ForStack says which stack the desired objects are, which bounds what the
@@ -517,7 +545,9 @@ func TargetDataStore(name string) Option {
 // Result.MissingCore), are live is graded by what it is: an EtcdCluster,
 // a DataStore, an Issuer or a Certificate needs a decision (the live
 // file is partial, or the stack lost it), any other object gets a note
-// (see docs/operator.md, "A partly live stack").
+// (see docs/operator.md, "A partly live stack"). Nothing of the stack
+// live (Result.NothingLive) needs a decision, unless FreshInstall says
+// the plan is of a fresh install (see docs/operator.md, "Nothing live").
 //
 // Its errors' messages are safe to print (invalid.Safe): what a live
 // object holds is escaped.
@@ -538,6 +568,9 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 			return nil, invalid.Errorf("opts["+strconv.Itoa(i)+"]", nil, "must be an Option (ForStack, TargetDataStore), not nil")
 		}
 		o(&cfg)
+	}
+	if err := cfg.checkExpectation(); err != nil {
+		return nil, err
 	}
 	manager := apply.FieldManager
 	if cfg.fieldManager != "" {
@@ -715,8 +748,11 @@ func planIndexed(liveObjs []*planObject, liveByKey map[objectKey]*planObject, de
 	}
 	res.Findings = append(res.Findings, deletingWitnesses(lv.evidence)...)
 	if res.NothingLive = lv.nothingLive(); res.NothingLive {
-		res.Findings = append(res.Findings, nothingLive(len(liveObjs), cfg.expectExisting))
+		res.Findings = append(res.Findings, nothingLive(len(liveObjs), cfg))
 	} else {
+		if cfg.freshInstall {
+			res.Findings = append(res.Findings, notFresh(lv))
+		}
 		for _, d := range lv.missingCore {
 			res.MissingCore = append(res.MissingCore, d.ref)
 		}
@@ -821,7 +857,8 @@ func ForRequest(r etcdshapes.Request, live []etcdshapes.Object, mods ...apply.Mo
 }
 
 // ForRequestWith is ForRequest with Compute's options: AsFieldManager,
-// to plan the apply of a field manager of your own. ForStack and
+// to plan the apply of a field manager of your own; FreshInstall or
+// ExpectExisting, to say whether the stack exists. ForStack and
 // TargetDataStore are ForRequest's to set, from the request and the live
 // objects, and are refused here.
 func ForRequestWith(r etcdshapes.Request, live []etcdshapes.Object, opts []Option, mods ...apply.Modifier) (*Result, []etcdshapes.Object, error) {
@@ -837,6 +874,9 @@ func forRequest(r etcdshapes.Request, live []etcdshapes.Object, given []Option, 
 			return nil, nil, invalid.Errorf("opts["+strconv.Itoa(i)+"]", nil, "must be an Option (AsFieldManager), not nil")
 		}
 		o(&own)
+	}
+	if err := own.checkExpectation(); err != nil {
+		return nil, nil, err
 	}
 	if own.names != nil || own.dataStore != nil {
 		return nil, nil, errors.New("plan.ForRequestWith: ForStack and TargetDataStore are set from the request, not given")
@@ -968,7 +1008,7 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		if rel == "" {
 			rel = naming.EtcdChartRelease
 		}
-		n, err := naming.ForEtcdChart(r.Namespace, rel)
+		n, err := naming.ForEtcdChartAt(r.Namespace, rel, r.Paths.Names)
 		if err != nil {
 			return r, resolved{}, err
 		}
@@ -988,7 +1028,9 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		}
 		r.APIVersions = withInferred(naming.CallerEtcd, r.APIVersions, &inferred, scope, liveByKey)
 	case naming.CallerCluster:
-		if _, err := naming.ClusterDataStore(r.Namespace, r.Release); err != nil {
+		// The names under the request's paths, as Render refuses them:
+		// what follows needs no rule of them these do not check.
+		if _, err := naming.ClusterDataStoreAt(r.Namespace, r.Release, r.Paths.Names); err != nil {
 			return r, resolved{}, err
 		}
 		kcp := kcpKey(r.Namespace, r.Release)
@@ -1010,7 +1052,7 @@ func resolve(r etcdshapes.Request, liveObjs []*planObject, liveByKey map[objectK
 		if r.Live.Bootstrap == nil {
 			r.Live.Bootstrap = st.Bootstrap
 		}
-		n, err := naming.ForCluster(r.Namespace, r.Release)
+		n, err := naming.ForClusterAt(r.Namespace, r.Release, r.Paths.Names)
 		if err != nil {
 			// Names that break a rule of the objects a stack renders are
 			// fine while the cluster stays on a shared datastore: it

@@ -667,7 +667,16 @@ func TestPlanCollidingDataStoreMissingFromLive(t *testing.T) {
 				assert.Contains(t, f.Message, "cannot decide: the live objects hold no DataStore \""+name+"\"")
 				assert.Contains(t, f.Message, c.other)
 				assert.Contains(t, f.Message, "kubectl get datastores.kamaji.clastix.io "+name+" -o yaml --show-managed-fields")
-				assert.Len(t, findings(p, plan.NeedsDecision), 1, "the one decision: %s", p)
+				// The one decision, and where nothing of the stack is
+				// live (another stack's objects are not its), the
+				// nothing-live one.
+				decisions := findings(p, plan.NeedsDecision)
+				if p.NothingLive {
+					require.Len(t, decisions, 2, "the collision's and nothing live's: %s", p)
+					assert.True(t, strings.HasPrefix(decisions[1].Message, "nothing live: "), decisions[1].Message)
+				} else {
+					assert.Len(t, decisions, 1, "the one decision: %s", p)
+				}
 				assert.Contains(t, p.String(), "DECISION: cannot decide")
 			})
 		}
@@ -677,8 +686,9 @@ func TestPlanCollidingDataStoreMissingFromLive(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, p.SafeToApply(), "%s", p)
 	require.Equal(t, plan.Unchanged, objectPlan(t, p, "DataStore", name).Action)
-	// No other stack can render tenant-demo.kubernetes-demo.
-	p, _, err = plan.ForRequest(scenarioRequest(t, goldentest.Scenario(t, "cluster-demo")), nil)
+	// No other stack can render tenant-demo.kubernetes-demo: its fresh
+	// install is safe.
+	p, _, err = plan.ForRequestWith(scenarioRequest(t, goldentest.Scenario(t, "cluster-demo")), nil, []plan.Option{plan.FreshInstall()})
 	require.NoError(t, err)
 	require.True(t, p.SafeToApply(), "%s", p)
 }
@@ -913,8 +923,8 @@ func TestPlanBootstrapChangeRefused(t *testing.T) {
 	assert.Equal(t, "spec.bootstrap", refused[0].Path)
 	assert.Equal(t, bootstrapAddedOrRemoved, refused[0].Message, "added to a live cluster")
 
-	// Into a new cluster it is a note.
-	p, err = plan.Compute(nil, desired)
+	// Into a new cluster (a fresh install) it is a note.
+	p, err = plan.Compute(nil, desired, plan.FreshInstall())
 	require.NoError(t, err)
 	assert.True(t, p.SafeToApply())
 	notes := findings(p, plan.Note)
@@ -1730,6 +1740,11 @@ func TestPlanMemoryLimitDropNeedsDecision(t *testing.T) {
 		{"lower in bytes", "268435456", "", true, []string{"512Mi -> 268435456", "OOMKilled"}},
 		{"lower in another unit", "500M", "", true, []string{"512Mi -> 500M"}},
 		{"set where none was", "512Mi", nil, true, []string{"a memory limit 512Mi is set where the running members have none"}},
+		// A limit of 0 is no limit, live or desired, in any spelling.
+		{"set where the live limit is 0", "512Mi", "0", true, []string{"a memory limit 512Mi is set where the running members have none"}},
+		{"set where the live limit is 0Mi", "512Mi", "0Mi", true, []string{"a memory limit 512Mi is set where the running members have none"}},
+		{"set where the live limit is the number 0", "512Mi", int64(0), true, []string{"a memory limit 512Mi is set where the running members have none"}},
+		{"removed (0)", "0", "", false, nil},
 		{"higher", "1Gi", "", false, nil},
 		{"respelled", "536870912", "", false, nil},
 		{"same", "512Mi", "", false, nil},

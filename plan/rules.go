@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -179,22 +180,38 @@ func finalizers(l *planObject) string {
 }
 
 // nothingLive is the finding of a plan that found nothing of the stack
-// among n live objects (Result.NothingLive): a note, or with expect
-// (ExpectExisting: the stack is known to exist) a decision, which makes
-// the plan unsafe.
-func nothingLive(n int, expect bool) Finding {
+// among n live objects (Result.NothingLive): a decision, since a live
+// file that a failed or misdirected kubectl get wrote looks the same as
+// a fresh install; with ExpectExisting (the stack is known to exist) a
+// decision that says so; with FreshInstall (the stack is known not to
+// exist) a note.
+func nothingLive(n int, cfg planConfig) Finding {
 	what := "the live objects are empty"
 	if n > 0 {
 		what = fmt.Sprintf("none of the %d live objects is this stack's", n)
 	}
-	if expect {
+	switch {
+	case cfg.freshInstall:
+		return Finding{Verdict: Note, Message: "nothing live: " + what + ", so every object is a create: a fresh install, " +
+			"as expected (--fresh-install, plan.FreshInstall)"}
+	case cfg.expectExisting:
 		return Finding{Verdict: NeedsDecision, Message: "nothing live: " + what + ", yet the stack is expected to exist (--expect-existing, plan.ExpectExisting): " +
 			"the plan is of a fresh install, every object a create, which is not safe to apply over a stack that exists. " +
-			"Check what fetched the live objects (the namespace, the kinds; kubectl get -n NS -o yaml --show-managed-fields KINDS...) and plan again"}
+			"Check what fetched the live objects (the namespace, the context, the kinds; kubectl get -n NS -o yaml --show-managed-fields KINDS...) and plan again"}
 	}
-	return Finding{Verdict: Note, Message: "nothing live: " + what + ", so every object is a create (a fresh install). " +
-		"If the stack exists, the live objects are not its own: check what fetched them (the namespace, the kinds; kubectl get -n NS -o yaml --show-managed-fields KINDS...); " +
-		"etcdshapes plan --expect-existing refuses such a plan (exit 3)"}
+	return Finding{Verdict: NeedsDecision, Message: "nothing live: " + what + ": the live file holds nothing of the stack, so the plan is of a fresh install, every object a create. " +
+		"A kubectl get that failed (an empty file left, its error on stderr) or was misdirected (another namespace, another context, the stack's kinds left out) " +
+		"writes the same file, and applying this plan over a stack that exists changes it unseen (its member count, say). " +
+		"Check what fetched the live objects (kubectl get -n NS -o yaml --show-managed-fields KINDS...) and plan again; " +
+		"to plan a fresh install, say so: etcdshapes plan --fresh-install (plan.FreshInstall)"}
+}
+
+// notFresh is FreshInstall's finding where something of the stack is
+// live (lv is not nothingLive): the install is not fresh.
+func notFresh(lv liveness) Finding {
+	return Finding{Verdict: NeedsDecision, Message: "a fresh install was expected (--fresh-install, plan.FreshInstall), but the stack is live: " +
+		evidenceSeen(append(slices.Clone(lv.evidence), lv.related...)) + ", so the plan is of an apply over the live stack, not of a fresh install. " +
+		"Check the release, the namespace and the live file; to plan the apply over the live stack, plan without --fresh-install (with --expect-existing)"}
 }
 
 // collisionFindings are those of creating ref when it is a DataStore whose
@@ -360,7 +377,7 @@ var memberFields = []struct{ field, message string }{
 const memoryLimitField = "spec.resources.limits.memory"
 
 // memoryLimitDrop grades a lower memory limit, or one set where the live
-// spec has none: etcd-operator gives it to the members it creates from
+// spec has none (no limit, or a limit of 0, which is none): etcd-operator gives it to the members it creates from
 // now on, and such a member (a replacement after a node is lost, a
 // scale-up) first copies the whole database from the leader and maps it
 // into memory, so a limit below what the running members use kills it
@@ -370,10 +387,11 @@ const memoryLimitField = "spec.resources.limits.memory"
 // removal is the note every member field has.
 func memoryLimitDrop(live, desired any) (string, bool) {
 	d, dok := asQuantity(desired)
-	if !dok {
+	if !dok || d.IsZero() {
+		// 0 is no limit (etcd.Options.Resources, the charts): a removal.
 		return "", false
 	}
-	if live == nil {
+	if l, ok := asQuantity(live); live == nil || ok && l.IsZero() {
 		return fmt.Sprintf("a memory limit %s is set where the running members have none: a member etcd-operator creates from now on "+
 			"(a replacement, a scale-up) copies the whole database and maps it into memory while it joins, and is OOMKilled if it needs more; "+
 			"check the running members' memory use (kubectl top pod) against it first", d.String()), true

@@ -152,6 +152,14 @@ func checkObjects(caller naming.Caller, f *checkFlags, stdin io.Reader, stderr i
 		err error
 		o   etcd.Options
 		// skip are CheckJob's refusals a refusal above already stands for.
+		// It stays (not validate-once) for two reasons: CheckJobAt
+		// validates the names itself and refuses names the constructor
+		// refused as "names" (it has no form that takes the options
+		// without names), and --size is refused as text (the bounds
+		// before ParseQuantity, whose cost grows with the number) before
+		// CheckJobAt sees a quantity, which then needs refusedSize so
+		// that the quota rule is not checked against a size the user
+		// did not mean.
 		skip = map[string]bool{}
 	)
 	if caller == naming.CallerEtcd {
@@ -159,9 +167,9 @@ func checkObjects(caller naming.Caller, f *checkFlags, stdin io.Reader, stderr i
 		if release == "" {
 			release = naming.EtcdChartRelease
 		}
-		n, err = naming.ForEtcdChart(f.namespace, release)
+		n, err = naming.ForEtcdChartAt(f.namespace, release, namePaths)
 		// Unmade names: CheckJob's "names" refusal would only repeat it.
-		skip["names"] = c.Add(inFlagTerms(err, nil, nameFlagFields...))
+		skip["names"] = c.Add(err)
 		o.Version = f.version
 		if f.size != "" {
 			var sizeErr error
@@ -192,8 +200,8 @@ func checkObjects(caller naming.Caller, f *checkFlags, stdin io.Reader, stderr i
 			}
 		}
 	} else {
-		n, err = naming.ForCluster(f.namespace, f.release)
-		skip["names"] = c.Add(inFlagTerms(err, nil, nameFlagFields...))
+		n, err = naming.ForClusterAt(f.namespace, f.release, namePaths)
+		skip["names"] = c.Add(err)
 	}
 	// flagOf names the flag (or the live field) that set each option.
 	flagOf := maps.Clone(checkFlagOf)

@@ -130,4 +130,22 @@ func TestEachRefusalOnceInFlagTerms(t *testing.T) {
 		`etcdshapes: --live-storage-class: invalid value "A_B": must be a StorageClass name (DNS-1123 subdomain)`,
 		`etcdshapes: _cluster.etcd-storage-class-local: invalid value "B_C": must be a StorageClass name (DNS-1123 subdomain)`,
 	}, lines(stderr))
+
+	// The names, the release given as the RELEASE argument: each once,
+	// by its flag, among the values' refusals (render), or alone (plan
+	// reads the live objects by the names, so it stops at them).
+	ns := `etcdshapes: --namespace: invalid value "default": must be a tenant namespace ("tenant-<name>")`
+	rel := `etcdshapes: --release: invalid value "Bad_": must be a DNS-1123 label: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`
+	bad := []string{"cluster", "Bad_", "-n", "default", "--chart-version", "one", "--set", "etcd.replicas=2"}
+	code, _, stderr = cli(t, "", append([]string{"render"}, bad...)...)
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, []string{
+		"etcdshapes: etcd.replicas: invalid value 2: must be 1 or 3", ns, rel,
+		`etcdshapes: --chart-version: invalid value "one": must be a chart version as Helm reads it (SemVer 2, e.g. 1.2.3 or 1.2.3-rc.1): invalid semantic version`,
+	}, lines(stderr))
+	live := filepath.Join(t.TempDir(), "live.yaml")
+	require.NoError(t, os.WriteFile(live, nil, 0o600))
+	code, _, stderr = cli(t, "", append([]string{"plan", "--live", live}, bad...)...)
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, []string{ns, rel}, lines(stderr))
 }

@@ -2,53 +2,45 @@ package main
 
 import (
 	"github.com/etcdshapes/etcdshapes/invalid"
-	"github.com/spf13/pflag"
+	"github.com/etcdshapes/etcdshapes/naming"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// flagField is a field by which the library names an input that a flag
-// sets: its refusals name the flag instead, as the user typed it
-// ("--chart-version", not the Go options' "chartVersion").
+// namePaths name a stack's namespace and release by their flags: every
+// command validates the names under them (naming.ForEtcdChartAt,
+// naming.ForClusterAt, Request.Paths), so a refusal names the flag. The
+// release named by the RELEASE argument is --release's too: the argument
+// is the flag's value (releaseArgs).
+var namePaths = naming.Paths{Namespace: field.NewPath("--namespace"), Release: field.NewPath("--release")}
+
+// flagField is a field by which a library function that takes no paths
+// names an input that a flag sets: its refusals name the flag instead, as
+// the user typed it ("--s3-bucket", not "destination.s3.bucket").
 type flagField struct {
 	// field is the library's name of the input.
 	field string
 	// flag is the flag that sets it.
 	flag string
-	// value, when set, is the flag's value (the release's, also when
-	// given as the RELEASE argument): a refusal of field is the flag's
-	// only when the flag was given and the refusal quotes that value,
-	// since a command's other inputs may give a field of that name too
-	// (a values key "namespace", a live DataStore name plan reads from
-	// the live objects).
-	value *string
-}
-
-// nameFlagFields are the flags of a stack's names (naming.ForEtcdChart,
-// naming.ForCluster) where the command takes no other input of those
-// names.
-var nameFlagFields = []flagField{
-	{field: "namespace", flag: "--namespace"},
-	{field: "release", flag: "--release"},
 }
 
 // inFlagTerms renames, in place, each refusal in err of a field fields
 // lists to its flag, and returns err: the error keeps its wrapping
-// (another error's context, a List's order). fs says which flags were
-// given; it may be nil when every field is the flag's whatever its value.
-func inFlagTerms(err error, fs *pflag.FlagSet, fields ...flagField) error {
+// (another error's context, a List's order).
+//
+// It is the one renaming left, for the builders whose options take no
+// caller's paths yet: the snapshot builders (etcd.Snapshot,
+// etcd.SnapshotSchedule: "name", "destination.s3.bucket", …) and
+// chartgen.Chart ("chartVersion", "caller"). Every input of the commands
+// that use it is a flag, so a field of these names is always its flag's;
+// the names, the render's inputs and render check's options are
+// validated under their flags instead.
+func inFlagTerms(err error, fields ...flagField) error {
 	for _, e := range invalid.All(err) {
 		for _, f := range fields {
-			if e.Field != f.field {
-				continue
+			if e.Field == f.field {
+				e.Field = f.flag
+				break
 			}
-			if f.value != nil {
-				s, ok := e.Value.(string)
-				given := *f.value != "" || fs != nil && fs.Changed(f.flag[2:])
-				if !given || !ok || s != *f.value {
-					continue
-				}
-			}
-			e.Field = f.flag
-			break
 		}
 	}
 	return err

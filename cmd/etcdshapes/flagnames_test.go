@@ -86,6 +86,7 @@ func TestEveryFlagErrorNamesTheFlag(t *testing.T) {
 		"restore-snapshot":      {args: []string{"--restore-snapshot", "nightly-0"}}, // without --restore-from
 		"field-manager":         {args: []string{"--field-manager", "a\tb"}},
 		"expect-existing":       {args: []string{"--expect-existing"}},
+		"fresh-install":         {args: []string{"--fresh-install", "--expect-existing"}},
 		"load":                  {args: []string{"--load", "q"}},
 		"size":                  {args: []string{"--size", "1x"}},
 		"etcd-version":          {args: []string{"--etcd-version", "3.x"}},

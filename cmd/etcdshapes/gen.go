@@ -102,7 +102,7 @@ func newGenCmd(e env) *cobra.Command {
 		}
 		files, err := chartgen.Chart(o)
 		if err != nil {
-			return inFlagTerms(err, nil, flagField{field: "chartVersion", flag: "--chart-version"}, flagField{field: "caller", flag: "--caller"})
+			return inFlagTerms(err, flagField{field: "chartVersion", flag: "--chart-version"}, flagField{field: "caller", flag: "--caller"})
 		}
 		// One owner for every chart: a chart's files are all generated,
 		// so a directory may change from one chart to another (its

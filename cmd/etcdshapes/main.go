@@ -431,7 +431,7 @@ func renderObjects(rf *renderFlags, e env) ([]etcdshapes.Object, error) {
 	}
 	objs, err := etcdshapes.Render(req)
 	if err != nil {
-		return nil, rf.inFlagTerms(err)
+		return nil, err
 	}
 	if rf.restored != nil {
 		// The stack's EtcdCluster only, as the Go procedure does:

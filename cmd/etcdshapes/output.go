@@ -56,7 +56,10 @@ type outputFlags struct {
 	// of its stack that the render leaves out is told why.
 	stack        naming.Caller
 	includeHooks bool
-	flags        *pflag.FlagSet
+	// envHooksIgnored: envIncludeHooks asked for the hooks, and
+	// --output-dir left them out (said on stderr).
+	envHooksIgnored bool
+	flags           *pflag.FlagSet
 	// served, set for render etcd|cluster, is the APIs its render
 	// listed (--api-versions), once it rendered: a file of a kind they
 	// gate leaves the directory only with --prune-unsafe.
@@ -168,7 +171,11 @@ func (o *outputFlags) check() error {
 		if err != nil {
 			return err
 		}
-		o.includeHooks = on
+		// A directory is what a GitOps tool applies, whose sync runs
+		// the cleanup Job: only the flag, typed for this run, puts the
+		// hooks there, never a variable a shell or CI job kept.
+		o.includeHooks = on && o.dir == ""
+		o.envHooksIgnored = on && o.dir != ""
 	}
 	return nil
 }
@@ -245,6 +252,9 @@ func (o *outputFlags) write(objs []etcdshapes.Object, stdout, stderr io.Writer) 
 	}
 	if len(leftOut) > 0 {
 		fmt.Fprintln(stderr, hooksLeftOut(leftOut, cleanupDeletes(objs)))
+		if o.envHooksIgnored {
+			fmt.Fprintln(stderr, "etcdshapes: warning: "+envIncludeHooks+" is ignored with --output-dir: a directory a GitOps tool syncs never holds the uninstall hooks unless --include-hooks is given")
+		}
 	}
 	return nil
 }

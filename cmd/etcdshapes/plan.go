@@ -17,12 +17,14 @@ import (
 const (
 	synopsisPlanEtcd = `  etcdshapes plan etcd    [RELEASE] --live FILE --namespace NS [-f VALUES]... [--chart-version V]
                           [--restore-from FILE [--restore-snapshot NAME]]
-                          [--expect-existing] [--output text|json] [--field-manager NAME]
+                          [--expect-existing|--fresh-install] [--output text|json]
+                          [--field-manager NAME]
 `
 	synopsisPlanCluster = `  etcdshapes plan cluster RELEASE --live FILE --namespace NS [-f VALUES]... [--chart-version V]
                           [--api-versions GROUP/VERSION/Kind]... [--live-datastore NAME]
                           [--live-storage-class NAME] [--restore-from FILE [--restore-snapshot NAME]]
-                          [--expect-existing] [--output text|json] [--field-manager NAME]
+                          [--expect-existing|--fresh-install] [--output text|json]
+                          [--field-manager NAME]
 `
 	planAbout = `
   Renders the stack as 'etcdshapes render' does and compares it with the live objects:
@@ -101,11 +103,17 @@ const (
   from the live file, its create is the decision above ("bootstrapped from the snapshot"); with
   it live, spec.bootstrap is REFUSED (the CRD takes it at creation only), and stderr says so.
 
-  A live file that holds nothing of the stack (empty, or another namespace's objects)
-  plans a fresh install, with a note saying so. --expect-existing refuses that plan, and
-  any plan whose live file lacks the stack's EtcdCluster or DataStore (exit 3): use it
-  wherever the stack is known to exist, so that a failed, partial or misdirected kubectl
-  get never plans a fresh install over a live cluster.
+  A live file that holds nothing of the stack (empty, "---" only, a List without items,
+  another namespace's or release's objects) is what a failed or misdirected kubectl get
+  leaves (its error on stderr; another namespace or context; the stack's kinds left
+  out): it plans a fresh install, every object a create, and that needs a decision (exit
+  3), stderr saying why. To plan a fresh install, say so: --fresh-install makes nothing
+  live a note (exit 0 where nothing else needs a decision), and a live file that holds
+  the stack a decision (the install is not fresh). --expect-existing says the stack
+  exists: nothing live is a decision, and so is a live file that lacks the stack's
+  EtcdCluster or DataStore (exit 3); use it wherever the stack is known to exist, so
+  that a failed, partial or misdirected kubectl get never plans a create over a live
+  cluster. The two flags are not given together.
 `
 	planInference = `
   (cluster) A live VPA, VMPodScrape or CiliumNetworkPolicy of the stack proves its API is
@@ -115,11 +123,12 @@ const (
 `
 	planExit = `
   Exit status: 0 safe to apply (or no changes), 3 something is refused or needs a
-  decision (with --expect-existing, a live file without the stack's EtcdCluster or
-  DataStore is one), 1 an error (a malformed live file, a plan that cannot be written),
-  2 a usage error. The status is the verdict the plan prints last (and -o json's
-  "safeToApply"): 0 for "Safe to apply" and "No changes", 3 for "Not safe to apply"; an
-  error prints no plan.
+  decision (a live file that holds nothing of the stack is one, unless --fresh-install;
+  with --fresh-install, one that holds the stack; with --expect-existing, one without
+  the stack's EtcdCluster or DataStore), 1 an error (a malformed live file, a plan that
+  cannot be written), 2 a usage error (--fresh-install with --expect-existing, say). The
+  status is the verdict the plan prints last (and -o json's "safeToApply"): 0 for "Safe
+  to apply" and "No changes", 3 for "Not safe to apply"; an error prints no plan.
 `
 )
 
@@ -137,10 +146,10 @@ func newPlanCmd(e env) *cobra.Command {
 
 func newPlanCallerCmd(e env, caller naming.Caller) *cobra.Command {
 	var (
-		rf             renderFlags
-		output         string
-		expectExisting bool
-		fieldManager   string
+		rf           renderFlags
+		output       string
+		expect       expectation
+		fieldManager string
 	)
 	cmd := callerCommand(caller, callerHelp{
 		use:   "etcd [RELEASE] --live FILE --namespace NS [-f VALUES]... [--set KEY=VALUE]... [flags]",
@@ -161,7 +170,8 @@ func newPlanCallerCmd(e env, caller naming.Caller) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&rf.live, "live", "", "the live objects `FILE` as 'kubectl get -o yaml' prints them (one object, a List or\nseveral documents; -o json too); \"-\" reads stdin; required")
 	fs.StringVarP(&output, "output", "o", "text", "the plan's `FORMAT`: text or json (the plan as a JSON object)")
-	fs.BoolVar(&expectExisting, "expect-existing", false, "the stack exists: exit 3 when the live file lacks its EtcdCluster or DataStore (a\nfailed, partial or misdirected kubectl get), rather than plan a fresh install")
+	fs.BoolVar(&expect.existing, "expect-existing", false, "the stack exists: exit 3 when the live file lacks its EtcdCluster or DataStore (a\nfailed, partial or misdirected kubectl get), rather than plan a create over it")
+	fs.BoolVar(&expect.fresh, "fresh-install", false, "the stack does not exist yet: plan a fresh install, and exit 3 when the live file\nholds objects of the stack; without it a live file that holds nothing of the stack\n(a failed or misdirected kubectl get) exits 3. Not with --expect-existing")
 	fs.StringVar(&fieldManager, "field-manager", apply.FieldManager,
 		"the field manager `NAME` the objects will be applied as, with force:\n"+
 			"kubectl apply --server-side --field-manager NAME --force-conflicts\n"+
@@ -171,7 +181,7 @@ func newPlanCallerCmd(e env, caller naming.Caller) *cobra.Command {
 	_ = cmd.MarkFlagFilename("live", "yaml", "yml", "json")
 	completeFlag(cmd, "output", "text", "json")
 	cmd.RunE = runE(func(*cobra.Command, []string) error {
-		p, err := planLive(&rf, output, fieldManager, expectExisting, e.stdin, e.stderr)
+		p, err := planLive(&rf, output, fieldManager, expect, e.stdin, e.stderr)
 		if err != nil {
 			return err
 		}
@@ -187,13 +197,18 @@ func newPlanCallerCmd(e env, caller naming.Caller) *cobra.Command {
 			return fmt.Errorf("writing the plan: %w", err)
 		}
 		switch {
-		case expectExisting && p.NothingLive:
-			sayf(e.stderr, "--expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote %s (its namespace and kinds)", rf.live)
-		case expectExisting && len(p.MissingCore) > 0:
+		case expect.existing && p.NothingLive:
+			sayf(e.stderr, "--expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote %s (its namespace, context and kinds)", liveSource(rf.live))
+		case expect.existing && len(p.MissingCore) > 0:
 			sayf(e.stderr, "--expect-existing: the live file is partial: it lacks the stack's %s; fetch %s into the live file and plan again (the plan names the kubectl get of each)", refsText(p.MissingCore), plural(len(p.MissingCore), "it", "them"))
+		case expect.fresh && !p.NothingLive:
+			sayf(e.stderr, "--fresh-install: the live file holds objects of the stack (the plan names them), so the install is not fresh: not safe to apply as one; check the release, the namespace and %s, or plan the apply over the live stack without --fresh-install", liveSource(rf.live))
+		case !expect.fresh && p.NothingLive:
+			sayf(e.stderr, "the live file holds nothing of the stack, so the plan is of a fresh install: not safe to apply unless the stack does not exist; check the kubectl get that wrote %s (did it fail? its namespace, context and kinds), or plan a fresh install with --fresh-install", liveSource(rf.live))
 		}
 		// The plan's own verdict, the one its text and JSON print
-		// (Result.Summary): --expect-existing is a decision in it.
+		// (Result.Summary): nothing live (without --fresh-install), a
+		// live stack (with it) and --expect-existing are decisions in it.
 		if !p.SafeToApply() {
 			return &exitStatus{exitUnsafe}
 		}
@@ -207,7 +222,11 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(append([]string{"plan"}, args...), stdin, stdout, stderr)
 }
 
-func planLive(rf *renderFlags, output, fieldManager string, expectExisting bool, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
+// expectation is what plan's --expect-existing and --fresh-install say
+// of the stack: it exists, or it does not yet; never both.
+type expectation struct{ existing, fresh bool }
+
+func planLive(rf *renderFlags, output, fieldManager string, expect expectation, stdin io.Reader, stderr io.Writer) (*plan.Result, error) {
 	if err := rf.check("plan"); err != nil {
 		return nil, err
 	}
@@ -216,6 +235,8 @@ func planLive(rf *renderFlags, output, fieldManager string, expectExisting bool,
 		return nil, &usageError{errors.New("--live is required (the live objects, as kubectl get -o yaml prints them)")}
 	case output != "text" && output != "json":
 		return nil, usagef("--output must be text or json, not %q", output)
+	case expect.existing && expect.fresh:
+		return nil, usagef("--fresh-install and --expect-existing contradict each other: --fresh-install says the stack does not exist yet, --expect-existing that it does; give one")
 	}
 	if err := checkStdin(rf.stdinUsers()); err != nil {
 		return nil, err
@@ -243,8 +264,11 @@ func planLive(rf *renderFlags, output, fieldManager string, expectExisting bool,
 		return nil, err
 	}
 	opts := []plan.Option{plan.AsFieldManager(fieldManager)}
-	if expectExisting {
+	if expect.existing {
 		opts = append(opts, plan.ExpectExisting())
+	}
+	if expect.fresh {
+		opts = append(opts, plan.FreshInstall())
 	}
 	var mods []apply.Modifier
 	if rf.restored != nil {
@@ -290,6 +314,15 @@ func namesLive(err error) bool {
 		}
 	}
 	return false
+}
+
+// liveSource names the live file for a message: its path, or stdin for
+// --live -.
+func liveSource(live string) string {
+	if live == "-" {
+		return "stdin (--live -)"
+	}
+	return live
 }
 
 // refsText is "EtcdCluster ns/name and DataStore name".

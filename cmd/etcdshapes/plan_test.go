@@ -483,38 +483,62 @@ func TestPlanCommandServerDefaultedStacks(t *testing.T) {
 
 // A live file that holds nothing of the stack (empty, an empty List, the
 // objects of another namespace: a failed or misdirected kubectl get)
-// plans a fresh install with a note saying so, exit 0; with
-// --expect-existing the plan is printed and refused (exit 3), stderr
-// saying why. A live file of the stack passes --expect-existing, and so
-// does a tenant cluster on a shared datastore, whose KamajiControlPlane is
-// live. -o json carries nothingLive.
+// plans a fresh install, which needs a decision (exit 3), the plan
+// printed and stderr saying why and how to plan a fresh install; with
+// --fresh-install it is a note, exit 0, stderr silent; with
+// --expect-existing a decision, stderr saying the stack is expected. A
+// live file of the stack, and a tenant cluster on a shared datastore,
+// whose KamajiControlPlane is live, are safe with and without
+// --expect-existing, and a decision with --fresh-install. -o json carries
+// nothingLive.
 func TestPlanCommandExpectExisting(t *testing.T) {
 	demo := goldentest.Scenario(t, "cluster-demo")
 	other := goldentest.Scenario(t, "etcd-defaults") // tenant-root
 	shared := goldentest.Scenario(t, "cluster-shared")
 	for _, c := range []struct {
-		name     string
-		s        golden.Scenario
-		live     []byte
-		nothing  bool
-		safeCode int
+		name    string
+		s       golden.Scenario
+		live    []byte
+		nothing bool
 	}{
-		{"empty file", demo, nil, true, 0},
-		{"comments only", demo, []byte("# kubectl printed nothing\n"), true, 0},
-		{"empty List", demo, []byte("apiVersion: v1\nkind: List\nitems: []\n"), true, 0},
-		{"another namespace's stack", demo, liveList(t, other, nil), true, 0},
-		{"the stack", demo, liveList(t, demo, nil), false, 0},
-		{"a shared datastore's KamajiControlPlane", shared, liveList(t, shared, nil), false, 0},
+		{"empty file", demo, nil, true},
+		{"comments only", demo, []byte("# kubectl printed nothing\n"), true},
+		{"empty List", demo, []byte("apiVersion: v1\nkind: List\nitems: []\n"), true},
+		{"another namespace's stack", demo, liveList(t, other, nil), true},
+		{"the stack", demo, liveList(t, demo, nil), false},
+		{"a shared datastore's KamajiControlPlane", shared, liveList(t, shared, nil), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			live := writeTemp(t, c.live)
 			var stdout, stderr bytes.Buffer
 			code := runPlan(planArgs(t, c.s, live), nil, &stdout, &stderr)
-			require.Equal(t, c.safeCode, code, "%s%s", stdout.String(), stderr.String())
-			require.Equal(t, c.nothing, strings.Contains(stdout.String(), "    note: nothing live: "), stdout.String())
-			require.Empty(t, stderr.String())
+			require.Equal(t, c.nothing, strings.Contains(stdout.String(), "    DECISION: nothing live: "), stdout.String())
+			if c.nothing {
+				require.Equal(t, exitUnsafe, code, "%s%s", stdout.String(), stderr.String())
+				require.Contains(t, stdout.String(), "Plan: ", "the plan is printed")
+				require.Equal(t, "etcdshapes: the live file holds nothing of the stack, so the plan is of a fresh install: not safe to apply unless the stack does not exist; "+
+					"check the kubectl get that wrote "+live+" (did it fail? its namespace, context and kinds), or plan a fresh install with --fresh-install\n", stderr.String())
+			} else {
+				require.Equal(t, exitOK, code, "%s%s", stdout.String(), stderr.String())
+				require.Empty(t, stderr.String())
+			}
 
 			stdout.Reset()
+			stderr.Reset()
+			code = runPlan(append(planArgs(t, c.s, live), "--fresh-install"), nil, &stdout, &stderr)
+			require.Equal(t, c.nothing, strings.Contains(stdout.String(), "    note: nothing live: "), stdout.String())
+			if c.nothing {
+				require.Equal(t, exitOK, code, "%s%s", stdout.String(), stderr.String())
+				require.Empty(t, stderr.String())
+			} else {
+				require.Equal(t, exitUnsafe, code, "%s%s", stdout.String(), stderr.String())
+				require.Contains(t, stdout.String(), "    DECISION: a fresh install was expected (--fresh-install, plan.FreshInstall), but the stack is live: ")
+				require.Equal(t, "etcdshapes: --fresh-install: the live file holds objects of the stack (the plan names them), so the install is not fresh: not safe to apply as one; "+
+					"check the release, the namespace and "+live+", or plan the apply over the live stack without --fresh-install\n", stderr.String())
+			}
+
+			stdout.Reset()
+			stderr.Reset()
 			code = runPlan(append(planArgs(t, c.s, live), "--expect-existing"), nil, &stdout, &stderr)
 			if !c.nothing {
 				require.Equal(t, 0, code, "%s%s", stdout.String(), stderr.String())
@@ -523,7 +547,7 @@ func TestPlanCommandExpectExisting(t *testing.T) {
 			}
 			require.Equal(t, 3, code, "%s%s", stdout.String(), stderr.String())
 			require.Contains(t, stdout.String(), "Plan: ", "the plan is printed")
-			require.Equal(t, "etcdshapes: --expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote "+live+" (its namespace and kinds)\n", stderr.String())
+			require.Equal(t, "etcdshapes: --expect-existing: the live file holds none of the stack's objects, so the plan is of a fresh install: not safe to apply over a stack that exists; check the kubectl get that wrote "+live+" (its namespace, context and kinds)\n", stderr.String())
 
 			stdout.Reset()
 			stderr.Reset()
@@ -737,10 +761,14 @@ func TestPlanVerdictAgreesWithExitStatus(t *testing.T) {
 		})))), result{3, "Not safe to apply: 0 refused by the API server, 1 need a decision" + unknown}},
 		{"another manager's stack", append(append([]string{}, fixture...), "--field-manager", "kubectl"),
 			result{0, "No changes, qualified: field manager kubectl owns no live field (Owned by other managers, above)."}},
-		{"nothing live", planArgs(t, s, writeTemp(t, nil)), result{0, "Safe to apply."}},
+		{"nothing live", planArgs(t, s, writeTemp(t, nil)), result{3, "Not safe to apply: 0 refused by the API server, 1 need a decision."}},
+		{"nothing live, --fresh-install", append(planArgs(t, s, writeTemp(t, nil)), "--fresh-install"), result{0, "Safe to apply."}},
 		{"nothing live, --expect-existing", append(planArgs(t, s, writeTemp(t, nil)), "--expect-existing"),
 			result{3, "Not safe to apply: 0 refused by the API server, 1 need a decision."}},
 		{"a live stack, --expect-existing", append(append([]string{}, fixture...), "--expect-existing"), result{0, "No changes."}},
+		{"a live stack, --fresh-install", append(append([]string{}, fixture...), "--fresh-install"),
+			result{3, "Not safe to apply: 0 refused by the API server, 1 need a decision."}},
+		{"--fresh-install with --expect-existing", append(planArgs(t, s, writeTemp(t, nil)), "--fresh-install", "--expect-existing"), result{2, ""}},
 		{"a malformed live file", planArgs(t, s, writeTemp(t, []byte("kind: [\n"))), result{1, ""}},
 		{"a usage error", append(planArgs(t, s, writeTemp(t, nil)), "-o", "yaml"), result{2, ""}},
 	} {

@@ -10,15 +10,15 @@ import (
 
 // releaseCommands are the commands that take a Helm release, each with
 // the other arguments one of its renders needs (a plan's live objects
-// on stdin) and the release it renders.
+// on stdin, empty: a fresh install, so said) and the release it renders.
 var releaseCommands = map[string]struct {
 	args    []string
 	release string
 }{
 	"render etcd":             {[]string{"-n", "tenant-root"}, "etcd"},
 	"render cluster":          {[]string{"-n", "tenant-demo"}, "kubernetes-demo"},
-	"plan etcd":               {[]string{"-n", "tenant-root", "--live", "-"}, "etcd"},
-	"plan cluster":            {[]string{"-n", "tenant-demo", "--live", "-"}, "kubernetes-demo"},
+	"plan etcd":               {[]string{"-n", "tenant-root", "--live", "-", "--fresh-install"}, "etcd"},
+	"plan cluster":            {[]string{"-n", "tenant-demo", "--live", "-", "--fresh-install"}, "kubernetes-demo"},
 	"render snapshot etcd":    {[]string{"-n", "tenant-root", "--name", "s1", "--pvc", "backups"}, "etcd"},
 	"render snapshot cluster": {[]string{"-n", "tenant-demo", "--schedule", "@daily", "--pvc", "backups"}, "kubernetes-demo"},
 	"render check etcd":       {[]string{"-n", "tenant-root"}, "etcd"},

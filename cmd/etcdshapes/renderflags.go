@@ -15,6 +15,7 @@ import (
 	"github.com/etcdshapes/etcdshapes/values"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // renderFlags are the flags that describe one render; render and plan share
@@ -119,15 +120,33 @@ func (r *renderFlags) valueWarnings(vals map[string]any) []string {
 	return values.EtcdChartWarnings(vals)
 }
 
-// inFlagTerms names the refusals of the inputs the flags set (the Request's
-// namespace, release, chart version and live state) by the flags.
-func (r *renderFlags) inFlagTerms(err error) error {
-	return inFlagTerms(err, r.flags,
-		flagField{field: "namespace", flag: "--namespace", value: &r.namespace},
-		flagField{field: "release", flag: "--release", value: &r.release},
-		flagField{field: "chartVersion", flag: "--chart-version", value: &r.chartVersion},
-		flagField{field: "live.dataStoreName", flag: "--live-datastore", value: &r.liveDataStore},
-		flagField{field: "live.storageClassName", flag: "--live-storage-class", value: &r.liveStorageClass})
+// paths name the Request's inputs the flags set by the flags, so that
+// the library refuses each under its flag (Request.Paths). A live state
+// flag not given leaves its path the library's, "live.dataStoreName":
+// with --live, plan reads that value from the live file.
+func (r *renderFlags) paths() etcdshapes.RequestPaths {
+	p := etcdshapes.RequestPaths{Names: namePaths, ChartVersion: field.NewPath("--chart-version")}
+	if r.caller == naming.CallerCluster && r.flags.Changed("live-datastore") {
+		p.LiveDataStoreName = field.NewPath("--live-datastore")
+	}
+	if r.caller == naming.CallerCluster && r.flags.Changed("live-storage-class") {
+		p.LiveStorageClassName = field.NewPath("--live-storage-class")
+	}
+	return p
+}
+
+// flagLive is the live state the flags give.
+func (r *renderFlags) flagLive() etcdshapes.LiveState {
+	var l etcdshapes.LiveState
+	if r.caller != naming.CallerCluster {
+		return l
+	}
+	l.DataStoreName = r.liveDataStore
+	if r.flags.Changed("live-storage-class") {
+		sc := r.liveStorageClass
+		l.StorageClassName = &sc
+	}
+	return l
 }
 
 // stdinUsers names the flags whose value is "-" (stdin), once per use.
@@ -189,7 +208,7 @@ func (r *renderFlags) request(stdin io.Reader) (etcdshapes.Request, error) {
 	if err != nil {
 		return etcdshapes.Request{}, err
 	}
-	req := etcdshapes.Request{Caller: r.caller, Namespace: r.namespace, Release: r.release, ChartVersion: r.chartVersion, Values: values}
+	req := etcdshapes.Request{Caller: r.caller, Namespace: r.namespace, Release: r.release, ChartVersion: r.chartVersion, Values: values, Paths: r.paths()}
 	req.APIVersions = append([]string(nil), r.apiVersions...)
 	if r.caller != naming.CallerCluster {
 		return req, nil
@@ -237,12 +256,12 @@ func readObjectsFile(flag, path string, stdin io.Reader) ([]etcdshapes.Object, e
 
 // liveError names the live file in an error about a live object, as
 // ReadObjects' refusals are named: the file, then the place in it; any
-// other refusal is named by the flags (inFlagTerms).
+// other refusal names the flag, as the request's paths name it.
 func (r *renderFlags) liveError(err error) error {
 	if namesLive(err) {
 		return fmt.Errorf("--live %s: %w", r.live, err)
 	}
-	return r.inFlagTerms(err)
+	return err
 }
 
 // checkLive refuses a --live-storage-class or --live-datastore that
@@ -259,8 +278,19 @@ func (r *renderFlags) checkLive(live []etcdshapes.Object) error {
 	if !sc && !ds {
 		return nil
 	}
+	// The names first, under their flags: LiveStateFromObjects refuses
+	// them as "namespace" and "release".
+	if _, err := naming.ClusterDataStoreAt(r.namespace, r.release, namePaths); err != nil {
+		return err
+	}
 	st, err := plan.LiveStateFromObjects(r.namespace, r.release, live)
 	if err != nil {
+		// A live value the file and a flag both give (they agree, or
+		// this is a contradiction) is refused as the flag's, which the
+		// user typed; a value of the file alone, as the file's.
+		if ferr := r.paths().ValidateLive(r.flagLive()); ferr != nil {
+			return ferr
+		}
 		return r.liveError(err)
 	}
 	if sc && st.StorageClassName != nil && *st.StorageClassName != r.liveStorageClass {

@@ -49,16 +49,17 @@ func (r *renderFlags) checkRestore() error {
 	return nil
 }
 
-// stackNames are the names of the stack the flags render.
+// stackNames are the names of the stack the flags render, refused under
+// the flags (--namespace, --release) as the render refuses them.
 func (r *renderFlags) stackNames() (naming.Names, error) {
 	if r.caller == naming.CallerCluster {
-		return naming.ForCluster(r.namespace, r.release)
+		return naming.ForClusterAt(r.namespace, r.release, namePaths)
 	}
 	rel := r.release
 	if rel == "" {
 		rel = naming.EtcdChartRelease
 	}
-	return naming.ForEtcdChart(r.namespace, rel)
+	return naming.ForEtcdChartAt(r.namespace, rel, namePaths)
 }
 
 // restore is what the restore flags resolved to: the snapshot and the
@@ -101,7 +102,7 @@ func (r *renderFlags) readRestore(stdin io.Reader) (*restore, error) {
 	}
 	n, err := r.stackNames()
 	if err != nil {
-		return nil, r.inFlagTerms(err)
+		return nil, err
 	}
 	snaps, err := readSnapshots(r.restoreFrom, stdin)
 	if err != nil {

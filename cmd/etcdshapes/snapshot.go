@@ -110,7 +110,7 @@ func newRenderSnapshotCallerCmd(e env, caller naming.Caller) *cobra.Command {
 	printObjects(cmd, e, "", func() string { return stackName(caller, sf.namespace, sf.release) }, func() ([]etcdshapes.Object, error) {
 		objs, err := snapshotObjects(caller, &sf, cmd.Flags())
 		if err != nil {
-			return nil, inFlagTerms(err, nil, snapshotFlagFields...)
+			return nil, inFlagTerms(err, snapshotFlagFields...)
 		}
 		warn(e.stderr, releaseWarnings(caller, sf.release))
 		return objs, nil
@@ -119,9 +119,10 @@ func newRenderSnapshotCallerCmd(e env, caller naming.Caller) *cobra.Command {
 }
 
 // snapshotFlagFields are the flags of render snapshot by the fields the
-// builders and the names refuse: every input of the command is a flag,
-// so a field is always its flag's.
-var snapshotFlagFields = append(nameFlagFields[:len(nameFlagFields):len(nameFlagFields)], []flagField{
+// snapshot builders refuse (the names are refused under their flags,
+// namePaths): every input of the command is a flag, so a field is always
+// its flag's.
+var snapshotFlagFields = []flagField{
 	{field: "name", flag: "--name"},
 	{field: "schedule", flag: "--schedule"},
 	{field: "keep", flag: "--keep"},
@@ -132,7 +133,7 @@ var snapshotFlagFields = append(nameFlagFields[:len(nameFlagFields):len(nameFlag
 	{field: "destination.s3.credentialsSecretRef.name", flag: "--s3-credentials-secret"},
 	{field: "destination.pvc.claimName", flag: "--pvc"},
 	{field: "destination.pvc.subPath", flag: "--pvc-subpath"},
-}...)
+}
 
 // renderSnapshot runs 'etcdshapes render snapshot ARGS...'.
 func renderSnapshot(args []string, stdout, stderr io.Writer) int {
@@ -169,9 +170,9 @@ func snapshotObjects(caller naming.Caller, f *snapshotFlags, fs *pflag.FlagSet) 
 		if release == "" {
 			release = naming.EtcdChartRelease
 		}
-		n, err = naming.ForEtcdChart(namespace, release)
+		n, err = naming.ForEtcdChartAt(namespace, release, namePaths)
 	} else {
-		n, err = naming.ForCluster(namespace, release)
+		n, err = naming.ForClusterAt(namespace, release, namePaths)
 	}
 	// Unmade names: the builder's "names" refusal would only repeat it.
 	reported := map[string]bool{"names": c.Add(err)}

@@ -21,8 +21,9 @@ func TestIgnoredValuesKeys(t *testing.T) {
 	commands := map[string][]string{
 		"render etcd":    {"render", "etcd", "-n", "tenant-root"},
 		"render cluster": {"render", "cluster", "kubernetes-demo", "-n", "tenant-demo"},
-		"plan etcd":      {"plan", "etcd", "-n", "tenant-root", "--live", live},
-		"plan cluster":   {"plan", "cluster", "kubernetes-demo", "-n", "tenant-demo", "--live", live},
+		// An empty live file: a fresh install, so said.
+		"plan etcd":    {"plan", "etcd", "-n", "tenant-root", "--live", live, "--fresh-install"},
+		"plan cluster": {"plan", "cluster", "kubernetes-demo", "-n", "tenant-demo", "--live", live, "--fresh-install"},
 	}
 	for _, tc := range []struct {
 		command string

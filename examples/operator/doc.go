@@ -11,7 +11,10 @@
 //     may be configured to drop managedFields).
 //  3. Plan (plan.ForRequest) with the modifiers the apply uses, so
 //     that "no change" really means the apply changes nothing; it returns
-//     the modified objects, which are what is applied.
+//     the modified objects, which are what is applied. Nothing of the
+//     stack live is a decision to a plan; read by name, every error but
+//     NotFound returned, it is a fresh install here, planned as one
+//     (plan.FreshInstall).
 //  4. Refuse a plan the API server would reject (plan.Refused) and
 //     hold one that costs availability or data (plan.NeedsDecision)
 //     until a person approves exactly that plan.

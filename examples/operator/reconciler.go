@@ -153,10 +153,20 @@ func (r *Reconciler) reconcile(ctx context.Context, cm *corev1.ConfigMap) (outco
 		// Plan with the modifier the apply uses, or the annotation it
 		// adds would show as removed (from managedFields) on every
 		// reconcile. desired comes back annotated.
-		p, desired, err = plan.ForRequest(etcdshapes.Request{
+		req := etcdshapes.Request{
 			Caller: naming.CallerCluster, Namespace: cm.Namespace, Release: in.release,
 			ChartVersion: r.ChartVersion, Values: in.values, APIVersions: apis, Live: st,
-		}, live, apply.WithAnnotations(map[string]string{ConfigAnnotation: cm.Namespace + "/" + cm.Name}))
+		}
+		annotate := apply.WithAnnotations(map[string]string{ConfigAnnotation: cm.Namespace + "/" + cm.Name})
+		p, desired, err = plan.ForRequest(req, live, annotate)
+		if err == nil && p.NothingLive {
+			// Nothing of the stack is live, which a plan takes for a
+			// decision (a failed or misdirected kubectl get looks the
+			// same). readLive read every object the stack can render by
+			// name, any error but NotFound returned: here nothing live
+			// is a fresh install, planned as one.
+			p, desired, err = plan.ForRequestWith(req, live, []plan.Option{plan.FreshInstall()}, annotate)
+		}
 	}
 	var bad *invalid.Error
 	switch {

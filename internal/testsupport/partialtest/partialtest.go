@@ -324,3 +324,66 @@ func treeOf(o etcdshapes.Object) (map[string]any, error) {
 	}
 	return tree, nil
 }
+
+// NothingCase is a live file that holds nothing of a stack: what a
+// failed or misdirected kubectl get leaves. No plan of it is safe to
+// apply unless it says it is of a fresh install (plan.FreshInstall,
+// --fresh-install).
+type NothingCase struct {
+	// Name says what the file holds.
+	Name string
+	// File is the live file.
+	File []byte
+}
+
+// NothingLive are the stack's live files that hold nothing of it
+// (plan's Result.NothingLive): an empty file (a kubectl get that failed,
+// its error on stderr only), document separators only, a List whose
+// items are null, a List with no items, the same stack in another
+// namespace (a misdirected -n or context), and another release's stack in
+// the stack's namespace (a tenant cluster's, for the etcd chart, whose
+// release is fixed).
+func (s Stack) NothingLive() ([]NothingCase, error) {
+	out := []NothingCase{
+		{Name: "an empty file"},
+		{Name: "document separators only", File: []byte("---\n---\n")},
+		{Name: "a List with null items", File: []byte(`{"kind":"List","items":null}` + "\n")},
+		{Name: "a List with no items", File: []byte("apiVersion: v1\nkind: List\nitems: []\n")},
+	}
+	elsewhere, err := stack(s.Caller, s.Namespace+"-other", s.Release)
+	if err != nil {
+		return nil, err
+	}
+	other, err := stack(naming.CallerCluster, s.Namespace, "kubernetes-other")
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range []struct {
+		name string
+		st   Stack
+	}{
+		{"only another namespace's objects (" + elsewhere.Namespace + ")", elsewhere},
+		{"only another release's objects (" + other.Release + ")", other},
+	} {
+		var cs Case
+		for _, o := range append(slices.Clone(c.st.Objects), c.st.Referrers...) {
+			cs.Objects = append(cs.Objects, o.Tree)
+		}
+		f, err := cs.LiveFile()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, NothingCase{Name: c.name, File: f})
+	}
+	return out, nil
+}
+
+// Whole is the whole stack's live file, with its referrers: it holds the
+// stack, so it is nothing of NothingLive.
+func (s Stack) Whole() ([]byte, error) {
+	var cs Case
+	for _, o := range append(slices.Clone(s.Objects), s.Referrers...) {
+		cs.Objects = append(cs.Objects, o.Tree)
+	}
+	return cs.LiveFile()
+}
