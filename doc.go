@@ -2,10 +2,10 @@
 // the typed builders of its sub-packages, orders them the way Helm installs
 // them and prints them as one multi-document YAML.
 //
-//   - EtcdChart is the etcd chart: one shared etcd per tenant namespace,
+//   - EtcdChartStack is the etcd chart's stack: one shared etcd per tenant namespace,
 //     every name fixed to "etcd", with its PKI, Kamaji DataStore, defrag
 //     CronJob, VPA, monitoring, dashboard access and cleanup hooks.
-//   - Cluster is the kubernetes chart's etcd: one per tenant cluster, named
+//   - ClusterStack is the kubernetes chart's etcd stack: one per tenant cluster, named
 //     "<release>-etcd", fenced by a CiliumNetworkPolicy, with the optional
 //     kinds rendered only where their API is served and the live state
 //     (the KamajiControlPlane's datastore, the EtcdCluster's storage class)
@@ -15,8 +15,10 @@
 // prints them. For tooling that starts from the charts' own values files,
 // Render reads a Request's values with the values package (values.Merge
 // merges several files as Helm's -f does) and builds its caller's stack;
-// its errors name the values keys, where EtcdChart and Cluster name the
-// options' Go fields.
+// its errors name the values keys (or the paths Request.Paths gives),
+// where EtcdChartStack and ClusterStack name the options' Go fields. One
+// object each is built by the sub-packages (etcd.Cluster is the
+// EtcdCluster alone); naming.Caller says which chart a Request is for.
 //
 // Shapes is the table of shapes the stacks build from (kind, resource,
 // callers, API gating, hook); Scope lists the objects a release owns.

@@ -1,7 +1,7 @@
 // Package values reads the two callers' Helm values into the builders'
 // options, with the charts' own semantics: Merge merges values files as
-// `helm -f a -f b` does (keeping numbers as written), EtcdChart reads the
-// etcd chart's values into etcd.Options, Cluster reads what the kubernetes
+// `helm -f a -f b` does (keeping numbers as written), ReadEtcdChart reads the
+// etcd chart's values into etcd.Options, ReadCluster reads what the kubernetes
 // chart's values say about its etcd.
 //
 // Unknown keys are refused where the chart has a closed set (a typo must
