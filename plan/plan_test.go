@@ -1745,6 +1745,11 @@ func TestPlanMemoryLimitDropNeedsDecision(t *testing.T) {
 		{"set where the live limit is 0Mi", "512Mi", "0Mi", true, []string{"a memory limit 512Mi is set where the running members have none"}},
 		{"set where the live limit is the number 0", "512Mi", int64(0), true, []string{"a memory limit 512Mi is set where the running members have none"}},
 		{"removed (0)", "0", "", false, nil},
+		// A live limit the plan cannot read as a quantity is graded as
+		// the drop it may be.
+		{"from 2^63-1", "512Mi", "9223372036854775807", true, []string{"no quantity the plan can compare with 512Mi"}},
+		{"from 8Ei", "512Mi", "8Ei", true, []string{"no quantity the plan can compare with 512Mi"}},
+		{"from 1e100", "512Mi", "1e100", true, []string{"no quantity the plan can compare with 512Mi"}},
 		{"higher", "1Gi", "", false, nil},
 		{"respelled", "536870912", "", false, nil},
 		{"same", "512Mi", "", false, nil},

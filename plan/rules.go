@@ -373,6 +373,25 @@ var memberFields = []struct{ field, message string }{
 		"(the Pods, PVCs, Services, PodDisruptionBudget and EtcdMembers of new members): the existing ones keep theirs, and no member rolls"},
 }
 
+// shownValue is a live value as the plan quotes it: a string quoted, a
+// number as written, cut to a bound.
+func shownValue(v any) string {
+	t := fmt.Sprint(v)
+	if s, ok := v.(string); ok {
+		t = strconv.Quote(s)
+	}
+	if len(t) > 64 {
+		t = t[:64] + "..."
+	}
+	return t
+}
+
+// quantityRule is the rule a live value breaks as a quantity.
+func quantityRule(v any) string {
+	_, rule := quantityOf(v)
+	return rule
+}
+
 // memoryLimitField is the etcd container's memory limit.
 const memoryLimitField = "spec.resources.limits.memory"
 
@@ -397,7 +416,15 @@ func memoryLimitDrop(live, desired any) (string, bool) {
 			"check the running members' memory use (kubectl top pod) against it first", d.String()), true
 	}
 	l, lok := asQuantity(live)
-	if !lok || d.Cmp(l) >= 0 {
+	if !lok {
+		// A live limit the plan cannot read as a quantity (2^63 or more,
+		// 1e100, a negative one: the CRD's pattern admits them) cannot
+		// be compared: graded as the drop it may be, never as safe.
+		return fmt.Sprintf("the live memory limit %s is no quantity the plan can compare with %s (%s): if it is higher, a member etcd-operator creates from now on "+
+			"(a replacement, a scale-up) copies the whole database and maps it into memory while it joins, and is OOMKilled if it needs more than %s; "+
+			"check the running members' memory use (kubectl top pod) against it first", shownValue(live), d.String(), quantityRule(live), d.String()), true
+	}
+	if d.Cmp(l) >= 0 {
 		return "", false
 	}
 	return fmt.Sprintf("the memory limit drops %s -> %s: a member etcd-operator creates from now on (a replacement, a scale-up) "+

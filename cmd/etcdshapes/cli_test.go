@@ -44,7 +44,7 @@ func ok(t *testing.T, stdin string, args ...string) string {
 	t.Helper()
 	code, stdout, stderr := cli(t, stdin, args...)
 	require.Equal(t, 0, code, "%q: %s", args, stderr)
-	require.Empty(t, hooksWarning.ReplaceAllString(withoutHooksNote(stderr), ""), "%q", args)
+	require.Empty(t, dirHooksWarning.ReplaceAllString(hooksWarning.ReplaceAllString(withoutHooksNote(stderr), ""), ""), "%q", args)
 	return stdout
 }
 
@@ -55,6 +55,10 @@ var hooksNote = regexp.MustCompile(`(?m)^etcdshapes: left out \d+ Helm uninstall
 // hooksWarning is the line render prints on stderr when the environment
 // put Helm uninstall hooks into its output (hooksPrinted).
 var hooksWarning = regexp.MustCompile(`(?m)^etcdshapes: warning: the output holds \d+ Helm uninstall hooks? \([^)\n]*\), printed because ` + envIncludeHooks + `=\S* is set: [^\n]*\n`)
+
+// dirHooksWarning is the line render prints on stderr when --include-hooks
+// writes the uninstall hooks into an --output-dir.
+var dirHooksWarning = regexp.MustCompile(`(?m)^etcdshapes: warning: \S+ holds \d+ Helm uninstall hooks? \([^)\n]*\), written because of --include-hooks: [^\n]*\n`)
 
 // withoutHooksNote is stderr without that line.
 func withoutHooksNote(stderr string) string { return hooksNote.ReplaceAllString(stderr, "") }

@@ -165,6 +165,11 @@ func TestUninstallHooksOnlyOnRequest(t *testing.T) {
 					if len(opt.flags) == 0 {
 						want = hooksPrinted(hooks, deletes) + "\n"
 					}
+					if form.dir {
+						// Written into a directory by the flag: warned of.
+						require.Regexp(t, dirHooksWarning, stderr, "%s %s", form.name, opt.name)
+						stderr = dirHooksWarning.ReplaceAllString(stderr, "")
+					}
 					require.Equal(t, want, withoutStorageClassWarning(stderr), "%s %s", form.name, opt.name)
 					return
 				}

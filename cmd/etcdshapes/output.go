@@ -223,6 +223,12 @@ func (o *outputFlags) write(objs []etcdshapes.Object, stdout, stderr io.Writer) 
 			places = append(places, i)
 		}
 	}
+	if len(printed) > 0 && o.dir != "" && o.flags.Changed("include-hooks") {
+		// Asked for, but into a directory, which is what a GitOps tool
+		// syncs: said on every such run.
+		fmt.Fprintln(stderr, invalid.Escape(fmt.Sprintf("etcdshapes: warning: %s holds %d Helm uninstall %s (%s), written because of --include-hooks: never let a GitOps tool or kubectl apply it: creating the cleanup Job runs it, and it deletes %s",
+			o.dir, len(printed), map[bool]string{true: "hook", false: "hooks"}[len(printed) == 1], strings.Join(printed, ", "), cleanupDeletesOr(objs))))
+	}
 	if len(printed) > 0 && !o.flags.Changed("include-hooks") {
 		// Turned on by the environment, which a shell keeps for every
 		// later command: a pipe into kubectl apply is then the data loss
@@ -283,6 +289,15 @@ func hooksPrinted(names []string, deletes string) string {
 	}
 	return invalid.Escape(fmt.Sprintf("etcdshapes: warning: the output holds %d Helm uninstall %s (%s), printed because %s is set: never apply it (kubectl apply, a GitOps tool): creating the cleanup Job runs it, and it deletes %s; --include-hooks=false leaves them out",
 		len(names), map[bool]string{true: "hook", false: "hooks"}[len(names) == 1], strings.Join(names, ", "), envIncludeHooks+"="+os.Getenv(envIncludeHooks), deletes))
+}
+
+// cleanupDeletesOr is cleanupDeletes, or what a Role allows when it says
+// nothing.
+func cleanupDeletesOr(objs []etcdshapes.Object) string {
+	if d := cleanupDeletes(objs); d != "" {
+		return d
+	}
+	return "what its Role allows"
 }
 
 // cleanupDeletes says what the cleanup of objs' uninstall hooks deletes,

@@ -81,7 +81,10 @@ func TestQuantityBounds(t *testing.T) {
 	}
 	require.Equal(t, 1, edited)
 	live := strings.Join(docs, "\n---\n")
-	out := ok(t, "", "plan", "etcd", "-n", "tenant-root", "--live", file("huge.yaml", live))
+	// The limit the plan cannot compare is graded as the drop it may be.
+	code, out, stderr := cli(t, "", "plan", "etcd", "-n", "tenant-root", "--live", file("huge.yaml", live))
+	require.Equal(t, 3, code, "%s", stderr)
+	require.Contains(t, out, "no quantity the plan can compare with 512Mi")
 	require.Contains(t, out, `~ spec.resources.limits.memory: "1e999999999" -> "512Mi"`)
 	require.Contains(t, out, `~ spec.resources.requests.cpu: "1e-999999999" -> "100m"`)
 }
