@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes/naming"
 	"github.com/spf13/cobra"
@@ -41,7 +42,22 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
-func usagef(format string, args ...any) error { return &usageError{fmt.Errorf(format, args...)} }
+func usagef(format string, args ...any) error {
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > maxUsageArg {
+			// A flag's value quoted whole would echo a 100 MB value.
+			cut := maxUsageArg
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			args[i] = s[:cut] + fmt.Sprintf("...(%d bytes)", len(s))
+		}
+	}
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// maxUsageArg bounds each string a usage error quotes.
+const maxUsageArg = 256
 
 // verbosityHint is err, pflag's refusal of an unknown flag, with a second
 // line when the flag is -v: kubectl's verbosity, which etcdshapes does not

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/etcdshapes/etcdshapes/apply"
 	"github.com/etcdshapes/etcdshapes/internal/doccheck"
@@ -143,4 +144,19 @@ func TestHelpAppliesAsThePlanPredicts(t *testing.T) {
 		}
 	}
 	require.Positive(t, commands, "the help texts show no kubectl apply command: is the check reading them?")
+}
+
+// TestUsageErrorsAreBounded: a usage error quotes a flag's value cut to
+// maxUsageArg bytes with its length, whatever the flag: a 100 KB value is
+// never echoed whole.
+func TestUsageErrorsAreBounded(t *testing.T) {
+	long := strings.Repeat("a", 100_000)
+	code, stdout, stderr := cli(t, "", "render", "cluster", "kubernetes-demo", "-n", "tenant-demo", "--restore-snapshot", long)
+	require.Equal(t, exitUsage, code, stderr)
+	require.Empty(t, stdout)
+	require.Less(t, len(stderr), 2000, "stderr: %.300q", stderr)
+	require.Contains(t, stderr, "...(100000 bytes)")
+	// A rune is never cut in half.
+	err := usagef("%q", strings.Repeat("é", 200))
+	require.True(t, utf8.ValidString(err.Error()), err.Error())
 }
