@@ -1750,6 +1750,7 @@ func TestPlanMemoryLimitDropNeedsDecision(t *testing.T) {
 		{"from 2^63-1", "512Mi", "9223372036854775807", true, []string{"no quantity the plan can compare with 512Mi"}},
 		{"from 8Ei", "512Mi", "8Ei", true, []string{"no quantity the plan can compare with 512Mi"}},
 		{"from 1e100", "512Mi", "1e100", true, []string{"no quantity the plan can compare with 512Mi"}},
+		{"from a negative limit", "512Mi", "-1Gi", true, []string{"no quantity the plan can compare with 512Mi (negative)"}},
 		{"higher", "1Gi", "", false, nil},
 		{"respelled", "536870912", "", false, nil},
 		{"same", "512Mi", "", false, nil},
@@ -1767,6 +1768,63 @@ func TestPlanMemoryLimitDropNeedsDecision(t *testing.T) {
 			for _, w := range tc.want {
 				assert.Contains(t, f.Message, w)
 			}
+			assert.False(t, p.SafeToApply(), "%s", p)
+		})
+	}
+}
+
+// TestPlanEphemeralStorageLimitDropNeedsDecision: the ephemeral storage's
+// limit is graded as the memory's (the kubelet evicts a Pod past it, and
+// a new member gets the new limit): set where none was, or lower, is a
+// decision; a raise and a removal are not.
+func TestPlanEphemeralStorageLimitDropNeedsDecision(t *testing.T) {
+	s := goldentest.Scenario(t, "etcd-single-local-10Gi")
+	const field = "spec.resources.limits.ephemeral-storage"
+	planOf := func(desired string, live any) *plan.Result {
+		objs := scenarioObjects(t, s)
+		c := liveObject(t, objs, "EtcdCluster", "etcd")
+		if live != nil {
+			require.NoError(t, unstructured.SetNestedField(c.Object, live, "spec", "resources", "limits", "ephemeral-storage"))
+		}
+		req := scenarioRequest(t, s)
+		res := map[string]any{"cpu": "1", "memory": "512Mi"}
+		if desired != "" {
+			res["ephemeral-storage"] = desired
+		}
+		req.Values["resources"] = res
+		p, _, err := plan.ForRequest(req, objs)
+		require.NoError(t, err)
+		return p
+	}
+	decision := func(p *plan.Result) *plan.Finding {
+		for _, f := range p.AllFindings() {
+			if f.Path == field && f.Verdict == plan.NeedsDecision {
+				return &f
+			}
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		name     string
+		desired  string
+		live     any
+		decision string // a word of its message; "" for none
+	}{
+		{"set where none was", "1Gi", nil, "an ephemeral-storage limit 1Gi is set where the running members have none"},
+		{"lower", "1Gi", "2Gi", "the ephemeral-storage limit drops 2Gi -> 1Gi"},
+		{"higher", "4Gi", "2Gi", ""},
+		{"removed", "", "2Gi", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := planOf(tc.desired, tc.live)
+			f := decision(p)
+			if tc.decision == "" {
+				assert.Nil(t, f, "%s", p)
+				return
+			}
+			require.NotNil(t, f, "%s", p)
+			assert.Contains(t, f.Message, tc.decision)
+			assert.Contains(t, f.Message, "evicted by the kubelet")
 			assert.False(t, p.SafeToApply(), "%s", p)
 		})
 	}

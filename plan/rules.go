@@ -298,9 +298,11 @@ func updateFindings(d, l *planObject, after map[string]any, changes []FieldChang
 					add(Note, f.field, f.message)
 				}
 			}
-			if covers(c, memoryLimitField, l.tree, after) {
-				if msg, ok := memoryLimitDrop(valueAt(l.tree, dotted(memoryLimitField)), valueAt(after, dotted(memoryLimitField))); ok {
-					add(NeedsDecision, memoryLimitField, msg)
+			for _, r := range limitRules {
+				if covers(c, r.field, l.tree, after) {
+					if msg, ok := limitDrop(r, valueAt(l.tree, dotted(r.field)), valueAt(after, dotted(r.field))); ok {
+						add(NeedsDecision, r.field, msg)
+					}
 				}
 			}
 		}
@@ -395,42 +397,67 @@ func quantityRule(v any) string {
 // memoryLimitField is the etcd container's memory limit.
 const memoryLimitField = "spec.resources.limits.memory"
 
-// memoryLimitDrop grades a lower memory limit, or one set where the live
-// spec has none (no limit, or a limit of 0, which is none): etcd-operator gives it to the members it creates from
-// now on, and such a member (a replacement after a node is lost, a
+// The memory limit's rule (limitDrop, limitRules' first): a lower memory
+// limit, or one set where the live spec has none (no limit, or a limit of
+// 0, which is none). etcd-operator gives it to the members it creates
+// from now on, and such a member (a replacement after a node is lost, a
 // scale-up) first copies the whole database from the leader and maps it
 // into memory, so a limit below what the running members use kills it
 // while it joins (OOMKilled, again at every restart): the cluster stays a
 // member short exactly when it has lost one. The running members cannot
 // tell the plan their use, so a drop needs a decision; a raise or a
-// removal is the note every member field has.
-func memoryLimitDrop(live, desired any) (string, bool) {
+// removal is the note every member field has. The ephemeral storage is
+// the same case, with the kubelet's eviction for the OOMKill.
+
+// limitRule is a resource limit of the etcd container whose drop a new
+// member may not survive, and what it does to such a member.
+type limitRule struct {
+	field, name, hurts, check string
+}
+
+// limitRules are the limits limitDrop grades: the memory (a joining
+// member maps the whole database) and the ephemeral storage (the kubelet
+// evicts a Pod past it: its logs and writable layer).
+var limitRules = []limitRule{
+	{memoryLimitField, "memory", "copies the whole database and maps it into memory while it joins, and is OOMKilled if it needs more", "the running members' memory use (kubectl top pod)"},
+	{"spec.resources.limits.ephemeral-storage", "ephemeral-storage", "writes its logs and writable layer to the node's disk, and is evicted by the kubelet if it uses more",
+		"the running members' ephemeral storage use (kubectl get --raw /api/v1/nodes/NODE/proxy/stats/summary)"},
+}
+
+// limitDrop grades a lower limit of r, or one set where the live spec has
+// none (absent, or 0, which is none): see the memory limit's rule above.
+func limitDrop(r limitRule, live, desired any) (string, bool) {
 	d, dok := asQuantity(desired)
 	if !dok || d.IsZero() {
 		// 0 is no limit (etcd.Options.Resources, the charts): a removal.
 		return "", false
 	}
 	if l, ok := asQuantity(live); live == nil || ok && l.IsZero() {
-		return fmt.Sprintf("a memory limit %s is set where the running members have none: a member etcd-operator creates from now on "+
-			"(a replacement, a scale-up) copies the whole database and maps it into memory while it joins, and is OOMKilled if it needs more; "+
-			"check the running members' memory use (kubectl top pod) against it first", d.String()), true
+		article := "a"
+		if strings.ContainsRune("aeiou", rune(r.name[0])) {
+			article = "an"
+		}
+		return fmt.Sprintf("%s %s limit %s is set where the running members have none: a member etcd-operator creates from now on "+
+			"(a replacement, a scale-up) %s; check %s against it first", article, r.name, d.String(), r.hurts, r.check), true
 	}
 	l, lok := asQuantity(live)
-	if !lok {
+	if !lok || l.Sign() < 0 {
 		// A live limit the plan cannot read as a quantity (2^63 or more,
-		// 1e100, a negative one: the CRD's pattern admits them) cannot
-		// be compared: graded as the drop it may be, never as safe.
-		return fmt.Sprintf("the live memory limit %s is no quantity the plan can compare with %s (%s): if it is higher, a member etcd-operator creates from now on "+
-			"(a replacement, a scale-up) copies the whole database and maps it into memory while it joins, and is OOMKilled if it needs more than %s; "+
-			"check the running members' memory use (kubectl top pod) against it first", shownValue(live), d.String(), quantityRule(live), d.String()), true
+		// 1e100) or that is negative (the CRD's pattern admits them)
+		// cannot be compared: graded as the drop it may be, never as safe.
+		rule := quantityRule(live)
+		if lok {
+			rule = "negative"
+		}
+		return fmt.Sprintf("the live %s limit %s is no quantity the plan can compare with %s (%s): if it is higher, a member etcd-operator creates from now on "+
+			"(a replacement, a scale-up) %s than %s; check %s against it first", r.name, shownValue(live), d.String(), rule, r.hurts, d.String(), r.check), true
 	}
 	if d.Cmp(l) >= 0 {
 		return "", false
 	}
-	return fmt.Sprintf("the memory limit drops %s -> %s: a member etcd-operator creates from now on (a replacement, a scale-up) "+
-		"copies the whole database and maps it into memory while it joins, and is OOMKilled if it needs more than %s, "+
-		"so a lost member's replacement can fail again at every restart; check the running members' memory use (kubectl top pod) against it first",
-		l.String(), d.String(), d.String()), true
+	return fmt.Sprintf("the %s limit drops %s -> %s: a member etcd-operator creates from now on (a replacement, a scale-up) "+
+		"%s than %s, so a lost member's replacement can fail again at every restart; check %s against it first",
+		r.name, l.String(), d.String(), r.hurts, d.String(), r.check), true
 }
 
 // onNewMembers is the note of a change of a member field that etcd-operator
