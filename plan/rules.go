@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/etcdshapes/etcdshapes/etcd"
+	"github.com/etcdshapes/etcdshapes/invalid"
 	"github.com/etcdshapes/etcdshapes/naming"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/structured-merge-diff/v6/fieldpath"
@@ -375,19 +376,6 @@ var memberFields = []struct{ field, message string }{
 		"(the Pods, PVCs, Services, PodDisruptionBudget and EtcdMembers of new members): the existing ones keep theirs, and no member rolls"},
 }
 
-// shownValue is a live value as the plan quotes it: a string quoted, a
-// number as written, cut to a bound.
-func shownValue(v any) string {
-	t := fmt.Sprint(v)
-	if s, ok := v.(string); ok {
-		t = strconv.Quote(s)
-	}
-	if len(t) > 64 {
-		t = t[:64] + "..."
-	}
-	return t
-}
-
 // quantityRule is the rule a live value breaks as a quantity.
 func quantityRule(v any) string {
 	_, rule := quantityOf(v)
@@ -450,7 +438,7 @@ func limitDrop(r limitRule, live, desired any) (string, bool) {
 			rule = "negative"
 		}
 		return fmt.Sprintf("the live %s limit %s is no quantity the plan can compare with %s (%s): if it is higher, a member etcd-operator creates from now on "+
-			"(a replacement, a scale-up) %s than %s; check %s against it first", r.name, shownValue(live), d.String(), rule, r.hurts, d.String(), r.check), true
+			"(a replacement, a scale-up) %s than %s; check %s against it first", r.name, invalid.FormatValue(live), d.String(), rule, r.hurts, d.String(), r.check), true
 	}
 	if d.Cmp(l) >= 0 {
 		return "", false
