@@ -3,8 +3,13 @@
 // generated charts with, stays out of the library's go.mod.
 //
 // The README's performance table, the anchor being Helm rendering the
-// upstream charts (../shared/upstream) beside the generated charts and the
-// library, in one run:
+// upstream charts (../shared/upstream) beside the generated charts, their
+// floors and the cheapest chart of their design, in instructions
+// (cachegrind) and allocations, in one command:
+//
+//	cd bench && go run ./cmd/table
+//
+// CPU time beside the library, measured interleaved:
 //
 //	cd bench && go test -run '^$' -bench '^BenchmarkRender$' -benchtime 200x -count 9 | go run ./cmd/ratios
 //

@@ -3,11 +3,13 @@ package bench
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -188,6 +190,119 @@ func genFloorInput(tb testing.TB, c caller) helmInput {
 	return in
 }
 
+// actionsInput is the generated chart with nothing computed: its
+// templates as they are (the objects' finished YAML with an action where a
+// value depends on the input), but etcdshapes.config replaced by the dict
+// it computes for these inputs, as one JSON literal, and the checks' files
+// left out. It is what the objects' templates cost with no arithmetic, no
+// names derived and no check: the floor under any chart of this design
+// (each object its finished YAML, one action per value-dependent field),
+// beside the two floors with no templating at all. The literal itself costs
+// about 215 allocations a render (its parse and fromJson).
+func actionsInput(tb testing.TB, c caller) helmInput {
+	tb.Helper()
+	gen := generatedInput(tb, c)
+	probe := gen
+	probe.files = append(slices.Clone(gen.files), &loader.BufferedFile{Name: "templates/zz-config.json",
+		Data: []byte(`{{- $c := dict "root" $ "caller" "` + string(c.chart) + `" }}{{- include "etcdshapes.config" $c }}{{- toJson (omit $c "root") }}`)})
+	rendered, _, err := helmRender(probe)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	config := ""
+	for name, text := range rendered {
+		if strings.HasSuffix(name, "/templates/zz-config.json") {
+			config = text
+		}
+	}
+	if !strings.HasPrefix(config, "{") {
+		tb.Fatalf("actions: etcdshapes.config gave %.200q, not a JSON object", config)
+	}
+	in := gen
+	in.files = nil
+	replaced := false
+	for _, f := range gen.files {
+		switch {
+		case strings.HasSuffix(f.Name, "/templates/_etcdshapes_config.tpl"):
+			replaced = true
+			f = &loader.BufferedFile{Name: f.Name, Data: []byte(fmt.Sprintf(
+				"{{- define \"etcdshapes.config\" -}}{{- if not (hasKey . \"render\") -}}{{- $_ := merge . (fromJson %q) -}}{{- end -}}{{- end -}}", config))}
+		case strings.Contains(f.Name, "/files/") && strings.HasSuffix(f.Name, ".tpl"):
+			continue
+		}
+		in.files = append(in.files, f)
+	}
+	if !replaced {
+		tb.Fatal("actions: the generated chart has no _etcdshapes_config.tpl")
+	}
+	return in
+}
+
+// minimalActions is how many fields of each caller's stack depend on its
+// input, as issue 21 counted them (one action each in a chart of finished
+// YAML): 44 for the etcd chart, 109 per cluster.
+var minimalActions = map[string]int{"etcd-chart": 44, "cluster": 109}
+
+// scalarLine is a YAML line "key: value" (or "- key: value") whose value
+// is one plain or quoted scalar on that line.
+var scalarLine = regexp.MustCompile(`^(\s*(?:- )?[A-Za-z0-9_./-]+: )([^\s{\[|>&*!#][^#]*)$`)
+
+// minimalInput is the generated chart's floor (genFloorInput) with
+// minimalActions of its scalars, spread over its documents, each printed by
+// one action (a raw string constant: {{ `value` }}): the cheapest chart of
+// the design issue 21 asks for, the finished YAML with an action where a
+// value depends on the input, with nothing computed, nothing looked up and
+// nothing checked. The values stay the floor's: an action reading an extra
+// values map would make Helm coalesce and validate that map at every render
+// (518 allocations for the etcd chart's 44, 1,232 for 109), a cost no chart
+// of the design has. Its output is the floor's, byte for byte.
+func minimalInput(tb testing.TB, c caller) helmInput {
+	tb.Helper()
+	in := genFloorInput(tb, c)
+	type spot struct{ file, line int }
+	lines := make([][]string, len(in.files))
+	var spots [][]spot // per template file, its scalar lines; actions take the first of each, then the second
+	for i, f := range in.files {
+		if !strings.HasPrefix(f.Name, "templates/") || strings.HasPrefix(path.Base(f.Name), "_") {
+			continue
+		}
+		lines[i] = strings.Split(string(f.Data), "\n")
+		var s []spot
+		for j, l := range lines[i] {
+			if scalarLine.MatchString(l) && !strings.Contains(l, "{{") && !strings.Contains(l, "`") {
+				s = append(s, spot{i, j})
+			}
+		}
+		spots = append(spots, s)
+	}
+	changed := make([]bool, len(in.files))
+	for n, round := 0, 0; n < minimalActions[c.name]; round++ {
+		took := false
+		for _, s := range spots {
+			if round >= len(s) || n == minimalActions[c.name] {
+				continue
+			}
+			sp := s[round]
+			m := scalarLine.FindStringSubmatch(lines[sp.file][sp.line])
+			lines[sp.file][sp.line] = m[1] + "{{ `" + m[2] + "` }}"
+			changed[sp.file] = true
+			n, took = n+1, true
+		}
+		if !took {
+			tb.Fatalf("minimal: %d scalar lines for %d actions", n, minimalActions[c.name])
+		}
+	}
+	out := in
+	out.files = nil
+	for i, f := range in.files {
+		if changed[i] {
+			f = &loader.BufferedFile{Name: f.Name, Data: []byte(strings.Join(lines[i], "\n"))}
+		}
+		out.files = append(out.files, f)
+	}
+	return out
+}
+
 // helmRender loads the chart from its files, computes the render values
 // (coalescing values.yaml, validating values.schema.json) and runs the
 // template engine: the rendered text of each template, and the
@@ -243,7 +358,7 @@ func BenchmarkRender(b *testing.B) {
 		for _, v := range []struct {
 			name  string
 			input func(testing.TB, caller) helmInput
-		}{{"upstream", upstreamInput}, {"generated", generatedInput}, {"floor", floorInput}, {"genfloor", genFloorInput}} {
+		}{{"upstream", upstreamInput}, {"generated", generatedInput}, {"floor", floorInput}, {"genfloor", genFloorInput}, {"actions", actionsInput}, {"minimal", minimalInput}} {
 			b.Run(c.name+"/"+v.name, func(b *testing.B) {
 				in := v.input(b, c)
 				loop(b, func() {
@@ -323,7 +438,7 @@ func TestHelmRendersTheStack(t *testing.T) {
 		for _, o := range render(t, request(t, c)) {
 			want[o.GetObjectKind().GroupVersionKind().Kind]++
 		}
-		for name, input := range map[string]func(testing.TB, caller) helmInput{"upstream": upstreamInput, "generated": generatedInput, "floor": floorInput, "genfloor": genFloorInput} {
+		for name, input := range map[string]func(testing.TB, caller) helmInput{"upstream": upstreamInput, "generated": generatedInput, "floor": floorInput, "genfloor": genFloorInput, "actions": actionsInput, "minimal": minimalInput} {
 			out, err := helmTemplate(input(t, c))
 			if err != nil {
 				t.Fatalf("%s/%s: %v", c.name, name, err)
@@ -341,6 +456,42 @@ func TestHelmRendersTheStack(t *testing.T) {
 			}
 			if len(got) != len(want) {
 				t.Errorf("%s/%s: Helm renders kinds %v, the library %v", c.name, name, got, want)
+			}
+		}
+	}
+}
+
+// TestVariantsRenderTheirChartsOutput: the variants that stand for a
+// chart's cheapest form render that chart's output byte for byte: actions
+// (the generated chart with its config a literal) the generated chart's,
+// minimal (the generated's floor with minimalActions read by actions) the
+// floor's, with as many actions as minimalActions says.
+func TestVariantsRenderTheirChartsOutput(t *testing.T) {
+	for _, c := range callers {
+		for _, p := range []struct {
+			name        string
+			variant, of func(testing.TB, caller) helmInput
+		}{{"actions", actionsInput, generatedInput}, {"minimal", minimalInput, genFloorInput}} {
+			want, err := helmTemplate(p.of(t, c))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := p.variant(t, c)
+			got, err := helmTemplate(in)
+			if err != nil {
+				t.Fatalf("%s/%s: %v", c.name, p.name, err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s/%s renders %d bytes that are not its chart's %d", c.name, p.name, len(got), len(want))
+			}
+			if p.name == "minimal" {
+				n := 0
+				for _, f := range in.files {
+					n += strings.Count(string(f.Data), "{{ `")
+				}
+				if n != minimalActions[c.name] {
+					t.Errorf("%s/minimal has %d actions, not %d", c.name, n, minimalActions[c.name])
+				}
 			}
 		}
 	}
